@@ -1,0 +1,58 @@
+// A log format as data (lnav's model): one JSON file per format in parsers/formats/.
+// The engine (parsers/engine/) compiles and applies it; its samples prove it on load.
+import { z } from 'zod';
+import { Level, MappableField, Source } from './event.ts';
+
+/** Where a field's value comes from: a named capture (regex formats) or a key path (JSON formats, dots for nesting). */
+const FieldRef = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
+const RegexMatch = z
+  .object({
+    kind: z.literal('regex'),
+    /** JavaScript regexes with named captures, tried in order; the first that matches wins. Anchor them (^). */
+    patterns: z.array(z.string().min(1)).min(1),
+  })
+  .strict();
+
+const JsonMatch = z
+  .object({
+    kind: z.literal('json'),
+    /** Every group must have at least one of its keys present in the object (e.g. [["msg","message"],["level"]]). */
+    require: z.array(z.array(z.string().min(1)).min(1)).default([]),
+    /** Optional: a literal prefix before the JSON object on the line (a regex; the object starts where it ends). */
+    prefix: z.string().optional(),
+  })
+  .strict();
+
+export const FormatSample = z
+  .object({
+    line: z.string(),
+    /** Event fields the engine must produce for this line (a subset; omitted fields are not checked). */
+    expect: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export const FormatSpec = z
+  .object({
+    $schema: z.string().optional(),
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
+    title: z.string().min(1),
+    description: z.string().optional(),
+    /** Which side usually writes this format; detection can refine it per file. */
+    source: Source,
+    /** Higher wins ties between formats that match the same share of lines (specific beats generic). */
+    priority: z.number().int().default(0),
+    match: z.discriminatedUnion('kind', [RegexMatch, JsonMatch]),
+    /** Event field → capture name or JSON key path(s), first present wins. */
+    fields: z.partialRecord(MappableField, FieldRef).default({}),
+    /** Extra captures/keys kept as attrs. */
+    attrs: z.array(z.string()).default([]),
+    /** Level spelled in the log → our level. Case-insensitive. Unlisted spellings are guessed. */
+    levels: z.partialRecord(Level, z.array(z.string())).default({}),
+    /** Block folders (parsers/special) whose continuation lines may follow a line of this format. */
+    multiline: z.array(z.string()).default([]),
+    samples: z.array(FormatSample).min(1, 'every format carries at least one sample line that a test checks'),
+  })
+  .strict();
+export type FormatSpec = z.infer<typeof FormatSpec>;
+export type FormatSpecInput = z.input<typeof FormatSpec>;

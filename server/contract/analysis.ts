@@ -1,0 +1,118 @@
+// The Analysis document: `analyze --json`, GET /api/incidents/:id/analysis, the UI.
+// Shapes from ../shared/domain/cli-contract.md — change only by adding fields.
+import { z } from 'zod';
+import { RpcId, Source } from '../../parsers/contract/event.ts';
+
+export const Decision = z.enum([
+  'retry',
+  'reinitialize',
+  'fix_route_or_config',
+  'fix_auth',
+  'read_result_no_repeat',
+  'check_write_then_escalate',
+  'escalate',
+  'no_action',
+]);
+export type Decision = z.infer<typeof Decision>;
+
+/** Most urgent first (cli-contract.md); no_action is the floor. */
+export const DECISION_URGENCY: readonly Decision[] = [
+  'check_write_then_escalate',
+  'read_result_no_repeat',
+  'fix_auth',
+  'fix_route_or_config',
+  'escalate',
+  'reinitialize',
+  'retry',
+  'no_action',
+];
+
+export const Stage = z.enum([
+  'connect',
+  'before_headers',
+  'mid_body',
+  'between_sse_events',
+  'after_response',
+  'http_status',
+  'unknown',
+]);
+export type Stage = z.infer<typeof Stage>;
+
+export const SessionPseudonym = z.string().regex(/^sess_[a-z2-7]{10,}$/);
+
+export const Evidence = z.object({ file: z.string(), line: z.number().int().positive() });
+export type Evidence = z.infer<typeof Evidence>;
+
+export const InputSummary = z.object({
+  file: z.string(),
+  source: Source,
+  format: z.string(),
+  lines: z.number().int().nonnegative(),
+  events: z.number().int().nonnegative(),
+  unparsed: z.number().int().nonnegative(),
+  /** Added: lines cut because they were longer than the line limit. */
+  truncatedLines: z.number().int().nonnegative().optional(),
+});
+export type InputSummary = z.infer<typeof InputSummary>;
+
+export const RootException = z.object({ type: z.string(), message: z.string() });
+
+export const RuleRejection = z.object({ rule: z.string(), why: z.string() });
+
+export const Failure = z.object({
+  rpcId: RpcId.nullable(),
+  method: z.string().nullable(),
+  tool: z.string().nullable(),
+  session: SessionPseudonym.nullable(),
+  httpStatus: z.number().int().nullable(),
+  stage: Stage,
+  rootException: RootException.nullable(),
+  exceptionChain: z.array(z.string()),
+  decision: Decision,
+  rule: z.string(),
+  rationale: z.string(),
+  evidence: z.array(Evidence),
+  /** Added: the rules that were considered and did not fire, with why ("why not"). */
+  rejected: z.array(RuleRejection).optional(),
+  /** Added: timestamp of the first evidence line (epoch ms, as logged). */
+  ts: z.number().nullable().optional(),
+});
+export type Failure = z.infer<typeof Failure>;
+
+export const SessionState = z.enum(['active', 'expired', 'deleted', 'reused_after_expiry', 'unknown']);
+
+export const SessionSummary = z.object({
+  session: SessionPseudonym,
+  firstSeen: z.string().nullable(),
+  lastSeen: z.string().nullable(),
+  state: SessionState,
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const JoinKey = z.enum(['session+rpcId', 'x-request-id', 'rpcId', 'method+path+status+time']);
+
+export const Span = z.object({
+  rpcId: RpcId.nullable(),
+  method: z.string().nullable(),
+  session: SessionPseudonym.nullable(),
+  sources: z.array(Source),
+  joinedBy: z.array(z.string()),
+});
+export type Span = z.infer<typeof Span>;
+
+export const Analysis = z.object({
+  schemaVersion: z.literal(1),
+  inputs: z.array(InputSummary),
+  protocolVersions: z.array(z.string()),
+  failures: z.array(Failure),
+  sessions: z.array(SessionSummary),
+  spans: z.array(Span),
+  decision: Decision,
+});
+export type Analysis = z.infer<typeof Analysis>;
+
+export function headline(decisions: Decision[]): Decision {
+  let best: Decision = 'no_action';
+  for (const d of decisions) if (DECISION_URGENCY.indexOf(d) < DECISION_URGENCY.indexOf(best)) best = d;
+  return best;
+}
