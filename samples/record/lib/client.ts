@@ -1,0 +1,193 @@
+/**
+ * The "host app" side: the official SDK Client + StreamableHTTPClientTransport with a
+ * logging fetch wrapper and a tiny text logger (format documented in ../README.md).
+ */
+import { appendFileSync } from 'node:fs';
+import { formatWithOptions } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+export class ClientLog {
+  constructor(public file: string) {}
+  line(level: Level, component: string, msg: string): void {
+    appendFileSync(this.file, `${new Date().toISOString()} ${level} [${component}] ${msg}\n`);
+  }
+  debug(msg: string, component = 'mcp-client') {
+    this.line('DEBUG', component, msg);
+  }
+  info(msg: string, component = 'host-app') {
+    this.line('INFO', component, msg);
+  }
+  warn(msg: string, component = 'host-app') {
+    this.line('WARN', component, msg);
+  }
+  /** like console.error(msg, err): the header line, then util.inspect of the error object, unprefixed */
+  error(msg: string, err?: unknown, component = 'host-app') {
+    if (err === undefined) return this.line('ERROR', component, msg);
+    // exactly what console.error(header, err) would print, redirected into the log file
+    appendFileSync(this.file, formatWithOptions({ colors: false }, '%s', `${new Date().toISOString()} ERROR [${component}] ${msg}`, err) + '\n');
+  }
+}
+
+type FetchFn = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+function headerOf(h: HeadersInit | undefined, name: string): string | undefined {
+  if (!h) return undefined;
+  if (h instanceof Headers) return h.get(name) ?? undefined;
+  if (Array.isArray(h)) return h.find(([k]) => k.toLowerCase() === name)?.[1];
+  for (const [k, v] of Object.entries(h)) if (k.toLowerCase() === name) return v;
+  return undefined;
+}
+
+function describeBody(body: unknown): string {
+  if (typeof body !== 'string') return '';
+  try {
+    const m = JSON.parse(body) as { id?: unknown; method?: string; params?: { name?: string } };
+    const parts = [`rpc=${m.id === undefined ? '-' : String(m.id)}`];
+    if (m.method) parts.push(`method=${m.method}`);
+    else parts.push('method=-');
+    if (m.method === 'tools/call' && m.params?.name) parts.push(`tool=${m.params.name}`);
+    return ' ' + parts.join(' ');
+  } catch {
+    return '';
+  }
+}
+
+const oneLine = (s: string, max = 400) => {
+  const t = s.replace(/\r?\n/g, '\\n');
+  return t.length > max ? t.slice(0, max) + '…' : t;
+};
+
+export interface FetchHooks {
+  /** rewrite outgoing headers (simulates a host/gateway bug) */
+  rewriteHeaders?: (h: Headers) => void;
+}
+
+/** fetch wrapper: one DEBUG line per HTTP exchange (+ body of non-2xx answers, + new session ids). */
+export function loggingFetch(log: ClientLog, hooks: FetchHooks = {}): FetchFn {
+  let lastSession: string | undefined;
+  return async (url, init = {}) => {
+    if (hooks.rewriteHeaders) {
+      const h = new Headers(init.headers);
+      hooks.rewriteHeaders(h);
+      init = { ...init, headers: h };
+    }
+    const method = init.method ?? 'GET';
+    const sid = headerOf(init.headers, 'mcp-session-id');
+    const pv = headerOf(init.headers, 'mcp-protocol-version');
+    const desc =
+      `${method} ${String(url)}${describeBody(init.body)}` +
+      (method === 'GET' ? ` accept=${headerOf(init.headers, 'accept') ?? '-'}` : '') +
+      ` mcp-session-id=${sid ?? '-'} mcp-protocol-version=${pv ?? '-'}`;
+    const t0 = performance.now();
+    let res: Response;
+    try {
+      res = await fetch(url, init);
+    } catch (e) {
+      const err = e as Error & { cause?: { code?: string; message?: string } };
+      const cause = err.cause ? ` (cause: ${err.cause.code ?? err.cause.message ?? String(err.cause)})` : '';
+      log.debug(`${desc} -> failed after ${Math.round(performance.now() - t0)} ms: ${err.name}: ${err.message}${cause}`);
+      throw e;
+    }
+    const ms = Math.round(performance.now() - t0);
+    const xr = res.headers.get('x-request-id');
+    log.debug(
+      `${desc} -> ${res.status} (${ms} ms) content-type=${res.headers.get('content-type') ?? '-'}` + (xr ? ` x-request-id=${xr}` : ''),
+    );
+    const newSid = res.headers.get('mcp-session-id');
+    if (newSid && newSid !== sid && newSid !== lastSession) {
+      log.line('INFO', 'mcp-client', `Received session ID: ${newSid}`);
+    }
+    if (newSid) lastSession = newSid;
+    if (!res.ok) {
+      const body = await res
+        .clone()
+        .text()
+        .catch(() => '');
+      log.debug(`response body (${res.status}): ${oneLine(body)}`);
+    }
+    return res;
+  };
+}
+
+export interface Connected {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}
+
+export interface ConnectOptions extends FetchHooks {
+  /** reuse a persisted session id (what a host app does when it caches the id) */
+  sessionId?: string;
+  requestInit?: RequestInit;
+}
+
+/** new Client + transport, connect (initialize + notifications/initialized), log the outcome. Throws on failure. */
+export async function connect(log: ClientLog, url: string, opts: ConnectOptions = {}): Promise<Connected> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: loggingFetch(log, opts),
+    sessionId: opts.sessionId,
+    requestInit: opts.requestInit,
+    reconnectionOptions: { initialReconnectionDelay: 500, maxReconnectionDelay: 2000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
+  });
+  const client = new Client({ name: 'orders-assistant', version: '0.9.0' });
+  client.onerror = (e) => log.error('MCP client error:', e, 'mcp-client');
+  log.info(
+    `Connecting to MCP server at ${url} (transport=streamable-http, @modelcontextprotocol/sdk 1.32.2${opts.sessionId ? `, resuming session ${opts.sessionId}` : ''})`,
+  );
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    log.error(`Failed to connect to MCP server at ${url}:`, e);
+    throw e;
+  }
+  const sv = client.getServerVersion();
+  log.info(`Connected to ${sv?.name ?? '?'} ${sv?.version ?? '?'}`, 'mcp-client');
+  log.info(`Negotiated protocol version: ${transport.protocolVersion ?? '(none)'}`, 'mcp-client');
+  return { client, transport };
+}
+
+export async function listTools(log: ClientLog, c: Connected): Promise<void> {
+  try {
+    const r = await c.client.listTools();
+    log.info(`Tools available: ${r.tools.map((t) => t.name).join(', ')}`);
+  } catch (e) {
+    log.error('tools/list failed:', e);
+    throw e;
+  }
+}
+
+/** host-app style tool call: INFO before/after, console.error-style ERROR on failure (returned, not thrown) */
+export async function callTool(
+  log: ClientLog,
+  c: Connected,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs?: number,
+): Promise<unknown> {
+  log.info(`Calling tool ${name} ${JSON.stringify(args)}`);
+  const t0 = performance.now();
+  try {
+    const r = await c.client.callTool({ name, arguments: args }, undefined, timeoutMs ? { timeout: timeoutMs } : undefined);
+    const text = (r.content as { type: string; text?: string }[] | undefined)?.find((x) => x.type === 'text')?.text ?? '';
+    log.info(`Tool ${name} returned isError=${r.isError ? 'true' : 'false'} in ${Math.round(performance.now() - t0)} ms: ${oneLine(text, 200)}`);
+    return r;
+  } catch (e) {
+    log.error(`Error calling tool ${name}:`, e);
+    return e;
+  }
+}
+
+export async function closeClient(log: ClientLog, c: Connected, terminate: boolean): Promise<void> {
+  if (terminate) {
+    try {
+      await c.transport.terminateSession();
+      log.info('Session terminated (DELETE sent)', 'mcp-client');
+    } catch (e) {
+      log.error('Session termination failed:', e, 'mcp-client');
+    }
+  }
+  await c.client.close();
+  log.info('MCP client closed', 'mcp-client');
+}

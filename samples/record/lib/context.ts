@@ -1,0 +1,56 @@
+/** Everything one recording owns; shut down in reverse order at the end. */
+import { join } from 'node:path';
+import type { ServerConfig } from '../mcp-server.ts';
+import { ServerProcess, sleep } from './proc.ts';
+import { Nginx, type NginxOptions } from './nginx.ts';
+import { type ClientLog, type Connected } from './client.ts';
+
+export class RecordingContext {
+  servers: ServerProcess[] = [];
+  nginx?: Nginx;
+  clients: Connected[] = [];
+  constructor(
+    public tmp: string,
+    public logDir: string,
+    public log: ClientLog,
+  ) {}
+
+  /** start an MCP server process; `file` is server.log / server-2.log (appended, so a restart continues the same file) */
+  async startServer(cfg: Partial<ServerConfig> & { file?: string } = {}): Promise<ServerProcess> {
+    const { file = 'server.log', ...rest } = cfg;
+    const s = new ServerProcess({
+      port: 0,
+      name: 'orders-mcp',
+      unknownSession: '404',
+      jsonResponse: false,
+      ...rest,
+      log: join(this.logDir, file),
+      db: join(this.tmp, 'orders-db.json'),
+    });
+    await s.start();
+    this.servers.push(s);
+    return s;
+  }
+
+  /** restart = stop (SIGTERM, like a deploy) and start a new process on the same port, same log file */
+  async restartServer(old: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<ServerProcess> {
+    await old.stop(signal);
+    const s = new ServerProcess({ ...old.cfg });
+    await s.start();
+    this.servers.push(s);
+    return s;
+  }
+
+  async startNginx(o: Omit<NginxOptions, 'prefix' | 'logDir'>): Promise<string> {
+    this.nginx = new Nginx({ ...o, prefix: join(this.tmp, 'nginx'), logDir: this.logDir });
+    const port = await this.nginx.start();
+    return `http://127.0.0.1:${port}${o.location ?? '/mcp'}`;
+  }
+
+  async shutdown(): Promise<void> {
+    for (const c of this.clients) await c.client.close().catch(() => {});
+    await sleep(100);
+    for (const s of this.servers) await s.stop();
+    await this.nginx?.stop();
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * A small, real MCP server used by the sample-incident recorder.
+ *
+ * Official SDK McpServer + StreamableHTTPServerTransport on node:http, STATEFUL
+ * (sessionIdGenerator: () => randomUUID()), one transport per session kept in a
+ * Map, routed the way the SDK's simpleStreamableHttp example routes.
+ *
+ * Configuration comes as one JSON argument (see ServerConfig). On startup the
+ * process prints one line `{"listening":<port>}` on stdout; everything else goes
+ * to its own JSON-lines log (pino-style) at `cfg.log`.
+ *
+ * NOT run by CI. Started by samples/record/record.ts.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+
+export interface ServerConfig {
+  /** 0 = pick a free port */
+  port: number;
+  /** path of the JSON-lines log (appended) */
+  log: string;
+  /** JSON file standing in for the order database (shared across restarts/replicas) */
+  db: string;
+  /** service / replica name written into every line */
+  name: string;
+  /**
+   * How an unknown Mcp-Session-Id is answered:
+   * - '404': the SDK 1.32.2 example's routing (404 {"code":-32001,"message":"Session not found"})
+   * - '400': the older, widely copied example routing, whose else-branch answers
+   *          400 {"code":-32000,"message":"Bad Request: No valid session ID provided"}
+   */
+  unknownSession: '404' | '400';
+  /** enableJsonResponse on the transport (application/json instead of SSE for POST responses) */
+  jsonResponse: boolean;
+  /** fault injection: the process is SIGKILLed at this point of a tool call */
+  crash?: 'create_order:after-commit' | 'create_order:before-commit' | 'get_order:before-response';
+  /** how long import_orders (the slow write tool) works before committing, ms */
+  importMs?: number;
+}
+
+const cfg: ServerConfig = JSON.parse(process.argv[2] ?? '{}');
+const logFd = openSync(cfg.log, 'a');
+const HOST = hostname();
+
+type Fields = Record<string, unknown>;
+/** pino-compatible line: level, time, pid, hostname, <fields>, msg. Synchronous, so nothing is lost on a crash. */
+function log(level: number, fields: Fields, msg: string): void {
+  const line: Fields = { level, time: Date.now(), pid: process.pid, hostname: HOST, service: cfg.name };
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) line[k] = v;
+  line.msg = msg;
+  writeSync(logFd, JSON.stringify(line) + '\n');
+}
+const info = (f: Fields, m: string) => log(30, f, m);
+const warn = (f: Fields, m: string) => log(40, f, m);
+const error = (f: Fields, m: string) => log(50, f, m);
+
+function errObj(e: unknown): Fields {
+  if (e instanceof Error) return { type: e.name, message: e.message, stack: e.stack };
+  return { type: typeof e, message: String(e) };
+}
+
+// ---- the "business system": an order store in a JSON file (survives restarts, shared by replicas) ----
+interface Order {
+  id: string;
+  sku: string;
+  qty: number;
+  status: string;
+}
+const SEED: Order[] = [
+  { id: 'ORD-1001', sku: 'SKU-RED-MUG', qty: 2, status: 'shipped' },
+  { id: 'ORD-1002', sku: 'SKU-BLUE-CAP', qty: 1, status: 'processing' },
+];
+function loadOrders(): Order[] {
+  return existsSync(cfg.db) ? (JSON.parse(readFileSync(cfg.db, 'utf8')) as Order[]) : SEED;
+}
+function saveOrder(sku: string, qty: number): Order {
+  const all = loadOrders();
+  const o: Order = { id: `ORD-${4711 + all.length - SEED.length}`, sku, qty, status: 'created' };
+  writeFileSync(cfg.db, JSON.stringify([...all, o]));
+  return o;
+}
+
+function die(): never {
+  // Simulates an OOM kill / segfault: nothing more is written, the socket is cut.
+  process.kill(process.pid, 'SIGKILL');
+  throw new Error('unreachable');
+}
+
+function getServer(): McpServer {
+  const server = new McpServer({ name: 'orders-mcp', version: '1.4.2' }, { capabilities: { logging: {} } });
+
+  server.registerTool(
+    'get_order',
+    {
+      description: 'Look up an order by id',
+      inputSchema: { order_id: z.string() },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ order_id }, extra) => {
+      const o = loadOrders().find((x) => x.id === order_id);
+      info({ mcpSessionId: extra.sessionId, rpcId: extra.requestId, tool: 'get_order' }, `tools/call get_order order=${order_id} found=${!!o}`);
+      if (cfg.crash === 'get_order:before-response') die();
+      if (!o) return { isError: true, content: [{ type: 'text', text: `order ${order_id} not found` }] };
+      return { content: [{ type: 'text', text: JSON.stringify(o) }] };
+    },
+  );
+
+  server.registerTool(
+    'create_order',
+    {
+      description: 'Create an order',
+      inputSchema: { sku: z.string(), qty: z.number().int().positive() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ sku, qty }, extra) => {
+      const base = { mcpSessionId: extra.sessionId, rpcId: extra.requestId, tool: 'create_order' };
+      info(base, `tools/call create_order start sku=${sku} qty=${qty}`);
+      if (cfg.crash === 'create_order:before-commit') die();
+      await new Promise((r) => setTimeout(r, 30)); // the write to the order DB
+      const id = saveOrder(sku, qty).id;
+      info(base, `tools/call create_order committed order=${id}`);
+      if (cfg.crash === 'create_order:after-commit') die();
+      return { content: [{ type: 'text', text: JSON.stringify({ order_id: id, status: 'created' }) }] };
+    },
+  );
+
+  server.registerTool(
+    'import_orders',
+    {
+      description: 'Import a batch of orders from the supplier feed (slow)',
+      inputSchema: { batch: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async ({ batch }, extra) => {
+      const base = { mcpSessionId: extra.sessionId, rpcId: extra.requestId, tool: 'import_orders' };
+      info(base, `tools/call import_orders start batch=${batch}`);
+      await new Promise((r) => setTimeout(r, cfg.importMs ?? 1500));
+      info(base, `tools/call import_orders committed batch=${batch} imported=42`);
+      return { content: [{ type: 'text', text: JSON.stringify({ batch, imported: 42 }) }] };
+    },
+  );
+  return server;
+}
+
+// ---- HTTP routing, as in the SDK example -----------------------------------------------------
+const transports = new Map<string, StreamableHTTPServerTransport>();
+
+interface ReqCtx {
+  reqId?: string;
+  mcpSessionId?: string;
+  rpcId?: string | number;
+  rpcMethod?: string;
+  tool?: string;
+  mcpProtocolVersion?: string;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function attachTransportLogging(t: StreamableHTTPServerTransport): void {
+  t.onerror = (e) => error({ mcpSessionId: t.sessionId, err: errObj(e) }, `transport error: ${e.message}`);
+  t.onclose = () => {
+    const sid = t.sessionId;
+    if (sid && transports.has(sid)) {
+      info({ mcpSessionId: sid }, `Transport closed for session ${sid}, removing from transports map`);
+      transports.delete(sid);
+    }
+  };
+}
+
+async function handlePost(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx): Promise<void> {
+  const raw = await readBody(req);
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    body = undefined;
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const m = body as { id?: string | number; method?: string; params?: { name?: string } };
+    ctx.rpcId = m.id;
+    ctx.rpcMethod = m.method;
+    if (m.method === 'tools/call') ctx.tool = m.params?.name;
+  }
+  info({ ...ctx, method: 'POST', url: req.url }, 'incoming request');
+  const sid = ctx.mcpSessionId;
+  const existing = sid ? transports.get(sid) : undefined;
+  if (existing) {
+    await existing.handleRequest(req, res, body);
+    return;
+  }
+  if (cfg.unknownSession === '404') {
+    // SDK 1.32.2 example routing
+    if (!sid && isInitializeRequest(body)) return initialize(req, res, body, ctx);
+    if (sid) {
+      warn({ ...ctx }, `Session not found: ${sid}`);
+      return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+    }
+    warn({ ...ctx }, 'Bad Request: No valid session ID provided');
+    return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null });
+  }
+  // older example routing: `if (sessionId && transports[sessionId]) … else if (!sessionId && isInitializeRequest) … else 400`
+  if (!sid && isInitializeRequest(body)) return initialize(req, res, body, ctx);
+  warn({ ...ctx }, 'Bad Request: No valid session ID provided');
+  return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null });
+}
+
+async function initialize(req: IncomingMessage, res: ServerResponse, body: unknown, ctx: ReqCtx): Promise<void> {
+  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: cfg.jsonResponse,
+    onsessioninitialized: (sessionId) => {
+      ctx.mcpSessionId = sessionId;
+      info({ reqId: ctx.reqId, mcpSessionId: sessionId }, `Created new transport with session ID: ${sessionId}`);
+      transports.set(sessionId, transport);
+    },
+  });
+  attachTransportLogging(transport);
+  await getServer().connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+async function handleGetOrDelete(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx): Promise<void> {
+  info({ ...ctx, method: req.method, url: req.url }, 'incoming request');
+  const sid = ctx.mcpSessionId;
+  if (cfg.unknownSession === '400' && (!sid || !transports.has(sid))) {
+    // older example (SDK README "With Session Management"): one reusable handler for GET and DELETE
+    warn({ ...ctx }, 'Invalid or missing session ID');
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('Invalid or missing session ID');
+    return;
+  }
+  if (!sid) {
+    warn({ ...ctx }, 'Missing session ID');
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('Missing session ID');
+    return;
+  }
+  const t = transports.get(sid);
+  if (!t) {
+    warn({ ...ctx }, `Session not found: ${sid}`);
+    return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+  }
+  if (req.method === 'DELETE') info({ ...ctx }, `Received session termination request for session ${sid}`);
+  else info({ ...ctx }, `Establishing new SSE stream for session ${sid}`);
+  await t.handleRequest(req, res);
+}
+
+const http = createServer((req, res) => {
+  const start = process.hrtime.bigint();
+  const h = (n: string) => {
+    const v = req.headers[n];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const ctx: ReqCtx = {
+    reqId: h('x-request-id') ?? randomUUID(),
+    mcpSessionId: h('mcp-session-id'),
+    mcpProtocolVersion: h('mcp-protocol-version'),
+  };
+  let done = false;
+  const fields = () => ({
+    reqId: ctx.reqId,
+    method: req.method,
+    url: req.url,
+    statusCode: res.statusCode,
+    responseTime: Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10,
+    mcpSessionId: ctx.mcpSessionId,
+    mcpProtocolVersion: ctx.mcpProtocolVersion,
+    rpcId: ctx.rpcId,
+    rpcMethod: ctx.rpcMethod,
+    tool: ctx.tool,
+  });
+  res.on('finish', () => {
+    done = true;
+    const f = fields();
+    log(res.statusCode >= 500 ? 50 : res.statusCode >= 400 ? 40 : 30, f, 'request completed');
+  });
+  res.on('close', () => {
+    if (!done) warn(fields(), 'request closed before the response completed (client or proxy disconnected)');
+  });
+  const run = async () => {
+    if (req.url?.split('?')[0] !== '/mcp') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return;
+    }
+    if (req.method === 'POST') return handlePost(req, res, ctx);
+    if (req.method === 'GET' || req.method === 'DELETE') return handleGetOrDelete(req, res, ctx);
+    res.writeHead(405, { allow: 'GET, POST, DELETE' }).end('Method Not Allowed');
+  };
+  run().catch((e) => {
+    error({ reqId: ctx.reqId, err: errObj(e) }, 'Error handling MCP request');
+    if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
+  });
+});
+
+http.listen(cfg.port, '127.0.0.1', () => {
+  const addr = http.address();
+  const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
+  info(
+    { port, sessionRouting: cfg.unknownSession === '404' ? 'sdk-1.32-example' : 'legacy-example', jsonResponse: cfg.jsonResponse },
+    `orders-mcp 1.4.2 (@modelcontextprotocol/sdk 1.32.2) listening on http://127.0.0.1:${port}/mcp`,
+  );
+  process.stdout.write(JSON.stringify({ listening: port }) + '\n');
+});
+
+function shutdown(sig: string) {
+  info({ signal: sig, openSessions: transports.size }, `${sig} received, shutting down`);
+  for (const t of transports.values()) void t.close();
+  http.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 500).unref();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
