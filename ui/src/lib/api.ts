@@ -1,0 +1,230 @@
+// The only module that talks HTTP. Shapes come from ../../shared cli-contract.md:
+// JSON validated with the server's own zod contract, the timeline as Arrow IPC.
+import { tableFromIPC } from 'apache-arrow';
+import { z } from 'zod';
+import { Analysis, Decision } from '../../../server/contract/analysis.ts';
+
+/** Sent on every state-changing request; the server answers 403 without it (CSRF guard). */
+export const CSRF_HEADER = { 'X-Requested-With': 'mcp-triage' } as const;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+function errorFrom(status: number, body: unknown, fallback: string): ApiError {
+  const parsed = ErrorBody.safeParse(body);
+  if (parsed.success) return new ApiError(status, parsed.data.error.code, parsed.data.error.message);
+  return new ApiError(status, `HTTP_${status}`, fallback || `Request failed with HTTP ${status}`);
+}
+
+async function failed(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: a proxy page or a crash; keep the status */
+  }
+  return errorFrom(res.status, body, res.statusText);
+}
+
+async function getJson(url: string, signal?: AbortSignal): Promise<unknown> {
+  const res = await fetch(url, { headers: { Accept: 'application/json' }, signal });
+  if (!res.ok) throw await failed(res);
+  return res.json();
+}
+
+function validated<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+  const r = schema.safeParse(data);
+  if (!r.success) throw new ApiError(0, 'UI_ERR_CONTRACT', `The server sent ${what} the UI does not understand:\n${z.prettifyError(r.error)}`);
+  return r.data;
+}
+
+// ── incidents ──────────────────────────────────────────────────────────────
+
+export const IncidentState = z.enum(['ready', 'ingesting', 'incomplete']);
+export const IncidentSummary = z.object({
+  id: z.string(),
+  createdAt: z.union([z.string(), z.number()]),
+  name: z.string(),
+  files: z.number(),
+  events: z.number(),
+  decision: Decision.nullable(),
+  // Loose on purpose: a new state must not blank the list.
+  state: z.string(),
+});
+export type IncidentSummary = z.infer<typeof IncidentSummary>;
+
+export async function listIncidents(signal?: AbortSignal): Promise<IncidentSummary[]> {
+  return validated(z.array(IncidentSummary), await getJson('/api/incidents', signal), 'an incident list');
+}
+
+export async function getAnalysis(id: string, signal?: AbortSignal): Promise<Analysis> {
+  return validated(Analysis, await getJson(`/api/incidents/${encodeURIComponent(id)}/analysis`, signal), 'an analysis');
+}
+
+export async function deleteIncident(id: string): Promise<void> {
+  const res = await fetch(`/api/incidents/${encodeURIComponent(id)}`, { method: 'DELETE', headers: { ...CSRF_HEADER } });
+  if (!res.ok) throw await failed(res);
+}
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+/**
+ * POST the files as multipart. XMLHttpRequest rather than fetch: only XHR reports
+ * upload progress (bytes sent) in today's browsers.
+ */
+export function uploadIncident(
+  files: File[],
+  onProgress: (p: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<{ id: string }> {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    for (const f of files) form.append('files', f, f.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/incidents');
+    xhr.setRequestHeader('X-Requested-With', CSRF_HEADER['X-Requested-With']);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => onProgress({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+    xhr.onerror = () => reject(new ApiError(0, 'UI_ERR_NETWORK', 'The upload could not reach the server.'));
+    xhr.onabort = () => reject(new ApiError(0, 'UI_ERR_ABORTED', 'The upload was cancelled.'));
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        /* handled below */
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        const ok = z.object({ id: z.string() }).safeParse(body);
+        if (ok.success) resolve(ok.data);
+        else reject(new ApiError(xhr.status, 'UI_ERR_CONTRACT', 'The server accepted the upload but sent no incident id.'));
+      } else {
+        reject(errorFrom(xhr.status, body, xhr.statusText));
+      }
+    };
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(form);
+  });
+}
+
+// ── events (Arrow) ─────────────────────────────────────────────────────────
+
+export interface EventRow {
+  /** Position in the filtered result (offset + index), stable across renders. */
+  index: number;
+  ts: number | null;
+  source: string;
+  file: string;
+  line: number;
+  level: string | null;
+  message: string;
+  session: string | null;
+  rpcId: string | null;
+  method: string | null;
+  httpStatus: number | null;
+  requestId: string | null;
+}
+
+export interface EventFilter {
+  source?: string;
+  level?: string;
+  session?: string;
+  rpcId?: string;
+  method?: string;
+  status?: string;
+  from?: number;
+  to?: number;
+  q?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export function eventsUrl(id: string, filter: EventFilter): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(filter)) {
+    if (v === undefined || v === null || v === '') continue;
+    params.set(k, String(v));
+  }
+  const qs = params.toString();
+  return `/api/incidents/${encodeURIComponent(id)}/events${qs ? `?${qs}` : ''}`;
+}
+
+function num(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Date) return v.getTime();
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+function str(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  return typeof v === 'string' ? v : String(v);
+}
+
+/** Decode an Arrow IPC stream into plain rows (the page is small; columns stay typed until here). */
+export function decodeEvents(bytes: Uint8Array, offset = 0): EventRow[] {
+  const table = tableFromIPC(bytes);
+  const col = (name: string) => table.getChild(name);
+  const c = {
+    ts: col('ts'),
+    source: col('source'),
+    file: col('file'),
+    line: col('line'),
+    level: col('level'),
+    message: col('message'),
+    session: col('session'),
+    rpcId: col('rpcId'),
+    method: col('method'),
+    httpStatus: col('httpStatus'),
+    requestId: col('requestId'),
+  };
+  const rows: EventRow[] = new Array(table.numRows);
+  for (let i = 0; i < table.numRows; i++) {
+    rows[i] = {
+      index: offset + i,
+      ts: num(c.ts?.get(i)),
+      source: str(c.source?.get(i)) ?? 'unknown',
+      file: str(c.file?.get(i)) ?? '',
+      line: num(c.line?.get(i)) ?? 0,
+      level: str(c.level?.get(i)),
+      message: str(c.message?.get(i)) ?? '',
+      session: str(c.session?.get(i)),
+      rpcId: str(c.rpcId?.get(i)),
+      method: str(c.method?.get(i)),
+      httpStatus: num(c.httpStatus?.get(i)),
+      requestId: str(c.requestId?.get(i)),
+    };
+  }
+  return rows;
+}
+
+export async function getEvents(id: string, filter: EventFilter, signal?: AbortSignal): Promise<EventRow[]> {
+  const res = await fetch(eventsUrl(id, filter), {
+    headers: { Accept: 'application/vnd.apache.arrow.stream' },
+    signal,
+  });
+  if (!res.ok) throw await failed(res);
+  return decodeEvents(new Uint8Array(await res.arrayBuffer()), filter.offset ?? 0);
+}
+
+export function describeError(e: unknown): string {
+  if (e instanceof ApiError) return e.code.startsWith('HTTP_') || e.code.startsWith('UI_') ? e.message : `${e.message} (${e.code})`;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

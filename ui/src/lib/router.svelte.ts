@@ -1,0 +1,61 @@
+// A tiny history router: the path lives in $state, links are plain <a href> intercepted
+// at the document, and the server's SPA fallback makes every deep link reloadable.
+
+export type Route =
+  | { name: 'incidents' }
+  | { name: 'incident'; id: string }
+  | { name: 'not-found'; path: string };
+
+export function matchRoute(path: string): Route {
+  if (path === '/' || path === '') return { name: 'incidents' };
+  const m = /^\/incidents\/([^/]+)\/?$/.exec(path);
+  if (m) return { name: 'incident', id: decodeURIComponent(m[1]!) };
+  return { name: 'not-found', path };
+}
+
+export class Router {
+  path = $state(location.pathname);
+  search = $state(location.search);
+  route = $derived(matchRoute(this.path));
+
+  constructor() {
+    window.addEventListener('popstate', () => this.sync());
+    document.addEventListener('click', (e) => this.#onClick(e));
+  }
+
+  navigate(to: string, opts: { replace?: boolean } = {}): void {
+    const url = new URL(to, location.href);
+    if (url.origin !== location.origin) {
+      location.assign(url);
+      return;
+    }
+    const same = url.pathname === location.pathname && url.search === location.search;
+    if (opts.replace || same) history.replaceState(null, '', url);
+    else history.pushState(null, '', url);
+    this.sync();
+    if (!same && !url.hash) window.scrollTo(0, 0);
+  }
+
+  sync(): void {
+    this.path = location.pathname;
+    this.search = location.search;
+  }
+
+  #onClick(e: MouseEvent): void {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = (e.target as Element | null)?.closest?.('a');
+    if (!a || a.target || a.hasAttribute('download') || a.dataset.external !== undefined) return;
+    const href = a.getAttribute('href');
+    if (!href || href.startsWith('#')) return;
+    const url = new URL(href, location.href);
+    if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+    e.preventDefault();
+    this.navigate(url.pathname + url.search + url.hash);
+  }
+}
+
+export const router = new Router();
+
+export function incidentHref(id: string): string {
+  return `/incidents/${encodeURIComponent(id)}`;
+}

@@ -1,0 +1,119 @@
+// State of the incidents list and of one upload. Views are thin shells over these.
+import { ApiError, describeError, listIncidents, uploadIncident, type IncidentSummary } from '../api.ts';
+
+export class IncidentListState {
+  items = $state<IncidentSummary[]>([]);
+  loading = $state(false);
+  loaded = $state(false);
+  error = $state<string | null>(null);
+  #ctrl: AbortController | null = null;
+
+  async load(): Promise<void> {
+    this.#ctrl?.abort();
+    const ctrl = (this.#ctrl = new AbortController());
+    this.loading = true;
+    this.error = null;
+    try {
+      const items = await listIncidents(ctrl.signal);
+      // The contract says newest first; sort anyway so a mis-ordered server cannot confuse people.
+      items.sort((a, b) => new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime());
+      this.items = items;
+      this.loaded = true;
+    } catch (e) {
+      if (ctrl.signal.aborted) return;
+      this.error = describeError(e);
+    } finally {
+      if (this.#ctrl === ctrl) this.loading = false;
+    }
+  }
+
+  /** While any incident is still ingesting, poll so its state and decision appear without a reload. */
+  get anyIngesting(): boolean {
+    return this.items.some((i) => i.state === 'ingesting');
+  }
+}
+
+export type UploadPhase = 'idle' | 'uploading' | 'processing' | 'done' | 'error';
+
+export interface PendingFile {
+  file: File;
+  /** Set when the server's error names this file. */
+  error: string | null;
+}
+
+export class UploadState {
+  files = $state<PendingFile[]>([]);
+  phase = $state<UploadPhase>('idle');
+  loaded = $state(0);
+  total = $state(0);
+  error = $state<{ code: string; message: string; status: number } | null>(null);
+  #ctrl: AbortController | null = null;
+
+  percent = $derived(this.total > 0 ? Math.min(100, Math.round((this.loaded / this.total) * 100)) : 0);
+  totalBytes = $derived(this.files.reduce((n, f) => n + f.file.size, 0));
+  busy = $derived(this.phase === 'uploading' || this.phase === 'processing');
+
+  add(list: Iterable<File>): void {
+    const seen = new Set(this.files.map((f) => `${f.file.name}\u0000${f.file.size}`));
+    const next = [...this.files];
+    for (const file of list) {
+      const key = `${file.name}\u0000${file.size}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      next.push({ file, error: null });
+    }
+    this.files = next;
+    if (this.phase === 'error' || this.phase === 'done') this.phase = 'idle';
+    this.error = null;
+  }
+
+  remove(index: number): void {
+    this.files = this.files.filter((_, i) => i !== index);
+  }
+
+  clear(): void {
+    this.files = [];
+    this.phase = 'idle';
+    this.error = null;
+    this.loaded = this.total = 0;
+  }
+
+  cancel(): void {
+    this.#ctrl?.abort();
+  }
+
+  /** Upload everything queued; resolves with the new incident id, or null on failure. */
+  async start(): Promise<string | null> {
+    if (this.files.length === 0 || this.busy) return null;
+    const ctrl = (this.#ctrl = new AbortController());
+    this.phase = 'uploading';
+    this.error = null;
+    this.loaded = 0;
+    this.total = this.totalBytes;
+    this.files = this.files.map((f) => ({ ...f, error: null }));
+    try {
+      const { id } = await uploadIncident(
+        this.files.map((f) => f.file),
+        (p) => {
+          this.loaded = p.loaded;
+          if (p.total) this.total = p.total;
+          // All bytes are out: the server is now detecting, parsing and classifying.
+          if (p.total && p.loaded >= p.total) this.phase = 'processing';
+        },
+        ctrl.signal,
+      );
+      this.phase = 'done';
+      return id;
+    } catch (e) {
+      const err =
+        e instanceof ApiError
+          ? { code: e.code, message: e.message, status: e.status }
+          : { code: 'UI_ERR_UNKNOWN', message: describeError(e), status: 0 };
+      this.error = err;
+      this.phase = 'error';
+      // The error shape is per request; attach it to every file it names so people see which one.
+      this.files = this.files.map((f) => ({ ...f, error: err.message.includes(f.file.name) ? err.message : null }));
+      return null;
+    }
+  }
+}
