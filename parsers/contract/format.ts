@@ -45,6 +45,8 @@ export const FormatSpec = z
     match: z.discriminatedUnion('kind', [RegexMatch, JsonMatch]),
     /** Event field → capture name or JSON key path(s), first present wins. */
     fields: z.partialRecord(MappableField, FieldRef).default({}),
+    /** Multiply a numeric field after reading it (e.g. nginx $request_time is seconds: {"durationMs": 1000}). */
+    scale: z.partialRecord(MappableField, z.number()).default({}),
     /** Extra captures/keys kept as attrs. */
     attrs: z.array(z.string()).default([]),
     /** Level spelled in the log → our level. Case-insensitive. Unlisted spellings are guessed. */

@@ -1,0 +1,137 @@
+// Apply one compiled format to one (cleaned, redacted) line: the declarative half of parsing.
+import type { Event, Level, MappableField, RpcId } from '../contract/event.ts';
+import type { FormatSpec } from '../contract/format.ts';
+import { parseTimestamp } from './timestamp.ts';
+
+export interface CompiledFormat {
+  spec: FormatSpec;
+  /** Where the spec came from (built-in file or user folder), for error messages. */
+  origin: string;
+  patterns: RegExp[];
+  prefix: RegExp | null;
+  levelMap: Map<string, Level>;
+}
+
+export type Parsed = Partial<Omit<Event, 'file' | 'line' | 'endLine' | 'source' | 'format' | 'kind' | 'text'>>;
+
+const PINO_LEVELS: Record<number, Level> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const GUESS: Record<string, Level> = {
+  trace: 'trace', verbose: 'trace', debug: 'debug', dbug: 'debug', dbg: 'debug', d: 'debug', info: 'info', information: 'info', informational: 'info', notice: 'info', i: 'info',
+  warn: 'warn', warning: 'warn', wrn: 'warn', w: 'warn', error: 'error', err: 'error', eror: 'error', e: 'error', exception: 'error',
+  fatal: 'fatal', critical: 'fatal', crit: 'fatal', alert: 'fatal', emerg: 'fatal', emergency: 'fatal', panic: 'fatal', f: 'fatal', c: 'fatal',
+};
+
+export function compileFormat(spec: FormatSpec, origin: string): CompiledFormat {
+  const levelMap = new Map<string, Level>();
+  for (const [level, spellings] of Object.entries(spec.levels)) for (const s of spellings ?? []) levelMap.set(s.toLowerCase(), level as Level);
+  const patterns = spec.match.kind === 'regex' ? spec.match.patterns.map((p) => new RegExp(p)) : [];
+  const prefix = spec.match.kind === 'json' && spec.match.prefix ? new RegExp(spec.match.prefix) : null;
+  return { spec, origin, patterns, prefix, levelMap };
+}
+
+export function toLevel(value: unknown, map: Map<string, Level>): Level | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number') return PINO_LEVELS[value] ?? (value >= 50 ? 'error' : value >= 40 ? 'warn' : value >= 30 ? 'info' : 'debug');
+  const s = String(value).trim().toLowerCase();
+  return map.get(s) ?? GUESS[s] ?? (/^\d+$/.test(s) ? toLevel(Number(s), map) : null);
+}
+
+export function toRpcId(value: unknown): RpcId | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  const s = String(value);
+  return /^-?\d{1,15}$/.test(s) ? Number(s) : s.slice(0, 200);
+}
+
+function getPath(obj: Record<string, unknown>, path: string): unknown {
+  if (path in obj) return obj[path];
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function str(v: unknown): string | null {
+  if (v === null || v === undefined || v === '' || v === '-') return null;
+  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+function num(v: unknown): number | null {
+  if (v === null || v === undefined || v === '' || v === '-') return null;
+  const n = typeof v === 'number' ? v : Number(String(v).split(/[ ,]/)[0]);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Fill event fields from a lookup (capture name or JSON path → value). */
+function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed {
+  const out: Parsed = {};
+  const pick = (field: MappableField): unknown => {
+    const ref = f.spec.fields[field];
+    if (!ref) return undefined;
+    for (const r of Array.isArray(ref) ? ref : [ref]) {
+      const v = lookup(r);
+      if (v !== undefined && v !== null && v !== '' && v !== '-') return v;
+    }
+    return undefined;
+  };
+  const scaled = (field: MappableField, v: number | null) => (v === null ? null : v * (f.spec.scale[field] ?? 1));
+  const ts = pick('ts');
+  if (ts !== undefined) out.ts = parseTimestamp(ts);
+  const level = pick('level');
+  if (level !== undefined) out.level = toLevel(level, f.levelMap);
+  const msg = pick('message');
+  if (msg !== undefined) out.message = str(msg) ?? '';
+  for (const k of ['httpMethod', 'httpPath', 'requestId', 'rpcMethod', 'tool', 'session', 'protocolVersion'] as const) {
+    const v = pick(k);
+    if (v !== undefined) out[k] = str(v);
+  }
+  const status = num(pick('httpStatus'));
+  if (status !== null && status >= 100 && status <= 999) out.httpStatus = Math.trunc(status);
+  const dur = pick('durationMs');
+  if (dur !== undefined) out.durationMs = scaled('durationMs', num(dur));
+  const rpc = pick('rpcId');
+  if (rpc !== undefined) out.rpcId = toRpcId(rpc);
+  if (f.spec.attrs.length) {
+    const attrs: Record<string, string | number | boolean | null> = {};
+    for (const a of f.spec.attrs) {
+      const v = lookup(a);
+      if (v !== undefined) attrs[a] = v === null || typeof v === 'number' || typeof v === 'boolean' ? v : (str(v) ?? null);
+    }
+    out.attrs = attrs;
+  }
+  return out;
+}
+
+/** Returns the parsed fields, or null when the line is not in this format. */
+export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
+  if (f.spec.match.kind === 'regex') {
+    for (const re of f.patterns) {
+      const m = re.exec(line);
+      if (m) {
+        const g = m.groups ?? {};
+        return mapFields(f, (ref) => g[ref]);
+      }
+    }
+    return null;
+  }
+  let body = line;
+  if (f.prefix) {
+    const m = f.prefix.exec(line);
+    if (!m) return null;
+    body = line.slice(m.index + m[0].length);
+  }
+  const start = body.indexOf('{');
+  if (start < 0 || start > 0 && !f.prefix) return null;
+  let obj: unknown;
+  try {
+    obj = JSON.parse(body.slice(start));
+  } catch {
+    return null;
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return null;
+  const rec = obj as Record<string, unknown>;
+  for (const group of f.spec.match.require) if (!group.some((k) => getPath(rec, k) !== undefined)) return null;
+  return mapFields(f, (ref) => getPath(rec, ref));
+}

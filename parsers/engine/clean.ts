@@ -1,0 +1,54 @@
+// Text hygiene before detection and parsing: terminal escapes and log-viewer/container
+// prefixes are removed for parsing (the stored text is the cleaned line; counts are kept).
+
+// CSI (ESC [ … final), OSC (ESC ] … BEL | ESC \), other two-byte ESC sequences, and C1 CSI (\x9b).
+// Bounded repetition keeps this linear on hostile input.
+const ANSI = /\x1b\[[0-?]{0,64}[ -/]{0,8}[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]{0,64}[ -/]{0,8}[@-~]/g;
+
+export function stripAnsi(line: string): { text: string; stripped: boolean } {
+  if (!line.includes('\x1b') && !line.includes('\x9b')) return { text: line, stripped: false };
+  return { text: line.replace(ANSI, ''), stripped: true };
+}
+
+/** Other control characters (but tab) become visible escapes, so they cannot move a terminal cursor later. */
+export function neutraliseControls(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\x00-\x08\x0b-\x1f\x7f]/.test(line) ? line.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : line;
+}
+
+/**
+ * A prefix that wraps every line of a file: `docker compose` service gutters (`api-1  | `),
+ * log-viewer line numbers (`  42 | `, `42: `), kubectl/CloudWatch/ECS timestamps before the real line.
+ * Detected once per file on a sample of lines; stripped from every line that carries it.
+ */
+export interface PrefixRule {
+  id: string;
+  re: RegExp;
+}
+
+export const PREFIX_RULES: readonly PrefixRule[] = [
+  { id: 'compose-service', re: /^[A-Za-z0-9][\w.-]{0,63}(?:[-_]\d{1,3})?\s{1,32}\| ?/ },
+  { id: 'line-number-gutter', re: /^\s{0,8}\d{1,7}\s{0,4}[|│:]\s?/ },
+  { id: 'line-number-tab', re: /^\s{0,8}\d{1,7}\t/ },
+  // CloudWatch / ECS / kubectl --timestamps: an RFC 3339 stamp followed by the application's own line.
+  // Only when the application's own line follows (JSON, or a second date), so a file whose own
+  // format starts with an RFC 3339 stamp keeps it.
+  { id: 'rfc3339-wrapper', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z\s(?=\{|\d{4}-\d{2}-\d{2}[ T]|\[\d{4}-\d{2}-\d{2})/ },
+];
+
+export function detectPrefix(sample: readonly string[]): PrefixRule | null {
+  const lines = sample.filter((l) => l.trim() !== '');
+  if (lines.length < 3) return null;
+  for (const rule of PREFIX_RULES) {
+    let hits = 0;
+    for (const l of lines) if (rule.re.test(l)) hits++;
+    if (hits / lines.length >= 0.8) return rule;
+  }
+  return null;
+}
+
+export function stripPrefix(line: string, rule: PrefixRule | null): string {
+  if (!rule) return line;
+  const m = rule.re.exec(line);
+  return m ? line.slice(m[0].length) : line;
+}

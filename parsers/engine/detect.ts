@@ -1,0 +1,60 @@
+// Format detection: score every format on a bounded prefix of the file and pick the best.
+// Also used by `formats --explain` to say why each format did or did not match.
+import type { Source } from '../contract/event.ts';
+import { blockFolders } from '../special/index.ts';
+import { applyFormat, type CompiledFormat } from './apply.ts';
+
+export const SAMPLE_LINES = 200;
+
+export interface FormatScore {
+  id: string;
+  matched: number;
+  considered: number;
+  score: number;
+  /** First line (1-based within the sample) that this format did not match, for --explain. */
+  firstMiss: { n: number; text: string } | null;
+}
+
+export interface Detection {
+  format: CompiledFormat | null;
+  scores: FormatScore[];
+  /** Formats that matched at least one sampled line: tried, in order, on lines the main format misses. */
+  fallbacks: CompiledFormat[];
+}
+
+function isBlockish(line: string): boolean {
+  return /^\s/.test(line) || blockFolders.some((b) => b.starts(line));
+}
+
+export function detectFormat(sample: readonly string[], formats: readonly CompiledFormat[]): Detection {
+  const lines = sample.filter((l) => l.trim() !== '' && !isBlockish(l)).slice(0, SAMPLE_LINES);
+  const scores: FormatScore[] = [];
+  for (const f of formats) {
+    let matched = 0;
+    let firstMiss: FormatScore['firstMiss'] = null;
+    lines.forEach((l, i) => {
+      if (applyFormat(f, l)) matched++;
+      else if (!firstMiss) firstMiss = { n: i + 1, text: l.slice(0, 300) };
+    });
+    scores.push({ id: f.spec.id, matched, considered: lines.length, score: lines.length ? matched / lines.length : 0, firstMiss });
+  }
+  const byId = new Map(formats.map((f) => [f.spec.id, f]));
+  const ranked = [...scores].sort((a, b) => b.score - a.score || byId.get(b.id)!.spec.priority - byId.get(a.id)!.spec.priority);
+  const best = ranked[0];
+  const format = best && best.matched > 0 && best.score >= 0.3 ? byId.get(best.id)! : null;
+  const fallbacks = ranked.filter((s) => s.matched > 0 && s.id !== format?.spec.id).map((s) => byId.get(s.id)!);
+  return { format, scores: ranked, fallbacks };
+}
+
+/** Which side wrote a file: the format's own source, else hints in the file name, else in the text. */
+export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[]): Source {
+  if (formatSource && formatSource !== 'unknown') return formatSource;
+  const name = fileName.toLowerCase();
+  if (/(nginx|proxy|envoy|haproxy|traefik|caddy|alb|elb|gateway|ingress|access)/.test(name)) return 'proxy';
+  if (/(client|agent|host|claude|cursor|vscode|mcp-remote|inspector|desktop)/.test(name)) return 'client';
+  if (/(server|backend|upstream|uvicorn|gunicorn|fastmcp|app)/.test(name)) return 'server';
+  const text = sample.slice(0, 200).join('\n');
+  if (/mcp\.client|streamablehttp_client|StreamableHTTPClientTransport|Received session ID|Error POSTing to endpoint|mcp-remote|\[Local→Remote\]/.test(text)) return 'client';
+  if (/mcp\.server|Created new transport|uvicorn|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|"GET \/|"POST \//.test(text)) return 'server';
+  return 'unknown';
+}

@@ -1,0 +1,72 @@
+// Bytes → lines, streaming: BOM sniffing (UTF-8, UTF-16 LE/BE), CRLF and lone CR, and a hard
+// cap on line length (the rest of an over-long line is dropped and counted, never kept raw).
+import type { Readable } from 'node:stream';
+
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+export interface RawLine {
+  /** 1-based physical line number. */
+  n: number;
+  text: string;
+  /** Characters dropped because the line was over the limit. */
+  cut: number;
+}
+
+export async function* readLines(stream: AsyncIterable<Buffer | string> | Readable, maxLine = MAX_LINE_BYTES): AsyncGenerator<RawLine> {
+  let decoder: TextDecoder | null = null;
+  let carry = '';
+  let carryCut = 0;
+  let n = 0;
+  let pendingCR = false;
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    let text: string;
+    if (typeof chunk === 'string') text = chunk;
+    else {
+      let buf = chunk;
+      if (!decoder) {
+        let enc = 'utf-8';
+        if (buf[0] === 0xff && buf[1] === 0xfe) enc = 'utf-16le';
+        else if (buf[0] === 0xfe && buf[1] === 0xff) enc = 'utf-16be';
+        else if (buf.length >= 4 && buf[0] !== 0 && buf[1] === 0 && buf[2] !== 0 && buf[3] === 0) enc = 'utf-16le'; // BOM-less UTF-16LE text
+        decoder = new TextDecoder(enc, { fatal: false, ignoreBOM: false });
+        if (enc === 'utf-8' && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      }
+      text = decoder.decode(buf, { stream: true });
+    }
+    let start = 0;
+    if (pendingCR && text[0] === '\n') start = 1;
+    pendingCR = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) {
+        const piece = text.slice(start, i);
+        yield emit(carry + piece, carryCut);
+        carry = '';
+        carryCut = 0;
+        if (c === 13) {
+          if (i + 1 < text.length) {
+            if (text.charCodeAt(i + 1) === 10) i++;
+          } else pendingCR = true;
+        }
+        start = i + 1;
+      }
+    }
+    const rest = text.slice(start);
+    if (carry.length + rest.length > maxLine) {
+      const room = Math.max(0, maxLine - carry.length);
+      carry += rest.slice(0, room);
+      carryCut += rest.length - room;
+    } else carry += rest;
+  }
+  if (decoder) {
+    const tail = decoder.decode();
+    if (tail) carry += tail;
+  }
+  if (carry.length || carryCut) yield emit(carry, carryCut);
+
+  function emit(t: string, cut: number): RawLine {
+    n++;
+    if (t.length > maxLine) return { n, text: t.slice(0, maxLine), cut: cut + t.length - maxLine };
+    return { n, text: t, cut };
+  }
+}

@@ -1,0 +1,67 @@
+// One forgiving timestamp reader for every format, so format files need no layout strings.
+// Returns epoch ms (UTC) or null. Times without a zone are read as UTC (and said so nowhere
+// else: clock offsets between files are estimated later, never by rewriting stored times).
+const MONTHS: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
+
+// 2026-11-29T10:00:00.123Z · 2026-11-29 10:00:00,123 · 2026/11/29 10:00:00.123456+01:00
+const ISO = /^(\d{4})[-/](\d{2})[-/](\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?\s?(Z|[+-]\d{2}:?\d{2}|UTC)?$/i;
+// 10/Oct/2000:13:55:36 -0700 (nginx, Apache, CLF)
+const CLF = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? ([+-]\d{4})$/;
+// Nov 29 10:00:00 (syslog, no year) · Nov 29, 2026 10:00:00 AM
+const SYSLOG = /^([A-Za-z]{3})\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
+// 29/Nov/2026 10:00:00 (uvicorn-ish / Django)
+const DMY = /^(\d{2})\/([A-Za-z]{3})\/(\d{4})[ :](\d{2}):(\d{2}):(\d{2})$/;
+
+function frac(s: string | undefined): number {
+  if (!s) return 0;
+  return Number((s + '000').slice(0, 3));
+}
+
+function zone(z: string | undefined): number {
+  if (!z || /^(z|utc)$/i.test(z)) return 0;
+  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(z);
+  if (!m) return 0;
+  const mins = Number(m[2]) * 60 + Number(m[3]);
+  return (m[1] === '+' ? 1 : -1) * mins * 60_000;
+}
+
+export function parseTimestamp(value: unknown, yearHint = new Date().getUTCFullYear()): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number') return fromEpoch(value);
+  const s = String(value).trim();
+  if (/^\d{9,16}(\.\d+)?$/.test(s)) return fromEpoch(Number(s));
+  let m = ISO.exec(s);
+  if (m) {
+    const t = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, frac(m[7]));
+    return t - zone(m[8]);
+  }
+  m = CLF.exec(s);
+  if (m) {
+    const mon = MONTHS[m[2]!.toLowerCase()];
+    if (mon === undefined) return null;
+    return Date.UTC(+m[3]!, mon, +m[1]!, +m[4]!, +m[5]!, +m[6]!, frac(m[7])) - zone(m[8]);
+  }
+  m = DMY.exec(s);
+  if (m) {
+    const mon = MONTHS[m[2]!.toLowerCase()];
+    if (mon === undefined) return null;
+    return Date.UTC(+m[3]!, mon, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
+  }
+  m = SYSLOG.exec(s);
+  if (m) {
+    const mon = MONTHS[m[1]!.toLowerCase()];
+    if (mon === undefined) return null;
+    return Date.UTC(yearHint, mon, +m[2]!, +m[3]!, +m[4]!, +m[5]!, frac(m[6]));
+  }
+  const d = Date.parse(s);
+  return Number.isNaN(d) ? null : d;
+}
+
+/** Seconds, milliseconds or microseconds since the epoch, told apart by magnitude. */
+function fromEpoch(n: number): number | null {
+  if (!Number.isFinite(n) || n <= 0) return null;
+  if (n < 1e11) return Math.round(n * 1000); // seconds (until year 5138)
+  if (n < 1e14) return Math.round(n); // ms
+  if (n < 1e17) return Math.round(n / 1000); // µs
+  return Math.round(n / 1e6); // ns
+}

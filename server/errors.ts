@@ -1,0 +1,34 @@
+// Our own errors: one catalog, each code mapped to an HTTP status and a CLI exit code.
+// (MCP errors we observe in logs are data, never thrown.)
+export const ERRORS = {
+  TRIAGE_ERR_USAGE: { status: 400, exit: 1, what: 'the command or request is malformed' },
+  TRIAGE_ERR_INPUT: { status: 400, exit: 1, what: 'an input cannot be read' },
+  TRIAGE_ERR_EMPTY: { status: 400, exit: 1, what: 'no input files were found' },
+  TRIAGE_ERR_UNSUPPORTED_MEDIA: { status: 415, exit: 1, what: 'the upload is not something we can read' },
+  TRIAGE_ERR_TOO_LARGE: { status: 413, exit: 1, what: 'a size limit was exceeded' },
+  TRIAGE_ERR_NOT_FOUND: { status: 404, exit: 1, what: 'no such incident or resource' },
+  TRIAGE_ERR_FORBIDDEN: { status: 403, exit: 1, what: 'cross-site or unauthenticated state change refused' },
+  TRIAGE_ERR_NOT_IMPLEMENTED: { status: 501, exit: 2, what: 'not built yet' },
+  TRIAGE_ERR_FORMAT: { status: 500, exit: 2, what: 'a format file is invalid' },
+  TRIAGE_ERR_KEY: { status: 500, exit: 2, what: 'the workspace key is unusable' },
+  TRIAGE_ERR_REPORT_LEAK: { status: 500, exit: 2, what: 'the report failed its leak check and was refused' },
+  TRIAGE_ERR_INTERNAL: { status: 500, exit: 2, what: 'an internal error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class TriageError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TriageError';
+  }
+  get status(): number {
+    return ERRORS[this.code].status;
+  }
+  get exitCode(): number {
+    return ERRORS[this.code].exit;
+  }
+}

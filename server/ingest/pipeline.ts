@@ -1,0 +1,111 @@
+// Ingest: entries → (pass 1) raw session ids + content hashes → (pass 2) redact, parse, store.
+// Pass 1 exists so an id seen in one file is pseudonymised (and its masked forms resolved)
+// in every other file of the same ingest.
+import { createHash } from 'node:crypto';
+import type { Event } from '../../parsers/contract/event.ts';
+import type { CompiledFormat } from '../../parsers/engine/apply.ts';
+import { stripAnsi } from '../../parsers/engine/clean.ts';
+import { readLines } from '../../parsers/engine/lines.ts';
+import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-file.ts';
+import { collectSessionIds, createLineRedactor, SessionIdBook } from '../triage/redact/index.ts';
+import type { FileRow, Store } from '../store/store.ts';
+import type { InputEntry } from './inputs.ts';
+
+export interface Progress {
+  phase: 'scan' | 'parse' | 'analyze';
+  file: string;
+  fileIndex: number;
+  files: number;
+  bytes?: number;
+}
+
+export interface IngestOptions {
+  key: Uint8Array;
+  formats: readonly CompiledFormat[];
+  onProgress?: (p: Progress) => void;
+  /** Content hashes to skip (files already in the incident). */
+  skipHashes?: Set<string>;
+}
+
+export interface ScannedEntry {
+  entry: InputEntry;
+  sha256: string;
+  bytes: number;
+}
+
+/** Pass 1: hash every entry and collect the raw session ids it mentions (memory only). */
+export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, onProgress?: IngestOptions['onProgress']): Promise<ScannedEntry[]> {
+  const out: ScannedEntry[] = [];
+  for (const [i, entry] of entries.entries()) {
+    onProgress?.({ phase: 'scan', file: entry.name, fileIndex: i, files: entries.length });
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const tee = async function* () {
+      for await (const chunk of entry.open()) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        yield chunk;
+      }
+    };
+    for await (const l of readLines(tee())) collectSessionIds(stripAnsi(l.text).text, book);
+    out.push({ entry, sha256: hash.digest('hex'), bytes });
+  }
+  return out;
+}
+
+/** Pass 2 for one entry: yields redacted, parsed events; fills stats and redaction counts. */
+export async function* parseEntry(
+  scanned: ScannedEntry,
+  ctx: { key: Uint8Array; book: SessionIdBook; formats: readonly CompiledFormat[]; redactions: Record<string, number> },
+  stats: FileStats,
+): AsyncGenerator<Event> {
+  const redactor = createLineRedactor({ key: ctx.key, ids: ctx.book });
+  const redact = (text: string) => {
+    const r = redactor.line(text);
+    for (const m of r.remarks) ctx.redactions[m.rule] = (ctx.redactions[m.rule] ?? 0) + 1;
+    return r.text;
+  };
+  yield* parseFile(readLines(scanned.entry.open()), { file: scanned.entry.name, formats: ctx.formats, redact }, stats);
+}
+
+export function fileRow(no: number, s: ScannedEntry, stats: FileStats): FileRow {
+  return {
+    fileNo: no,
+    path: s.entry.name,
+    sha256: s.sha256,
+    bytes: s.bytes,
+    source: stats.source,
+    format: stats.format,
+    lines: stats.lines,
+    events: stats.events,
+    unparsed: stats.unparsed,
+    truncatedLines: stats.truncatedLines,
+    prefix: stats.prefix,
+  };
+}
+
+/** Ingest entries into one incident of the store, as one transaction. Returns added and skipped counts. */
+export async function ingestIntoStore(store: Store, incidentId: string, name: string, entries: readonly InputEntry[], opts: IngestOptions): Promise<{ added: number; skipped: number; files: FileRow[] }> {
+  const book = new SessionIdBook();
+  const scanned = await scanEntries(entries, book, opts.onProgress);
+  const seen = new Set(opts.skipHashes ?? []);
+  const fresh: ScannedEntry[] = [];
+  for (const s of scanned) {
+    if (seen.has(s.sha256)) continue;
+    seen.add(s.sha256);
+    fresh.push(s);
+  }
+  const skipped = scanned.length - fresh.length;
+  const files = await store.ingest(incidentId, name, async (writer, _seq, file0) => {
+    const rows: FileRow[] = [];
+    const redactions: Record<string, number> = {};
+    for (const [i, s] of fresh.entries()) {
+      opts.onProgress?.({ phase: 'parse', file: s.entry.name, fileIndex: i, files: fresh.length, bytes: s.bytes });
+      const stats = newStats(s.entry.name);
+      for await (const e of parseEntry(s, { key: opts.key, book, formats: opts.formats, redactions }, stats)) writer.write(e);
+      rows.push(fileRow(file0 + i, s, stats));
+    }
+    return { files: rows, redactions };
+  });
+  return { added: fresh.length, skipped, files };
+}

@@ -1,0 +1,59 @@
+// The DuckDB schema. Only redacted text and pseudonyms are ever written here.
+// Times are BIGINT epoch milliseconds as logged (skew offsets live in file_offsets, never applied in place).
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS incidents (
+     id VARCHAR PRIMARY KEY,
+     name VARCHAR NOT NULL,
+     created_at BIGINT NOT NULL,
+     state VARCHAR NOT NULL,            -- ingesting | ready | incomplete
+     analysis JSON                      -- the Analysis document, recomputed after every ingest
+   )`,
+  `CREATE TABLE IF NOT EXISTS files (
+     incident_id VARCHAR NOT NULL,
+     file_no INTEGER NOT NULL,
+     path VARCHAR NOT NULL,
+     sha256 VARCHAR NOT NULL,
+     bytes BIGINT NOT NULL,
+     source VARCHAR NOT NULL,
+     format VARCHAR NOT NULL,
+     lines INTEGER NOT NULL,
+     events INTEGER NOT NULL,
+     unparsed INTEGER NOT NULL,
+     truncated_lines INTEGER NOT NULL,
+     prefix VARCHAR,
+     PRIMARY KEY (incident_id, file_no)
+   )`,
+  `CREATE TABLE IF NOT EXISTS events (
+     incident_id VARCHAR NOT NULL,
+     seq BIGINT NOT NULL,
+     file VARCHAR NOT NULL,
+     line INTEGER NOT NULL,
+     end_line INTEGER NOT NULL,
+     source VARCHAR NOT NULL,
+     format VARCHAR NOT NULL,
+     kind VARCHAR NOT NULL,
+     ts BIGINT,
+     level VARCHAR,
+     message VARCHAR NOT NULL,
+     text VARCHAR NOT NULL,
+     http_method VARCHAR,
+     http_path VARCHAR,
+     http_status INTEGER,
+     request_id VARCHAR,
+     rpc_id VARCHAR,                    -- JSON-encoded: 7 or "abc", so number vs string survives
+     rpc_method VARCHAR,
+     tool VARCHAR,
+     session VARCHAR,
+     protocol_version VARCHAR,
+     duration_ms DOUBLE,
+     attrs JSON
+   )`,
+  `CREATE TABLE IF NOT EXISTS redactions (
+     incident_id VARCHAR NOT NULL,
+     rule VARCHAR NOT NULL,
+     count BIGINT NOT NULL
+   )`,
+];

@@ -1,0 +1,275 @@
+// The embedded DuckDB store: one writer connection (ingests are serialised and each is one
+// transaction, so a crash leaves either the whole ingest or none of it), readers on their own.
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Event } from '../../parsers/contract/event.ts';
+import { Analysis } from '../contract/analysis.ts';
+import { TriageError } from '../errors.ts';
+import { ensurePrivateDir } from '../workspace.ts';
+import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
+
+export interface IncidentRow {
+  id: string;
+  name: string;
+  createdAt: string;
+  state: 'ready' | 'ingesting' | 'incomplete';
+  files: number;
+  events: number;
+  decision: string | null;
+}
+
+export interface FileRow {
+  fileNo: number;
+  path: string;
+  sha256: string;
+  bytes: number;
+  source: string;
+  format: string;
+  lines: number;
+  events: number;
+  unparsed: number;
+  truncatedLines: number;
+  prefix: string | null;
+}
+
+export interface EventWriter {
+  write(e: Event): void;
+}
+
+const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, kind, ts, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs';
+
+export class Store {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly path: string,
+    private readonly instance: DuckDBInstance,
+    private readonly writer: DuckDBConnection,
+  ) {}
+
+  static async open(path: string): Promise<Store> {
+    const memory = path === ':memory:';
+    if (!memory) ensurePrivateDir(dirname(path));
+    const instance = await DuckDBInstance.create(path, { threads: '2', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    if (!memory && existsSync(path)) chmodSync(path, 0o600);
+    const writer = await instance.connect();
+    for (const sql of SCHEMA) await writer.run(sql);
+    await writer.run(`INSERT OR REPLACE INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}')`);
+    // An ingest that was cut off (crash, kill -9) rolled back; an incident left "ingesting" by an
+    // older process is marked so the UI can offer a retry instead of showing half a story.
+    await writer.run(`UPDATE incidents SET state = 'incomplete' WHERE state = 'ingesting'`);
+    return new Store(path, instance, writer);
+  }
+
+  /** Serialise writes: DuckDB allows one write transaction per connection. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async reader(): Promise<DuckDBConnection> {
+    return this.instance.connect();
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params: Record<string, string | number | boolean | null> = {}): Promise<T[]> {
+    const c = await this.instance.connect();
+    try {
+      const r = await c.runAndReadAll(sql, params as never);
+      return r.getRowObjectsJS() as T[];
+    } finally {
+      c.closeSync();
+    }
+  }
+
+  newIncidentId(): string {
+    return `inc_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+  }
+
+  /**
+   * Run one ingest as one transaction: the callback writes events through the writer and returns
+   * the file rows; the incident becomes visible (ready) only on commit.
+   */
+  async ingest(
+    incidentId: string,
+    name: string,
+    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number> }>,
+  ): Promise<FileRow[]> {
+    return this.exclusive(async () => {
+      const w = this.writer;
+      await w.run('BEGIN TRANSACTION');
+      try {
+        const exists = await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id: incidentId });
+        if (!exists.getRows().length) {
+          await w.run(`INSERT INTO incidents VALUES ($id, $name, $at, 'ingesting', NULL)`, { id: incidentId, name, at: Date.now() });
+        }
+        const seq0 = Number((await w.runAndReadAll('SELECT coalesce(max(seq) + 1, 0) AS s FROM events WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
+        const file0 = Number((await w.runAndReadAll('SELECT coalesce(max(file_no) + 1, 0) AS s FROM files WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
+        const app = await w.createAppender('events');
+        let seq = seq0;
+        const writer: EventWriter = {
+          write(e) {
+            app.appendVarchar(incidentId);
+            app.appendBigInt(BigInt(seq++));
+            app.appendVarchar(e.file);
+            app.appendInteger(e.line);
+            app.appendInteger(e.endLine);
+            app.appendVarchar(e.source);
+            app.appendVarchar(e.format);
+            app.appendVarchar(e.kind);
+            e.ts === null ? app.appendNull() : app.appendBigInt(BigInt(Math.trunc(e.ts)));
+            nullable(app, e.level);
+            app.appendVarchar(e.message);
+            app.appendVarchar(e.text);
+            nullable(app, e.httpMethod);
+            nullable(app, e.httpPath);
+            e.httpStatus === null ? app.appendNull() : app.appendInteger(e.httpStatus);
+            nullable(app, e.requestId);
+            nullable(app, e.rpcId === null ? null : JSON.stringify(e.rpcId));
+            nullable(app, e.rpcMethod);
+            nullable(app, e.tool);
+            nullable(app, e.session);
+            nullable(app, e.protocolVersion);
+            e.durationMs === null ? app.appendNull() : app.appendDouble(e.durationMs);
+            Object.keys(e.attrs).length ? app.appendVarchar(JSON.stringify(e.attrs)) : app.appendNull();
+            app.endRow();
+          },
+        };
+        const { files, redactions } = await fn(writer, seq0, file0);
+        app.flushSync();
+        app.closeSync();
+        for (const f of files) {
+          await w.run(`INSERT INTO files VALUES ($i, $n, $p, $h, $b, $s, $f, $l, $e, $u, $t, $x)`, {
+            i: incidentId, n: f.fileNo, p: f.path, h: f.sha256, b: f.bytes, s: f.source, f: f.format, l: f.lines, e: f.events, u: f.unparsed, t: f.truncatedLines, x: f.prefix,
+          });
+        }
+        for (const [rule, count] of Object.entries(redactions)) await w.run('INSERT INTO redactions VALUES ($i, $r, $c)', { i: incidentId, r: rule, c: count });
+        await w.run(`UPDATE incidents SET state = 'ready' WHERE id = $id`, { id: incidentId });
+        await w.run('COMMIT');
+        return files;
+      } catch (e) {
+        await w.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  async setAnalysis(incidentId: string, analysis: Analysis): Promise<void> {
+    await this.exclusive(() => this.writer.run('UPDATE incidents SET analysis = $a WHERE id = $id', { a: JSON.stringify(analysis), id: incidentId }));
+  }
+
+  async fileHashes(incidentId: string): Promise<Set<string>> {
+    const rows = await this.query<{ sha256: string }>('SELECT sha256 FROM files WHERE incident_id = $id', { id: incidentId });
+    return new Set(rows.map((r) => r.sha256));
+  }
+
+  async files(incidentId: string): Promise<FileRow[]> {
+    return this.query<FileRow>(
+      `SELECT file_no AS "fileNo", path, sha256, bytes::DOUBLE AS bytes, source, format, lines, events, unparsed, truncated_lines AS "truncatedLines", prefix
+       FROM files WHERE incident_id = $id ORDER BY file_no`,
+      { id: incidentId },
+    );
+  }
+
+  async listIncidents(): Promise<IncidentRow[]> {
+    const rows = await this.query<{ id: string; name: string; created_at: bigint; state: IncidentRow['state']; files: bigint; events: bigint; decision: string | null }>(
+      `SELECT i.id, i.name, i.created_at, i.state,
+              (SELECT count(*) FROM files f WHERE f.incident_id = i.id) AS files,
+              (SELECT coalesce(sum(f.events), 0) FROM files f WHERE f.incident_id = i.id) AS events,
+              json_extract_string(i.analysis, '$.decision') AS decision
+       FROM incidents i ORDER BY i.created_at DESC, i.id DESC`,
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(Number(r.created_at)).toISOString(), state: r.state, files: Number(r.files), events: Number(r.events), decision: r.decision }));
+  }
+
+  async incident(id: string): Promise<IncidentRow | null> {
+    return (await this.listIncidents()).find((r) => r.id === id) ?? null;
+  }
+
+  async analysis(id: string): Promise<Analysis | null> {
+    const rows = await this.query<{ analysis: string | null }>('SELECT analysis::VARCHAR AS analysis FROM incidents WHERE id = $id', { id });
+    const raw = rows[0]?.analysis;
+    return raw ? Analysis.parse(JSON.parse(raw)) : null;
+  }
+
+  async redactionCounts(id: string): Promise<Record<string, number>> {
+    const rows = await this.query<{ rule: string; n: bigint }>('SELECT rule, sum(count) AS n FROM redactions WHERE incident_id = $id GROUP BY rule ORDER BY rule', { id });
+    return Object.fromEntries(rows.map((r) => [r.rule, Number(r.n)]));
+  }
+
+  async deleteIncident(id: string): Promise<boolean> {
+    return this.exclusive(async () => {
+      const w = this.writer;
+      const found = (await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id })).getRows().length > 0;
+      if (!found) return false;
+      await w.run('BEGIN TRANSACTION');
+      try {
+        for (const t of ['events', 'files', 'redactions']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
+        await w.run('DELETE FROM incidents WHERE id = $id', { id });
+        await w.run('COMMIT');
+      } catch (e) {
+        await w.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+      return true;
+    });
+  }
+
+  /** Events worth triaging: anything with a correlation key, a status, a warning or worse, or a block. */
+  async triageEvents(id: string, limit = 500_000): Promise<Event[]> {
+    const rows = await this.query<Record<string, unknown>>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id AND (
+         kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
+         OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)
+       ORDER BY seq LIMIT ${Math.trunc(limit)}`,
+      { id },
+    );
+    return rows.map(rowToEvent);
+  }
+
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    this.writer.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+function nullable(app: { appendNull(): void; appendVarchar(v: string): void }, v: string | null): void {
+  if (v === null || v === undefined) app.appendNull();
+  else app.appendVarchar(v);
+}
+
+export function rowToEvent(r: Record<string, unknown>): Event {
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return {
+    file: String(r.file),
+    line: Number(r.line),
+    endLine: Number(r.end_line),
+    source: r.source as Event['source'],
+    format: String(r.format),
+    kind: r.kind as Event['kind'],
+    ts: n(r.ts),
+    level: s(r.level) as Event['level'],
+    message: String(r.message),
+    text: String(r.text),
+    httpMethod: s(r.http_method),
+    httpPath: s(r.http_path),
+    httpStatus: n(r.http_status),
+    requestId: s(r.request_id),
+    rpcId: r.rpc_id === null || r.rpc_id === undefined ? null : (JSON.parse(String(r.rpc_id)) as Event['rpcId']),
+    rpcMethod: s(r.rpc_method),
+    tool: s(r.tool),
+    session: s(r.session),
+    protocolVersion: s(r.protocol_version),
+    durationMs: n(r.duration_ms),
+    attrs: r.attrs ? (typeof r.attrs === 'string' ? JSON.parse(r.attrs) : (r.attrs as Event['attrs'])) : {},
+  };
+}
+
+export function assertIncident(row: IncidentRow | null, id: string): IncidentRow {
+  if (!row) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no incident ${id}; list them with GET /api/incidents`);
+  return row;
+}

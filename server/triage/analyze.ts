@@ -1,0 +1,129 @@
+// From stored facts to the Analysis document: correlate, pick failures, classify, summarise.
+// Pure: no fastify, no DuckDB — the CLI, the server and the tests share it.
+import type { Event } from '../../parsers/contract/event.ts';
+import { Analysis, type Evidence, type Failure, type InputSummary, type SessionSummary, type Span, headline } from '../contract/analysis.ts';
+import { classify } from './classify/engine.ts';
+import { deriveFacts, isFailureEvent } from './classify/facts.ts';
+import { buildSpans, type SpanBuild } from './correlate/spans.ts';
+
+export interface AnalyzeInput {
+  inputs: InputSummary[];
+  /** Triage-relevant events in file order (see Store.triageEvents). */
+  events: Event[];
+}
+
+const MAX_FAILURES = 200;
+const MAX_SPANS = 2000;
+
+export function analyze({ inputs, events }: AnalyzeInput): Analysis {
+  const protocolVersions = [...new Set(events.map((e) => e.protocolVersion).filter((v): v is string => !!v))].sort();
+  const spans = buildSpans(events);
+  attachOrphans(spans);
+  const failing = spans.filter((s) => s.events.some(isFailureEvent) && !isBenign(s));
+  failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
+  const failures: Failure[] = [];
+  for (const span of failing.slice(0, MAX_FAILURES)) {
+    const facts = deriveFacts(span, events, { protocolVersions });
+    const c = classify(facts);
+    const evidence: Evidence[] = uniqueEvidence(span.events.filter((e) => isFailureEvent(e) || e.source !== 'client' || e.rpcMethod));
+    failures.push({
+      rpcId: facts.rpcId,
+      method: facts.method,
+      tool: facts.tool,
+      session: facts.session && /^sess_[a-z2-7]{10,}$/.test(facts.session) ? facts.session : null,
+      httpStatus: facts.httpStatus,
+      stage: facts.stage,
+      rootException: facts.rootException,
+      exceptionChain: facts.exceptionChain,
+      decision: c.decision,
+      rule: c.rule.id,
+      rationale: c.rationale,
+      evidence,
+      rejected: c.rejected,
+      ts: span.start,
+    });
+  }
+  const doc: Analysis = {
+    schemaVersion: 1,
+    inputs,
+    protocolVersions,
+    failures,
+    sessions: summariseSessions(events, failures),
+    spans: spans
+      .filter((s) => s.joinedBy.size > 0)
+      .sort((a, b) => (a.start ?? 0) - (b.start ?? 0))
+      .slice(0, MAX_SPANS)
+      .map((s): Span => ({ rpcId: s.rpcId, method: s.method, session: s.session && /^sess_[a-z2-7]{10,}$/.test(s.session) ? s.session : null, sources: s.sources, joinedBy: [...s.joinedBy].sort() })),
+    decision: headline(failures.map((f) => f.decision)),
+  };
+  return Analysis.parse(doc);
+}
+
+/** A traceback or error line with no keys of its own belongs to the exchange logged just before it in the same file. */
+function attachOrphans(spans: SpanBuild[]): void {
+  const keyed = spans.filter((s) => s.rpcId !== null || s.session !== null || s.events.some((e) => e.httpStatus !== null));
+  for (const s of spans) {
+    if (keyed.includes(s) || !s.events.every((e) => e.kind === 'block' || e.level === 'error' || e.level === 'fatal')) continue;
+    const e = s.events[0]!;
+    let best: SpanBuild | null = null;
+    let bestGap = Infinity;
+    for (const k of keyed) {
+      for (const o of k.events) {
+        if (o.file !== e.file || o.line > e.line) continue;
+        const gap = e.line - o.endLine;
+        if (gap <= 3 && gap < bestGap) {
+          best = k;
+          bestGap = gap;
+        }
+      }
+    }
+    if (best) {
+      best.events.push(...s.events);
+      s.events = [];
+    }
+  }
+  for (let i = spans.length - 1; i >= 0; i--) if (!spans[i]!.events.length) spans.splice(i, 1);
+}
+
+/** Optional channels failing is not a failed request (failure-signatures D16): GET stream 405, DELETE 404/405. */
+function isBenign(s: SpanBuild): boolean {
+  const failing = s.events.filter(isFailureEvent);
+  return failing.length > 0 && failing.every((e) => (e.httpMethod === 'GET' && e.httpStatus === 405) || (e.httpMethod === 'DELETE' && (e.httpStatus === 405 || e.httpStatus === 404)));
+}
+
+function uniqueEvidence(events: Event[]): Evidence[] {
+  const seen = new Set<string>();
+  const out: Evidence[] = [];
+  for (const e of [...events].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.file.localeCompare(b.file) || a.line - b.line)) {
+    const k = `${e.file}:${e.line}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push({ file: e.file, line: e.line });
+    if (out.length >= 20) break;
+  }
+  return out;
+}
+
+function summariseSessions(events: Event[], failures: Failure[]): SessionSummary[] {
+  const m = new Map<string, { first: number | null; last: number | null; deleted: number | null }>();
+  for (const e of events) {
+    if (!e.session || !/^sess_[a-z2-7]{10,}$/.test(e.session)) continue;
+    const s = m.get(e.session) ?? { first: null, last: null, deleted: null };
+    if (e.ts !== null) {
+      s.first = s.first === null ? e.ts : Math.min(s.first, e.ts);
+      s.last = s.last === null ? e.ts : Math.max(s.last, e.ts);
+    }
+    if (e.httpMethod === 'DELETE' && e.httpStatus !== null && e.httpStatus < 300 && e.ts !== null) s.deleted = e.ts;
+    m.set(e.session, s);
+  }
+  const expired = new Map<string, number>();
+  for (const f of failures) if (f.session && f.decision === 'reinitialize') expired.set(f.session, (expired.get(f.session) ?? 0) + 1);
+  return [...m.entries()]
+    .sort((a, b) => (a[1].first ?? 0) - (b[1].first ?? 0))
+    .map(([session, s]) => ({
+      session,
+      firstSeen: s.first === null ? null : new Date(s.first).toISOString(),
+      lastSeen: s.last === null ? null : new Date(s.last).toISOString(),
+      state: s.deleted !== null && expired.has(session) ? 'reused_after_expiry' : (expired.get(session) ?? 0) > 1 ? 'reused_after_expiry' : expired.has(session) ? 'expired' : s.deleted !== null ? 'deleted' : 'active',
+    }));
+}
