@@ -27,8 +27,10 @@ export interface ServerConfig {
   log: string;
   /** JSON file standing in for the order database (shared across restarts/replicas) */
   db: string;
-  /** service / replica name written into every line */
+  /** service name written into every line */
   name: string;
+  /** hostname written into every line (default os.hostname(); replicas get pod-like names) */
+  hostname?: string;
   /**
    * How an unknown Mcp-Session-Id is answered:
    * - '404': the SDK 1.32.2 example's routing (404 {"code":-32001,"message":"Session not found"})
@@ -46,7 +48,7 @@ export interface ServerConfig {
 
 const cfg: ServerConfig = JSON.parse(process.argv[2] ?? '{}');
 const logFd = openSync(cfg.log, 'a');
-const HOST = hostname();
+const HOST = cfg.hostname ?? hostname();
 
 type Fields = Record<string, unknown>;
 /** pino-compatible line: level, time, pid, hostname, <fields>, msg. Synchronous, so nothing is lost on a crash. */

@@ -10,7 +10,7 @@
  * samples/<incident>/ (client.log, nginx-access.log, nginx-access.json.log, nginx-error.log,
  * server.log, server-2.log). The hand-written samples/<incident>/README.md is left alone.
  */
-import { mkdtempSync, mkdirSync, readdirSync, copyFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, copyFileSync, rmSync, existsSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { scenarios, type Scenario } from './scenarios.ts';
@@ -38,7 +38,10 @@ async function recordOne(s: Scenario): Promise<void> {
   const copied: string[] = [];
   for (const f of readdirSync(logDir)) {
     if (!LOG_FILES.includes(f)) continue;
-    copyFileSync(join(logDir, f), join(out, f));
+    const cut = ctx.cut?.get(f);
+    if (ctx.cut && cut === undefined) continue; // created after the snapshot
+    if (cut === undefined) copyFileSync(join(logDir, f), join(out, f));
+    else writeFileSync(join(out, f), readFileSync(join(logDir, f)).subarray(0, cut));
     copied.push(`${f} (${statSync(join(out, f)).size} B)`);
   }
   rmSync(tmp, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 /** Everything one recording owns; shut down in reverse order at the end. */
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerConfig } from '../mcp-server.ts';
 import { ServerProcess, sleep } from './proc.ts';
@@ -9,6 +10,8 @@ export class RecordingContext {
   servers: ServerProcess[] = [];
   nginx?: Nginx;
   clients: Connected[] = [];
+  /** byte sizes of the log files at the moment the on-call engineer "pulled the logs" (see snapshot()) */
+  cut?: Map<string, number>;
   constructor(
     public tmp: string,
     public logDir: string,
@@ -45,6 +48,15 @@ export class RecordingContext {
     this.nginx = new Nginx({ ...o, prefix: join(this.tmp, 'nginx'), logDir: this.logDir });
     const port = await this.nginx.start();
     return `http://127.0.0.1:${port}${o.location ?? '/mcp'}`;
+  }
+
+  /**
+   * Freeze the bundle at this moment: later lines (e.g. a write that commits after the logs were pulled,
+   * or the recorder's own shutdown) are not copied into samples/<incident>/.
+   */
+  snapshot(): void {
+    this.cut = new Map();
+    for (const f of readdirSync(this.logDir)) this.cut.set(f, statSync(join(this.logDir, f)).size);
   }
 
   async shutdown(): Promise<void> {
