@@ -279,7 +279,7 @@ const http = createServer((req, res) => {
     reqId: ctx.reqId,
     method: req.method,
     url: req.url,
-    statusCode: res.statusCode,
+    statusCode: res.headersSent ? res.statusCode : undefined,
     responseTime: Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10,
     mcpSessionId: ctx.mcpSessionId,
     mcpProtocolVersion: ctx.mcpProtocolVersion,
@@ -293,7 +293,8 @@ const http = createServer((req, res) => {
     log(res.statusCode >= 500 ? 50 : res.statusCode >= 400 ? 40 : 30, f, 'request completed');
   });
   res.on('close', () => {
-    if (!done) warn(fields(), 'request closed before the response completed (client or proxy disconnected)');
+    // pino-http wording; no statusCode when the headers never left
+    if (!done) warn({ ...fields(), headersSent: res.headersSent }, 'request aborted');
   });
   const run = async () => {
     if (req.url?.split('?')[0] !== '/mcp') {

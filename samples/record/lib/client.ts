@@ -143,8 +143,13 @@ export async function connect(log: ClientLog, url: string, opts: ConnectOptions 
     throw e;
   }
   const sv = client.getServerVersion();
-  log.info(`Connected to ${sv?.name ?? '?'} ${sv?.version ?? '?'}`, 'mcp-client');
-  log.info(`Negotiated protocol version: ${transport.protocolVersion ?? '(none)'}`, 'mcp-client');
+  if (sv) {
+    log.info(`Connected to ${sv.name} ${sv.version}`, 'mcp-client');
+    log.info(`Negotiated protocol version: ${transport.protocolVersion ?? '(none)'}`, 'mcp-client');
+  } else {
+    // Client.connect() skips initialize when the transport already has a session id
+    log.info(`Transport attached to existing session ${transport.sessionId} (no initialize sent)`, 'mcp-client');
+  }
   return { client, transport };
 }
 
