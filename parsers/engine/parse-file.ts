@@ -54,6 +54,9 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   const tryFormats = primary ? [primary, ...detection.fallbacks] : detection.fallbacks;
 
   let block: { folder: BlockFolder; lines: string[]; start: number } | null = null;
+  // The last line event is held back one line: indented lines and closing braces that follow it
+  // (a Node error printed after a log prefix, a wrapped message) are folded into it.
+  let pending: Event | null = null;
   let lastTs: number | null = null;
   const source = stats.source;
 
@@ -67,6 +70,11 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     e.message = b.folder.summary(b.lines);
     e.ts = lastTs;
     return enrich(e);
+  };
+  const flush = (): Event | null => {
+    const p = pending;
+    pending = null;
+    return p ? enrich(p) : null;
   };
 
   const handle = function* (raw: RawLine): Generator<Event> {
@@ -84,7 +92,19 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       const done = closeBlock();
       if (done) yield done;
     }
-    if (text.trim() === '') return;
+    if (text.trim() === '') {
+      const p = flush();
+      if (p) yield p;
+      return;
+    }
+    if (pending && isContinuation(text) && pending.endLine - pending.line < MAX_FOLDED_LINES && !tryFormats.some((f) => applyFormat(f, text))) {
+      pending.text += '\n' + text;
+      pending.endLine = raw.n;
+      pending.kind = 'block';
+      return;
+    }
+    const p = flush();
+    if (p) yield p;
     for (const folder of blockFolders) {
       if (folder.starts(text)) {
         block = { folder, lines: [text], start: raw.n };
@@ -99,7 +119,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       if (!parsed.message) e.message = text;
       if (e.ts !== null) lastTs = e.ts;
       else e.ts = lastTs;
-      yield enrich(e);
+      pending = e;
       return;
     }
     stats.unparsed++;
@@ -114,9 +134,16 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     if (r.done) break;
     for (const e of handle(r.value)) (stats.events++, yield e);
   }
-  const last = closeBlock();
-  if (last) {
+  for (const last of [closeBlock(), flush()]) {
+    if (!last) continue;
     stats.events++;
     yield last;
   }
+}
+
+const MAX_FOLDED_LINES = 500;
+
+/** Lines that continue the previous event rather than start one: indented frames, object dumps. */
+function isContinuation(line: string): boolean {
+  return /^(?:\s+\S|[}\]]\s*,?\s*$|Caused by: |\[cause\]|During handling of the above|The above exception was)/.test(line);
 }

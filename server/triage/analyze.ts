@@ -19,7 +19,7 @@ export function analyze({ inputs, events }: AnalyzeInput): Analysis {
   const protocolVersions = [...new Set(events.map((e) => e.protocolVersion).filter((v): v is string => !!v))].sort();
   const spans = buildSpans(events);
   attachOrphans(spans);
-  const failing = spans.filter((s) => s.events.some(isFailureEvent) && !isBenign(s));
+  const failing = spans.filter((s) => s.events.some(isFailureEvent));
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const failures: Failure[] = [];
   for (const span of failing.slice(0, MAX_FAILURES)) {
@@ -83,12 +83,6 @@ function attachOrphans(spans: SpanBuild[]): void {
     }
   }
   for (let i = spans.length - 1; i >= 0; i--) if (!spans[i]!.events.length) spans.splice(i, 1);
-}
-
-/** Optional channels failing is not a failed request (failure-signatures D16): GET stream 405, DELETE 404/405. */
-function isBenign(s: SpanBuild): boolean {
-  const failing = s.events.filter(isFailureEvent);
-  return failing.length > 0 && failing.every((e) => (e.httpMethod === 'GET' && e.httpStatus === 405) || (e.httpMethod === 'DELETE' && (e.httpStatus === 405 || e.httpStatus === 404)));
 }
 
 function uniqueEvidence(events: Event[]): Evidence[] {

@@ -13,6 +13,8 @@ export interface Facts {
   tool: string | null;
   session: string | null;
   httpStatus: number | null;
+  /** HTTP method of the failing exchange (GET = the optional standalone SSE stream). */
+  httpMethod: string | null;
   stage: Stage;
   stageEvidence: string | null;
   rootException: { type: string; message: string } | null;
@@ -47,6 +49,15 @@ export function isFailureEvent(e: Event): boolean {
   return (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block';
 }
 
+/** A block folded under a log line starts with that line's prefix: start at the first exception type on it. */
+export function exceptionText(e: Event): string {
+  if (e.format === 'python-traceback' || e.format === 'node-error' || e.kind !== 'block') return e.text;
+  const nl = e.text.indexOf('\n');
+  const first = nl < 0 ? e.text : e.text.slice(0, nl);
+  const m = /\b(?:[a-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Group)\b(?: \[[A-Z_]+\])?:/.exec(first);
+  return m ? first.slice(m.index) + (nl < 0 ? '' : e.text.slice(nl)) : e.text;
+}
+
 export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: { protocolVersions: string[] }): Facts {
   const evs = span.events;
   const text = evs.map((e) => e.text).join('\n').slice(0, 100_000);
@@ -72,7 +83,7 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: { proto
   let stage: Stage = 'unknown';
   let stageEvidence: string | null = null;
   for (const b of blocks) {
-    const tree = parseExceptionText(b.text);
+    const tree = parseExceptionText(exceptionText(b));
     if (!tree) continue;
     const choice = chooseRoot(tree);
     const guess = inferStage(tree, choice.root);
@@ -98,6 +109,7 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: { proto
     tool: span.tool,
     session,
     httpStatus,
+    httpMethod: evs.find((e) => e.httpMethod && e.httpStatus !== null && e.httpStatus >= 400)?.httpMethod ?? evs.find((e) => e.httpMethod)?.httpMethod ?? null,
     stage,
     stageEvidence,
     rootException,

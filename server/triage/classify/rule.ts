@@ -27,6 +27,7 @@ export const BASE_FACTS: Facts = {
   tool: null,
   session: null,
   httpStatus: null,
+  httpMethod: null,
   stage: 'unknown',
   stageEvidence: null,
   rootException: null,

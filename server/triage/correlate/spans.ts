@@ -2,7 +2,7 @@
 // joins only together with status (and session/path when both sides have them), and says so.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 
-export type JoinKey = 'session+rpcId' | 'x-request-id' | 'rpcId' | 'method+path+status+time';
+export type JoinKey = 'session+rpcId' | 'x-request-id' | 'rpcId' | 'method+path+status+time' | 'adjacent-lines' | 'proxy-error+access';
 
 export interface SpanBuild {
   id: number;
@@ -82,7 +82,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   });
   // Proxy access lines carry no rpc id: pair each with the nearest client (or server) exchange of the same status.
   const proxyLines = events.map((e, i) => [e, i] as const).filter(([e]) => e.source === 'proxy' && e.httpStatus !== null && e.ts !== null);
-  const used = new Set<number>();
+  const used = new Set<string>(); // proxy file + target event: each access log pairs a target at most once
   for (const target of ['client', 'server'] as const) {
     const candidates = events.map((e, i) => [e, i] as const).filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null);
     for (const [p, pi] of proxyLines) {
@@ -90,24 +90,65 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       let best = -1;
       let bestGap = Infinity;
       for (const [c, ci] of candidates) {
-        if (used.has(ci) || c.httpStatus !== p.httpStatus) continue;
+        if (used.has(`${p.file}\u0000${ci}`) || c.httpStatus !== p.httpStatus) continue;
         if (p.session && c.session && p.session !== c.session) continue;
         if (p.httpPath && c.httpPath && stripQuery(p.httpPath) !== stripQuery(c.httpPath)) continue;
         if (p.httpMethod && c.httpMethod && p.httpMethod !== c.httpMethod) continue;
         const gap = Math.abs(c.ts! - p.ts!);
-        if (gap <= windowMs && gap < bestGap) {
+        // Access logs in `combined` format have one-second resolution.
+        if (gap <= windowMs + 1000 && gap < bestGap) {
           best = ci;
           bestGap = gap;
         }
       }
       if (best >= 0) {
-        used.add(best);
+        used.add(`${p.file}\u0000${best}`);
         uf.union(pi, best);
         mark(pi, 'method+path+status+time');
         mark(best, 'method+path+status+time');
       }
     }
   }
+  // A proxy error-log line ("… while connecting to upstream, request: "POST /mcp …"") belongs to the
+  // access line of the same request: same method and path, logged within the same second or two.
+  for (const [e, i] of events.map((x, k) => [x, k] as const)) {
+    if (e.source !== 'proxy' || e.httpStatus !== null || !e.httpMethod || e.ts === null || (e.level !== 'error' && e.level !== 'warn')) continue;
+    let best = -1;
+    let bestGap = Infinity;
+    for (const [p, pi] of proxyLines) {
+      if (p.httpStatus! < 500 || p.httpMethod !== e.httpMethod || (p.httpPath && e.httpPath && stripQuery(p.httpPath) !== stripQuery(e.httpPath))) continue;
+      const gap = p.ts! - e.ts;
+      if (gap >= -1000 && gap <= 2000 && Math.abs(gap) < bestGap) {
+        best = pi;
+        bestGap = Math.abs(gap);
+      }
+    }
+    if (best >= 0) {
+      uf.union(i, best);
+      mark(i, 'proxy-error+access');
+      mark(best, 'proxy-error+access');
+    }
+  }
+  // Lines that follow an exchange in the same file and carry no id of their own (the response
+  // body, the thrown error, its traceback) belong to that exchange.
+  let anchor = -1;
+  let reach = 0; // last line attached to the current anchor: a chain of adjacent lines stays together
+  events.forEach((e, i) => {
+    const isAnchor = e.rpcId !== null || e.requestId !== null;
+    if (isAnchor) {
+      anchor = i;
+      reach = e.endLine;
+      return;
+    }
+    if (anchor < 0) return;
+    const a = events[anchor]!;
+    if (a.file !== e.file || e.line - reach > 3 || e.line < a.line) return;
+    if (e.ts !== null && a.ts !== null && Math.abs(e.ts - a.ts) > 1000) return;
+    if (e.session && a.session && e.session !== a.session) return;
+    uf.union(i, anchor);
+    mark(i, 'adjacent-lines');
+    reach = e.endLine;
+  });
   const groups = new Map<number, number[]>();
   events.forEach((_, i) => {
     const r = uf.find(i);

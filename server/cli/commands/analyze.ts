@@ -1,0 +1,50 @@
+import { basename, resolve } from 'node:path';
+import { parseArgs } from '../args.ts';
+import type { Command } from '../command.ts';
+import { entriesFromPaths } from '../../ingest/inputs.ts';
+import { ingestIncident, openContext } from '../../incidents.ts';
+import { TriageError } from '../../errors.ts';
+import { renderAnalysis } from '../render.ts';
+
+export const analyzeCommand: Command = {
+  name: 'analyze',
+  summary: 'ingest logs, correlate them and decide what to do next',
+  help: `Usage: mcp-triage analyze PATH… [--json] [--db FILE] [--key-file FILE]
+
+Ingests files, folders or .gz files, detects each file's format and source (client, proxy,
+server), correlates requests across them, finds the first exception and decides:
+retry · reinitialize · fix_route_or_config · fix_auth · read_result_no_repeat ·
+check_write_then_escalate · escalate · no_action — with the rule and the evidence lines.
+
+Options:
+  --json           print the Analysis document (schemaVersion 1) on stdout
+  --db FILE        keep the ingest in this DuckDB file (default: an in-memory database)
+  --key-file FILE  pseudonymisation key (default: the workspace key, so pseudonyms agree across runs)
+
+Progress goes to stderr. Exit codes: 0 analysed (whatever was diagnosed), 1 unusable input, 2 internal error.
+
+Example:
+  mcp-triage analyze samples/restart-stale-session --json | jq .decision`,
+  async run(args, io) {
+    const a = parseArgs('analyze', args, { json: { type: 'boolean' }, db: { type: 'string' }, 'key-file': { type: 'string' } });
+    if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'analyze: give at least one PATH (a log file, a folder or a .gz); see mcp-triage analyze --help');
+    const entries = entriesFromPaths(a.positionals.map((p) => resolve(io.cwd, p)));
+    const ctx = await openContext({ env: io.env, db: (a.options.db as string | undefined) ?? ':memory:', keyFile: a.options['key-file'] as string | undefined });
+    try {
+      const name = a.positionals.map((p) => basename(p)).join(', ');
+      const tty = (io.stderr as NodeJS.WriteStream).isTTY;
+      const { analysis } = await ingestIncident(ctx, entries, {
+        name,
+        onProgress: (p) => {
+          if (p.phase === 'analyze') io.stderr.write(tty ? '\r\x1b[2Kanalyzing…\n' : 'analyzing…\n');
+          else if (tty) io.stderr.write(`\r\x1b[2K${p.phase} ${p.fileIndex + 1}/${p.files} ${p.file}`);
+          else if (p.phase === 'parse') io.stderr.write(`parsing ${p.fileIndex + 1}/${p.files} ${p.file}\n`);
+        },
+      });
+      io.stdout.write(a.options.json ? JSON.stringify(analysis, null, 2) + '\n' : renderAnalysis(analysis, { color: (io.stdout as NodeJS.WriteStream).isTTY === true }));
+      return 0;
+    } finally {
+      await ctx.store.close();
+    }
+  },
+};

@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import { parseArgs } from '../args.ts';
+import type { Command } from '../command.ts';
+import { loadFormats } from '../../../parsers/engine/registry.ts';
+import { detectFormat, resolveSource } from '../../../parsers/engine/detect.ts';
+import { detectPrefix, stripAnsi, stripPrefix } from '../../../parsers/engine/clean.ts';
+import { readLines } from '../../../parsers/engine/lines.ts';
+import { SAMPLE_LINES } from '../../../parsers/engine/detect.ts';
+import { entriesFromPaths } from '../../ingest/inputs.ts';
+
+export const formatsCommand: Command = {
+  name: 'formats',
+  summary: 'list the log formats, or explain which format matches a file and why',
+  help: `Usage: mcp-triage formats [--explain FILE]
+
+Without options: every known format (built-in ones and those in $MCP_TRIAGE_FORMATS).
+--explain FILE: score every format on the file's first ${SAMPLE_LINES} lines and show, per format,
+how many lines matched and the first line that did not.`,
+  async run(args, io) {
+    const a = parseArgs('formats', args, { explain: { type: 'string' } });
+    const formats = loadFormats({ userDir: io.env.MCP_TRIAGE_FORMATS });
+    if (!a.options.explain) {
+      const w = Math.max(...formats.map((f) => f.spec.id.length));
+      for (const f of formats) io.stdout.write(`${f.spec.id.padEnd(w)}  ${f.spec.source.padEnd(7)}  ${f.spec.title}\n`);
+      return 0;
+    }
+    const [entry] = entriesFromPaths([resolve(io.cwd, String(a.options.explain))]);
+    const head: string[] = [];
+    for await (const l of readLines(entry!.open())) {
+      head.push(stripAnsi(l.text).text);
+      if (head.length >= SAMPLE_LINES) break;
+    }
+    const prefix = detectPrefix(head);
+    const sample = head.map((l) => stripPrefix(l, prefix));
+    const d = detectFormat(sample, formats);
+    io.stdout.write(`${entry!.name}: ${d.format ? `format ${d.format.spec.id}` : 'no format matched (lines are kept as raw events)'}; source ${resolveSource(d.format?.spec.source, entry!.name, sample)}${prefix ? `; prefix "${prefix.id}" stripped` : ''}\n\n`);
+    for (const s of d.scores) {
+      io.stdout.write(`${s.id === d.format?.spec.id ? '✔' : s.matched ? '·' : '✘'} ${s.id}: ${s.matched}/${s.considered} lines (${Math.round(s.score * 100)}%)\n`);
+      if (s.firstMiss && s.matched < s.considered) io.stdout.write(`    first line it does not match (#${s.firstMiss.n}): ${JSON.stringify(s.firstMiss.text.slice(0, 160))}\n`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,56 @@
+// The use cases the CLI and the HTTP API share: open the workspace, ingest into an incident,
+// (re)compute its analysis.
+import type { CompiledFormat } from '../parsers/engine/apply.ts';
+import { loadFormats } from '../parsers/engine/registry.ts';
+import type { Analysis } from './contract/analysis.ts';
+import { ingestIntoStore, type Progress } from './ingest/pipeline.ts';
+import type { InputEntry } from './ingest/inputs.ts';
+import { Store } from './store/store.ts';
+import { analyze } from './triage/analyze.ts';
+import { loadOrCreateKey, resolveWorkspace } from './workspace.ts';
+
+export interface Context {
+  store: Store;
+  key: Buffer;
+  formats: readonly CompiledFormat[];
+}
+
+export interface ContextOptions {
+  env?: NodeJS.ProcessEnv;
+  /** A DuckDB file, or ':memory:'. Default: the workspace database. */
+  db?: string;
+  keyFile?: string;
+}
+
+export async function openContext(opts: ContextOptions = {}): Promise<Context> {
+  const env = opts.env ?? process.env;
+  const ws = resolveWorkspace({ env, db: opts.db === ':memory:' ? undefined : opts.db, keyFile: opts.keyFile });
+  const key = loadOrCreateKey(ws.keyFile);
+  const formats = loadFormats({ userDir: env.MCP_TRIAGE_FORMATS });
+  const store = await Store.open(opts.db === ':memory:' ? ':memory:' : ws.dbPath);
+  return { store, key, formats };
+}
+
+export async function refreshAnalysis(store: Store, id: string): Promise<Analysis> {
+  const files = await store.files(id);
+  const events = await store.triageEvents(id);
+  const analysis = analyze({
+    inputs: files.map((f) => ({ file: f.path, source: f.source as Analysis['inputs'][number]['source'], format: f.format, lines: f.lines, events: f.events, unparsed: f.unparsed, truncatedLines: f.truncatedLines })),
+    events,
+  });
+  await store.setAnalysis(id, analysis);
+  return analysis;
+}
+
+export async function ingestIncident(
+  ctx: Context,
+  entries: readonly InputEntry[],
+  opts: { id?: string; name: string; onProgress?: (p: Progress) => void },
+): Promise<{ id: string; added: number; skipped: number; analysis: Analysis }> {
+  const id = opts.id ?? ctx.store.newIncidentId();
+  const skipHashes = opts.id ? await ctx.store.fileHashes(id) : undefined;
+  const r = await ingestIntoStore(ctx.store, id, opts.name, entries, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes });
+  opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
+  const analysis = await refreshAnalysis(ctx.store, id);
+  return { id, added: r.added, skipped: r.skipped, analysis };
+}

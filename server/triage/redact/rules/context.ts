@@ -1,0 +1,206 @@
+// Context rules: a value is secret because of the name in front of it (header, key, query
+// parameter, env variable) or the auth scheme before it (redaction.md §3 kinds 1, 2, 6, 8).
+// All the key/value rows share one scanner (KV) and differ in which key class they own
+// (rules/keys.ts), so a JSON key, a `k=v`, a `Name: value` header and a query parameter
+// are judged by the same table.
+import type { PatternRule, RuleContext } from '../types.ts';
+import { placeholder } from '../types.ts';
+import { classifyKey, isInert, OAUTH_CONTEXT, type KeyClass } from './keys.ts';
+
+// key, optional quote(s) around it (JSON escaped up to 3 levels: \\\"), an operator, an
+// optional opening quote, then the value up to the next quote/backslash/newline.
+const KV = String.raw`(?<=(?<pre>^|[^A-Za-z0-9_.\-]))(?<k>[A-Za-z_][A-Za-z0-9_.\-]{0,63})(?<q>\\{0,7}["']|)[ \t]{0,8}(?<op>=>|:=|[:=])[ \t]{0,8}(?<open>\\{0,7}["']|)(?<v>[^\r\n"'\\]{1,2048})`;
+const kvPattern = () => new RegExp(KV, 'gd');
+
+const QUERY_PRE = new Set(['?', '&', ';', '#']);
+const isQuery = (m: RegExpExecArray) => QUERY_PRE.has(m.groups!.pre ?? '');
+const quoted = (m: RegExpExecArray) => (m.groups!.open ?? '') !== '';
+
+/** Length of an unquoted value: it ends at whitespace or a delimiter. */
+function unquotedLength(v: string, query: boolean): number {
+  const re = query ? /[\s&;#,<>{}()[\]|]/ : /[\s,;&<>{}()[\]|]/;
+  const i = v.search(re);
+  return i === -1 ? v.length : i;
+}
+
+function classOk(m: RegExpExecArray, ctx: RuleContext, classes: KeyClass[]): boolean {
+  const k = m.groups!.k!;
+  // `Bearer error="invalid_token"`: an auth-param after a scheme is a diagnostic, not a secret.
+  const c = classifyKey(k);
+  if (!c || !classes.includes(c)) return false;
+  if (c === 'oauth-code' && !OAUTH_CONTEXT.test(ctx.line)) return false;
+  return true;
+}
+
+function valueOk(raw: string, cls: KeyClass | null): boolean {
+  const v = raw.trim();
+  if (isInert(v)) return false;
+  if (cls === 'oauth-code' && /^-?\d{1,6}$/.test(v)) return false;
+  if (cls === 'secret' && /^\d{1,10}$/.test(v)) return false; // max_tokens=4096 style counts
+  return true;
+}
+
+const AUTH_SCHEME = /^(bearer|basic|token|dpop|negotiate|ntlm|digest|aws4-hmac-sha256|mac|hoba|apikey|sso-key)(\s{1,8}|%20|\+)/i;
+const MULTI_PARAM_SCHEME = /^(digest|aws4-hmac-sha256|mac|hoba)$/i;
+
+function kvRow(id: string, kind: PatternRule['kind'], description: string, classes: KeyClass[], keywords: string[], tps: string[], fps: string[], extra: Partial<PatternRule> = {}): PatternRule {
+  return {
+    id,
+    kind,
+    description,
+    keywords,
+    pattern: kvPattern(),
+    secretKind: 'secret',
+    validate: (v, m, ctx) => classOk(m, ctx, classes) && valueOk(v.slice(0, unquotedLength(v, isQuery(m))), classifyKey(m.groups!.k!)),
+    narrow: (v, m) => (quoted(m) ? v.length : unquotedLength(v, isQuery(m))),
+    tps,
+    fps,
+    ...extra,
+  };
+}
+
+export const CONTEXT_RULES: PatternRule[] = [
+  {
+    id: '@bearer',
+    kind: 'free-text',
+    description: 'the credential after Bearer (any case, spaces, %20, +, \\u0020); ends at the token68 charset, not at whitespace',
+    keywords: ['bearer'],
+    pattern: /bearer(?:[ \t]{1,8}|%20|\+|\\u0020|\\\\u0020)(?<v>[A-Za-z0-9._~+\/\-]{1,8192}=*)/dgi,
+    secretKind: 'secret',
+    validate: (v, m, ctx) => {
+      const after = ctx.line[m.index + m[0].length];
+      if (after === '"' || after === '=') return false; // auth-param: Bearer error="invalid_token"
+      if (/^(?:token|tokens|undefined|null|none|error|realm|scope|auth|authentication|required|missing|expired|invalid|header|scheme|prefix|type)=*$/i.test(v)) return false;
+      return v.length >= 6;
+    },
+    tps: ['Authorization: Bearer abcDEF123456', 'headers={"authorization": "bearer tok-1234567890"}', 'authz=Bearer%20tok-1234567890', '\x1b[1mBearer\x1b[0m tok-1234567890'.replace('\x1b[0m', '')],
+    fps: ['WWW-Authenticate: Bearer error="invalid_token", resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource"', 'Bearer token expired', '"token_type": "Bearer"'],
+  },
+  {
+    id: '@basic-auth',
+    kind: 'free-text',
+    description: 'Basic credentials (base64 user:pass) after the Basic scheme',
+    keywords: ['basic'],
+    pattern: /basic(?:[ \t]{1,8}|%20|\+)(?<v>[A-Za-z0-9+\/]{8,4096}={0,2})/dgi,
+    secretKind: 'secret',
+    tps: ['Authorization: Basic Y2xpZW50OnNlY3JldA==', 'proxy-authorization: basic dXNlcjpwYXNzd29yZA'],
+    fps: ['Basic auth failed', 'basic usage'],
+  },
+  {
+    id: '@auth-scheme',
+    kind: 'header',
+    description: 'other Authorization schemes (token, DPoP, Negotiate, NTLM, Digest, AWS4-HMAC-SHA256): the credential or parameter list',
+    keywords: ['authorization'],
+    pattern: /(?<s>token|dpop|negotiate|ntlm|digest|aws4-hmac-sha256|apikey|sso-key)(?:[ \t]{1,8}|%20|\+)(?<v>[^\r\n"'\\]{6,4096})/dgi,
+    secretKind: 'secret',
+    validate: (v, m, ctx) => /authori[sz]ation/i.test(ctx.line.slice(Math.max(0, m.index - 64), m.index)) && !isInert(v),
+    narrow: (v, m) => (MULTI_PARAM_SCHEME.test(m.groups!.s!) ? v.length : unquotedLength(v, false)),
+    tps: ['Authorization: token tok_FAKE_0123456789', 'authorization: DPoP eyFAKEproof.0123456789', 'Authorization: Digest username="bob", response="6629fae49393a05397450978507c4ef1"'],
+    fps: ['Authorization header missing', 'authorization: token [REDACTED:bearer]'],
+  },
+  kvRow(
+    '@authorization',
+    'header',
+    'the value of Authorization / Proxy-Authorization (the scheme word is kept)',
+    ['authorization'],
+    ['authorization'],
+    ['> Authorization: c2VjcmV0LXdpdGhvdXQtc2NoZW1l', '{"Authorization": "s3cr3t-raw-credential"}'],
+    ['Authorization: Bearer [REDACTED:bearer]', 'authorization_endpoint: https://auth.example.com/authorize'],
+    {
+      narrow: (v, m) => {
+        if (quoted(m)) return v.length;
+        const s = AUTH_SCHEME.exec(v);
+        if (s && MULTI_PARAM_SCHEME.test(s[1]!)) return v.length;
+        if (s) return s[0].length + unquotedLength(v.slice(s[0].length), false);
+        return unquotedLength(v, false);
+      },
+      validate: (v, m, ctx) => {
+        if (!classOk(m, ctx, ['authorization'])) return false;
+        const s = AUTH_SCHEME.exec(v);
+        const rest = s ? v.slice(s[0].length) : v;
+        return !isInert(rest.split(/\s/)[0] ?? '');
+      },
+      replace: (v) => {
+        const s = AUTH_SCHEME.exec(v);
+        return s ? s[0] + placeholder('@authorization') : placeholder('@authorization');
+      },
+    },
+  ),
+  kvRow(
+    '@cookie',
+    'header',
+    'Cookie / Set-Cookie values (cookie names and attributes are kept)',
+    ['cookie', 'set-cookie'],
+    ['cookie'],
+    ['< Set-Cookie: sid=Fak3SidValue0001; Path=/; HttpOnly', 'Cookie: theme=dark; auth_session=Fak3Cookie0002', '{"cookie": "a=b1c2d3e4f5"}'],
+    ['cookie_name: sid', 'Set-Cookie: [REDACTED:cookie]'],
+    {
+      narrow: (v, m) => (quoted(m) ? v.length : v.replace(/\s+$/, '').length),
+      replace: (v) => {
+        const out = v.replace(/(^|;\s{0,8})([^=;\s]{1,128})=([^;]{0,4096})/g, (all, sep: string, name: string, val: string, off: number) => {
+          if (off > 0 && /^(?:path|domain|expires|max-age|samesite|priority|partitioned)$/i.test(name)) return all;
+          return isInert(val) ? all : `${sep}${name}=${placeholder('@cookie')}`;
+        });
+        return out === v ? placeholder('@cookie') : out;
+      },
+    },
+  ),
+  kvRow(
+    '@api-key',
+    'header',
+    'API-key headers and keys: X-Api-Key, api-key, x-goog-api-key, Ocp-Apim-Subscription-Key, Private-Token, X-Auth-Token, DPoP, X-Amz-Security-Token',
+    ['api-key'],
+    ['api', 'key', 'token', 'dpop'],
+    ['x-api-key: kEy-0123456789abcdef', 'X-Goog-Api-Key=FAKEgoogle0123456789', "{'apiKey': 'FAKE-apikey-0001'}"],
+    ['api_key_present=true', 'x-api-key: [REDACTED:api-key]'],
+  ),
+  kvRow(
+    '@secret-key',
+    'key-name',
+    'values of keys naming a secret (password, secret, *token*, credential, private_key, signature, dsn, database_url…)',
+    ['secret'],
+    ['pass', 'pwd', 'secret', 'token', 'credential', 'private', 'signature', 'dsn', 'url', 'auth', 'sig', 'cookie', 'key', 'pw'],
+    ['password=Summer2026!', '"client_secret": "FAKE-client-secret-01"', "refresh_token='FAKE-refresh-0001'", '\\"access_token\\":\\"FAKE-escaped-0001\\"', 'db.password: hunter2x'],
+    ['error="invalid_token"', 'token_type=Bearer', 'max_tokens=4096', 'token_endpoint_auth_method: none', 'password_policy: strong', 'access_token=[REDACTED:jwt]'],
+    { validate: (v, m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']) && valueOk(v.slice(0, quoted(m) ? v.length : unquotedLength(v, false)), 'secret') },
+  ),
+  kvRow(
+    '@query-secret',
+    'query-key',
+    'secret query/fragment/form parameters (?access_token=, &client_secret=, ;sig=, #id_token=); & and ; both split',
+    ['secret', 'api-key', 'authorization'],
+    ['pass', 'pwd', 'secret', 'token', 'credential', 'private', 'signature', 'sig', 'key', 'auth'],
+    ['GET /sse?access_token=FAKEtok0001&x=1', 'GET /cb;sig=FAKEsig0001;a=b', 'https://app.example/#id_token=FAKEid0001&state=x', 'a=1&amp;client_secret=FAKEsec0001'],
+    ['GET /.well-known/oauth-authorization-server?resource=x', '?code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256'],
+    { validate: (v, m, ctx) => isQuery(m) && classOk(m, ctx, ['secret', 'api-key', 'authorization']) && valueOk(v.slice(0, unquotedLength(v, true)), 'secret') },
+  ),
+  kvRow(
+    '@oauth-code',
+    'query-key',
+    'OAuth authorization code and state, only on OAuth lines (/authorize, /callback, /token, grant_type, redirect_uri)',
+    ['oauth-code'],
+    ['code', 'state'],
+    ['GET /oauth/callback?code=FAKEauthcode0001&state=FAKEstate0001 HTTP/1.1', 'grant_type=authorization_code&code=FAKEauthcode0002&redirect_uri=http://127.0.0.1:33418/callback'],
+    ['{"error":{"code":-32600,"message":"Invalid Request"}}', 'state=connected', 'GET /callback?code_challenge=abc'],
+  ),
+  kvRow(
+    '@env-secret',
+    'key-name',
+    'env dumps: *_KEY, *_TOKEN, *_SECRET, *_PASSWORD, *_PAT, *_DSN',
+    ['env-secret'],
+    ['_key', '_token', '_secret', '_password', '_pass', '_pwd', '_pat', '_dsn', '_credentials'],
+    ['export STRIPE_KEY=fake_0123456789', 'MY_SERVICE_PAT="fake-pat-0123456789"'],
+    ['MCP_TRIAGE_HOME=/data', 'NODE_ENV=production'],
+  ),
+  {
+    id: '@path-token',
+    kind: 'free-text',
+    description: 'a token used as a path segment after token-bearing routes (/reset-password/, /t/, /hooks/, /webhooks/, /invite/, /magic-link/)',
+    keywords: ['/reset', '/t/', '/hooks/', '/webhooks/', '/invite', '/magic', '/verify/', '/confirm/'],
+    pattern: /\/(?:reset-password|reset|t|hooks|webhooks|invite|invitations|magic-link|verify|confirm)\/(?<v>[A-Za-z0-9_\-]{16,512})/dg,
+    secretKind: 'secret',
+    validate: (v) => /[0-9]/.test(v) && /[A-Za-z]/.test(v),
+    tps: ['POST /webhooks/FAKEwebhook0123456789abcd HTTP/1.1', 'GET /reset-password/Fake0123456789resetTok'],
+    fps: ['GET /hooks/status', 'GET /t/short1'],
+  },
+];

@@ -1,0 +1,123 @@
+// Key and header names whose VALUE is sensitive (redaction.md §3 kind 1). One table used by
+// every container: JSON keys, `k=v`, `k: v`, headers, query/form params, HAR name/value
+// pairs, env dumps. Names are compared lower-case without `-_.` and whitespace. We never
+// redact because a value *contains* "token": `error="invalid_token"` must survive.
+
+export type KeyClass = 'authorization' | 'cookie' | 'set-cookie' | 'api-key' | 'secret' | 'oauth-code' | 'session' | 'env-secret';
+
+export const normaliseKey = (name: string) => name.toLowerCase().replace(/[-_.\s]/g, '');
+
+const EXACT: Record<string, KeyClass> = {
+  authorization: 'authorization',
+  proxyauthorization: 'authorization',
+  cookie: 'cookie',
+  setcookie: 'set-cookie',
+  xapikey: 'api-key',
+  apikey: 'api-key',
+  xgoogapikey: 'api-key',
+  ocpapimsubscriptionkey: 'api-key',
+  privatetoken: 'api-key',
+  xauthtoken: 'api-key',
+  dpop: 'api-key',
+  xamzsecuritytoken: 'api-key',
+  codeverifier: 'secret',
+  clientassertion: 'secret',
+  auth: 'secret',
+  authz: 'secret',
+  sig: 'secret',
+  pass: 'secret',
+  pw: 'secret',
+  code: 'oauth-code',
+  state: 'oauth-code',
+  mcpsessionid: 'session',
+  sessionid: 'session',
+  session: 'session',
+  sid: 'session',
+};
+
+const CONTAINS = [
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'token',
+  'credential',
+  'privatekey',
+  'signature',
+  'dsn',
+  'databaseurl',
+  'dburl',
+  'apikey',
+  'accesskey',
+  'signingkey',
+  'encryptionkey',
+  'masterkey',
+  'clientkey',
+  'sessionkey',
+  'connectionstring',
+  'passphrase',
+  'cookie',
+];
+
+// Names that contain a sensitive word but describe it (types, endpoints, counts, diagnostics).
+const SAFE_EXACT = new Set([
+  'maxtokens',
+  'maxoutputtokens',
+  'inputtokens',
+  'outputtokens',
+  'totaltokens',
+  'completiontokens',
+  'prompttokens',
+  'tokencount',
+  'tokentype',
+  'error',
+  'errordescription',
+  'codechallenge',
+  'codechallengemethod',
+  'resourcemetadata',
+  'requestid',
+  'xrequestid',
+  'traceparent',
+  'tracestate',
+  'wwwauthenticate',
+  'secretname',
+  'tokenname',
+  'passwordpolicy',
+  'signaturemethod',
+  'signedheaders',
+  'cookiename',
+]);
+const SAFE_SUFFIX = ['type', 'endpoint', 'url', 'uri', 'method', 'methods', 'supported', 'expiresin', 'expiresat', 'expiry', 'expires', 'count', 'len', 'length', 'hint', 'usage', 'limit', 'ttl', 'present', 'set', 'required', 'file', 'path', 'version', 'algorithm', 'alg'];
+
+/** Upper-case env names: FOO_KEY, FOO_TOKEN, FOO_SECRET, FOO_PASSWORD, FOO_PAT, FOO_DSN. */
+const ENV_NAME = /^[A-Z][A-Z0-9_]{0,80}_(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD|PAT|DSN|CREDENTIALS|API_KEY)$/;
+
+export function classifyKey(rawName: string): KeyClass | null {
+  // OTel style `http.request.header.authorization`: the last segment names the header.
+  const name = rawName.includes('.') ? rawName.slice(rawName.lastIndexOf('.') + 1) : rawName;
+  if (ENV_NAME.test(name) || ENV_NAME.test(rawName)) return 'env-secret';
+  const n = normaliseKey(name);
+  if (n.length === 0 || n.length > 80) return null;
+  const exact = EXACT[n];
+  if (exact) return exact;
+  if (SAFE_EXACT.has(n)) return null;
+  if (n.endsWith('sessionid') && n.length <= 20) return 'session';
+  if (!CONTAINS.some((w) => n.includes(w))) return null;
+  if (SAFE_SUFFIX.some((s) => n.endsWith(s) && n !== s)) return null;
+  return n.includes('cookie') ? 'cookie' : 'secret';
+}
+
+/** Lines in which `code` and `state` are OAuth material rather than an error code or a state name. */
+export const OAUTH_CONTEXT = /\/authorize|\/callback|\/token\b|grant_type|redirect_uri|oauth|code_verifier/i;
+
+/** Values that are placeholders, pseudonyms or empty: nothing left to redact. */
+export function isInert(v: string): boolean {
+  const s = v.trim().replace(/^["'\\]+|["'\\]+$/g, '');
+  if (s.length === 0) return true;
+  return (
+    /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) ||
+    /^\[REDACTED[^\]]{0,80}\]/.test(s) ||
+    /^<(?:string|number|boolean|null|array|object)[^>]{0,40}>$/.test(s) ||
+    /^(?:sess_|h-|host-|email_|ip-|user-)[a-z2-7]{10,16}$/.test(s)
+  );
+}

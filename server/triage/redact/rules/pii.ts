@@ -1,0 +1,225 @@
+// Personal and infrastructure data (redaction.md §3 kind 9) and the keyword-less entropy
+// pass (kind 8). Values that help correlation (hosts, e-mails, IPs, user names, opaque
+// ids) become keyed pseudonyms instead of a flat placeholder, so "the same host" still
+// reads as the same host in a report.
+import { isIPv6 } from 'node:net';
+import { pseudonym } from '../pseudonym.ts';
+import type { PatternRule } from '../types.ts';
+import { LB } from './formats.ts';
+
+// Public SaaS and documentation hosts: naming them leaks nothing and helps triage.
+const PUBLIC_HOST_SUFFIXES = [
+  'github.com',
+  'githubusercontent.com',
+  'openai.com',
+  'anthropic.com',
+  'claude.ai',
+  'modelcontextprotocol.io',
+  'googleapis.com',
+  'google.com',
+  'npmjs.org',
+  'npmjs.com',
+  'pypi.org',
+  'sentry.io',
+  'slack.com',
+  'stripe.com',
+  'amazonaws.com',
+  'cloudflare.com',
+  'vercel.app',
+  'example.com',
+  'example.org',
+  'example.net',
+  'example',
+  'test',
+  'invalid',
+  'localhost',
+];
+
+export function isPublicHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  if (h === 'localhost' || h === '127.0.0.1' || h === '::1' || h === '0.0.0.0') return true;
+  return PUBLIC_HOST_SUFFIXES.some((s) => h === s || h.endsWith('.' + s));
+}
+
+const isIPv4 = (v: string) => /^(?:\d{1,3}\.){3}\d{1,3}$/.test(v) && v.split('.').every((o) => Number(o) <= 255);
+const keepIp = (v: string) => v.startsWith('127.') || v === '0.0.0.0' || v === '255.255.255.255' || v === '::1' || v === '::';
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function ibanOk(v: string): boolean {
+  const s = v.replace(/ /g, '');
+  if (s.length < 15 || s.length > 34) return false;
+  const r = s.slice(4) + s.slice(0, 4);
+  let rem = 0;
+  for (const ch of r) {
+    const n = ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch;
+    for (const d of n) rem = (rem * 10 + Number(d)) % 97;
+  }
+  return rem === 1;
+}
+
+export function shannon(s: string): number {
+  const freq = new Map<string, number>();
+  for (const c of s) freq.set(c, (freq.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of freq.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+// Roles whose opaque values are harmless and needed for correlation (kept as they are).
+const EXEMPT_BEFORE = /(?:request[-_]?id|requestid|traceparent|tracestate|trace[-_]?id|span[-_]?id|correlation[-_]?id|x-amzn-trace-id|commit|sha|version|etag|"id"|'id'|\bid|nonce|code_challenge|kid|x5t|jti|message[-_]?id|event[-_]?id)["']?\s{0,3}[:=]?\s{0,3}["']?(?:[a-z0-9._-]{0,40}[+@-])?$/i;
+const EXEMPT_KEYS = /^(?:id|request_?id|requestid|x-request-id|traceparent|tracestate|trace_?id|span_?id|commit|sha|version|etag|code_challenge|kid|jti|nonce|message_?id|event_?id|protocolversion)$/i;
+
+export const PII_RULES: PatternRule[] = [
+  {
+    id: '@email',
+    kind: 'free-text',
+    description: 'e-mail addresses (also %40 and +tags) → keyed pseudonym email_…',
+    keywords: ['@', '%40'],
+    pattern: /(?<![A-Za-z0-9._%+\-])(?<v>[A-Za-z0-9._%+\-]{1,64}(?:@|%40)[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8})/dg,
+    secretKind: 'pii',
+    validate: (v) => {
+      const at = v.includes('@') ? v.indexOf('@') : v.indexOf('%40');
+      const local = v.slice(0, at);
+      const tld = v.slice(v.lastIndexOf('.') + 1);
+      return local !== 'git' && /^[A-Za-z]{2,24}$/.test(tld);
+    },
+    replace: (v, ctx) => pseudonym(ctx.key, 'email', v.replace('%40', '@').toLowerCase()),
+    tps: ['user alice.smith+mcp@acme-corp.internal logged in', 'email=bob%40fakecorp.test'],
+    fps: ['@modelcontextprotocol/sdk@1.32.2', 'mcp-remote@0.1.18', 'ssh://git@github.com/x'],
+  },
+  {
+    id: '@ip',
+    kind: 'free-text',
+    description: 'IPv4 addresses except loopback/unspecified → ip-…',
+    keywords: ['.'],
+    pattern: /(?<![0-9.A-Za-z\-])(?<v>(?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])/dg,
+    secretKind: 'pii',
+    validate: (v) => isIPv4(v) && !keepIp(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'ip', v),
+    tps: ['10.42.7.19 - - [01/Jan/2026:00:00:00 +0000] "POST /mcp HTTP/1.1" 200', 'connect to 203.0.113.57:443 failed'],
+    fps: ['127.0.0.1 - - "GET /mcp"', 'Python/3.11.4', 'v1.2.3.4', 'listening on 0.0.0.0:8000'],
+  },
+  {
+    id: '@ipv6',
+    kind: 'free-text',
+    description: 'IPv6 addresses except ::1 and :: → ip-…',
+    keywords: [':'],
+    pattern: /(?<![0-9A-Fa-f:.])(?<v>[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![0-9A-Fa-f:])/dg,
+    secretKind: 'pii',
+    validate: (v) => isIPv6(v) && !keepIp(v) && /[0-9a-f]{2}/i.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'ip', v.toLowerCase()),
+    tps: ['client [2001:db8:85a3::8a2e:370:7334]:51234 connected', 'from fe80::1ff:fe23:4567:890a'],
+    fps: ['[::1]:8000', 'at 12:30:45', 'ts=2026-01-01T10:20:30.123Z'],
+  },
+  {
+    id: '@mac',
+    kind: 'free-text',
+    description: 'MAC addresses',
+    keywords: [':', '-'],
+    pattern: /(?<![0-9A-Fa-f:\-])(?<v>[0-9A-Fa-f]{2}(?:[:\-][0-9A-Fa-f]{2}){5})(?![0-9A-Fa-f:\-])/dg,
+    secretKind: 'pii',
+    tps: ['hwaddr 3c:22:fb:0a:1b:2c'],
+    fps: ['at 12:30:45', '2026-01-01'],
+  },
+  {
+    id: '@card',
+    kind: 'free-text',
+    description: 'payment card numbers (IIN prefix, 13–19 digits, Luhn)',
+    pattern: /(?<![0-9])(?<v>[2-6][0-9]{3}(?:[ \-]?[0-9]{2,4}){2,4})(?![0-9])/dg,
+    secretKind: 'pii',
+    validate: (v) => {
+      const d = v.replace(/[ \-]/g, '');
+      return d.length >= 13 && d.length <= 19 && /^(?:4|5[1-5]|2[2-7]|3[47]|6011|65)/.test(d) && luhn(d);
+    },
+    tps: ['card=4111 1111 1111 1111', 'pan 5500-0000-0000-0004'],
+    fps: ['ts=1718000000000', 'id 4111111111111112'],
+  },
+  {
+    id: '@iban',
+    kind: 'free-text',
+    description: 'IBAN (mod-97)',
+    pattern: /(?<![A-Z0-9])(?<v>[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Z0-9])/dg,
+    secretKind: 'pii',
+    validate: ibanOk,
+    tps: ['iban DE89 3704 0044 0532 0130 00', 'GB82WEST12345698765432'],
+    fps: ['DE12 not an iban', 'HTTP2 STREAM'],
+  },
+  {
+    id: '@user-path',
+    kind: 'free-text',
+    description: 'the user name in home paths (/home/X, /Users/X, C:\\Users\\X, /mnt/c/Users/X) → user-…',
+    keywords: ['/home/', 'users'],
+    pattern: /(?:\/home\/|\/Users\/|\/users\/|[A-Za-z]:\\{1,4}Users\\{1,4}|[A-Za-z]:\/Users\/)(?<v>[A-Za-z0-9._$\-]{1,64})/dg,
+    secretKind: 'pii',
+    validate: (v) => !/^(?:runner|root|node|app|shared|public|default|user|username|\$user|\.\.\.|<user>)$/i.test(v) && !v.startsWith('user-'),
+    replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
+    tps: ['File "/home/alice/proj/server.py", line 10', 'C:\\\\Users\\\\Bob\\\\AppData\\\\Roaming', '~/Library at /Users/carol/Library/Logs/Claude/mcp.log'],
+    fps: ['/home/runner/work/x', '/api/users/list'],
+  },
+  {
+    id: '@remote-user',
+    kind: 'free-text',
+    description: 'nginx $remote_user in access lines',
+    pattern: /^(?:[0-9A-Za-z.:\-]{3,64}) - (?<v>[^\s\[\]\-][^\s\[\]]{0,63}) \[/dg,
+    secretKind: 'pii',
+    validate: (v) => !v.startsWith('ip-') && !v.startsWith('user-'),
+    replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
+    tps: ['10.0.0.1 - dave [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'],
+    fps: ['10.0.0.1 - - [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'],
+  },
+  {
+    id: '@host',
+    kind: 'free-text',
+    description: 'host names in URLs and Host/:authority/server_name/upstream positions, except loopback and public SaaS hosts → host-… (path kept)',
+    keywords: ['://', 'host', 'authority', 'server_name'],
+    pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|x-forwarded-host|:authority|server_name|server)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
+    secretKind: 'pii',
+    validate: (v) => !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"'],
+    fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse'],
+  },
+  {
+    id: '@opaque',
+    kind: 'entropy',
+    description: 'keyword-less high-entropy base64/base64url strings (≥32 chars, mixed case and digits) → keyed pseudonym h-…; request/trace ids, commit SHAs, JSON-RPC ids and hex are exempt',
+    pattern: new RegExp(LB.replace('_\\-', '_\\-+/=') + String.raw`(?<v>[A-Za-z0-9+\/_\-]{32,4096}={0,2})`, 'gd'),
+    secretKind: 'opaque',
+    validate: (v, m, ctx) => {
+      if (ctx.keyHint && EXEMPT_KEYS.test(ctx.keyHint)) return false;
+      if (EXEMPT_BEFORE.test(ctx.line.slice(Math.max(0, m.index - 64), m.index))) return false;
+      const upper = v.replace(/[^A-Z]/g, '').length;
+      const lower = v.replace(/[^a-z]/g, '').length;
+      const digits = v.replace(/[^0-9]/g, '').length;
+      if (upper < 3 || lower < 3 || digits < 3) return false;
+      const segs = v.split('/');
+      if (segs.length >= 3 && v.length / segs.length < 10) return false; // a path, not base64
+      if (v.includes('-') && v.split('-').every((s) => /^[A-Za-z]*[0-9]*$/.test(s))) return false; // kebab words
+      return shannon(v) >= 3.5;
+    },
+    replace: (v, ctx) => pseudonym(ctx.key, 'opaque', v),
+    tps: ['upstream said Zk3QmL9xR2vT8bN5cW1yH7pJ4sD6fG0a ok', 'X-Custom: Qm9yZW0gaXBzdW0gZG9sb3Igc2l0IGFtZXQsIGNvbnNlY3RldHVy'],
+    fps: [
+      'X-Request-ID: 7f3a9c1e2b4d4e8f9a0b1c2d3e4f5a6b',
+      'traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      'mcp-server v1.4.2 (commit 3f9ab12c4d5e6f708192a3b4c5d6e7f8091a2b3c)',
+      'site-packages/mcp/client/streamable_http.py',
+      '{"jsonrpc":"2.0","id":"Zk3QmL9xR2vT8bN5cW1yH7pJ4sD6fG0a","result":{}}',
+    ],
+  },
+];
