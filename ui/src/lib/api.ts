@@ -130,8 +130,14 @@ export interface EventRow {
   source: string;
   file: string;
   line: number;
+  /** Last physical line of a folded block (a traceback); same as line otherwise. */
+  endLine: number;
+  kind: string | null;
   level: string | null;
+  /** One-line summary. */
   message: string;
+  /** Full redacted text (multi-line for blocks); null when the server does not send it. */
+  text: string | null;
   session: string | null;
   rpcId: string | null;
   method: string | null;
@@ -146,6 +152,9 @@ export interface EventFilter {
   rpcId?: string;
   method?: string;
   status?: string;
+  /** Added by the server beyond the contract: exact file (path as listed in inputs). */
+  file?: string;
+  requestId?: string;
   from?: number;
   to?: number;
   q?: string;
@@ -186,8 +195,11 @@ export function decodeEvents(bytes: Uint8Array, offset = 0): EventRow[] {
     source: col('source'),
     file: col('file'),
     line: col('line'),
+    endLine: col('endLine'),
+    kind: col('kind'),
     level: col('level'),
     message: col('message'),
+    text: col('text'),
     session: col('session'),
     rpcId: col('rpcId'),
     method: col('method'),
@@ -202,25 +214,40 @@ export function decodeEvents(bytes: Uint8Array, offset = 0): EventRow[] {
       source: str(c.source?.get(i)) ?? 'unknown',
       file: str(c.file?.get(i)) ?? '',
       line: num(c.line?.get(i)) ?? 0,
+      endLine: 0,
+      kind: str(c.kind?.get(i)),
       level: str(c.level?.get(i)),
       message: str(c.message?.get(i)) ?? '',
+      text: str(c.text?.get(i)),
       session: str(c.session?.get(i)),
       rpcId: str(c.rpcId?.get(i)),
       method: str(c.method?.get(i)),
       httpStatus: num(c.httpStatus?.get(i)),
       requestId: str(c.requestId?.get(i)),
     };
+    const r = rows[i]!;
+    r.endLine = Math.max(r.line, num(c.endLine?.get(i)) ?? r.line);
   }
   return rows;
 }
 
-export async function getEvents(id: string, filter: EventFilter, signal?: AbortSignal): Promise<EventRow[]> {
+export interface EventPage {
+  rows: EventRow[];
+  /** Rows matching the filter, from X-Total-Count; null if the server does not send it. */
+  total: number | null;
+}
+
+export async function getEvents(id: string, filter: EventFilter, signal?: AbortSignal): Promise<EventPage> {
   const res = await fetch(eventsUrl(id, filter), {
     headers: { Accept: 'application/vnd.apache.arrow.stream' },
     signal,
   });
   if (!res.ok) throw await failed(res);
-  return decodeEvents(new Uint8Array(await res.arrayBuffer()), filter.offset ?? 0);
+  const total = res.headers.get('X-Total-Count');
+  return {
+    rows: decodeEvents(new Uint8Array(await res.arrayBuffer()), filter.offset ?? 0),
+    total: total !== null && /^\d+$/.test(total) ? Number(total) : null,
+  };
 }
 
 export function describeError(e: unknown): string {

@@ -59,9 +59,9 @@ export class IncidentState {
 
   async loadOverview(): Promise<void> {
     try {
-      const rows = await getEvents(this.id, { limit: OVERVIEW_LIMIT + 1 }, this.#ctrl.signal);
-      this.overviewTruncated = rows.length > OVERVIEW_LIMIT;
-      this.overview = rows.slice(0, OVERVIEW_LIMIT);
+      const { rows, total } = await getEvents(this.id, { limit: OVERVIEW_LIMIT }, this.#ctrl.signal);
+      this.overviewTruncated = total !== null ? total > rows.length : rows.length >= OVERVIEW_LIMIT;
+      this.overview = rows;
     } catch {
       /* the strip is optional; the timeline reports its own errors */
     }

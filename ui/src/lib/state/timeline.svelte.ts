@@ -1,13 +1,14 @@
-// The timeline: one server-side page of Arrow rows at a time, with filters and a
+// The timeline: one server-side page of Arrow rows at a time, with filters, and a
 // "jump to file:line" that finds which page holds an evidence line.
 import { describeError, getEvents, type EventFilter, type EventRow } from '../api.ts';
 import { evidenceKey } from '../format.ts';
 
 export const PAGE_SIZE = 100;
-/** Rows fetched per request while searching for an evidence line. */
-const LOCATE_CHUNK = 5000;
-/** Give up locating after this many rows (the link then says so). */
-const LOCATE_MAX = 200_000;
+/** The events API caps limit at 100 000. */
+const MAX_LIMIT = 100_000;
+/** Rows fetched per request by the fallback scan. */
+const SCAN_CHUNK = 5000;
+const SCAN_MAX = 200_000;
 
 export class TimelineState {
   readonly id: string;
@@ -16,16 +17,19 @@ export class TimelineState {
   q = $state('');
   offset = $state(0);
   rows = $state<EventRow[]>([]);
+  /** Rows matching the filters (X-Total-Count), null if unknown. */
+  total = $state<number | null>(null);
   hasMore = $state(false);
   loading = $state(false);
   loaded = $state(false);
   error = $state<string | null>(null);
-  /** `file:line` of the highlighted row (from an evidence link). */
+  /** `file:line` of the highlighted row: the start line of the event an evidence link points into. */
   highlight = $state<string | null>(null);
   notice = $state<string | null>(null);
 
   filtered = $derived(this.source !== '' || this.level !== '' || this.q !== '');
   page = $derived(Math.floor(this.offset / PAGE_SIZE) + 1);
+  pages = $derived(this.total === null ? null : Math.max(1, Math.ceil(this.total / PAGE_SIZE)));
 
   #ctrl: AbortController | null = null;
   #qTimer: ReturnType<typeof setTimeout> | undefined;
@@ -44,10 +48,11 @@ export class TimelineState {
     this.loading = true;
     this.error = null;
     try {
-      // One extra row tells us whether there is a next page without a count query.
-      const rows = await getEvents(this.id, { ...this.filter, limit: PAGE_SIZE + 1, offset: this.offset }, ctrl.signal);
+      // One extra row says whether there is a next page even if the server sends no total.
+      const { rows, total } = await getEvents(this.id, { ...this.filter, limit: PAGE_SIZE + 1, offset: this.offset }, ctrl.signal);
       this.hasMore = rows.length > PAGE_SIZE;
       this.rows = rows.slice(0, PAGE_SIZE);
+      this.total = total;
       this.loaded = true;
     } catch (e) {
       if (ctrl.signal.aborted) return;
@@ -79,6 +84,7 @@ export class TimelineState {
 
   clearFilters(): void {
     this.source = this.level = this.q = '';
+    clearTimeout(this.#qTimer);
     this.#refilter();
   }
 
@@ -88,76 +94,105 @@ export class TimelineState {
     void this.load();
   }
 
-  next(): void {
-    if (!this.hasMore) return;
-    this.offset += PAGE_SIZE;
+  goto(offset: number): void {
+    const last = this.total !== null ? Math.max(0, (Math.ceil(this.total / PAGE_SIZE) - 1) * PAGE_SIZE) : Infinity;
+    const next = Math.max(0, Math.min(offset, last));
+    if (next === this.offset) return;
+    this.offset = next;
     void this.load();
+  }
+
+  next(): void {
+    if (this.hasMore) this.goto(this.offset + PAGE_SIZE);
   }
 
   prev(): void {
-    if (this.offset === 0) return;
-    this.offset = Math.max(0, this.offset - PAGE_SIZE);
-    void this.load();
+    this.goto(this.offset - PAGE_SIZE);
   }
 
   first(): void {
-    if (this.offset === 0) return;
-    this.offset = 0;
-    void this.load();
+    this.goto(0);
+  }
+
+  last(): void {
+    if (this.total !== null) this.goto(this.total - 1);
   }
 
   /**
-   * Bring `file:line` into the current page and highlight it. The events API has no
-   * file/line filter, so scan the filtered result in chunks (cheap columns, localhost);
-   * if the current filters hide the line, clear them and scan again. A line inside a
-   * multi-line block resolves to the block's first line.
+   * Bring the event holding `file:line` into the current page and highlight it.
+   * 1. find the event in that file (`file` filter) whose lines span `line`;
+   * 2. its position under the current filters = rows before its timestamp (X-Total-Count of
+   *    `to=ts-1`) + its place among rows with the same timestamp (server order: ts, seq);
+   * 3. if the filters hide it, clear them and say so.
    */
   async jumpTo(file: string, line: number): Promise<boolean> {
     this.notice = null;
-    const exact = evidenceKey(file, line);
-    const here = this.rows.find((r) => r.file === file && r.line === line);
+    this.error = null;
+    const wanted = evidenceKey(file, line);
+    const here = this.rows.find((r) => r.file === file && r.line <= line && line <= r.endLine);
     if (here) {
-      this.highlight = exact;
+      this.highlight = evidenceKey(here.file, here.line);
       return true;
     }
-    let found = await this.#locate(file, line, this.filter);
-    if (found === null && this.filtered) {
-      found = await this.#locate(file, line, {});
-      if (found !== null) {
-        this.source = this.level = this.q = '';
-        this.notice = `Filters cleared to show ${exact}.`;
+    try {
+      const target = await this.#findEvent(file, line);
+      if (!target) {
+        this.highlight = wanted;
+        this.notice = `${wanted} is not in the timeline (no event starts at or before that line in ${file}).`;
+        return false;
       }
-    }
-    if (found === null) {
-      this.highlight = exact;
-      this.notice = `${exact} is not in the timeline (it may be an unparsed or folded line).`;
+      let index = await this.#indexOf(target, this.filter);
+      if (index === null && this.filtered) {
+        index = await this.#indexOf(target, {});
+        if (index !== null) {
+          this.source = this.level = this.q = '';
+          this.notice = `Filters cleared to show ${wanted}.`;
+        }
+      }
+      this.highlight = evidenceKey(target.file, target.line);
+      if (index === null) {
+        this.notice = `Could not place ${wanted} in the timeline.`;
+        return false;
+      }
+      if (target.line !== line) this.notice = `${wanted} is inside the event that starts at line ${target.line}.`;
+      this.offset = Math.floor(index / PAGE_SIZE) * PAGE_SIZE;
+      await this.load();
+      return true;
+    } catch (e) {
+      this.error = describeError(e);
       return false;
     }
-    this.highlight = evidenceKey(file, found.line);
-    if (found.line !== line) this.notice = `${exact} is part of the event that starts at line ${found.line}.`;
-    this.offset = Math.floor(found.index / PAGE_SIZE) * PAGE_SIZE;
-    await this.load();
-    return true;
   }
 
-  async #locate(file: string, line: number, filter: EventFilter): Promise<{ index: number; line: number } | null> {
-    let best: { index: number; line: number } | null = null;
-    for (let offset = 0; offset < LOCATE_MAX; offset += LOCATE_CHUNK) {
-      let rows: EventRow[];
-      try {
-        rows = await getEvents(this.id, { ...filter, limit: LOCATE_CHUNK, offset });
-      } catch (e) {
-        this.error = describeError(e);
-        return best;
-      }
-      for (const r of rows) {
-        if (r.file !== file) continue;
-        if (r.line === line) return { index: r.index, line };
-        if (r.line < line && (!best || r.line > best.line)) best = { index: r.index, line: r.line };
-      }
-      if (rows.length < LOCATE_CHUNK) break;
+  async #findEvent(file: string, line: number): Promise<EventRow | null> {
+    const { rows } = await getEvents(this.id, { file, limit: MAX_LIMIT });
+    let best: EventRow | null = null;
+    for (const r of rows) {
+      if (r.file !== file) continue;
+      if (r.line === line) return r;
+      if (r.line < line && line <= r.endLine) return r;
+      if (r.line < line && (!best || r.line > best.line)) best = r;
     }
     return best;
+  }
+
+  async #indexOf(target: EventRow, filter: EventFilter): Promise<number | null> {
+    if (target.ts !== null) {
+      const before = await getEvents(this.id, { ...filter, to: target.ts - 1, limit: 1 });
+      if (before.total !== null) {
+        const same = await getEvents(this.id, { ...filter, from: target.ts, to: target.ts, limit: MAX_LIMIT });
+        const pos = same.rows.findIndex((r) => r.file === target.file && r.line === target.line);
+        return pos < 0 ? null : before.total + pos;
+      }
+    }
+    // No timestamp (sorted last) or no total from the server: scan in chunks.
+    for (let offset = 0; offset < SCAN_MAX; offset += SCAN_CHUNK) {
+      const { rows } = await getEvents(this.id, { ...filter, limit: SCAN_CHUNK, offset });
+      const hit = rows.find((r) => r.file === target.file && r.line === target.line);
+      if (hit) return hit.index;
+      if (rows.length < SCAN_CHUNK) break;
+    }
+    return null;
   }
 
   dispose(): void {

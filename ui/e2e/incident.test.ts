@@ -1,0 +1,152 @@
+// Browser end-to-end: the real server (buildApp) + the built UI (ui/dist) + Debian chromium.
+// Upload a recorded incident through the file input, read the decision, follow evidence,
+// reload the deep link, and prove log text can never become markup.
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start, type Harness } from './support/harness.ts';
+
+const SAMPLE = resolve('samples/restart-stale-session');
+const SHOTS = resolve('ui/e2e/screenshots');
+
+let h: Harness;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  h = await start();
+  page = await h.browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function analysisOf(id: string): Promise<{ decision: string; failures: { evidence: { file: string; line: number }[] }[] }> {
+  const res = await fetch(`${h.base}/api/incidents/${id}/analysis`);
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe('incident page', () => {
+  let id = '';
+
+  it('shows the empty state on a fresh workspace', async () => {
+    await page.goto(h.base);
+    await page.getByText('Drop client, proxy and server logs here').waitFor();
+    await page.getByText('No incidents yet').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'empty.png') });
+  });
+
+  it('uploads a recorded bundle through the file input and lands on the incident', async () => {
+    const files = readdirSync(SAMPLE)
+      .filter((f) => f.endsWith('.log'))
+      .map((f) => join(SAMPLE, f));
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    await page.setInputFiles('[data-testid=file-input]', files);
+    await page.getByRole('list', { name: 'Files to upload' }).waitFor();
+    await page.click('[data-testid=upload-submit]');
+    await page.waitForURL(/\/incidents\/[^/?]+$/, { timeout: 30_000 });
+    id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
+
+    const analysis = await analysisOf(id);
+    const table = page.getByRole('table', { name: /failing request/ });
+    await table.waitFor();
+    await expect(page.getByTestId('headline-decision').textContent()).resolves.toContain(analysis.decision);
+    // The headline decision also appears on the row(s) that produced it.
+    expect(await table.locator(`[data-decision="${analysis.decision}"]`).count()).toBeGreaterThan(0);
+    expect(await table.locator('a[data-evidence]').count()).toBeGreaterThan(0);
+    await page.getByTestId('timeline-table').waitFor();
+  });
+
+  it('follows an evidence link to the highlighted timeline row', async () => {
+    const link = page.locator('[data-testid=decision-table] a[data-evidence]').first();
+    const key = (await link.getAttribute('data-evidence'))!;
+    await link.click();
+    const row = page.locator('[data-testid=timeline-table] tr.hl');
+    await row.waitFor({ timeout: 20_000 });
+    // Either the exact line, or the first line of the block that contains it (and a notice says so).
+    const rowKey = (await row.getAttribute('data-key'))!;
+    const [file, line] = [key.slice(0, key.lastIndexOf(':')), Number(key.slice(key.lastIndexOf(':') + 1))];
+    expect(rowKey.startsWith(`${file}:`)).toBe(true);
+    expect(Number(rowKey.slice(rowKey.lastIndexOf(':') + 1))).toBeLessThanOrEqual(line);
+    expect(await row.getAttribute('aria-current')).toBe('true');
+    expect(await row.isVisible()).toBe(true);
+    expect(new URL(page.url()).searchParams.get('ev')).toBe(key);
+    await page.screenshot({ path: join(SHOTS, 'evidence.png') });
+  });
+
+  it('survives a reload of the deep link, evidence included', async () => {
+    await page.reload();
+    await page.getByTestId('decision-table').waitFor();
+    await page.locator('[data-testid=timeline-table] tr.hl').waitFor({ timeout: 20_000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, 'incident.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(SHOTS, 'incident-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // And a plain deep link typed into the address bar.
+    await page.goto(`${h.base}/incidents/${encodeURIComponent(id)}`);
+    await page.getByTestId('decision-table').waitFor();
+  });
+
+  it('supports the keyboard: / focuses search, j/k walk the failures', async () => {
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('filter-q');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('j');
+    await page.locator('[data-testid=decision-table] tr.selected').waitFor();
+    expect(await page.locator('[data-testid=decision-table] tr[aria-selected=true]').getAttribute('data-index')).toBe('0');
+  });
+
+  it('filters the timeline by source and text', async () => {
+    await page.selectOption('[data-testid=filter-source]', 'server');
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[data-testid=timeline-table] tbody tr')];
+      return rows.length > 0 && rows.every((r) => r.querySelector('td:nth-child(2)')?.textContent?.trim() === 'server');
+    });
+    await page.selectOption('[data-testid=filter-source]', '');
+    await page.fill('[data-testid=filter-q]', 'no-such-text-anywhere-xyzzy');
+    await page.getByText('No events match these filters').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.locator('[data-testid=timeline-table] tbody tr').first().waitFor();
+  });
+
+  it('lists the incident on the home page with its decision', async () => {
+    await page.goto(h.base);
+    const row = page.getByTestId('incidents-table').locator('tbody tr').first();
+    await row.waitFor();
+    const analysis = await analysisOf(id);
+    expect(await row.locator(`[data-decision="${analysis.decision}"]`).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'list.png') });
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('log text is text', () => {
+  it('renders HTML and script payloads from a log as plain text', async () => {
+    const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const dialogs: string[] = [];
+    p.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await p.goto(h.base);
+    await p.setInputFiles('[data-testid=file-input]', resolve('ui/e2e/fixtures/xss-client.log'));
+    await p.click('[data-testid=upload-submit]');
+    await p.waitForURL(/\/incidents\/[^/?]+$/, { timeout: 30_000 });
+    const timeline = p.getByTestId('timeline-table');
+    await timeline.waitFor({ timeout: 20_000 });
+    await timeline.getByText('onerror="window.__xss=1"', { exact: false }).first().waitFor();
+    await timeline.getByText('<script>window.__xss=1</script>', { exact: false }).first().waitFor();
+    expect(await p.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(await p.locator('main img, main script, main a[href^="javascript:"]').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await p.screenshot({ path: join(SHOTS, 'xss.png') });
+    await p.close();
+  });
+});

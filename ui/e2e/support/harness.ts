@@ -1,0 +1,63 @@
+// The real server in-process (buildApp on a temp DuckDB file and a temp workspace) and a
+// headless Debian chromium, for the browser end-to-end tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../server/http/app.ts';
+import { openContext, type Context } from '../../../server/incidents.ts';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Harness {
+  base: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function start(): Promise<Harness> {
+  const home = mkdtempSync(join(tmpdir(), 'mcp-triage-ui-e2e-'));
+  let ctx: Context | undefined;
+  let app: FastifyInstance | undefined;
+  let browser: Browser | undefined;
+  try {
+    ctx = await openContext({
+      env: { ...process.env, MCP_TRIAGE_HOME: home },
+      db: join(home, 'e2e.duckdb'),
+      keyFile: join(home, 'key'),
+    });
+    app = await buildApp({ ctx, uiDist: 'ui/dist' });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const addr = app.server.address();
+    if (!addr || typeof addr === 'string') throw new Error('server has no TCP address');
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  } catch (e) {
+    await browser?.close();
+    await app?.close();
+    rmSync(home, { recursive: true, force: true });
+    throw e;
+  }
+  const addr = app.server.address() as { port: number };
+  const b = browser;
+  const a = app;
+  const c = ctx;
+  return {
+    base: `http://127.0.0.1:${addr.port}`,
+    browser: b,
+    async close() {
+      await b.close().catch(() => {});
+      await a.close().catch(() => {});
+      await c.store.close().catch(() => {});
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
