@@ -25,7 +25,10 @@ export function text(n: ExceptionNode): string {
 
 export function tierOf(n: ExceptionNode): Tier {
   if (NOISE_TYPES.test(n.type)) return 'noise';
-  if (n.isGroup || WRAPPER_TYPES.test(n.type)) return 'wrapper';
+  if (n.isGroup || WRAPPER_TYPES.test(n.type)) {
+    // A group carrying its own network code (AggregateError [ECONNREFUSED]) speaks for its hidden members.
+    return NETWORK_CODES.test(n.props?.code ?? '') ? 'network' : 'wrapper';
+  }
   if (TEARDOWN.test(n.message)) return 'teardown';
   if (CONSEQUENCE.test(n.message.trim()) || n.props?.code === 'CONNECTION_CLOSED') return 'consequence';
   if (NETWORK_TYPES.test(n.type) || NETWORK_GO.test(n.type) || NETWORK_CODES.test(n.props?.code ?? '') || NETWORK_CODES.test(n.message)) return 'network';

@@ -1,77 +1,52 @@
 // Exception trees from text: parse, flatten (Sentry's shape), choose the root, infer the stage.
-// PLACEHOLDER: the exception-analysis work replaces the bodies; the exported names and types are the seam.
-import type { Stage } from '../../contract/analysis.ts';
+// Public face of the folder; the work lives in one file per concern (see README.md).
+import { flatten } from './flatten.ts';
+import { looksGo, looksJava, parseGo, parseJava, parseMessageLevel } from './java-go.ts';
+import { looksNode, parseNode } from './node.ts';
+import { normalizeText } from './normalize.ts';
+import { looksPython, parsePython } from './python.ts';
+import type { ExceptionTree } from './types.ts';
 
-export interface Frame {
-  file: string | null;
-  line: number | null;
-  function: string | null;
-}
+export type { ExceptionNode, ExceptionTree, Frame, RootChoice, StageGuess } from './types.ts';
+export { chooseRoot } from './root.ts';
+export { inferStage } from './stage.ts';
+export { matchKnownDefects, KNOWN_DEFECTS, type KnownDefect, type DefectMatch, type DefectContext } from './known-defects.ts';
+export { unescapeJsonText, looksJsonEscaped, stripAnsi, normalizeText } from './normalize.ts';
+export { MAX_NODES, MAX_FRAMES } from './flatten.ts';
 
-export interface ExceptionNode {
-  id: number;
-  parentId: number | null;
-  /** How this node hangs off its parent. */
-  source: 'root' | '__cause__' | '__context__' | `exceptions[${number}]` | 'cause';
-  isGroup: boolean;
-  /** Type as logged, module path kept (httpx.ConnectError). */
-  type: string;
-  message: string;
-  frames: Frame[];
-}
+/** Text longer than this is cut (and the tree marked truncated): parsing stays bounded. */
+export const MAX_TEXT = 2_000_000;
 
-export interface ExceptionTree {
-  language: 'python' | 'node' | 'java' | 'go' | 'unknown';
-  nodes: ExceptionNode[];
-  /** A cap was hit or the text was cut: the tree is incomplete. */
-  truncated: boolean;
-}
-
-export interface RootChoice {
-  root: ExceptionNode | null;
-  /** Types from the outermost wrapper down to the root. */
-  chain: string[];
-  /** When root is null: the best visible clue. */
-  clue: string | null;
-}
-
-export interface StageGuess {
-  stage: Stage;
-  evidence: string;
-}
-
-const EXC = /^([A-Za-z_][\w.]*(?:Error|Exception|Group|Exit|Interrupt|Cancelled|Timeout|Closed)\w*)(?::\s*(.*))?$/;
-
+/**
+ * Parse one exception report (a folded block, or a few lines) into a flattened tree.
+ * Accepts: ANSI colours, CRLF, JSON-escaped text (literal \n), log-viewer line numbers,
+ * a prefix shared by every line, interleaved foreign lines. Returns null when no exception is named.
+ */
 export function parseExceptionText(text: string): ExceptionTree | null {
-  const nodes: ExceptionNode[] = [];
-  for (const raw of text.split('\n')) {
-    const l = raw.replace(/^[\s|│+]+/, '').trim();
-    const m = EXC.exec(l);
-    if (m) {
-      nodes.push({
-        id: nodes.length,
-        parentId: nodes.length ? nodes.length - 1 : null,
-        source: nodes.length ? '__context__' : 'root',
-        isGroup: /ExceptionGroup/.test(m[1]!),
-        type: m[1]!,
-        message: m[2] ?? '',
-        frames: [],
-      });
-    }
+  const cutText = text.length > MAX_TEXT;
+  const lines = normalizeText(cutText ? text.slice(0, MAX_TEXT) : text);
+  const attempts: [ExceptionTree['language'], (l: readonly string[]) => boolean, typeof parsePython][] = [
+    ['python', looksPython, parsePython],
+    ['java', looksJava, parseJava],
+    ['node', looksNode, parseNode],
+    ['go', looksGo, parseGo],
+  ];
+  for (const [language, looks, parse] of attempts) {
+    if (!looks(lines)) continue;
+    const parsed = parse(lines);
+    if (parsed) return mark(flatten(language, parsed), cutText);
   }
-  return nodes.length ? { language: 'unknown', nodes, truncated: false } : null;
+  // No traceback shape: a Python exception line, a Node header, or a type named inside a message.
+  const loose = parsePython(lines) ?? parseNode(lines);
+  if (loose) return mark(flatten(parsePython(lines) ? 'python' : 'node', loose), cutText);
+  const msg = parseMessageLevel(lines);
+  return msg ? mark(flatten(/\b[a-z]\w*\.[a-z]\w*\.\w/.test(msg.roots[0]!.type) ? 'java' : 'unknown', msg), cutText) : null;
 }
 
-export function chooseRoot(tree: ExceptionTree): RootChoice {
-  const real = tree.nodes.filter((n) => !n.isGroup && !/CancelledError|GeneratorExit/.test(n.type));
-  const root = real[0] ?? null;
-  return { root, chain: tree.nodes.map((n) => n.type), clue: root ? null : (tree.nodes.at(-1)?.message ?? null) };
-}
-
-export function inferStage(_tree: ExceptionTree, root: ExceptionNode | null): StageGuess {
-  const t = `${root?.type ?? ''}: ${root?.message ?? ''}`;
-  if (/ConnectError|ECONNREFUSED|ENOTFOUND|ConnectTimeout|Connection refused/.test(t)) return { stage: 'connect', evidence: t };
-  if (/without sending a response/.test(t)) return { stage: 'before_headers', evidence: t };
-  if (/incomplete chunked read/.test(t)) return { stage: 'mid_body', evidence: t };
-  return { stage: 'unknown', evidence: t };
+function mark(tree: ExceptionTree, cut: boolean): ExceptionTree {
+  if (cut) {
+    tree.truncated = true;
+    (tree.notes ??= []).push(`text longer than ${MAX_TEXT} characters cut`);
+  }
+  return tree;
 }

@@ -108,7 +108,7 @@ function parseError(lines: readonly string[], start: number, ctx: ParseResult, d
         exc.isGroup = true;
         const inline = [...value.matchAll(PLACEHOLDER)];
         if (inline.length) {
-          for (const p of inline) exc.children.push(rawExc(p[1]!, ''));
+          // util.inspect hid them ([Error]): nothing to parse, the group's own code speaks for them.
           ctx.truncated = true;
           ctx.notes.push(`${inline.length} inner errors hidden by util.inspect depth`);
           i++;

@@ -152,6 +152,14 @@ function parseSeq(lines: readonly string[], ctx: ParseResult, parentGroup: RawEx
       i = j;
       continue;
     }
+    if (/^\+-\+-{3}/.test(line) && last && !frames) {
+      let j = i + 1;
+      while (j < lines.length && /^\s{2,}[|+]/.test(lines[j]!)) j++;
+      parseChildren(last as RawExc, lines.slice(i, j), ctx);
+      continuation = -1;
+      i = j;
+      continue;
+    }
     if (TB_HEADER.test(line) || RICH_START.test(line)) {
       if (frames && (frames as Frame[]).length) markCut(ctx, parentGroup, frames);
       frames = [];
@@ -270,6 +278,12 @@ function parseGroup(lines: readonly string[], ctx: ParseResult): RawExc {
     ctx.truncated = true;
     ctx.notes.push('exception group cut before its own exception line');
   }
+  parseChildren(group, lines.slice(k), ctx);
+  return group;
+}
+
+/** `+-+---- 1 ----` … `+----` children of a group, in rebased columns. */
+function parseChildren(group: RawExc, lines: readonly string[], ctx: ParseResult): void {
   group.isGroup = true;
   let chunk: string[] | null = null;
   let title = '';
@@ -292,7 +306,7 @@ function parseGroup(lines: readonly string[], ctx: ParseResult): RawExc {
     const sub = parseSeq(content, ctx, group);
     group.children.push(...sub.slice(-1));
   };
-  for (let j = k; j < lines.length; j++) {
+  for (let j = 0; j < lines.length; j++) {
     const l = lines[j]!;
     const sep = GROUP_SEP.exec(l);
     if (sep) {
@@ -308,5 +322,4 @@ function parseGroup(lines: readonly string[], ctx: ParseResult): RawExc {
     if (chunk) (chunk as string[]).push(l.length > 2 && l[2] === '|' ? l.slice(4) : l.slice(2));
   }
   flush();
-  return group;
 }

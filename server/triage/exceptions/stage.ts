@@ -28,7 +28,7 @@ const RULES: readonly Rule[] = [
   { stage: 'before_headers', name: 'closed before any response byte', test: (e) => /Server disconnected without sending a response|UND_ERR_HEADERS_TIMEOUT|HeadersTimeoutError|awaiting headers|while reading response header|before_response_started|prematurely closed BEFORE response/.test(e.text) || (/other side closed|UND_ERR_SOCKET/.test(e.text) && e.props.bytesRead === '0') },
   { stage: 'between_sse_events', name: 'SSE stream cut between events', test: (e) => /SSE stream disconnected|GET stream disconnected|Maximum reconnection attempts/.test(e.text) || (e.sse && READ_SIDE.test(e.text)) },
   { stage: 'mid_body', name: 'response started, body cut', test: (e) => /incomplete chunked read|without sending complete message body|UND_ERR_BODY_TIMEOUT|BodyTimeoutError|SSE stream ended without a response|ASGI callable returned without completing response|DURING response|after_response_started/.test(e.text) || (/other side closed|UND_ERR_SOCKET|TypeError: terminated/.test(e.text) && Number(e.props.bytesRead ?? '0') > 0) || (READ_SIDE.test(e.text) && e.frames.some((f) => BODY_FRAME.test(f.function ?? ''))) },
-  { stage: 'before_headers', name: 'read failed before the response headers', test: (e) => READ_SIDE.test(e.text) && !e.frames.some((f) => BODY_FRAME.test(f.function ?? '')) && (e.frames.length === 0 || e.frames.some((f) => HEADER_FRAME.test(f.function ?? '')) || /ReadTimeout/.test(e.text)) },
+  { stage: 'before_headers', name: 'read failed before the response headers', test: (e) => READ_SIDE.test(e.text) && !e.frames.some((f) => BODY_FRAME.test(f.function ?? '')) && (e.frames.some((f) => HEADER_FRAME.test(f.function ?? '')) || /ReadTimeout/.test(e.text)) },
   { stage: 'after_response', name: 'teardown after the response', test: (e) => /Attempted to exit cancel scope|current cancel scope|Session termination failed/.test(e.text) },
   { stage: 'unknown', name: 'session-level timeout: the transport stage is not in the text', test: (e) => /Request timed out|Timed out while waiting for response|Request '[\w/]{1,80}' timed out/.test(e.text) },
 ];
@@ -58,7 +58,8 @@ export function inferStage(tree: ExceptionTree, root: ExceptionNode | null): Sta
       if (r.test(e)) {
         const bytes = props.bytesRead !== undefined ? ` (bytesRead ${props.bytesRead})` : '';
         const where = r.stage === 'between_sse_events' && sse ? ' inside SSE iteration' : '';
-        return { stage: r.stage, evidence: `${n.type}: ${firstLine(n.message)}${bytes}${where} → ${r.name}` };
+        const code = n.props?.code ? ` [${n.props.code}]` : '';
+        return { stage: r.stage, evidence: `${n.type}${code}: ${firstLine(n.message)}${bytes}${where} → ${r.name}` };
       }
     }
   }

@@ -1,0 +1,140 @@
+// The HTTP API through fastify inject(): every contract route, the error shape, and the
+// cross-site guards.
+import { tableFromIPC } from 'apache-arrow';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Analysis } from '../contract/analysis.ts';
+import { openContext, type Context } from '../incidents.ts';
+import { REPO, tempWorkspace } from '../testing/helpers.ts';
+import { buildApp } from './app.ts';
+
+export function multipart(files: { name: string; data: string | Buffer }[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----mcptriage' + Math.random().toString(16).slice(2);
+  const parts: Buffer[] = [];
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(Buffer.isBuffer(f.data) ? f.data : Buffer.from(f.data));
+    parts.push(Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-requested-with': 'mcp-triage' } };
+}
+
+const SAMPLE = join(REPO, 'samples', 'restart-stale-session');
+const sampleFiles = () => readdirSync(SAMPLE).filter((f) => f.endsWith('.log')).map((f) => ({ name: f, data: readFileSync(join(SAMPLE, f)) }));
+
+const ws = tempWorkspace();
+let ctx: Context;
+let app: FastifyInstance;
+let id = '';
+
+beforeAll(async () => {
+  ctx = await openContext({ env: ws.env, db: join(ws.dir, 'api.duckdb'), keyFile: ws.keyFile });
+  app = await buildApp({ ctx, maxUploadMb: 1 });
+});
+afterAll(async () => {
+  await app.close();
+  await ctx.store.close();
+  ws.cleanup();
+});
+
+describe('HTTP API', () => {
+  it('GET /api/health', async () => {
+    const r = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toMatchObject({ ok: true });
+    expect(r.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('POST /api/incidents creates an incident from an upload', async () => {
+    const r = await app.inject({ method: 'POST', url: '/api/incidents', ...multipart(sampleFiles()) });
+    expect(r.statusCode, r.body).toBe(201);
+    id = r.json().id;
+    expect(id).toMatch(/^inc_/);
+  });
+
+  it('GET /api/incidents lists it newest first with its headline', async () => {
+    const r = await app.inject({ method: 'GET', url: '/api/incidents' });
+    const [row] = r.json();
+    expect(row).toMatchObject({ id, state: 'ready', files: 5, decision: 'reinitialize' });
+    expect(Date.parse(row.createdAt)).not.toBeNaN();
+  });
+
+  it('GET /analysis is a contract-valid document', async () => {
+    const r = await app.inject({ method: 'GET', url: `/api/incidents/${id}/analysis` });
+    const a = Analysis.parse(r.json());
+    expect(a.decision).toBe('reinitialize');
+    expect(a.inputs.map((i) => i.source).sort()).toEqual(['client', 'proxy', 'proxy', 'proxy', 'server']);
+  });
+
+  it('GET /events is an Arrow stream with the contract columns and working filters', async () => {
+    const all = await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?limit=100000` });
+    expect(all.headers['content-type']).toContain('application/vnd.apache.arrow.stream');
+    const t = tableFromIPC(all.rawPayload);
+    for (const c of ['ts', 'source', 'file', 'line', 'level', 'message', 'session', 'rpcId', 'method', 'httpStatus', 'requestId']) expect(t.schema.names).toContain(c);
+    expect(t.numRows).toBe(Number(all.headers['x-total-count']));
+    const proxy404 = tableFromIPC((await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?source=proxy&status=404` })).rawPayload);
+    expect(proxy404.numRows).toBeGreaterThan(0);
+    for (const row of proxy404.toArray()) expect([row.source, row.httpStatus]).toEqual(['proxy', 404]);
+    const q = tableFromIPC((await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?q=session%20not%20found&limit=5` })).rawPayload);
+    expect(q.numRows).toBeGreaterThan(0);
+    expect(q.numRows).toBeLessThanOrEqual(5);
+    const rpc = tableFromIPC((await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?rpcId=3&method=tools/call` })).rawPayload);
+    expect(rpc.toArray().every((r) => r.rpcId === '3')).toBe(true);
+    const bad = await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?status=abc` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('TRIAGE_ERR_USAGE');
+  });
+
+  it('POST /files skips identical files and adds new ones', async () => {
+    const r = await app.inject({ method: 'POST', url: `/api/incidents/${id}/files`, ...multipart([sampleFiles()[0]!, { name: 'extra.log', data: 'hello\n' }]) });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toEqual({ id, added: 1, skipped: 1 });
+  });
+
+  it('report answers 501 in the error shape until it is built', async () => {
+    const r = await app.inject({ method: 'GET', url: `/api/incidents/${id}/report` });
+    expect([200, 501]).toContain(r.statusCode);
+    if (r.statusCode === 501) expect(r.json().error.code).toBe('TRIAGE_ERR_NOT_IMPLEMENTED');
+  });
+
+  it('refuses state changes without X-Requested-With, or from another origin, or another Host', async () => {
+    const { payload, headers } = multipart([{ name: 'a.log', data: 'x\n' }]);
+    const noHeader = await app.inject({ method: 'POST', url: '/api/incidents', payload, headers: { 'content-type': headers['content-type']! } });
+    expect(noHeader.statusCode).toBe(403);
+    expect(noHeader.json().error.code).toBe('TRIAGE_ERR_FORBIDDEN');
+    const foreign = await app.inject({ method: 'POST', url: '/api/incidents', payload, headers: { ...headers, origin: 'https://evil.example' } });
+    expect(foreign.statusCode).toBe(403);
+    const crossSite = await app.inject({ method: 'DELETE', url: `/api/incidents/${id}`, headers: { 'x-requested-with': 'mcp-triage', 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.statusCode).toBe(403);
+    const rebind = await app.inject({ method: 'GET', url: '/api/incidents', headers: { host: 'attacker.example:8765' } });
+    expect(rebind.statusCode).toBe(403);
+  });
+
+  it('answers bad uploads with a 4xx and a message', async () => {
+    const notMultipart = await app.inject({ method: 'POST', url: '/api/incidents', payload: '{}', headers: { 'content-type': 'application/json', 'x-requested-with': 'mcp-triage' } });
+    expect(notMultipart.statusCode).toBe(415);
+    const tooBig = await app.inject({ method: 'POST', url: '/api/incidents', ...multipart([{ name: 'big.log', data: Buffer.alloc(2 * 1024 * 1024, 97) }]) });
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().error.message).toMatch(/limit/);
+    const empty = await app.inject({ method: 'POST', url: '/api/incidents', ...multipart([]) });
+    expect(empty.statusCode).toBe(400);
+  });
+
+  it('404s in the error shape for unknown incidents and routes', async () => {
+    for (const url of ['/api/incidents/inc_nothere1/analysis', '/api/incidents/../etc/analysis', '/api/nope']) {
+      const r = await app.inject({ method: 'GET', url });
+      expect(r.statusCode).toBe(404);
+      expect(r.json().error.code).toBe('TRIAGE_ERR_NOT_FOUND');
+    }
+  });
+
+  it('DELETE forgets the incident', async () => {
+    const r = await app.inject({ method: 'DELETE', url: `/api/incidents/${id}`, headers: { 'x-requested-with': 'mcp-triage' } });
+    expect(r.statusCode).toBe(204);
+    expect((await app.inject({ method: 'GET', url: `/api/incidents/${id}/analysis` })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,107 @@
+// Session ids (redaction.md "Keyed pseudonymisation"): pass 1 collects full ids from every
+// file into a SessionIdBook; pass 2 replaces every spelling of them, and resolves masked
+// forms (`abcd1234****`, `****abcd`, `abcd…`) against the book.
+import { canonicalId, pseudonym, sessionPseudonym } from './pseudonym.ts';
+import type { MaskedResolution } from './types.ts';
+
+const PSEUDO = /^sess_[a-z2-7]{10,}$/;
+
+/** Raw session ids seen in the inputs (memory only; never persisted). */
+export class SessionIdBook {
+  readonly raw = new Set<string>();
+  /** Bumped on every new id, so redactors can refresh their sweep tables (stdin mode). */
+  version = 0;
+  add(id: string): void {
+    const v = id.trim();
+    if (v.length >= 6 && v.length <= 256 && !PSEUDO.test(v) && !this.raw.has(v)) {
+      this.raw.add(v);
+      this.version++;
+    }
+  }
+  /** Every spelling of every id that the literal sweep must catch, longest first. */
+  variants(): string[] {
+    const out = new Set<string>();
+    for (const id of this.raw) for (const v of idVariants(id)) out.add(v);
+    return [...out].sort((a, b) => b.length - a.length);
+  }
+  /** Resolve a masked id's visible part against the full ids (see MaskedResolution). */
+  resolveMasked(key: Uint8Array, visible: string, position: 'prefix' | 'suffix'): MaskedResolution {
+    const vis = visible.toLowerCase();
+    const visCanon = /^[0-9a-f-]+$/i.test(visible) ? vis.replace(/-/g, '') : null;
+    const hits = new Set<string>();
+    for (const id of this.raw) {
+      const forms = [id.toLowerCase(), canonicalId(id).toLowerCase()];
+      const ok = forms.some((f) => (position === 'prefix' ? f.startsWith(vis) : f.endsWith(vis))) ||
+        (visCanon !== null && visCanon.length > 0 && (position === 'prefix' ? forms[1]!.startsWith(visCanon) : forms[1]!.endsWith(visCanon)));
+      if (ok && forms[0] !== vis) hits.add(canonicalId(id));
+    }
+    const weak = visible.length < 6;
+    if (hits.size === 1) {
+      const only = [...this.raw].find((id) => canonicalId(id) === [...hits][0])!;
+      return { visible, position, status: 'matched', candidates: 1, pseudonym: sessionPseudonym(key, only), weak };
+    }
+    // Unresolved and ambiguous masks get their own pseudonym (HMAC of "masked:" + visible),
+    // so an ambiguous mask never joins either candidate, yet repeats of it stay together.
+    const p = pseudonym(key, 'masked-session', `${position}:${visCanon ?? visible}`);
+    return { visible, position, status: hits.size === 0 ? 'unresolved' : 'ambiguous', candidates: hits.size, pseudonym: p, weak };
+  }
+}
+
+/** The spellings of one id: as logged, canonical, UUIDs hyphenated/hex32 in both cases, percent-encoded. */
+export function idVariants(id: string): string[] {
+  const c = canonicalId(id);
+  const out = new Set([id, c]);
+  if (/^[0-9a-f]{32}$/.test(c)) {
+    const hy = `${c.slice(0, 8)}-${c.slice(8, 12)}-${c.slice(12, 16)}-${c.slice(16, 20)}-${c.slice(20)}`;
+    for (const v of [hy, hy.toUpperCase(), c.toUpperCase()]) out.add(v);
+  }
+  for (const v of [...out]) {
+    const enc = encodeURIComponent(v);
+    if (enc !== v) {
+      out.add(enc);
+      out.add(enc.toLowerCase().replace(/%[0-9a-f]{2}/g, (m) => m)); // %2f vs %2F spellings
+      out.add(enc.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
+      out.add(encodeURIComponent(enc));
+    }
+    if (v.includes('/')) out.add(v.replace(/\//g, '\\/')); // JSON-escaped slash
+  }
+  return [...out].filter((v) => v.length >= 6);
+}
+
+// Places a raw session id shows up in MCP logs (redaction.md "What MCP puts into logs").
+const ID = String.raw`([\x21-\x7e]{6,256}?)`;
+const END = String.raw`(?=$|[\s"',;&)\]}>\\])`;
+export const SESSION_ID_PATTERNS: RegExp[] = [
+  new RegExp(String.raw`mcp[-_]?session[-_]?id\\{0,7}["']?\s{0,8}[:=]\s{0,8}\\{0,7}["']?` + ID + END, 'gi'),
+  new RegExp(String.raw`(?:[?&;]|&amp;)(?:session_id|sessionId|mcp_session_id|session|sid)=` + ID + String.raw`(?=$|[\s"',;&)\]}>#\\])`, 'g'),
+  new RegExp(String.raw`\\{0,7}["'](?:session_id|sessionId|mcp_session_id|mcpSessionId|mcp-session-id)\\{0,7}["']\s{0,8}:\s{0,8}\\{0,7}["']([^"'\\\s]{6,256})`, 'gi'),
+  new RegExp(String.raw`\bsid="([^"\s]{6,256})"`, 'g'),
+  new RegExp(
+    String.raw`(?:Received session ID|Created new transport with session ID|Created new session with ID|Rejected request with unknown or expired session ID|Terminating session|Transport not found for sessionId|No transport found for sessionId|Session ID|session id|sessionId)[:=]?\s{1,8}` +
+      ID +
+      END,
+    'g',
+  ),
+  new RegExp(String.raw`\bSession ` + ID + String.raw` (?:idle timeout|crashed|terminated|expired|closed)`, 'g'),
+];
+
+const NOT_IDS = new Set(['None', 'null', 'undefined', 'none', 'provided', 'required', 'missing', 'invalid', 'header', 'expired']);
+const MASKED_TAIL = /(?:\*{3,}|…|\.\.\.|\[masked\])$/;
+
+/** Pass 1: remember every full session id on this line. */
+export function collectSessionIds(line: string, book: SessionIdBook): void {
+  if (!/session|sid=|sid"/i.test(line)) return;
+  for (const re of SESSION_ID_PATTERNS) {
+    re.lastIndex = 0;
+    for (const m of line.matchAll(re)) {
+      const id = m[1]!.replace(/[.:]+$/, '');
+      if (NOT_IDS.has(id) || /^\*+/.test(id) || MASKED_TAIL.test(id) || id.includes('…') || /\*{3,}/.test(id)) continue;
+      if (id.startsWith('[REDACTED') || id.startsWith('<') || PSEUDO.test(id)) continue;
+      book.add(id);
+    }
+  }
+}
+
+/** Masked id forms: VISIBLE + (*** | … | ... | [masked]) and ****VISIBLE. */
+export const MASKED_PREFIX = /(?<![A-Za-z0-9_\-])(?<v>[A-Za-z0-9_\-]{4,64})(?<mask>\*{3,64}|…|\.\.\.|\[masked\])/dg;
+export const MASKED_SUFFIX = /(?<![A-Za-z0-9_\-*])(?<mask>\*{3,64})(?<v>[A-Za-z0-9_\-]{4,64})(?![A-Za-z0-9_\-])/dg;
