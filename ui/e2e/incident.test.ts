@@ -127,6 +127,44 @@ describe('incident page', () => {
   });
 });
 
+describe('upload control', () => {
+  it('accepts files dropped on the drop zone', async () => {
+    const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await p.goto(h.base);
+    await p.getByTestId('dropzone').waitFor();
+    await p.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['2026-11-29T09:02:26.857Z INFO [host-app] dropped\n'], 'dropped-client.log', { type: 'text/plain' }));
+      const zone = document.querySelector('[data-testid=dropzone]')!;
+      for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await p.getByRole('list', { name: 'Files to upload' }).getByText('dropped-client.log').waitFor();
+    await p.close();
+  });
+
+  it("shows the API's error, attached to the file it names", async () => {
+    const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await p.goto(h.base);
+    await p.setInputFiles('[data-testid=file-input]', [
+      { name: 'client.log', mimeType: 'text/plain', buffer: Buffer.from('2026-11-29T09:02:26.857Z INFO hello\n') },
+      { name: 'bundle.zip', mimeType: 'application/zip', buffer: Buffer.from('PK\u0003\u0004 not really a zip') },
+    ]);
+    await p.click('[data-testid=upload-submit]');
+    const banner = p.getByTestId('upload-error');
+    await banner.waitFor({ timeout: 20_000 });
+    const text = (await banner.textContent()) ?? '';
+    expect(text).toMatch(/TRIAGE_ERR_/);
+    expect(text).toMatch(/HTTP 4\d\d/);
+    // The server's message names bundle.zip, so that row carries the error and client.log does not.
+    const rows = p.getByRole('list', { name: 'Files to upload' }).locator('li');
+    expect(await rows.filter({ hasText: 'bundle.zip' }).locator('[role=alert]').count()).toBe(1);
+    expect(await rows.filter({ hasText: 'client.log' }).locator('[role=alert]').count()).toBe(0);
+    expect(new URL(p.url()).pathname).toBe('/');
+    await p.screenshot({ path: join(SHOTS, 'upload-error.png') });
+    await p.close();
+  });
+});
+
 describe('log text is text', () => {
   it('renders HTML and script payloads from a log as plain text', async () => {
     const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
