@@ -46,11 +46,11 @@ function restartStaleSession(unknownSession: '404' | '400'): Scenario['run'] {
 type Crash = NonNullable<import('./mcp-server.ts').ServerConfig['crash']>;
 
 /** JSON-response server; the process is SIGKILLed inside the tool call (before the response headers). */
-function killedMidResponse(crash: Crash): Scenario['run'] {
+function killedMidResponse(crash: Crash, jsonResponse = true): Scenario['run'] {
   return async (ctx) => {
     const log = ctx.log;
     log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');
-    const server = await ctx.startServer({ jsonResponse: true, crash });
+    const server = await ctx.startServer({ jsonResponse, crash });
     const url = await ctx.startNginx({ upstreams: [`127.0.0.1:${server.port}`] });
     const c = await connect(log, url);
     ctx.clients.push(c);
@@ -58,7 +58,8 @@ function killedMidResponse(crash: Crash): Scenario['run'] {
     await callTool(log, c, 'get_order', { order_id: 'ORD-1002' }).catch(() => {});
     if (crash.startsWith('create_order')) {
       log.info('User asked to place an order');
-      await callTool(log, c, 'create_order', { sku: 'SKU-GREEN-TEE', qty: 2 });
+      // host-app request timeout for tool calls: 8 s (SDK default would be 60 s)
+      await callTool(log, c, 'create_order', { sku: 'SKU-GREEN-TEE', qty: 2 }, 8000);
     }
     await server.exited();
     // let the SDK's GET-stream reconnection attempts finish (they hit nginx while the server is gone)
@@ -240,5 +241,10 @@ export const scenarios: Scenario[] = [
       await connect(log, url).catch(() => {});
       await sleep(200);
     },
+  },
+  {
+    name: 'killed-mid-stream-write-committed',
+    expected: 'read_result_no_repeat (D5: SSE response already started (200), server logged "committed" then died; nginx "while reading upstream"; client times out)',
+    run: killedMidResponse('create_order:after-commit', false),
   },
 ];
