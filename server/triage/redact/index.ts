@@ -1,107 +1,145 @@
 // Redaction at ingest: every line passes through here before it is parsed or stored.
 // Pass 1 (collectSessionIds) reads all inputs for raw session ids; pass 2 (createLineRedactor)
 // rewrites each line. Nothing raw goes past this module except through memory.
-import { canonicalId, sessionPseudonym } from './pseudonym.ts';
+// See README.md for the pipeline, the rule tables and the verifier.
+import { defaultState, redactString, type EngineState } from './engine.ts';
+import { SecretLedger } from './ledger.ts';
+import { SessionIdBook } from './session.ts';
+import { placeholder, type MaskedResolution, type PatternRule, type RedactResult, type Remark } from './types.ts';
 
-export interface Remark {
-  rule: string;
-  start: number;
-  end: number;
-  originalLength: number;
-}
-export interface RedactResult {
-  text: string;
-  remarks: Remark[];
-}
+export type { MaskedResolution, PatternRule, RedactResult, Remark } from './types.ts';
+export type { JsonPathRule, SecretKind, SelectorKind } from './types.ts';
+export { SessionIdBook, collectSessionIds, idVariants } from './session.ts';
+export { SecretLedger } from './ledger.ts';
+export { verifyRedacted, rawValuesFor, type VerifyContext, type VerifyHit, type VerifyResult } from './verify.ts';
+export { ALL_PATTERN_RULES, JSON_PATH_RULES } from './engine.ts';
+export { base32, canonicalId, pseudonym, sessionPseudonym, type PseudonymDomain } from './pseudonym.ts';
 
-/** Raw session ids seen in the inputs (memory only; never persisted). */
-export class SessionIdBook {
-  readonly raw = new Set<string>();
-  add(id: string): void {
-    const v = id.trim();
-    if (v.length >= 6 && v.length <= 256 && !/^sess_[a-z2-7]{10,}$/.test(v)) this.raw.add(v);
-  }
-  /** Every spelling of every id that the literal sweep must catch, longest first. */
-  variants(): string[] {
-    const out = new Set<string>();
-    for (const id of this.raw) for (const v of idVariants(id)) out.add(v);
-    return [...out].sort((a, b) => b.length - a.length);
-  }
-}
+/** Lines longer than this are cut; the remainder never passes through (redaction.md §5.1). */
+export const MAX_LINE = 1024 * 1024;
+/** A PEM block longer than this many lines is assumed unterminated and the state is dropped. */
+const MAX_PEM_LINES = 400;
 
-/** The spellings of one id: as logged, canonical, and for UUIDs hyphenated/hex32 in both cases. */
-export function idVariants(id: string): string[] {
-  const out = new Set([id, canonicalId(id)]);
-  const c = canonicalId(id);
-  if (/^[0-9a-f]{32}$/.test(c)) {
-    const hy = `${c.slice(0, 8)}-${c.slice(8, 12)}-${c.slice(12, 16)}-${c.slice(16, 20)}-${c.slice(20)}`;
-    for (const v of [hy, hy.toUpperCase(), c.toUpperCase()]) out.add(v);
-  }
-  return [...out].filter((v) => v.length >= 6);
-}
+export const LINE_FAILED = '[REDACTED:line redaction failed]';
 
-// Places a raw session id shows up in MCP logs (redaction.md "What MCP puts into logs").
-const ID = String.raw`([\x21-\x7e]{6,256}?)`;
-const END = String.raw`(?=$|[\s"',;&)\]}>])`;
-const SESSION_ID_PATTERNS: RegExp[] = [
-  new RegExp(String.raw`mcp[-_]?session[-_]?id["']?\s*[:=]\s*["']?` + ID + END, 'gi'),
-  new RegExp(String.raw`[?&;](?:session_id|sessionId|mcp_session_id)=` + ID + END, 'g'),
-  new RegExp(String.raw`"(?:session_id|sessionId|mcp_session_id|mcpSessionId)"\s*:\s*"([^"\\]{6,256})"`, 'g'),
-  new RegExp(
-    String.raw`(?:Received session ID|Created new transport with session ID|Created new session with ID|Rejected request with unknown or expired session ID|Terminating session|Transport not found for sessionId|No transport found for sessionId|Session ID|session id|sessionId)[:=]?\s+` +
-      ID +
-      END,
-    'g',
-  ),
-  new RegExp(String.raw`\bSession ` + ID + String.raw` (?:idle timeout|crashed|terminated)`, 'g'),
-];
-
-const NOT_IDS = new Set(['None', 'null', 'undefined', 'none', 'provided', 'required']);
-
-export function collectSessionIds(line: string, book: SessionIdBook): void {
-  if (!/session/i.test(line)) return;
-  for (const re of SESSION_ID_PATTERNS) {
-    re.lastIndex = 0;
-    for (const m of line.matchAll(re)) {
-      const id = m[1]!.replace(/[.:]+$/, '');
-      if (!NOT_IDS.has(id) && !/^\*+$/.test(id) && !/\*{3,}|…|\.\.\.$/.test(id)) book.add(id);
-    }
-  }
-}
-
-const BEARER = /(bearer(?:\s+|%20|\+|\\u0020))([A-Za-z0-9._~+/-]{4,4096}=*)/gi;
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const CONTINUATION = /^(?<ws>\s{0,16})(?<v>[A-Za-z0-9_\-]{8,16384}(?:\.[A-Za-z0-9_\-]{0,16384}){0,4})/d;
+const TOKEN_RULES = new Set(['@jwt', '@jwt-fragment', '@bearer', '@authorization', '@secret-key', '@query-secret']);
 
 export interface LineRedactor {
   line(text: string): RedactResult;
+  /** Every masked session id met so far and how it was resolved (for "matched from masked prefix" / "ambiguous (N candidates)"). */
+  maskedResolutions(): MaskedResolution[];
+  /** The raw values this redactor removed (memory only), for verifyRedacted. */
+  readonly ledger: SecretLedger;
 }
 
-export function createLineRedactor(opts: { key: Uint8Array; ids: SessionIdBook }): LineRedactor {
-  const variants = opts.ids.variants();
-  const pseudo = new Map<string, string>();
-  for (const id of opts.ids.raw) {
-    const p = sessionPseudonym(opts.key, id);
-    pseudo.set(id, p);
-    for (const v of idVariants(id)) pseudo.set(v, p);
-  }
-  return {
-    line(text: string): RedactResult {
-      const remarks: Remark[] = [];
-      let out = text.replace(BEARER, (m, scheme: string, cred: string, offset: number) => {
-        if (/^sess_[a-z2-7]{10,}$/.test(cred) || cred.startsWith('[REDACTED')) return m;
-        remarks.push({ rule: '@bearer', start: offset, end: offset + m.length, originalLength: cred.length });
-        return `${scheme}[REDACTED:bearer]`;
-      });
-      for (const v of variants) {
-        if (!out.includes(v)) continue;
-        const p = pseudo.get(v)!;
-        let idx = out.indexOf(v);
-        while (idx !== -1) {
-          remarks.push({ rule: '@mcp-session', start: idx, end: idx + p.length, originalLength: v.length });
-          out = out.slice(0, idx) + p + out.slice(idx + v.length);
-          idx = out.indexOf(v, idx + p.length);
+export interface LineRedactorOptions {
+  key: Uint8Array;
+  ids: SessionIdBook;
+  /** Share one ledger across the files of an incident; a new one is made otherwise. */
+  ledger?: SecretLedger;
+  /** Tests only: replace the rule tables. */
+  rules?: { format?: PatternRule[]; context?: PatternRule[]; pii?: PatternRule[] };
+}
+
+/** Pass 2. One instance per file: PEM blocks and wrapped JWTs carry state from line to line. */
+export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
+  const ledger = opts.ledger ?? new SecretLedger();
+  const st: EngineState = { ...defaultState(opts.key, opts.ids, ledger), ...(opts.rules ?? {}) };
+  const masked = new Map<string, MaskedResolution>();
+  let inPem = false;
+  let pemLines = 0;
+  let prevEndedInToken = false;
+
+  const redactLine = (raw: string): RedactResult => {
+    let text = raw;
+    let cut = 0;
+    // Ids in session positions are always known before the sweep (stdin has no pass 1).
+    collectSessionIdsSafe(text.length > MAX_LINE ? text.slice(0, MAX_LINE) : text, opts.ids);
+    if (text.length > MAX_LINE) {
+      cut = text.length - MAX_LINE;
+      text = text.slice(0, MAX_LINE);
+    }
+    const cr = text.endsWith('\r') ? '\r' : '';
+    if (cr) text = text.slice(0, -1);
+
+    let res: RedactResult;
+    if (inPem) {
+      const end = PEM_END.exec(text);
+      pemLines++;
+      if (end || pemLines > MAX_PEM_LINES) inPem = false;
+      if (end) {
+        const head = text.slice(0, end.index);
+        const tail = redactString(text.slice(end.index), st, 0);
+        const ph = head.trim() ? placeholder('@pem') : head;
+        if (head.trim()) ledger.record('@pem', head.trim(), 'secret');
+        res = { text: ph + tail.text, remarks: [...(head.trim() ? [{ rule: '@pem', start: 0, end: ph.length, originalLength: head.length }] : []), ...tail.remarks.map((r) => ({ ...r, start: r.start + ph.length, end: r.end + ph.length }))] };
+      } else {
+        if (text.trim()) ledger.record('@pem', text.trim(), 'secret');
+        res = text.trim() ? { text: placeholder('@pem'), remarks: [{ rule: '@pem', start: 0, end: placeholder('@pem').length, originalLength: text.length }] } : { text, remarks: [] };
+      }
+    } else {
+      let pre: Remark[] = [];
+      let body = text;
+      if (prevEndedInToken) {
+        const m = CONTINUATION.exec(text);
+        const v = m?.groups?.v;
+        if (m && v && /[0-9]/.test(v) && /[A-Za-z]/.test(v)) {
+          const [s, e] = m.indices!.groups!.v!;
+          ledger.record('@jwt-continuation', v, 'secret');
+          const ph = placeholder('@jwt-continuation');
+          body = text.slice(0, s) + ph + text.slice(e);
+          pre = [{ rule: '@jwt-continuation', start: s, end: s + ph.length, originalLength: e - s }];
         }
       }
-      return { text: out, remarks };
+      const r = redactString(body, st, 0);
+      // The continuation placeholder is inert, so later rules leave it; keep its remark.
+      res = { text: r.text, remarks: [...pre.filter((p) => !r.remarks.some((x) => x.start <= p.start && x.end >= p.end)), ...r.remarks].sort((a, b) => a.start - b.start) };
+      const b = PEM_BEGIN.exec(text);
+      if (b && !PEM_END.test(text.slice(b.index))) {
+        inPem = true;
+        pemLines = 0;
+      }
+    }
+    // A token that runs to the end of the line may continue on the next (wrapped JWT/bearer).
+    const last = res.remarks[res.remarks.length - 1];
+    prevEndedInToken = !!last && TOKEN_RULES.has(last.rule) && res.text.slice(last.end).replace(/[\s"'\\,]/g, '') === '';
+    for (const r of res.remarks) if (r.info) masked.set(`${r.info.position}:${r.info.visible}`, r.info);
+    let out = res.text + cr;
+    const remarks = res.remarks;
+    if (cut) {
+      const ph = placeholder(`@line-truncated ${cut} chars`);
+      remarks.push({ rule: '@line-truncated', start: out.length, end: out.length + ph.length, originalLength: cut });
+      out += ph;
+    }
+    return { text: out, remarks };
+  };
+
+  return {
+    ledger,
+    line(text: string): RedactResult {
+      try {
+        return redactLine(text);
+      } catch {
+        // Fail closed: never pass a line through because a rule broke on it.
+        prevEndedInToken = false;
+        return { text: LINE_FAILED, remarks: [{ rule: '@line-failed', start: 0, end: LINE_FAILED.length, originalLength: text.length }] };
+      }
     },
+    maskedResolutions: () => [...masked.values()],
   };
 }
+
+/** Convenience for tests and small inputs: pass 1 and pass 2 over an in-memory text. */
+export function redactText(text: string, opts: { key: Uint8Array; ids?: SessionIdBook; ledger?: SecretLedger }): { text: string; remarks: Remark[][]; redactor: LineRedactor } {
+  const ids = opts.ids ?? new SessionIdBook();
+  const lines = text.split('\n');
+  for (const l of lines) collectSessionIdsSafe(l, ids);
+  const redactor = createLineRedactor({ key: opts.key, ids, ...(opts.ledger ? { ledger: opts.ledger } : {}) });
+  const out = lines.map((l) => redactor.line(l));
+  return { text: out.map((r) => r.text).join('\n'), remarks: out.map((r) => r.remarks), redactor };
+}
+
+import { collectSessionIds as collectSessionIdsSafe } from './session.ts';

@@ -69,7 +69,7 @@ export const CONTEXT_RULES: PatternRule[] = [
     secretKind: 'secret',
     validate: (v, m, ctx) => {
       const after = ctx.line[m.index + m[0].length];
-      if (after === '"' || after === '=') return false; // auth-param: Bearer error="invalid_token"
+      if (/^[A-Za-z_]{1,32}=$/.test(v) && after === '"') return false; // auth-param: Bearer error="invalid_token"
       if (/^(?:token|tokens|undefined|null|none|error|realm|scope|auth|authentication|required|missing|expired|invalid|header|scheme|prefix|type)=*$/i.test(v)) return false;
       return v.length >= 6;
     },

@@ -164,7 +164,7 @@ export const PII_RULES: PatternRule[] = [
     kind: 'free-text',
     description: 'the user name in home paths (/home/X, /Users/X, C:\\Users\\X, /mnt/c/Users/X) → user-…',
     keywords: ['/home/', 'users'],
-    pattern: /(?:\/home\/|\/Users\/|\/users\/|[A-Za-z]:\\{1,4}Users\\{1,4}|[A-Za-z]:\/Users\/)(?<v>[A-Za-z0-9._$\-]{1,64})/dg,
+    pattern: /(?:\/home\/|\/Users\/|[A-Za-z]:\\{1,4}[Uu]sers\\{1,4}|[A-Za-z]:\/[Uu]sers\/)(?<v>[A-Za-z0-9._$\-]{1,64})/dg,
     secretKind: 'pii',
     validate: (v) => !/^(?:runner|root|node|app|shared|public|default|user|username|\$user|\.\.\.|<user>)$/i.test(v) && !v.startsWith('user-'),
     replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
@@ -180,7 +180,7 @@ export const PII_RULES: PatternRule[] = [
     validate: (v) => !v.startsWith('ip-') && !v.startsWith('user-'),
     replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
     tps: ['10.0.0.1 - dave [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'],
-    fps: ['10.0.0.1 - - [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'],
+    fps: ['127.0.0.1 - - [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'],
   },
   {
     id: '@host',

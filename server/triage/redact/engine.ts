@@ -1,0 +1,392 @@
+// The engine: runs the rule tables over one string, in the pipeline order of README.md.
+// Rules are data (rules/*.ts); this file only knows how to apply them.
+import { Editor, type Edit } from './editor.ts';
+import { LiteralSweeper } from './sweeper.ts';
+import { parseJsonAt, quoteLike, summarise, type JNode } from './json.ts';
+import { sessionPseudonym } from './pseudonym.ts';
+import { CONTEXT_RULES } from './rules/context.ts';
+import { FORMAT_RULES } from './rules/formats.ts';
+import { JSON_PATH_RULES, matchJsonPath } from './rules/json-paths.ts';
+import { classifyKey, isInert, OAUTH_CONTEXT, type KeyClass } from './rules/keys.ts';
+import { PII_RULES } from './rules/pii.ts';
+import { idVariants, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
+import type { SecretLedger } from './ledger.ts';
+import { placeholder, type PatternRule, type RedactResult, type RuleContext, type SecretKind } from './types.ts';
+
+export const MAX_DECODE_DEPTH = 3;
+export const MAX_DECODE_SPAN = 64 * 1024;
+
+export interface EngineState {
+  key: Uint8Array;
+  book: SessionIdBook;
+  ledger: SecretLedger;
+  /** Rule tables (tests may swap them). */
+  format: PatternRule[];
+  context: PatternRule[];
+  pii: PatternRule[];
+}
+
+// ---------- rule application ----------
+
+function ruleContext(st: EngineState, text: string, keyHint?: string): RuleContext {
+  return { key: st.key, line: text, ...(keyHint !== undefined ? { keyHint } : {}), record: (rule, raw, kind) => st.ledger.record(rule, raw, kind) };
+}
+
+export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineState, keyHint?: string): void {
+  let lower = ed.text.toLowerCase();
+  for (const rule of rules) {
+    if (rule.keywords && !rule.keywords.some((k) => lower.includes(k))) continue;
+    const text = ed.text;
+    const ctx = ruleContext(st, text, keyHint);
+    const edits: Edit[] = [];
+    const re = rule.pattern;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      const span = m.indices?.groups?.v ?? m.indices![0]!;
+      let [s, e] = span;
+      // A value may hold further keys (`a=1&access_token=x`): resume scanning inside it.
+      re.lastIndex = Math.max(m.index + 1, s);
+      if (e <= s) continue;
+      let value = text.slice(s, e);
+      if (rule.validate && !rule.validate(value, m, ctx)) continue;
+      if (rule.narrow) {
+        e = s + rule.narrow(value, m, ctx);
+        value = text.slice(s, e);
+        if (e <= s) continue;
+      }
+      re.lastIndex = Math.max(m.index + 1, e);
+      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e)) continue;
+      const replacement = rule.replace ? rule.replace(value, ctx, m) : placeholder(rule.id);
+      if (replacement === null || replacement === value) continue;
+      const id = rule.ruleFor ? rule.ruleFor(m, ctx) : rule.id;
+      st.ledger.record(id, value, rule.secretKind ?? 'secret', replacement);
+      edits.push({ start: s, end: e, text: replacement, rule: id });
+    }
+    if (edits.length) {
+      ed.apply(edits);
+      lower = ed.text.toLowerCase();
+    }
+  }
+}
+
+// ---------- session ids ----------
+
+function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: () => LiteralSweeper): void {
+  ed.apply(sessionSweeper().edits(ed.text));
+  if (!/\*{3}|…|\.\.\.|\[masked\]/.test(ed.text)) return;
+  const edits: Edit[] = [];
+  const sessionish = /session|sid\b|mcp/i.test(ed.text);
+  for (const [re, position] of [
+    [MASKED_PREFIX, 'prefix'],
+    [MASKED_SUFFIX, 'suffix'],
+  ] as const) {
+    re.lastIndex = 0;
+    for (const m of ed.text.matchAll(re)) {
+      const visible = m.groups!.v!;
+      const [s, e] = m.indices![0]!;
+      if (ed.insideRemark(s, e)) continue;
+      const res = st.book.resolveMasked(st.key, visible, position);
+      // Only treat it as a session id in session context, or when it resolves to a known id.
+      if (res.candidates === 0 && !(sessionish && /[0-9]/.test(visible))) continue;
+      edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
+    }
+  }
+  ed.apply(edits);
+}
+
+// ---------- structural JSON (and Python reprs) ----------
+
+const SECRET_CLASS_RULE: Record<KeyClass, string | null> = {
+  authorization: '@authorization',
+  cookie: '@cookie',
+  'set-cookie': '@cookie',
+  'api-key': '@api-key',
+  secret: '@secret-key',
+  'oauth-code': '@oauth-code',
+  'env-secret': '@env-secret',
+  session: null,
+};
+
+function walkJson(node: JNode, path: string[], st: EngineState, depth: number, loose: boolean, line: string, edits: Edit[], keyHint?: string): void {
+  const q = loose ? "'" : '"';
+  const summaryEdit = (n: JNode, rule: string) => {
+    if (n.t === 'str' && isInert(n.value)) return;
+    if (n.t === 'null') return;
+    edits.push({ start: n.start, end: n.end, text: quoteLike(summarise(n), n.t === 'str' ? n.quote : q), rule, originalLength: n.end - n.start });
+  };
+  const redactEdit = (n: JNode, rule: string) => {
+    if (n.t === 'str' && isInert(n.value)) return;
+    if (n.t !== 'str' && n.t !== 'num') return;
+    const raw = n.t === 'str' ? n.value : n.raw;
+    // Authorization keeps its scheme word (Bearer vs Basic is diagnostic).
+    const scheme = rule === '@authorization' ? (/^[A-Za-z][A-Za-z0-9-]{1,30}\s{1,8}(?=\S)/.exec(raw)?.[0] ?? '') : '';
+    st.ledger.record(rule, raw.slice(scheme.length), 'secret', placeholder(rule));
+    edits.push({ start: n.start, end: n.end, text: quoteLike(scheme + placeholder(rule), n.t === 'str' ? n.quote : q), rule, originalLength: raw.length });
+  };
+
+  if (node.t === 'obj') {
+    // HAR / header lists: {"name": "Authorization", "value": "Bearer …"}
+    const nameM = node.members.find((m) => m.key === 'name' && m.value.t === 'str');
+    const valueM = node.members.find((m) => m.key === 'value');
+    let harRule: string | null = null;
+    if (nameM && valueM && nameM.value.t === 'str') {
+      const cls = classifyKey(nameM.value.value);
+      if (cls && !(cls === 'oauth-code' && !OAUTH_CONTEXT.test(line))) harRule = SECRET_CLASS_RULE[cls];
+      if (path.length >= 2 && path[path.length - 2] === 'cookies') harRule = '@cookie';
+    }
+    for (const m of node.members) {
+      const p = [...path, m.key];
+      const pathRule = matchJsonPath(p);
+      if (pathRule) {
+        summariseContainer(m.value, pathRule.rule, pathRule.keep, summaryEdit, (n, kp) => walkJson(n, kp, st, depth, loose, line, edits, m.key), p);
+        continue;
+      }
+      if (harRule && m === valueM) {
+        redactEdit(m.value, harRule);
+        continue;
+      }
+      const cls = classifyKey(m.key);
+      const rule = cls ? SECRET_CLASS_RULE[cls] : null;
+      if (rule && (m.value.t === 'str' || m.value.t === 'num')) {
+        const v = m.value.t === 'str' ? m.value.value : m.value.raw;
+        const skip =
+          isInert(v) ||
+          (cls === 'oauth-code' && (m.value.t !== 'str' || !OAUTH_CONTEXT.test(line))) ||
+          (cls === 'secret' && /^\d{1,10}$/.test(v)) ||
+          (cls === 'authorization' && /^[A-Za-z0-9-]{1,30}\s+\[REDACTED/.test(v));
+        if (!skip) {
+          redactEdit(m.value, rule);
+          continue;
+        }
+      }
+      walkJson(m.value, p, st, depth, loose, line, edits, m.key);
+    }
+    return;
+  }
+  if (node.t === 'arr') {
+    for (const it of node.items) walkJson(it, [...path, '[]'], st, depth, loose, line, edits, keyHint);
+    return;
+  }
+  if (node.t === 'str') {
+    if (node.value.length === 0) return;
+    const inner = redactString(node.value, st, depth + 1, keyHint);
+    if (inner.text !== node.value) {
+      const rules = [...new Set(inner.remarks.map((r) => r.rule))];
+      edits.push({ start: node.start, end: node.end, text: quoteLike(inner.text, node.quote), rule: rules[0] ?? '@json-string', originalLength: node.end - node.start });
+    }
+  }
+}
+
+/**
+ * Business data: objects keep their keys, values become `<string len=N>`-style summaries.
+ * The keep-list applies to content items (array members); a bare object (structuredContent,
+ * an elicitation answer) keeps only `type`/`mimeType`, since any other key may be data.
+ */
+function summariseContainer(n: JNode, rule: string, keep: string[], edit: (n: JNode, rule: string) => void, walk: (n: JNode, path: string[]) => void, path: string[], inArray = false): void {
+  if (n.t === 'obj') {
+    const k = inArray ? keep : keep.filter((x) => x === 'type' || x === 'mimeType');
+    for (const m of n.members) {
+      if (k.includes(m.key)) walk(m.value, [...path, m.key]);
+      else edit(m.value, rule);
+    }
+  } else if (n.t === 'arr') {
+    for (const it of n.items) {
+      if (it.t === 'obj') summariseContainer(it, rule, keep, edit, walk, [...path, '[]'], true);
+      else edit(it, rule);
+    }
+  } else edit(n, rule);
+}
+
+const JSON_START = /[{[]/g;
+
+function structural(ed: Editor, st: EngineState, depth: number): boolean {
+  let wholeLine = false;
+  const text = ed.text;
+  if (!text.includes('{') && !text.includes('[')) return false;
+  const spans: Array<{ start: number; end: number; edits: Edit[] }> = [];
+  JSON_START.lastIndex = 0;
+  let attempts = 0;
+  let m: RegExpExecArray | null;
+  while ((m = JSON_START.exec(text)) !== null && attempts < 16) {
+    const at = m.index;
+    if (ed.insideRemark(at, at + 1)) continue;
+    attempts++;
+    let loose = false;
+    let node = parseJsonAt(text, at, false);
+    if (!node && text.includes("'")) {
+      node = parseJsonAt(text, at, true);
+      loose = node !== null;
+    }
+    if (!node || (node.t === 'arr' && node.items.length === 0) || node.end - node.start < 2) continue;
+    const edits: Edit[] = [];
+    // SSE `data:` payloads and log markers carry JSON-RPC; the path rules find the business data.
+    walkJson(node, [], st, depth, loose, text, edits);
+    spans.push({ start: node.start, end: node.end, edits });
+    if (node.start === text.search(/\S/) && text.slice(node.end).trim() === '') wholeLine = true;
+    JSON_START.lastIndex = node.end;
+  }
+  for (const sp of spans.reverse()) {
+    const before = ed.text.length;
+    ed.apply(sp.edits);
+    ed.frozen.push([sp.start, sp.end + (ed.text.length - before)]);
+  }
+  return wholeLine;
+}
+
+// ---------- decode views: percent, JSON escapes, HTML entities, base64 ----------
+
+type Layer = 'percent' | 'json' | 'html';
+
+const HAS_PERCENT = /%[0-9A-Fa-f]{2}/;
+const HAS_JSON_ESC = /\\u[0-9A-Fa-f]{4}|\\["\\/]/;
+const HAS_HTML = /&(?:amp|quot|lt|gt|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});/;
+
+function percentDecode(s: string): string {
+  const bytes: number[] = [];
+  let out = '';
+  const flush = () => {
+    if (bytes.length) {
+      out += Buffer.from(bytes).toString('utf8');
+      bytes.length = 0;
+    }
+  };
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '%' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      flush();
+      out += s[i];
+    }
+  }
+  flush();
+  return out;
+}
+// Re-encode what decoding exposed, but leave the placeholder and URL punctuation readable.
+const percentEncode = (s: string) => encodeURIComponent(s).replace(/%(5B|5D|3A|3D|26|2F|3F|2C|40)/g, (m) => decodeURIComponent(m));
+const jsonUnescape = (s: string) =>
+  s.replace(/\\(u[0-9A-Fa-f]{4}|["\\/bfnrt])/g, (_m, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e] ?? e));
+const jsonEscape = (s: string) => JSON.stringify(s).slice(1, -1);
+const htmlDecode = (s: string) =>
+  s.replace(/&(amp|quot|lt|gt|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});/g, (_m, e: string) => {
+    if (e[0] === '#') {
+      const n = e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return n <= 0x10ffff ? String.fromCodePoint(n) : '';
+    }
+    return ({ amp: '&', quot: '"', lt: '<', gt: '>', apos: "'" } as Record<string, string>)[e]!;
+  });
+const htmlEncode = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function decodeOnce(s: string): [string, Layer] | null {
+  if (HAS_HTML.test(s)) return [htmlDecode(s), 'html'];
+  if (HAS_JSON_ESC.test(s)) return [jsonUnescape(s), 'json'];
+  if (HAS_PERCENT.test(s)) return [percentDecode(s), 'percent'];
+  return null;
+}
+function encodeLayers(s: string, layers: Layer[]): string {
+  let out = s;
+  for (let i = layers.length - 1; i >= 0; i--) out = layers[i] === 'html' ? htmlEncode(out) : layers[i] === 'json' ? jsonEscape(out) : percentEncode(out);
+  return out;
+}
+
+const TOKEN = /[^\s]{6,65536}/g;
+const B64_RUN = /(?<![A-Za-z0-9+\/_\-])[A-Za-z0-9+\/_\-]{20,65536}={0,2}/g;
+
+function printable(b: Buffer): boolean {
+  if (b.length < 12) return false;
+  let ok = 0;
+  for (const c of b) if ((c >= 0x20 && c < 0x7f) || c === 9 || c === 10 || c === 13) ok++;
+  return ok / b.length >= 0.95;
+}
+
+function decodeViews(ed: Editor, st: EngineState, depth: number): void {
+  const text = ed.text;
+  const edits: Edit[] = [];
+  const innerRule = (r: RedactResult) => r.remarks[0]?.rule ?? '@decoded';
+  if (HAS_PERCENT.test(text) || HAS_JSON_ESC.test(text) || HAS_HTML.test(text)) {
+    TOKEN.lastIndex = 0;
+    for (const m of text.matchAll(TOKEN)) {
+      const s = m.index;
+      const e = s + m[0].length;
+      if (ed.isFrozen(s, e) || m[0].length > MAX_DECODE_SPAN) continue;
+      let cur = m[0];
+      const layers: Layer[] = [];
+      for (let i = 0; i < MAX_DECODE_DEPTH; i++) {
+        const d = decodeOnce(cur);
+        if (!d || d[0] === cur) break;
+        cur = d[0];
+        layers.push(d[1]);
+      }
+      if (layers.length === 0) continue;
+      const r = redactString(cur, st, depth + 1);
+      if (r.text !== cur) edits.push({ start: s, end: e, text: encodeLayers(r.text, layers), rule: innerRule(r), originalLength: e - s });
+    }
+  }
+  B64_RUN.lastIndex = 0;
+  for (const m of text.matchAll(B64_RUN)) {
+    const s = m.index;
+    const e = s + m[0].length;
+    if (ed.isFrozen(s, e) || ed.insideRemark(s, e) || edits.some((x) => s < x.end && e > x.start)) continue;
+    const buf = Buffer.from(m[0], 'base64');
+    if (!printable(buf)) continue;
+    const decoded = buf.toString('utf8');
+    const r = redactString(decoded, st, depth + 1);
+    if (r.text !== decoded) {
+      st.ledger.record('@base64', m[0], 'secret', placeholder('@base64'));
+      edits.push({ start: s, end: e, text: placeholder('@base64:' + innerRule(r).replace(/^@/, '')), rule: innerRule(r), originalLength: e - s });
+    }
+  }
+  ed.apply(edits);
+}
+
+// ---------- the pipeline ----------
+
+/**
+ * Redact one string (a line, a JSON string value, a decoded view). Order:
+ * session sweep → secrets seen before → formats → structure (JSON/repr) → decode views →
+ * context (headers, keys, query) → PII and entropy. Depth bounds the decode recursion.
+ */
+export function redactString(text: string, st: EngineState, depth = 0, keyHint?: string, sessionSweeper?: () => LiteralSweeper): RedactResult {
+  const ed = new Editor(text);
+  sweepSessions(ed, st, sessionSweeper ?? (() => sweeperFor(st)));
+  ed.apply(st.ledger.sweeper.edits(ed.text));
+  runPatternRules(ed, st.format, st, keyHint);
+  let wholeJson = false;
+  if (depth <= MAX_DECODE_DEPTH) {
+    wholeJson = structural(ed, st, depth);
+    if (!wholeJson) decodeViews(ed, st, depth);
+  }
+  if (!wholeJson) {
+    runPatternRules(ed, st.context, st, keyHint);
+    runPatternRules(ed, st.pii, st, keyHint);
+  }
+  return { text: ed.text, remarks: ed.remarks };
+}
+
+// One sweeper per book version (rebuilt when pass 2 meets a new id, e.g. on stdin).
+const sweepers = new WeakMap<SessionIdBook, { version: number; key: Uint8Array; sweeper: LiteralSweeper }>();
+export function sweeperFor(st: EngineState): LiteralSweeper {
+  const cached = sweepers.get(st.book);
+  if (cached && cached.version === st.book.version && cached.key === st.key) return cached.sweeper;
+  const sw = new LiteralSweeper();
+  for (const id of st.book.raw) {
+    const p = sessionPseudonym(st.key, id);
+    for (const v of idVariants(id)) sw.add(v, p, '@mcp-session');
+  }
+  sweepers.set(st.book, { version: st.book.version, key: st.key, sweeper: sw });
+  return sw;
+}
+
+export function defaultState(key: Uint8Array, book: SessionIdBook, ledger: SecretLedger): EngineState {
+  return { key, book, ledger, format: FORMAT_RULES, context: CONTEXT_RULES, pii: PII_RULES };
+}
+
+export const ALL_PATTERN_RULES: PatternRule[] = [...FORMAT_RULES, ...CONTEXT_RULES, ...PII_RULES];
+export { JSON_PATH_RULES };
+export type { SecretKind };
+export { LiteralSweeper };

@@ -1,0 +1,45 @@
+// The SecretLedger remembers, IN MEMORY ONLY, every raw value the redactor removed, so the
+// verifier can literally search a report for them (fail closed) and later lines can sweep
+// a secret that reappears bare. Never serialise it, log it, or store it.
+import { LiteralSweeper } from './sweeper.ts';
+import type { SecretKind } from './types.ts';
+
+export interface LedgerEntry {
+  rule: string;
+  kind: SecretKind;
+}
+
+export class SecretLedger {
+  private readonly entries = new Map<string, LedgerEntry>();
+  /** Replaces recorded values wherever they reappear (values ≥ 8 characters). */
+  readonly sweeper = new LiteralSweeper();
+  /** Count of values not kept because the cap was reached (the verifier treats this as incomplete). */
+  overflow = 0;
+  constructor(private readonly maxEntries = 1_000_000) {}
+
+  record(rule: string, raw: string, kind: SecretKind, replacement?: string): void {
+    const v = raw.trim();
+    if (v.length < 6 || this.entries.has(v)) return;
+    if (this.entries.size >= this.maxEntries) {
+      this.overflow++;
+      return;
+    }
+    this.entries.set(v, { rule, kind });
+    if (replacement !== undefined && v.length >= 8 && !/^\d+$/.test(v)) this.sweeper.add(v, replacement, rule);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Raw values for the verifier's literal search; by default secrets, session ids and opaque tokens. */
+  rawValues(kinds: SecretKind[] = ['secret', 'session', 'opaque']): string[] {
+    const out: string[] = [];
+    for (const [v, e] of this.entries) if (kinds.includes(e.kind) && v.length >= 8) out.push(v);
+    return out;
+  }
+
+  entriesFor(kinds: SecretKind[]): Array<[string, LedgerEntry]> {
+    return [...this.entries].filter(([, e]) => kinds.includes(e.kind));
+  }
+}

@@ -1,0 +1,66 @@
+// MCP business data by structure (redaction.md §3 kind 10): values at these JSON paths become
+// type/length summaries (`<string len=48>`); keys, tool name, method, id, isError,
+// error.code and error.message stay. Paths are suffixes (the JSON-RPC message may sit inside
+// a log wrapper, a HAR body or an SSE `data:` line): keys, `[]` = any array item.
+import type { JsonPathRule } from '../types.ts';
+
+const CONTENT_KEEP = ['type', 'mimeType', 'annotations', 'name', 'title', 'uri', '_meta'];
+
+export const JSON_PATH_RULES: JsonPathRule[] = [
+  {
+    id: '@tool-arguments',
+    kind: 'json-path',
+    description: 'tools/call and prompts/get params.arguments values (argument names kept)',
+    paths: ['params.arguments'],
+    tps: ['{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_order","arguments":{"customer":"ACME Ltd","qty":3}}}'],
+    fps: ['{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'],
+  },
+  {
+    id: '@completion-argument',
+    kind: 'json-path',
+    description: 'completion/complete params.argument.value',
+    paths: ['params.argument'],
+    keep: ['name'],
+    tps: ['{"jsonrpc":"2.0","id":3,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"city","value":"Springfield"}}}'],
+    fps: ['{"jsonrpc":"2.0","id":3,"method":"ping"}'],
+  },
+  {
+    id: '@tool-result',
+    kind: 'json-path',
+    description: 'tools/call result.content[].text/data/resource and result.structuredContent; elicitation result.content',
+    paths: ['result.content', 'result.structuredContent', 'result.toolResult'],
+    keep: CONTENT_KEEP,
+    tps: ['{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Order 991 for ACME Ltd created"}],"structuredContent":{"order":991},"isError":false}}'],
+    fps: ['{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Unknown tool: create_order"}}'],
+  },
+  {
+    id: '@resource-contents',
+    kind: 'json-path',
+    description: 'resources/read result.contents[].text/blob (uri and mimeType kept)',
+    paths: ['result.contents'],
+    keep: CONTENT_KEEP,
+    tps: ['{"jsonrpc":"2.0","id":4,"result":{"contents":[{"uri":"file:///notes.txt","mimeType":"text/plain","text":"private notes"}]}}'],
+    fps: ['{"jsonrpc":"2.0","id":4,"result":{"resources":[{"uri":"file:///notes.txt","name":"notes"}]}}'],
+  },
+  {
+    id: '@prompt-messages',
+    kind: 'json-path',
+    description: 'prompts/get result.messages[].content and sampling/createMessage params.messages[].content',
+    paths: ['result.messages.[].content', 'params.messages.[].content', 'params.systemPrompt'],
+    keep: CONTENT_KEEP,
+    tps: ['{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"summarise Q3 revenue"}}]}}'],
+    fps: ['{"jsonrpc":"2.0","id":5,"result":{"prompts":[{"name":"summary"}]}}'],
+  },
+];
+
+export function matchJsonPath(path: string[]): { rule: string; keep: string[] } | null {
+  for (const r of JSON_PATH_RULES) {
+    for (const p of r.paths) {
+      const segs = p.split('.');
+      if (segs.length > path.length) continue;
+      const tail = path.slice(path.length - segs.length);
+      if (segs.every((s, i) => s === tail[i])) return { rule: r.id, keep: r.keep ?? [] };
+    }
+  }
+  return null;
+}
