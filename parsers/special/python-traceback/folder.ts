@@ -12,6 +12,8 @@ const FRAME = /^\s{0,40}>?\s{0,4}File "[^"]{1,2000}", line \d{1,9}/;
 const CHAIN = /^\s{0,40}(?:\| )?(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)$/;
 const EXC_LINE = /^[A-Za-z_]\w{0,200}(?:\.[A-Za-z_]\w{0,200}){0,20}(?::(?: .*)?)?$/;
 const GUTTER = /^\s{0,200}[|+│╭╰┃]/;
+const VIEWER_NUMBER = /^\s{0,8}\d{1,7}$/;
+const CARETS = /^[\^~ ]{1,400}$/;
 const NEW_RECORD = /^(?:\d|\[|\{|<|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL|TRACE)\b)/;
 
 function lastNonBlank(block: readonly string[]): { line: string; index: number } {
@@ -23,10 +25,11 @@ function lastNonBlank(block: readonly string[]): { line: string; index: number }
 function awaitingException(block: readonly string[]): boolean {
   for (let k = block.length - 1; k >= 0 && k >= block.length - 400; k--) {
     const l = block[k]!;
-    if (l.trim() === '' || /^\s/.test(l)) continue;
+    if (l.trim() === '' || /^\s/.test(l) || FRAME.test(l)) continue;
     if (HEADER.test(l) || RICH_START.test(l) || PRELUDE.test(l)) return true;
     if (/^╰/.test(l)) return true;
-    return false; // a column-0 line: the exception line (or its message) was seen
+    if (EXC_LINE.test(l)) return false; // the exception line was seen
+    // other column-0 text: source lines that lost their indentation (viewer copies)
   }
   return true;
 }
@@ -51,6 +54,9 @@ export const pythonTraceback: BlockFolder = {
       return !afterBlank || awaitingException(block);
     }
     if (PRELUDE.test(prev.line) && !afterBlank) return PRELUDE.test(line);
+    // Log-viewer copies: line numbers on their own lines, carets and source lines without indentation.
+    if (!afterBlank && (VIEWER_NUMBER.test(line) || CARETS.test(line))) return awaitingException(block);
+    if (!afterBlank && (VIEWER_NUMBER.test(prev.line) || FRAME.test(prev.line)) && !EXC_LINE.test(line) && !NEW_RECORD.test(line)) return awaitingException(block);
     if (EXC_LINE.test(line) && awaitingException(block)) return true;
     // A message that runs on over a few lines after the exception line.
     if (!afterBlank && !NEW_RECORD.test(line) && !awaitingException(block)) {

@@ -108,7 +108,9 @@ export function looksGo(lines: readonly string[]): boolean {
 export function parseGo(lines: readonly string[]): ParseResult | null {
   const line = lines.find((l) => GO_MARKERS.test(l) && l.split(': ').length >= 3);
   if (!line) return null;
-  const text = line.replace(/^\s*(?:panic|error|Error|err|fatal):\s/, '');
+  // logfmt / JSON carry the error in a quoted field: take its value.
+  const field = /\berr(?:or)?[=:]\s?"((?:[^"\\]|\\.){1,4000})"/.exec(line);
+  const text = (field ? field[1]!.replace(/\\"/g, '"') : line).replace(/^\s*(?:panic|error|Error|err|fatal):\s/, '');
   const parts = splitGo(text.length > 4000 ? text.slice(0, 4000) : text);
   let outer: RawExc | null = null;
   let cur: RawExc | null = null;

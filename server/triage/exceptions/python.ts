@@ -194,7 +194,8 @@ function parseSeq(lines: readonly string[], ctx: ParseResult, parentGroup: RawEx
       continue;
     }
     const em = EXC.exec(line);
-    if (em && acceptableType(em[1]!, frames !== null)) {
+    // Without frames, a bare name ("Error") is a word, not an exception line.
+    if (em && acceptableType(em[1]!, frames !== null) && (frames !== null || em[2] !== undefined || line.includes('.') || line.endsWith(':'))) {
       attach(rawExc(em[1]!, em[2] ?? '', frames ?? []));
       i++;
       continue;
