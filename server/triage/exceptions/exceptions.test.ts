@@ -95,3 +95,22 @@ describe('invariants', () => {
     }
   });
 });
+
+describe('known defects', () => {
+  const text = fs.readFileSync(path.join(FIXTURES, 'py-3522-shape', 'input.txt'), 'utf8');
+  it('recognises python-sdk 3522 from its signature and never claims a fix', () => {
+    const [m] = matchKnownDefects(parseExceptionText(text)!, { sdkVersion: 'mcp 2.3.0' });
+    expect(m).toMatchObject({ id: 'python-sdk-3522', link: 'https://github.com/modelcontextprotocol/python-sdk/issues/3522', confidence: 'signature+version' });
+    expect(m!.notFixes.join(' ')).toMatch(/3584.*not a fix/);
+    expect(m!.notFixes.join(' ')).toMatch(/not a verified fix/);
+  });
+  it('does not match an SDK outside the affected versions', () => {
+    expect(matchKnownDefects(parseExceptionText(text)!, { sdkVersion: '1.29.0' })).toEqual([]);
+  });
+  it('needs supporting evidence besides the RemoteProtocolError', () => {
+    const alone = `  + Exception Group Traceback (most recent call last):\n  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n  +-+---------------- 1 ----------------\n    | httpx.RemoteProtocolError: Server disconnected without sending a response.\n    +------------------------------------\n`;
+    const tree = parseExceptionText(alone)!;
+    expect(matchKnownDefects(tree)).toEqual([]);
+    expect(matchKnownDefects(tree, { laterMessages: ['Connection closed'] }).map((d) => d.id)).toEqual(['python-sdk-3522']);
+  });
+});
