@@ -13,11 +13,16 @@ const SHOTS = resolve('ui/e2e/screenshots');
 let h: Harness;
 let page: Page;
 const pageErrors: string[] = [];
+/** Console errors on the main page, CSP violations included (the server's CSP has no 'unsafe-eval'). */
+const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   h = await start();
   page = await h.browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
 });
 
 afterAll(async () => {
@@ -124,6 +129,7 @@ describe('incident page', () => {
     expect(await row.locator(`[data-decision="${analysis.decision}"]`).count()).toBe(1);
     await page.screenshot({ path: join(SHOTS, 'list.png') });
     expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });
 

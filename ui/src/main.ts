@@ -1,3 +1,4 @@
+import './lib/zod-setup.ts'; // first: schemas are built at import time
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';

@@ -1,5 +1,6 @@
 // The only module that talks HTTP. Shapes come from ../../shared cli-contract.md:
 // JSON validated with the server's own zod contract, the timeline as Arrow IPC.
+import './zod-setup.ts'; // must run before the schema modules below are evaluated
 import { tableFromIPC } from 'apache-arrow';
 import { z } from 'zod';
 import { Analysis, Decision } from '../../../server/contract/analysis.ts';
