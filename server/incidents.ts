@@ -3,10 +3,13 @@
 import type { CompiledFormat } from '../parsers/engine/apply.ts';
 import { loadFormats } from '../parsers/engine/registry.ts';
 import type { Analysis } from './contract/analysis.ts';
-import { ingestIntoStore, type Progress } from './ingest/pipeline.ts';
+import { ingestIntoStore, type IngestResult, type Progress } from './ingest/pipeline.ts';
 import type { InputEntry } from './ingest/inputs.ts';
 import { Store } from './store/store.ts';
 import { analyze } from './triage/analyze.ts';
+import { rawValuesFor } from './triage/redact/index.ts';
+import { buildReport, type Report } from './triage/report/report.ts';
+import { TriageError } from './errors.ts';
 import { loadOrCreateKey, resolveWorkspace } from './workspace.ts';
 
 export interface Context {
@@ -46,11 +49,29 @@ export async function ingestIncident(
   ctx: Context,
   entries: readonly InputEntry[],
   opts: { id?: string; name: string; onProgress?: (p: Progress) => void },
-): Promise<{ id: string; added: number; skipped: number; analysis: Analysis }> {
+): Promise<{ id: string; added: number; skipped: number; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
   const id = opts.id ?? ctx.store.newIncidentId();
   const skipHashes = opts.id ? await ctx.store.fileHashes(id) : undefined;
   const r = await ingestIntoStore(ctx.store, id, opts.name, entries, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes });
   opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
   const analysis = await refreshAnalysis(ctx.store, id);
-  return { id, added: r.added, skipped: r.skipped, analysis };
+  return { id, added: r.added, skipped: r.skipped, analysis, secrets: { book: r.book, ledger: r.ledger } };
+}
+
+/** The redacted public report of a stored incident; raw values (CLI ingest in this process) tighten the leak check. */
+export async function incidentReport(store: Store, id: string, secrets?: Pick<IngestResult, 'book' | 'ledger'>): Promise<Report> {
+  const row = await store.incident(id);
+  const analysis = await store.analysis(id);
+  if (!row || !analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no analysed incident ${id}`);
+  const refs = analysis.failures.flatMap((f) => f.evidence);
+  const [evidence, head, redactions] = await Promise.all([store.eventsAt(id, refs), store.headEvents(id), store.redactionCounts(id)]);
+  return buildReport({
+    title: `MCP connection failure: ${analysis.decision}${row.name.startsWith('sample: ') ? ` (${row.name})` : ''}`,
+    analysis,
+    evidence,
+    context: [...head, ...evidence],
+    redactions,
+    rawValues: secrets ? rawValuesFor(secrets.book, secrets.ledger) : undefined,
+    ids: secrets?.book,
+  });
 }

@@ -95,10 +95,17 @@ describe('HTTP API', () => {
     expect(r.json()).toEqual({ id, added: 1, skipped: 1 });
   });
 
-  it('report answers 501 in the error shape until it is built', async () => {
-    const r = await app.inject({ method: 'GET', url: `/api/incidents/${id}/report` });
-    expect([200, 501]).toContain(r.statusCode);
-    if (r.statusCode === 501) expect(r.json().error.code).toBe('TRIAGE_ERR_NOT_IMPLEMENTED');
+  it('GET /report is the redacted Markdown report, or JSON with counts and sections', async () => {
+    const md = await app.inject({ method: 'GET', url: `/api/incidents/${id}/report` });
+    expect(md.statusCode, md.body).toBe(200);
+    expect(md.headers['content-type']).toContain('text/markdown');
+    expect(md.body).toMatch(/Decision: `reinitialize`/);
+    expect(md.body).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    const js = await app.inject({ method: 'GET', url: `/api/incidents/${id}/report?format=json` });
+    const body = js.json();
+    expect(body.markdown).toBe(md.body);
+    expect(body.redactions['@mcp-session']).toBeGreaterThan(0);
+    expect(Object.keys(body.sections)).toEqual(expect.arrayContaining(['summary', 'environment', 'whatHappened', 'timeline']));
   });
 
   it('refuses state changes without X-Requested-With, or from another origin, or another Host', async () => {

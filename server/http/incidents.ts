@@ -1,7 +1,7 @@
 // /api/incidents: create by upload, add files, list, analysis, events (Arrow), report, delete.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { TriageError } from '../errors.ts';
-import { ingestIncident, type Context } from '../incidents.ts';
+import { incidentReport, ingestIncident, type Context } from '../incidents.ts';
 import { entryFromBuffer, type InputEntry } from '../ingest/inputs.ts';
 import { EventFilters, eventsToArrow, queryEvents } from '../store/events-query.ts';
 import { assertIncident } from '../store/store.ts';
@@ -78,10 +78,12 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     return reply.type('application/vnd.apache.arrow.stream').send(Buffer.from(eventsToArrow(rows)));
   });
 
-  app.get('/api/incidents/:id/report', async (req) => {
+  app.get('/api/incidents/:id/report', async (req, reply) => {
     const id = incidentId(req);
     assertIncident(await store.incident(id), id);
-    throw new TriageError('TRIAGE_ERR_NOT_IMPLEMENTED', 'the redacted report is not built yet (issue: redaction and the public issue report)');
+    const report = await incidentReport(store, id);
+    if ((req.query as { format?: string }).format === 'json') return { markdown: report.markdown, redactions: report.redactions, sections: report.sections };
+    return reply.type('text/markdown; charset=utf-8').header('Content-Disposition', `inline; filename="${id}-report.md"`).send(report.markdown);
   });
 
   app.delete('/api/incidents/:id', async (req, reply) => {

@@ -7,7 +7,7 @@ import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { stripAnsi } from '../../parsers/engine/clean.ts';
 import { readLines } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-file.ts';
-import { collectSessionIds, createLineRedactor, SessionIdBook } from '../triage/redact/index.ts';
+import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook } from '../triage/redact/index.ts';
 import type { FileRow, Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
 
@@ -56,10 +56,10 @@ export async function scanEntries(entries: readonly InputEntry[], book: SessionI
 /** Pass 2 for one entry: yields redacted, parsed events; fills stats and redaction counts. */
 export async function* parseEntry(
   scanned: ScannedEntry,
-  ctx: { key: Uint8Array; book: SessionIdBook; formats: readonly CompiledFormat[]; redactions: Record<string, number> },
+  ctx: { key: Uint8Array; book: SessionIdBook; ledger?: SecretLedger; formats: readonly CompiledFormat[]; redactions: Record<string, number> },
   stats: FileStats,
 ): AsyncGenerator<Event> {
-  const redactor = createLineRedactor({ key: ctx.key, ids: ctx.book });
+  const redactor = createLineRedactor({ key: ctx.key, ids: ctx.book, ledger: ctx.ledger });
   const redact = (text: string) => {
     const r = redactor.line(text);
     for (const m of r.remarks) ctx.redactions[m.rule] = (ctx.redactions[m.rule] ?? 0) + 1;
@@ -85,8 +85,18 @@ export function fileRow(no: number, s: ScannedEntry, stats: FileStats): FileRow 
 }
 
 /** Ingest entries into one incident of the store, as one transaction. Returns added and skipped counts. */
-export async function ingestIntoStore(store: Store, incidentId: string, name: string, entries: readonly InputEntry[], opts: IngestOptions): Promise<{ added: number; skipped: number; files: FileRow[] }> {
+export interface IngestResult {
+  added: number;
+  skipped: number;
+  files: FileRow[];
+  /** Raw session ids and removed secrets of this ingest: memory only, for the report's leak check. */
+  book: SessionIdBook;
+  ledger: SecretLedger;
+}
+
+export async function ingestIntoStore(store: Store, incidentId: string, name: string, entries: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
   const book = new SessionIdBook();
+  const ledger = new SecretLedger();
   const scanned = await scanEntries(entries, book, opts.onProgress);
   const seen = new Set(opts.skipHashes ?? []);
   const fresh: ScannedEntry[] = [];
@@ -102,10 +112,10 @@ export async function ingestIntoStore(store: Store, incidentId: string, name: st
     for (const [i, s] of fresh.entries()) {
       opts.onProgress?.({ phase: 'parse', file: s.entry.name, fileIndex: i, files: fresh.length, bytes: s.bytes });
       const stats = newStats(s.entry.name);
-      for await (const e of parseEntry(s, { key: opts.key, book, formats: opts.formats, redactions }, stats)) writer.write(e);
+      for await (const e of parseEntry(s, { key: opts.key, book, ledger, formats: opts.formats, redactions }, stats)) writer.write(e);
       rows.push(fileRow(file0 + i, s, stats));
     }
     return { files: rows, redactions };
   });
-  return { added: fresh.length, skipped, files };
+  return { added: fresh.length, skipped, files, book, ledger };
 }

@@ -229,6 +229,29 @@ export class Store {
     return rows.map(rowToEvent);
   }
 
+  /** The first events of every file (where versions and transports are announced). */
+  async headEvents(id: string, perFile = 60): Promise<Event[]> {
+    const rows = await this.query<Record<string, unknown>>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id QUALIFY row_number() OVER (PARTITION BY file ORDER BY seq) <= ${Math.trunc(perFile)} ORDER BY seq`,
+      { id },
+    );
+    return rows.map(rowToEvent);
+  }
+
+  /** The events at given file:line places (evidence), at most 500. */
+  async eventsAt(id: string, refs: readonly { file: string; line: number }[]): Promise<Event[]> {
+    const list = refs.slice(0, 500);
+    if (!list.length) return [];
+    const params: Record<string, string | number> = { id };
+    const ors = list.map((r, i) => {
+      params[`f${i}`] = r.file;
+      params[`l${i}`] = r.line;
+      return `(file = $f${i} AND line = $l${i})`;
+    });
+    const rows = await this.query<Record<string, unknown>>(`SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id AND (${ors.join(' OR ')}) ORDER BY ts NULLS LAST, seq`, params);
+    return rows.map(rowToEvent);
+  }
+
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
     this.writer.closeSync();

@@ -1,0 +1,43 @@
+import { writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { parseArgs } from '../args.ts';
+import type { Command } from '../command.ts';
+import { entriesFromPaths } from '../../ingest/inputs.ts';
+import { incidentReport, ingestIncident, openContext } from '../../incidents.ts';
+import { TriageError } from '../../errors.ts';
+
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'write the redacted public issue report (Markdown) for a set of logs',
+  help: `Usage: mcp-triage report PATH… [--out FILE] [--format md|json] [--key-file FILE]
+
+Ingests the logs (as analyze does, in memory), then writes a Markdown issue that is safe to paste
+in public: summary, environment and versions, what happened (decision, rule, stage, first
+exception and its wrapper path), a short correlated timeline, what to check, and how many values
+each redaction rule removed. Before anything is written, every detector runs again over the report
+and every raw secret or session id seen in the inputs is searched for; any hit refuses the report
+(exit 2, nothing written).
+
+  --out FILE        write to FILE instead of stdout
+  --format md|json  Markdown (default) or {"markdown","redactions","sections"}`,
+  async run(args, io) {
+    const a = parseArgs('report', args, { out: { type: 'string' }, format: { type: 'string' }, 'key-file': { type: 'string' } });
+    const format = (a.options.format as string | undefined) ?? 'md';
+    if (format !== 'md' && format !== 'json') throw new TriageError('TRIAGE_ERR_USAGE', `report: --format takes md or json, not "${format}"`);
+    if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'report: give at least one PATH (see mcp-triage report --help)');
+    const entries = entriesFromPaths(a.positionals.map((p) => resolve(io.cwd, p)));
+    const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
+    try {
+      const r = await ingestIncident(ctx, entries, { name: a.positionals.map((p) => basename(p)).join(', '), onProgress: (p) => p.phase === 'parse' && io.stderr.write(`parsing ${p.fileIndex + 1}/${p.files} ${p.file}\n`) });
+      const report = await incidentReport(ctx.store, r.id, r.secrets);
+      const text = format === 'json' ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }, null, 2) + '\n' : report.markdown;
+      if (a.options.out) {
+        writeFileSync(resolve(io.cwd, String(a.options.out)), text, { mode: 0o644 });
+        io.stderr.write(`report written to ${a.options.out}\n`);
+      } else io.stdout.write(text);
+      return 0;
+    } finally {
+      await ctx.store.close();
+    }
+  },
+};
