@@ -105,7 +105,12 @@ describe('incident page', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('j');
     await page.locator('[data-testid=decision-table] tr.selected').waitFor();
-    expect(await page.locator('[data-testid=decision-table] tr[aria-selected=true]').getAttribute('data-index')).toBe('0');
+    expect(await page.locator('[data-testid=decision-table] tr[aria-current=true]').getAttribute('data-index')).toBe('0');
+    // Enter on the selected failure opens its first evidence line in the timeline.
+    const first = await page.locator('[data-testid=decision-table] tr[data-index="0"] a[data-evidence]').first().getAttribute('data-evidence');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((k) => new URL(location.href).searchParams.get('ev') === k, first);
+    await page.locator('[data-testid=timeline-table] tr.hl').waitFor();
   });
 
   it('filters the timeline by source and text', async () => {
