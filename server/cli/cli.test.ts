@@ -52,7 +52,7 @@ describe('mcp-triage CLI', () => {
   it('every command has --help', async () => {
     const top = await cli('--help');
     expect(top.code).toBe(0);
-    for (const name of ['analyze', 'serve', 'formats']) {
+    for (const name of ['analyze', 'serve', 'formats', 'report', 'timeline', 'purge', 'redact']) {
       expect(top.stdout).toContain(name);
       const h = await cli(name, '--help');
       expect(h.code).toBe(0);
@@ -70,6 +70,37 @@ describe('mcp-triage CLI', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/^mcp-triage: /);
     }
+  });
+
+  it('report writes redacted Markdown with no raw session id', async () => {
+    const r = await cli('report', 'samples/restart-stale-session', '--key-file', ws.keyFile);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^## MCP connection failure: reinitialize/);
+    expect(r.stdout).toMatch(/sess_[a-z2-7]{10}/);
+    expect(r.stdout).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    const json = await cli('report', 'samples/restart-stale-session', '--format', 'json', '--key-file', ws.keyFile);
+    expect(JSON.parse(json.stdout).markdown).toBe(r.stdout);
+    expect((await cli('report', 'samples/restart-stale-session', '--format', 'pdf')).code).toBe(1);
+  });
+
+  it('timeline prints one request across files, in time order', async () => {
+    const r = await cli('timeline', 'samples/restart-stale-session', '--request', '3', '--key-file', ws.keyFile);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    expect(new Set(lines.map((l) => l.split(/\s+/)[2]))).toEqual(new Set(['client', 'server']));
+    const times = lines.map((l) => l.slice(0, 23));
+    expect([...times].sort()).toEqual(times);
+    expect(r.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('purge deletes the workspace only when confirmed', async () => {
+    expect((await cli('analyze', 'samples/healthy-control', '--db', join(ws.env.MCP_TRIAGE_HOME!, 'x.duckdb'))).code).toBe(0);
+    const no = await cli('purge');
+    expect(no.code).toBe(1);
+    const yes = await cli('purge', '--yes');
+    expect(yes.code).toBe(0);
+    expect(yes.stderr).toMatch(/deleted/);
   });
 
   it('formats lists the formats and explains a file', async () => {
