@@ -102,8 +102,8 @@ export function buildReport(input: ReportInput): Report {
     .slice(0, MAX_TIMELINE)
     .map((e) => {
       const first = e.text.split('\n', 1)[0]!;
-      const body = first.length > MAX_LINE ? `${first.slice(0, MAX_LINE)}…` : first;
-      return `${iso(e.ts).slice(11, 23)} ${e.source.padEnd(6)} ${e.file}:${e.line}  ${body}`;
+      const body = first.length > MAX_LINE ? `${first.slice(0, MAX_LINE)} [cut]` : first;
+      return `${e.ts === null ? "—".padEnd(12) : iso(e.ts).slice(11, 23)} ${e.source.padEnd(6)} ${e.file}:${e.line}  ${body}`;
     });
   const timeline = excerpt.length ? fence(excerpt.join('\n')) : 'No evidence lines.';
 
