@@ -32,12 +32,21 @@ function ruleContext(st: EngineState, text: string, keyHint?: string): RuleConte
   return { key: st.key, line: text, ...(keyHint !== undefined ? { keyHint } : {}), record: (rule, raw, kind) => st.ledger.record(rule, raw, kind) };
 }
 
+const PLACEHOLDER = /\[REDACTED:[^\]\s]{0,120}\]/g;
+function placeholderRanges(text: string): Array<[number, number]> {
+  if (!text.includes('[REDACTED:')) return [];
+  return [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length] as [number, number]);
+}
+
 export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineState, keyHint?: string): void {
   let lower = ed.text.toLowerCase();
   for (const rule of rules) {
     if (rule.keywords && !rule.keywords.some((k) => lower.includes(k))) continue;
     const text = ed.text;
     const ctx = ruleContext(st, text, keyHint);
+    // `[REDACTED:vendor-token:github]` must not read as `token: github]` to the key rules.
+    const inert = placeholderRanges(text);
+    const inInert = (i: number) => inert.some(([a, b]) => i >= a && i < b);
     const edits: Edit[] = [];
     const re = rule.pattern;
     re.lastIndex = 0;
@@ -60,7 +69,7 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
         if (e <= s) continue;
       }
       re.lastIndex = Math.max(m.index + 1, e);
-      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e)) continue;
+      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e) || inInert(m.index) || inInert(s)) continue;
       const replacement = rule.replace ? rule.replace(value, ctx, m) : placeholder(rule.id);
       if (replacement === null || replacement === value) continue;
       const id = rule.ruleFor ? rule.ruleFor(m, ctx) : rule.id;
@@ -141,7 +150,7 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
     }
     for (const m of node.members) {
       const p = [...path, m.key];
-      const pathRule = matchJsonPath(p);
+      const pathRule = matchJsonPath(p) ?? (m.key === 'arguments' && nameM ? { rule: '@tool-arguments', keep: [] } : null);
       if (pathRule) {
         summariseContainer(m.value, pathRule.rule, pathRule.keep, summaryEdit, (n, kp) => walkJson(n, kp, st, depth, loose, line, edits, m.key), p);
         continue;
@@ -204,8 +213,28 @@ function summariseContainer(n: JNode, rule: string, keep: string[], edit: (n: JN
 
 const JSON_START = /[{[]/g;
 
+const MEMBER_LINE = /^(?<ws>\s{0,64})(?<key>"(?:[^"\\]|\\.){1,256}")\s{0,8}:\s{0,8}/d;
+
+/** A line of pretty-printed JSON (`  "key": value,`): walk it as a one-member object. */
+function memberLine(ed: Editor, st: EngineState, depth: number): boolean {
+  const text = ed.text;
+  const m = MEMBER_LINE.exec(text);
+  if (!m) return false;
+  const key = parseJsonAt(text, m.indices!.groups!.key![0]);
+  const value = parseJsonAt(text, m[0].length);
+  if (!key || key.t !== 'str' || !value) return false;
+  if (text.slice(value.end).replace(/[\s,]/g, '') !== '') return false;
+  const edits: Edit[] = [];
+  walkJson({ t: 'obj', start: 0, end: text.length, members: [{ key: key.value, value }] }, [], st, depth, false, text, edits);
+  const before = ed.text.length;
+  ed.apply(edits);
+  ed.frozen.push([0, value.end + (ed.text.length - before)]);
+  return true;
+}
+
 function structural(ed: Editor, st: EngineState, depth: number): boolean {
   let wholeLine = false;
+  if (memberLine(ed, st, depth)) return true;
   const text = ed.text;
   if (!text.includes('{') && !text.includes('[')) return false;
   const spans: Array<{ start: number; end: number; edits: Edit[] }> = [];
@@ -225,7 +254,9 @@ function structural(ed: Editor, st: EngineState, depth: number): boolean {
     if (!node || (node.t === 'arr' && node.items.length === 0) || node.end - node.start < 2) continue;
     const edits: Edit[] = [];
     // SSE `data:` payloads and log markers carry JSON-RPC; the path rules find the business data.
-    walkJson(node, [], st, depth, loose, text, edits);
+    // `params={…}` / `"result": {…}`: the key in front of the span starts the path.
+    const lead = /([A-Za-z_][A-Za-z0-9_]{0,40})["']?[ \t]{0,3}[:=][ \t]{0,3}$/.exec(text.slice(Math.max(0, at - 48), at));
+    walkJson(node, lead ? [lead[1]!] : [], st, depth, loose, text, edits);
     spans.push({ start: node.start, end: node.end, edits });
     if (node.start === text.search(/\S/) && text.slice(node.end).trim() === '') wholeLine = true;
     JSON_START.lastIndex = node.end;
@@ -308,23 +339,40 @@ function decodeViews(ed: Editor, st: EngineState, depth: number): void {
   const text = ed.text;
   const edits: Edit[] = [];
   const innerRule = (r: RedactResult) => r.remarks[0]?.rule ?? '@decoded';
+  // Decode, redact the decoded view, re-encode only the piece that changed. HTML entities are
+  // decoded per whitespace token; percent/JSON escapes per query piece (split on ? & ; = ,),
+  // so an untouched `redirect_uri=http%3A%2F%2F…` keeps its exact spelling.
+  const view = (s: number, raw: string, whole: boolean) => {
+    const lead = whole ? '' : (/^["'(\[{<]{0,4}/.exec(raw)?.[0] ?? '');
+    const trail = whole ? '' : (/(?<!\\)["')\]}>.:]{0,4}$/.exec(raw.slice(lead.length))?.[0] ?? '');
+    const core = raw.slice(lead.length, raw.length - trail.length);
+    let cur = core;
+    const layers: Layer[] = [];
+    for (let i = 0; i < MAX_DECODE_DEPTH; i++) {
+      const d = decodeOnce(cur);
+      if (!d || d[0] === cur) break;
+      cur = d[0];
+      layers.push(d[1]);
+    }
+    if (layers.length === 0) return;
+    const r = redactString(cur, st, depth + 1);
+    if (r.text !== cur) edits.push({ start: s + lead.length, end: s + lead.length + core.length, text: encodeLayers(r.text, layers), rule: innerRule(r), originalLength: core.length });
+  };
   if (HAS_PERCENT.test(text) || HAS_JSON_ESC.test(text) || HAS_HTML.test(text)) {
     TOKEN.lastIndex = 0;
     for (const m of text.matchAll(TOKEN)) {
       const s = m.index;
       const e = s + m[0].length;
       if (ed.isFrozen(s, e) || m[0].length > MAX_DECODE_SPAN) continue;
-      let cur = m[0];
-      const layers: Layer[] = [];
-      for (let i = 0; i < MAX_DECODE_DEPTH; i++) {
-        const d = decodeOnce(cur);
-        if (!d || d[0] === cur) break;
-        cur = d[0];
-        layers.push(d[1]);
+      if (HAS_HTML.test(m[0])) {
+        view(s, m[0], true);
+        continue;
       }
-      if (layers.length === 0) continue;
-      const r = redactString(cur, st, depth + 1);
-      if (r.text !== cur) edits.push({ start: s, end: e, text: encodeLayers(r.text, layers), rule: innerRule(r), originalLength: e - s });
+      let off = 0;
+      for (const piece of m[0].split(/(?<=[?&;=,])|(?=[?&;=,])/)) {
+        if (piece.length >= 6 && (HAS_PERCENT.test(piece) || HAS_JSON_ESC.test(piece))) view(s + off, piece, false);
+        off += piece.length;
+      }
     }
   }
   B64_RUN.lastIndex = 0;

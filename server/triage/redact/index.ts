@@ -5,6 +5,7 @@
 import { defaultState, redactString, type EngineState } from './engine.ts';
 import { SecretLedger } from './ledger.ts';
 import { SessionIdBook } from './session.ts';
+import { classifyKey, isInert, type KeyClass } from './rules/keys.ts';
 import { placeholder, type MaskedResolution, type PatternRule, type RedactResult, type Remark } from './types.ts';
 
 export type { MaskedResolution, PatternRule, RedactResult, Remark } from './types.ts';
@@ -25,6 +26,9 @@ export const LINE_FAILED = '[REDACTED:line redaction failed]';
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 const CONTINUATION = /^(?<ws>\s{0,16})(?<v>[A-Za-z0-9_\-]{8,16384}(?:\.[A-Za-z0-9_\-]{0,16384}){0,4})/d;
+const HAR_NAME = /^\s{0,64}"name"\s{0,4}:\s{0,4}"([^"\\]{1,128})"\s{0,4},?\s{0,4}$/;
+const HAR_VALUE_LINE = /^\s{0,64}"value"\s{0,4}:\s{0,4}"(?<v>(?:[^"\\]|\\.){1,65536})"/d;
+const SECRET_RULE: Record<KeyClass, string> = { authorization: '@authorization', cookie: '@cookie', 'set-cookie': '@cookie', 'api-key': '@api-key', secret: '@query-secret', 'oauth-code': '@oauth-code', 'env-secret': '@env-secret', session: '@mcp-session' };
 const TOKEN_RULES = new Set(['@jwt', '@jwt-fragment', '@bearer', '@authorization', '@secret-key', '@query-secret']);
 
 export interface LineRedactor {
@@ -52,6 +56,28 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
   let inPem = false;
   let pemLines = 0;
   let prevEndedInToken = false;
+  // Pretty-printed HAR/JSON: a sensitive `"name"` line makes the next `"value"` line secret,
+  // and every value inside a `"cookies": [` block is a cookie.
+  let pendingName: string | null = null;
+  let inCookies = false;
+  const harValue = (text: string): { text: string; remark?: Remark } => {
+    const nm = HAR_NAME.exec(text);
+    if (nm) {
+      const cls = classifyKey(nm[1]!);
+      pendingName = cls && cls !== 'session' && cls !== 'oauth-code' ? SECRET_RULE[cls] : null;
+      return { text };
+    }
+    if (/"cookies"\s{0,4}:\s{0,4}\[\s{0,4}$/.test(text)) inCookies = true;
+    else if (inCookies && /^\s{0,64}\]/.test(text)) inCookies = false;
+    const rule = pendingName ?? (inCookies ? '@cookie' : null);
+    if (text.trim()) pendingName = null;
+    const v = rule ? HAR_VALUE_LINE.exec(text) : null;
+    if (!v || !rule || isInert(v.groups!.v!)) return { text };
+    const [s, e] = v.indices!.groups!.v!;
+    ledger.record(rule, v.groups!.v!, 'secret', placeholder(rule));
+    const ph = placeholder(rule);
+    return { text: text.slice(0, s) + ph + text.slice(e), remark: { rule, start: s, end: s + ph.length, originalLength: e - s } };
+  };
 
   const redactLine = (raw: string): RedactResult => {
     let text = raw;
@@ -81,8 +107,9 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
         res = text.trim() ? { text: placeholder('@pem'), remarks: [{ rule: '@pem', start: 0, end: placeholder('@pem').length, originalLength: text.length }] } : { text, remarks: [] };
       }
     } else {
-      let pre: Remark[] = [];
-      let body = text;
+      const har = harValue(text);
+      let pre: Remark[] = har.remark ? [har.remark] : [];
+      let body = har.text;
       if (prevEndedInToken) {
         const m = CONTINUATION.exec(text);
         const v = m?.groups?.v;

@@ -11,6 +11,8 @@ export class SessionIdBook {
   readonly raw = new Set<string>();
   /** Bumped on every new id, so redactors can refresh their sweep tables (stdin mode). */
   version = 0;
+  /** Pretty-printed HAR: the `"name": "mcp-session-id"` line comes before its `"value"` line. */
+  lastHeaderName: string | null = null;
   add(id: string): void {
     const v = id.trim();
     if (v.length >= 6 && v.length <= 256 && !PSEUDO.test(v) && !this.raw.has(v)) {
@@ -69,7 +71,8 @@ export function idVariants(id: string): string[] {
 }
 
 // Places a raw session id shows up in MCP logs (redaction.md "What MCP puts into logs").
-const ID = String.raw`([\x21-\x7e]{6,256}?)`;
+// No quotes, backslashes or angle brackets inside an id: `"key":""` (an empty value) must not swallow the next key.
+const ID = String.raw`([^\s"'\\<>]{6,256}?)`;
 const END = String.raw`(?=$|[\s"',;&)\]}>\\])`;
 export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`mcp[-_]?session[-_]?id\\{0,7}["']?\s{0,8}[:=]\s{0,8}\\{0,7}["']?` + ID + END, 'gi'),
@@ -89,7 +92,20 @@ const NOT_IDS = new Set(['None', 'null', 'undefined', 'none', 'provided', 'requi
 const MASKED_TAIL = /(?:\*{3,}|…|\.\.\.|\[masked\])$/;
 
 /** Pass 1: remember every full session id on this line. */
+const HAR_NAME = /^\s{0,64}"name"\s{0,4}:\s{0,4}"([^"\\]{1,128})"\s{0,4},?\s{0,4}$/;
+const HAR_VALUE = /^\s{0,64}"value"\s{0,4}:\s{0,4}"([^"\\\s]{6,256})"/;
+
 export function collectSessionIds(line: string, book: SessionIdBook): void {
+  const name = HAR_NAME.exec(line);
+  if (name) {
+    book.lastHeaderName = name[1]!;
+    return;
+  }
+  if (book.lastHeaderName !== null) {
+    const v = HAR_VALUE.exec(line);
+    if (v && /^(?:mcp-?session-?id|session-?id|mcp_session_id)$/i.test(book.lastHeaderName)) book.add(v[1]!);
+    if (line.trim()) book.lastHeaderName = null;
+  }
   if (!/session|sid=|sid"/i.test(line)) return;
   for (const re of SESSION_ID_PATTERNS) {
     re.lastIndex = 0;

@@ -137,11 +137,14 @@ export const CONTEXT_RULES: PatternRule[] = [
     {
       narrow: (v, m) => (quoted(m) ? v.length : v.replace(/\s+$/, '').length),
       replace: (v) => {
+        let pairs = 0;
         const out = v.replace(/(^|;\s{0,8})([^=;\s]{1,128})=([^;]{0,4096})/g, (all, sep: string, name: string, val: string, off: number) => {
+          pairs++;
           if (off > 0 && /^(?:path|domain|expires|max-age|samesite|priority|partitioned)$/i.test(name)) return all;
           return isInert(val) ? all : `${sep}${name}=${placeholder('@cookie')}`;
         });
-        return out === v ? placeholder('@cookie') : out;
+        if (pairs === 0) return isInert(v) ? null : placeholder('@cookie');
+        return out === v ? null : out;
       },
     },
   ),

@@ -7,7 +7,7 @@
 import type { PatternRule } from '../types.ts';
 
 /** Start of a token: beginning, a non-token char, or the end of an ANSI SGR sequence. */
-export const LB = String.raw`(?<=^|[^A-Za-z0-9_\-]|\x1b\[[0-9;]{0,12}m)`;
+export const LB = String.raw`(?<=^|[^A-Za-z0-9_\-]|\x1b\[[0-9;]{0,12}m|%[0-9A-Fa-f]{2})`;
 
 // Fake-but-shaped sample bodies (never real secrets).
 const A36 = 'Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4';

@@ -86,6 +86,11 @@ const SAFE_EXACT = new Set([
   'signaturemethod',
   'signedheaders',
   'cookiename',
+  'progresstoken',
+  'nexttoken',
+  'pagetoken',
+  'nextpagetoken',
+  'csrftokenname',
 ]);
 const SAFE_SUFFIX = ['type', 'endpoint', 'url', 'uri', 'method', 'methods', 'supported', 'expiresin', 'expiresat', 'expiry', 'expires', 'count', 'len', 'length', 'hint', 'usage', 'limit', 'ttl', 'present', 'set', 'required', 'file', 'path', 'version', 'algorithm', 'alg'];
 
@@ -112,8 +117,9 @@ export const OAUTH_CONTEXT = /\/authorize|\/callback|\/token\b|grant_type|redire
 
 /** Values that are placeholders, pseudonyms or empty: nothing left to redact. */
 export function isInert(v: string): boolean {
-  const s = v.trim().replace(/^["'\\]+|["'\\]+$/g, '');
-  if (s.length === 0) return true;
+  // An auth scheme in front of a placeholder (`Bearer%20[REDACTED:jwt]`) is still inert.
+  const s = v.trim().replace(/^["'\\]+|["'\\]+$/g, '').replace(/^(?:bearer|basic|token|dpop)(?:\s{1,8}|%20|\+)(?=\[REDACTED)/i, '');
+  if (s.length === 0 || /^(?:bearer|basic|dpop)(?:\s{1,8}|%20|\+)$/i.test(s)) return true;
   return (
     /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) ||
     /^\[REDACTED[^\]]{0,80}\]/.test(s) ||

@@ -81,7 +81,7 @@ export function shannon(s: string): number {
 }
 
 // Roles whose opaque values are harmless and needed for correlation (kept as they are).
-const EXEMPT_BEFORE = /(?:request[-_]?id|requestid|traceparent|tracestate|trace[-_]?id|span[-_]?id|correlation[-_]?id|x-amzn-trace-id|commit|sha|version|etag|"id"|'id'|\bid|nonce|code_challenge|kid|x5t|jti|message[-_]?id|event[-_]?id)["']?\s{0,3}[:=]?\s{0,3}["']?(?:[a-z0-9._-]{0,40}[+@-])?$/i;
+const EXEMPT_BEFORE = /(?:(?:(?:request|trace|span|correlation|message|event)[-_ ]?id|requestid|traceparent|tracestate|x-amzn-trace-id|commit|sha|version|etag|nonce|code_challenge|kid|x5t|jti)["']?\s{0,3}[:=]?\s{0,3}["']?|(?:\bid|"id"|'id')\s{0,3}[:=]\s{0,3}["']?)$/i;
 const EXEMPT_KEYS = /^(?:id|request_?id|requestid|x-request-id|traceparent|tracestate|trace_?id|span_?id|commit|sha|version|etag|code_challenge|kid|jti|nonce|message_?id|event_?id|protocolversion)$/i;
 
 export const PII_RULES: PatternRule[] = [
@@ -186,13 +186,13 @@ export const PII_RULES: PatternRule[] = [
     id: '@host',
     kind: 'free-text',
     description: 'host names in URLs and Host/:authority/server_name/upstream positions, except loopback and public SaaS hosts → host-… (path kept)',
-    keywords: ['://', 'host', 'authority', 'server_name'],
-    pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|hostname|x-forwarded-host|:authority|server_name)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
+    keywords: ['://', 'host', 'authority', 'server'],
+    pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|hostname|x-forwarded-host|:authority|server_name|server)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
     secretKind: 'pii',
-    validate: (v) => !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
+    validate: (v, m) => !(/^server/i.test(m[0]) && !v.includes('.')) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
     tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"'],
-    fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse'],
+    fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3'],
   },
   {
     id: '@opaque',
