@@ -43,7 +43,16 @@ export function toRpcId(value: unknown): RpcId | null {
   return /^-?\d{1,15}$/.test(s) ? Number(s) : s.slice(0, 200);
 }
 
+/**
+ * A JSON key path: dots for nesting, digits index arrays (`request.headers.Mcp-Session-Id.0`).
+ * `has:KEY` yields the literal KEY when that key is present (formats whose level is the key name,
+ * such as Claude Code's `{"error": "…", "timestamp": …}`).
+ */
 function getPath(obj: Record<string, unknown>, path: string): unknown {
+  if (path.startsWith('has:')) {
+    const key = path.slice(4);
+    return getPath(obj, key) !== undefined ? key : undefined;
+  }
   if (path in obj) return obj[path];
   let cur: unknown = obj;
   for (const part of path.split('.')) {
@@ -104,6 +113,29 @@ function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed 
   return out;
 }
 
+/**
+ * JSON.parse with two repairs seen in real uploads: nginx `log_format` without `escape=json`
+ * writes `\x22` for a quote (invalid JSON), and JSON-array dumps carry a trailing `,` or `]`.
+ */
+export function parseJsonObject(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    /* repaired below */
+  }
+  let t = text.trimEnd();
+  if (t.endsWith(',') || t.endsWith(']')) t = t.slice(0, -1).trimEnd();
+  if (t.includes('\\x')) t = t.replace(/\\x([0-9A-Fa-f]{2})/g, '\\u00$1');
+  if (t === text) return null;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return null;
+  }
+}
+
+let lastJson: { text: string | null; obj: unknown } = { text: null, obj: null };
+
 /** Returns the parsed fields, or null when the line is not in this format. */
 export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
   if (f.spec.match.kind === 'regex') {
@@ -124,11 +156,13 @@ export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
   }
   const start = body.indexOf('{');
   if (start < 0 || start > 0 && !f.prefix) return null;
+  const text = body.slice(start);
+  // Several JSON formats are tried on the same line: parse it once.
   let obj: unknown;
-  try {
-    obj = JSON.parse(body.slice(start));
-  } catch {
-    return null;
+  if (text === lastJson.text) obj = lastJson.obj;
+  else {
+    obj = parseJsonObject(text);
+    lastJson = { text, obj };
   }
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return null;
   const rec = obj as Record<string, unknown>;

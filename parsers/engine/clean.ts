@@ -26,15 +26,70 @@ export interface PrefixRule {
   re: RegExp;
 }
 
+const LEVEL_WORD = '(?!(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)\\s)';
+
 export const PREFIX_RULES: readonly PrefixRule[] = [
-  { id: 'compose-service', re: /^[A-Za-z0-9][\w.-]{0,63}(?:[-_]\d{1,3})?\s{1,32}\| ?/ },
-  { id: 'line-number-gutter', re: /^\s{0,8}\d{1,7}\s{0,4}[|│:]\s?/ },
+  // Kubernetes CRI container logs (/var/log/containers/*.log): RFC 3339 stamp, stream, partial flag.
+  { id: 'cri-container', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) (?:stdout|stderr) [FP] / },
+  // kubectl logs --prefix
+  { id: 'kubectl-prefix', re: /^\[pod\/[\w.-]{1,253}\/[\w.-]{1,253}\] / },
+  // ECS / CloudWatch console copy: `06-02-2025 03:41:05 PM ` before the application's line.
+  { id: 'console-ampm', re: /^\d{2}[-/]\d{2}[-/]\d{4},? \d{1,2}:\d{2}:\d{2}(?:\.\d{1,3})? [AP]M / },
+  // CloudWatch Logs export / `aws logs tail`: stamp, tab (or stream name) before the line.
+  { id: 'cloudwatch-tab', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})\t/ },
+  { id: 'compose-service', re: new RegExp(`^${LEVEL_WORD}[A-Za-z0-9][\\w.-]{0,63}(?:[-_]\\d{1,3})?\\s{1,32}\\| ?`) },
+  // The separator must not be followed by a digit, so `12:00:01 …` is a time, not a gutter.
+  { id: 'line-number-gutter', re: /^\s{0,8}\d{1,7}\s{0,4}[|│:](?!\d)\s?/ },
   { id: 'line-number-tab', re: /^\s{0,8}\d{1,7}\t/ },
   // CloudWatch / ECS / kubectl --timestamps: an RFC 3339 stamp followed by the application's own line.
   // Only when the application's own line follows (JSON, or a second date), so a file whose own
   // format starts with an RFC 3339 stamp keeps it.
   { id: 'rfc3339-wrapper', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z\s(?=\{|\d{4}-\d{2}-\d{2}[ T]|\[\d{4}-\d{2}-\d{2})/ },
 ];
+
+/**
+ * Whole-file layouts that are not per-line prefixes:
+ * - numberLines: a log viewer copied its line numbers onto lines of their own (`2239` between lines);
+ * - doubledBlank: every line is followed by a blank one (copied from a web page or a terminal).
+ * Lines that only carry the layout are skipped (counted in FileStats.skippedLines), so they do not
+ * break tracebacks or wrapped messages apart.
+ */
+export interface Layout {
+  numberLines: boolean;
+  doubledBlank: boolean;
+}
+
+export const NUMBER_LINE = /^\s{0,8}\d{1,7}\s{0,4}$/;
+
+export function detectLayout(sample: readonly string[]): Layout {
+  let numbers = 0;
+  let sequential = 0;
+  let prev: number | null = null;
+  let nonBlank = 0;
+  let blank = 0;
+  let adjacent = 0;
+  let lastBlank = true;
+  for (const l of sample) {
+    if (l.trim() === '') {
+      blank++;
+      lastBlank = true;
+      continue;
+    }
+    nonBlank++;
+    if (!lastBlank) adjacent++;
+    lastBlank = false;
+    if (NUMBER_LINE.test(l)) {
+      const n = Number(l.trim());
+      numbers++;
+      if (prev !== null && n === prev + 1) sequential++;
+      prev = n;
+    }
+  }
+  return {
+    numberLines: numbers >= 3 && numbers / Math.max(1, nonBlank) >= 0.25 && sequential >= (numbers - 1) * 0.8,
+    doubledBlank: nonBlank >= 4 && blank >= nonBlank * 0.8 && adjacent <= nonBlank * 0.1,
+  };
+}
 
 export function detectPrefix(sample: readonly string[]): PrefixRule | null {
   const lines = sample.filter((l) => l.trim() !== '');

@@ -46,15 +46,21 @@ export function detectFormat(sample: readonly string[], formats: readonly Compil
   return { format, scores: ranked, fallbacks };
 }
 
-/** Which side wrote a file: the format's own source, else hints in the file name, else in the text. */
+/**
+ * Which side wrote a file: the format's own source; else strong hints in the text (an SDK's client
+ * or server module names); else hints in the file name; else weak hints in the text.
+ * MCP "proxies" such as mcp-remote, mcp-proxy or the Inspector proxy are clients of the remote
+ * server, so client hints are checked before the generic "proxy" name hint.
+ */
 export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[]): Source {
   if (formatSource && formatSource !== 'unknown') return formatSource;
+  const text = sample.slice(0, SAMPLE_LINES).join('\n').slice(0, 200_000);
+  if (/mcp[./]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|mcp-remote|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint/.test(text)) return 'client';
+  if (/mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type/.test(text)) return 'server';
   const name = fileName.toLowerCase();
-  if (/(nginx|proxy|envoy|haproxy|traefik|caddy|alb|elb|gateway|ingress|access)/.test(name)) return 'proxy';
-  if (/(client|agent|host|claude|cursor|vscode|mcp-remote|inspector|desktop)/.test(name)) return 'client';
+  if (/(client|agent|host|claude|cursor|vscode|mcp-remote|mcp-proxy|inspector|desktop)/.test(name)) return 'client';
+  if (/(nginx|envoy|haproxy|traefik|caddy|alb|elb|gateway|ingress|access|proxy)/.test(name)) return 'proxy';
   if (/(server|backend|upstream|uvicorn|gunicorn|fastmcp|app)/.test(name)) return 'server';
-  const text = sample.slice(0, 200).join('\n');
-  if (/mcp\.client|streamablehttp_client|StreamableHTTPClientTransport|Received session ID|Error POSTing to endpoint|mcp-remote|\[Local→Remote\]/.test(text)) return 'client';
-  if (/mcp\.server|Created new transport|uvicorn|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|"GET \/|"POST \//.test(text)) return 'server';
+  if (/uvicorn|"GET \/|"POST \//.test(text)) return 'server';
   return 'unknown';
 }

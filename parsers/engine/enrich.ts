@@ -34,6 +34,8 @@ export const EXTRACTORS: readonly Extractor[] = [
   { field: 'httpStatus', re: /\b(\d{3}) \((?:Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Bad Gateway|Gateway Timeout|Service Unavailable|Method Not Allowed|Not Acceptable)\)/, why: '.NET HttpRequestException' },
   { field: 'httpStatus', re: /\((\d{3}) (?:Unauthorized|Forbidden|Not Found|Bad Request)\)/, why: 'reqwest status error' },
   { field: 'httpStatus', re: /\bcode: (\d{3})\b/, why: 'StreamableHTTPError code' },
+  { field: 'httpStatus', re: /\bError (\d{3}) status sending message\b/, why: 'VS Code MCP client' },
+  { field: 'httpStatus', re: /return_value=\(b'HTTP\/[\d.]{1,3}', (\d{3}),/, why: 'httpcore receive_response_headers.complete under any logging layout' },
   { field: 'httpMethod', re: /\b(GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) (?:https?:\/\/[^\s/]{1,200})?\/[^\s"]{0,500}/, why: 'METHOD /path' },
   { field: 'httpPath', re: /\b(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) (?:https?:\/\/[^\s/]{1,200})?(\/[^\s"?]{0,300})/, why: 'METHOD /path' },
   { field: 'requestId', re: /\b(?:x-request-id|request_id|reqId|requestId)["']?\s*[:=]\s*["']?([0-9a-f]{16,64})\b/i, why: 'proxy request id' },

@@ -4,8 +4,9 @@
 import { emptyEvent, type Event, type Source } from '../contract/event.ts';
 import { blockFolders, type BlockFolder } from '../special/index.ts';
 import { applyFormat, type CompiledFormat } from './apply.ts';
-import { detectPrefix, stripAnsi, stripPrefix, type PrefixRule } from './clean.ts';
+import { detectLayout, detectPrefix, NUMBER_LINE, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
+import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
 import type { RawLine } from './lines.ts';
 
@@ -20,6 +21,11 @@ export interface FileStats {
   ansiLines: number;
   prefix: string | null;
   detection: Detection | null;
+  /** Whole-file layouts found (`number-lines`, `doubled-blank`) and the lines skipped because of them. */
+  layout: string[];
+  skippedLines: number;
+  /** Lines per format id (block folders included): the file's format when detection found none is the one with most lines. */
+  formatLines: Record<string, number>;
 }
 
 export interface ParseFileOptions {
@@ -30,7 +36,7 @@ export interface ParseFileOptions {
 }
 
 export function newStats(file: string): FileStats {
-  return { file, source: 'unknown', format: 'unknown', lines: 0, events: 0, unparsed: 0, truncatedLines: 0, ansiLines: 0, prefix: null, detection: null };
+  return { file, source: 'unknown', format: 'unknown', lines: 0, events: 0, unparsed: 0, truncatedLines: 0, ansiLines: 0, prefix: null, detection: null, layout: [], skippedLines: 0, formatLines: {} };
 }
 
 export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileOptions, stats: FileStats): AsyncGenerator<Event> {
@@ -45,15 +51,30 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   const cleanedHead = head.map((l) => stripAnsi(l.text).text);
   const prefix: PrefixRule | null = detectPrefix(cleanedHead);
   const sample = cleanedHead.map((l) => stripPrefix(l, prefix));
-  const detection = detectFormat(sample, opts.formats);
+  stats.prefix = prefix?.id ?? null;
+  const doc = sniffDocument(sample);
+  if (doc) {
+    yield* parseDocument(doc, head, it, opts, stats, prefix);
+    return;
+  }
+  const layout: Layout = detectLayout(sample);
+  if (layout.numberLines) stats.layout.push('number-lines');
+  if (layout.doubledBlank) stats.layout.push('doubled-blank');
+  const detection = detectFormat(layout.numberLines ? sample.filter((l) => !NUMBER_LINE.test(l)) : sample, opts.formats);
   const primary = detection.format;
   stats.detection = detection;
-  stats.prefix = prefix?.id ?? null;
   stats.format = primary?.spec.id ?? 'unknown';
   stats.source = resolveSource(primary?.spec.source, opts.file, sample);
-  const tryFormats = primary ? [primary, ...detection.fallbacks] : detection.fallbacks;
+  // Per line, every format seen in the sample is tried, most specific (highest priority) first:
+  // in a mixed file an httpx line inside Python logging output is read by the httpx format.
+  // Formats first met after the sample join the list when a line needs them.
+  const tryFormats: CompiledFormat[] = primary ? [primary, ...detection.fallbacks] : [...detection.fallbacks];
+  const byPriority = () => tryFormats.sort((a, b) => b.spec.priority - a.spec.priority);
+  byPriority();
+  const untried = new Set(opts.formats.filter((f) => !tryFormats.includes(f)));
+  const countLine = (id: string, n: number) => (stats.formatLines[id] = (stats.formatLines[id] ?? 0) + n);
 
-  let block: { folder: BlockFolder; lines: string[]; start: number } | null = null;
+  let block: { folder: BlockFolder; lines: string[]; start: number; end: number } | null = null;
   // The last line event is held back one line: indented lines and closing braces that follow it
   // (a Node error printed after a log prefix, a wrapped message) are folded into it.
   let pending: Event | null = null;
@@ -65,7 +86,8 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     const b = block;
     block = null;
     const e = emptyEvent({ file: opts.file, line: b.start, source, format: b.folder.id, kind: 'block', text: b.lines.join('\n') });
-    e.endLine = b.start + b.lines.length - 1;
+    e.endLine = b.end;
+    countLine(b.folder.id, b.lines.length);
     e.level = b.folder.level;
     e.message = b.folder.summary(b.lines);
     e.ts = lastTs;
@@ -74,6 +96,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   const flush = (): Event | null => {
     const p = pending;
     pending = null;
+    if (p) countLine(p.format, p.endLine - p.line + 1);
     return p ? enrich(p) : null;
   };
 
@@ -83,10 +106,15 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     const a = stripAnsi(raw.text);
     if (a.stripped) stats.ansiLines++;
     const cleaned = stripPrefix(a.text, prefix);
+    if ((layout.numberLines && NUMBER_LINE.test(cleaned)) || (layout.doubledBlank && cleaned.trim() === '')) {
+      stats.skippedLines++;
+      return;
+    }
     const text = opts.redact(cleaned);
     if (block) {
       if (block.lines.length < block.folder.maxLines && block.folder.continues(text, block.lines)) {
         block.lines.push(text);
+        block.end = raw.n;
         return;
       }
       const done = closeBlock();
@@ -97,7 +125,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       if (p) yield p;
       return;
     }
-    if (pending && isContinuation(text) && pending.endLine - pending.line < MAX_FOLDED_LINES && !tryFormats.some((f) => applyFormat(f, text))) {
+    if (pending && pending.endLine - pending.line < MAX_FOLDED_LINES && (inHtmlBody(pending.text) || (isContinuation(text) && !tryFormats.some((f) => applyFormat(f, text))))) {
       pending.text += '\n' + text;
       pending.endLine = raw.n;
       pending.kind = 'block';
@@ -107,13 +135,31 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     if (p) yield p;
     for (const folder of blockFolders) {
       if (folder.starts(text)) {
-        block = { folder, lines: [text], start: raw.n };
+        block = { folder, lines: [text], start: raw.n, end: raw.n };
         return;
       }
     }
+    let hit: { f: CompiledFormat; parsed: NonNullable<ReturnType<typeof applyFormat>> } | null = null;
     for (const f of tryFormats) {
       const parsed = applyFormat(f, text);
-      if (!parsed) continue;
+      if (parsed) {
+        hit = { f, parsed };
+        break;
+      }
+    }
+    if (!hit && untried.size) {
+      for (const f of untried) {
+        const parsed = applyFormat(f, text);
+        if (!parsed) continue;
+        hit = { f, parsed };
+        untried.delete(f);
+        tryFormats.push(f);
+        byPriority();
+        break;
+      }
+    }
+    if (hit) {
+      const { f, parsed } = hit;
       const e = emptyEvent({ file: opts.file, line: raw.n, source, format: f.spec.id, kind: 'line', text });
       Object.assign(e, parsed);
       if (!parsed.message) e.message = text;
@@ -123,6 +169,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       return;
     }
     stats.unparsed++;
+    countLine('unknown', 1);
     const e = emptyEvent({ file: opts.file, line: raw.n, source, format: 'unknown', kind: 'raw', text });
     e.ts = lastTs;
     yield enrich(e);
@@ -139,9 +186,77 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     stats.events++;
     yield last;
   }
+  if (stats.format === 'unknown' || (primary && primary.spec.priority < 0)) {
+    // No line format led the sample, or only a last-resort one (a pasted traceback, a bare error):
+    // name the file after whatever read most of its lines, so "unknown" means nothing understood it.
+    const best = Object.entries(stats.formatLines)
+      .filter(([id]) => id !== 'unknown')
+      .sort((a, b) => b[1] - a[1])[0];
+    if (best) {
+      stats.format = best[0];
+      const f = opts.formats.find((x) => x.spec.id === best[0]);
+      const folder = blockFolders.find((x) => x.id === best[0]);
+      if (stats.source === 'unknown') stats.source = resolveSource(f?.spec.source ?? folder?.source, opts.file, sample);
+    }
+  }
+}
+
+/** Whole-file JSON documents (HAR, OTLP): one event per item, wrapper lines counted but not events. */
+async function* parseDocument(
+  reader: DocumentReader,
+  head: readonly RawLine[],
+  it: AsyncIterator<RawLine>,
+  opts: ParseFileOptions,
+  stats: FileStats,
+  prefix: PrefixRule | null,
+): AsyncGenerator<Event> {
+  stats.format = reader.id;
+  stats.source = resolveSource(reader.source, opts.file, []);
+  const scanner = new ItemScanner(reader);
+  let last = 0;
+  const step = function* (raw: RawLine): Generator<Event> {
+    stats.lines++;
+    last = raw.n;
+    if (raw.cut) stats.truncatedLines++;
+    const a = stripAnsi(raw.text);
+    if (a.stripped) stats.ansiLines++;
+    const text = opts.redact(stripPrefix(a.text, prefix));
+    for (const item of scanner.push(text, raw.n)) yield toEvent(item);
+  };
+  const toEvent = (item: ReturnType<ItemScanner['push']>[number]): Event => {
+    stats.events++;
+    stats.formatLines[reader.id] = (stats.formatLines[reader.id] ?? 0) + (item.endLine - item.startLine + 1);
+    if (item.kind !== 'item' || !item.obj) {
+      stats.unparsed++;
+      const why = item.kind === 'oversize' ? `${reader.id} item over the size cap (${item.cut} characters dropped)` : `${reader.id} item that is not valid JSON (truncated export?)`;
+      const e = emptyEvent({ file: opts.file, line: item.startLine, source: stats.source, format: 'unknown', kind: 'raw', text: why });
+      e.endLine = item.endLine;
+      return e;
+    }
+    const { fields, lines } = reader.toItem(item.obj, item.context);
+    const text = lines.map((l) => opts.redact(l)).join('\n');
+    const e = emptyEvent({ file: opts.file, line: item.startLine, source: stats.source, format: reader.id, kind: item.endLine > item.startLine ? 'block' : 'line', text });
+    Object.assign(e, fields);
+    e.endLine = item.endLine;
+    e.message = text.split('\n', 1)[0] ?? '';
+    return enrich(e);
+  };
+  for (const raw of head) yield* step(raw);
+  for (;;) {
+    const r = await it.next();
+    if (r.done) break;
+    yield* step(r.value);
+  }
+  for (const item of scanner.finish(last)) yield toEvent(item);
 }
 
 const MAX_FOLDED_LINES = 500;
+
+/** An HTML error page printed into a log line (`Error POSTing to endpoint: <!DOCTYPE html>`) continues until `</html>`. */
+function inHtmlBody(text: string): boolean {
+  const open = text.search(/<!DOCTYPE html|<html[\s>]/i);
+  return open >= 0 && !/<\/html>/i.test(text.slice(open));
+}
 
 /** Lines that continue the previous event rather than start one: indented frames, object dumps. */
 function isContinuation(line: string): boolean {

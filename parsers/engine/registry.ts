@@ -6,7 +6,9 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { FormatSpec } from '../contract/format.ts';
+import { emptyEvent, type Event } from '../contract/event.ts';
 import { applyFormat, compileFormat, type CompiledFormat } from './apply.ts';
+import { enrich } from './enrich.ts';
 
 export const BUILTIN_FORMATS_DIR = fileURLToPath(new URL('../formats/', import.meta.url));
 
@@ -45,11 +47,21 @@ export function loadFormatFile(path: string): CompiledFormat {
   return compiled;
 }
 
-/** Each sample must parse, and every expected field must equal what the engine produced. */
+/** The event the engine makes of one line of this format (what parse-file does, minus folding). */
+export function sampleEvent(f: CompiledFormat, line: string): Event | null {
+  const parsed = applyFormat(f, line);
+  if (!parsed) return null;
+  const e = emptyEvent({ file: 'sample', line: 1, source: f.spec.source, format: f.spec.id, kind: 'line', text: line });
+  Object.assign(e, parsed);
+  if (!parsed.message) e.message = line;
+  return enrich(e);
+}
+
+/** Each sample must parse, and every expected field must equal what the engine produces (format fields, then enrich). */
 export function checkSamples(f: CompiledFormat): string[] {
   const out: string[] = [];
   f.spec.samples.forEach((s, i) => {
-    const got = applyFormat(f, s.line);
+    const got = sampleEvent(f, s.line);
     if (!got) {
       out.push(`sample ${i} does not match any pattern`);
       return;

@@ -6,7 +6,10 @@ const MONTHS: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4,
 // 2026-11-29T10:00:00.123Z · 2026-11-29 10:00:00,123 · 2026/11/29 10:00:00.123456+01:00
 const ISO = /^(\d{4})[-/](\d{2})[-/](\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?\s?(Z|[+-]\d{2}:?\d{2}|UTC)?$/i;
 // 10/Oct/2000:13:55:36 -0700 (nginx, Apache, CLF)
-const CLF = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? ([+-]\d{4})$/;
+// (HAProxy writes it with milliseconds and without a zone)
+const CLF = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?: ([+-]\d{4}))?$/;
+// 11/29/26 10:00:01 (Rich's default `[%x %X]`, en_US month first) · 11/29/2026 10:00:01
+const MDY = /^(\d{2})\/(\d{2})\/(\d{2}|\d{4}) (\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,6}))?$/;
 // Nov 29 10:00:00 (syslog, no year) · Nov 29, 2026 10:00:00 AM
 const SYSLOG = /^([A-Za-z]{3})\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
 // 29/Nov/2026 10:00:00 (uvicorn-ish / Django)
@@ -40,6 +43,11 @@ export function parseTimestamp(value: unknown, yearHint = new Date().getUTCFullY
     const mon = MONTHS[m[2]!.toLowerCase()];
     if (mon === undefined) return null;
     return Date.UTC(+m[3]!, mon, +m[1]!, +m[4]!, +m[5]!, +m[6]!, frac(m[7])) - zone(m[8]);
+  }
+  m = MDY.exec(s);
+  if (m) {
+    const y = m[3]!.length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+    return Date.UTC(y, +m[1]! - 1, +m[2]!, +m[4]!, +m[5]!, +m[6]!, frac(m[7]));
   }
   m = DMY.exec(s);
   if (m) {

@@ -1,0 +1,71 @@
+// The real-dev corpus (../shared/corpus/real-dev, read at test time, never copied): every excerpt gets
+// a known format and, where the file says so, the source its MANIFEST `layer` names. Prints the
+// share of lines read by a format (not raw) per file and overall, and holds a floor.
+import { existsSync, readFileSync, readdirSync, createReadStream } from 'node:fs';
+import { resolve, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseFile, newStats, type FileStats } from './parse-file.ts';
+import { readLines } from './lines.ts';
+import { loadFormats } from './registry.ts';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+const CORPUS = resolve(repoRoot, '../shared/corpus/real-dev');
+/** Floors we actually reach (see the printed table); raise them when the engine gets better. */
+const OVERALL_FLOOR = 0.55;
+
+/** Files whose layer is not visible in the excerpt itself (a bare message, a stack, a curl transcript): source may stay unknown. */
+function manifest(): Map<string, { layer: string }> {
+  const rows = readFileSync(join(CORPUS, 'MANIFEST.tsv'), 'utf8').trim().split('\n');
+  const head = rows.shift()!.split('\t');
+  const fi = head.indexOf('file');
+  const li = head.indexOf('layer');
+  return new Map(rows.map((r) => r.split('\t')).map((c) => [c[fi]!, { layer: c[li]! }]));
+}
+
+describe.skipIf(!existsSync(CORPUS))('real-dev corpus', () => {
+  const formats = loadFormats();
+  const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.log')).sort() : [];
+  const results: { file: string; stats: FileStats; parsedLines: number }[] = [];
+
+  for (const file of files) {
+    it(`${file} gets a known format`, async () => {
+      const stats = newStats(file);
+      let rawLines = 0;
+      for await (const e of parseFile(readLines(createReadStream(join(CORPUS, file))), { file, formats, redact: (t) => t }, stats)) {
+        if (e.kind === 'raw') rawLines += e.endLine - e.line + 1;
+      }
+      const nonBlank = readFileSync(join(CORPUS, file), 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '').length - stats.skippedLines;
+      results.push({ file, stats, parsedLines: Math.max(0, nonBlank - rawLines) });
+      expect(stats.format, `${file}: format`).not.toBe('unknown');
+      expect(stats.lines).toBeGreaterThan(0);
+    });
+  }
+
+  it('sources agree with the MANIFEST layer where the file shows it', () => {
+    const m = manifest();
+    const wrong: string[] = [];
+    let known = 0;
+    for (const r of results) {
+      const layer = m.get(r.file)?.layer;
+      if (!layer || r.stats.source === 'unknown') continue;
+      known++;
+      if (r.stats.source !== layer) wrong.push(`${r.file}: ${r.stats.source} (manifest ${layer})`);
+    }
+    console.log(`source known for ${known}/${results.length} files; disagreements: ${wrong.length ? wrong.join(', ') : 'none'}`);
+    expect(known).toBeGreaterThanOrEqual(Math.floor(results.length * 0.6));
+    expect(wrong.length).toBeLessThanOrEqual(2);
+  });
+
+  it(`parses at least ${OVERALL_FLOOR * 100}% of non-blank lines overall`, () => {
+    let total = 0;
+    let parsed = 0;
+    const rows = results.map((r) => {
+      const nb = r.stats.lines - r.stats.skippedLines;
+      total += Math.max(r.parsedLines, 0) + (r.stats.unparsed);
+      parsed += r.parsedLines;
+      return `${r.file.padEnd(70)} ${r.stats.format.padEnd(20)} ${r.stats.source.padEnd(8)} ${String(r.parsedLines).padStart(4)}/${String(r.parsedLines + r.stats.unparsed).padStart(4)} ${(r.parsedLines / Math.max(1, r.parsedLines + r.stats.unparsed) * 100).toFixed(0).padStart(4)}%${r.stats.prefix ? ' prefix=' + r.stats.prefix : ''}${r.stats.layout.length ? ' layout=' + r.stats.layout.join(',') : ''}${nb ? '' : ''}`;
+    });
+    console.log(rows.join('\n') + `\nOVERALL ${parsed}/${total} = ${((parsed / Math.max(1, total)) * 100).toFixed(1)}%`);
+    expect(parsed / total).toBeGreaterThanOrEqual(OVERALL_FLOOR);
+  });
+});
