@@ -35,8 +35,9 @@ export class Editor {
   }
 
   /**
-   * Apply non-overlapping edits (any order). Overlaps: the first one wins. A new edit that
-   * swallows earlier remarks removes them and inherits their original lengths.
+   * Apply edits in one pass (linear: a line with 15k matches must not go quadratic).
+   * Overlaps: the first (leftmost, then longest) wins. A new edit that swallows earlier
+   * remarks removes them and inherits their original lengths.
    */
   apply(edits: Edit[]): void {
     if (edits.length === 0) return;
@@ -48,21 +49,42 @@ export class Editor {
       kept.push(e);
       lastEnd = e.end;
     }
-    for (let i = kept.length - 1; i >= 0; i--) this.replace(kept[i]!);
-  }
-
-  private replace(e: Edit): void {
-    const delta = e.text.length - (e.end - e.start);
-    let original = e.originalLength ?? e.end - e.start;
+    const old = this.remarks;
     const next: Remark[] = [];
-    for (const r of this.remarks) {
-      if (r.end <= e.start) next.push(r);
-      else if (r.start >= e.end) next.push({ ...r, start: r.start + delta, end: r.end + delta });
-      else if (e.originalLength === undefined) original += r.originalLength - (r.end - r.start); // swallowed
+    const parts: string[] = [];
+    let pos = 0;
+    let delta = 0;
+    let ri = 0;
+    const shifts: Array<[number, number]> = []; // [old end of edit, cumulative delta after it]
+    for (const e of kept) {
+      while (ri < old.length && old[ri]!.end <= e.start) {
+        const r = old[ri++]!;
+        next.push({ ...r, start: r.start + delta, end: r.end + delta });
+      }
+      let original = e.originalLength ?? e.end - e.start;
+      while (ri < old.length && old[ri]!.start < e.end) {
+        const r = old[ri++]!;
+        if (e.originalLength === undefined) original += r.originalLength - (r.end - r.start); // swallowed
+      }
+      parts.push(this.text.slice(pos, e.start), e.text);
+      const ns = e.start + delta;
+      next.push({ rule: e.rule, start: ns, end: ns + e.text.length, originalLength: original, ...(e.info ? { info: e.info } : {}) });
+      delta += e.text.length - (e.end - e.start);
+      shifts.push([e.end, delta]);
+      pos = e.end;
     }
-    next.push({ rule: e.rule, start: e.start, end: e.start + e.text.length, originalLength: original, ...(e.info ? { info: e.info } : {}) });
-    this.remarks = next.sort((a, b) => a.start - b.start);
-    this.frozen = this.frozen.map(([s, en]) => (s >= e.end ? [s + delta, en + delta] : en > e.start ? [s, en + delta] : [s, en]));
-    this.text = this.text.slice(0, e.start) + e.text + this.text.slice(e.end);
+    while (ri < old.length) {
+      const r = old[ri++]!;
+      next.push({ ...r, start: r.start + delta, end: r.end + delta });
+    }
+    parts.push(this.text.slice(pos));
+    const map = (x: number) => {
+      let d = 0;
+      for (const [end, cum] of shifts) if (end <= x) d = cum;
+      return x + d;
+    };
+    this.frozen = this.frozen.map(([a, b]) => [map(a), map(b)]);
+    this.remarks = next;
+    this.text = parts.join('');
   }
 }

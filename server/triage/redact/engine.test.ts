@@ -1,0 +1,131 @@
+// Behaviour of the whole pipeline: must-keeps, masked ids, fail-closed, ReDoS bait,
+// idempotence and the verifier.
+import { describe, expect, it } from 'vitest';
+import { createLineRedactor, LINE_FAILED, redactText, SecretLedger, SessionIdBook, collectSessionIds, verifyRedacted, rawValuesFor } from './index.ts';
+import type { PatternRule } from './types.ts';
+
+const key = new Uint8Array(32).fill(3);
+const red = (s: string) => redactText(s, { key }).text;
+
+describe('must-keep strings survive', () => {
+  const keep = [
+    'WWW-Authenticate: Bearer error="invalid_token", resource_metadata="http://127.0.0.1:8000/.well-known/oauth-protected-resource"',
+    'GET /authorize?code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256',
+    'mcp-server 1.4.2 (commit 3f9ab12c4d5e6f708192a3b4c5d6e7f8091a2b3c)',
+    'X-Request-ID: 7f3a9c1e2b4d4e8f9a0b1c2d3e4f5a6b',
+    '127.0.0.1 - - [14/Mar/2026:09:26:10 +0000] "POST /mcp HTTP/1.1" 404 0 "-" "node" 0af7651916cd43dd8448eb211c80319c',
+    'traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+    '{"jsonrpc":"2.0","id":12345678901234567890,"error":{"code":-32001,"message":"Session not found"}}',
+    '{"jsonrpc":"2.0","id":"Zk3QmL9xR2vT8bN5cW1yH7pJ4sD6fG0a","method":"tools/call","params":{"name":"create_order"}}',
+    'INFO mcp.client.streamable_http: Negotiated protocol version: 2025-06-18',
+    '2026-03-14T09:26:53.589Z HTTP/1.1 401 Unauthorized from [::1]:8000',
+    'httpx.RemoteProtocolError: Server disconnected without sending a response.',
+    '"token_type": "Bearer", "expires_in": 3600, "max_tokens": 4096',
+    'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"pt-17","progress":50}}',
+  ];
+  for (const k of keep) it(k.slice(0, 60), () => expect(red(k)).toBe(k));
+});
+
+describe('structure', () => {
+  it('keeps a JSON line parseable and keeps id/method/isError/error', () => {
+    const l = '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"secret business"}],"isError":true}}';
+    const out = JSON.parse(red(l));
+    expect(out).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: '<string len=15>' }], isError: true } });
+  });
+  it('summarises Python repr tool arguments', () => {
+    expect(red("params={'name': 'search', 'arguments': {'q': 'top secret'}}")).toBe("params={'name': 'search', 'arguments': {'q': '<string len=10>'}}");
+  });
+  it('redacts a PEM block line by line and keeps the markers', () => {
+    const out = red('-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\nAQEFAASCBKcwggSjAgEAAoIB\n-----END PRIVATE KEY-----\nafter');
+    expect(out).toBe('-----BEGIN PRIVATE KEY-----\n[REDACTED:pem]\n[REDACTED:pem]\n-----END PRIVATE KEY-----\nafter');
+  });
+  it('keeps a trailing CR', () => {
+    expect(redactText('Authorization: Bearer abcdef123456\r', { key }).text).toBe('Authorization: Bearer [REDACTED:bearer]\r');
+  });
+  it('sweeps a secret that reappears bare later', () => {
+    expect(red('password=Summer2026!x\nlogin failed for Summer2026!x')).toBe('password=[REDACTED:secret-key]\nlogin failed for [REDACTED:secret-key]');
+  });
+});
+
+describe('session ids and masked forms', () => {
+  const full = '3f2a9c1e-4b5d-4e6f-8a7b-9c0d1e2f3a4b';
+  it('one pseudonym for every spelling', () => {
+    const out = red(`Received session ID: ${full}\nPOST /messages/?session_id=${full.replace(/-/g, '')}\nSession: ${full.toUpperCase()}`).split('\n');
+    const p = out[0]!.match(/sess_[a-z2-7]{10}/)![0];
+    for (const l of out) expect(l).toContain(p);
+    expect(out.join('\n')).not.toMatch(/3f2a9c1e/i);
+  });
+  it('matched / unresolved / ambiguous', () => {
+    const ids = new SessionIdBook();
+    for (const l of [`Mcp-Session-Id: ${full}`, 'Mcp-Session-Id: c0ffee12-aaaa-4bbb-8ccc-111111111111', 'Mcp-Session-Id: c0ffee12-dddd-4eee-9fff-222222222222']) collectSessionIds(l, ids);
+    const r = createLineRedactor({ key, ids });
+    r.line('session 3f2a9c1e**** expired');
+    r.line('session c0ffee12**** expired');
+    r.line('session 99aa77bb55**** expired');
+    r.line('session ****2f3a4b expired');
+    const byVisible = Object.fromEntries(r.maskedResolutions().map((m) => [m.visible, m]));
+    expect(byVisible['3f2a9c1e']).toMatchObject({ status: 'matched', candidates: 1 });
+    expect(byVisible['c0ffee12']).toMatchObject({ status: 'ambiguous', candidates: 2 });
+    expect(byVisible['99aa77bb55']).toMatchObject({ status: 'unresolved', candidates: 0 });
+    expect(byVisible['2f3a4b']).toMatchObject({ status: 'matched', position: 'suffix' });
+    const amb = r.line('again c0ffee12**** in session').text;
+    expect(amb).toContain(byVisible['c0ffee12']!.pseudonym);
+    expect(amb).not.toContain(r.line(`Mcp-Session-Id: c0ffee12-aaaa-4bbb-8ccc-111111111111`).text.split(' ')[1]);
+  });
+});
+
+describe('fails closed', () => {
+  it('replaces the whole line when a rule throws', () => {
+    const boom: PatternRule = { id: '@boom', kind: 'free-text', description: 'throws', pattern: /x/dg, validate: () => { throw new Error('boom'); }, tps: [], fps: [] };
+    const r = createLineRedactor({ key, ids: new SessionIdBook(), rules: { format: [boom] } });
+    expect(r.line('x marks Authorization: Bearer abcdef123456').text).toBe(LINE_FAILED);
+    expect(r.line('fine').text).toBe('fine');
+  });
+});
+
+describe('ReDoS bait finishes in bounded time', () => {
+  const baits = [
+    'a'.repeat(100_000),
+    '='.repeat(100_000),
+    '%2'.repeat(50_000),
+    '"'.repeat(100_000),
+    'eyJ'.repeat(30_000),
+    'password='.repeat(10_000),
+    'a@'.repeat(50_000),
+    '{'.repeat(50_000),
+    '\\"'.repeat(50_000),
+    ':'.repeat(100_000),
+    '1.'.repeat(50_000),
+    'Bearer '.repeat(15_000),
+    'A1b2C3d4/'.repeat(10_000),
+    '*'.repeat(100_000),
+    'ab12*'.repeat(20_000),
+  ];
+  for (const b of baits) {
+    it(`${JSON.stringify(b.slice(0, 12))}… (${b.length} chars)`, () => {
+      const t0 = performance.now();
+      const out = redactText(b, { key }).text;
+      expect(out.split('\n').length).toBe(1);
+      expect(performance.now() - t0).toBeLessThan(15_000); // generous: a loaded 2-core CI box
+    });
+  }
+});
+
+describe('verifyRedacted', () => {
+  it('passes redacted output and is idempotent on it', () => {
+    const ledger = new SecretLedger();
+    const ids = new SessionIdBook();
+    const input = 'Authorization: Bearer tok_0123456789abcdef\nMcp-Session-Id: 3f2a9c1e-4b5d-4e6f-8a7b-9c0d1e2f3a4b\nGITHUB_TOKEN=ghp_Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4';
+    const out = redactText(input, { key, ids, ledger }).text;
+    expect(redactText(out, { key }).text).toBe(out);
+    expect(verifyRedacted(out, { rawValues: rawValuesFor(ids, ledger), ids })).toEqual({ ok: true, hits: [] });
+  });
+  it('refuses text with a raw value or a detector hit, and says where', () => {
+    const r = verifyRedacted('report\nleaked tok_0123456789abcdef here\nand ghp_Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4', { rawValues: ['tok_0123456789abcdef'] });
+    expect(r.ok).toBe(false);
+    expect(r.hits).toEqual([
+      { rule: '@literal', index: 14 },
+      { rule: '@vendor-token:github', index: 44 },
+    ]);
+  });
+});
