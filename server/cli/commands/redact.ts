@@ -111,8 +111,11 @@ async function redactStream(input: Readable, out: Writable, redactor: LineRedact
   let n = 0;
   for await (const l of lines(input)) {
     collectSessionIds(l.text, book); // stdin: ids become known as the stream goes
-    let text = redactor.line(l.text).text;
-    if (l.dropped > 0) text += `[REDACTED:line-truncated ${l.dropped} chars]`;
+    let text: string;
+    if (l.dropped > 0) {
+      const head = l.text.slice(0, MAX_LINE);
+      text = redactor.line(head).text + `[REDACTED:line-truncated ${l.dropped + l.text.length - head.length} chars]`;
+    } else text = redactor.line(l.text).text;
     const p = write(out, text + l.eol);
     if (p) await p;
     n++;
