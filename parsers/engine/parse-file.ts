@@ -73,6 +73,21 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   byPriority();
   const untried = new Set(opts.formats.filter((f) => !tryFormats.includes(f)));
   const countLine = (id: string, n: number) => (stats.formatLines[id] = (stats.formatLines[id] ?? 0) + n);
+  const matchLine = (text: string): { f: CompiledFormat; parsed: NonNullable<ReturnType<typeof applyFormat>> } | null => {
+    for (const f of tryFormats) {
+      const parsed = applyFormat(f, text);
+      if (parsed) return { f, parsed };
+    }
+    for (const f of untried) {
+      const parsed = applyFormat(f, text);
+      if (!parsed) continue;
+      untried.delete(f);
+      tryFormats.push(f);
+      byPriority();
+      return { f, parsed };
+    }
+    return null;
+  };
 
   let block: { folder: BlockFolder; lines: string[]; start: number; end: number } | null = null;
   // The last line event is held back one line: indented lines and closing braces that follow it
@@ -85,6 +100,19 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     if (!block) return null;
     const b = block;
     block = null;
+    if (b.lines.length === 1) {
+      // A one-line "block" is an error line without a stack: a line format that reads it wins.
+      const hit = matchLine(b.lines[0]!);
+      if (hit) {
+        const e = emptyEvent({ file: opts.file, line: b.start, source, format: hit.f.spec.id, kind: 'line', text: b.lines[0]! });
+        Object.assign(e, hit.parsed);
+        if (!hit.parsed.message) e.message = e.text;
+        if (e.ts !== null) lastTs = e.ts;
+        else e.ts = lastTs;
+        countLine(hit.f.spec.id, 1);
+        return enrich(e);
+      }
+    }
     const e = emptyEvent({ file: opts.file, line: b.start, source, format: b.folder.id, kind: 'block', text: b.lines.join('\n') });
     e.endLine = b.end;
     countLine(b.folder.id, b.lines.length);
@@ -139,25 +167,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
         return;
       }
     }
-    let hit: { f: CompiledFormat; parsed: NonNullable<ReturnType<typeof applyFormat>> } | null = null;
-    for (const f of tryFormats) {
-      const parsed = applyFormat(f, text);
-      if (parsed) {
-        hit = { f, parsed };
-        break;
-      }
-    }
-    if (!hit && untried.size) {
-      for (const f of untried) {
-        const parsed = applyFormat(f, text);
-        if (!parsed) continue;
-        hit = { f, parsed };
-        untried.delete(f);
-        tryFormats.push(f);
-        byPriority();
-        break;
-      }
-    }
+    const hit = matchLine(text);
     if (hit) {
       const { f, parsed } = hit;
       const e = emptyEvent({ file: opts.file, line: raw.n, source, format: f.spec.id, kind: 'line', text });

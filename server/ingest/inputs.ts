@@ -1,8 +1,12 @@
-// What an ingest reads: named byte streams, from paths (files, folders, .gz) or from uploads.
-// Each entry can be opened more than once (pass 1 collects ids, pass 2 parses).
-import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+// What an ingest reads: named byte streams, from paths (files, folders, .gz, .zip, .tar.gz) or
+// from uploads. Each entry can be opened more than once (pass 1 collects ids, pass 2 parses).
+// Archives are read in place, never extracted to disk: a small zip reader (central directory +
+// raw inflate) and a tar reader over gunzip, with caps on entries, total size and ratio, and
+// refusal of absolute paths, `..`, links and devices.
+import { closeSync, createReadStream, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { createGunzip } from 'node:zlib';
+import { constants as zc, createGunzip, createInflateRaw, gunzipSync } from 'node:zlib';
+import { Transform, type TransformCallback } from 'node:stream';
 import { TriageError } from '../errors.ts';
 
 export interface InputEntry {
@@ -36,8 +40,9 @@ export function entriesFromPaths(paths: string[]): InputEntry[] {
       if (!found.length) throw new TriageError('TRIAGE_ERR_EMPTY', `${p}: no log files found in this folder (looked for .log .txt .json .jsonl .ndjson .har .gz)`);
       out.push(...found);
     } else if (st.isFile()) {
-      if (/\.(zip|tar\.gz|tgz)$/i.test(p)) throw new TriageError('TRIAGE_ERR_INPUT', `${p}: archives (.zip, .tar.gz) are not supported yet; extract it and pass the folder`);
-      out.push(fileEntry(p, basename(p)));
+      if (/\.zip$/i.test(p)) out.push(...zipEntries(p, basename(p)));
+      else if (/\.(tar\.gz|tgz)$/i.test(p)) out.push(...tarGzEntries(p, basename(p)));
+      else out.push(fileEntry(p, basename(p)));
     } else throw new TriageError('TRIAGE_ERR_INPUT', `${p}: not a regular file or folder`);
   }
   return out;
@@ -49,6 +54,8 @@ function walk(root: string, dir: string, out: InputEntry[]): void {
     const full = join(dir, name);
     const st = statSync(full);
     if (st.isDirectory()) walk(root, full, out);
+    else if (st.isFile() && /\.zip$/i.test(name)) out.push(...zipEntries(full, relative(root, full)));
+    else if (st.isFile() && /\.(tar\.gz|tgz)$/i.test(name)) out.push(...tarGzEntries(full, relative(root, full)));
     else if (st.isFile() && LOG_EXTENSIONS.test(name) && !/^expected\./.test(name)) out.push(fileEntry(full, relative(root, full)));
   }
 }
@@ -68,4 +75,320 @@ export function entryFromBuffer(name: string, data: Buffer): InputEntry {
       for await (const c of z) yield c as Buffer;
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Archives
+
+export const ARCHIVE_LIMITS = {
+  /** Log entries taken from one archive. */
+  maxEntries: 2000,
+  /** Sum of the uncompressed sizes of the entries taken from one archive. */
+  maxTotalBytes: 4 * 1024 ** 3,
+  /** Uncompressed / compressed, per zip entry over 1 MiB and per tar.gz archive over 1 MiB. */
+  maxRatio: 200,
+  /** Central directory of a zip. */
+  maxCentralDirectory: 64 * 1024 ** 2,
+};
+
+function refuse(archive: string, msg: string): never {
+  throw new TriageError('TRIAGE_ERR_INPUT', `${archive}: ${msg}`);
+}
+
+/** Entry names must be relative, without `..` segments, drive letters or NUL. */
+function safeName(archive: string, name: string): string {
+  const n = name.replace(/\\/g, '/');
+  if (n.startsWith('/') || /^[A-Za-z]:/.test(n) || n.includes('\0')) refuse(archive, `entry "${name}" has an absolute path; archives may only hold relative paths`);
+  if (n.split('/').some((seg) => seg === '..')) refuse(archive, `entry "${name}" climbs out of the archive with ".."; refused`);
+  return n.replace(/^(\.\/)+/, '');
+}
+
+/** Counts bytes through a stream and fails it past a limit (the declared size or the ratio cap). */
+function byteGuard(limit: number, what: string): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb: TransformCallback) {
+      seen += chunk.length;
+      if (seen > limit) cb(new TriageError('TRIAGE_ERR_TOO_LARGE', `${what}: more data than declared or allowed (${limit} bytes); refused`));
+      else cb(null, chunk);
+    },
+  });
+}
+
+function wanted(name: string): boolean {
+  const base = name.split('/').pop() ?? '';
+  return !base.startsWith('.') && !name.split('/').some((s) => s === '__MACOSX') && LOG_EXTENSIONS.test(base) && !/^expected\./.test(base);
+}
+
+function readAt(fd: number, pos: number, len: number): Buffer {
+  const b = Buffer.alloc(len);
+  let got = 0;
+  while (got < len) {
+    const n = readSync(fd, b, got, len - got, pos + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === len ? b : b.subarray(0, got);
+}
+
+/** Zip: read the central directory, then inflate each wanted entry on demand from its local header. */
+export function zipEntries(path: string, display: string): InputEntry[] {
+  const size = statSync(path).size;
+  const fd = openSync(path, 'r');
+  try {
+    const tailLen = Math.min(size, 22 + 65535);
+    const tail = readAt(fd, size - tailLen, tailLen);
+    let eocd = -1;
+    for (let i = tail.length - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (eocd < 0) refuse(display, 'not a zip file (no end of central directory); re-create the archive or pass the files');
+    const count = tail.readUInt16LE(eocd + 10);
+    const cdSize = tail.readUInt32LE(eocd + 12);
+    const cdOffset = tail.readUInt32LE(eocd + 16);
+    if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) refuse(display, 'ZIP64 archives are not supported; use .tar.gz or pass the folder');
+    if (cdSize > ARCHIVE_LIMITS.maxCentralDirectory || cdOffset + cdSize > size) refuse(display, 'central directory is damaged or too large');
+    const cd = readAt(fd, cdOffset, cdSize);
+    const out: InputEntry[] = [];
+    let total = 0;
+    let p = 0;
+    for (let i = 0; i < count; i++) {
+      if (p + 46 > cd.length || cd.readUInt32LE(p) !== 0x02014b50) refuse(display, 'central directory is damaged');
+      const flags = cd.readUInt16LE(p + 8);
+      const method = cd.readUInt16LE(p + 10);
+      const comp = cd.readUInt32LE(p + 20);
+      const uncomp = cd.readUInt32LE(p + 24);
+      const nameLen = cd.readUInt16LE(p + 28);
+      const extraLen = cd.readUInt16LE(p + 30);
+      const commentLen = cd.readUInt16LE(p + 32);
+      const madeBy = cd.readUInt16LE(p + 4) >> 8;
+      const mode = cd.readUInt32LE(p + 38) >>> 16;
+      const local = cd.readUInt32LE(p + 42);
+      const rawName = cd.subarray(p + 46, p + 46 + nameLen).toString(flags & 0x800 ? 'utf8' : 'latin1');
+      p += 46 + nameLen + extraLen + commentLen;
+      const name = safeName(display, rawName);
+      if (name.endsWith('/')) continue;
+      const type = mode & 0o170000;
+      if (madeBy === 3 && type !== 0 && type !== 0o100000) refuse(display, `entry "${rawName}" is a link or device; archives may only hold regular files`);
+      if (!wanted(name)) continue;
+      if (flags & 1) refuse(display, `entry "${rawName}" is encrypted; remove the password`);
+      if (method !== 0 && method !== 8) refuse(display, `entry "${rawName}" uses compression method ${method}; only stored and deflate are read`);
+      if (uncomp > 1024 ** 2 && uncomp / Math.max(1, comp) > ARCHIVE_LIMITS.maxRatio) refuse(display, `entry "${rawName}" expands ${Math.round(uncomp / Math.max(1, comp))}×; refused as a likely zip bomb`);
+      total += uncomp;
+      if (total > ARCHIVE_LIMITS.maxTotalBytes) refuse(display, `more than ${ARCHIVE_LIMITS.maxTotalBytes} bytes uncompressed; split the upload`);
+      if (out.length >= ARCHIVE_LIMITS.maxEntries) refuse(display, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`);
+      const lh = readAt(fd, local, 30);
+      if (lh.length < 30 || lh.readUInt32LE(0) !== 0x04034b50) refuse(display, `entry "${rawName}": local header is damaged`);
+      const dataStart = local + 30 + lh.readUInt16LE(26) + lh.readUInt16LE(28);
+      const gz = /\.gz$/i.test(name);
+      const shown = `${display}/${gz ? name.replace(/\.gz$/i, '') : name}`;
+      out.push({
+        name: shown,
+        size: uncomp,
+        open() {
+          const raw = comp === 0 ? (async function* () {})() : createReadStream(path, { start: dataStart, end: dataStart + comp - 1 });
+          let s: NodeJS.ReadableStream = method === 8 ? (raw as NodeJS.ReadableStream).pipe(createInflateRaw()) : (raw as NodeJS.ReadableStream);
+          s = s.pipe(byteGuard(uncomp, shown));
+          if (gz) s = s.pipe(createGunzip()).pipe(byteGuard(Math.max(uncomp, 1) * ARCHIVE_LIMITS.maxRatio, shown));
+          return s as AsyncIterable<Buffer>;
+        },
+      });
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface TarMember {
+  name: string;
+  size: number;
+  /** Offset of the member's data in the uncompressed stream. */
+  offset: number;
+}
+
+/**
+ * Walks tar headers in an uncompressed byte stream fed chunk by chunk; data is skipped, never kept.
+ * Handles ustar prefixes, GNU long names (L) and pax `path=` records.
+ */
+class TarWalker {
+  private buf: Buffer = Buffer.alloc(0);
+  private pos = 0; // uncompressed offset of buf[0]
+  private skip = 0;
+  private longName: string | null = null;
+  private pending: { type: string; size: number } | null = null;
+  private collected: Buffer[] = [];
+  done = false;
+  readonly members: TarMember[] = [];
+  constructor(private readonly archive: string) {}
+
+  push(chunk: Buffer): void {
+    let data = chunk;
+    while (data.length && !this.done) {
+      if (this.skip) {
+        const n = Math.min(this.skip, data.length);
+        if (this.pending) this.collected.push(data.subarray(0, n));
+        this.skip -= n;
+        this.pos += n;
+        data = data.subarray(n);
+        if (!this.skip && this.pending) this.finishMeta();
+        continue;
+      }
+      this.buf = this.buf.length ? Buffer.concat([this.buf, data]) : data;
+      data = Buffer.alloc(0);
+      while (this.buf.length >= 512 && !this.skip && !this.done) {
+        const h = this.buf.subarray(0, 512);
+        this.buf = this.buf.subarray(512);
+        this.pos += 512;
+        this.header(h);
+      }
+      if (this.skip && this.buf.length) {
+        data = this.buf;
+        this.buf = Buffer.alloc(0);
+      }
+    }
+  }
+
+  private header(h: Buffer): void {
+    if (h.every((b) => b === 0)) {
+      this.done = true;
+      return;
+    }
+    const str = (a: number, b: number) => h.subarray(a, b).toString('utf8').replace(/\0[\s\S]*$/, '');
+    const size = parseInt(str(124, 136).trim() || '0', 8);
+    if (!Number.isFinite(size) || size < 0) refuse(this.archive, 'damaged tar header');
+    const type = str(156, 157) || '0';
+    const prefix = h.subarray(257, 263).toString('latin1').startsWith('ustar') ? str(345, 500) : '';
+    let name = this.longName ?? (prefix ? `${prefix}/${str(0, 100)}` : str(0, 100));
+    const padded = Math.ceil(size / 512) * 512;
+    if (type === 'L' || type === 'x') {
+      if (size > 1024 * 1024) refuse(this.archive, 'oversized tar metadata record');
+      this.pending = { type, size };
+      this.collected = [];
+      this.skip = padded;
+      if (!padded) this.finishMeta();
+      return;
+    }
+    this.longName = null;
+    if (type === 'g') {
+      this.skip = padded;
+      return;
+    }
+    if (type === '5') {
+      this.skip = padded;
+      return;
+    }
+    name = safeName(this.archive, name);
+    if (type !== '0' && type !== '7') refuse(this.archive, `entry "${name}" is a ${type === '1' ? 'hard link' : type === '2' ? 'symbolic link' : 'device or special file'}; archives may only hold regular files`);
+    if (wanted(name)) {
+      if (this.members.length >= ARCHIVE_LIMITS.maxEntries) refuse(this.archive, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`);
+      this.members.push({ name, size, offset: this.pos });
+    }
+    this.skip = padded;
+  }
+
+  private finishMeta(): void {
+    const p = this.pending!;
+    const text = Buffer.concat(this.collected).subarray(0, p.size).toString('utf8');
+    this.pending = null;
+    this.collected = [];
+    if (p.type === 'L') this.longName = text.replace(/\0[\s\S]*$/, '');
+    else {
+      const m = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(text);
+      if (m) this.longName = m[1]!;
+    }
+  }
+}
+
+/**
+ * Synchronous chunked gunzip for listing (entriesFromPaths is synchronous): Node's zlib handle
+ * processes one chunk at a time (what gunzipSync does internally), so memory stays at one chunk's
+ * output. Falls back to gunzipSync with an output cap if that internal ever disappears.
+ */
+function* gunzipChunksSync(path: string, display: string, limit: number): Generator<Buffer> {
+  const z = createGunzip() as unknown as { _processChunk?: (b: Buffer, flush: number) => Buffer | Buffer[] | null; close(): void };
+  const fd = openSync(path, 'r');
+  try {
+    if (typeof z._processChunk !== 'function') {
+      const all = readAt(fd, 0, statSync(path).size);
+      yield gunzipSync(all, { maxOutputLength: limit });
+      return;
+    }
+    const b = Buffer.alloc(1024 * 1024);
+    let pos = 0;
+    let out = 0;
+    for (;;) {
+      const n = readSync(fd, b, 0, b.length, pos);
+      if (n === 0) break;
+      pos += n;
+      const r = z._processChunk(Buffer.from(b.subarray(0, n)), zc.Z_SYNC_FLUSH);
+      const bufs = r === null ? [] : Array.isArray(r) ? r : [r];
+      for (const x of bufs) {
+        out += x.length;
+        if (out > limit) refuse(display, `expands past ${limit} bytes (ratio or total cap); refused`);
+        yield x;
+      }
+    }
+  } catch (e) {
+    if (e instanceof TriageError) throw e;
+    refuse(display, `not a readable gzip stream (${(e as Error).message})`);
+  } finally {
+    closeSync(fd);
+    z.close();
+  }
+}
+
+export function tarGzEntries(path: string, display: string): InputEntry[] {
+  const compressed = statSync(path).size;
+  const limit = Math.min(ARCHIVE_LIMITS.maxTotalBytes, Math.max(1024 ** 2, compressed * ARCHIVE_LIMITS.maxRatio));
+  const walker = new TarWalker(display);
+  for (const chunk of gunzipChunksSync(path, display, limit)) {
+    walker.push(chunk);
+    if (walker.done) break;
+  }
+  return walker.members.map((m) => {
+    const gz = /\.gz$/i.test(m.name);
+    const shown = `${display}/${gz ? m.name.replace(/\.gz$/i, '') : m.name}`;
+    return {
+      name: shown,
+      size: m.size,
+      async *open() {
+        // Re-read the archive up to this member and yield only its bytes; stop at its end.
+        const src = createReadStream(path);
+        const gunzip = src.pipe(createGunzip());
+        let at = 0;
+        let left = m.size;
+        const inner = gz ? createGunzip() : null;
+        const cap = Math.max(m.size, 1) * ARCHIVE_LIMITS.maxRatio;
+        let inflated = 0;
+        const emit = async function* (piece: Buffer): AsyncGenerator<Buffer> {
+          if (!inner) {
+            yield piece;
+            return;
+          }
+          // Inner gzip: inflate synchronously per piece (bounded by the piece's output).
+          const r = (inner as unknown as { _processChunk: (b: Buffer, f: number) => Buffer | Buffer[] | null })._processChunk(piece, zc.Z_SYNC_FLUSH);
+          for (const x of r === null ? [] : Array.isArray(r) ? r : [r]) {
+            inflated += x.length;
+            if (inflated > cap) refuse(shown, `expands past ${cap} bytes; refused as a likely gzip bomb`);
+            yield x;
+          }
+        };
+        try {
+          for await (const c of gunzip as AsyncIterable<Buffer>) {
+            const end = at + c.length;
+            if (end > m.offset && left > 0) {
+              const from = Math.max(0, m.offset - at);
+              const piece = c.subarray(from, Math.min(c.length, from + left));
+              left -= piece.length;
+              yield* emit(piece);
+            }
+            at = end;
+            if (left <= 0) break;
+          }
+        } finally {
+          src.destroy();
+          inner?.close();
+        }
+      },
+    };
+  });
 }
