@@ -64,3 +64,30 @@ export function resolveSource(formatSource: Source | undefined, fileName: string
   if (/uvicorn|"GET \/|"POST \//.test(text)) return 'server';
   return 'unknown';
 }
+
+export interface FormatExplanation extends FormatScore {
+  /** For the first line the format misses: its sample closest to that line, and where they part. */
+  nearest: { sample: number; line: string; agreeUpTo: number } | null;
+}
+
+/**
+ * Why each format did or did not match (for `formats --explain`): the score, the first line it
+ * misses and, for that line, the format's nearest sample (longest common prefix) and the column
+ * where the two part — usually the field whose shape differs.
+ */
+export function explainDetection(d: Detection, formats: readonly CompiledFormat[]): FormatExplanation[] {
+  const byId = new Map(formats.map((f) => [f.spec.id, f]));
+  return d.scores.map((s) => {
+    const f = byId.get(s.id);
+    if (!f || !s.firstMiss) return { ...s, nearest: null };
+    const miss = s.firstMiss.text;
+    let best: FormatExplanation['nearest'] = null;
+    f.spec.samples.forEach((smp, i) => {
+      let k = 0;
+      const max = Math.min(smp.line.length, miss.length, 2000);
+      while (k < max && smp.line.charCodeAt(k) === miss.charCodeAt(k)) k++;
+      if (!best || k > best.agreeUpTo) best = { sample: i, line: smp.line, agreeUpTo: k };
+    });
+    return { ...s, nearest: best };
+  });
+}

@@ -1,7 +1,7 @@
 // Loads format files (built-in parsers/formats/*.json, then a user folder), validates each
 // with the zod spec, compiles it, and proves it with its own samples. A broken format is
 // refused at load with the file, the field and the fix — never half-used.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -82,7 +82,10 @@ export interface LoadOptions {
 let cache: { key: string; formats: CompiledFormat[] } | null = null;
 
 export function loadFormats(opts: LoadOptions = {}): CompiledFormat[] {
-  const key = opts.userDir ?? '';
+  // The user folder is re-read when its files change (names, sizes, mtimes), so an edit is seen.
+  const key = opts.userDir && existsSync(opts.userDir)
+    ? opts.userDir + '|' + readdirSync(opts.userDir).sort().map((n) => { const st = statSync(join(opts.userDir!, n)); return `${n}:${st.size}:${st.mtimeMs}`; }).join(',')
+    : '';
   if (cache && cache.key === key) return cache.formats;
   const byId = new Map<string, CompiledFormat>();
   for (const dir of [BUILTIN_FORMATS_DIR, opts.userDir]) {

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { loadFormats } from '../../../parsers/engine/registry.ts';
-import { detectFormat, resolveSource } from '../../../parsers/engine/detect.ts';
+import { detectFormat, explainDetection, resolveSource } from '../../../parsers/engine/detect.ts';
+import { documentReaders, sniffDocument } from '../../../parsers/engine/documents.ts';
 import { detectPrefix, stripAnsi, stripPrefix } from '../../../parsers/engine/clean.ts';
 import { readLines } from '../../../parsers/engine/lines.ts';
 import { SAMPLE_LINES } from '../../../parsers/engine/detect.ts';
@@ -15,13 +16,15 @@ export const formatsCommand: Command = {
 
 Without options: every known format (built-in ones and those in $MCP_TRIAGE_FORMATS).
 --explain FILE: score every format on the file's first ${SAMPLE_LINES} lines and show, per format,
-how many lines matched and the first line that did not.`,
+how many lines matched, the first line that did not, and the format's nearest sample with the
+column where that line and the sample part.`,
   async run(args, io) {
-    const a = parseArgs('formats', args, { explain: { type: 'string' } });
+    const a = parseArgs('formats', args, { explain: { type: 'string' }, all: { type: 'boolean' } });
     const formats = loadFormats({ userDir: io.env.MCP_TRIAGE_FORMATS });
     if (!a.options.explain) {
       const w = Math.max(...formats.map((f) => f.spec.id.length));
       for (const f of formats) io.stdout.write(`${f.spec.id.padEnd(w)}  ${f.spec.source.padEnd(7)}  ${f.spec.title}\n`);
+      for (const r of documentReaders) io.stdout.write(`${r.id.padEnd(w)}  ${r.source.padEnd(7)}  ${r.title} (whole-file reader, code)\n`);
       return 0;
     }
     const [entry] = entriesFromPaths([resolve(io.cwd, String(a.options.explain))]);
@@ -32,12 +35,27 @@ how many lines matched and the first line that did not.`,
     }
     const prefix = detectPrefix(head);
     const sample = head.map((l) => stripPrefix(l, prefix));
-    const d = detectFormat(sample, formats);
-    io.stdout.write(`${entry!.name}: ${d.format ? `format ${d.format.spec.id}` : 'no format matched (lines are kept as raw events)'}; source ${resolveSource(d.format?.spec.source, entry!.name, sample)}${prefix ? `; prefix "${prefix.id}" stripped` : ''}\n\n`);
-    for (const s of d.scores) {
-      io.stdout.write(`${s.id === d.format?.spec.id ? '✔' : s.matched ? '·' : '✘'} ${s.id}: ${s.matched}/${s.considered} lines (${Math.round(s.score * 100)}%)\n`);
-      if (s.firstMiss && s.matched < s.considered) io.stdout.write(`    first line it does not match (#${s.firstMiss.n}): ${JSON.stringify(s.firstMiss.text.slice(0, 160))}\n`);
+    const doc = sniffDocument(sample);
+    if (doc) {
+      io.stdout.write(`${entry!.name}: whole-file ${doc.id} document (${doc.title}); one event per item\n`);
+      return 0;
     }
+    const d = detectFormat(sample, formats);
+    io.stdout.write(`${entry!.name}: ${d.format ? `format ${d.format.spec.id}` : 'no format matched (lines are kept as raw events)'}; source ${resolveSource(d.format?.spec.source, entry!.name, sample)}${prefix ? `; prefix "${prefix.id}" stripped` : ''}\n`);
+    io.stdout.write(`✔ chosen · matched some lines (tried per line, highest priority first) ✘ matched none\n\n`);
+    for (const s of explainDetection(d, formats)) {
+      if (!s.matched && !a.options.all && s.nearest && s.nearest.agreeUpTo < 3) continue;
+      io.stdout.write(`${s.id === d.format?.spec.id ? '✔' : s.matched ? '·' : '✘'} ${s.id}: ${s.matched}/${s.considered} lines (${Math.round(s.score * 100)}%)\n`);
+      if (s.firstMiss && s.matched < s.considered) {
+        io.stdout.write(`    first line it does not match (#${s.firstMiss.n}): ${JSON.stringify(s.firstMiss.text.slice(0, 160))}\n`);
+        if (s.nearest) {
+          const at = s.nearest.agreeUpTo;
+          io.stdout.write(`    nearest sample (#${s.nearest.sample}) agrees for ${at} characters, then expects ${JSON.stringify(s.nearest.line.slice(at, at + 24))} where the line has ${JSON.stringify(s.firstMiss.text.slice(at, at + 24))}\n`);
+        }
+      }
+    }
+    const hidden = d.scores.length - explainDetection(d, formats).filter((s) => s.matched || a.options.all || !s.nearest || s.nearest.agreeUpTo >= 3).length;
+    if (hidden) io.stdout.write(`\n(${hidden} formats matched nothing and share no prefix with the file; --all shows them)\n`);
     return 0;
   },
 };
