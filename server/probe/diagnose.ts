@@ -156,6 +156,7 @@ export function describeExchange(x: Exchange): string {
   }
   const what = x.rpc.map((r) => r.method ?? 'response').join('+');
   const head = `${x.method} ${path}${what ? ` (${what})` : ''}`;
+  if (x.status === undefined && x.error === undefined) return `${head} → no response headers (still waiting)`;
   if (x.status === undefined) return `${head} → no response (${errorCode(x.error) ?? innermostMessage(x.error)})`;
   const ct = x.contentType ? ` ${x.contentType.split(';')[0]}` : '';
   const srv = x.serverHeader ? ` (${x.serverHeader})` : '';

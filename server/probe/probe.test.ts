@@ -46,7 +46,7 @@ describe('runProbe: healthy servers', () => {
     expect(step(r, 'initialize').evidence).toMatch(/protocol 2025-11-25; server orders-mcp 1\.4\.2; session assigned sess_[a-z2-7]{10,}/);
     expect(step(r, 'initialize').sessionIdSent).toBe(false);
     expect(step(r, 'initialize').requestHeaders).toEqual({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
-    expect(step(r, 'tools/list').evidence).toMatch(/^4 tools in 2 pages \(nextCursor followed\): get_order \(read-only\), create_order, delete_order \(destructive\), ping_backend$/);
+    expect(step(r, 'tools/list').evidence).toMatch(/^5 tools in 2 pages \(nextCursor followed\): get_order \(read-only\), create_order, delete_order \(destructive\), ping_backend, slow_lookup \(read-only\)$/);
     expect(step(r, 'tools/call').evidence).toMatch(/complete result received: isError=false, 1 content item \(text\)/);
     expect(step(r, 'close').evidence).toMatch(/#1 DELETE \/mcp → 200 \(session ended\); #2 DELETE \/mcp → 200/);
 
@@ -162,11 +162,24 @@ describe('runProbe: failures name the step and what it means', () => {
       const r = await probe(`http://127.0.0.1:${port}/mcp`, { timeoutMs: 800 });
       expect(Date.now() - t0).toBeLessThan(5000);
       expect(r.failedStep).toBe('initialize');
-      expect(step(r, 'initialize').diagnosis).toMatch(/no complete answer within 0\.8 s/);
+      expect(step(r, 'initialize').evidence).toMatch(/^POST \/mcp \(initialize\) → no response headers \(still waiting\)/);
+      expect(step(r, 'initialize').diagnosis).toMatch(/^no response headers within 0\.8 s: the server or a proxy accepted the request but never answered/);
     } finally {
       for (const c of sockets) c.destroy();
       await new Promise((r) => tcp.close(() => r(null)));
     }
+  });
+
+  it('a call that stalls: the diagnosis says which stage (SSE headers sent vs no headers at all)', async () => {
+    const sse = await server({ mode: 'stateful', hangMs: 3000 });
+    const r = await probe(sse.url, { tool: 'slow_lookup', timeoutMs: 700 });
+    expect(r.failedStep).toBe('tools/call');
+    expect(step(r, 'tools/call').evidence).toMatch(/^POST \/mcp \(tools\/call\) → 200 text\/event-stream$/);
+    expect(step(r, 'tools/call').diagnosis).toMatch(/^response headers arrived \(200 text\/event-stream\) but the JSON-RPC reply did not complete within 0\.7 s/);
+    const json = await server({ mode: 'json', hangMs: 3000 });
+    const j = await probe(json.url, { tool: 'slow_lookup', timeoutMs: 700 });
+    expect(step(j, 'tools/call').evidence).toMatch(/^POST \/mcp \(tools\/call\) → no response headers \(still waiting\)$/);
+    expect(step(j, 'tools/call').diagnosis).toMatch(/^no response headers within 0\.7 s/);
   });
 
   it('401 without a token says credentials; with MCP_TRIAGE_BEARER-style bearer it passes and the token is never shown', async () => {

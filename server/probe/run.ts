@@ -215,12 +215,24 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     // The optional GET stream answering 405 is allowed by the spec; prefer the request that failed.
     const xs = exchanges.since(conn, fromSeq).filter((x) => bad(x) && !(x.method === 'GET' && x.status === 405));
     const failing = [...xs].reverse().find((x) => x.method !== 'GET') ?? xs[xs.length - 1];
-    if (failing?.status !== undefined) return { diagnosis: diagnoseHttp(failing, { firstInitialize, carriedSession, bearerSent, url }), failing };
+    if (failing?.status !== undefined) {
+      // Judge by what the failing request itself carried: a 404 for the initialized notification
+      // that carried the just-assigned session is a lost session, not a wrong path.
+      const sent = 'mcp-session-id' in failing.requestHeaders;
+      const isInit = failing.rpc.some((r) => r.method === 'initialize');
+      return { diagnosis: diagnoseHttp(failing, { firstInitialize: firstInitialize && isInit && !sent, carriedSession: carriedSession || sent, bearerSent, url }), failing };
+    }
     if (failing?.error !== undefined && !isTimeout(e)) return { diagnosis: diagnoseNetwork(failing.error, { host, port, timeoutMs, https: url.protocol === 'https:' }), failing };
-    if (isTimeout(e))
-      return {
-        diagnosis: `no complete answer within ${timeoutMs / 1000} s: the server or a proxy accepted the request but the reply stalled or was cut (proxy buffering or read timeout, a hung server)`,
-      };
+    if (isTimeout(e)) {
+      // Which stage stalled: before the response headers, or inside the body/stream?
+      const pending = [...exchanges.since(conn, fromSeq)].reverse().find((x) => x.method === 'POST' && x.rpc.some((r) => r.id !== undefined));
+      const secs = `${timeoutMs / 1000} s`;
+      if (pending && pending.status === undefined)
+        return { failing: pending, diagnosis: `no response headers within ${secs}: the server or a proxy accepted the request but never answered (a hung server, or a proxy waiting on a dead upstream)` };
+      if (pending)
+        return { failing: pending, diagnosis: `response headers arrived (${pending.status} ${pending.contentType?.split(';')[0] ?? ''}) but the JSON-RPC reply did not complete within ${secs}: the stream stalled or was cut (proxy buffering or read timeout, a hung tool)` };
+      return { diagnosis: `no complete answer within ${secs}: the server or a proxy accepted the request but the reply stalled or was cut (proxy buffering or read timeout, a hung server)` };
+    }
     const code = errorCode(e);
     const msg = innermostMessage(e);
     if (/protocol version is not supported/i.test(msg)) return { diagnosis: `the server negotiated a protocol version this client does not speak: ${msg}` };
@@ -273,7 +285,8 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     } catch (e) {
       const { failing } = diagnose(e, n, fromSeq, false, true);
       const st = failing?.status;
-      if (allowFallback && kind === 'streamable-http' && failing?.method === 'POST' && (st === 400 || st === 404 || st === 405)) {
+      const initRefused = failing?.method === 'POST' && failing.rpc.some((r) => r.method === 'initialize') && !('mcp-session-id' in failing.requestHeaders);
+      if (allowFallback && kind === 'streamable-http' && initRefused && (st === 400 || st === 404 || st === 405)) {
         const fb = exchanges.lastSeq;
         try {
           const conn = await connect(n, 'legacy-sse');
@@ -322,6 +335,9 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       const d = diagnose(o.error, 1, 0, false, true);
       const ex = o.failing ?? d.failing;
       let evidence = ex ? describeExchange(ex) : `initialize failed: ${clip(innermostMessage(o.error), 160)}`;
+      // The initialize itself may have worked, and the notification after it failed: say both.
+      const okInit = exchanges.all.find((x) => x.connection === 1 && x !== ex && x.rpc.some((r) => r.method === 'initialize') && x.status !== undefined && x.status < 300);
+      if (okInit && ex) evidence = `${describeExchange(okInit)}${okInit.assignedSessionId ? `, session assigned ${okInit.assignedSessionId}` : ''}; then ${evidence}`;
       if (ex) evidence += `; request headers ${headerLine(ex.requestHeaders)}`;
       if (o.legacyFailure) evidence += `; legacy HTTP+SSE fallback tried: ${describeExchange(o.legacyFailure)}`;
       push({ name: 'initialize', ok: false, ms, evidence, diagnosis: d.diagnosis, connection: 1, ...(ex ? { requestHeaders: ex.requestHeaders, sessionIdSent: 'mcp-session-id' in ex.requestHeaders } : {}) });
@@ -390,7 +406,6 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     }
     callTool = tool;
     repeatCall = v.readOnly;
-    const fromSeq = exchanges.lastSeq;
     const { value: r, ms } = await timed('tools/call', () => callOnce(first, tool.name));
     push({
       name: 'tools/call',
@@ -398,7 +413,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       ms,
       connection: 1,
       evidence: (v.readOnly ? '' : `called despite the annotations (--i-know-it-writes: ${v.reason}); `) + r.evidence,
-      ...(r.ok ? {} : { diagnosis: r.diagnosis ?? diagnose(r.error, 1, fromSeq, !!first.sessionId, false).diagnosis }),
+      ...(r.diagnosis ? { diagnosis: r.diagnosis } : {}),
     });
     if (!r.ok) return finish();
   }
@@ -438,11 +453,10 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       return finish();
     }
     if (callTool && repeatCall) {
-      const fs = exchanges.lastSeq;
       const r = await callOnce(c, callTool.name);
       parts.push(`${callTool.name}: ${r.evidence}`);
       if (!r.ok) {
-        push({ name: 'second-connection', ok: false, ms: ms(), connection: n, evidence: parts.join('; '), diagnosis: `tools/call on a fresh connection: ${r.diagnosis ?? diagnose(r.error, n, fs, !!c.sessionId, false).diagnosis}` });
+        push({ name: 'second-connection', ok: false, ms: ms(), connection: n, evidence: parts.join('; '), diagnosis: `tools/call on a fresh connection: ${r.diagnosis ?? 'failed'}` });
         return finish();
       }
     } else if (callTool) parts.push(`${callTool.name} not called again (it may write)`);
@@ -455,7 +469,8 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
   return finish();
 
   // ---------------------------------------------------------------------------------------
-  async function callOnce(c: Conn, name: string): Promise<{ ok: boolean; evidence: string; diagnosis?: string; error?: unknown }> {
+  async function callOnce(c: Conn, name: string): Promise<{ ok: boolean; evidence: string; diagnosis?: string }> {
+    const fromSeq = exchanges.lastSeq;
     try {
       const r = await withTimeout(c.client.callTool({ name, arguments: opts.args ?? {} }, undefined, { timeout: timeoutMs }), timeoutMs + 250, 'tools/call');
       const content = Array.isArray(r.content) ? (r.content as { type?: string }[]) : [];
@@ -466,7 +481,8 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
         return { ok: false, evidence: ev, diagnosis: 'the tool ran and reported an error (isError=true): the connection works, but this call failed; check --args or the tool\'s own backend' };
       return { ok: true, evidence: ev };
     } catch (e) {
-      return { ok: false, evidence: `${name} failed: ${clip(innermostMessage(e), 160)}`, error: e };
+      const d = diagnose(e, c.n, fromSeq, !!c.sessionId, false);
+      return { ok: false, evidence: d.failing ? describeExchange(d.failing) : `${name} failed: ${clip(innermostMessage(e), 160)}`, diagnosis: d.diagnosis };
     }
   }
 

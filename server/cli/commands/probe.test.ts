@@ -193,6 +193,28 @@ describe('probe CLI behind Debian nginx', () => {
   });
 });
 
+describe('probe CLI behind nginx round-robin over two stateful workers (no affinity)', () => {
+  it('the session assigned by one worker is unknown to the other: a lost session, not a wrong path', async () => {
+    const a = await startServer({ mode: 'stateful' });
+    const b = await startServer({ mode: 'stateful' });
+    const ng = new TestNginx([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`], '/mcp');
+    try {
+      const p = await ng.start();
+      const r = await cli([`http://127.0.0.1:${p}/mcp`, '--json']);
+      expect(r.code, r.stdout).toBe(3);
+      const j = JSON.parse(r.stdout);
+      expect(j.fallback).toBeNull(); // the initialize itself worked: no legacy fallback for a lost session
+      const failed = j.steps.find((x: { ok: boolean }) => !x.ok);
+      expect(failed.diagnosis).toMatch(/lost the session between requests \(another worker without it/);
+      expect(failed.diagnosis).not.toMatch(/path/);
+    } finally {
+      await ng.stop();
+      await a.stop();
+      await b.stop();
+    }
+  });
+});
+
 describe('probe --log is read by analyze as a client log', () => {
   it('json-lines, source client, probe events on the timeline with the session joined', async () => {
     const s = await startServer({ mode: 'stateful' });

@@ -39,9 +39,9 @@ export class TestNginx {
   private proc?: ChildProcess;
   private stderr = '';
 
-  /** upstream: host:port of the MCP server; location: the exact path proxied to it (/mcp). */
+  /** upstream: host:port of the MCP server (several: round-robin, no affinity); location: the exact path proxied (/mcp). */
   constructor(
-    private upstream: string,
+    private upstream: string | string[],
     private location = '/mcp',
   ) {
     this.dir = mkdtempSync(join(tmpdir(), 'mcp-triage-probe-nginx-'));
@@ -65,7 +65,7 @@ http {
     scgi_temp_path        ${join(d, 'scgi_temp')};
     default_type application/octet-stream;
     access_log ${join(d, 'access.log')} combined;
-    upstream mcp_backend { server ${this.upstream}; keepalive 8; }
+    upstream mcp_backend { ${[this.upstream].flat().map((u) => `server ${u};`).join(' ')} keepalive 8; }
     server {
         listen 127.0.0.1:${port};
         server_name localhost;

@@ -39,6 +39,8 @@ export interface TestServerOptions {
   path?: string;
   /** require `Authorization: Bearer <this>`; otherwise 401 with WWW-Authenticate */
   bearer?: string;
+  /** how long slow_lookup takes (default 5000 ms) */
+  hangMs?: number;
 }
 
 export const TOOLS: Tool[] = [
@@ -61,6 +63,12 @@ export const TOOLS: Tool[] = [
     annotations: { destructiveHint: true },
   },
   { name: 'ping_backend', description: 'No annotations at all', inputSchema: { type: 'object', properties: {} } },
+  {
+    name: 'slow_lookup',
+    description: 'A read-only lookup that takes hangMs to answer',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: true },
+  },
 ];
 
 export interface ToolCallRecord {
@@ -107,6 +115,7 @@ export class TestMcpServer {
         if (id !== 'ORD-1001') return { isError: true, content: [{ type: 'text', text: `order ${id} not found` }] };
         return { content: [{ type: 'text', text: JSON.stringify({ id, sku: 'SKU-RED-MUG', qty: 2, status: 'shipped' }) }] };
       }
+      if (req.params.name === 'slow_lookup') await new Promise((r) => setTimeout(r, this.opts.hangMs ?? 5000).unref());
       return { content: [{ type: 'text', text: JSON.stringify({ ok: true, tool: req.params.name }) }] };
     });
     return s;
