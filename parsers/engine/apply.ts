@@ -48,14 +48,20 @@ export function toRpcId(value: unknown): RpcId | null {
  * `has:KEY` yields the literal KEY when that key is present (formats whose level is the key name,
  * such as Claude Code's `{"error": "…", "timestamp": …}`).
  */
+const SPLIT = new Map<string, string[]>();
+
 function getPath(obj: Record<string, unknown>, path: string): unknown {
+  const direct = obj[path];
+  if (direct !== undefined) return direct;
   if (path.startsWith('has:')) {
     const key = path.slice(4);
     return getPath(obj, key) !== undefined ? key : undefined;
   }
-  if (path in obj) return obj[path];
+  if (!path.includes('.')) return undefined;
+  let parts = SPLIT.get(path);
+  if (!parts) SPLIT.set(path, (parts = path.split('.')));
   let cur: unknown = obj;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     if (cur === null || typeof cur !== 'object') return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
