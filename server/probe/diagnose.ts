@@ -28,6 +28,11 @@ export function innermostMessage(e: unknown): string {
   return msg;
 }
 
+/** The probe itself gave up on the request (timeout → transport closed → fetch aborted). */
+export function isAbort(e: unknown): boolean {
+  return (e as { name?: unknown })?.name === 'AbortError' || errorCode(e) === 'ABORT_ERR';
+}
+
 export function isTimeout(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code;
   return code === -32001 || errorCode(e) === 'PROBE_TIMEOUT' || /timed out|timeout/i.test(innermostMessage(e));
@@ -156,7 +161,7 @@ export function describeExchange(x: Exchange): string {
   }
   const what = x.rpc.map((r) => r.method ?? 'response').join('+');
   const head = `${x.method} ${path}${what ? ` (${what})` : ''}`;
-  if (x.status === undefined && x.error === undefined) return `${head} → no response headers (still waiting)`;
+  if (x.status === undefined && (x.error === undefined || isAbort(x.error))) return `${head} → no response headers (still waiting at the timeout)`;
   if (x.status === undefined) return `${head} → no response (${errorCode(x.error) ?? innermostMessage(x.error)})`;
   const ct = x.contentType ? ` ${x.contentType.split(';')[0]}` : '';
   const srv = x.serverHeader ? ` (${x.serverHeader})` : '';

@@ -162,7 +162,7 @@ describe('runProbe: failures name the step and what it means', () => {
       const r = await probe(`http://127.0.0.1:${port}/mcp`, { timeoutMs: 800 });
       expect(Date.now() - t0).toBeLessThan(5000);
       expect(r.failedStep).toBe('initialize');
-      expect(step(r, 'initialize').evidence).toMatch(/^POST \/mcp \(initialize\) → no response headers \(still waiting\)/);
+      expect(step(r, 'initialize').evidence).toMatch(/^POST \/mcp \(initialize\) → no response headers \(still waiting at the timeout\)/);
       expect(step(r, 'initialize').diagnosis).toMatch(/^no response headers within 0\.8 s: the server or a proxy accepted the request but never answered/);
     } finally {
       for (const c of sockets) c.destroy();
@@ -178,7 +178,7 @@ describe('runProbe: failures name the step and what it means', () => {
     expect(step(r, 'tools/call').diagnosis).toMatch(/^response headers arrived \(200 text\/event-stream\) but the JSON-RPC reply did not complete within 0\.7 s/);
     const json = await server({ mode: 'json', hangMs: 3000 });
     const j = await probe(json.url, { tool: 'slow_lookup', timeoutMs: 700 });
-    expect(step(j, 'tools/call').evidence).toMatch(/^POST \/mcp \(tools\/call\) → no response headers \(still waiting\)$/);
+    expect(step(j, 'tools/call').evidence).toMatch(/^POST \/mcp \(tools\/call\) → no response headers \(still waiting at the timeout\)$/);
     expect(step(j, 'tools/call').diagnosis).toMatch(/^no response headers within 0\.7 s/);
   });
 
