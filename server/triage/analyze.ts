@@ -3,19 +3,26 @@
 import type { Event } from '../../parsers/contract/event.ts';
 import { Analysis, type Evidence, type Failure, type InputSummary, type SessionSummary, type Span, headline } from '../contract/analysis.ts';
 import { classify } from './classify/engine.ts';
-import { deriveFacts, isFailureEvent } from './classify/facts.ts';
-import { buildSpans, type SpanBuild } from './correlate/spans.ts';
+import { deriveFacts, isFailureEvent, toolAnnotations } from './classify/facts.ts';
+import { isPolicyFile, type ToolPolicy } from './classify/policy.ts';
+import { enrichEvents } from './correlate/enrich.ts';
+import { buildSpans, STREAM_NOISE, type SpanBuild } from './correlate/spans.ts';
 
 export interface AnalyzeInput {
   inputs: InputSummary[];
   /** Triage-relevant events in file order (see Store.triageEvents). */
   events: Event[];
+  /** The user's tool policy (classify/policy.ts loadToolPolicy), when one was found. */
+  toolPolicy?: ToolPolicy | null;
 }
 
 const MAX_FAILURES = 200;
 const MAX_SPANS = 2000;
 
-export function analyze({ inputs, events }: AnalyzeInput): Analysis {
+export function analyze({ inputs: given, events: stored, toolPolicy = null }: AnalyzeInput): Analysis {
+  const inputs = given.filter((i) => !isPolicyFile(i.file));
+  const events = enrichEvents(stored.filter((e) => !isPolicyFile(e.file)));
+  const annotations = toolAnnotations(events);
   const protocolVersions = [...new Set(events.map((e) => e.protocolVersion).filter((v): v is string => !!v))].sort();
   const spans = buildSpans(events);
   attachOrphans(spans);
@@ -23,7 +30,7 @@ export function analyze({ inputs, events }: AnalyzeInput): Analysis {
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const failures: Failure[] = [];
   for (const span of failing.slice(0, MAX_FAILURES)) {
-    const facts = deriveFacts(span, events, { protocolVersions });
+    const facts = deriveFacts(span, events, { protocolVersions, toolPolicy, annotations });
     const c = classify(facts);
     const evidence: Evidence[] = uniqueEvidence(span.events.filter((e) => isFailureEvent(e) || e.source !== 'client' || e.rpcMethod));
     failures.push({
@@ -59,27 +66,42 @@ export function analyze({ inputs, events }: AnalyzeInput): Analysis {
   return Analysis.parse(doc);
 }
 
-/** A traceback or error line with no keys of its own belongs to the exchange logged just before it in the same file. */
+/**
+ * A traceback, error line or stray fragment with no keys of its own (no rpc id, session, request id
+ * or HTTP exchange) belongs to the exchange logged just before it in the same file: the previous
+ * triage-relevant event, within two seconds (or three lines when a time is missing). Lines between
+ * them were not triage-relevant (stack frames, a response body). Notes about the optional GET
+ * stream join only a GET exchange.
+ */
 function attachOrphans(spans: SpanBuild[]): void {
-  const keyed = spans.filter((s) => s.rpcId !== null || s.session !== null || s.events.some((e) => e.httpStatus !== null));
-  for (const s of spans) {
-    if (keyed.includes(s) || !s.events.every((e) => e.kind === 'block' || e.level === 'error' || e.level === 'fatal')) continue;
-    const e = s.events[0]!;
-    let best: SpanBuild | null = null;
-    let bestGap = Infinity;
-    for (const k of keyed) {
-      for (const o of k.events) {
-        if (o.file !== e.file || o.line > e.line) continue;
-        const gap = e.line - o.endLine;
-        if (gap <= 3 && gap < bestGap) {
-          best = k;
-          bestGap = gap;
-        }
+  const keyedEvent = (e: Event) => e.rpcId !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null;
+  const owner = new Map<Event, SpanBuild>();
+  for (const s of spans) for (const e of s.events) owner.set(e, s);
+  const isKeyed = (s: SpanBuild) => s.events.some(keyedEvent);
+  const byFile = new Map<string, Event[]>();
+  for (const e of owner.keys()) (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
+  for (const list of byFile.values()) {
+    list.sort((a, b) => a.line - b.line);
+    let current: SpanBuild | null = null;
+    let last: Event | null = null;
+    for (const e of list) {
+      const s = owner.get(e)!;
+      if (isKeyed(s) || !last || !current) {
+        current = isKeyed(s) ? s : current;
+        last = e;
+        continue;
       }
-    }
-    if (best) {
-      best.events.push(...s.events);
-      s.events = [];
+      const close = e.ts !== null && last.ts !== null ? Math.abs(e.ts - last.ts) <= 2000 : e.line - last.endLine <= 3;
+      const noise = STREAM_NOISE.test(e.message) && !current.events.some((x) => x.httpMethod === 'GET');
+      if (close && !noise && s !== current) {
+        for (const x of s.events) owner.set(x, current);
+        current.events.push(...s.events);
+        for (const k of s.joinedBy) current.joinedBy.add(k);
+        current.joinedBy.add('adjacent-lines');
+        s.events = [];
+      }
+      if (noise) current = null;
+      last = e;
     }
   }
   for (let i = spans.length - 1; i >= 0; i--) if (!spans[i]!.events.length) spans.splice(i, 1);

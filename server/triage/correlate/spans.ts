@@ -2,7 +2,18 @@
 // joins only together with status (and session/path when both sides have them), and says so.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 
-export type JoinKey = 'session+rpcId' | 'x-request-id' | 'rpcId' | 'method+path+status+time' | 'adjacent-lines' | 'proxy-error+access';
+export type JoinKey =
+  | 'session+rpcId'
+  | 'x-request-id'
+  | 'rpcId'
+  | 'method+path+status+time'
+  | 'adjacent-lines'
+  | 'proxy-error+access+time'
+  | 'method+path+status+bytes+time'
+  | 'tool-name+order';
+
+/** Lines about the optional standalone GET stream: they never belong to a POST exchange logged just before them. */
+export const STREAM_NOISE = /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:/;
 
 export interface SpanBuild {
   id: number;
@@ -22,10 +33,29 @@ export interface CorrelateOptions {
   windowMs?: number;
 }
 
+/**
+ * Union-find with a cannot-link guard: two groups never merge when they hold different request
+ * ids, different RPC methods or different tools — they are then two exchanges, whatever a weaker
+ * key (a reused rpc id, a time window) says.
+ */
 class UnionFind {
   parent: number[];
-  constructor(n: number) {
+  private reqIds: (Set<string> | null)[];
+  private methods: (Set<string> | null)[];
+  private tools: (Set<string> | null)[];
+  constructor(events: readonly Event[]) {
+    const n = events.length;
     this.parent = Array.from({ length: n }, (_, i) => i);
+    this.reqIds = events.map((e) => (e.requestId ? new Set([e.requestId]) : null));
+    this.methods = events.map((e) => (e.rpcMethod ? new Set([e.rpcMethod]) : null));
+    this.tools = events.map((e) => (e.tool ? new Set([e.tool]) : null));
+  }
+  canJoin(a: number, b: number): boolean {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra === rb) return true;
+    const clash = (x: Set<string> | null, y: Set<string> | null) => !!x && !!y && ![...x].some((v) => y.has(v));
+    return !clash(this.reqIds[ra]!, this.reqIds[rb]!) && !clash(this.methods[ra]!, this.methods[rb]!) && !clash(this.tools[ra]!, this.tools[rb]!);
   }
   find(i: number): number {
     while (this.parent[i] !== i) {
@@ -34,59 +64,104 @@ class UnionFind {
     }
     return i;
   }
-  union(a: number, b: number): void {
+  /** Joins and returns true, or refuses (cannot-link) and returns false. */
+  union(a: number, b: number): boolean {
     const ra = this.find(a);
     const rb = this.find(b);
-    if (ra !== rb) this.parent[Math.max(ra, rb)] = Math.min(ra, rb);
+    if (ra === rb) return true;
+    if (!this.canJoin(ra, rb)) return false;
+    const [lo, hi] = ra < rb ? [ra, rb] : [rb, ra];
+    this.parent[hi] = lo;
+    const merge = (arr: (Set<string> | null)[]) => {
+      const x = arr[lo]!;
+      const y = arr[hi]!;
+      arr[lo] = x && y ? new Set([...x, ...y]) : (x ?? y);
+    };
+    merge(this.reqIds);
+    merge(this.methods);
+    merge(this.tools);
+    return true;
   }
 }
 
 export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}): SpanBuild[] {
   const windowMs = opts.windowMs ?? 2000;
-  const uf = new UnionFind(events.length);
+  const uf = new UnionFind(events);
   const edges = new Map<number, Set<JoinKey>>(); // event index → keys that joined it
   const mark = (i: number, k: JoinKey) => {
     let s = edges.get(i);
     if (!s) edges.set(i, (s = new Set()));
     s.add(k);
   };
+  const join = (i: number, j: number, k: JoinKey): boolean => {
+    if (!uf.union(i, j)) return false;
+    mark(i, k);
+    mark(j, k);
+    return true;
+  };
   const byKey = (keyOf: (e: Event) => string | null, key: JoinKey) => {
-    const first = new Map<string, number>();
+    const seen = new Map<string, number[]>();
     events.forEach((e, i) => {
       const k = keyOf(e);
       if (k === null) return;
-      const j = first.get(k);
-      if (j === undefined) first.set(k, i);
-      else {
-        uf.union(i, j);
-        mark(i, key);
-        mark(j, key);
+      const prev = seen.get(k);
+      if (!prev) {
+        seen.set(k, [i]);
+        return;
       }
+      // join the latest earlier event of that key that is compatible (ids can be reused by a new client)
+      for (let p = prev.length - 1; p >= 0; p--) if (join(i, prev[p]!, key)) break;
+      prev.push(i);
     });
   };
-  // Ids restart per session, so the session is part of the key.
-  byKey((e) => (e.session && e.rpcId !== null ? `${e.session}\u0000${JSON.stringify(e.rpcId)}` : null), 'session+rpcId');
+  // Strongest first: the proxy's request id is unique per HTTP exchange.
   byKey((e) => e.requestId, 'x-request-id');
+  // Ids restart per session (and per client object), so the session is part of the key and the guard keeps methods apart.
+  byKey((e) => (e.session && e.rpcId !== null ? `${e.session}\u0000${JSON.stringify(e.rpcId)}` : null), 'session+rpcId');
   // Before a session exists (initialize) or in sessionless eras: the same rpc id in the same file, close in time.
   const lastByFileRpc = new Map<string, number>();
   events.forEach((e, i) => {
     if (e.rpcId === null || e.session) return;
     const k = `${e.file}\u0000${JSON.stringify(e.rpcId)}`;
     const j = lastByFileRpc.get(k);
-    if (j !== undefined && near(events[j]!, e, windowMs * 5)) {
-      uf.union(i, j);
-      mark(i, 'rpcId');
-      mark(j, 'rpcId');
-    }
+    if (j !== undefined && near(events[j]!, e, windowMs * 5)) join(i, j, 'rpcId');
     lastByFileRpc.set(k, i);
   });
-  // Proxy access lines carry no rpc id: pair each with the nearest client (or server) exchange of the same status.
-  const proxyLines = events.map((e, i) => [e, i] as const).filter(([e]) => e.source === 'proxy' && e.httpStatus !== null && e.ts !== null);
+  const indexed = events.map((e, i) => [e, i] as const);
+  // One request in two access logs of the same proxy (nginx `combined` and a JSON log_format): same method,
+  // path, status and body bytes, logged within the combined format's one-second resolution.
+  const accessLines = indexed.filter(([e]) => e.source === 'proxy' && e.httpStatus !== null && e.ts !== null && e.httpMethod !== null);
+  const accessFiles = [...new Set(accessLines.map(([e]) => e.file))];
+  if (accessFiles.length > 1) {
+    const paired = new Set<number>();
+    for (const [a, ai] of accessLines) {
+      if (a.requestId || paired.has(ai)) continue; // the file without request ids pairs to the one with them
+      let best = -1;
+      let bestGap = Infinity;
+      for (const [b, bi] of accessLines) {
+        if (b.file === a.file || paired.has(bi) || b.httpStatus !== a.httpStatus || b.httpMethod !== a.httpMethod) continue;
+        if (a.httpPath && b.httpPath && stripQuery(a.httpPath) !== stripQuery(b.httpPath)) continue;
+        if (a.attrs.bytes !== undefined && b.attrs.bytes !== undefined && String(a.attrs.bytes) !== String(b.attrs.bytes)) continue;
+        const gap = secondGap(a.ts!, b.ts!);
+        if (gap <= 1000 && Math.abs(a.ts! - b.ts!) < bestGap && uf.canJoin(ai, bi)) {
+          best = bi;
+          bestGap = Math.abs(a.ts! - b.ts!);
+        }
+      }
+      if (best >= 0 && join(ai, best, 'method+path+status+bytes+time')) {
+        paired.add(ai);
+        paired.add(best);
+      }
+    }
+  }
+  // Proxy access lines without a request id: pair each with the nearest client (or server) exchange of the same status.
+  const proxyLines = accessLines;
   const used = new Set<string>(); // proxy file + target event: each access log pairs a target at most once
   for (const target of ['client', 'server'] as const) {
-    const candidates = events.map((e, i) => [e, i] as const).filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null);
+    // only real exchange lines (with an HTTP method): a bare "code: 502" under an error is not an exchange
+    const candidates = indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && e.httpMethod !== null);
     for (const [p, pi] of proxyLines) {
-      if (target === 'server' && edges.get(pi)?.has('x-request-id')) continue;
+      if (edges.get(pi)?.has('x-request-id') || (p.requestId && target === 'server')) continue;
       let best = -1;
       let bestGap = Infinity;
       for (const [c, ci] of candidates) {
@@ -94,6 +169,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
         if (p.session && c.session && p.session !== c.session) continue;
         if (p.httpPath && c.httpPath && stripQuery(p.httpPath) !== stripQuery(c.httpPath)) continue;
         if (p.httpMethod && c.httpMethod && p.httpMethod !== c.httpMethod) continue;
+        if (uf.find(ci) === uf.find(pi) || !uf.canJoin(ci, pi)) continue;
         const gap = Math.abs(c.ts! - p.ts!);
         // Access logs in `combined` format have one-second resolution.
         if (gap <= windowMs + 1000 && gap < bestGap) {
@@ -101,36 +177,40 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
           bestGap = gap;
         }
       }
-      if (best >= 0) {
-        used.add(`${p.file}\u0000${best}`);
-        uf.union(pi, best);
-        mark(pi, 'method+path+status+time');
-        mark(best, 'method+path+status+time');
-      }
+      if (best >= 0 && join(pi, best, 'method+path+status+time')) used.add(`${p.file}\u0000${best}`);
     }
   }
   // A proxy error-log line ("… while connecting to upstream, request: "POST /mcp …"") belongs to the
-  // access line of the same request: same method and path, logged within the same second or two.
-  for (const [e, i] of events.map((x, k) => [x, k] as const)) {
-    if (e.source !== 'proxy' || e.httpStatus !== null || !e.httpMethod || e.ts === null || (e.level !== 'error' && e.level !== 'warn')) continue;
+  // access line of the same request: same method and path, logged within the same second or two. The
+  // phrase says which status to expect: a connect or header failure is the proxy's own 502/504; a cut
+  // "while reading upstream" comes after the headers, so the access line shows the upstream's status
+  // (usually 200) with a short body — among equals, the fewest bytes.
+  const errUsed = new Set<number>();
+  for (const [e, i] of indexed) {
+    if (e.source !== 'proxy' || e.httpStatus !== null || !e.httpMethod || e.ts === null || (e.level !== 'error' && e.level !== 'warn' && e.level !== 'fatal')) continue;
+    const midStream = /while reading upstream|while sending to client/.test(e.text);
+    // an upstream failure before any header makes the proxy answer 5xx itself; other errors
+    // (open() failed for a static path, access forbidden) go with a 4xx
+    const upstreamFailure = /upstream|no live upstreams/.test(e.text);
     let best = -1;
-    let bestGap = Infinity;
+    let bestScore = Infinity;
     for (const [p, pi] of proxyLines) {
-      if (p.httpStatus! < 500 || p.httpMethod !== e.httpMethod || (p.httpPath && e.httpPath && stripQuery(p.httpPath) !== stripQuery(e.httpPath))) continue;
-      const gap = p.ts! - e.ts;
-      if (gap >= -1000 && gap <= 2000 && Math.abs(gap) < bestGap) {
+      if (errUsed.has(pi) || p.httpMethod !== e.httpMethod || (p.httpPath && e.httpPath && stripQuery(p.httpPath) !== stripQuery(e.httpPath))) continue;
+      if (midStream ? p.httpStatus! >= 500 : upstreamFailure ? p.httpStatus! < 500 : p.httpStatus! < 400) continue;
+      const gap = secondGap(p.ts!, e.ts);
+      if (gap > 1000 || p.ts! < e.ts - 1000) continue;
+      const bytes = Number(p.attrs.bytes ?? NaN);
+      const score = Math.abs(p.ts! - e.ts) + (midStream ? (Number.isFinite(bytes) ? bytes * 10 : 100_000) : 0);
+      if (score < bestScore && uf.canJoin(i, pi)) {
         best = pi;
-        bestGap = Math.abs(gap);
+        bestScore = score;
       }
     }
-    if (best >= 0) {
-      uf.union(i, best);
-      mark(i, 'proxy-error+access');
-      mark(best, 'proxy-error+access');
-    }
+    if (best >= 0 && join(i, best, 'proxy-error+access+time')) errUsed.add(best);
   }
   // Lines that follow an exchange in the same file and carry no id of their own (the response
-  // body, the thrown error, its traceback) belong to that exchange.
+  // body, the thrown error, its traceback) belong to that exchange — except notes about the
+  // optional GET stream, which belong to a GET exchange only.
   let anchor = -1;
   let reach = 0; // last line attached to the current anchor: a chain of adjacent lines stays together
   events.forEach((e, i) => {
@@ -145,10 +225,27 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (a.file !== e.file || e.line - reach > 3 || e.line < a.line) return;
     if (e.ts !== null && a.ts !== null && Math.abs(e.ts - a.ts) > 1000) return;
     if (e.session && a.session && e.session !== a.session) return;
-    uf.union(i, anchor);
-    mark(i, 'adjacent-lines');
-    reach = e.endLine;
+    if (STREAM_NOISE.test(e.message) && a.httpMethod !== 'GET') {
+      anchor = -1;
+      return;
+    }
+    if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
   });
+  // A host-app error naming the tool ("Error calling tool create_order: …") with no id of its own
+  // belongs to the latest earlier exchange of that tool in the same file.
+  for (const [e, i] of indexed) {
+    if (e.rpcId !== null || e.requestId !== null || (e.level !== 'error' && e.level !== 'fatal' && e.kind !== 'block')) continue;
+    if ((edges.get(i)?.size ?? 0) > 0) continue;
+    const m = /\b(?:calling|call(?:ing)? to|invoking|executing) tool[: ]+["'`]?([\w.-]+)/i.exec(e.message);
+    if (!m) continue;
+    let best = -1;
+    for (const [c, ci] of indexed) {
+      if (c.file !== e.file || c.line >= e.line || c.tool !== m[1] || (c.rpcId === null && c.requestId === null)) continue;
+      if (c.ts !== null && e.ts !== null && e.ts - c.ts > 600_000) continue;
+      best = ci;
+    }
+    if (best >= 0) join(i, best, 'tool-name+order');
+  }
   const groups = new Map<number, number[]>();
   events.forEach((_, i) => {
     const r = uf.find(i);
@@ -180,6 +277,14 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
 
 function near(a: Event, b: Event, ms: number): boolean {
   return a.ts === null || b.ts === null || Math.abs(a.ts - b.ts) <= ms;
+}
+
+/** Distance between two times when one side may have one-second resolution (0 inside the same second). */
+function secondGap(a: number, b: number): number {
+  const whole = (t: number) => t % 1000 === 0;
+  if (whole(a) && b >= a && b < a + 1000) return 0;
+  if (whole(b) && a >= b && a < b + 1000) return 0;
+  return Math.abs(a - b);
 }
 
 function stripQuery(p: string): string {

@@ -1,0 +1,93 @@
+// Fill the join fields of proxy access lines that no format understood. nginx JSON access logs
+// (`log_format … escape=json '{"msec":…,"request_id":…,"status":…}'`) arrive as raw lines when
+// the format engine does not claim them (or when a redaction pass has broken their JSON); their
+// fields are still readable one by one. We read only what correlation needs, never the raw
+// session value: a session found here would be a second pseudonym of a mangled string.
+import type { Event } from '../../../parsers/contract/event.ts';
+
+const FIELD = (name: string) => new RegExp(`"${name}"\\s*:\\s*"?([^",}]*)"?`);
+const F = {
+  msec: FIELD('msec'),
+  time: FIELD('time(?:_iso8601|_local)?'),
+  status: FIELD('status'),
+  method: FIELD('request_method'),
+  uri: FIELD('uri'),
+  request: FIELD('request'),
+  requestId: FIELD('request_id'),
+  bytes: FIELD('body_bytes_sent'),
+  requestTime: FIELD('request_time'),
+  upstream: FIELD('upstream_addr'),
+  upstreamStatus: FIELD('upstream_status'),
+};
+
+function get(re: RegExp, text: string): string | null {
+  const m = re.exec(text);
+  return m && m[1] !== undefined && m[1] !== '' && m[1] !== '-' ? m[1] : null;
+}
+
+/** A raw JSON-ish proxy line → the same event with ts, method, path, status, request id filled (only where empty). */
+export function enrichProxyJson(e: Event): Event {
+  if (e.source !== 'proxy' || !e.text.startsWith('{')) return e;
+  const t = e.text;
+  const status = get(F.status, t);
+  if (status === null || !/^\d{3}$/.test(status)) return e;
+  const msec = get(F.msec, t);
+  const time = get(F.time, t);
+  let ts = e.ts;
+  // `msec` has millisecond resolution; `time` (often what a format maps) only whole seconds
+  if ((ts === null || ts % 1000 === 0) && msec && /^\d+(\.\d+)?$/.test(msec)) ts = Math.round(Number(msec) * 1000);
+  if (ts === null && time) {
+    const p = Date.parse(time);
+    if (!Number.isNaN(p)) ts = p;
+  }
+  let method = get(F.method, t);
+  let path = get(F.uri, t);
+  const req = get(F.request, t);
+  if (req && (!method || !path)) {
+    const m = /^([A-Z]+) (\S+)/.exec(req);
+    if (m) {
+      method ??= m[1]!;
+      path ??= m[2]!;
+    }
+  }
+  const attrs = { ...e.attrs };
+  const bytes = get(F.bytes, t);
+  if (bytes !== null && attrs.bytes === undefined) attrs.bytes = bytes;
+  const up = get(F.upstream, t);
+  if (up !== null && attrs.upstream === undefined) attrs.upstream = up;
+  const ups = get(F.upstreamStatus, t);
+  if (ups !== null && attrs.upstreamStatus === undefined) attrs.upstreamStatus = ups;
+  const rt = get(F.requestTime, t);
+  const durationMs = e.durationMs ?? (rt && /^\d+(\.\d+)?$/.test(rt) ? Math.round(Number(rt) * 1000) : null);
+  return {
+    ...e,
+    ts,
+    httpMethod: e.httpMethod ?? method,
+    httpPath: e.httpPath ?? path,
+    httpStatus: e.httpStatus ?? Number(status),
+    requestId: e.requestId ?? get(F.requestId, t),
+    durationMs,
+    // the session of an unparsed line is unreliable (see the header comment); correlation uses the request id
+    session: e.kind === 'raw' ? null : e.session,
+    attrs,
+  };
+}
+
+export function enrichEvents(events: readonly Event[]): Event[] {
+  return events.map((e) => ownBlockTs(enrichProxyJson(e)));
+}
+
+const LEADING_ISO = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d))\s/;
+
+/**
+ * A folded block keeps the timestamp of the line that starts it. When the stored ts disagrees with
+ * the ISO timestamp written at the start of the block's own text (seen when a fold picks up the
+ * time of the block before it), the block's own text wins.
+ */
+export function ownBlockTs(e: Event): Event {
+  if (e.kind !== 'block') return e;
+  const m = LEADING_ISO.exec(e.text);
+  if (!m) return e;
+  const t = Date.parse(m[1]!);
+  return Number.isNaN(t) || t === e.ts ? e : { ...e, ts: t };
+}
