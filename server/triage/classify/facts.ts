@@ -1,10 +1,24 @@
 // Facts about one failing request, derived from its correlated span. Rules read only these.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 import type { Evidence, Stage } from '../../contract/analysis.ts';
-import { chooseRoot, inferStage, parseExceptionText } from '../exceptions/index.ts';
+import { chooseRoot, inferStage, matchKnownDefects, parseExceptionText } from '../exceptions/index.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
+import { STREAM_NOISE } from '../correlate/spans.ts';
+import { classifyTool, type ToolClass, type ToolPolicy } from './policy.ts';
 
 export type BodyKind = 'html' | 'jsonrpc-error' | 'empty' | 'text' | 'unknown';
+/** What the proxy's error log says about the upstream hop (nginx wording; Envoy flags map onto it). */
+export type ProxyPhrase = 'connecting' | 'reading-response-header' | 'reading-upstream' | null;
+/** How a request was interrupted, when it was (stages C/H/B/E of failure-signatures (c)). */
+export type Interruption =
+  | 'connect'
+  | 'proxy-closed-before-headers'
+  | 'proxy-timeout-before-headers'
+  | 'stream-cut'
+  | 'client-timeout'
+  | 'connection-closed'
+  | 'client-gave-up'
+  | null;
 export type Era = 'legacy-sse' | 'session' | 'sessionless' | 'unknown';
 
 export interface Facts {
@@ -34,6 +48,40 @@ export interface Facts {
   text: string;
   /** A later exchange on a new session succeeded (the client recovered on its own). */
   recoveredLater: boolean;
+  /** Which sources logged something about this request. */
+  seenBy: { client: boolean; proxy: boolean; server: boolean };
+  /** The proxy error-log phrase for this request. */
+  proxyPhrase: ProxyPhrase;
+  /** How the request was interrupted (null: it got a complete answer, or we cannot tell). */
+  interruption: Interruption;
+  /** Milliseconds from request start to the failure, when a log says (client "(N ms)", "Waited N seconds", proxy request_time). */
+  elapsedMs: number | null;
+  /** A client-side timeout setting visible in the text (ms), e.g. "Waited 5.0 seconds", "timeout: 8000". */
+  clientTimeoutMs: number | null;
+  /** The infrastructure timer the elapsed time matches (15/30/60/100/125/300 s, ±10 %), or null. */
+  knownTimerS: number | null;
+  /** Distinct server replicas (hostname, else pid, else file) that logged this session. */
+  replicas: string[];
+  /** The session was created on one replica and rejected by another that was not a restart of it. */
+  replicaSplit: boolean;
+  /** Side-effect class of the call and where that came from (a tool name never decides it). */
+  sideEffect: ToolClass;
+  sideEffectSource: 'method' | 'policy' | 'annotations' | 'unknown';
+  /** Annotation hints seen in a logged tools/list result, shown as hints (not proof). */
+  toolHints: string | null;
+  /** A server line in or after the span shows the handler completed / committed / sent its result. */
+  writeEvidence: string | null;
+  /** A known SDK defect (exceptions/known-defects.ts) matched the exception tree. */
+  knownDefect: string | null;
+  /** An earlier request in the same session succeeded (so the session worked before). */
+  sessionWorkedBefore: boolean;
+}
+
+export interface FactsContext {
+  protocolVersions: string[];
+  toolPolicy?: ToolPolicy | null;
+  /** Tool annotations read from logged tools/list results (see toolAnnotations). */
+  annotations?: ReadonlyMap<string, Record<string, boolean>>;
 }
 
 export interface FailureCandidate {
@@ -43,7 +91,39 @@ export interface FailureCandidate {
   ts: number | null;
 }
 
-const HTML = /<html|<title>|<center>nginx|<!doctype html|text\/html/i;
+const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
+
+/** Methods that read and can be repeated (failure-signatures D6). */
+const READ_METHODS = new Set(['initialize', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'ping', 'completion/complete', 'tasks/get', 'tasks/list', 'logging/setLevel']);
+/** Infrastructure timers of failure-signatures (c), in seconds. */
+const TIMERS = [15, 30, 60, 100, 125, 300];
+/** A handler finished its work (server side): the write happened even if the client never saw it. */
+const COMPLETION = /\b(?:committed|commit(?:ted)? (?:ok|succeeded)|completed successfully|handler (?:completed|finished|done)|result sent|response sent|succeeded|created (?:order|record|item)|wrote \d+|imported=\d+)\b/i;
+const CLIENT_TIMEOUT = /Request timed out|Timed out while waiting for response|Request '[\w/]{1,80}' timed out|\bReadTimeout\b|TimeoutError|timed out after|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT/;
+const CUT = /Server disconnected without sending a response|incomplete chunked read|without sending complete message body|SSE stream ended without a response|other side closed|UND_ERR_SOCKET|TypeError: terminated|PrematureClose|prematurely closed|Connection reset by peer|ECONNRESET|ASGI callable returned without completing response|upstream_reset|Connection aborted/;
+const CONNECT = /while connecting to upstream|no live upstreams|connect\(\) failed|ECONNREFUSED|Connection refused|ConnectError|ConnectTimeout|All connection attempts failed|ENOTFOUND|EAI_AGAIN|Name or service not known|UND_ERR_CONNECT_TIMEOUT|\b503 U[FH]\b|upstream connect error/;
+
+/** Tool annotations from logged tools/list results: {"name":"x",…,"annotations":{"readOnlyHint":true,…}}. */
+export function toolAnnotations(events: readonly Event[]): Map<string, Record<string, boolean>> {
+  const out = new Map<string, Record<string, boolean>>();
+  for (const e of events) {
+    if (!e.text.includes('Hint')) continue;
+    const re = /"name"\s*:\s*"([^"]{1,120})"[^{}]{0,4000}?"annotations"\s*:\s*\{([^{}]{0,600})\}/g;
+    for (let m = re.exec(e.text); m; m = re.exec(e.text)) {
+      const hints: Record<string, boolean> = {};
+      for (const h of m[2]!.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
+      if (Object.keys(hints).length) out.set(m[1]!, hints);
+    }
+  }
+  return out;
+}
+
+/** A replica's identity from a server line: hostname (pino/logfmt), else pid, else the file. */
+function replicaOf(e: Event): { host: string | null; pid: string | null; file: string } {
+  const host = (e.attrs.hostname as string | undefined) ?? /"hostname"\s*:\s*"([^"]+)"/.exec(e.text)?.[1] ?? /\bhost(?:name)?=(\S+)/.exec(e.text)?.[1] ?? null;
+  const pidRaw = e.attrs.pid ?? /"pid"\s*:\s*(\d+)/.exec(e.text)?.[1] ?? null;
+  return { host, pid: pidRaw === null ? null : String(pidRaw), file: e.file };
+}
 
 export function isFailureEvent(e: Event): boolean {
   return (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block';
@@ -58,7 +138,7 @@ export function exceptionText(e: Event): string {
   return m ? first.slice(m.index) + (nl < 0 ? '' : e.text.slice(nl)) : e.text;
 }
 
-export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: { protocolVersions: string[] }): Facts {
+export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsContext): Facts {
   const evs = span.events;
   const text = evs.map((e) => e.text).join('\n').slice(0, 100_000);
   const statusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpStatus >= 400)?.httpStatus ?? null;
@@ -71,10 +151,15 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: { proto
     !!session &&
     sessionEvents.some((e) => before(e) && ((e.httpStatus !== null && e.httpStatus < 400) || /Received session ID|Created new (?:transport|session)|session assigned/i.test(e.text)));
   const method = span.method;
+  // Whether the request itself carried a session id: read it from the request lines (a client
+  // exchange line, a server "incoming request"), not from the response that may assign one.
+  const requestLines = evs.filter((e) => (e.source === 'client' && e.httpMethod !== null) || (e.source === 'server' && e.httpMethod !== null && e.httpStatus === null));
+  const sessionSent = method === 'initialize' ? false : requestLines.length ? requestLines.some((e) => e.session !== null) : !!session;
   const firstRequest =
     method === 'initialize' || method === 'server/discover' || (!session && !all.some((e) => before(e) && e.source === 'client' && e.httpStatus !== null && e.httpStatus < 400));
   let bodyKind: BodyKind = 'unknown';
-  const codeMatch = /"code"\s*:\s*(-?\d{1,6})/.exec(text);
+  const codeMatch = /"error"\s*:\s*\{\s*"code"\s*:\s*(-?\d{1,6})/.exec(text) ?? /\bMCP error (-?\d{1,6})\b/.exec(text) ?? /"code"\s*:\s*(-?\d{1,6})/.exec(text);
+  const jsonRpcCode = codeMatch ? Number(codeMatch[1]) : null;
   if (HTML.test(text)) bodyKind = 'html';
   else if (/"jsonrpc"[^\n]{0,400}"error"|"error"\s*:\s*\{\s*"code"/.test(text)) bodyKind = 'jsonrpc-error';
   const blocks = evs.filter((e) => e.kind === 'block');
@@ -98,11 +183,118 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: { proto
     stageEvidence = `a complete HTTP ${httpStatus} answer`;
   }
   const pv = evs.find((e) => e.protocolVersion)?.protocolVersion ?? (ctx.protocolVersions.length === 1 ? ctx.protocolVersions[0]! : null);
-  const era: Era = pv === null ? 'unknown' : pv >= '2026-07-28' ? 'sessionless' : pv >= '2025-03-26' ? 'session' : 'legacy-sse';
+  // The era is what the exchange actually did, not what a header claimed: an initialize or an assigned
+  // session id means a session-era conversation even when a client pins a newer version header.
+  const handshake = all.some((e) => e.rpcMethod === 'initialize' || /Received session ID|Created new (?:transport|session)|Negotiated protocol version: 20(?:24|25)/.test(e.message));
+  const legacy = all.some((e) => /\/messages\/?\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client/.test(e.text));
+  let era: Era = pv === null ? 'unknown' : pv >= '2026-07-28' ? 'sessionless' : pv >= '2025-03-26' ? 'session' : 'legacy-sse';
+  if (era === 'sessionless' && handshake) era = 'session';
+  if (era === 'unknown' && handshake) era = 'session';
+  if (era === 'unknown' && legacy) era = 'legacy-sse';
   const end = span.end ?? start;
   const recoveredLater = all.some(
     (e) => e.source === 'client' && e.ts !== null && end !== null && e.ts > end && e.httpStatus !== null && e.httpStatus < 300 && e.session !== null && e.session !== session && e.rpcMethod !== 'initialize' && e.rpcMethod !== null,
-  );
+  ) || RECOVERED.test(laterClientText(all, span));
+  const seenBy = { client: evs.some((e) => e.source === 'client'), proxy: evs.some((e) => e.source === 'proxy'), server: evs.some((e) => e.source === 'server') };
+  const proxyText = evs.filter((e) => e.source === 'proxy').map((e) => e.text).join('\n');
+  const proxyPhrase: ProxyPhrase = /while connecting to upstream|no live upstreams/.test(proxyText)
+    ? 'connecting'
+    : /while reading response header from upstream/.test(proxyText)
+      ? 'reading-response-header'
+      : /while reading upstream|while sending to client/.test(proxyText)
+        ? 'reading-upstream'
+        : null;
+  if (proxyPhrase === 'connecting') {
+    stage = 'connect';
+    stageEvidence = 'the proxy failed while connecting to the upstream';
+  } else if (proxyPhrase === 'reading-response-header' && (stage === 'unknown' || stage === 'http_status')) {
+    stage = 'before_headers';
+    stageEvidence = 'the proxy lost the upstream while reading the response header';
+  } else if (proxyPhrase === 'reading-upstream' && (stage === 'unknown' || stage === 'http_status' || stage === 'between_sse_events')) {
+    stage = 'mid_body';
+    stageEvidence = 'the proxy lost the upstream while reading the response body (after the headers)';
+  }
+  // elapsed time and timers
+  const durations: number[] = [];
+  for (const e of evs) {
+    if (e.durationMs !== null) durations.push(e.durationMs);
+    const ms = /\((\d+(?:\.\d+)?) ?ms\)/.exec(e.message);
+    if (ms && e.source === 'client') durations.push(Number(ms[1]));
+  }
+  const waited = /Waited (\d+(?:\.\d+)?) seconds/.exec(text);
+  const timeoutProp = /\btimeout:\s*(\d+)\b/.exec(text);
+  const clientTimeoutMs = waited ? Number(waited[1]) * 1000 : timeoutProp ? Number(timeoutProp[1]) : null;
+  if (clientTimeoutMs !== null) durations.push(clientTimeoutMs);
+  const elapsedMs = durations.length ? Math.max(...durations) : null;
+  const knownTimerS = elapsedMs === null ? null : (TIMERS.find((t) => Math.abs(elapsedMs / 1000 - t) <= t * 0.1) ?? null);
+  // how it was interrupted
+  const failText = evs.filter((e) => isFailureEvent(e)).map((e) => e.text).join('\n');
+  let interruption: Interruption = null;
+  if (proxyPhrase === 'connecting' || (stage === 'connect' && CONNECT.test(failText))) interruption = 'connect';
+  else if (proxyPhrase === 'reading-response-header') interruption = /timed out/.test(proxyText) ? 'proxy-timeout-before-headers' : 'proxy-closed-before-headers';
+  else if (proxyPhrase === 'reading-upstream') interruption = 'stream-cut';
+  else if (httpStatus === 504 || httpStatus === 524 || httpStatus === 408) interruption = 'proxy-timeout-before-headers';
+  else if (httpStatus === 499 || httpStatus === 460) interruption = 'client-gave-up';
+  else if (CUT.test(failText) && !STREAM_NOISE.test(failText.split('\n')[0] ?? '')) interruption = 'stream-cut';
+  else if (CLIENT_TIMEOUT.test(failText)) interruption = 'client-timeout';
+  else if (/Connection closed/.test(failText)) interruption = 'connection-closed';
+  else if (stage === 'before_headers' || stage === 'mid_body') interruption = 'stream-cut';
+  // replicas of this session
+  const serverEvents = session ? all.filter((e) => e.source === 'server' && e.session === session) : [];
+  const replicaIds = new Map<string, { host: string | null; first: number | null; last: number | null }>();
+  for (const e of serverEvents) {
+    const r = replicaOf(e);
+    const id = r.host ?? (r.pid ? `pid ${r.pid}` : r.file);
+    const x = replicaIds.get(id) ?? { host: r.host, first: null, last: null };
+    if (e.ts !== null) {
+      x.first = x.first === null ? e.ts : Math.min(x.first, e.ts);
+      x.last = x.last === null ? e.ts : Math.max(x.last, e.ts);
+    }
+    replicaIds.set(id, x);
+  }
+  const creator = serverEvents.find((e) => /Created new (?:transport|session)|session (?:created|assigned)/i.test(e.text));
+  const rejecter = evs.find((e) => e.source === 'server' && (isFailureEvent(e) || /not found|not initialized|unknown session|No valid session/i.test(e.text)));
+  let replicaSplit = false;
+  if (creator && rejecter) {
+    const a = replicaOf(creator);
+    const b = replicaOf(rejecter);
+    // a new pid on the same host is a restart, not a second replica; different hosts (or two files
+    // without hosts) that both served are replicas
+    if (a.host && b.host) replicaSplit = a.host !== b.host;
+    else if (!a.host && !b.host) replicaSplit = a.file !== b.file;
+  }
+  if (/Server not initialized/.test(text) && replicaIds.size > 1) replicaSplit = true;
+  // side effect of the call
+  const cls = classifyTool(method, span.tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
+  // write evidence: a server line of this request (same span, or same session + rpc id / tool, at or after the start)
+  let writeEvidence: string | null = null;
+  const mine = (e: Event) =>
+    e.source === 'server' &&
+    (evs.includes(e) || (session !== null && e.session === session && span.rpcId !== null && JSON.stringify(e.rpcId) === JSON.stringify(span.rpcId))) &&
+    (start === null || e.ts === null || e.ts >= start);
+  for (const e of all) {
+    if (!mine(e)) continue;
+    if (COMPLETION.test(e.message)) {
+      writeEvidence = `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
+      break;
+    }
+    if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text)) {
+      writeEvidence = `${e.file}:${e.line} the server completed the request with HTTP ${e.httpStatus}`;
+      break;
+    }
+  }
+  // known SDK defects
+  let knownDefect: string | null = null;
+  for (const b of blocks) {
+    const tree = parseExceptionText(exceptionText(b));
+    if (!tree) continue;
+    const m = matchKnownDefects(tree, { laterMessages: laterClientText(all, span).split('\n') });
+    if (m.length) {
+      knownDefect = m[0]!.id;
+      break;
+    }
+  }
+  const sessionWorkedBefore = sessionEvents.some((e) => before(e) && e.httpStatus !== null && e.httpStatus < 400 && e.rpcMethod !== 'initialize');
   return {
     rpcId: span.rpcId,
     method,
@@ -116,13 +308,47 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: { proto
     exceptionChain,
     protocolVersion: pv,
     era,
-    sessionSent: !!session,
+    sessionSent,
     sessionAssignedEarlier,
     firstRequest,
     bodyKind,
-    jsonRpcCode: codeMatch ? Number(codeMatch[1]) : null,
+    jsonRpcCode,
     sources: span.sources,
     text,
     recoveredLater,
+    seenBy,
+    proxyPhrase,
+    interruption,
+    elapsedMs,
+    clientTimeoutMs,
+    knownTimerS,
+    replicas: [...replicaIds.keys()].sort(),
+    replicaSplit,
+    sideEffect: cls.class,
+    sideEffectSource: cls.source,
+    toolHints: cls.hints,
+    writeEvidence,
+    knownDefect,
+    sessionWorkedBefore,
   };
+}
+
+/** Things a client logs when it got past a failure by itself (fallback transport, resumed stream). */
+const RECOVERED = /Connected to remote server using \w+|Proxy established successfully|Reconnected to SSE stream|resum(?:ed|ing) (?:the )?(?:SSE )?stream|Successfully connected|Connection established/i;
+
+function laterClientText(all: readonly Event[], span: SpanBuild): string {
+  const end = span.end;
+  const out: string[] = [];
+  for (const e of all) {
+    if (e.source !== 'client' && e.source !== 'unknown') continue;
+    if (span.events.includes(e)) continue;
+    if (end !== null && e.ts !== null && e.ts <= end) continue;
+    if (end === null || e.ts === null) {
+      const last = span.events.filter((x) => x.file === e.file).reduce((m, x) => Math.max(m, x.endLine), -1);
+      if (last < 0 || e.line <= last) continue;
+    }
+    out.push(e.message);
+    if (out.length > 200) break;
+  }
+  return out.join('\n');
 }

@@ -42,6 +42,34 @@ export const BASE_FACTS: Facts = {
   sources: [],
   text: '',
   recoveredLater: false,
+  seenBy: { client: false, proxy: false, server: false },
+  proxyPhrase: null,
+  interruption: null,
+  elapsedMs: null,
+  clientTimeoutMs: null,
+  knownTimerS: null,
+  replicas: [],
+  replicaSplit: false,
+  sideEffect: 'unknown',
+  sideEffectSource: 'unknown',
+  toolHints: null,
+  writeEvidence: null,
+  knownDefect: null,
+  sessionWorkedBefore: false,
 };
+
+/** The side-effect class in words, with where it came from (rationales quote it). */
+export const sideEffectWords = (f: Facts) =>
+  f.sideEffect === 'read'
+    ? f.sideEffectSource === 'method'
+      ? `${f.method} only reads`
+      : f.sideEffectSource === 'policy'
+        ? `the tool policy file marks ${f.tool} read-only`
+        : `the server annotates ${f.tool} as read-only (${f.toolHints}; a hint, not proof)`
+    : f.sideEffect === 'write'
+      ? f.sideEffectSource === 'policy'
+        ? `the tool policy file marks ${f.tool} as a write`
+        : `the server annotates ${f.tool} as a write (${f.toolHints})`
+      : `nothing shows ${f.tool ?? f.method ?? 'the call'} is read-only${f.toolHints ? ` (hints: ${f.toolHints})` : ''}, so it counts as a write`;
 
 export const describe = (f: Facts) => `${f.method ?? 'the request'}${f.tool ? ` (${f.tool})` : ''}${f.rpcId !== null ? ` id ${JSON.stringify(f.rpcId)}` : ''}`;
