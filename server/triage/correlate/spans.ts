@@ -54,7 +54,6 @@ class UnionFind {
     const ra = this.find(a);
     const rb = this.find(b);
     if (ra === rb) return true;
-    const clash = (x: Set<string> | null, y: Set<string> | null) => !!x && !!y && ![...x].some((v) => y.has(v));
     return !clash(this.reqIds[ra]!, this.reqIds[rb]!) && !clash(this.methods[ra]!, this.methods[rb]!) && !clash(this.tools[ra]!, this.tools[rb]!);
   }
   find(i: number): number {
@@ -72,15 +71,28 @@ class UnionFind {
     if (!this.canJoin(ra, rb)) return false;
     const [lo, hi] = ra < rb ? [ra, rb] : [rb, ra];
     this.parent[hi] = lo;
-    const merge = (arr: (Set<string> | null)[]) => {
-      const x = arr[lo]!;
-      const y = arr[hi]!;
-      arr[lo] = x && y ? new Set([...x, ...y]) : (x ?? y);
-    };
-    merge(this.reqIds);
-    merge(this.methods);
-    merge(this.tools);
+    merge(this.reqIds, lo, hi);
+    merge(this.methods, lo, hi);
+    merge(this.tools, lo, hi);
     return true;
+  }
+}
+
+// Module-level (not closures in the hot path): two groups clash when both hold values and share none.
+function clash(x: Set<string> | null, y: Set<string> | null): boolean {
+  if (!x || !y) return false;
+  for (const v of x) if (y.has(v)) return false;
+  return true;
+}
+
+function merge(arr: (Set<string> | null)[], lo: number, hi: number): void {
+  const x = arr[lo]!;
+  const y = arr[hi]!;
+  if (!x || !y) arr[lo] = x ?? y;
+  else if (x.size >= y.size) for (const v of y) x.add(v);
+  else {
+    for (const v of x) y.add(v);
+    arr[lo] = y;
   }
 }
 
@@ -134,13 +146,14 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   const accessFiles = [...new Set(accessLines.map(([e]) => e.file))];
   if (accessFiles.length > 1) {
     const paired = new Set<number>();
+    const byShape = new TimeBuckets(accessLines, (e) => `${e.httpStatus}|${e.httpMethod}|${e.httpPath ? stripQuery(e.httpPath) : ''}`);
     for (const [a, ai] of accessLines) {
       if (a.requestId || paired.has(ai)) continue; // the file without request ids pairs to the one with them
       let best = -1;
       let bestGap = Infinity;
-      for (const [b, bi] of accessLines) {
-        if (b.file === a.file || paired.has(bi) || b.httpStatus !== a.httpStatus || b.httpMethod !== a.httpMethod) continue;
-        if (a.httpPath && b.httpPath && stripQuery(a.httpPath) !== stripQuery(b.httpPath)) continue;
+      for (const bi of byShape.within(byShape.keyOf(a), a.ts! - 2000, a.ts! + 2000)) {
+        const b = events[bi]!;
+        if (b.file === a.file || paired.has(bi)) continue;
         if (a.attrs.bytes !== undefined && b.attrs.bytes !== undefined && String(a.attrs.bytes) !== String(b.attrs.bytes)) continue;
         const gap = secondGap(a.ts!, b.ts!);
         if (gap <= 1000 && Math.abs(a.ts! - b.ts!) < bestGap && uf.canJoin(ai, bi)) {
@@ -159,20 +172,24 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   const used = new Set<string>(); // proxy file + target event: each access log pairs a target at most once
   for (const target of ['client', 'server'] as const) {
     // only real exchange lines (with an HTTP method): a bare "code: 502" under an error is not an exchange
-    const candidates = indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && e.httpMethod !== null);
+    const candidates = new TimeBuckets(
+      indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && e.httpMethod !== null),
+      (e) => String(e.httpStatus),
+    );
     for (const [p, pi] of proxyLines) {
       if (edges.get(pi)?.has('x-request-id') || (p.requestId && target === 'server')) continue;
       let best = -1;
       let bestGap = Infinity;
-      for (const [c, ci] of candidates) {
-        if (used.has(`${p.file}\u0000${ci}`) || c.httpStatus !== p.httpStatus) continue;
+      // Access logs in `combined` format have one-second resolution.
+      for (const ci of candidates.within(String(p.httpStatus), p.ts! - windowMs - 1000, p.ts! + windowMs + 1000)) {
+        const c = events[ci]!;
+        if (used.has(`${p.file}\u0000${ci}`)) continue;
         if (p.session && c.session && p.session !== c.session) continue;
         if (p.httpPath && c.httpPath && stripQuery(p.httpPath) !== stripQuery(c.httpPath)) continue;
         if (p.httpMethod && c.httpMethod && p.httpMethod !== c.httpMethod) continue;
         if (uf.find(ci) === uf.find(pi) || !uf.canJoin(ci, pi)) continue;
         const gap = Math.abs(c.ts! - p.ts!);
-        // Access logs in `combined` format have one-second resolution.
-        if (gap <= windowMs + 1000 && gap < bestGap) {
+        if (gap < bestGap) {
           best = ci;
           bestGap = gap;
         }
@@ -186,6 +203,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   // "while reading upstream" comes after the headers, so the access line shows the upstream's status
   // (usually 200) with a short body — among equals, the fewest bytes.
   const errUsed = new Set<number>();
+  const accessByMethod = new TimeBuckets(proxyLines, (e) => e.httpMethod ?? '');
   for (const [e, i] of indexed) {
     if (e.source !== 'proxy' || e.httpStatus !== null || !e.httpMethod || e.ts === null || (e.level !== 'error' && e.level !== 'warn' && e.level !== 'fatal')) continue;
     const midStream = /while reading upstream|while sending to client/.test(e.text);
@@ -194,8 +212,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     const upstreamFailure = /upstream|no live upstreams/.test(e.text);
     let best = -1;
     let bestScore = Infinity;
-    for (const [p, pi] of proxyLines) {
-      if (errUsed.has(pi) || p.httpMethod !== e.httpMethod || (p.httpPath && e.httpPath && stripQuery(p.httpPath) !== stripQuery(e.httpPath))) continue;
+    for (const pi of accessByMethod.within(e.httpMethod, e.ts - 1000, e.ts + 2000)) {
+      const p = events[pi]!;
+      if (errUsed.has(pi) || (p.httpPath && e.httpPath && stripQuery(p.httpPath) !== stripQuery(e.httpPath))) continue;
       if (midStream ? p.httpStatus! >= 500 : upstreamFailure ? p.httpStatus! < 500 : p.httpStatus! < 400) continue;
       const gap = secondGap(p.ts!, e.ts);
       if (gap > 1000 || p.ts! < e.ts - 1000) continue;
@@ -233,16 +252,26 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   });
   // A host-app error naming the tool ("Error calling tool create_order: …") with no id of its own
   // belongs to the latest earlier exchange of that tool in the same file.
+  const byFileTool = new Map<string, number[]>(); // exchanges per file and tool, in file order
+  for (const [c, ci] of indexed) {
+    if (!c.tool || (c.rpcId === null && c.requestId === null)) continue;
+    const k = `${c.file}\u0000${c.tool}`;
+    const list = byFileTool.get(k);
+    if (list) list.push(ci);
+    else byFileTool.set(k, [ci]);
+  }
   for (const [e, i] of indexed) {
     if (e.rpcId !== null || e.requestId !== null || (e.level !== 'error' && e.level !== 'fatal' && e.kind !== 'block')) continue;
     if ((edges.get(i)?.size ?? 0) > 0) continue;
     const m = /\b(?:calling|call(?:ing)? to|invoking|executing) tool[: ]+["'`]?([\w.-]+)/i.exec(e.message);
     if (!m) continue;
+    const list = byFileTool.get(`${e.file}\u0000${m[1]}`) ?? [];
     let best = -1;
-    for (const [c, ci] of indexed) {
-      if (c.file !== e.file || c.line >= e.line || c.tool !== m[1] || (c.rpcId === null && c.requestId === null)) continue;
-      if (c.ts !== null && e.ts !== null && e.ts - c.ts > 600_000) continue;
-      best = ci;
+    for (let k = list.length - 1; k >= 0; k--) {
+      const c = events[list[k]!]!;
+      if (c.line >= e.line) continue;
+      if (c.ts === null || e.ts === null || e.ts - c.ts <= 600_000) best = list[k]!;
+      break;
     }
     if (best >= 0) join(i, best, 'tool-name+order');
   }
@@ -273,6 +302,41 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     });
   }
   return spans;
+}
+
+/** Events bucketed by a shape key and sorted by time, for windowed look-ups instead of all-pairs scans. */
+class TimeBuckets {
+  private readonly buckets = new Map<string, { ts: number[]; idx: number[] }>();
+  constructor(
+    items: readonly (readonly [Event, number])[],
+    readonly keyOf: (e: Event) => string,
+  ) {
+    const tmp = new Map<string, [number, number][]>();
+    for (const [e, i] of items) {
+      if (e.ts === null) continue;
+      const k = keyOf(e);
+      const list = tmp.get(k);
+      if (list) list.push([e.ts, i]);
+      else tmp.set(k, [[e.ts, i]]);
+    }
+    for (const [k, list] of tmp) {
+      list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      this.buckets.set(k, { ts: list.map((x) => x[0]), idx: list.map((x) => x[1]) });
+    }
+  }
+  /** Event indexes in bucket `key` with from <= ts <= to, in time order. */
+  *within(key: string, from: number, to: number): Generator<number> {
+    const b = this.buckets.get(key);
+    if (!b) return;
+    let lo = 0;
+    let hi = b.ts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (b.ts[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < b.ts.length && b.ts[k]! <= to; k++) yield b.idx[k]!;
+  }
 }
 
 function near(a: Event, b: Event, ms: number): boolean {
