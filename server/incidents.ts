@@ -7,6 +7,7 @@ import { ingestIntoStore, type IngestResult, type Progress } from './ingest/pipe
 import type { InputEntry } from './ingest/inputs.ts';
 import { Store } from './store/store.ts';
 import { analyze } from './triage/analyze.ts';
+import { isPolicyFile, parseToolPolicy, ToolPolicy } from './triage/classify/policy.ts';
 import { rawValuesFor } from './triage/redact/index.ts';
 import { buildReport, type Report } from './triage/report/report.ts';
 import { TriageError } from './errors.ts';
@@ -37,7 +38,9 @@ export async function openContext(opts: ContextOptions = {}): Promise<Context> {
 export async function refreshAnalysis(store: Store, id: string): Promise<Analysis> {
   const files = await store.files(id);
   const events = await store.triageEvents(id);
+  const stored = await store.toolPolicy(id);
   const analysis = analyze({
+    toolPolicy: stored ? ToolPolicy.parse(stored) : null,
     inputs: files.map((f) => ({ file: f.path, source: f.source as Analysis['inputs'][number]['source'], format: f.format, lines: f.lines, events: f.events, unparsed: f.unparsed, truncatedLines: f.truncatedLines })),
     events,
   });
@@ -48,11 +51,29 @@ export async function refreshAnalysis(store: Store, id: string): Promise<Analysi
 export async function ingestIncident(
   ctx: Context,
   entries: readonly InputEntry[],
-  opts: { id?: string; name: string; onProgress?: (p: Progress) => void },
+  opts: { id?: string; name: string; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
 ): Promise<{ id: string; added: number; skipped: number; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
   const id = opts.id ?? ctx.store.newIncidentId();
   const skipHashes = opts.id ? await ctx.store.fileHashes(id) : undefined;
-  const r = await ingestIntoStore(ctx.store, id, opts.name, entries, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes });
+  // A tool policy file among the inputs is configuration, not a log (classify/policy.ts).
+  let policy = opts.toolPolicy ?? null;
+  const logs: InputEntry[] = [];
+  for (const e of entries) {
+    if (!isPolicyFile(e.name)) {
+      logs.push(e);
+      continue;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of e.open()) chunks.push(c);
+    try {
+      const p = parseToolPolicy(Buffer.concat(chunks).toString('utf8'), e.name);
+      policy = { tools: { ...p.tools, ...(policy?.tools ?? {}) } };
+    } catch (err) {
+      throw new TriageError('TRIAGE_ERR_INPUT', (err as Error).message);
+    }
+  }
+  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes });
+  if (policy) await ctx.store.setToolPolicy(id, policy);
   opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
   const analysis = await refreshAnalysis(ctx.store, id);
   return { id, added: r.added, skipped: r.skipped, analysis, secrets: { book: r.book, ledger: r.ledger } };

@@ -51,6 +51,8 @@ export const SCHEMA = [
      duration_ms DOUBLE,
      attrs JSON
    )`,
+  // Added after schema 1 shipped: the user's tool side-effect policy for this incident.
+  `ALTER TABLE incidents ADD COLUMN IF NOT EXISTS tool_policy JSON`,
   `CREATE TABLE IF NOT EXISTS redactions (
      incident_id VARCHAR NOT NULL,
      rule VARCHAR NOT NULL,

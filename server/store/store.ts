@@ -103,7 +103,7 @@ export class Store {
       try {
         const exists = await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id: incidentId });
         if (!exists.getRows().length) {
-          await w.run(`INSERT INTO incidents VALUES ($id, $name, $at, 'ingesting', NULL)`, { id: incidentId, name, at: Date.now() });
+          await w.run(`INSERT INTO incidents (id, name, created_at, state, analysis) VALUES ($id, $name, $at, 'ingesting', NULL)`, { id: incidentId, name, at: Date.now() });
         }
         const seq0 = Number((await w.runAndReadAll('SELECT coalesce(max(seq) + 1, 0) AS s FROM events WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
         const file0 = Number((await w.runAndReadAll('SELECT coalesce(max(file_no) + 1, 0) AS s FROM files WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
@@ -158,6 +158,15 @@ export class Store {
 
   async setAnalysis(incidentId: string, analysis: Analysis): Promise<void> {
     await this.exclusive(() => this.writer.run('UPDATE incidents SET analysis = $a WHERE id = $id', { a: JSON.stringify(analysis), id: incidentId }));
+  }
+
+  async setToolPolicy(incidentId: string, policy: unknown): Promise<void> {
+    await this.exclusive(() => this.writer.run('UPDATE incidents SET tool_policy = $p WHERE id = $id', { p: JSON.stringify(policy), id: incidentId }));
+  }
+
+  async toolPolicy(incidentId: string): Promise<unknown | null> {
+    const rows = await this.query<{ p: string | null }>('SELECT tool_policy::VARCHAR AS p FROM incidents WHERE id = $id', { id: incidentId });
+    return rows[0]?.p ? JSON.parse(rows[0].p) : null;
   }
 
   async fileHashes(incidentId: string): Promise<Set<string>> {

@@ -2,6 +2,8 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
+import { loadToolPolicy } from '../../triage/classify/policy.ts';
+import { workspaceDir } from '../../workspace.ts';
 import { ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
 import { renderAnalysis } from '../render.ts';
@@ -28,12 +30,15 @@ Example:
   async run(args, io) {
     const a = parseArgs('analyze', args, { json: { type: 'boolean' }, db: { type: 'string' }, 'key-file': { type: 'string' } });
     if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'analyze: give at least one PATH (a log file, a folder or a .gz); see mcp-triage analyze --help');
-    const entries = entriesFromPaths(a.positionals.map((p) => resolve(io.cwd, p)));
+    const paths = a.positionals.map((p) => resolve(io.cwd, p));
+    const entries = entriesFromPaths(paths);
+    const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
     const ctx = await openContext({ env: io.env, db: (a.options.db as string | undefined) ?? ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
       const name = a.positionals.map((p) => basename(p)).join(', ');
       const tty = (io.stderr as NodeJS.WriteStream).isTTY;
       const { analysis } = await ingestIncident(ctx, entries, {
+        toolPolicy,
         name,
         onProgress: (p) => {
           if (p.phase === 'analyze') io.stderr.write(tty ? '\r\x1b[2Kanalyzing…\n' : 'analyzing…\n');

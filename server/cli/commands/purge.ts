@@ -19,6 +19,10 @@ key (old pseudonyms become unlinkable). Asks for confirmation unless --yes is gi
       return 0;
     }
     if (!a.options.yes) {
+      if (!(io.stdin as NodeJS.ReadStream).isTTY) {
+        io.stderr.write(`not deleted: confirm with --yes when not at a terminal (would delete ${ws.dir})\n`);
+        return 1;
+      }
       const rl = createInterface({ input: io.stdin, output: io.stderr });
       const answer = (await rl.question(`Delete ${ws.dir} (all incidents and the pseudonym key)? Type "yes": `)).trim();
       rl.close();

@@ -3,6 +3,8 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
+import { loadToolPolicy } from '../../triage/classify/policy.ts';
+import { workspaceDir } from '../../workspace.ts';
 import { incidentReport, ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
 
@@ -25,10 +27,13 @@ and every raw secret or session id seen in the inputs is searched for; any hit r
     const format = (a.options.format as string | undefined) ?? 'md';
     if (format !== 'md' && format !== 'json') throw new TriageError('TRIAGE_ERR_USAGE', `report: --format takes md or json, not "${format}"`);
     if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'report: give at least one PATH (see mcp-triage report --help)');
-    const entries = entriesFromPaths(a.positionals.map((p) => resolve(io.cwd, p)));
+    const paths = a.positionals.map((p) => resolve(io.cwd, p));
+    const entries = entriesFromPaths(paths);
+    const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
-      const r = await ingestIncident(ctx, entries, { name: a.positionals.map((p) => basename(p)).join(', '), onProgress: (p) => p.phase === 'parse' && io.stderr.write(`parsing ${p.fileIndex + 1}/${p.files} ${p.file}\n`) });
+      const r = await ingestIncident(ctx, entries, {
+        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: (p) => p.phase === 'parse' && io.stderr.write(`parsing ${p.fileIndex + 1}/${p.files} ${p.file}\n`) });
       const report = await incidentReport(ctx.store, r.id, r.secrets);
       const text = format === 'json' ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }, null, 2) + '\n' : report.markdown;
       if (a.options.out) {

@@ -2,6 +2,8 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
+import { loadToolPolicy } from '../../triage/classify/policy.ts';
+import { workspaceDir } from '../../workspace.ts';
 import { ingestIncident, openContext } from '../../incidents.ts';
 import { queryEvents, EventFilters } from '../../store/events-query.ts';
 import { TriageError } from '../../errors.ts';
@@ -34,10 +36,13 @@ Merges every input into one timeline ordered by time (as logged; no clock is rew
       ...(request ? (/^[0-9a-f]{16,64}$/i.test(request) ? { requestId: request } : { rpcId: request }) : {}),
     });
     if (!filters.success) throw new TriageError('TRIAGE_ERR_USAGE', `timeline: ${filters.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; ')}`);
-    const entries = entriesFromPaths(a.positionals.map((p) => resolve(io.cwd, p)));
+    const paths = a.positionals.map((p) => resolve(io.cwd, p));
+    const entries = entriesFromPaths(paths);
+    const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
-      const { id } = await ingestIncident(ctx, entries, { name: a.positionals.map((p) => basename(p)).join(', ') });
+      const { id } = await ingestIncident(ctx, entries, {
+        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', ') });
       const { rows, total } = await queryEvents(ctx.store, id, filters.data);
       const color = (io.stdout as NodeJS.WriteStream).isTTY === true;
       for (const r of rows) {
