@@ -56,6 +56,29 @@ function describeFailure(f: Failure): string {
   return [f.method ? code(f.method) : 'a request', f.tool ? `(tool ${code(f.tool)})` : '', f.rpcId !== null ? `JSON-RPC id ${code(JSON.stringify(f.rpcId))}` : ''].filter(Boolean).join(' ');
 }
 
+/**
+ * One line per event. A structured (JSON) line is summarised by its fields rather than cut
+ * mid-object; a text line is kept as logged (first physical line), cut at MAX_LINE.
+ */
+function excerptLine(e: Event): string {
+  const first = e.text.split('\n', 1)[0]!;
+  if (first.trimStart().startsWith('{')) {
+    const parts = [
+      e.level ? `[${e.level}]` : '',
+      e.httpMethod && e.httpPath ? `${e.httpMethod} ${e.httpPath}` : '',
+      e.httpStatus !== null ? `→ ${e.httpStatus}` : '',
+      e.rpcId !== null ? `rpc=${JSON.stringify(e.rpcId)}` : '',
+      e.rpcMethod ? `method=${e.rpcMethod}` : '',
+      e.tool ? `tool=${e.tool}` : '',
+      e.session ? `session=${e.session}` : '',
+      e.requestId ? `request_id=${e.requestId}` : '',
+      e.message && !e.message.trimStart().startsWith('{') ? `"${e.message.split('\n', 1)[0]!.slice(0, 200)}"` : '',
+    ];
+    return parts.filter(Boolean).join(' ');
+  }
+  return first.length > MAX_LINE ? `${first.slice(0, MAX_LINE)} [cut]` : first;
+}
+
 export function buildReport(input: ReportInput): Report {
   const { analysis: a } = input;
   const failures = byUrgency(a.failures.filter((f) => f.decision !== 'no_action')).slice(0, MAX_FAILURES);
@@ -100,11 +123,7 @@ export function buildReport(input: ReportInput): Report {
     .filter((e) => places.has(`${e.file}:${e.line}`))
     .sort((x, y) => (x.ts ?? 0) - (y.ts ?? 0))
     .slice(0, MAX_TIMELINE)
-    .map((e) => {
-      const first = e.text.split('\n', 1)[0]!;
-      const body = first.length > MAX_LINE ? `${first.slice(0, MAX_LINE)} [cut]` : first;
-      return `${e.ts === null ? "—".padEnd(12) : iso(e.ts).slice(11, 23)} ${e.source.padEnd(6)} ${e.file}:${e.line}  ${body}`;
-    });
+    .map((e) => `${e.ts === null ? '—'.padEnd(12) : iso(e.ts).slice(11, 23)} ${e.source.padEnd(6)} ${e.file}:${e.line}  ${excerptLine(e)}`);
   const timeline = excerpt.length ? fence(excerpt.join('\n')) : 'No evidence lines.';
 
   const checked = [
