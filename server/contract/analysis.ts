@@ -100,6 +100,15 @@ export const Span = z.object({
 });
 export type Span = z.infer<typeof Span>;
 
+/** Added: a file's estimated clock offset against a reference file (never applied to stored times). */
+export const ClockOffset = z.object({
+  file: z.string(),
+  offsetMs: z.number(),
+  reference: z.string(),
+  pairs: z.number().int(),
+  spreadMs: z.number(),
+});
+
 export const Analysis = z.object({
   schemaVersion: z.literal(1),
   inputs: z.array(InputSummary),
@@ -108,6 +117,8 @@ export const Analysis = z.object({
   sessions: z.array(SessionSummary),
   spans: z.array(Span),
   decision: Decision,
+  /** Added: per-file clock offsets estimated from strongly joined requests. */
+  clockOffsets: z.array(ClockOffset).optional(),
 });
 export type Analysis = z.infer<typeof Analysis>;
 

@@ -7,6 +7,7 @@ import { deriveFacts, isFailureEvent, toolAnnotations } from './classify/facts.t
 import { isPolicyFile, type ToolPolicy } from './classify/policy.ts';
 import { enrichEvents } from './correlate/enrich.ts';
 import { buildSpans, STREAM_NOISE, type SpanBuild } from './correlate/spans.ts';
+import { estimateOffsets } from './skew/estimate.ts';
 
 export interface AnalyzeInput {
   inputs: InputSummary[];
@@ -25,6 +26,7 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null }: An
   const annotations = toolAnnotations(events);
   const protocolVersions = [...new Set(events.map((e) => e.protocolVersion).filter((v): v is string => !!v))].sort();
   const spans = buildSpans(events);
+  const clockOffsets = estimateOffsets(spans);
   attachOrphans(spans);
   const failing = spans.filter((s) => s.events.some(isFailureEvent));
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
@@ -62,6 +64,7 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null }: An
       .slice(0, MAX_SPANS)
       .map((s): Span => ({ rpcId: s.rpcId, method: s.method, session: s.session && /^sess_[a-z2-7]{10,}$/.test(s.session) ? s.session : null, sources: s.sources, joinedBy: [...s.joinedBy].sort() })),
     decision: headline(failures.map((f) => f.decision)),
+    clockOffsets,
   };
   return Analysis.parse(doc);
 }
