@@ -2,7 +2,7 @@
 // formats → enrich. Every physical line ends up in exactly one event or is blank; lines no
 // format understands become raw events and are counted, never dropped.
 import { emptyEvent, type Event, type Source } from '../contract/event.ts';
-import { blockFolders, type BlockFolder } from '../special/index.ts';
+import { blockFolders, MAX_HELD, type BlockFolder } from '../special/index.ts';
 import { applyFormat, type CompiledFormat } from './apply.ts';
 import { detectLayout, detectPrefix, NUMBER_LINE, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
@@ -89,7 +89,8 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     return null;
   };
 
-  let block: { folder: BlockFolder; lines: string[]; start: number; end: number } | null = null;
+  // `owner`: the error line a traceback belongs to (Python's log.exception prints the message, then the traceback).
+  let block: { folder: BlockFolder; lines: string[]; start: number; end: number; owner: Event | null } | null = null;
   // The last line event is held back one line: indented lines and closing braces that follow it
   // (a Node error printed after a log prefix, a wrapped message) are folded into it.
   let pending: Event | null = null;
@@ -100,6 +101,17 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     if (!block) return null;
     const b = block;
     block = null;
+    if (b.owner) {
+      const o = b.owner;
+      o.text += '\n' + b.lines.join('\n');
+      o.endLine = b.end;
+      o.kind = 'block';
+      const summary = b.folder.summary(b.lines);
+      if (summary && !o.message.includes(summary)) o.message = `${o.message} — ${summary}`;
+      countLine(o.format, 1);
+      countLine(b.folder.id, b.lines.length);
+      return enrich(o);
+    }
     if (b.lines.length === 1) {
       // A one-line "block" is an error line without a stack: a line format that reads it wins.
       const hit = matchLine(b.lines[0]!);
@@ -138,15 +150,31 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       stats.skippedLines++;
       return;
     }
-    const text = opts.redact(cleaned);
+    yield* handleText(raw.n, opts.redact(cleaned));
+  };
+
+  // Lines held provisionally after a block (blank lines inside a chained traceback): they join the
+  // block if a later line continues it, else they are processed as ordinary lines after it closes.
+  let held: { n: number; text: string }[] = [];
+  const handleText = function* (n: number, text: string): Generator<Event> {
     if (block) {
-      if (block.lines.length < block.folder.maxLines && block.folder.continues(text, block.lines)) {
+      const sofar = held.length ? [...block.lines, ...held.map((h) => h.text)] : block.lines;
+      if (sofar.length < block.folder.maxLines && block.folder.continues(text, sofar)) {
+        for (const h of held) block.lines.push(h.text);
+        held = [];
         block.lines.push(text);
-        block.end = raw.n;
+        block.end = n;
+        return;
+      }
+      if (held.length < MAX_HELD && sofar.length < block.folder.maxLines && block.folder.provisional?.(text, sofar)) {
+        held.push({ n, text });
         return;
       }
       const done = closeBlock();
       if (done) yield done;
+      const again = held;
+      held = [];
+      for (const h of again) yield* handleText(h.n, h.text);
     }
     if (text.trim() === '') {
       const p = flush();
@@ -155,22 +183,28 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     }
     if (pending && pending.endLine - pending.line < MAX_FOLDED_LINES && (inHtmlBody(pending.text) || (isContinuation(text) && !tryFormats.some((f) => applyFormat(f, text))))) {
       pending.text += '\n' + text;
-      pending.endLine = raw.n;
+      pending.endLine = n;
       pending.kind = 'block';
       return;
     }
-    const p = flush();
-    if (p) yield p;
     for (const folder of blockFolders) {
       if (folder.starts(text)) {
-        block = { folder, lines: [text], start: raw.n, end: raw.n };
+        const owner = pending && pending.endLine === n - 1 && (pending.level === 'error' || pending.level === 'fatal' || pending.level === 'warn') ? pending : null;
+        if (owner) pending = null;
+        else {
+          const p = flush();
+          if (p) yield p;
+        }
+        block = { folder, lines: [text], start: n, end: n, owner };
         return;
       }
     }
+    const p = flush();
+    if (p) yield p;
     const hit = matchLine(text);
     if (hit) {
       const { f, parsed } = hit;
-      const e = emptyEvent({ file: opts.file, line: raw.n, source, format: f.spec.id, kind: 'line', text });
+      const e = emptyEvent({ file: opts.file, line: n, source, format: f.spec.id, kind: 'line', text });
       Object.assign(e, parsed);
       if (!parsed.message) e.message = text;
       if (e.ts !== null) lastTs = e.ts;
@@ -180,7 +214,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     }
     stats.unparsed++;
     countLine('unknown', 1);
-    const e = emptyEvent({ file: opts.file, line: raw.n, source, format: 'unknown', kind: 'raw', text });
+    const e = emptyEvent({ file: opts.file, line: n, source, format: 'unknown', kind: 'raw', text });
     e.ts = lastTs;
     yield enrich(e);
   };
@@ -191,6 +225,11 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     if (r.done) break;
     for (const e of handle(r.value)) (stats.events++, yield e);
   }
+  const tail = closeBlock();
+  if (tail) (stats.events++, yield tail);
+  const again = held;
+  held = [];
+  for (const h of again) for (const e of handleText(h.n, h.text)) (stats.events++, yield e);
   for (const last of [closeBlock(), flush()]) {
     if (!last) continue;
     stats.events++;
