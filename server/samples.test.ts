@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Analysis } from './contract/analysis.ts';
-import { ingestIncident, openContext, type Context } from './incidents.ts';
+import { incidentReport, ingestIncident, openContext, type Context } from './incidents.ts';
 import { entriesFromPaths } from './ingest/inputs.ts';
 import { sampleDirs } from './samples.ts';
 import { tempWorkspace } from './testing/helpers.ts';
@@ -30,12 +30,17 @@ describe('sample incidents', () => {
     const name = dir.split('/').pop()!;
     it(name, async () => {
       // A sample may carry the user's tool policy (mcp-triage.tools.json): it is read as configuration.
-      const { analysis } = await ingestIncident(ctx, entriesFromPaths([dir]), { name });
+      const { analysis, id, secrets } = await ingestIncident(ctx, entriesFromPaths([dir]), { name });
       const golden = join(dir, 'expected.analysis.json');
       if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, JSON.stringify(analysis, null, 2) + '\n');
       const expected = Analysis.parse(JSON.parse(readFileSync(golden, 'utf8')));
       expect(analysis.decision).toBe(expected.decision);
       expect(analysis).toEqual(expected);
+      // The public report, reviewed by hand like the analysis (and verified leak-free as it is built).
+      const report = await incidentReport(ctx.store, id, secrets);
+      const reportGolden = join(dir, 'expected.report.md');
+      if (process.env.UPDATE_GOLDEN === '1') writeFileSync(reportGolden, report.markdown);
+      expect(report.markdown).toBe(readFileSync(reportGolden, 'utf8'));
     });
   }
 });

@@ -121,8 +121,9 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
         if (!hit.parsed.message) e.message = e.text;
         if (e.ts !== null) lastTs = e.ts;
         else e.ts = lastTs;
-        countLine(hit.f.spec.id, 1);
-        return enrich(e);
+        // Held like any line event, so what follows it (an HTML body, "    at …" frames) folds into it.
+        pending = e;
+        return null;
       }
     }
     const e = emptyEvent({ file: opts.file, line: b.start, source, format: b.folder.id, kind: 'block', text: b.lines.join('\n') });
@@ -133,9 +134,11 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     e.ts = lastTs;
     return enrich(e);
   };
+  let blanks = 0; // blank lines held after the pending event
   const flush = (): Event | null => {
     const p = pending;
     pending = null;
+    blanks = 0;
     if (p) countLine(p.format, p.endLine - p.line + 1);
     return p ? enrich(p) : null;
   };
@@ -177,19 +180,28 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       for (const h of again) yield* handleText(h.n, h.text);
     }
     if (text.trim() === '') {
+      // A blank line may sit inside one printed error (a message with a trailing newline, then
+      // its "    at …" frames): hold up to two before deciding the event has ended.
+      if (pending && blanks < 2) {
+        blanks++;
+        return;
+      }
       const p = flush();
       if (p) yield p;
       return;
     }
     if (pending && pending.endLine - pending.line < MAX_FOLDED_LINES && (inHtmlBody(pending.text) || (isContinuation(text) && !tryFormats.some((f) => applyFormat(f, text))))) {
-      pending.text += '\n' + text;
+      pending.text += '\n'.repeat(blanks + 1) + text;
+      blanks = 0;
       pending.endLine = n;
       pending.kind = 'block';
       return;
     }
+    blanks = 0;
     for (const folder of blockFolders) {
       if (folder.starts(text)) {
-        const owner = pending && pending.endLine === n - 1 && (pending.level === 'error' || pending.level === 'fatal' || pending.level === 'warn') ? pending : null;
+        // Only a block that is not itself a log line (a bare "Traceback …") belongs to the error line above it.
+        const owner = pending && pending.endLine === n - 1 && (pending.level === 'error' || pending.level === 'fatal' || pending.level === 'warn') && !matchLine(text) ? pending : null;
         if (owner) pending = null;
         else {
           const p = flush();
