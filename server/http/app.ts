@@ -9,6 +9,8 @@ import { TriageError } from '../errors.ts';
 import type { Context } from '../incidents.ts';
 import { incidentsPlugin } from './incidents.ts';
 import { securityPlugin } from './security.ts';
+import { verifyPlugin } from './verify.ts';
+import { viewsPlugin } from './views.ts';
 
 export interface AppOptions {
   ctx: Context;
@@ -43,6 +45,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyMultipart, { limits: { fileSize: maxUpload, files: 200, parts: 400, fields: 50, fieldSize: 64 * 1024 } });
   app.get('/api/health', async () => ({ ok: true, version: VERSION }));
   await app.register(incidentsPlugin, { ctx: opts.ctx, maxUploadBytes: maxUpload });
+  await app.register(viewsPlugin, { ctx: opts.ctx });
+  await app.register(verifyPlugin, { ctx: opts.ctx });
   app.all('/api/*', async (req) => {
     throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`);
   });
