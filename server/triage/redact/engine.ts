@@ -2,7 +2,7 @@
 // Rules are data (rules/*.ts); this file only knows how to apply them.
 import { Editor, type Edit } from './editor.ts';
 import { LiteralSweeper } from './sweeper.ts';
-import { parseJsonAt, quoteLike, summarise, type JNode } from './json.ts';
+import { parseJsonAt, quoteLike, summarise, type JMember, type JNode } from './json.ts';
 import { sessionPseudonym } from './pseudonym.ts';
 import { CONTEXT_RULES } from './rules/context.ts';
 import { FORMAT_RULES } from './rules/formats.ts';
@@ -28,8 +28,25 @@ export interface EngineState {
 
 // ---------- rule application ----------
 
+// A class, not an object literal with a closure: rule contexts are made per match in hot loops
+// (tsx keeps function names, so every closure creation costs a defineProperty).
+class Ctx implements RuleContext {
+  keyHint?: string;
+  constructor(
+    private readonly st: EngineState,
+    readonly key: Uint8Array,
+    readonly line: string,
+    keyHint: string | undefined,
+  ) {
+    if (keyHint !== undefined) this.keyHint = keyHint;
+  }
+  record(rule: string, raw: string, kind: SecretKind): void {
+    this.st.ledger.record(rule, raw, kind);
+  }
+}
+
 function ruleContext(st: EngineState, text: string, keyHint?: string): RuleContext {
-  return { key: st.key, line: text, ...(keyHint !== undefined ? { keyHint } : {}), record: (rule, raw, kind) => st.ledger.record(rule, raw, kind) };
+  return new Ctx(st, st.key, text, keyHint);
 }
 
 const PLACEHOLDER = /\[REDACTED:[^\]\s]{0,120}\]/g;
@@ -38,20 +55,33 @@ function placeholderRanges(text: string): Array<[number, number]> {
   return [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length] as [number, number]);
 }
 
+function inInert(inert: Array<[number, number]>, i: number): boolean {
+  for (const [a, b] of inert) if (i >= a && i < b) return true;
+  return false;
+}
+
+function hasKeyword(lower: string, keywords: readonly string[]): boolean {
+  for (const k of keywords) if (lower.includes(k)) return true;
+  return false;
+}
+
 export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineState, keyHint?: string): void {
-  let lower = ed.text.toLowerCase();
+  let lower: string | null = null;
   for (const rule of rules) {
-    if (rule.keywords && !rule.keywords.some((k) => lower.includes(k))) continue;
+    if (rule.keywords) {
+      lower ??= ed.text.toLowerCase();
+      if (!hasKeyword(lower, rule.keywords)) continue;
+    }
     const text = ed.text;
+    const re = rule.pattern;
+    re.lastIndex = 0;
+    let m = re.exec(text);
+    if (m === null) continue; // most rules find nothing: no context, no ranges
     const ctx = ruleContext(st, text, keyHint);
     // `[REDACTED:vendor-token:github]` must not read as `token: github]` to the key rules.
     const inert = placeholderRanges(text);
-    const inInert = (i: number) => inert.some(([a, b]) => i >= a && i < b);
     const edits: Edit[] = [];
-    const re = rule.pattern;
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
+    for (; m !== null; m = re.exec(text)) {
       if (m[0].length === 0) {
         re.lastIndex++;
         continue;
@@ -69,7 +99,7 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
         if (e <= s) continue;
       }
       re.lastIndex = Math.max(m.index + 1, e);
-      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e) || inInert(m.index) || inInert(s)) continue;
+      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e) || inInert(inert, m.index) || inInert(inert, s)) continue;
       const replacement = rule.replace ? rule.replace(value, ctx, m) : placeholder(rule.id);
       if (replacement === null || replacement === value) continue;
       const id = rule.ruleFor ? rule.ruleFor(m, ctx) : rule.id;
@@ -78,15 +108,15 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
     }
     if (edits.length) {
       ed.apply(edits);
-      lower = ed.text.toLowerCase();
+      lower = null;
     }
   }
 }
 
 // ---------- session ids ----------
 
-function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: () => LiteralSweeper): void {
-  ed.apply(sessionSweeper().edits(ed.text));
+function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweeper): void {
+  ed.apply(sessionSweeper.edits(ed.text));
   if (!/\*{3}|…|\.\.\.|\[masked\]/.test(ed.text)) return;
   const edits: Edit[] = [];
   const sessionish = /session|sid\b|mcp/i.test(ed.text);
@@ -121,27 +151,79 @@ const SECRET_CLASS_RULE: Record<KeyClass, string | null> = {
   session: null,
 };
 
+function summaryEdit(n: JNode, rule: string, q: '"' | "'", edits: Edit[]): void {
+  if (n.t === 'str' && isInert(n.value)) return;
+  if (n.t === 'null') return;
+  edits.push({ start: n.start, end: n.end, text: quoteLike(summarise(n), n.t === 'str' ? n.quote : q), rule, originalLength: n.end - n.start });
+}
+
+const AUTH_SCHEME_WORD = /^[A-Za-z][A-Za-z0-9-]{1,30}\s{1,8}(?=\S)/;
+
+function redactEdit(n: JNode, rule: string, q: '"' | "'", st: EngineState, edits: Edit[]): void {
+  if (n.t === 'str' && isInert(n.value)) return;
+  if (n.t !== 'str' && n.t !== 'num') return;
+  const raw = n.t === 'str' ? n.value : n.raw;
+  // Authorization keeps its scheme word (Bearer vs Basic is diagnostic).
+  const scheme = rule === '@authorization' ? (AUTH_SCHEME_WORD.exec(raw)?.[0] ?? '') : '';
+  st.ledger.record(rule, raw.slice(scheme.length), 'secret', placeholder(rule));
+  edits.push({ start: n.start, end: n.end, text: quoteLike(scheme + placeholder(rule), n.t === 'str' ? n.quote : q), rule, originalLength: raw.length });
+}
+
+/**
+ * JSON string leaves repeat a lot ("request completed", "POST", a host name): remember the ones
+ * redactString left untouched. Exact by construction: an unchanged result with no remarks had
+ * no side effects (nothing was recorded), and the result depends only on the string, the depth,
+ * the key hint, the key, the rule tables, the session-id book and the ledger's sweep table, so
+ * the memo is dropped whenever any of those changes.
+ */
+interface CleanMemo {
+  book: number;
+  swept: number;
+  key: Uint8Array;
+  format: PatternRule[];
+  context: PatternRule[];
+  pii: PatternRule[];
+  clean: Set<string>;
+}
+const cleanMemos = new WeakMap<EngineState, CleanMemo>();
+const MEMO_MAX_LEN = 512;
+const MEMO_MAX_ENTRIES = 100_000;
+
+function memoFor(st: EngineState): CleanMemo {
+  let c = cleanMemos.get(st);
+  const swept = st.ledger.sweeper.size();
+  if (!c || c.book !== st.book.version || c.swept !== swept || c.key !== st.key || c.format !== st.format || c.context !== st.context || c.pii !== st.pii) {
+    c = { book: st.book.version, swept, key: st.key, format: st.format, context: st.context, pii: st.pii, clean: new Set() };
+    cleanMemos.set(st, c);
+  }
+  return c;
+}
+
+function redactLeaf(node: JNode & { t: 'str' }, st: EngineState, depth: number, edits: Edit[], keyHint?: string): void {
+  const value = node.value;
+  const memoKey = value.length <= MEMO_MAX_LEN ? `${depth}\u0000${keyHint === undefined ? '\u0001' : keyHint}\u0000${value}` : null;
+  if (memoKey !== null && memoFor(st).clean.has(memoKey)) return;
+  const inner = redactString(value, st, depth + 1, keyHint);
+  if (inner.text !== value) {
+    const rules = [...new Set(inner.remarks.map((r) => r.rule))];
+    edits.push({ start: node.start, end: node.end, text: quoteLike(inner.text, node.quote), rule: rules[0] ?? '@json-string', originalLength: node.end - node.start });
+  } else if (memoKey !== null && inner.remarks.length === 0) {
+    const memo = memoFor(st); // the book or ledger may have moved during the call: a fresh memo then
+    if (memo.clean.size >= MEMO_MAX_ENTRIES) memo.clean.clear();
+    memo.clean.add(memoKey);
+  }
+}
+
 function walkJson(node: JNode, path: string[], st: EngineState, depth: number, loose: boolean, line: string, edits: Edit[], keyHint?: string): void {
   const q = loose ? "'" : '"';
-  const summaryEdit = (n: JNode, rule: string) => {
-    if (n.t === 'str' && isInert(n.value)) return;
-    if (n.t === 'null') return;
-    edits.push({ start: n.start, end: n.end, text: quoteLike(summarise(n), n.t === 'str' ? n.quote : q), rule, originalLength: n.end - n.start });
-  };
-  const redactEdit = (n: JNode, rule: string) => {
-    if (n.t === 'str' && isInert(n.value)) return;
-    if (n.t !== 'str' && n.t !== 'num') return;
-    const raw = n.t === 'str' ? n.value : n.raw;
-    // Authorization keeps its scheme word (Bearer vs Basic is diagnostic).
-    const scheme = rule === '@authorization' ? (/^[A-Za-z][A-Za-z0-9-]{1,30}\s{1,8}(?=\S)/.exec(raw)?.[0] ?? '') : '';
-    st.ledger.record(rule, raw.slice(scheme.length), 'secret', placeholder(rule));
-    edits.push({ start: n.start, end: n.end, text: quoteLike(scheme + placeholder(rule), n.t === 'str' ? n.quote : q), rule, originalLength: raw.length });
-  };
-
   if (node.t === 'obj') {
     // HAR / header lists: {"name": "Authorization", "value": "Bearer …"}
-    const nameM = node.members.find((m) => m.key === 'name' && m.value.t === 'str');
-    const valueM = node.members.find((m) => m.key === 'value');
+    let nameM: JMember | undefined;
+    let valueM: JMember | undefined;
+    for (const m of node.members) {
+      if (nameM === undefined && m.key === 'name' && m.value.t === 'str') nameM = m;
+      if (valueM === undefined && m.key === 'value') valueM = m;
+    }
     let harRule: string | null = null;
     if (nameM && valueM && nameM.value.t === 'str') {
       const cls = classifyKey(nameM.value.value);
@@ -152,11 +234,11 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
       const p = [...path, m.key];
       const pathRule = matchJsonPath(p) ?? (m.key === 'arguments' && nameM ? { rule: '@tool-arguments', keep: [] } : null);
       if (pathRule) {
-        summariseContainer(m.value, pathRule.rule, pathRule.keep, summaryEdit, (n, kp) => walkJson(n, kp, st, depth, loose, line, edits, m.key), p);
+        summariseContainer(m.value, pathRule.rule, pathRule.keep, p, false, { st, depth, loose, line, edits, key: m.key, q });
         continue;
       }
       if (harRule && m === valueM) {
-        redactEdit(m.value, harRule);
+        redactEdit(m.value, harRule, q, st, edits);
         continue;
       }
       const cls = classifyKey(m.key);
@@ -169,7 +251,7 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
           (cls === 'secret' && /^\d{1,10}$/.test(v)) ||
           (cls === 'authorization' && /^[A-Za-z0-9-]{1,30}\s+\[REDACTED/.test(v));
         if (!skip) {
-          redactEdit(m.value, rule);
+          redactEdit(m.value, rule, q, st, edits);
           continue;
         }
       }
@@ -183,12 +265,19 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
   }
   if (node.t === 'str') {
     if (node.value.length === 0) return;
-    const inner = redactString(node.value, st, depth + 1, keyHint);
-    if (inner.text !== node.value) {
-      const rules = [...new Set(inner.remarks.map((r) => r.rule))];
-      edits.push({ start: node.start, end: node.end, text: quoteLike(inner.text, node.quote), rule: rules[0] ?? '@json-string', originalLength: node.end - node.start });
-    }
+    redactLeaf(node, st, depth, edits, keyHint);
   }
+}
+
+interface WalkEnv {
+  st: EngineState;
+  depth: number;
+  loose: boolean;
+  line: string;
+  edits: Edit[];
+  /** The member key that matched the path rule (the key hint of walked values). */
+  key: string;
+  q: '"' | "'";
 }
 
 /**
@@ -196,19 +285,19 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
  * The keep-list applies to content items (array members); a bare object (structuredContent,
  * an elicitation answer) keeps only `type`/`mimeType`, since any other key may be data.
  */
-function summariseContainer(n: JNode, rule: string, keep: string[], edit: (n: JNode, rule: string) => void, walk: (n: JNode, path: string[]) => void, path: string[], inArray = false): void {
+function summariseContainer(n: JNode, rule: string, keep: string[], path: string[], inArray: boolean, env: WalkEnv): void {
   if (n.t === 'obj') {
     const k = inArray ? keep : keep.filter((x) => x === 'type' || x === 'mimeType');
     for (const m of n.members) {
-      if (k.includes(m.key)) walk(m.value, [...path, m.key]);
-      else edit(m.value, rule);
+      if (k.includes(m.key)) walkJson(m.value, [...path, m.key], env.st, env.depth, env.loose, env.line, env.edits, env.key);
+      else summaryEdit(m.value, rule, env.q, env.edits);
     }
   } else if (n.t === 'arr') {
     for (const it of n.items) {
-      if (it.t === 'obj') summariseContainer(it, rule, keep, edit, walk, [...path, '[]'], true);
-      else edit(it, rule);
+      if (it.t === 'obj') summariseContainer(it, rule, keep, [...path, '[]'], true, env);
+      else summaryEdit(it, rule, env.q, env.edits);
     }
-  } else edit(n, rule);
+  } else summaryEdit(n, rule, env.q, env.edits);
 }
 
 const JSON_START = /[{[]/g;
@@ -401,7 +490,7 @@ function decodeViews(ed: Editor, st: EngineState, depth: number): void {
  */
 export function redactString(text: string, st: EngineState, depth = 0, keyHint?: string, sessionSweeper?: () => LiteralSweeper): RedactResult {
   const ed = new Editor(text);
-  sweepSessions(ed, st, sessionSweeper ?? (() => sweeperFor(st)));
+  sweepSessions(ed, st, sessionSweeper ? sessionSweeper() : sweeperFor(st));
   ed.apply(st.ledger.sweeper.edits(ed.text));
   runPatternRules(ed, st.format, st, keyHint);
   let wholeJson = false;

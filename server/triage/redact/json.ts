@@ -16,7 +16,9 @@ export interface JMember {
 
 const MAX_DEPTH = 64;
 
-class Fail extends Error {}
+// One preallocated sentinel: constructing an Error (and its stack trace) per failed parse attempt
+// was the single most expensive thing on text lines that merely contain `[`.
+const FAIL = { fail: true } as const;
 
 export function parseJsonAt(text: string, start: number, loose = false): JNode | null {
   let i = start;
@@ -40,10 +42,10 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
         continue;
       }
       if (c === q) break;
-      if (q === '"' && c.charCodeAt(0) < 0x20) throw new Fail();
+      if (q === '"' && c.charCodeAt(0) < 0x20) throw FAIL;
       i++;
     }
-    if (i >= text.length) throw new Fail();
+    if (i >= text.length) throw FAIL;
     i++;
     const raw = text.slice(s, i);
     let value: string;
@@ -53,7 +55,7 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
         try {
           value = JSON.parse(raw) as string;
         } catch {
-          throw new Fail();
+          throw FAIL;
         }
     } else value = unescapePython(raw.slice(1, -1));
     return { t: 'str', start: s, end: i, value, quote: q };
@@ -67,7 +69,7 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
     return null;
   };
   const value = (depth: number): JNode => {
-    if (depth > MAX_DEPTH) throw new Fail();
+    if (depth > MAX_DEPTH) throw FAIL;
     ws();
     const c = text[i];
     if (c === '{') {
@@ -77,10 +79,10 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
       if (text[i] === '}') return { t: 'obj', start: s, end: ++i, members };
       for (;;) {
         ws();
-        if (text[i] !== '"' && !(loose && text[i] === "'")) throw new Fail();
+        if (text[i] !== '"' && !(loose && text[i] === "'")) throw FAIL;
         const k = str() as { value: string };
         ws();
-        if (text[i] !== ':') throw new Fail();
+        if (text[i] !== ':') throw FAIL;
         i++;
         members.push({ key: k.value, value: value(depth + 1) });
         ws();
@@ -89,7 +91,7 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
           continue;
         }
         if (text[i] === '}') return { t: 'obj', start: s, end: ++i, members };
-        throw new Fail();
+        throw FAIL;
       }
     }
     if (c === '[') {
@@ -105,7 +107,7 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
           continue;
         }
         if (text[i] === ']') return { t: 'arr', start: s, end: ++i, items };
-        throw new Fail();
+        throw FAIL;
       }
     }
     if (c === '"' || (loose && c === "'")) return str();
@@ -114,7 +116,7 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
       if (text[i] === '-') i++;
       while (i < text.length && /[0-9.eE+-]/.test(text[i]!)) i++;
       const raw = text.slice(s, i);
-      if (!Number.isFinite(Number(raw))) throw new Fail();
+      if (!Number.isFinite(Number(raw))) throw FAIL;
       return { t: 'num', start: s, end: i, raw };
     }
     const w =
@@ -123,12 +125,12 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
       word('null', 'null') ??
       (loose ? (word('True', 'bool') ?? word('False', 'bool') ?? word('None', 'null')) : null);
     if (w) return w;
-    throw new Fail();
+    throw FAIL;
   };
   try {
     return value(0);
   } catch (e) {
-    if (e instanceof Fail || e instanceof RangeError) return null;
+    if (e === FAIL || e instanceof RangeError) return null;
     throw e;
   }
 }

@@ -16,9 +16,12 @@ export class LiteralSweeper {
   readonly size = () => this.count;
   private count = 0;
   private seen = new Set<string>();
+  /** Hashes of the first 4 characters of every value: a position whose hash is unset cannot start one. */
+  private heads = new Uint8Array(HEAD_SLOTS);
   add(value: string, replacement: string, rule: string): void {
     if (value.length < 6 || this.seen.has(value)) return;
     this.seen.add(value);
+    this.heads[headHash(value, 0)] = 1;
     const p = value.slice(0, 6);
     const list = this.byPrefix.get(p) ?? [];
     list.push({ value, replacement, rule });
@@ -29,9 +32,22 @@ export class LiteralSweeper {
   edits(text: string): Edit[] {
     if (this.count === 0 || text.length < 6) return [];
     const out: Edit[] = [];
+    const heads = this.heads;
     for (let i = 0; i + 6 <= text.length; ) {
+      if (heads[headHash(text, i)] === 0) {
+        i++;
+        continue;
+      }
       const list = this.byPrefix.get(text.slice(i, i + 6));
-      const hit = list?.find((e) => text.startsWith(e.value, i) && boundaryOk(text, i, i + e.value.length, e.value.length));
+      let hit: SweepEntry | undefined;
+      if (list) {
+        for (const e of list) {
+          if (text.startsWith(e.value, i) && boundaryOk(text, i, i + e.value.length, e.value.length)) {
+            hit = e;
+            break;
+          }
+        }
+      }
       if (hit) {
         out.push({ start: i, end: i + hit.value.length, text: hit.replacement, rule: hit.rule });
         i += hit.value.length;
@@ -41,10 +57,20 @@ export class LiteralSweeper {
   }
 }
 
+const HEAD_SLOTS = 1 << 16;
+function headHash(s: string, i: number): number {
+  return (((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3)) & (HEAD_SLOTS - 1);
+}
+
 /** Short values must stand alone; long ones are unique enough to replace anywhere. */
 export function boundaryOk(text: string, s: number, e: number, len: number): boolean {
   if (len >= 16) return true;
-  const isW = (c: string | undefined) => c !== undefined && /[A-Za-z0-9]/.test(c);
-  return !isW(text[s - 1]) && !isW(text[e]);
+  return !isWordChar(text, s - 1) && !isWordChar(text, e);
 }
 
+
+function isWordChar(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return false;
+  const c = text.charCodeAt(i);
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}

@@ -53,13 +53,28 @@ export const JSON_PATH_RULES: JsonPathRule[] = [
   },
 ];
 
+// Path suffixes split once (this runs for every member of every JSON value on every line).
+const SPLIT = new WeakMap<string[], string[][]>();
+function segmentsOf(r: JsonPathRule): string[][] {
+  let segs = SPLIT.get(r.paths);
+  if (!segs) SPLIT.set(r.paths, (segs = r.paths.map((p) => p.split('.'))));
+  return segs;
+}
+
 export function matchJsonPath(path: string[]): { rule: string; keep: string[] } | null {
+  const n = path.length;
   for (const r of JSON_PATH_RULES) {
-    for (const p of r.paths) {
-      const segs = p.split('.');
-      if (segs.length > path.length) continue;
-      const tail = path.slice(path.length - segs.length);
-      if (segs.every((s, i) => s === tail[i])) return { rule: r.id, keep: r.keep ?? [] };
+    for (const segs of segmentsOf(r)) {
+      if (segs.length > n) continue;
+      const off = n - segs.length;
+      let ok = true;
+      for (let i = segs.length - 1; i >= 0; i--) {
+        if (segs[i] !== path[off + i]) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) return { rule: r.id, keep: r.keep ?? [] };
     }
   }
   return null;
