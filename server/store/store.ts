@@ -60,6 +60,9 @@ export class Store {
     // An ingest that was cut off (crash, kill -9) rolled back; an incident left "ingesting" by an
     // older process is marked so the UI can offer a retry instead of showing half a story.
     await writer.run(`UPDATE incidents SET state = 'incomplete' WHERE state = 'ingesting'`);
+    // Log content is untrusted and SQL reaches us from the console: no file or network access from
+    // SQL, for the life of this instance (DuckDB refuses to turn it back on while running).
+    await writer.run('SET enable_external_access = false');
     return new Store(path, instance, writer);
   }
 
