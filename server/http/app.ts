@@ -9,7 +9,9 @@ import { TriageError } from '../errors.ts';
 import type { Context } from '../incidents.ts';
 import { incidentsPlugin } from './incidents.ts';
 import { securityPlugin } from './security.ts';
+import { defaultUploadRoot, ensureUploadRoot, sweepUploads, UPLOAD_LIMITS } from './upload.ts';
 import { verifyPlugin } from './verify.ts';
+import { sqlPlugin } from './sql.ts';
 import { viewsPlugin } from './views.ts';
 
 export interface AppOptions {
@@ -21,32 +23,48 @@ export interface AppOptions {
   allowedHosts?: string[];
   /** Bearer token required on every request (non-loopback binds). */
   token?: string;
+  /** Private folder for uploads in progress (upload.ts); default next to the database. */
+  uploadDir?: string;
   logger?: boolean;
 }
 
 export const VERSION = '0.1.0';
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const maxUpload = (opts.maxUploadMb ?? 2048) * 1024 * 1024;
+  const maxMb = opts.maxUploadMb ?? 2048;
+  if (!(maxMb > 0) || !Number.isFinite(maxMb)) throw new TriageError('TRIAGE_ERR_USAGE', `--max-upload-mb must be a positive number (got ${maxMb})`);
+  const maxUpload = Math.floor(maxMb * 1024 * 1024);
+  // Uploads in progress live in a private folder; folders left by a dead process are swept now.
+  const uploadRoot = opts.uploadDir ?? defaultUploadRoot(opts.ctx.store.path);
+  ensureUploadRoot(uploadRoot);
+  sweepUploads(uploadRoot);
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: false });
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof TriageError) return reply.code(err.status).send({ error: { code: err.code, message: err.message } });
     const e = err as { statusCode?: number; code?: string; message: string };
-    if (e.code === 'FST_REQ_FILE_TOO_LARGE' || e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.statusCode === 413) {
-      return reply.code(413).send({ error: { code: 'TRIAGE_ERR_TOO_LARGE', message: `upload too large: ${e.message}; the limit is ${opts.maxUploadMb ?? 2048} MiB per upload (serve --max-upload-mb)` } });
+    if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE' || e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT') {
+      const what =
+        e.code === 'FST_FILES_LIMIT' ? `more than ${UPLOAD_LIMITS.files} files in one upload`
+        : e.code === 'FST_PARTS_LIMIT' ? `more than ${UPLOAD_LIMITS.parts} parts in one upload`
+        : e.code === 'FST_FIELDS_LIMIT' ? `more than ${UPLOAD_LIMITS.fields} form fields`
+        : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'a non-upload request body over 1 MiB'
+        : `over the ${maxMb} MiB limit per upload (serve --max-upload-mb)`;
+      return reply.code(413).send({ error: { code: 'TRIAGE_ERR_TOO_LARGE', message: `upload too large: ${what}` } });
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      return reply.code(e.statusCode).send({ error: { code: e.statusCode === 415 ? 'TRIAGE_ERR_UNSUPPORTED_MEDIA' : 'TRIAGE_ERR_USAGE', message: e.message } });
+      return reply.code(e.statusCode).send({ error: { code: e.statusCode === 415 ? 'TRIAGE_ERR_UNSUPPORTED_MEDIA' : e.statusCode === 403 ? 'TRIAGE_ERR_FORBIDDEN' : e.statusCode === 404 ? 'TRIAGE_ERR_NOT_FOUND' : 'TRIAGE_ERR_USAGE', message: e.message } });
     }
-    app.log.error(err);
+    // Log the error's name, code and stack only: never request bodies, headers or log content (§5.9).
+    app.log.error({ err: { type: (err as Error).name, code: e.code, stack: (err as Error).stack } }, 'internal error');
     return reply.code(500).send({ error: { code: 'TRIAGE_ERR_INTERNAL', message: 'internal error; see the server log' } });
   });
   await app.register(securityPlugin, { allowedHosts: opts.allowedHosts, token: opts.token });
-  await app.register(fastifyMultipart, { limits: { fileSize: maxUpload, files: 200, parts: 400, fields: 50, fieldSize: 64 * 1024 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: maxUpload, files: UPLOAD_LIMITS.files, parts: UPLOAD_LIMITS.parts, fields: UPLOAD_LIMITS.fields, fieldSize: UPLOAD_LIMITS.fieldSize, headerPairs: UPLOAD_LIMITS.headerPairs } });
   app.get('/api/health', async () => ({ ok: true, version: VERSION }));
-  await app.register(incidentsPlugin, { ctx: opts.ctx, maxUploadBytes: maxUpload });
+  await app.register(incidentsPlugin, { ctx: opts.ctx, maxUploadBytes: maxUpload, uploadRoot });
   await app.register(viewsPlugin, { ctx: opts.ctx });
   await app.register(verifyPlugin, { ctx: opts.ctx });
+  await app.register(sqlPlugin, { ctx: opts.ctx });
   app.all('/api/*', async (req) => {
     throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`);
   });

@@ -2,9 +2,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { TriageError } from '../errors.ts';
 import { incidentReport, ingestIncident, type Context } from '../incidents.ts';
-import { entryFromBuffer, type InputEntry } from '../ingest/inputs.ts';
 import { EventFilters, eventsToArrow, queryEvents } from '../store/events-query.ts';
 import { assertIncident } from '../store/store.ts';
+import { defaultUploadRoot, receiveUpload } from './upload.ts';
 
 const ID = /^inc_[a-z0-9]{6,40}$/;
 
@@ -14,42 +14,33 @@ function incidentId(req: FastifyRequest): string {
   return id;
 }
 
-/** Read every file part of a multipart upload (any field name). */
-async function readUpload(req: FastifyRequest): Promise<InputEntry[]> {
-  if (!req.isMultipart()) throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', 'send the logs as multipart/form-data (one or more file parts)');
-  const entries: InputEntry[] = [];
-  const names = new Set<string>();
-  for await (const part of req.parts()) {
-    if (part.type !== 'file') continue;
-    const data = await part.toBuffer();
-    if ((part.file as { truncated?: boolean }).truncated) throw new TriageError('TRIAGE_ERR_TOO_LARGE', `${part.filename}: file over the upload limit`);
-    // Never use a client's path as a path: keep a clean display name, unique within the upload.
-    let name = (part.filename || 'upload.log').replace(/\\/g, '/').split('/').filter((s) => s && s !== '..' && s !== '.').join('/').replace(/[\x00-\x1f]/g, '').slice(-200) || 'upload.log';
-    for (let i = 2; names.has(name); i++) name = name.replace(/(\.[^.]*)?$/, `-${i}$1`);
-    names.add(name);
-    if (/\.(zip|tar|tgz|tar\.gz|7z|rar)$/i.test(name)) throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', `${name}: archives are not supported yet; upload the log files themselves`);
-    entries.push(entryFromBuffer(name, data));
-  }
-  if (!entries.length) throw new TriageError('TRIAGE_ERR_USAGE', 'the upload holds no file parts; attach one or more log files');
-  return entries;
-}
-
-export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes: number }> = async (app, { ctx }) => {
+export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes: number; uploadRoot?: string }> = async (app, { ctx, maxUploadBytes, uploadRoot }) => {
   const { store } = ctx;
+  const upload = { root: uploadRoot ?? defaultUploadRoot(store.path), maxBytes: maxUploadBytes };
 
   app.post('/api/incidents', async (req, reply) => {
-    const entries = await readUpload(req);
-    const name = entries.length === 1 ? entries[0]!.name : `${entries[0]!.name} +${entries.length - 1}`;
-    const r = await ingestIncident(ctx, entries, { name });
-    return reply.code(201).send({ id: r.id });
+    const up = await receiveUpload(req, upload);
+    let id: string;
+    try {
+      const { entries } = up;
+      const name = entries.length === 1 ? entries[0]!.name : `${entries[0]!.name} +${entries.length - 1}`;
+      id = (await ingestIncident(ctx, entries, { name })).id;
+    } finally {
+      await up.dispose(); // before answering: the raw upload is gone when the client hears back
+    }
+    return reply.code(201).send({ id });
   });
 
   app.post('/api/incidents/:id/files', async (req) => {
     const id = incidentId(req);
     assertIncident(await store.incident(id), id);
-    const entries = await readUpload(req);
-    const r = await ingestIncident(ctx, entries, { id, name: id });
-    return { id, added: r.added, skipped: r.skipped };
+    const up = await receiveUpload(req, upload);
+    try {
+      const r = await ingestIncident(ctx, up.entries, { id, name: id });
+      return { id, added: r.added, skipped: r.skipped };
+    } finally {
+      await up.dispose();
+    }
   });
 
   app.get('/api/incidents', async () => store.listIncidents());

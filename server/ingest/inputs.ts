@@ -6,7 +6,7 @@
 import { closeSync, createReadStream, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { constants as zc, createGunzip, createInflateRaw, gunzipSync } from 'node:zlib';
-import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { TriageError } from '../errors.ts';
 
 export interface InputEntry {
@@ -18,13 +18,80 @@ export interface InputEntry {
 
 export const LOG_EXTENSIONS = /\.(log|txt|json|jsonl|ndjson|har|out|err|csv)(\.gz)?$|\.gz$/i;
 
-function fileEntry(path: string, name: string): InputEntry {
-  const gz = /\.gz$/i.test(path) && !/\.tar\.gz$/i.test(path);
-  return {
-    name: gz ? name.replace(/\.gz$/i, '') : name,
-    size: statSync(path).size,
-    open: () => (gz ? createReadStream(path).pipe(createGunzip()) : createReadStream(path)),
-  };
+/**
+ * One file on disk. A gzip file (by extension, or `gz: true` when the caller sniffed the magic
+ * bytes) is inflated streaming with byte counters on both sides: the output may not run ahead
+ * of `maxRatio`× the compressed bytes read so far (floor 16 MiB), nor past `maxTotalBytes`,
+ * whatever the header or trailer says. A gzip bomb is refused after a few MiB of work.
+ */
+export function fileEntry(path: string, name: string, opts: { gz?: boolean } = {}): InputEntry {
+  const gz = opts.gz ?? (/\.gz$/i.test(path) && !/\.tar\.gz$/i.test(path));
+  const size = statSync(path).size;
+  const shown = gz ? name.replace(/\.gz$/i, '') : name;
+  if (!gz) return { name: shown, size, open: () => createReadStream(path) };
+  return { name: shown, size, open: () => inflating(shown, createReadStream(path)) };
+}
+
+/** Most bytes a gzip stream of `compressed` bytes may inflate to (small outputs are always fine: bounded work). */
+export function gzipLimit(compressed: number): number {
+  return Math.min(ARCHIVE_LIMITS.maxTotalBytes, Math.max(ARCHIVE_LIMITS.ratioFloorBytes, compressed * ARCHIVE_LIMITS.maxRatio));
+}
+
+function refuseBomb(name: string, limit: number): never {
+  throw new TriageError(
+    'TRIAGE_ERR_TOO_LARGE',
+    `${name}: expands past ${limit} bytes (more than ${ARCHIVE_LIMITS.maxRatio}× its compressed size, or over ${ARCHIVE_LIMITS.maxTotalBytes} bytes); refused as a likely decompression bomb`,
+  );
+}
+
+/**
+ * Inflate a gzip stream with a running ratio cap. Truncated input (a log gzipped while still
+ * written, a cut download) yields what it holds; damaged data is a clear 415/exit-1 error, never
+ * a hang: streams are joined with pipeline() so an error anywhere reaches the reader.
+ */
+export function inflating(name: string, src: NodeJS.ReadableStream): AsyncIterable<Buffer> {
+  let consumed = 0;
+  let produced = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb: TransformCallback) {
+      consumed += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  const guard = new Transform({
+    transform(chunk: Buffer, _enc, cb: TransformCallback) {
+      produced += chunk.length;
+      const limit = gzipLimit(consumed);
+      if (produced > limit) {
+        try {
+          refuseBomb(name, limit);
+        } catch (e) {
+          return cb(e as Error);
+        }
+      }
+      cb(null, chunk);
+    },
+  });
+  return readable(name, [src, counter, createGunzip({ finishFlush: zc.Z_SYNC_FLUSH }), guard]);
+}
+
+/** Join streams so errors propagate to the reader (a.pipe(b) drops a's errors and b never ends). */
+function readable(name: string, streams: NodeJS.ReadableStream[]): AsyncIterable<Buffer> {
+  const last = streams.length === 1 ? streams[0]! : (pipeline as unknown as (...a: unknown[]) => NodeJS.ReadableStream)(...streams, () => undefined);
+  return (async function* () {
+    try {
+      for await (const c of last as AsyncIterable<Buffer>) yield c;
+    } catch (e) {
+      if (e instanceof TriageError) throw e;
+      const code = String((e as { code?: unknown }).code ?? '');
+      if (code.startsWith('Z_') || code === 'ERR_ZLIB_INITIALIZATION_FAILED') {
+        throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', `${name}: damaged compressed data (${(e as Error).message}); re-create the file or upload it uncompressed`);
+      }
+      throw e;
+    } finally {
+      for (const s of streams) (s as unknown as { destroy?: () => void }).destroy?.();
+    }
+  })();
 }
 
 /** Expand CLI paths into entries. Unreadable paths and empty folders are errors that say what to do. */
@@ -62,17 +129,16 @@ function walk(root: string, dir: string, out: InputEntry[]): void {
 
 export function entryFromBuffer(name: string, data: Buffer): InputEntry {
   const gz = data[0] === 0x1f && data[1] === 0x8b;
+  const shown = gz ? name.replace(/\.gz$/i, '') : name;
   return {
-    name: gz ? name.replace(/\.gz$/i, '') : name,
+    name: shown,
     size: data.length,
     async *open() {
       if (!gz) {
         yield data;
         return;
       }
-      const z = createGunzip();
-      z.end(data);
-      for await (const c of z) yield c as Buffer;
+      yield* inflating(shown, Readable.from([data]));
     },
   };
 }
@@ -87,12 +153,16 @@ export const ARCHIVE_LIMITS = {
   maxTotalBytes: 4 * 1024 ** 3,
   /** Uncompressed / compressed, per zip entry over 1 MiB and per tar.gz archive over 1 MiB. */
   maxRatio: 200,
+  /** Output below this is never refused for its ratio (a 2 MiB line of one character gzips to 1 KiB). */
+  ratioFloorBytes: 16 * 1024 ** 2,
+  /** Folder depth of an entry's path. */
+  maxDepth: 32,
   /** Central directory of a zip. */
   maxCentralDirectory: 64 * 1024 ** 2,
 };
 
-function refuse(archive: string, msg: string): never {
-  throw new TriageError('TRIAGE_ERR_INPUT', `${archive}: ${msg}`);
+function refuse(archive: string, msg: string, code: 'TRIAGE_ERR_INPUT' | 'TRIAGE_ERR_TOO_LARGE' = 'TRIAGE_ERR_INPUT'): never {
+  throw new TriageError(code, `${archive}: ${msg}`);
 }
 
 /** Entry names must be relative, without `..` segments, drive letters or NUL. */
@@ -100,7 +170,25 @@ function safeName(archive: string, name: string): string {
   const n = name.replace(/\\/g, '/');
   if (n.startsWith('/') || /^[A-Za-z]:/.test(n) || n.includes('\0')) refuse(archive, `entry "${name}" has an absolute path; archives may only hold relative paths`);
   if (n.split('/').some((seg) => seg === '..')) refuse(archive, `entry "${name}" climbs out of the archive with ".."; refused`);
+  if (n.split('/').length > ARCHIVE_LIMITS.maxDepth) refuse(archive, `entry "${name.slice(0, 200)}" is nested more than ${ARCHIVE_LIMITS.maxDepth} folders deep; refused`, 'TRIAGE_ERR_TOO_LARGE');
   return n.replace(/^(\.\/)+/, '');
+}
+
+/** Fails a stream past an inflation cap (ratio or total), with the decompression-bomb message. */
+function capGuard(limit: number, what: string): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb: TransformCallback) {
+      seen += chunk.length;
+      if (seen > limit) {
+        try {
+          refuseBomb(what, limit);
+        } catch (e) {
+          cb(e as Error);
+        }
+      } else cb(null, chunk);
+    },
+  });
 }
 
 /** Counts bytes through a stream and fails it past a limit (the declared size or the ratio cap). */
@@ -115,8 +203,14 @@ function byteGuard(limit: number, what: string): Transform {
   });
 }
 
-function wanted(name: string): boolean {
+/** Archives inside archives are not opened (no nesting): say so rather than skip them silently. */
+const NESTED_ARCHIVE = /\.(zip|tar|tgz|tar\.gz|7z|rar|jar)$/i;
+
+function wanted(name: string, archive?: string): boolean {
   const base = name.split('/').pop() ?? '';
+  if (archive && NESTED_ARCHIVE.test(base) && !base.startsWith('.') && !name.split('/').includes('__MACOSX')) {
+    refuse(archive, `entry "${name.slice(0, 200)}" is an archive inside the archive; nested archives are not read — extract it and upload its files`);
+  }
   return !base.startsWith('.') && !name.split('/').some((s) => s === '__MACOSX') && LOG_EXTENSIONS.test(base) && !/^expected\./.test(base);
 }
 
@@ -168,13 +262,13 @@ export function zipEntries(path: string, display: string): InputEntry[] {
       if (name.endsWith('/')) continue;
       const type = mode & 0o170000;
       if (madeBy === 3 && type !== 0 && type !== 0o100000) refuse(display, `entry "${rawName}" is a link or device; archives may only hold regular files`);
-      if (!wanted(name)) continue;
+      if (!wanted(name, display)) continue;
       if (flags & 1) refuse(display, `entry "${rawName}" is encrypted; remove the password`);
       if (method !== 0 && method !== 8) refuse(display, `entry "${rawName}" uses compression method ${method}; only stored and deflate are read`);
-      if (uncomp > 1024 ** 2 && uncomp / Math.max(1, comp) > ARCHIVE_LIMITS.maxRatio) refuse(display, `entry "${rawName}" expands ${Math.round(uncomp / Math.max(1, comp))}×; refused as a likely zip bomb`);
+      if (uncomp > 1024 ** 2 && uncomp / Math.max(1, comp) > ARCHIVE_LIMITS.maxRatio) refuse(display, `entry "${rawName}" expands ${Math.round(uncomp / Math.max(1, comp))}×; refused as a likely zip bomb`, 'TRIAGE_ERR_TOO_LARGE');
       total += uncomp;
-      if (total > ARCHIVE_LIMITS.maxTotalBytes) refuse(display, `more than ${ARCHIVE_LIMITS.maxTotalBytes} bytes uncompressed; split the upload`);
-      if (out.length >= ARCHIVE_LIMITS.maxEntries) refuse(display, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`);
+      if (total > ARCHIVE_LIMITS.maxTotalBytes) refuse(display, `more than ${ARCHIVE_LIMITS.maxTotalBytes} bytes uncompressed; split the upload`, 'TRIAGE_ERR_TOO_LARGE');
+      if (out.length >= ARCHIVE_LIMITS.maxEntries) refuse(display, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`, 'TRIAGE_ERR_TOO_LARGE');
       const lh = readAt(fd, local, 30);
       if (lh.length < 30 || lh.readUInt32LE(0) !== 0x04034b50) refuse(display, `entry "${rawName}": local header is damaged`);
       const dataStart = local + 30 + lh.readUInt16LE(26) + lh.readUInt16LE(28);
@@ -184,14 +278,17 @@ export function zipEntries(path: string, display: string): InputEntry[] {
         name: shown,
         size: uncomp,
         open() {
-          const raw = comp === 0 ? (async function* () {})() : createReadStream(path, { start: dataStart, end: dataStart + comp - 1 });
-          let s: NodeJS.ReadableStream = method === 8 ? (raw as NodeJS.ReadableStream).pipe(createInflateRaw()) : (raw as NodeJS.ReadableStream);
-          s = s.pipe(byteGuard(uncomp, shown));
-          if (gz) s = s.pipe(createGunzip()).pipe(byteGuard(Math.max(uncomp, 1) * ARCHIVE_LIMITS.maxRatio, shown));
-          return s as AsyncIterable<Buffer>;
+          const raw: NodeJS.ReadableStream = comp === 0 ? Readable.from([]) : createReadStream(path, { start: dataStart, end: dataStart + comp - 1 });
+          const chain: NodeJS.ReadableStream[] = [raw];
+          if (method === 8) chain.push(createInflateRaw({ finishFlush: zc.Z_SYNC_FLUSH }));
+          chain.push(byteGuard(uncomp, shown));
+          if (gz) chain.push(createGunzip({ finishFlush: zc.Z_SYNC_FLUSH }), capGuard(gzipLimit(uncomp), shown));
+          return readable(shown, chain);
         },
       });
     }
+    // Entries may share compressed bytes (overlapping-entry bombs): cap the whole archive's ratio too.
+    if (total > Math.max(1024 ** 2, size * ARCHIVE_LIMITS.maxRatio)) refuse(display, `its entries expand ${Math.round(total / Math.max(1, size))}× the archive's size; refused as a likely zip bomb`, 'TRIAGE_ERR_TOO_LARGE');
     return out;
   } finally {
     closeSync(fd);
@@ -278,8 +375,8 @@ class TarWalker {
     }
     name = safeName(this.archive, name);
     if (type !== '0' && type !== '7') refuse(this.archive, `entry "${name}" is a ${type === '1' ? 'hard link' : type === '2' ? 'symbolic link' : 'device or special file'}; archives may only hold regular files`);
-    if (wanted(name)) {
-      if (this.members.length >= ARCHIVE_LIMITS.maxEntries) refuse(this.archive, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`);
+    if (wanted(name, this.archive)) {
+      if (this.members.length >= ARCHIVE_LIMITS.maxEntries) refuse(this.archive, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`, 'TRIAGE_ERR_TOO_LARGE');
       this.members.push({ name, size, offset: this.pos });
     }
     this.skip = padded;
@@ -323,7 +420,7 @@ function* gunzipChunksSync(path: string, display: string, limit: number): Genera
       const bufs = r === null ? [] : Array.isArray(r) ? r : [r];
       for (const x of bufs) {
         out += x.length;
-        if (out > limit) refuse(display, `expands past ${limit} bytes (ratio or total cap); refused`);
+        if (out > limit) refuse(display, `expands past ${limit} bytes (ratio or total cap); refused`, 'TRIAGE_ERR_TOO_LARGE');
         yield x;
       }
     }
@@ -353,7 +450,7 @@ export function tarGzEntries(path: string, display: string): InputEntry[] {
       async *open() {
         // Re-read the archive up to this member and yield only its bytes; stop at its end.
         const src = createReadStream(path);
-        const gunzip = src.pipe(createGunzip());
+        const gunzip = readable(display, [src, createGunzip({ finishFlush: zc.Z_SYNC_FLUSH })]);
         let at = 0;
         let left = m.size;
         const inner = gz ? createGunzip() : null;
@@ -368,7 +465,7 @@ export function tarGzEntries(path: string, display: string): InputEntry[] {
           const r = (inner as unknown as { _processChunk: (b: Buffer, f: number) => Buffer | Buffer[] | null })._processChunk(piece, zc.Z_SYNC_FLUSH);
           for (const x of r === null ? [] : Array.isArray(r) ? r : [r]) {
             inflated += x.length;
-            if (inflated > cap) refuse(shown, `expands past ${cap} bytes; refused as a likely gzip bomb`);
+            if (inflated > cap) refuse(shown, `expands past ${cap} bytes; refused as a likely gzip bomb`, 'TRIAGE_ERR_TOO_LARGE');
             yield x;
           }
         };
