@@ -15,6 +15,9 @@ export type JoinKey =
 /** Lines about the optional standalone GET stream: they never belong to a POST exchange logged just before them. */
 export const STREAM_NOISE = /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:/;
 
+/** A host-app line about one tool call ("Error calling tool create_order: …"); group 1 is the tool. */
+const TOOL_CALL_ERROR = /\b(?:calling|call(?:ing)? to|invoking|executing) tool[: ]+["'`]?([\w.-]+)/i;
+
 export interface SpanBuild {
   id: number;
   events: Event[];
@@ -216,6 +219,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       const p = events[pi]!;
       if (errUsed.has(pi) || (p.httpPath && e.httpPath && stripQuery(p.httpPath) !== stripQuery(e.httpPath))) continue;
       if (midStream ? p.httpStatus! >= 500 : upstreamFailure ? p.httpStatus! < 500 : p.httpStatus! < 400) continue;
+      // a cut stream had a body to cut: never a 202/204/304 (a notification's 5-byte 202 is not the cut POST)
+      if (midStream && (p.httpStatus === 202 || p.httpStatus === 204 || p.httpStatus === 304)) continue;
       const gap = secondGap(p.ts!, e.ts);
       if (gap > 1000 || p.ts! < e.ts - 1000) continue;
       const bytes = Number(p.attrs.bytes ?? NaN);
@@ -244,6 +249,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (a.file !== e.file || e.line - reach > 3 || e.line < a.line) return;
     if (e.ts !== null && a.ts !== null && Math.abs(e.ts - a.ts) > 1000) return;
     if (e.session && a.session && e.session !== a.session) return;
+    // an error naming a tool call belongs to that call: never to a GET stream, nor to another tool's exchange
+    // (the tool-name+order join below takes it)
+    const named = TOOL_CALL_ERROR.exec(e.message)?.[1];
+    if (named && (a.httpMethod === 'GET' || (a.tool !== null && a.tool !== named))) return;
     if (STREAM_NOISE.test(e.message) && a.httpMethod !== 'GET') {
       anchor = -1;
       return;
@@ -263,7 +272,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   for (const [e, i] of indexed) {
     if (e.rpcId !== null || e.requestId !== null || (e.level !== 'error' && e.level !== 'fatal' && e.kind !== 'block')) continue;
     if ((edges.get(i)?.size ?? 0) > 0) continue;
-    const m = /\b(?:calling|call(?:ing)? to|invoking|executing) tool[: ]+["'`]?([\w.-]+)/i.exec(e.message);
+    const m = TOOL_CALL_ERROR.exec(e.message);
     if (!m) continue;
     const list = byFileTool.get(`${e.file}\u0000${m[1]}`) ?? [];
     let best = -1;
