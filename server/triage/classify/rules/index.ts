@@ -18,6 +18,7 @@ import { staleSession400 } from './stale-session-400.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
+import { unknownMethod2025 } from './unknown-method-2025.ts';
 import { unknownMethod2026 } from './unknown-method-2026.ts';
 import { upstreamUnreachable } from './upstream-unreachable.ts';
 import { writeCommitted } from './write-committed.ts';
@@ -48,6 +49,9 @@ export const RULES: readonly Rule[] = [
   timeoutTooLow,
   readInterrupted,
   writeUnknown,
+  // a complete answer no transport rule explains: -32601 inside a 2xx (exclusive with the interrupted
+  // rules above, since it needs an uninterrupted request; listed here so their why-not lists stay short)
+  unknownMethod2025,
   // defects and the floor
   cancelScopeDefect,
   unclassified,
