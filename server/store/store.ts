@@ -40,6 +40,17 @@ export interface EventWriter {
 
 const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, kind, ts, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs';
 
+/** The columns rowToEvent reads, as one DuckDB JSON array per row (see Store.triageEvents). */
+const JSON_FIELDS = ['file', 'line', 'end_line', 'source', 'format', 'kind', 'ts', 'level', 'message', 'text', 'http_method', 'http_path', 'http_status', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'duration_ms', 'attrs'] as const;
+const EVENT_JSON = `json_array(${JSON_FIELDS.map((c) => (c === 'ts' || c === 'duration_ms' || c === 'attrs' ? `${c}::VARCHAR` : c)).join(', ')})::VARCHAR`;
+const JSON_BATCH_BYTES = 16 << 20;
+
+function jsonRow(a: unknown[]): Record<string, unknown> {
+  const r: Record<string, unknown> = {};
+  for (let i = 0; i < JSON_FIELDS.length; i++) r[JSON_FIELDS[i]!] = a[i];
+  return r;
+}
+
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -231,14 +242,25 @@ export class Store {
 
   /** Events worth triaging: anything with a correlation key, a status, a warning or worse, or a block. */
   async triageEvents(id: string, limit = 500_000): Promise<Event[]> {
-    const rows = await this.query<Record<string, unknown>>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id AND (
-         kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
-         OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)
-       ORDER BY seq LIMIT ${Math.trunc(limit)}`,
+    // Rows come back as a few JSON arrays built by DuckDB (one string per ~16 MB of text) rather
+    // than value by value: reading strings one at a time from result vectors cost ~1.3 µs each,
+    // seconds per 100k events; one big string and JSON.parse is an order of magnitude cheaper.
+    // Numbers that are BIGINT or DOUBLE travel as VARCHAR (exact: DuckDB prints doubles so
+    // they round-trip), JSON columns as their text, so rowToEvent sees what a row read gives.
+    const batches = await this.query<{ j: string }>(
+      `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j FROM (
+         SELECT seq, ${EVENT_JSON} AS j,
+                sum(strlen(text) + strlen(message) + 256) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) // ${JSON_BATCH_BYTES} AS b
+         FROM (SELECT * FROM events WHERE incident_id = $id AND (
+           kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
+           OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)
+           ORDER BY seq LIMIT ${Math.trunc(limit)}))
+       GROUP BY b ORDER BY b`,
       { id },
     );
-    return rows.map(rowToEvent);
+    const out: Event[] = [];
+    for (const { j } of batches) for (const a of JSON.parse(j) as unknown[][]) out.push(rowToEvent(jsonRow(a)));
+    return out;
   }
 
   /** The first events of every file (where versions and transports are announced). */

@@ -3,7 +3,7 @@
 import type { Event } from '../../parsers/contract/event.ts';
 import { Analysis, type Evidence, type Failure, type InputSummary, type SessionSummary, type Span, headline } from '../contract/analysis.ts';
 import { classify } from './classify/engine.ts';
-import { deriveFacts, isFailureEvent, toolAnnotations } from './classify/facts.ts';
+import { deriveFacts, factsIndex, isFailureEvent, toolAnnotations } from './classify/facts.ts';
 import { isPolicyFile, type ToolPolicy } from './classify/policy.ts';
 import { enrichEvents } from './correlate/enrich.ts';
 import { buildSpans, STREAM_NOISE, type SpanBuild } from './correlate/spans.ts';
@@ -31,8 +31,9 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null }: An
   const failing = spans.filter((s) => s.events.some(isFailureEvent));
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const failures: Failure[] = [];
+  const index = failing.length ? factsIndex(events) : undefined; // incident-wide look-ups, once
   for (const span of failing.slice(0, MAX_FAILURES)) {
-    const facts = deriveFacts(span, events, { protocolVersions, toolPolicy, annotations });
+    const facts = deriveFacts(span, events, { protocolVersions, toolPolicy, annotations, index });
     const c = classify(facts);
     const evidence: Evidence[] = uniqueEvidence(span.events.filter((e) => isFailureEvent(e) || e.source !== 'client' || e.rpcMethod));
     failures.push({

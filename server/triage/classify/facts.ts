@@ -75,10 +75,17 @@ export interface Facts {
   knownDefect: string | null;
   /** An earlier request in the same session succeeded (so the session worked before). */
   sessionWorkedBefore: boolean;
+  /**
+   * The client resumed this request's cut SSE stream (failure-signatures D9): file:line of a later GET in the same
+   * session that carried Last-Event-ID and was answered 2xx, when no client-side error of this request followed.
+   */
+  resumedStream: string | null;
 }
 
 export interface FactsContext {
   protocolVersions: string[];
+  /** Incident-wide look-ups over `all` (see factsIndex); built on the fly when absent. Pass one per incident. */
+  index?: FactsIndex;
   toolPolicy?: ToolPolicy | null;
   /** Tool annotations read from logged tools/list results (see toolAnnotations). */
   annotations?: ReadonlyMap<string, Record<string, boolean>>;
@@ -138,15 +145,76 @@ export function exceptionText(e: Event): string {
   return m ? first.slice(m.index) + (nl < 0 ? '' : e.text.slice(nl)) : e.text;
 }
 
+const HANDSHAKE = /Received session ID|Created new (?:transport|session)|Negotiated protocol version: 20(?:24|25)/;
+const LEGACY = /\/messages\/?\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client/;
+
+/**
+ * What deriveFacts needs from the whole incident, computed once instead of once per failing
+ * span (each was a scan of every event). Every field answers exactly the question the
+ * per-span scan asked.
+ */
+export interface FactsIndex {
+  all: readonly Event[];
+  /** Position of each event in `all`. */
+  position: Map<Event, number>;
+  /** Positions of the events of each session, in `all` order. */
+  bySession: Map<string, number[]>;
+  /** Positions of client and unknown-source events, in `all` order. */
+  clientish: number[];
+  /** Some event shows a session handshake (initialize, an assigned session id, a negotiated version). */
+  handshake: boolean;
+  /** Some event shows the legacy HTTP+SSE transport. */
+  legacy: boolean;
+  /** Client exchanges answered below 400: whether any exists, and the earliest time among those with one. */
+  okClient: { any: boolean; minTs: number };
+  /** Client successes on a session after its initialize: the latest, and the latest on a different session. */
+  recovered: { top: { ts: number; session: string } | null; other: number };
+}
+
+export function factsIndex(all: readonly Event[]): FactsIndex {
+  const position = new Map<Event, number>();
+  const bySession = new Map<string, number[]>();
+  const clientish: number[] = [];
+  let handshake = false;
+  let legacy = false;
+  const okClient = { any: false, minTs: Infinity };
+  const recoveredEvents: Event[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const e = all[i]!;
+    if (!position.has(e)) position.set(e, i);
+    if (e.session !== null) {
+      const list = bySession.get(e.session);
+      if (list) list.push(i);
+      else bySession.set(e.session, [i]);
+    }
+    if (e.source === 'client' || e.source === 'unknown') clientish.push(i);
+    if (!handshake && (e.rpcMethod === 'initialize' || HANDSHAKE.test(e.message))) handshake = true;
+    if (!legacy && LEGACY.test(e.text)) legacy = true;
+    if (e.source === 'client' && e.httpStatus !== null && e.httpStatus < 400) {
+      okClient.any = true;
+      if (e.ts !== null && e.ts < okClient.minTs) okClient.minTs = e.ts;
+    }
+    if (e.source === 'client' && e.ts !== null && e.httpStatus !== null && e.httpStatus < 300 && e.session !== null && e.rpcMethod !== 'initialize' && e.rpcMethod !== null) recoveredEvents.push(e);
+  }
+  let top: { ts: number; session: string } | null = null;
+  for (const e of recoveredEvents) if (top === null || e.ts! > top.ts) top = { ts: e.ts!, session: e.session! };
+  let other = -Infinity;
+  if (top) for (const e of recoveredEvents) if (e.session !== top.session && e.ts! > other) other = e.ts!;
+  return { all, position, bySession, clientish, handshake, legacy, okClient, recovered: { top, other } };
+}
+
 export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsContext): Facts {
+  const ix = ctx.index && ctx.index.all === all ? ctx.index : factsIndex(all);
   const evs = span.events;
+  const inSpan = new Set(evs);
+  const sessionList = span.session ? (ix.bySession.get(span.session) ?? []) : [];
   const text = evs.map((e) => e.text).join('\n').slice(0, 100_000);
   const statusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpStatus >= 400)?.httpStatus ?? null;
   const httpStatus = statusOf('proxy') ?? statusOf('server') ?? statusOf('client') ?? evs.find((e) => e.httpStatus !== null && e.httpStatus >= 400)?.httpStatus ?? null;
   const start = span.start;
   const session = span.session;
   const before = (e: Event) => start === null || (e.ts !== null && e.ts < start);
-  const sessionEvents = session ? all.filter((e) => e.session === session && !evs.includes(e)) : [];
+  const sessionEvents = session ? sessionList.map((i) => all[i]!).filter((e) => !inSpan.has(e)) : [];
   const sessionAssignedEarlier =
     !!session &&
     sessionEvents.some((e) => before(e) && ((e.httpStatus !== null && e.httpStatus < 400) || /Received session ID|Created new (?:transport|session)|session assigned/i.test(e.text)));
@@ -185,16 +253,20 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
   const pv = evs.find((e) => e.protocolVersion)?.protocolVersion ?? (ctx.protocolVersions.length === 1 ? ctx.protocolVersions[0]! : null);
   // The era is what the exchange actually did, not what a header claimed: an initialize or an assigned
   // session id means a session-era conversation even when a client pins a newer version header.
-  const handshake = all.some((e) => e.rpcMethod === 'initialize' || /Received session ID|Created new (?:transport|session)|Negotiated protocol version: 20(?:24|25)/.test(e.message));
-  const legacy = all.some((e) => /\/messages\/?\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client/.test(e.text));
+  const handshake = ix.handshake;
+  const legacy = ix.legacy;
   let era: Era = pv === null ? 'unknown' : pv >= '2026-07-28' ? 'sessionless' : pv >= '2025-03-26' ? 'session' : 'legacy-sse';
   if (era === 'sessionless' && handshake) era = 'session';
   if (era === 'unknown' && handshake) era = 'session';
   if (era === 'unknown' && legacy) era = 'legacy-sse';
   const end = span.end ?? start;
-  const recoveredLater = all.some(
-    (e) => e.source === 'client' && e.ts !== null && end !== null && e.ts > end && e.httpStatus !== null && e.httpStatus < 300 && e.session !== null && e.session !== session && e.rpcMethod !== 'initialize' && e.rpcMethod !== null,
-  ) || RECOVERED.test(laterClientText(all, span));
+  // a later success on another session: the latest success overall, or (when that one is on
+  // this span's session) the latest on any other session, is after the end
+  const rec = ix.recovered;
+  const laterSuccess = end !== null && rec.top !== null && (rec.top.session !== session ? rec.top.ts > end : rec.other > end);
+  let later: string | null = null;
+  const laterText = () => (later ??= laterClientText(ix, span, inSpan));
+  const recoveredLater = laterSuccess || RECOVERED.test(laterText());
   const seenBy = { client: evs.some((e) => e.source === 'client'), proxy: evs.some((e) => e.source === 'proxy'), server: evs.some((e) => e.source === 'server') };
   const proxyText = evs.filter((e) => e.source === 'proxy').map((e) => e.text).join('\n');
   const proxyPhrase: ProxyPhrase = /while connecting to upstream|no live upstreams/.test(proxyText)
@@ -240,7 +312,7 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
   else if (/Connection closed/.test(failText)) interruption = 'connection-closed';
   else if (stage === 'before_headers' || stage === 'mid_body') interruption = 'stream-cut';
   // replicas of this session
-  const serverEvents = session ? all.filter((e) => e.source === 'server' && e.session === session) : [];
+  const serverEvents = session ? sessionList.map((i) => all[i]!).filter((e) => e.source === 'server') : [];
   const replicaIds = new Map<string, { host: string | null; first: number | null; last: number | null }>();
   for (const e of serverEvents) {
     const r = replicaOf(e);
@@ -268,11 +340,20 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
   const cls = classifyTool(method, span.tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
   // write evidence: a server line of this request (same span, or same session + rpc id / tool, at or after the start)
   let writeEvidence: string | null = null;
+  // candidates: the span's own events and its session's events, visited in `all` order
+  const spanRpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
+  const candidates = new Set<number>();
+  for (const e of evs) {
+    const i = ix.position.get(e);
+    if (i !== undefined && e.source === 'server') candidates.add(i);
+  }
+  if (session !== null && spanRpc !== null) for (const i of sessionList) if (all[i]!.source === 'server') candidates.add(i);
   const mine = (e: Event) =>
     e.source === 'server' &&
-    (evs.includes(e) || (session !== null && e.session === session && span.rpcId !== null && JSON.stringify(e.rpcId) === JSON.stringify(span.rpcId))) &&
+    (inSpan.has(e) || (session !== null && e.session === session && spanRpc !== null && JSON.stringify(e.rpcId) === spanRpc)) &&
     (start === null || e.ts === null || e.ts >= start);
-  for (const e of all) {
+  for (const i of [...candidates].sort((a, b) => a - b)) {
+    const e = all[i]!;
     if (!mine(e)) continue;
     if (COMPLETION.test(e.message)) {
       writeEvidence = `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
@@ -288,13 +369,14 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
   for (const b of blocks) {
     const tree = parseExceptionText(exceptionText(b));
     if (!tree) continue;
-    const m = matchKnownDefects(tree, { laterMessages: laterClientText(all, span).split('\n') });
+    const m = matchKnownDefects(tree, { laterMessages: laterText().split('\n') });
     if (m.length) {
       knownDefect = m[0]!.id;
       break;
     }
   }
   const sessionWorkedBefore = sessionEvents.some((e) => before(e) && e.httpStatus !== null && e.httpStatus < 400 && e.rpcMethod !== 'initialize');
+  const resumedStream = resumedAfterCut(span, sessionEvents);
   return {
     rpcId: span.rpcId,
     method,
@@ -330,25 +412,49 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
     writeEvidence,
     knownDefect,
     sessionWorkedBefore,
+    resumedStream,
   };
 }
 
 /** Things a client logs when it got past a failure by itself (fallback transport, resumed stream). */
 const RECOVERED = /Connected to remote server using \w+|Proxy established successfully|Reconnected to SSE stream|resum(?:ed|ing) (?:the )?(?:SSE )?stream|Successfully connected|Connection established/i;
 
-function laterClientText(all: readonly Event[], span: SpanBuild): string {
+function laterClientText(ix: FactsIndex, span: SpanBuild, inSpan: Set<Event>): string {
   const end = span.end;
   const out: string[] = [];
-  for (const e of all) {
-    if (e.source !== 'client' && e.source !== 'unknown') continue;
-    if (span.events.includes(e)) continue;
+  let lastByFile: Map<string, number> | null = null;
+  for (const i of ix.clientish) {
+    const e = ix.all[i]!;
+    if (inSpan.has(e)) continue;
     if (end !== null && e.ts !== null && e.ts <= end) continue;
     if (end === null || e.ts === null) {
-      const last = span.events.filter((x) => x.file === e.file).reduce((m, x) => Math.max(m, x.endLine), -1);
+      if (!lastByFile) {
+        lastByFile = new Map();
+        for (const x of span.events) lastByFile.set(x.file, Math.max(lastByFile.get(x.file) ?? -1, x.endLine));
+      }
+      const last = lastByFile.get(e.file) ?? -1;
       if (last < 0 || e.line <= last) continue;
     }
     out.push(e.message);
     if (out.length > 200) break;
   }
   return out.join('\n');
+}
+
+/**
+ * Evidence that the client resumed a cut POST stream (D9): a GET of the same session, after the request started,
+ * that carried Last-Event-ID (client `last-event-id=…`, server `Last-Event-ID: …`) and got a 2xx — and no client
+ * line of this request failed (a resumption that did not deliver ends in a client timeout or error, which joins
+ * the request's span by tool name or adjacency).
+ */
+function resumedAfterCut(span: SpanBuild, sessionEvents: readonly Event[]): string | null {
+  if (span.session === null || span.start === null) return null;
+  if (span.events.some((e) => e.source === 'client' && isFailureEvent(e))) return null;
+  for (const e of sessionEvents) {
+    if (e.ts === null || e.ts <= span.start || e.httpMethod !== 'GET') continue;
+    if (e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300) continue;
+    if (!/last-event-id/i.test(e.text)) continue;
+    return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
+  }
+  return null;
 }

@@ -154,8 +154,11 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       if (a.requestId || paired.has(ai)) continue; // the file without request ids pairs to the one with them
       let best = -1;
       let bestGap = Infinity;
-      for (const bi of byShape.within(byShape.keyOf(a), a.ts! - 2000, a.ts! + 2000)) {
+      // secondGap(a, b) <= 1000 implies |a - b| <= 1000, so a ±1 s window sees every candidate;
+      // candidates come in time order, so past a.ts nothing can beat the best gap any more.
+      for (const bi of byShape.within(byShape.keyOf(a), a.ts! - 1000, a.ts! + 1000)) {
         const b = events[bi]!;
+        if (b.ts! - a.ts! >= bestGap) break;
         if (b.file === a.file || paired.has(bi)) continue;
         if (a.attrs.bytes !== undefined && b.attrs.bytes !== undefined && String(a.attrs.bytes) !== String(b.attrs.bytes)) continue;
         const gap = secondGap(a.ts!, b.ts!);
@@ -172,7 +175,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   }
   // Proxy access lines without a request id: pair each with the nearest client (or server) exchange of the same status.
   const proxyLines = accessLines;
-  const used = new Set<string>(); // proxy file + target event: each access log pairs a target at most once
+  const used = new Map<string, Set<number>>(); // proxy file → target events: each access log pairs a target at most once
   for (const target of ['client', 'server'] as const) {
     // only real exchange lines (with an HTTP method): a bare "code: 502" under an error is not an exchange
     const candidates = new TimeBuckets(
@@ -183,12 +186,16 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       if (edges.get(pi)?.has('x-request-id') || (p.requestId && target === 'server')) continue;
       let best = -1;
       let bestGap = Infinity;
-      // Access logs in `combined` format have one-second resolution.
+      const usedHere = used.get(p.file);
+      const pPath = p.httpPath ? stripQuery(p.httpPath) : null;
+      // Access logs in `combined` format have one-second resolution. Candidates come in time
+      // order: past p.ts, once the distance reaches the best gap nothing later can beat it.
       for (const ci of candidates.within(String(p.httpStatus), p.ts! - windowMs - 1000, p.ts! + windowMs + 1000)) {
         const c = events[ci]!;
-        if (used.has(`${p.file}\u0000${ci}`)) continue;
+        if (c.ts! - p.ts! >= bestGap) break;
+        if (usedHere?.has(ci)) continue;
         if (p.session && c.session && p.session !== c.session) continue;
-        if (p.httpPath && c.httpPath && stripQuery(p.httpPath) !== stripQuery(c.httpPath)) continue;
+        if (pPath !== null && c.httpPath && pPath !== stripQuery(c.httpPath)) continue;
         if (p.httpMethod && c.httpMethod && p.httpMethod !== c.httpMethod) continue;
         if (uf.find(ci) === uf.find(pi) || !uf.canJoin(ci, pi)) continue;
         const gap = Math.abs(c.ts! - p.ts!);
@@ -197,7 +204,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
           bestGap = gap;
         }
       }
-      if (best >= 0 && join(pi, best, 'method+path+status+time')) used.add(`${p.file}\u0000${best}`);
+      if (best >= 0 && join(pi, best, 'method+path+status+time')) {
+        if (usedHere) usedHere.add(best);
+        else used.set(p.file, new Set([best]));
+      }
     }
   }
   // A proxy error-log line ("… while connecting to upstream, request: "POST /mcp …"") belongs to the
@@ -354,9 +364,8 @@ function near(a: Event, b: Event, ms: number): boolean {
 
 /** Distance between two times when one side may have one-second resolution (0 inside the same second). */
 function secondGap(a: number, b: number): number {
-  const whole = (t: number) => t % 1000 === 0;
-  if (whole(a) && b >= a && b < a + 1000) return 0;
-  if (whole(b) && a >= b && a < b + 1000) return 0;
+  if (a % 1000 === 0 && b >= a && b < a + 1000) return 0;
+  if (b % 1000 === 0 && a >= b && a < b + 1000) return 0;
   return Math.abs(a - b);
 }
 
