@@ -144,6 +144,8 @@ export interface EventRow {
   method: string | null;
   httpStatus: number | null;
   requestId: string | null;
+  /** HTTP verb (DELETE ends a session); null when not logged. */
+  httpMethod: string | null;
 }
 
 export interface EventFilter {
@@ -206,6 +208,7 @@ export function decodeEvents(bytes: Uint8Array, offset = 0): EventRow[] {
     method: col('method'),
     httpStatus: col('httpStatus'),
     requestId: col('requestId'),
+    httpMethod: col('httpMethod'),
   };
   const rows: EventRow[] = new Array(table.numRows);
   for (let i = 0; i < table.numRows; i++) {
@@ -225,6 +228,7 @@ export function decodeEvents(bytes: Uint8Array, offset = 0): EventRow[] {
       method: str(c.method?.get(i)),
       httpStatus: num(c.httpStatus?.get(i)),
       requestId: str(c.requestId?.get(i)),
+      httpMethod: str(c.httpMethod?.get(i)),
     };
     const r = rows[i]!;
     r.endLine = Math.max(r.line, num(c.endLine?.get(i)) ?? r.line);
@@ -255,4 +259,122 @@ export function describeError(e: unknown): string {
   if (e instanceof ApiError) return e.code.startsWith('HTTP_') || e.code.startsWith('UI_') ? e.message : `${e.message} (${e.code})`;
   if (e instanceof Error) return e.message;
   return String(e);
+}
+
+// ── report, views, verify (routes in server/http/views.ts, verify.ts) ──────
+
+async function postJson(url: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...CSRF_HEADER, 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!res.ok) throw await failed(res);
+  return res.json();
+}
+
+const base = (id: string) => `/api/incidents/${encodeURIComponent(id)}`;
+
+export const ReportDoc = z.object({
+  markdown: z.string(),
+  redactions: z.record(z.string(), z.number()),
+  sections: z.record(z.string(), z.string()),
+});
+export type ReportDoc = z.infer<typeof ReportDoc>;
+
+export async function getReport(id: string, signal?: AbortSignal): Promise<ReportDoc> {
+  return validated(ReportDoc, await getJson(`${base(id)}/report?format=json`, signal), 'a report');
+}
+
+export function exportHref(id: string): string {
+  return `${base(id)}/export.html`;
+}
+
+export const UnitEvent = z.object({
+  ts: z.number().nullable(),
+  source: z.string(),
+  file: z.string(),
+  line: z.number(),
+  endLine: z.number(),
+  kind: z.string(),
+  level: z.string().nullable(),
+  message: z.string(),
+  text: z.string(),
+  session: z.string().nullable(),
+  rpcId: z.string().nullable(),
+  method: z.string().nullable(),
+  tool: z.string().nullable(),
+  httpMethod: z.string().nullable(),
+  httpPath: z.string().nullable(),
+  httpStatus: z.number().nullable(),
+  requestId: z.string().nullable(),
+  reasons: z.array(z.string()),
+});
+export type UnitEvent = z.infer<typeof UnitEvent>;
+export const Unit = z.object({
+  seed: z.object({ file: z.string(), line: z.number(), endLine: z.number() }).nullable(),
+  keys: z.object({ sessionRpc: z.array(z.object({ session: z.string(), rpcId: z.string() })), requestIds: z.array(z.string()) }),
+  failures: z.array(z.number()),
+  events: z.array(UnitEvent),
+  truncated: z.boolean(),
+});
+export type Unit = z.infer<typeof Unit>;
+
+export async function getUnit(id: string, file: string, line: number, signal?: AbortSignal): Promise<Unit> {
+  const qs = new URLSearchParams({ file, line: String(line) });
+  return validated(Unit, await getJson(`${base(id)}/unit?${qs}`, signal), 'a unit of work');
+}
+
+export const Histogram = z.object({
+  from: z.number().nullable(),
+  to: z.number().nullable(),
+  bucketMs: z.number(),
+  buckets: z.number(),
+  series: z.array(z.object({ source: z.string(), total: z.number(), counts: z.record(z.string(), z.array(z.number())) })),
+  untimed: z.number(),
+});
+export type Histogram = z.infer<typeof Histogram>;
+
+export async function getHistogram(id: string, buckets: number, signal?: AbortSignal): Promise<Histogram> {
+  return validated(Histogram, await getJson(`${base(id)}/histogram?buckets=${buckets}`, signal), 'a histogram');
+}
+
+export const ProbeStep = z.object({
+  name: z.string(),
+  ok: z.boolean(),
+  ms: z.number(),
+  evidence: z.string(),
+  diagnosis: z.string().optional(),
+  connection: z.number().optional(),
+  refused: z.boolean().optional(),
+});
+export type ProbeStep = z.infer<typeof ProbeStep>;
+export const ProbeResult = z.looseObject({
+  ok: z.boolean(),
+  url: z.string(),
+  protocolVersion: z.string().nullable(),
+  sessionAssigned: z.boolean(),
+  transport: z.string(),
+  steps: z.array(ProbeStep),
+  failedStep: z.string().nullable().optional(),
+  server: z.object({ name: z.string(), version: z.string() }).nullable().optional(),
+});
+export type ProbeResult = z.infer<typeof ProbeResult>;
+export interface Verification {
+  at: string;
+  result: ProbeResult;
+}
+
+export async function verifyIncident(id: string, body: { url: string; tool?: string; args?: Record<string, unknown> }, signal?: AbortSignal): Promise<Verification> {
+  const raw = (await postJson(`${base(id)}/verify`, body, signal)) as { at?: string };
+  return { at: String(raw.at ?? new Date().toISOString()), result: validated(ProbeResult, raw, 'a probe result') };
+}
+
+export async function lastVerification(id: string, signal?: AbortSignal): Promise<Verification | null> {
+  const res = await fetch(`${base(id)}/verify`, { headers: { Accept: 'application/json' }, signal });
+  if (res.status === 404) return null;
+  if (!res.ok) throw await failed(res);
+  const raw = (await res.json()) as { at?: string; result?: unknown };
+  return { at: String(raw.at ?? ''), result: validated(ProbeResult, raw.result, 'a probe result') };
 }

@@ -3,13 +3,17 @@
 
 export type Route =
   | { name: 'incidents' }
-  | { name: 'incident'; id: string }
+  | { name: 'incident'; id: string; tab: IncidentTab }
   | { name: 'not-found'; path: string };
+
+/** The incident page's tabs, each its own deep link: /incidents/:id[/sessions|/report]. */
+export const INCIDENT_TABS = ['analysis', 'sessions', 'report'] as const;
+export type IncidentTab = (typeof INCIDENT_TABS)[number];
 
 export function matchRoute(path: string): Route {
   if (path === '/' || path === '') return { name: 'incidents' };
-  const m = /^\/incidents\/([^/]+)\/?$/.exec(path);
-  if (m) return { name: 'incident', id: decodeURIComponent(m[1]!) };
+  const m = /^\/incidents\/([^/]+)(?:\/(sessions|report))?\/?$/.exec(path);
+  if (m) return { name: 'incident', id: decodeURIComponent(m[1]!), tab: (m[2] as IncidentTab | undefined) ?? 'analysis' };
   return { name: 'not-found', path };
 }
 
@@ -56,6 +60,24 @@ export class Router {
 
 export const router = new Router();
 
-export function incidentHref(id: string): string {
-  return `/incidents/${encodeURIComponent(id)}`;
+export function incidentHref(id: string, tab: IncidentTab = 'analysis'): string {
+  return `/incidents/${encodeURIComponent(id)}${tab === 'analysis' ? '' : `/${tab}`}`;
+}
+
+/** Replace some query parameters of the current URL (empty/null removes one), keeping the rest. */
+export function setParams(params: Record<string, string | null | undefined>, opts: { push?: boolean } = {}): void {
+  const u = new URL(location.href);
+  for (const [k, v] of Object.entries(params)) {
+    if (v === null || v === undefined || v === '') u.searchParams.delete(k);
+    else u.searchParams.set(k, v);
+  }
+  const next = u.pathname + u.search + u.hash;
+  if (next === location.pathname + location.search + location.hash) return;
+  if (opts.push) history.pushState(null, '', next);
+  else history.replaceState(null, '', next);
+  router.sync();
+}
+
+export function param(name: string): string | null {
+  return new URLSearchParams(router.search).get(name);
 }
