@@ -454,7 +454,7 @@ function resumedAfterCut(span: SpanBuild, sessionEvents: readonly Event[]): stri
     if (e.ts === null || e.ts <= span.start || e.httpMethod !== 'GET') continue;
     if (e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300) continue;
     if (!/last-event-id/i.test(e.text)) continue;
-    return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
+    return `${e.file}:${e.line}, GET with Last-Event-ID → HTTP ${e.httpStatus}`;
   }
   return null;
 }

@@ -56,6 +56,7 @@ export const BASE_FACTS: Facts = {
   writeEvidence: null,
   knownDefect: null,
   sessionWorkedBefore: false,
+  resumedStream: null,
 };
 
 /** The side-effect class in words, with where it came from (rationales quote it). */
