@@ -2,7 +2,7 @@
 // typed, and keep the last result with the incident.
 //
 //   POST /api/incidents/:id/verify   {url, tool?, args?}  → 200 probe JSON + {at}
-//   GET  /api/incidents/:id/verify                        → 200 {at, ok, result} | 404
+//   GET  /api/incidents/:id/verify                        → 200 {at, ok, result}, or 200 null when never verified
 //
 // What is allowed, on purpose kept simple: any http(s) URL the user enters (the probe refuses
 // other schemes with TRIAGE_ERR_USAGE → 400). The server reaches whatever the user could reach
@@ -52,11 +52,12 @@ export const verifyPlugin: FastifyPluginAsync<{ ctx: Context; timeoutMs?: number
     return { ...json, at: new Date(saved.at).toISOString() };
   });
 
-  app.get('/api/incidents/:id/verify', async (req) => {
+  app.get('/api/incidents/:id/verify', async (req, reply) => {
     const id = incidentIdOf(req);
     assertIncident(await store.incident(id), id);
     const v = await lastVerification(store, id);
-    if (!v) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has not been verified yet`);
+    // null, not 404: "not verified yet" is a normal state of an incident, not a missing resource.
+    if (!v) return reply.type('application/json').send('null');
     return { at: new Date(v.at).toISOString(), ok: v.ok, result: v.result };
   });
 };

@@ -115,6 +115,7 @@ describe('verify', () => {
     app.inject({ method: 'POST', url: `/api/incidents/${id}/verify`, payload: body as object, headers: { 'content-type': 'application/json', ...headers } });
 
   it('probes a healthy SDK server and keeps the result', async () => {
+    expect((await app.inject({ method: 'GET', url: `/api/incidents/${id}/verify` })).json()).toBeNull();
     const r = await post({ url: mcp.url, tool: 'get_order', args: { order_id: 'ORD-1001' } });
     expect(r.statusCode, r.body).toBe(200);
     const j = r.json();

@@ -129,7 +129,7 @@ code,pre,.mono{font-family:var(--mono);font-size:12px}pre{background:var(--sunk)
 mark.ph{background:var(--hl);color:inherit;border-radius:2px;outline:1px dashed #a15c00;padding:0 1px}
 mark.ph-session{background:transparent;outline-color:#7c4ddb}
 .report h2{font-size:16px}.report h3,.report h4{font-size:14px;margin:16px 0 6px}.report p.small{font-size:11.5px;color:var(--mut)}
-.ok{color:#18794e;font-weight:600}.bad{color:#c0262d;font-weight:600}
+.nw{white-space:nowrap}.ok{color:#18794e;font-weight:600}.bad{color:#c0262d;font-weight:600}
 footer{color:var(--mut);font-size:11.5px;margin-top:16px}
 `;
 
@@ -141,7 +141,7 @@ export function exportHtml(x: ExportInput): string {
     .map(
       (f, i) => `<tr><td class="mono">${i + 1}</td><td class="mono">${e(f.method ?? '—')}${f.tool ? ` · ${e(f.tool)}` : ''}${f.rpcId !== null ? ` <span class="mut">id ${e(String(f.rpcId))}</span>` : ''}</td>
 <td class="mono">${f.session ? ph(f.session) : '—'}</td><td class="mono">${f.httpStatus ?? '—'}</td><td class="mono">${e(f.stage)}</td>
-<td class="mono">${f.rootException ? `${e(f.rootException.type)}: ${ph(f.rootException.message)}` : '—'}</td><td>${badge(f.decision)}</td><td class="mono">${e(f.rule)}</td><td>${ph(f.rationale)}</td></tr>`,
+<td class="mono">${f.rootException ? `${e(f.rootException.type)}: ${ph(f.rootException.message)}` : '—'}</td><td>${badge(f.decision)}</td><td class="mono nw">${e(f.rule)}</td><td>${ph(f.rationale)}</td></tr>`,
     )
     .join('\n');
   const evidence = a.failures

@@ -309,7 +309,16 @@ describe('keyboard', () => {
     await page.getByTestId('unit-drawer').locator('li.ev').first().waitFor();
     await page.keyboard.press('Escape');
     await page.getByTestId('unit-drawer').waitFor({ state: 'detached' });
+    // Theme: auto → light → dark, kept across a reload.
+    await page.getByTestId('theme-toggle').click();
+    await page.getByTestId('theme-toggle').click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.goto(`${h.base}/incidents/${id}/report`);
+    await page.getByTestId('report-rendered').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.screenshot({ path: join(SHOTS, 'report-dark.png') });
+    await page.getByTestId('theme-toggle').click();
     expect(pageErrors).toEqual([]);
-    expect(consoleErrors.filter((e) => !/Failed to load resource.*404/.test(e))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });

@@ -372,9 +372,7 @@ export async function verifyIncident(id: string, body: { url: string; tool?: str
 }
 
 export async function lastVerification(id: string, signal?: AbortSignal): Promise<Verification | null> {
-  const res = await fetch(`${base(id)}/verify`, { headers: { Accept: 'application/json' }, signal });
-  if (res.status === 404) return null;
-  if (!res.ok) throw await failed(res);
-  const raw = (await res.json()) as { at?: string; result?: unknown };
+  const raw = (await getJson(`${base(id)}/verify`, signal)) as { at?: string; result?: unknown } | null;
+  if (raw === null) return null;
   return { at: String(raw.at ?? ''), result: validated(ProbeResult, raw.result, 'a probe result') };
 }
