@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 
 export interface ServerConfig {
   /** 0 = pick a free port */
@@ -44,6 +45,21 @@ export interface ServerConfig {
   crash?: 'create_order:after-commit' | 'create_order:before-commit' | 'get_order:before-response';
   /** how long import_orders (the slow write tool) works before committing, ms */
   importMs?: number;
+  /**
+   * Evict a session after this many ms without a request in it: logs `Session <id> idle timeout` (the Python
+   * SDK's wording) and closes the transport, so the next request with that id gets 404 `Session not found`.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Resumability: give each transport the SDK examples' InMemoryEventStore, so SSE streams carry event ids
+   * (a priming event first) and a client can resume with GET + Last-Event-ID.
+   */
+  eventStore?: boolean;
+  /**
+   * fault injection: reset the upstream connection of the import_orders POST stream right after the tool's
+   * first progress event (like a connection drain / sidecar restart); the handler itself keeps running
+   */
+  cutStream?: 'import_orders:after-first-event';
 }
 
 const cfg: ServerConfig = JSON.parse(process.argv[2] ?? '{}');
@@ -142,6 +158,16 @@ function getServer(): McpServer {
     async ({ batch }, extra) => {
       const base = { mcpSessionId: extra.sessionId, rpcId: extra.requestId, tool: 'import_orders' };
       info(base, `tools/call import_orders start batch=${batch}`);
+      const progressToken = extra._meta?.progressToken;
+      if (progressToken !== undefined) {
+        // only when the client asked for progress (callTool with onprogress): the first event of the stream
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 0, total: 42, message: 'import started' } });
+      }
+      if (cfg.cutStream === 'import_orders:after-first-event') {
+        const res = openPosts.get(`${extra.sessionId}|${String(extra.requestId)}`);
+        // let the event reach nginx first, then drop the connection without a FIN-terminated body
+        setTimeout(() => res?.socket?.destroy(), 150);
+      }
       await new Promise((r) => setTimeout(r, cfg.importMs ?? 1500));
       info(base, `tools/call import_orders committed batch=${batch} imported=42`);
       return { content: [{ type: 'text', text: JSON.stringify({ batch, imported: 42 }) }] };
@@ -152,6 +178,25 @@ function getServer(): McpServer {
 
 // ---- HTTP routing, as in the SDK example -----------------------------------------------------
 const transports = new Map<string, StreamableHTTPServerTransport>();
+/** open POST responses by `<session>|<rpc id>` (for the cutStream fault injection) */
+const openPosts = new Map<string, ServerResponse>();
+/** idle timers per session (cfg.idleTimeoutMs) */
+const idleTimers = new Map<string, NodeJS.Timeout>();
+
+/** a request arrived in this session: restart its idle timer */
+function touch(sid: string): void {
+  if (!cfg.idleTimeoutMs) return;
+  clearTimeout(idleTimers.get(sid));
+  const t = setTimeout(() => {
+    idleTimers.delete(sid);
+    const tr = transports.get(sid);
+    if (!tr) return;
+    info({ mcpSessionId: sid, idleTimeoutMs: cfg.idleTimeoutMs }, `Session ${sid} idle timeout`);
+    void tr.close(); // onclose logs "Transport closed …" and drops it from the map
+  }, cfg.idleTimeoutMs);
+  t.unref();
+  idleTimers.set(sid, t);
+}
 
 interface ReqCtx {
   reqId?: string;
@@ -180,6 +225,10 @@ function attachTransportLogging(t: StreamableHTTPServerTransport): void {
   t.onerror = (e) => error({ mcpSessionId: t.sessionId, err: errObj(e) }, `transport error: ${e.message}`);
   t.onclose = () => {
     const sid = t.sessionId;
+    if (sid) {
+      clearTimeout(idleTimers.get(sid));
+      idleTimers.delete(sid);
+    }
     if (sid && transports.has(sid)) {
       info({ mcpSessionId: sid }, `Transport closed for session ${sid}, removing from transports map`);
       transports.delete(sid);
@@ -205,6 +254,12 @@ async function handlePost(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx
   const sid = ctx.mcpSessionId;
   const existing = sid ? transports.get(sid) : undefined;
   if (existing) {
+    touch(sid!);
+    const key = `${sid}|${String(ctx.rpcId)}`;
+    if (ctx.rpcId !== undefined) {
+      openPosts.set(key, res);
+      res.on('close', () => openPosts.get(key) === res && openPosts.delete(key));
+    }
     await existing.handleRequest(req, res, body);
     return;
   }
@@ -228,10 +283,12 @@ async function initialize(req: IncomingMessage, res: ServerResponse, body: unkno
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     enableJsonResponse: cfg.jsonResponse,
+    eventStore: cfg.eventStore ? new InMemoryEventStore() : undefined,
     onsessioninitialized: (sessionId) => {
       ctx.mcpSessionId = sessionId;
       info({ reqId: ctx.reqId, mcpSessionId: sessionId }, `Created new transport with session ID: ${sessionId}`);
       transports.set(sessionId, transport);
+      touch(sessionId);
     },
   });
   attachTransportLogging(transport);
@@ -258,9 +315,17 @@ async function handleGetOrDelete(req: IncomingMessage, res: ServerResponse, ctx:
     warn({ ...ctx }, `Session not found: ${sid}`);
     return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
   }
+  touch(sid);
+  const lastEventId = h1(req, 'last-event-id');
   if (req.method === 'DELETE') info({ ...ctx }, `Received session termination request for session ${sid}`);
+  else if (lastEventId) info({ ...ctx, lastEventId }, `Client reconnecting with Last-Event-ID: ${lastEventId}`);
   else info({ ...ctx }, `Establishing new SSE stream for session ${sid}`);
   await t.handleRequest(req, res);
+}
+
+function h1(req: IncomingMessage, n: string): string | undefined {
+  const v = req.headers[n];
+  return Array.isArray(v) ? v[0] : v;
 }
 
 const http = createServer((req, res) => {
@@ -315,7 +380,13 @@ http.listen(cfg.port, '127.0.0.1', () => {
   const addr = http.address();
   const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
   info(
-    { port, sessionRouting: cfg.unknownSession === '404' ? 'sdk-1.32-example' : 'legacy-example', jsonResponse: cfg.jsonResponse },
+    {
+      port,
+      sessionRouting: cfg.unknownSession === '404' ? 'sdk-1.32-example' : 'legacy-example',
+      jsonResponse: cfg.jsonResponse,
+      idleTimeoutMs: cfg.idleTimeoutMs,
+      eventStore: cfg.eventStore || undefined,
+    },
     `orders-mcp 1.4.2 (@modelcontextprotocol/sdk 1.32.2) listening on http://127.0.0.1:${port}/mcp`,
   );
   process.stdout.write(JSON.stringify({ listening: port }) + '\n');

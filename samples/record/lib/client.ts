@@ -6,13 +6,26 @@ import { appendFileSync } from 'node:fs';
 import { formatWithOptions } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 export class ClientLog {
-  constructor(public file: string) {}
+  /**
+   * @param prefix written before every host-app message (e.g. `conv-a: ` when one host app serves several
+   *   conversations, each with its own MCP client); mcp-client lines keep their documented grammar
+   */
+  constructor(
+    public file: string,
+    public prefix = '',
+  ) {}
+  /** the same file, with host-app messages prefixed (one conversation of a multi-client host) */
+  tagged(prefix: string): ClientLog {
+    return new ClientLog(this.file, prefix);
+  }
   line(level: Level, component: string, msg: string): void {
-    appendFileSync(this.file, `${new Date().toISOString()} ${level} [${component}] ${msg}\n`);
+    const p = component === 'host-app' ? this.prefix : '';
+    appendFileSync(this.file, `${new Date().toISOString()} ${level} [${component}] ${p}${msg}\n`);
   }
   debug(msg: string, component = 'mcp-client') {
     this.line('DEBUG', component, msg);
@@ -27,7 +40,8 @@ export class ClientLog {
   error(msg: string, err?: unknown, component = 'host-app') {
     if (err === undefined) return this.line('ERROR', component, msg);
     // exactly what console.error(header, err) would print, redirected into the log file
-    appendFileSync(this.file, formatWithOptions({ colors: false }, '%s', `${new Date().toISOString()} ERROR [${component}] ${msg}`, err) + '\n');
+    const p = component === 'host-app' ? this.prefix : '';
+    appendFileSync(this.file, formatWithOptions({ colors: false }, '%s', `${new Date().toISOString()} ERROR [${component}] ${p}${msg}`, err) + '\n');
   }
 }
 
@@ -80,6 +94,8 @@ export function loggingFetch(log: ClientLog, hooks: FetchHooks = {}): FetchFn {
     const desc =
       `${method} ${String(url)}${describeBody(init.body)}` +
       (method === 'GET' ? ` accept=${headerOf(init.headers, 'accept') ?? '-'}` : '') +
+      // only on a resuming GET (the SDK sends it when it holds an SSE event id)
+      (method === 'GET' && headerOf(init.headers, 'last-event-id') ? ` last-event-id=${headerOf(init.headers, 'last-event-id')}` : '') +
       ` mcp-session-id=${sid ?? '-'} mcp-protocol-version=${pv ?? '-'}`;
     const t0 = performance.now();
     let res: Response;
@@ -170,16 +186,36 @@ export async function callTool(
   name: string,
   args: Record<string, unknown>,
   timeoutMs?: number,
+  opts: { progress?: boolean } = {},
 ): Promise<unknown> {
   log.info(`Calling tool ${name} ${JSON.stringify(args)}`);
   const t0 = performance.now();
   try {
-    const r = await c.client.callTool({ name, arguments: args }, undefined, timeoutMs ? { timeout: timeoutMs } : undefined);
+    const onprogress = opts.progress
+      ? (p: { progress: number; total?: number; message?: string }) =>
+          log.info(`Progress for tool ${name}: ${p.progress}/${p.total ?? '?'}${p.message ? ` ${p.message}` : ''}`)
+      : undefined;
+    const ro = timeoutMs || onprogress ? { ...(timeoutMs ? { timeout: timeoutMs } : {}), ...(onprogress ? { onprogress } : {}) } : undefined;
+    const r = await c.client.callTool({ name, arguments: args }, undefined, ro);
     const text = (r.content as { type: string; text?: string }[] | undefined)?.find((x) => x.type === 'text')?.text ?? '';
     log.info(`Tool ${name} returned isError=${r.isError ? 'true' : 'false'} in ${Math.round(performance.now() - t0)} ms: ${oneLine(text, 200)}`);
     return r;
   } catch (e) {
     log.error(`Error calling tool ${name}:`, e);
+    return e;
+  }
+}
+
+/** a raw JSON-RPC request (a method the SDK has a helper for, or not); logs like callTool, returns the error */
+export async function callMethod(log: ClientLog, c: Connected, method: string, params: Record<string, unknown>): Promise<unknown> {
+  log.info(`Calling ${method} ${JSON.stringify(params)}`);
+  const t0 = performance.now();
+  try {
+    const r = await c.client.request({ method, params } as never, EmptyResultSchema);
+    log.info(`${method} returned in ${Math.round(performance.now() - t0)} ms: ${oneLine(JSON.stringify(r), 200)}`);
+    return r;
+  } catch (e) {
+    log.error(`Error calling ${method}:`, e);
     return e;
   }
 }
