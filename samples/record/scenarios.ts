@@ -1,6 +1,6 @@
 /** The incident scenarios. Each one drives real processes; see samples/<name>/README.md for what it shows. */
 import type { RecordingContext } from './lib/context.ts';
-import { callTool, closeClient, connect, listTools } from './lib/client.ts';
+import { callMethod, callTool, closeClient, connect, listTools, type Connected } from './lib/client.ts';
 import { freePort, sleep } from './lib/proc.ts';
 
 export interface Scenario {
@@ -246,5 +246,144 @@ export const scenarios: Scenario[] = [
     name: 'killed-mid-stream-write-committed',
     expected: 'read_result_no_repeat (D5: SSE response already started (200), server logged "committed" then died; nginx "while reading upstream"; client times out)',
     run: killedMidResponse('create_order:after-commit', false),
+  },
+  {
+    name: 'multi-client-one-failing',
+    expected: 'reinitialize (D10: conv-c\'s session idled out on the server while conv-a and conv-b kept working; its next call got 404 Session not found; the other two clients have no failures)',
+    run: async (ctx) => {
+      const base = ctx.log;
+      base.info('orders-assistant 0.9.0 starting (node ' + process.version + '); 3 conversations share this host');
+      const server = await ctx.startServer({ idleTimeoutMs: 2500 });
+      const url = await ctx.startNginx({ upstreams: [`127.0.0.1:${server.port}`] });
+      const logs = { a: base.tagged('conv-a: '), b: base.tagged('conv-b: '), c: base.tagged('conv-c: ') };
+      // three conversations, three SDK clients, three sessions: each client's rpc ids start at 0
+      const [a, b, c] = await Promise.all([connect(logs.a, url), connect(logs.b, url), connect(logs.c, url)]);
+      ctx.clients.push(a, b, c);
+      await Promise.all([listTools(logs.a, a), listTools(logs.b, b), listTools(logs.c, c)]);
+      await Promise.all([
+        callTool(logs.a, a, 'get_order', { order_id: 'ORD-1001' }),
+        callTool(logs.b, b, 'get_order', { order_id: 'ORD-1002' }),
+        callTool(logs.c, c, 'get_order', { order_id: 'ORD-1001' }),
+      ]);
+      // conv-c's user goes quiet; conv-a and conv-b keep talking (their sessions never idle 2.5 s)
+      logs.c.info('User is composing the next message');
+      for (let round = 0; round < 3; round++) {
+        await sleep(1000);
+        await Promise.all([
+          callTool(logs.a, a, 'get_order', { order_id: round % 2 ? 'ORD-1002' : 'ORD-1001' }),
+          callTool(logs.b, b, 'get_order', { order_id: round % 2 ? 'ORD-1001' : 'ORD-1002' }),
+        ]);
+      }
+      await sleep(600);
+      // all three act at once: conv-c's session was evicted in the meantime
+      logs.c.info('User asked to place an order');
+      await Promise.all([
+        callTool(logs.a, a, 'create_order', { sku: 'SKU-RED-MUG', qty: 1 }),
+        callTool(logs.b, b, 'get_order', { order_id: 'ORD-1001' }),
+        callTool(logs.c, c, 'create_order', { sku: 'SKU-BLUE-CAP', qty: 2 }),
+      ]);
+      // conv-c recovers the documented way: new transport, initialize without the old id
+      logs.c.warn('MCP call failed; closing the old transport and reconnecting with a new session');
+      await c.client.close();
+      const c2 = await connect(logs.c, url);
+      ctx.clients.push(c2);
+      await Promise.all([
+        callTool(logs.a, a, 'get_order', { order_id: 'ORD-4711' }),
+        callTool(logs.b, b, 'get_order', { order_id: 'ORD-1002' }),
+        listTools(logs.c, c2),
+      ]);
+      await Promise.all([
+        callTool(logs.c, c2, 'create_order', { sku: 'SKU-BLUE-CAP', qty: 2 }),
+        callTool(logs.a, a, 'get_order', { order_id: 'ORD-1002' }),
+      ]);
+      await sleep(200);
+      await Promise.all([closeClient(logs.a, a, true), closeClient(logs.b, b, true), closeClient(logs.c, c2, true)]);
+    },
+  },
+  {
+    name: 'idle-eviction',
+    expected: 'reinitialize (D10: the server logged "Session <id> idle timeout" and closed the transport; the next tools/call with that id got 404 Session not found)',
+    run: async (ctx) => {
+      const log = ctx.log;
+      log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');
+      const server = await ctx.startServer({ idleTimeoutMs: 2000 });
+      const url = await ctx.startNginx({ upstreams: [`127.0.0.1:${server.port}`] });
+      const c = await connect(log, url);
+      ctx.clients.push(c);
+      await listTools(log, c);
+      await callTool(log, c, 'get_order', { order_id: 'ORD-1001' });
+      // the user reads the answer for a while; the server's idle timer (2 s) runs out meanwhile
+      await sleep(4000);
+      log.info('User asked to place an order');
+      await callTool(log, c, 'create_order', { sku: 'SKU-RED-MUG', qty: 1 });
+      log.warn('MCP call failed; closing the old transport and reconnecting with a new session');
+      await c.client.close();
+      await sleep(100);
+      const c2 = await connect(log, url);
+      ctx.clients.push(c2);
+      await listTools(log, c2);
+      await callTool(log, c2, 'create_order', { sku: 'SKU-RED-MUG', qty: 1 });
+      await sleep(200);
+      await closeClient(log, c2, true);
+    },
+  },
+  {
+    name: 'proxy-read-timeout-sse',
+    expected: 'check_write_then_escalate (D7: SSE response started (200), nginx "upstream timed out … while reading upstream" after 2 s; import_orders started, no commit logged; client times out)',
+    run: async (ctx) => {
+      const log = ctx.log;
+      log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');
+      // SSE responses (the SDK default), no event store: a cut stream cannot be resumed
+      const server = await ctx.startServer({ importMs: 15000 });
+      const url = await ctx.startNginx({ upstreams: [`127.0.0.1:${server.port}`], proxyReadTimeout: '2s' });
+      const c = await connect(log, url);
+      ctx.clients.push(c);
+      await listTools(log, c);
+      log.info('User asked to import the supplier batch');
+      // host-app request timeout for tool calls: 6 s
+      await callTool(log, c, 'import_orders', { batch: 'supplier-2026-11-29' }, 6000);
+      // the on-call engineer pulls the logs right away, before the (still running) import could finish
+      await sleep(500);
+      ctx.snapshot();
+    },
+  },
+  {
+    name: 'unknown-method-2025',
+    expected: 'fix_route_or_config (JSON-RPC -32601 Method not found in a 200 for resources/subscribe: the server does not offer resources; a capability mismatch, not a session problem)',
+    run: async (ctx) => {
+      const log = ctx.log;
+      log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');
+      const server = await ctx.startServer();
+      const url = await ctx.startNginx({ upstreams: [`127.0.0.1:${server.port}`] });
+      const c = await connect(log, url);
+      ctx.clients.push(c);
+      log.info(`Server capabilities: ${Object.keys(c.client.getServerCapabilities() ?? {}).join(', ')}`);
+      await listTools(log, c);
+      await callTool(log, c, 'get_order', { order_id: 'ORD-1002' });
+      // the host's "watch my order" feature subscribes without checking the server's capabilities
+      log.info('User asked to be notified when ORD-1002 ships');
+      await callMethod(log, c, 'resources/subscribe', { uri: 'orders://ORD-1002' });
+      await callTool(log, c, 'get_order', { order_id: 'ORD-1002' });
+      await sleep(200);
+      await closeClient(log, c, true);
+    },
+  },
+  {
+    name: 'resumed-stream',
+    expected: 'no_action (D9: the import_orders SSE stream was cut after its first event (nginx "upstream prematurely closed … while reading upstream"); the client resumed with GET + Last-Event-ID and received the result)',
+    run: async (ctx) => {
+      const log = ctx.log;
+      log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');
+      const server = await ctx.startServer({ eventStore: true, importMs: 2500, cutStream: 'import_orders:after-first-event' });
+      const url = await ctx.startNginx({ upstreams: [`127.0.0.1:${server.port}`] });
+      const c: Connected = await connect(log, url);
+      ctx.clients.push(c);
+      await listTools(log, c);
+      log.info('User asked to import the supplier batch');
+      await callTool(log, c, 'import_orders', { batch: 'supplier-2026-11-29' }, 20000, { progress: true });
+      await callTool(log, c, 'get_order', { order_id: 'ORD-1001' });
+      await sleep(200);
+      await closeClient(log, c, true);
+    },
   },
 ];
