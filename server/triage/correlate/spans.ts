@@ -152,21 +152,14 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     const byShape = new TimeBuckets(accessLines, (e) => `${e.httpStatus}|${e.httpMethod}|${e.httpPath ? stripQuery(e.httpPath) : ''}`);
     for (const [a, ai] of accessLines) {
       if (a.requestId || paired.has(ai)) continue; // the file without request ids pairs to the one with them
-      let best = -1;
-      let bestGap = Infinity;
-      // secondGap(a, b) <= 1000 implies |a - b| <= 1000, so a ±1 s window sees every candidate;
-      // candidates come in time order, so past a.ts nothing can beat the best gap any more.
-      for (const bi of byShape.within(byShape.keyOf(a), a.ts! - 1000, a.ts! + 1000)) {
+      // The nearest compatible line of the other file (ties: the earlier one). secondGap(a, b) <= 1000
+      // implies |a - b| <= 1000, so a ±1 s window sees every candidate.
+      const best = byShape.nearest(byShape.keyOf(a), a.ts!, a.ts! - 1000, a.ts! + 1000, (bi) => {
         const b = events[bi]!;
-        if (b.ts! - a.ts! >= bestGap) break;
-        if (b.file === a.file || paired.has(bi)) continue;
-        if (a.attrs.bytes !== undefined && b.attrs.bytes !== undefined && String(a.attrs.bytes) !== String(b.attrs.bytes)) continue;
-        const gap = secondGap(a.ts!, b.ts!);
-        if (gap <= 1000 && Math.abs(a.ts! - b.ts!) < bestGap && uf.canJoin(ai, bi)) {
-          best = bi;
-          bestGap = Math.abs(a.ts! - b.ts!);
-        }
-      }
+        if (b.file === a.file || paired.has(bi)) return false;
+        if (a.attrs.bytes !== undefined && b.attrs.bytes !== undefined && String(a.attrs.bytes) !== String(b.attrs.bytes)) return false;
+        return secondGap(a.ts!, b.ts!) <= 1000 && uf.canJoin(ai, bi);
+      });
       if (best >= 0 && join(ai, best, 'method+path+status+bytes+time')) {
         paired.add(ai);
         paired.add(best);
@@ -184,26 +177,18 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     );
     for (const [p, pi] of proxyLines) {
       if (edges.get(pi)?.has('x-request-id') || (p.requestId && target === 'server')) continue;
-      let best = -1;
-      let bestGap = Infinity;
       const usedHere = used.get(p.file);
       const pPath = p.httpPath ? stripQuery(p.httpPath) : null;
-      // Access logs in `combined` format have one-second resolution. Candidates come in time
-      // order: past p.ts, once the distance reaches the best gap nothing later can beat it.
-      for (const ci of candidates.within(String(p.httpStatus), p.ts! - windowMs - 1000, p.ts! + windowMs + 1000)) {
+      // The nearest compatible exchange (ties: the earlier one). Access logs in `combined` format
+      // have one-second resolution.
+      const best = candidates.nearest(String(p.httpStatus), p.ts!, p.ts! - windowMs - 1000, p.ts! + windowMs + 1000, (ci) => {
         const c = events[ci]!;
-        if (c.ts! - p.ts! >= bestGap) break;
-        if (usedHere?.has(ci)) continue;
-        if (p.session && c.session && p.session !== c.session) continue;
-        if (pPath !== null && c.httpPath && pPath !== stripQuery(c.httpPath)) continue;
-        if (p.httpMethod && c.httpMethod && p.httpMethod !== c.httpMethod) continue;
-        if (uf.find(ci) === uf.find(pi) || !uf.canJoin(ci, pi)) continue;
-        const gap = Math.abs(c.ts! - p.ts!);
-        if (gap < bestGap) {
-          best = ci;
-          bestGap = gap;
-        }
-      }
+        if (usedHere?.has(ci)) return false;
+        if (p.session && c.session && p.session !== c.session) return false;
+        if (pPath !== null && c.httpPath && pPath !== stripQuery(c.httpPath)) return false;
+        if (p.httpMethod && c.httpMethod && p.httpMethod !== c.httpMethod) return false;
+        return uf.find(ci) !== uf.find(pi) && uf.canJoin(ci, pi);
+      });
       if (best >= 0 && join(pi, best, 'method+path+status+time')) {
         if (usedHere) usedHere.add(best);
         else used.set(p.file, new Set([best]));
@@ -343,6 +328,41 @@ class TimeBuckets {
       this.buckets.set(k, { ts: list.map((x) => x[0]), idx: list.map((x) => x[1]) });
     }
   }
+  /**
+   * The first index in bucket `key` (from <= ts <= to) that `accept` takes, visiting candidates by
+   * distance from t, and among equal distances in bucket order (time, then index): exactly the
+   * winner of "scan in time order, keep a candidate only when strictly closer", without visiting
+   * every candidate of a dense window.
+   */
+  nearest(key: string, t: number, from: number, to: number, accept: (i: number) => boolean): number {
+    const b = this.buckets.get(key);
+    if (!b) return -1;
+    const { ts, idx } = b;
+    let lo = 0;
+    let hi = ts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ts[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    let l = lo - 1; // ts < t, walked down run by run
+    let r = lo; // ts >= t, walked up
+    for (;;) {
+      const dl = l >= 0 && ts[l]! >= from ? t - ts[l]! : Infinity;
+      const dr = r < ts.length && ts[r]! <= to ? ts[r]! - t : Infinity;
+      if (dl === Infinity && dr === Infinity) return -1;
+      if (dl <= dr) {
+        let s = l;
+        while (s > 0 && ts[s - 1] === ts[l]) s--;
+        for (let k = s; k <= l; k++) if (accept(idx[k]!)) return idx[k]!;
+        l = s - 1;
+      } else {
+        if (accept(idx[r]!)) return idx[r]!;
+        r++;
+      }
+    }
+  }
+
   /** Event indexes in bucket `key` with from <= ts <= to, in time order. */
   *within(key: string, from: number, to: number): Generator<number> {
     const b = this.buckets.get(key);
