@@ -21,33 +21,55 @@ const MAX_DEPTH = 64;
 const FAIL = { fail: true } as const;
 
 export function parseJsonAt(text: string, start: number, loose = false): JNode | null {
-  let i = start;
-  const ws = () => {
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+  const p = new Parser(text, start, loose);
+  try {
+    return p.value(0);
+  } catch (e) {
+    if (e === FAIL || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+const NUM_CHAR = /[0-9.eE+-]/;
+
+// Methods, not closures made per call (tsx keeps names, so each closure creation cost a defineProperty).
+class Parser {
+  i: number;
+  constructor(
+    readonly text: string,
+    start: number,
+    readonly loose: boolean,
+  ) {
+    this.i = start;
+  }
+  ws(): void {
+    const text = this.text;
+    while (this.i < text.length) {
+      const c = text.charCodeAt(this.i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) this.i++;
       else break;
     }
-  };
-  const str = (): JNode => {
-    const q = text[i] as '"' | "'";
-    const s = i;
-    i++;
+  }
+  str(): JNode & { t: 'str' } {
+    const text = this.text;
+    const q = text[this.i] as '"' | "'";
+    const s = this.i;
+    this.i++;
     let hasEscape = false;
-    while (i < text.length) {
-      const c = text[i]!;
+    while (this.i < text.length) {
+      const c = text[this.i]!;
       if (c === '\\') {
         hasEscape = true;
-        i += 2;
+        this.i += 2;
         continue;
       }
       if (c === q) break;
       if (q === '"' && c.charCodeAt(0) < 0x20) throw FAIL;
-      i++;
+      this.i++;
     }
-    if (i >= text.length) throw FAIL;
-    i++;
-    const raw = text.slice(s, i);
+    if (this.i >= text.length) throw FAIL;
+    this.i++;
+    const raw = text.slice(s, this.i);
     let value: string;
     if (q === '"') {
       if (!hasEscape) value = raw.slice(1, -1);
@@ -58,80 +80,76 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
           throw FAIL;
         }
     } else value = unescapePython(raw.slice(1, -1));
-    return { t: 'str', start: s, end: i, value, quote: q };
-  };
-  const word = (w: string, t: 'bool' | 'null'): JNode | null => {
-    if (text.startsWith(w, i)) {
-      const s = i;
-      i += w.length;
-      return { t, start: s, end: i, raw: w };
+    return { t: 'str', start: s, end: this.i, value, quote: q };
+  }
+  word(w: string, t: 'bool' | 'null'): JNode | null {
+    if (this.text.startsWith(w, this.i)) {
+      const s = this.i;
+      this.i += w.length;
+      return { t, start: s, end: this.i, raw: w };
     }
     return null;
-  };
-  const value = (depth: number): JNode => {
+  }
+  value(depth: number): JNode {
     if (depth > MAX_DEPTH) throw FAIL;
-    ws();
-    const c = text[i];
+    const text = this.text;
+    const loose = this.loose;
+    this.ws();
+    const c = text[this.i];
     if (c === '{') {
-      const s = i++;
+      const s = this.i++;
       const members: JMember[] = [];
-      ws();
-      if (text[i] === '}') return { t: 'obj', start: s, end: ++i, members };
+      this.ws();
+      if (text[this.i] === '}') return { t: 'obj', start: s, end: ++this.i, members };
       for (;;) {
-        ws();
-        if (text[i] !== '"' && !(loose && text[i] === "'")) throw FAIL;
-        const k = str() as { value: string };
-        ws();
-        if (text[i] !== ':') throw FAIL;
-        i++;
-        members.push({ key: k.value, value: value(depth + 1) });
-        ws();
-        if (text[i] === ',') {
-          i++;
+        this.ws();
+        if (text[this.i] !== '"' && !(loose && text[this.i] === "'")) throw FAIL;
+        const k = this.str();
+        this.ws();
+        if (text[this.i] !== ':') throw FAIL;
+        this.i++;
+        members.push({ key: k.value, value: this.value(depth + 1) });
+        this.ws();
+        if (text[this.i] === ',') {
+          this.i++;
           continue;
         }
-        if (text[i] === '}') return { t: 'obj', start: s, end: ++i, members };
+        if (text[this.i] === '}') return { t: 'obj', start: s, end: ++this.i, members };
         throw FAIL;
       }
     }
     if (c === '[') {
-      const s = i++;
+      const s = this.i++;
       const items: JNode[] = [];
-      ws();
-      if (text[i] === ']') return { t: 'arr', start: s, end: ++i, items };
+      this.ws();
+      if (text[this.i] === ']') return { t: 'arr', start: s, end: ++this.i, items };
       for (;;) {
-        items.push(value(depth + 1));
-        ws();
-        if (text[i] === ',') {
-          i++;
+        items.push(this.value(depth + 1));
+        this.ws();
+        if (text[this.i] === ',') {
+          this.i++;
           continue;
         }
-        if (text[i] === ']') return { t: 'arr', start: s, end: ++i, items };
+        if (text[this.i] === ']') return { t: 'arr', start: s, end: ++this.i, items };
         throw FAIL;
       }
     }
-    if (c === '"' || (loose && c === "'")) return str();
+    if (c === '"' || (loose && c === "'")) return this.str();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
-      const s = i;
-      if (text[i] === '-') i++;
-      while (i < text.length && /[0-9.eE+-]/.test(text[i]!)) i++;
-      const raw = text.slice(s, i);
+      const s = this.i;
+      if (text[this.i] === '-') this.i++;
+      while (this.i < text.length && NUM_CHAR.test(text[this.i]!)) this.i++;
+      const raw = text.slice(s, this.i);
       if (!Number.isFinite(Number(raw))) throw FAIL;
-      return { t: 'num', start: s, end: i, raw };
+      return { t: 'num', start: s, end: this.i, raw };
     }
     const w =
-      word('true', 'bool') ??
-      word('false', 'bool') ??
-      word('null', 'null') ??
-      (loose ? (word('True', 'bool') ?? word('False', 'bool') ?? word('None', 'null')) : null);
+      this.word('true', 'bool') ??
+      this.word('false', 'bool') ??
+      this.word('null', 'null') ??
+      (loose ? (this.word('True', 'bool') ?? this.word('False', 'bool') ?? this.word('None', 'null')) : null);
     if (w) return w;
     throw FAIL;
-  };
-  try {
-    return value(0);
-  } catch (e) {
-    if (e === FAIL || e instanceof RangeError) return null;
-    throw e;
   }
 }
 
