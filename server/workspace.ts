@@ -35,12 +35,26 @@ export function resolveWorkspace(opts: WorkspaceOptions = {}): Workspace {
   };
 }
 
+/**
+ * Make `dir` (0700) or tighten it to 0700 — but never a shared folder: a sticky or
+ * world-writable one (`--db /tmp/x.duckdb` run as root must not chmod /tmp) or one owned by
+ * someone else. Those are left alone; the files inside are still 0600 (the key here, the
+ * database in Store.open).
+ */
 export function ensurePrivateDir(dir: string): void {
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
+    return;
+  }
+  const st = statSync(dir);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+  if ((st.mode & 0o1000) !== 0 || (st.mode & 0o002) !== 0 || st.uid !== uid) return;
+  if ((st.mode & 0o077) === 0) return;
   try {
     chmodSync(dir, 0o700);
   } catch {
-    /* not ours to change (e.g. a shared parent); the files inside are still 0600 */
+    /* not ours to change; the files inside are still 0600 */
   }
 }
 
@@ -56,6 +70,8 @@ export function loadOrCreateKey(keyFile: string): Buffer {
   }
   ensurePrivateDir(dirname(keyFile));
   const key = randomBytes(32);
+  // Exclusive create (no following a planted link), then 0600 whatever the umask did.
   writeFileSync(keyFile, key, { mode: 0o600, flag: 'wx' });
+  chmodSync(keyFile, 0o600);
   return key;
 }
