@@ -1,19 +1,10 @@
 // Human output for a terminal: the decision table, readable at 100 columns. Log-derived text
 // is stripped of escape and control characters so a log line cannot drive the terminal.
 import type { Analysis } from '../contract/analysis.ts';
+import { decisionInfo } from '../contract/decisions.ts';
 
 const SAFE = (s: string) => s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '');
 
-const MEANING: Record<string, string> = {
-  retry: 'retry (the request never took effect, or is safe to repeat)',
-  reinitialize: 'reinitialize (new transport, fresh initialize without the old session id)',
-  fix_route_or_config: 'fix the route or configuration (retrying cannot help)',
-  fix_auth: 'fix authentication (credentials, token, scope)',
-  read_result_no_repeat: 'read the result, do not repeat the write (it completed)',
-  check_write_then_escalate: 'check whether the write happened, then escalate (never blind-retry)',
-  escalate: 'escalate to the owners of the failing side',
-  no_action: 'no action (nothing failed, or the client recovered on its own)',
-};
 
 const WIDTH = 100;
 
@@ -37,7 +28,7 @@ const cell = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…'
 export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): string {
   const b = (s: string) => (opts.color ? `\x1b[1m${s}\x1b[0m` : s);
   const out: string[] = [];
-  out.push(`${b('Decision:')} ${a.decision} — ${MEANING[a.decision] ?? a.decision}`);
+  out.push(`${b('Decision:')} ${a.decision} — ${decisionInfo(a.decision).meaning}`);
   out.push('');
   out.push(b('Inputs'));
   for (const i of a.inputs) out.push(`  ${SAFE(i.file)}  ${i.source}/${i.format}  ${i.lines} lines, ${i.events} events${i.unparsed ? `, ${i.unparsed} unparsed` : ''}`);

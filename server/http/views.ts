@@ -14,8 +14,8 @@ import type { Event } from '../../parsers/contract/event.ts';
 import type { Analysis } from '../contract/analysis.ts';
 import type { Report } from '../triage/report/report.ts';
 import type { Verification } from '../store/verifications.ts';
-import { DECISION_INFO } from '../../ui/src/lib/decisions.ts';
-import { blocksToHtml, escapeHtml, parseMarkdown, splitPlaceholders } from '../../ui/src/lib/markdown.ts';
+import { DECISION_INFO } from '../contract/decisions.ts';
+import { blocksToHtml, escapeHtml, parseMarkdown, splitPlaceholders } from '../triage/report/markdown-tree.ts';
 
 const ID = /^inc_[a-z0-9]{6,40}$/;
 

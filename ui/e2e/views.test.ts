@@ -225,6 +225,18 @@ describe('analysis page', () => {
     await page.locator('section', { has: hist }).screenshot({ path: join(SHOTS, 'histogram.png') });
   });
 
+  it('offers the skew-adjusted clock when the analysis measured offsets, and switches to it', async () => {
+    const a = await (await fetch(`${h.base}/api/incidents/${id}/analysis`)).json();
+    expect(a.clockOffsets.length).toBeGreaterThan(0);
+    const toggle = page.getByTestId('skew-toggle');
+    expect(await toggle.isDisabled()).toBe(false);
+    const title = await page.locator('label', { has: toggle }).getAttribute('title');
+    for (const o of a.clockOffsets) expect(title).toContain(o.file);
+    await toggle.check();
+    expect(await toggle.isChecked()).toBe(true);
+    expect(await page.locator('svg[aria-label^="Events per source"] rect').count()).toBeGreaterThan(3);
+  });
+
   it('keeps timeline filters in the URL', async () => {
     await page.selectOption('[data-testid=filter-source]', 'proxy');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('source') === 'proxy');

@@ -1,7 +1,7 @@
 // State of the report view: the redacted report from the server, the user's extra cuts
 // ("remove more": only ever more text taken away), and the copy / download actions.
 import { describeError, getReport, type ReportDoc } from '../api.ts';
-import { applyCuts, parseMarkdown, splitPlaceholders, type Block, type Cut } from '../markdown.ts';
+import { applyCuts, parseMarkdown, splitPlaceholders, type Block, type Cut } from '../../../../server/triage/report/markdown-tree.ts';
 
 export class ReportState {
   readonly id: string;

@@ -1,5 +1,5 @@
 // What each decision means to the person holding the pager (triage-rules.md, in one line).
-import type { Decision } from '../../../server/contract/analysis.ts';
+import type { Decision } from './analysis.ts';
 
 export const DECISION_INFO: Record<Decision, { label: string; meaning: string }> = {
   retry: {
