@@ -44,6 +44,8 @@ const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, k
 const JSON_FIELDS = ['file', 'line', 'end_line', 'source', 'format', 'kind', 'ts', 'level', 'message', 'text', 'http_method', 'http_path', 'http_status', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'duration_ms', 'attrs'] as const;
 const EVENT_JSON = `json_array(${JSON_FIELDS.map((c) => (c === 'ts' || c === 'duration_ms' || c === 'attrs' ? `${c}::VARCHAR` : c)).join(', ')})::VARCHAR`;
 const JSON_BATCH_BYTES = 16 << 20;
+const DUCKDB_MEMORY_LIMIT = '768MB';
+const TRIAGE_PAGE = 50_000;
 
 function jsonRow(a: unknown[]): Record<string, unknown> {
   const r: Record<string, unknown> = {};
@@ -63,7 +65,12 @@ export class Store {
   static async open(path: string): Promise<Store> {
     const memory = path === ':memory:';
     if (!memory) ensurePrivateDir(dirname(path));
-    const instance = await DuckDBInstance.create(path, { threads: '2', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    // A file database gets a memory limit so a large ingest (one transaction) spills to the
+    // database file and its `.tmp` folder instead of growing with the input (DuckDB's default is
+    // 80% of RAM). Only redacted rows are ever written there. An in-memory database cannot spill.
+    const options: Record<string, string> = { threads: '2', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
+    if (!memory) options.memory_limit = DUCKDB_MEMORY_LIMIT;
+    const instance = await DuckDBInstance.create(path, options);
     if (!memory && existsSync(path)) chmodSync(path, 0o600);
     const writer = await instance.connect();
     for (const sql of SCHEMA) await writer.run(sql);
@@ -242,24 +249,38 @@ export class Store {
 
   /** Events worth triaging: anything with a correlation key, a status, a warning or worse, or a block. */
   async triageEvents(id: string, limit = 500_000): Promise<Event[]> {
-    // Rows come back as a few JSON arrays built by DuckDB (one string per ~16 MB of text) rather
-    // than value by value: reading strings one at a time from result vectors cost ~1.3 µs each,
+    // Rows come back as JSON arrays built by DuckDB (one string per ~16 MB of text) rather than
+    // value by value: reading strings one at a time from result vectors cost ~1.3 µs each,
     // seconds per 100k events; one big string and JSON.parse is an order of magnitude cheaper.
     // Numbers that are BIGINT or DOUBLE travel as VARCHAR (exact: DuckDB prints doubles so
     // they round-trip), JSON columns as their text, so rowToEvent sees what a row read gives.
-    const batches = await this.query<{ j: string }>(
-      `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j FROM (
-         SELECT seq, ${EVENT_JSON} AS j,
-                sum(strlen(text) + strlen(message) + 256) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) // ${JSON_BATCH_BYTES} AS b
-         FROM (SELECT * FROM events WHERE incident_id = $id AND (
-           kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
-           OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)
-           ORDER BY seq LIMIT ${Math.trunc(limit)}))
-       GROUP BY b ORDER BY b`,
-      { id },
-    );
+    // Keyset pages of at most TRIAGE_PAGE rows keep DuckDB's side of the read small.
     const out: Event[] = [];
-    for (const { j } of batches) for (const a of JSON.parse(j) as unknown[][]) out.push(rowToEvent(jsonRow(a)));
+    const max = Math.trunc(limit);
+    let after = -1;
+    while (out.length < max) {
+      const n = Math.min(TRIAGE_PAGE, max - out.length);
+      const batches = await this.query<{ j: string; last: bigint }>(
+        `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j, max(seq) AS last FROM (
+           SELECT seq, ${EVENT_JSON} AS j,
+                  sum(strlen(text) + strlen(message) + 256) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) // ${JSON_BATCH_BYTES} AS b
+           FROM (SELECT * FROM events WHERE incident_id = $id AND seq > $after AND (
+             kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
+             OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)
+             ORDER BY seq LIMIT ${n}))
+         GROUP BY b ORDER BY b`,
+        { id, after },
+      );
+      let rows = 0;
+      for (const { j, last } of batches) {
+        for (const a of JSON.parse(j) as unknown[][]) {
+          out.push(rowToEvent(jsonRow(a)));
+          rows++;
+        }
+        after = Number(last);
+      }
+      if (rows < n) break; // a short page is the last one
+    }
     return out;
   }
 
