@@ -3,7 +3,17 @@
 import type { Analysis } from '../contract/analysis.ts';
 import { decisionInfo } from '../contract/decisions.ts';
 
-const SAFE = (s: string) => s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '');
+// Whole escape sequences first (so no "[31m" or OSC payload is left behind), then any lone
+// control character (C0 but tab, DEL, C1), bidi overrides/isolates and zero-width characters.
+// Bounded quantifiers: linear on hostile input.
+const ESCAPES = /\x1b\[[0-?]{0,64}[ -/]{0,8}[@-~]?|\x1b\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)?|\x1b[ -/]{0,4}[0-~]?|\x9b[0-?]{0,64}[ -/]{0,8}[@-~]?|\x9d[^\x07\x9c]{0,4096}[\x07\x9c]?/g;
+const CONTROLS = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/** Text from a log made safe to print on a terminal: no escape sequence, control or bidi character survives (tabs become spaces, line breaks too). */
+export function terminalSafe(s: string): string {
+  return s.replace(ESCAPES, '').replace(/\t/g, ' ').replace(CONTROLS, '');
+}
+const SAFE = terminalSafe;
 
 
 const WIDTH = 100;
@@ -32,7 +42,7 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
   out.push('');
   out.push(b('Inputs'));
   for (const i of a.inputs) out.push(`  ${SAFE(i.file)}  ${i.source}/${i.format}  ${i.lines} lines, ${i.events} events${i.unparsed ? `, ${i.unparsed} unparsed` : ''}`);
-  if (a.protocolVersions.length) out.push(`  protocol: ${a.protocolVersions.join(', ')}`);
+  if (a.protocolVersions.length) out.push(`  protocol: ${SAFE(a.protocolVersions.join(', '))}`);
   out.push('');
   if (!a.failures.length) {
     out.push('No failing request found.');
@@ -51,7 +61,7 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
   a.failures.forEach((f, n) => {
     if (f.decision === 'no_action') return;
     const what = [f.method ?? '(no JSON-RPC request)', f.tool ? `(${f.tool})` : '', f.rpcId !== null ? `id ${JSON.stringify(f.rpcId)}` : ''].filter(Boolean).join(' ');
-    out.push(`  ${n + 1}. ${SAFE(what)}${f.session ? `  session ${f.session}` : ''}${f.httpStatus ? `  HTTP ${f.httpStatus}` : ''}  stage ${f.stage}`);
+    out.push(`  ${n + 1}. ${SAFE(what)}${f.session ? `  session ${SAFE(f.session)}` : ''}${f.httpStatus ? `  HTTP ${f.httpStatus}` : ''}  stage ${f.stage}`);
     if (f.rootException) out.push(...wrap(`root: ${SAFE(f.rootException.type)}: ${SAFE(f.rootException.message).slice(0, 200)}`, '     '));
     if (f.exceptionChain.length > 1) out.push(...wrap(`chain: ${SAFE(f.exceptionChain.join(' › '))}`, '     '));
     out.push(`     → ${b(f.decision)}  [rule ${f.rule}]`);

@@ -7,8 +7,9 @@ import { workspaceDir } from '../../workspace.ts';
 import { ingestIncident, openContext } from '../../incidents.ts';
 import { queryEvents, EventFilters } from '../../store/events-query.ts';
 import { TriageError } from '../../errors.ts';
+import { terminalSafe } from '../render.ts';
 
-const SAFE = (s: string) => s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '');
+const SAFE = terminalSafe;
 const COLOR: Record<string, string> = { client: '\x1b[36m', proxy: '\x1b[35m', server: '\x1b[33m', unknown: '\x1b[90m' };
 
 export const timelineCommand: Command = {
