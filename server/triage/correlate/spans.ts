@@ -57,6 +57,10 @@ class UnionFind {
     const ra = this.find(a);
     const rb = this.find(b);
     if (ra === rb) return true;
+    return this.rootsCompatible(ra, rb);
+  }
+  /** canJoin for two distinct roots. */
+  rootsCompatible(ra: number, rb: number): boolean {
     return !clash(this.reqIds[ra]!, this.reqIds[rb]!) && !clash(this.methods[ra]!, this.methods[rb]!) && !clash(this.tools[ra]!, this.tools[rb]!);
   }
   find(i: number): number {
@@ -168,6 +172,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   }
   // Proxy access lines without a request id: pair each with the nearest client (or server) exchange of the same status.
   const proxyLines = accessLines;
+  const strippedPath = events.map((e) => (e.httpPath ? stripQuery(e.httpPath) : null));
   const used = new Map<string, Set<number>>(); // proxy file → target events: each access log pairs a target at most once
   for (const target of ['client', 'server'] as const) {
     // only real exchange lines (with an HTTP method): a bare "code: 502" under an error is not an exchange
@@ -179,15 +184,17 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       if (edges.get(pi)?.has('x-request-id') || (p.requestId && target === 'server')) continue;
       const usedHere = used.get(p.file);
       const pPath = p.httpPath ? stripQuery(p.httpPath) : null;
+      const rp = uf.find(pi); // no join happens during the search
       // The nearest compatible exchange (ties: the earlier one). Access logs in `combined` format
       // have one-second resolution.
       const best = candidates.nearest(String(p.httpStatus), p.ts!, p.ts! - windowMs - 1000, p.ts! + windowMs + 1000, (ci) => {
         const c = events[ci]!;
         if (usedHere?.has(ci)) return false;
         if (p.session && c.session && p.session !== c.session) return false;
-        if (pPath !== null && c.httpPath && pPath !== stripQuery(c.httpPath)) return false;
+        if (pPath !== null && c.httpPath && pPath !== strippedPath[ci]) return false;
         if (p.httpMethod && c.httpMethod && p.httpMethod !== c.httpMethod) return false;
-        return uf.find(ci) !== uf.find(pi) && uf.canJoin(ci, pi);
+        const rc = uf.find(ci);
+        return rc !== rp && uf.rootsCompatible(rc, rp);
       });
       if (best >= 0 && join(pi, best, 'method+path+status+time')) {
         if (usedHere) usedHere.add(best);
