@@ -88,6 +88,19 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\bSession ` + ID + String.raw` (?:idle timeout|crashed|terminated|expired|closed)`, 'g'),
 ];
 
+/**
+ * A substring each pattern above cannot match without (same index): a cheap test that skips a
+ * regex scan of the line when it would find nothing. `i` marks a case-insensitive test.
+ */
+const NEEDS: Array<[string, boolean]> = [
+  ['mcp', true], // mcp[-_]?session[-_]?id, case-insensitive
+  ['=', false], // ?session_id= …
+  [':', false], // "sessionId": "…"
+  ['sid="', false],
+  ['ession', false], // every phrase of pattern 4 contains "session"/"Session"
+  ['Session ', false],
+];
+
 const NOT_IDS = new Set(['None', 'null', 'undefined', 'none', 'provided', 'required', 'missing', 'invalid', 'header', 'expired']);
 const MASKED_TAIL = /(?:\*{3,}|…|\.\.\.|\[masked\])$/;
 
@@ -107,7 +120,14 @@ export function collectSessionIds(line: string, book: SessionIdBook): void {
     if (line.trim()) book.lastHeaderName = null;
   }
   if (!/session|sid=|sid"/i.test(line)) return;
-  for (const re of SESSION_ID_PATTERNS) {
+  let lower: string | null = null;
+  for (let p = 0; p < SESSION_ID_PATTERNS.length; p++) {
+    const re = SESSION_ID_PATTERNS[p]!;
+    const need = NEEDS[p];
+    if (need) {
+      const [s, ci] = need;
+      if (!(ci ? (lower ??= line.toLowerCase()) : line).includes(s)) continue;
+    }
     re.lastIndex = 0;
     for (const m of line.matchAll(re)) {
       const id = m[1]!.replace(/[.:]+$/, '');
