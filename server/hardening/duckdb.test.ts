@@ -37,9 +37,8 @@ describe('DuckDB after Store.open', () => {
     }
   });
 
-  // FAILS until Store.open ends with `SET lock_configuration = true` (server/store/store.ts,
-  // not ours to edit). Without the lock, any statement that reaches DuckDB can turn extension
-  // autoloading back on or raise memory and thread limits; the next test shows the lock breaks nothing.
+  // Without the lock, any statement that reaches DuckDB could turn extension autoloading back on
+  // or raise memory and thread limits; the next test shows the lock breaks nothing.
   it('locks the configuration', async () => {
     const store = await Store.open(join(ws.dir, 'b.duckdb'));
     try {
@@ -55,9 +54,8 @@ describe('DuckDB after Store.open', () => {
     for (let round = 0; round < 2; round++) {
       const ctx = await openContext({ env: ws.env, db, keyFile: ws.keyFile });
       try {
-        await ctx.store.query('SET enable_external_access = false');
-        await ctx.store.query('SET lock_configuration = true');
-        await expect(ctx.store.query('SET enable_external_access = true')).rejects.toThrow(/locked/);
+        // Store.open already turned external access off and locked the configuration.
+        await expect(ctx.store.query('SET enable_external_access = true')).rejects.toThrow(/locked|Cannot enable/);
         const { id, analysis } = await ingestIncident(ctx, entriesFromPaths([SAMPLE]), { name: `round ${round}` });
         expect(analysis.decision).toBe('reinitialize');
         const { rows, total } = await queryEvents(ctx.store, id, EventFilters.parse({ source: 'proxy', limit: 5 }));

@@ -70,8 +70,16 @@ export class Store {
     // 80% of RAM). Only redacted rows are ever written there. An in-memory database cannot spill.
     const options: Record<string, string> = { threads: '2', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
     if (!memory) options.memory_limit = DUCKDB_MEMORY_LIMIT;
-    const instance = await DuckDBInstance.create(path, options);
+    // DuckDB creates the file and its .wal with the process umask: make both private from birth.
+    const umask = memory ? null : process.umask(0o077);
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(path, options);
+    } finally {
+      if (umask !== null) process.umask(umask);
+    }
     if (!memory && existsSync(path)) chmodSync(path, 0o600);
+    if (!memory && existsSync(`${path}.wal`)) chmodSync(`${path}.wal`, 0o600);
     const writer = await instance.connect();
     for (const sql of SCHEMA) await writer.run(sql);
     await writer.run(`INSERT OR REPLACE INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}')`);
@@ -81,6 +89,8 @@ export class Store {
     // Log content is untrusted and SQL reaches us from the console: no file or network access from
     // SQL, for the life of this instance (DuckDB refuses to turn it back on while running).
     await writer.run('SET enable_external_access = false');
+    // …and no later statement may loosen any setting (extension autoload, memory, threads).
+    await writer.run('SET lock_configuration = true');
     return new Store(path, instance, writer);
   }
 
