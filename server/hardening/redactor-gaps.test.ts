@@ -1,4 +1,4 @@
-// FAILS at the time of writing (found by server/triage/redact/redact.fuzz.test.ts): the
+// Found by server/triage/redact/redact.fuzz.test.ts (fixed by recordParts on @url-userinfo): the
 // password of a URL's userinfo is recorded in the secret ledger only as `user:password`, so when
 // the bare password reappears on a later line (a driver's "authentication failed" message, a
 // retry log) the ledger sweep does not catch it and it is stored raw. Fix in server/triage/redact

@@ -1,4 +1,4 @@
-// FAILS at the time of writing: the line redactor is quadratic in the number of distinct
+// Guards against the line redactor becoming quadratic in the number of distinct
 // secrets it has seen (server/triage/redact: every line is swept for every literal collected
 // so far — the LiteralSweeper/redactString path). A hostile or merely long log where each line
 // carries its own token (rotating bearer tokens, per-request signatures) then takes hours:

@@ -104,6 +104,7 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
       if (replacement === null || replacement === value) continue;
       const id = rule.ruleFor ? rule.ruleFor(m, ctx) : rule.id;
       st.ledger.record(id, value, rule.secretKind ?? 'secret', replacement);
+      for (const part of rule.recordParts?.(value) ?? []) st.ledger.record(id, part, rule.secretKind ?? 'secret', replacement);
       edits.push({ start: s, end: e, text: replacement, rule: id });
     }
     if (edits.length) {

@@ -12,21 +12,29 @@ export interface SweepEntry {
 
 /** A literal multi-value replacer indexed by the first 6 characters (linear in the line length). */
 export class LiteralSweeper {
-  private byPrefix = new Map<string, SweepEntry[]>();
+  /**
+   * First 6 characters → the values that start with them, keyed by exact text, and the distinct
+   * lengths present (longest first). Secrets often share a vendor prefix (`sk-proj-`, `ghp_`):
+   * a lookup costs one Map probe per distinct length, not one comparison per value, so sweeping
+   * stays linear however many distinct secrets a file carries.
+   */
+  private byPrefix = new Map<string, { lengths: number[]; values: Map<string, SweepEntry> }>();
   readonly size = () => this.count;
   private count = 0;
-  private seen = new Set<string>();
   /** Hashes of the first 4 characters of every value: a position whose hash is unset cannot start one. */
   private heads = new Uint8Array(HEAD_SLOTS);
   add(value: string, replacement: string, rule: string): void {
-    if (value.length < 6 || this.seen.has(value)) return;
-    this.seen.add(value);
-    this.heads[headHash(value, 0)] = 1;
+    if (value.length < 6) return;
     const p = value.slice(0, 6);
-    const list = this.byPrefix.get(p) ?? [];
-    list.push({ value, replacement, rule });
-    list.sort((a, b) => b.value.length - a.value.length); // longest spelling first
-    this.byPrefix.set(p, list);
+    let bucket = this.byPrefix.get(p);
+    if (!bucket) this.byPrefix.set(p, (bucket = { lengths: [], values: new Map() }));
+    if (bucket.values.has(value)) return;
+    bucket.values.set(value, { value, replacement, rule });
+    if (!bucket.lengths.includes(value.length)) {
+      bucket.lengths.push(value.length);
+      bucket.lengths.sort((a, b) => b - a); // longest spelling first
+    }
+    this.heads[headHash(value, 0)] = 1;
     this.count++;
   }
   edits(text: string): Edit[] {
@@ -38,11 +46,13 @@ export class LiteralSweeper {
         i++;
         continue;
       }
-      const list = this.byPrefix.get(text.slice(i, i + 6));
+      const bucket = this.byPrefix.get(text.slice(i, i + 6));
       let hit: SweepEntry | undefined;
-      if (list) {
-        for (const e of list) {
-          if (text.startsWith(e.value, i) && boundaryOk(text, i, i + e.value.length, e.value.length)) {
+      if (bucket) {
+        for (const len of bucket.lengths) {
+          if (i + len > text.length) continue;
+          const e = bucket.values.get(text.slice(i, i + len));
+          if (e && boundaryOk(text, i, i + len, len)) {
             hit = e;
             break;
           }

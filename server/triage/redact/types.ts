@@ -66,6 +66,8 @@ export interface PatternRule {
   /** What the secret is, for the ledger/verifier. */
   secretKind?: SecretKind;
   /** Extra check on the replaced value (Luhn, octet ranges, stopwords…). false = keep. */
+  /** Parts of a removed value that are secrets on their own (a URL's password): swept where they reappear bare. */
+  recordParts?: (value: string) => string[];
   validate?: (value: string, m: RegExpExecArray, ctx: RuleContext) => boolean;
   /** Length of the secret at the start of the `v` group (the rest is kept); default: all of it. */
   narrow?: (value: string, m: RegExpExecArray, ctx: RuleContext) => number;

@@ -72,6 +72,8 @@ export const FORMAT_RULES: PatternRule[] = [
     pattern: /[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?<v>[^\s/?#@"'<>]{1,256})@/dg,
     secretKind: 'secret',
     validate: (v) => v !== 'git' && !v.startsWith('[REDACTED'),
+    // the password alone reappears in drivers' "authentication failed" messages and retries
+    recordParts: (v) => (v.includes(':') ? [v.slice(v.indexOf(':') + 1)] : []),
     tps: ['DATABASE=postgres://app:S3cretPw@db.internal:5432/app', 'redis://:hunter2hunter2@cache:6379/0', 'https://f4k3d5n0000000000000000000000000@o123.ingest.sentry.io/42'],
     fps: ['ssh://git@github.com/org/repo.git', 'https://api.github.com/repos/x/y'],
   },
