@@ -33,6 +33,8 @@ const EXACT: Record<string, KeyClass> = {
   sessionid: 'session',
   session: 'session',
   sid: 'session',
+  // SSE resumption ids encode the stream's identity (failure-signatures (f)): never published.
+  lasteventid: 'secret',
 };
 
 const CONTAINS = [
