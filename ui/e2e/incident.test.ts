@@ -29,7 +29,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function analysisOf(id: string): Promise<{ decision: string; failures: { evidence: { file: string; line: number }[] }[] }> {
+async function analysisOf(id: string): Promise<{ decision: string; failures: { decision: string; rejected?: { rule: string; why: string }[]; evidence: { file: string; line: number }[] }[] }> {
   const res = await fetch(`${h.base}/api/incidents/${id}/analysis`);
   expect(res.status).toBe(200);
   return res.json();
@@ -64,6 +64,19 @@ describe('incident page', () => {
     expect(await table.locator(`[data-decision="${analysis.decision}"]`).count()).toBeGreaterThan(0);
     expect(await table.locator('a[data-evidence]').count()).toBeGreaterThan(0);
     await page.getByTestId('timeline-table').waitFor();
+  });
+
+  it('shows why the rules before the deciding one did not fire', async () => {
+    const analysis = await analysisOf(id);
+    const decided = analysis.failures.find((f) => f.decision === analysis.decision)!;
+    const rejected = decided.rejected ?? [];
+    expect(rejected.length).toBeGreaterThan(0);
+    const row = page.locator('[data-testid=decision-table] tbody tr', { has: page.locator(`[data-decision="${analysis.decision}"]`) }).first();
+    const whyNot = row.getByTestId('why-not');
+    await whyNot.locator('summary').click();
+    const items = await whyNot.locator('li').allTextContents();
+    expect(items).toHaveLength(rejected.length);
+    rejected.forEach((r, i) => expect(items[i]).toBe(`${r.rule}: ${r.why}`));
   });
 
   it('follows an evidence link to the highlighted timeline row', async () => {
