@@ -1,5 +1,6 @@
 // The command line as a subprocess, the way scripts use it: exit codes, stdout vs stderr.
 import { execFile } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,6 +102,19 @@ describe('mcp-triage CLI', () => {
     const yes = await cli('purge', '--yes');
     expect(yes.code).toBe(0);
     expect(yes.stderr).toMatch(/deleted/);
+  });
+
+  it('serve on a port already in use exits 1 and says what to do', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await new Promise((ok) => blocker.once('listening', ok));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const r = await cli('serve', '--port', String(port), '--db', join(ws.dir, 'busy.duckdb'));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/already in use.*--port/);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('formats lists the formats and explains a file', async () => {

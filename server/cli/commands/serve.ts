@@ -28,7 +28,18 @@ Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
     if (!LOOPBACK.test(host) && !token) throw new TriageError('TRIAGE_ERR_USAGE', `serve: binding to ${host} exposes your logs to the network; add --token-file FILE (a file holding a long random token)`);
     const ctx = await openContext({ env: io.env, db: a.options.db as string | undefined, keyFile: a.options['key-file'] as string | undefined });
     const app = await buildApp({ ctx, uiDist: existsSync(UI_DIST) ? UI_DIST : undefined, maxUploadMb: a.options['max-upload-mb'] as number | undefined, token, allowedHosts: LOOPBACK.test(host) ? [] : [host] });
-    const address = await app.listen({ host, port: (a.options.port as number | undefined) ?? 8765 });
+    const port = (a.options.port as number | undefined) ?? 8765;
+    let address: string;
+    try {
+      address = await app.listen({ host, port });
+    } catch (e) {
+      await app.close().catch(() => undefined);
+      await ctx.store.close().catch(() => undefined);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new TriageError('TRIAGE_ERR_USAGE', `serve: ${host}:${port} is already in use (another mcp-triage?); stop it or pass --port N (PORT=N for npm start)`);
+      if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new TriageError('TRIAGE_ERR_USAGE', `serve: cannot listen on ${host}:${port} (${code}); pick another --host or --port`);
+      throw e;
+    }
     io.stderr.write(`mcp-triage: serving ${address.replace('0.0.0.0', host)}/ (database ${ctx.store.path})\n`);
     await new Promise<void>((done) => {
       const stop = () => void app.close().then(() => ctx.store.close()).then(done);
