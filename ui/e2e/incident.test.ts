@@ -139,6 +139,102 @@ describe('incident page', () => {
     await page.locator('[data-testid=timeline-table] tbody tr').first().waitFor();
   });
 
+  it('zooms and pans the swimlane from the keyboard; the window is in the URL and filters the timeline', async () => {
+    await page.goto(`${h.base}/incidents/${encodeURIComponent(id)}`);
+    const svg = page.getByTestId('swimlane');
+    await svg.waitFor();
+    await page.getByTestId('timeline-table').locator('tbody tr').first().waitFor();
+    const win = async () => ({ from: Number(await svg.getAttribute('data-from')), to: Number(await svg.getAttribute('data-to')) });
+    const ticks = () => svg.locator('text.tick').allTextContents();
+    const whole = await win();
+    const wholeTicks = await ticks();
+    expect(whole.to).toBeGreaterThan(whole.from);
+    expect(await svg.getAttribute('data-zoomed')).toBeNull();
+
+    await svg.focus();
+    const filtered = page.waitForResponse((r) => r.url().includes('/events?') && /[?&]from=\d+/.test(r.url()) && /[?&]to=\d+/.test(r.url()));
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
+    const res = await filtered;
+    const zoomed = await win();
+    const url = new URL(page.url());
+    expect(Number(url.searchParams.get('from'))).toBe(zoomed.from);
+    expect(Number(url.searchParams.get('to'))).toBe(zoomed.to);
+    // Two zoom-ins around the middle: a quarter of the span, inside the whole range.
+    expect(zoomed.to - zoomed.from).toBeLessThan((whole.to - whole.from) / 3);
+    expect(zoomed.from).toBeGreaterThan(whole.from);
+    expect(zoomed.to).toBeLessThan(whole.to);
+    expect(await ticks()).not.toEqual(wholeTicks);
+    // The timeline asked the events API for exactly that window.
+    const asked = new URL(res.url());
+    expect(Number(asked.searchParams.get('from'))).toBe(zoomed.from);
+    expect(Number(asked.searchParams.get('to'))).toBe(zoomed.to);
+
+    // → pans later by a quarter of the span.
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((f) => Number(new URL(location.href).searchParams.get('from')) > f, zoomed.from);
+    const panned = await win();
+    expect(panned.from).toBeGreaterThan(zoomed.from);
+    expect(Math.abs(panned.to - panned.from - (zoomed.to - zoomed.from))).toBeLessThanOrEqual(2);
+
+    // A reload keeps the window.
+    await page.reload();
+    await svg.waitFor();
+    expect(await win()).toEqual(panned);
+    expect(await svg.getAttribute('data-zoomed')).toBe('true');
+
+    // Reset restores the whole incident and drops the window from the URL.
+    await page.getByTestId('swimlane-reset').click();
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('from'));
+    expect(await win()).toEqual(whole);
+    expect(await ticks()).toEqual(wholeTicks);
+    expect(new URL(page.url()).searchParams.has('to')).toBe(false);
+  });
+
+  it('zooms around the pointer with ctrl + wheel and pans by dragging', async () => {
+    const svg = page.getByTestId('swimlane');
+    const whole = { from: Number(await svg.getAttribute('data-from')), to: Number(await svg.getAttribute('data-to')) };
+    const box = (await svg.boundingBox())!;
+    // Over the right part of the plot: the time under the pointer stays put, so the window moves right.
+    await page.mouse.move(box.x + box.width * 0.8, box.y + 10);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
+    const z = { from: Number(await svg.getAttribute('data-from')), to: Number(await svg.getAttribute('data-to')) };
+    expect(z.to - z.from).toBeLessThan(whole.to - whole.from);
+    expect(z.from - whole.from).toBeGreaterThan(whole.to - z.to);
+    // Drag right by 100px: the window moves earlier.
+    await page.mouse.move(box.x + box.width * 0.5, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5 + 50, box.y + 10, { steps: 3 });
+    await page.mouse.move(box.x + box.width * 0.5 + 100, box.y + 10, { steps: 3 });
+    await page.mouse.up();
+    await page.waitForFunction((f) => Number(new URL(location.href).searchParams.get('from')) < f, z.from);
+    expect(Number(await svg.getAttribute('data-from'))).toBeLessThan(z.from);
+    await page.getByTestId('swimlane-reset').click();
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('from'));
+  });
+
+  it('highlights a lane when its label is clicked and filters the timeline to that source', async () => {
+    const label = page.getByTestId('lane-server');
+    await label.click();
+    expect(await label.getAttribute('aria-pressed')).toBe('true');
+    expect(await label.getAttribute('class')).toContain('hl');
+    expect(await page.getByTestId('lane-client').getAttribute('aria-pressed')).toBe('false');
+    expect(await page.locator('[data-testid=filter-source]').inputValue()).toBe('server');
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[data-testid=timeline-table] tbody tr')];
+      return rows.length > 0 && rows.every((r) => r.querySelector('td:nth-child(2)')?.textContent?.trim() === 'server');
+    });
+    expect(new URL(page.url()).searchParams.get('source')).toBe('server');
+    // Clicking it again clears the highlight and the filter.
+    await label.click();
+    expect(await label.getAttribute('aria-pressed')).toBe('false');
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('source'));
+  });
+
   it('lists the incident on the home page with its decision', async () => {
     await page.goto(h.base);
     const row = page.getByTestId('incidents-table').locator('tbody tr').first();

@@ -15,6 +15,9 @@ export class TimelineState {
   source = $state('');
   level = $state('');
   q = $state('');
+  /** The swimlane's zoom window (epoch ms, inclusive), null = unbounded. */
+  from = $state<number | null>(null);
+  to = $state<number | null>(null);
   offset = $state(0);
   rows = $state<EventRow[]>([]);
   /** Rows matching the filters (X-Total-Count), null if unknown. */
@@ -27,7 +30,7 @@ export class TimelineState {
   highlight = $state<string | null>(null);
   notice = $state<string | null>(null);
 
-  filtered = $derived(this.source !== '' || this.level !== '' || this.q !== '');
+  filtered = $derived(this.source !== '' || this.level !== '' || this.q !== '' || this.from !== null || this.to !== null);
   page = $derived(Math.floor(this.offset / PAGE_SIZE) + 1);
   pages = $derived(this.total === null ? null : Math.max(1, Math.ceil(this.total / PAGE_SIZE)));
 
@@ -39,7 +42,7 @@ export class TimelineState {
   }
 
   get filter(): EventFilter {
-    return { source: this.source, level: this.level, q: this.q.trim() };
+    return { source: this.source, level: this.level, q: this.q.trim(), from: this.from ?? undefined, to: this.to ?? undefined };
   }
 
   async load(): Promise<void> {
@@ -82,8 +85,17 @@ export class TimelineState {
     else this.#qTimer = setTimeout(() => this.#refilter(), 250);
   }
 
+  /** The swimlane's zoom window; null, null = everything. */
+  setWindow(from: number | null, to: number | null): void {
+    if (from === this.from && to === this.to) return;
+    this.from = from;
+    this.to = to;
+    this.#refilter();
+  }
+
   clearFilters(): void {
     this.source = this.level = this.q = '';
+    this.from = this.to = null;
     clearTimeout(this.#qTimer);
     this.#refilter();
   }
@@ -146,6 +158,7 @@ export class TimelineState {
         index = await this.#indexOf(target, {});
         if (index !== null) {
           this.source = this.level = this.q = '';
+          this.from = this.to = null;
           this.notice = `Filters cleared to show ${wanted}.`;
         }
       }
