@@ -1,29 +1,16 @@
 // The HTTP API through fastify inject(): every contract route, the error shape, and the
 // cross-site guards.
 import { tableFromIPC } from 'apache-arrow';
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Analysis } from '../contract/analysis.ts';
 import { openContext, type Context } from '../incidents.ts';
-import { REPO, tempWorkspace } from '../testing/helpers.ts';
+import { multipart, sampleFiles as sampleBundle, tempWorkspace } from '../testing/helpers.ts';
 import { buildApp } from './app.ts';
 
-export function multipart(files: { name: string; data: string | Buffer }[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----mcptriage' + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(Buffer.isBuffer(f.data) ? f.data : Buffer.from(f.data));
-    parts.push(Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-requested-with': 'mcp-triage' } };
-}
 
-const SAMPLE = join(REPO, 'samples', 'restart-stale-session');
-const sampleFiles = () => readdirSync(SAMPLE).filter((f) => f.endsWith('.log')).map((f) => ({ name: f, data: readFileSync(join(SAMPLE, f)) }));
+const sampleFiles = () => sampleBundle('restart-stale-session');
 
 const ws = tempWorkspace();
 let ctx: Context;

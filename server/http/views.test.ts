@@ -1,6 +1,5 @@
 // The view routes (unit of work, histogram, HTML export) and the verify route, through inject()
 // on a real store; verify against a real SDK server and a dead port.
-import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -8,17 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Analysis } from '../contract/analysis.ts';
 import { openContext, type Context } from '../incidents.ts';
 import { startServer, type TestMcpServer } from '../probe/testing/servers.ts';
-import { REPO, tempWorkspace } from '../testing/helpers.ts';
+import { multipart, sampleFiles as sampleBundle, tempWorkspace } from '../testing/helpers.ts';
 import { buildApp } from './app.ts';
 
-function multipart(files: { name: string; data: Buffer }[]): { payload: Buffer; headers: Record<string, string> } {
-  const b = '----mcptriage' + Math.random().toString(16).slice(2);
-  const parts = files.flatMap((f) => [Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), f.data, Buffer.from('\r\n')]);
-  return { payload: Buffer.concat([...parts, Buffer.from(`--${b}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${b}`, 'x-requested-with': 'mcp-triage' } };
-}
 
-const SAMPLE = join(REPO, 'samples', 'restart-stale-session');
-const sampleFiles = () => readdirSync(SAMPLE).filter((f) => f.endsWith('.log')).map((f) => ({ name: f, data: readFileSync(join(SAMPLE, f)) }));
+const sampleFiles = () => sampleBundle('restart-stale-session');
 
 const ws = tempWorkspace();
 let ctx: Context;

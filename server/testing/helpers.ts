@@ -1,6 +1,6 @@
 // Test helpers: a throwaway workspace (0700 temp dir, fixed key so pseudonyms are stable in golden files).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,4 +16,23 @@ export function tempWorkspace(): { dir: string; keyFile: string; env: NodeJS.Pro
   const keyFile = join(dir, 'test.key');
   writeFileSync(keyFile, TEST_KEY, { mode: 0o600 });
   return { dir, keyFile, env: { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A multipart/form-data body (one file part each, field "files") with the CSRF header, for inject(). */
+export function multipart(files: { name: string; data: string | Buffer }[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----mcptriage' + Math.random().toString(16).slice(2);
+  const parts: Buffer[] = [];
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(Buffer.isBuffer(f.data) ? f.data : Buffer.from(f.data));
+    parts.push(Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-requested-with': 'mcp-triage' } };
+}
+
+/** The .log files of a committed sample, as upload parts. */
+export function sampleFiles(name: string): { name: string; data: Buffer }[] {
+  const dir = join(REPO, 'samples', name);
+  return readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => ({ name: f, data: readFileSync(join(dir, f)) }));
 }
