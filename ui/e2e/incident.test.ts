@@ -1,7 +1,8 @@
 // Browser end-to-end: the real server (buildApp) + the built UI (ui/dist) + Debian chromium.
 // Upload a recorded incident through the file input, read the decision, follow evidence,
 // reload the deep link, and prove log text can never become markup.
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -282,6 +283,54 @@ describe('upload control', () => {
     expect(new URL(p.url()).pathname).toBe('/');
     await p.screenshot({ path: join(SHOTS, 'upload-error.png') });
     await p.close();
+  });
+});
+
+describe('upload progress', () => {
+  it('shows intermediate progress for a large file, then opens the incident', { timeout: 120_000 }, async () => {
+    // ~10 MB of client log lines in a temp dir.
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-ui-upload-'));
+    const file = join(dir, 'big-client.log');
+    const t0 = Date.parse('2026-11-29T09:00:00.000Z');
+    const lines: string[] = [];
+    for (let i = 0; i < 110_000; i++) {
+      lines.push(`${new Date(t0 + i * 7).toISOString()} INFO [host-app] tick ${i} ${'x'.repeat(48)}`);
+    }
+    writeFileSync(file, lines.join('\n') + '\n');
+    const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await p.goto(h.base);
+      await p.setInputFiles('[data-testid=file-input]', file);
+      await p.getByRole('list', { name: 'Files to upload' }).getByText('big-client.log').waitFor();
+      // Record every value the progress bar shows, from the moment it appears.
+      await p.evaluate(() => {
+        const seen: number[] = [];
+        (window as unknown as { __progress: number[] }).__progress = seen;
+        const record = () => {
+          const v = document.querySelector('[role=progressbar][aria-label="Upload progress"]')?.getAttribute('aria-valuenow');
+          if (v != null && seen[seen.length - 1] !== Number(v)) seen.push(Number(v));
+        };
+        new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+      });
+      // Loopback is too fast to see progress: throttle uploads to ~4 MB/s (~2.5 s for this file).
+      const cdp = await p.context().newCDPSession(p);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 4 * 1024 * 1024 });
+      await p.click('[data-testid=upload-submit]');
+      await p.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
+      await p.waitForFunction(() => (window as unknown as { __progress: number[] }).__progress.some((v) => v >= 100), null, { timeout: 60_000 });
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await p.waitForURL(/\/incidents\/[^/?]+$/, { timeout: 90_000 });
+      const seen = await p.evaluate(() => (window as unknown as { __progress: number[] }).__progress);
+      const between = seen.filter((v) => v > 0 && v < 100);
+      expect(between.length).toBeGreaterThan(0);
+      // Never goes backwards.
+      expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+      await p.getByTestId('decision-table').or(p.getByTestId('timeline-table')).first().waitFor({ timeout: 60_000 });
+    } finally {
+      await p.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
