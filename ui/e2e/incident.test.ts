@@ -154,10 +154,13 @@ describe('incident page', () => {
 
     await svg.focus();
     const filtered = page.waitForResponse((r) => r.url().includes('/events?') && /[?&]from=\d+/.test(r.url()) && /[?&]to=\d+/.test(r.url()));
+    // The strip re-samples the window too (limit=5000), so a zoom shows that stretch in detail.
+    const sampled = page.waitForResponse((r) => r.url().includes('/events?') && r.url().includes('limit=5000') && /[?&]from=\d+/.test(r.url()));
     await page.keyboard.press('+');
     await page.keyboard.press('+');
     await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
     const res = await filtered;
+    expect(new URL((await sampled).url()).searchParams.get('to')).toBe(new URL(page.url()).searchParams.get('to'));
     const zoomed = await win();
     const url = new URL(page.url());
     expect(Number(url.searchParams.get('from'))).toBe(zoomed.from);

@@ -1,7 +1,7 @@
 // State of the incident page: the Analysis (validated JSON), the failure cursor for j/k,
 // and an overview sample of events for the swimlane. The timeline has its own class.
 import type { Analysis, Failure } from '../../../../server/contract/analysis.ts';
-import { describeError, getAnalysis, getEvents, listIncidents, type EventRow, type IncidentSummary } from '../api.ts';
+import { describeError, getAnalysis, getEvents, getHistogram, listIncidents, type EventRow, type IncidentSummary } from '../api.ts';
 
 /** How many events the swimlane samples; the strip is an overview, not the timeline. */
 export const OVERVIEW_LIMIT = 5000;
@@ -16,6 +16,8 @@ export class IncidentState {
   cursor = $state(-1);
   overview = $state<EventRow[]>([]);
   overviewTruncated = $state(false);
+  /** First and last timestamp of the whole incident (raw), so a zoomed sample still knows the whole. */
+  extent = $state<{ lo: number; hi: number } | null>(null);
 
   failures = $derived<Failure[]>(this.analysis?.failures ?? []);
   selected = $derived<Failure | null>(this.cursor >= 0 ? (this.failures[this.cursor] ?? null) : null);
@@ -54,12 +56,24 @@ export class IncidentState {
     } finally {
       if (!signal.aborted) this.loading = false;
     }
-    if (this.analysis) void this.loadOverview();
+    if (this.analysis) {
+      // One bucket: just the incident's min/max timestamp.
+      getHistogram(this.id, 1, signal)
+        .then((h) => (this.extent = h.from !== null && h.to !== null ? { lo: h.from, hi: h.to } : null))
+        .catch(() => {});
+    }
   }
 
-  async loadOverview(): Promise<void> {
+  #overviewCtrl: AbortController | null = null;
+
+  /** The swimlane's sample: the first OVERVIEW_LIMIT events of the zoom window (or of everything). */
+  async loadOverview(from: number | null = null, to: number | null = null): Promise<void> {
+    this.#overviewCtrl?.abort();
+    const ctrl = (this.#overviewCtrl = new AbortController());
+    const signal = AbortSignal.any([ctrl.signal, this.#ctrl.signal]);
     try {
-      const { rows, total } = await getEvents(this.id, { limit: OVERVIEW_LIMIT }, this.#ctrl.signal);
+      const { rows, total } = await getEvents(this.id, { limit: OVERVIEW_LIMIT, from: from ?? undefined, to: to ?? undefined }, signal);
+      if (signal.aborted) return;
       this.overviewTruncated = total !== null ? total > rows.length : rows.length >= OVERVIEW_LIMIT;
       this.overview = rows;
     } catch {
@@ -75,6 +89,7 @@ export class IncidentState {
   }
 
   dispose(): void {
+    this.#overviewCtrl?.abort();
     this.#ctrl.abort();
   }
 }
