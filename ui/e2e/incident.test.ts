@@ -188,6 +188,14 @@ describe('incident page', () => {
     expect(await win()).toEqual(panned);
     expect(await svg.getAttribute('data-zoomed')).toBe('true');
 
+    // Panning stops at the first event: the window keeps its span and starts at the whole range's start.
+    await svg.focus();
+    for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((f) => Number(new URL(location.href).searchParams.get('from')) === f, whole.from);
+    const start = await win();
+    expect(start.from).toBe(whole.from);
+    expect(Math.abs(start.to - start.from - (panned.to - panned.from))).toBeLessThanOrEqual(2);
+
     // Reset restores the whole incident and drops the window from the URL.
     await page.getByTestId('swimlane-reset').click();
     await page.waitForFunction(() => !new URL(location.href).searchParams.has('from'));
