@@ -10,12 +10,6 @@ export function stripAnsi(line: string): { text: string; stripped: boolean } {
   return { text: line.replace(ANSI, ''), stripped: true };
 }
 
-/** Other control characters (but tab) become visible escapes, so they cannot move a terminal cursor later. */
-export function neutraliseControls(line: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[\x00-\x08\x0b-\x1f\x7f]/.test(line) ? line.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : line;
-}
-
 /**
  * A prefix that wraps every line of a file: `docker compose` service gutters (`api-1  | `),
  * log-viewer line numbers (`  42 | `, `42: `), kubectl/CloudWatch/ECS timestamps before the real line.

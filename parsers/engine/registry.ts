@@ -4,7 +4,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { FormatSpec } from '../contract/format.ts';
 import { emptyEvent, type Event } from '../contract/event.ts';
 import { applyFormat, compileFormat, type CompiledFormat } from './apply.ts';
@@ -101,4 +100,3 @@ export function loadFormats(opts: LoadOptions = {}): CompiledFormat[] {
   return formats;
 }
 
-export const FormatSpecJsonSchema = () => z.toJSONSchema(FormatSpec, { target: 'draft-07', io: 'input' });

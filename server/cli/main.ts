@@ -1,21 +1,17 @@
 // Dispatch `mcp-triage <command>`; map errors to exit codes (1 unusable input, 2 internal).
-import { existsSync } from 'node:fs';
 import type { CliIO, Command } from './command.ts';
 import { TriageError } from '../errors.ts';
 import { analyzeCommand } from './commands/analyze.ts';
 import { formatsCommand } from './commands/formats.ts';
+import { probeCommand } from './commands/probe.ts';
+import { purgeCommand } from './commands/purge.ts';
+import { redactCommand } from './commands/redact.ts';
+import { reportCommand } from './commands/report.ts';
 import { serveCommand } from './commands/serve.ts';
+import { timelineCommand } from './commands/timeline.ts';
 
-// Commands that other work adds (redact, report, timeline, probe, purge) are picked up when their file exists.
-async function optional(path: string): Promise<Command | null> {
-  if (!existsSync(new URL(path, import.meta.url))) return null;
-  const m = (await import(path)) as Record<string, unknown>;
-  return (Object.values(m).find((v) => v && typeof v === 'object' && 'run' in (v as object)) as Command) ?? null;
-}
-
-export async function commands(): Promise<Command[]> {
-  const extra = await Promise.all(['./commands/redact.ts', './commands/report.ts', './commands/timeline.ts', './commands/probe.ts', './commands/purge.ts'].map(optional));
-  return [analyzeCommand, ...extra.filter((c): c is Command => c !== null), serveCommand, formatsCommand].sort((a, b) => a.name.localeCompare(b.name));
+export function commands(): Command[] {
+  return [analyzeCommand, formatsCommand, probeCommand, purgeCommand, redactCommand, reportCommand, serveCommand, timelineCommand];
 }
 
 function usage(cmds: Command[]): string {
@@ -35,7 +31,7 @@ function usage(cmds: Command[]): string {
 
 export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }): Promise<number> {
   try {
-    const cmds = await commands();
+    const cmds = commands();
     const [name, ...rest] = argv;
     if (!name || name === '--help' || name === '-h' || name === 'help') {
       io.stdout.write(usage(cmds) + '\n');

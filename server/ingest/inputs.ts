@@ -127,22 +127,6 @@ function walk(root: string, dir: string, out: InputEntry[]): void {
   }
 }
 
-export function entryFromBuffer(name: string, data: Buffer): InputEntry {
-  const gz = data[0] === 0x1f && data[1] === 0x8b;
-  const shown = gz ? name.replace(/\.gz$/i, '') : name;
-  return {
-    name: shown,
-    size: data.length,
-    async *open() {
-      if (!gz) {
-        yield data;
-        return;
-      }
-      yield* inflating(shown, Readable.from([data]));
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Archives
 

@@ -100,7 +100,7 @@ export class ExchangeLog {
         x.location = res.headers.get('location') ?? undefined;
         if (!res.ok) {
           try {
-            x.bodySnippet = (await withTimeout(res.clone().text(), 2000)).slice(0, 300);
+            x.bodySnippet = (await withTimeout(res.clone().text(), 2000, 'error body')).slice(0, 300);
           } catch {
             /* the body could not be read; the status says enough */
           }
@@ -126,9 +126,10 @@ export class ExchangeLog {
   }
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+/** Reject after ms with a PROBE_TIMEOUT error naming what stalled (diagnose.ts reads the code). */
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('timeout')), ms);
+    const t = setTimeout(() => reject(Object.assign(new Error(`${what} timed out after ${ms} ms`), { code: 'PROBE_TIMEOUT' })), ms);
     p.then(
       (v) => {
         clearTimeout(t);

@@ -12,7 +12,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TriageError } from '../errors.ts';
 import { createLineRedactor, SessionIdBook } from '../triage/redact/index.ts';
 import { describeExchange, diagnoseHttp, diagnoseNetwork, errorCode, innermostMessage, isTimeout } from './diagnose.ts';
-import { ExchangeLog, type Exchange } from './http.ts';
+import { ExchangeLog, withTimeout, type Exchange } from './http.ts';
 import { hostPort, reach } from './reach.ts';
 import type { ProbeLogEvent, ProbeOptions, ProbeResult, ProbeStep, StepName, TransportKind } from './types.ts';
 
@@ -82,22 +82,6 @@ export function clean(s: string): string {
     .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
     .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g, '')
     .replace(/[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(Object.assign(new Error(`${what} timed out after ${ms} ms`), { code: 'PROBE_TIMEOUT' })), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(t);
-        reject(e);
-      },
-    );
-  });
 }
 
 function pathOf(url: string): string {
