@@ -5,6 +5,7 @@ import { loadFormats } from '../parsers/engine/registry.ts';
 import type { Analysis } from './contract/analysis.ts';
 import { ingestIntoStore, type IngestResult, type Progress } from './ingest/pipeline.ts';
 import type { InputEntry } from './ingest/inputs.ts';
+import { DEFAULT_FOCUS, type FocusLimits } from './store/focus.ts';
 import { Store } from './store/store.ts';
 import { analyze } from './triage/analyze.ts';
 import { isPolicyFile, parseToolPolicy, ToolPolicy } from './triage/classify/policy.ts';
@@ -35,11 +36,18 @@ export async function openContext(opts: ContextOptions = {}): Promise<Context> {
   return { store, key, formats };
 }
 
-export async function refreshAnalysis(store: Store, id: string): Promise<Analysis> {
+/** Above this many triage events an incident is analysed around its first failures (store/focus.ts), so memory stays bounded. */
+export const FULL_ANALYSIS_LIMIT = 250_000;
+
+export async function refreshAnalysis(store: Store, id: string, opts: { fullLimit?: number; focus?: FocusLimits } = {}): Promise<Analysis> {
   const files = await store.files(id);
-  const events = await store.triageEvents(id);
+  const triage = await store.triageCount(id);
+  const focused = triage > (opts.fullLimit ?? FULL_ANALYSIS_LIMIT);
+  const events = await store.triageEvents(id, focused ? Number.MAX_SAFE_INTEGER : 500_000, focused ? { focus: opts.focus ?? DEFAULT_FOCUS } : {});
+  const whole = focused ? { sessions: await store.sessionStats(id), protocolVersions: await store.protocolVersions(id), triageEvents: triage } : undefined;
   const stored = await store.toolPolicy(id);
   const analysis = analyze({
+    whole,
     toolPolicy: stored ? ToolPolicy.parse(stored) : null,
     inputs: files.map((f) => ({ file: f.path, source: f.source as Analysis['inputs'][number]['source'], format: f.format, lines: f.lines, events: f.events, unparsed: f.unparsed, truncatedLines: f.truncatedLines })),
     events,

@@ -119,6 +119,17 @@ export const Analysis = z.object({
   decision: Decision,
   /** Added: per-file clock offsets estimated from strongly joined requests. */
   clockOffsets: z.array(ClockOffset).optional(),
+  /**
+   * Added: how much of the incident the analysis read. A large incident is analysed around its
+   * first failures (store/focus.ts); sessions and protocol versions still count every event.
+   */
+  coverage: z
+    .object({
+      triageEvents: z.number().int().nonnegative(),
+      analysedEvents: z.number().int().nonnegative(),
+      focused: z.boolean(),
+    })
+    .optional(),
 });
 export type Analysis = z.infer<typeof Analysis>;
 

@@ -5,9 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Event } from '../../parsers/contract/event.ts';
+import type { SessionStat } from '../triage/analyze.ts';
 import { Analysis } from '../contract/analysis.ts';
 import { TriageError } from '../errors.ts';
 import { ensurePrivateDir } from '../workspace.ts';
+import { focusSql, TRIAGE_WHERE, type FocusLimits } from './focus.ts';
 import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
 
 export interface IncidentRow {
@@ -234,41 +236,77 @@ export class Store {
     });
   }
 
-  /** Events worth triaging: anything with a correlation key, a status, a warning or worse, or a block. */
-  async triageEvents(id: string, limit = 500_000): Promise<Event[]> {
+  /** How many events of an incident are worth triaging (see TRIAGE_WHERE). */
+  async triageCount(id: string): Promise<number> {
+    const [r] = await this.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE incident_id = $id AND ${TRIAGE_WHERE}`, { id });
+    return Number(r?.n ?? 0);
+  }
+
+  /**
+   * Events worth triaging: anything with a correlation key, a status, a warning or worse, or a block.
+   * With `focus`, only the neighbourhood of the first failures (see focus.ts): what a large incident's
+   * analysis reads, bounded whatever the size of the logs.
+   */
+  async triageEvents(id: string, limit = 500_000, opts: { focus?: FocusLimits } = {}): Promise<Event[]> {
     // Rows come back as JSON arrays built by DuckDB (one string per ~16 MB of text) rather than
     // value by value: reading strings one at a time from result vectors cost ~1.3 µs each,
     // seconds per 100k events; one big string and JSON.parse is an order of magnitude cheaper.
     // Numbers that are BIGINT or DOUBLE travel as VARCHAR (exact: DuckDB prints doubles so
     // they round-trip), JSON columns as their text, so rowToEvent sees what a row read gives.
     // Keyset pages of at most TRIAGE_PAGE rows keep DuckDB's side of the read small.
-    const out: Event[] = [];
-    const max = Math.trunc(limit);
-    let after = -1;
-    while (out.length < max) {
-      const n = Math.min(TRIAGE_PAGE, max - out.length);
-      const batches = await this.query<{ j: string; last: bigint }>(
-        `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j, max(seq) AS last FROM (
-           SELECT seq, ${EVENT_JSON} AS j,
-                  sum(strlen(text) + strlen(message) + 256) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) // ${JSON_BATCH_BYTES} AS b
-           FROM (SELECT * FROM events WHERE incident_id = $id AND seq > $after AND (
-             kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
-             OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)
-             ORDER BY seq LIMIT ${n}))
-         GROUP BY b ORDER BY b`,
-        { id, after },
-      );
-      let rows = 0;
-      for (const { j, last } of batches) {
-        for (const a of JSON.parse(j) as unknown[][]) {
-          out.push(rowToEvent(jsonRow(a)));
-          rows++;
-        }
-        after = Number(last);
+    const c = await this.instance.connect();
+    try {
+      let where = TRIAGE_WHERE;
+      if (opts.focus) {
+        // The focus set is computed once into a connection-local temp table of seq numbers.
+        await c.run(`CREATE OR REPLACE TEMP TABLE focus_seq AS ${focusSql(opts.focus)}`, { id } as never);
+        where = 'seq IN (SELECT seq FROM focus_seq)';
       }
-      if (rows < n) break; // a short page is the last one
+      const out: Event[] = [];
+      const max = Math.trunc(limit);
+      let after = -1;
+      while (out.length < max) {
+        const n = Math.min(TRIAGE_PAGE, max - out.length);
+        const r = await c.runAndReadAll(
+          `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j, max(seq) AS last FROM (
+             SELECT seq, ${EVENT_JSON} AS j,
+                    sum(strlen(text) + strlen(message) + 256) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) // ${JSON_BATCH_BYTES} AS b
+             FROM (SELECT * FROM events WHERE incident_id = $id AND seq > $after AND ${where} ORDER BY seq LIMIT ${n}))
+           GROUP BY b ORDER BY b`,
+          { id, after } as never,
+        );
+        let rows = 0;
+        for (const { j, last } of r.getRowObjectsJS() as { j: string; last: bigint }[]) {
+          for (const a of JSON.parse(j) as unknown[][]) {
+            out.push(rowToEvent(jsonRow(a)));
+            rows++;
+          }
+          after = Number(last);
+        }
+        if (rows < n) break; // a short page is the last one
+      }
+      return out;
+    } finally {
+      c.closeSync();
     }
-    return out;
+  }
+
+  /** Per-session first/last times and the time of a successful DELETE, over every event of the incident. */
+  async sessionStats(id: string): Promise<SessionStat[]> {
+    const rows = await this.query<{ session: string; first: bigint | null; last: bigint | null; deleted: bigint | null }>(
+      `SELECT session, min(ts) AS first, max(ts) AS last,
+              max(CASE WHEN http_method = 'DELETE' AND http_status < 300 THEN ts END) AS deleted
+       FROM events WHERE incident_id = $id AND session IS NOT NULL GROUP BY session ORDER BY min(seq)`,
+      { id },
+    );
+    const n = (v: bigint | null) => (v === null ? null : Number(v));
+    return rows.map((r) => ({ session: r.session, first: n(r.first), last: n(r.last), deleted: n(r.deleted) }));
+  }
+
+  /** Every protocol version the incident's events mention. */
+  async protocolVersions(id: string): Promise<string[]> {
+    const rows = await this.query<{ v: string }>('SELECT DISTINCT protocol_version AS v FROM events WHERE incident_id = $id AND protocol_version IS NOT NULL ORDER BY v', { id });
+    return rows.map((r) => r.v);
   }
 
   /** The first events of every file (where versions and transports are announced). */

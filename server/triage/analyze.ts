@@ -15,16 +15,29 @@ export interface AnalyzeInput {
   events: Event[];
   /** The user's tool policy (classify/policy.ts loadToolPolicy), when one was found. */
   toolPolicy?: ToolPolicy | null;
+  /**
+   * Incident-wide aggregates, when `events` is only a focus set (store/focus.ts): sessions and
+   * protocol versions are then read from these instead of from `events`.
+   */
+  whole?: { sessions: SessionStat[]; protocolVersions: string[]; triageEvents: number };
+}
+
+/** One session's first and last time, and when a DELETE of it succeeded. */
+export interface SessionStat {
+  session: string;
+  first: number | null;
+  last: number | null;
+  deleted: number | null;
 }
 
 const MAX_FAILURES = 200;
 const MAX_SPANS = 2000;
 
-export function analyze({ inputs: given, events: stored, toolPolicy = null }: AnalyzeInput): Analysis {
+export function analyze({ inputs: given, events: stored, toolPolicy = null, whole }: AnalyzeInput): Analysis {
   const inputs = given.filter((i) => !isPolicyFile(i.file));
   const events = enrichEvents(stored.filter((e) => !isPolicyFile(e.file)));
   const annotations = toolAnnotations(events);
-  const protocolVersions = [...new Set(events.map((e) => e.protocolVersion).filter((v): v is string => !!v))].sort();
+  const protocolVersions = whole ? [...whole.protocolVersions].sort() : [...new Set(events.map((e) => e.protocolVersion).filter((v): v is string => !!v))].sort();
   const spans = buildSpans(events);
   const clockOffsets = estimateOffsets(spans);
   attachOrphans(spans);
@@ -58,7 +71,7 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null }: An
     inputs,
     protocolVersions,
     failures,
-    sessions: summariseSessions(events, failures),
+    sessions: summariseSessions(whole ? whole.sessions : sessionStats(events), failures),
     spans: spans
       .filter((s) => s.joinedBy.size > 0)
       .sort((a, b) => (a.start ?? 0) - (b.start ?? 0))
@@ -66,6 +79,7 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null }: An
       .map((s): Span => ({ rpcId: s.rpcId, method: s.method, session: s.session && /^sess_[a-z2-7]{10,}$/.test(s.session) ? s.session : null, sources: s.sources, joinedBy: [...s.joinedBy].sort() })),
     decision: headline(failures.map((f) => f.decision)),
     clockOffsets,
+    ...(whole ? { coverage: { triageEvents: whole.triageEvents, analysedEvents: stored.length, focused: true } } : {}),
   };
   return Analysis.parse(doc);
 }
@@ -124,18 +138,23 @@ function uniqueEvidence(events: Event[]): Evidence[] {
   return out;
 }
 
-function summariseSessions(events: Event[], failures: Failure[]): SessionSummary[] {
-  const m = new Map<string, { first: number | null; last: number | null; deleted: number | null }>();
+function sessionStats(events: Event[]): SessionStat[] {
+  const m = new Map<string, SessionStat>();
   for (const e of events) {
-    if (!e.session || !/^sess_[a-z2-7]{10,}$/.test(e.session)) continue;
-    const s = m.get(e.session) ?? { first: null, last: null, deleted: null };
+    if (!e.session) continue;
+    const s = m.get(e.session) ?? { session: e.session, first: null, last: null, deleted: null };
     if (e.ts !== null) {
       s.first = s.first === null ? e.ts : Math.min(s.first, e.ts);
       s.last = s.last === null ? e.ts : Math.max(s.last, e.ts);
     }
-    if (e.httpMethod === 'DELETE' && e.httpStatus !== null && e.httpStatus < 300 && e.ts !== null) s.deleted = e.ts;
+    if (e.httpMethod === 'DELETE' && e.httpStatus !== null && e.httpStatus < 300 && e.ts !== null) s.deleted = Math.max(s.deleted ?? -Infinity, e.ts);
     m.set(e.session, s);
   }
+  return [...m.values()];
+}
+
+function summariseSessions(stats: SessionStat[], failures: Failure[]): SessionSummary[] {
+  const m = new Map(stats.filter((s) => /^sess_[a-z2-7]{10,}$/.test(s.session)).map((s) => [s.session, s]));
   const expired = new Map<string, number>();
   for (const f of failures) if (f.session && f.decision === 'reinitialize') expired.set(f.session, (expired.get(f.session) ?? 0) + 1);
   return [...m.entries()]

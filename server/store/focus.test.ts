@@ -1,0 +1,40 @@
+// The focus set (store/focus.ts) must not change what analysis concludes: every committed sample,
+// analysed from its focus set alone (the opening window switched off, so only the failure
+// neighbourhood and incident-wide facts remain), reaches the same failures as the full analysis.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Analysis } from '../contract/analysis.ts';
+import { ingestIncident, openContext, refreshAnalysis, type Context } from '../incidents.ts';
+import { entriesFromPaths } from '../ingest/inputs.ts';
+import { sampleDirs } from '../samples.ts';
+import { tempWorkspace } from '../testing/helpers.ts';
+import { DEFAULT_FOCUS } from './focus.ts';
+
+const ws = tempWorkspace();
+let ctx: Context;
+beforeAll(async () => {
+  ctx = await openContext({ env: ws.env, db: ':memory:', keyFile: ws.keyFile });
+});
+afterAll(async () => {
+  await ctx.store.close();
+  ws.cleanup();
+});
+
+const verdict = (a: Analysis) =>
+  a.failures.map((f) => ({ rpcId: f.rpcId, method: f.method, tool: f.tool, session: f.session, httpStatus: f.httpStatus, stage: f.stage, root: f.rootException, decision: f.decision, rule: f.rule, evidence: f.evidence, ts: f.ts }));
+
+describe('focused analysis agrees with the full analysis', () => {
+  for (const dir of sampleDirs()) {
+    const name = dir.split('/').pop()!;
+    it(name, async () => {
+      const { id, analysis: full } = await ingestIncident(ctx, entriesFromPaths([dir]), { name });
+      const focused = await refreshAnalysis(ctx.store, id, { fullLimit: 0, focus: { ...DEFAULT_FOCUS, head: 0 } });
+      expect(focused.coverage?.focused).toBe(true);
+      expect(focused.coverage!.analysedEvents).toBeLessThanOrEqual(focused.coverage!.triageEvents);
+      expect(focused.decision).toBe(full.decision);
+      expect(verdict(focused)).toEqual(verdict(full));
+      expect(focused.sessions).toEqual(full.sessions);
+      expect(focused.protocolVersions).toEqual(full.protocolVersions);
+      expect(full.coverage).toBeUndefined();
+    });
+  }
+});

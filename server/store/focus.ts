@@ -1,0 +1,90 @@
+// The focus set of a large incident: which stored events its analysis reads when reading them
+// all would make memory grow with the logs. Analysis (server/triage/analyze.ts) answers for
+// the first failures, the first joined requests and a few incident-wide facts; this picks,
+// in SQL, exactly the events those answers look at:
+//   - the first `failures` failure events by time (HTTP ≥ 400, error/fatal, blocks),
+//   - everything joined to them by a key: request id, session + rpc id, rpc id near in time,
+//     the same status or any proxy line near in time, lines next to them in the same file (tracebacks, the
+//     client's next lines), and one more hop by request id / session + rpc id,
+//   - per session of a failure, its first and last lines per file (when it was assigned, which
+//     replica served it),
+//   - the first `head` events by time (the spans list and clock offsets),
+//   - incident-wide facts: the earliest client success, each session's latest client success
+//     (recovery), handshakes, tool annotations and legacy-SSE markers (each bounded).
+// Everything is capped (`max`), so a 5 M-event incident costs what a 300 k-event one does.
+// Session summaries and protocol versions come from SQL aggregates over every event instead.
+
+/** The events analysis reads; the rest are context lines of the timeline. Keep in step with classify/facts.ts isFailureEvent. */
+export const TRIAGE_WHERE = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
+  OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)`;
+
+const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block')`;
+
+export interface FocusLimits {
+  /** Failure events the analysis starts from (first by time). */
+  failures: number;
+  /** Events of the incident's opening, by time. */
+  head: number;
+  /** Lines around a failure in its own file: before, after. */
+  linesBefore: number;
+  linesAfter: number;
+  /** A key joined by time alone (rpc id, status) must be this close, in ms. */
+  windowMs: number;
+  /** First and last events per session and file. */
+  perSession: number;
+  /** Hard cap on the focus set. */
+  max: number;
+}
+
+export const DEFAULT_FOCUS: FocusLimits = { failures: 1000, head: 20_000, linesBefore: 20, linesAfter: 200, windowMs: 10_000, perSession: 20, max: 300_000 };
+
+// Literal regexes shared by SQL (RE2) and classify/facts.ts (the same alternations).
+const HANDSHAKE = `Received session ID|Created new (transport|session)|Negotiated protocol version: 20(24|25)`;
+const LEGACY = `/messages/?\\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client`;
+
+const int = (n: number) => Math.max(0, Math.trunc(n));
+
+/** A SELECT of `seq` for incident `$id` (bound by the caller). */
+export function focusSql(l: FocusLimits): string {
+  const w = int(l.windowMs);
+  // t (the key columns of every triage event) is materialised once; text is read in place, never copied.
+  const TEXT = `events WHERE incident_id = $id AND ${TRIAGE_WHERE}`;
+  return `
+  WITH t AS MATERIALIZED (
+    SELECT seq, file, line, end_line, ts, source, kind, level, http_status, request_id, rpc_id, session, rpc_method
+    FROM events WHERE incident_id = $id AND ${TRIAGE_WHERE}
+  ),
+  f AS MATERIALIZED (SELECT * FROM t WHERE ${FAILURE_WHERE} ORDER BY ts NULLS LAST, seq LIMIT ${int(l.failures)}),
+  near AS MATERIALIZED (
+    SELECT seq FROM f
+    UNION SELECT t.seq FROM t JOIN f ON t.request_id = f.request_id
+    UNION SELECT t.seq FROM t JOIN f ON t.session = f.session AND t.rpc_id = f.rpc_id
+    UNION SELECT t.seq FROM t JOIN f ON t.rpc_id = f.rpc_id AND t.ts BETWEEN f.ts - ${w} AND f.ts + ${w}
+    UNION SELECT t.seq FROM t JOIN f ON t.http_status = f.http_status AND t.ts BETWEEN f.ts - ${w} AND f.ts + ${w}
+    UNION SELECT t.seq FROM t JOIN f ON t.source = 'proxy' AND t.ts BETWEEN f.ts - ${w} AND f.ts + ${w}
+    UNION SELECT t.seq FROM t JOIN f ON t.file = f.file AND t.line BETWEEN f.line - ${int(l.linesBefore)} AND f.end_line + ${int(l.linesAfter)}
+  ),
+  n AS MATERIALIZED (SELECT t.* FROM t WHERE seq IN (SELECT seq FROM near)),
+  hop AS (
+    SELECT t.seq FROM t JOIN n ON t.request_id = n.request_id
+    UNION SELECT t.seq FROM t JOIN n ON t.session = n.session AND t.rpc_id = n.rpc_id
+  ),
+  sess AS (
+    SELECT seq FROM t WHERE session IN (SELECT session FROM f WHERE session IS NOT NULL)
+    QUALIFY row_number() OVER (PARTITION BY session, file ORDER BY seq) <= ${int(l.perSession)}
+         OR row_number() OVER (PARTITION BY session, file ORDER BY seq DESC) <= ${int(l.perSession)}
+  ),
+  head AS (SELECT seq FROM t ORDER BY ts NULLS LAST, seq LIMIT ${int(l.head)}),
+  facts AS (
+    (SELECT seq FROM t WHERE source = 'client' AND http_status < 400 ORDER BY ts NULLS LAST, seq LIMIT 1)
+    UNION (SELECT seq FROM t WHERE source = 'client' AND ts IS NOT NULL AND http_status < 300 AND session IS NOT NULL
+             AND rpc_method IS NOT NULL AND rpc_method <> 'initialize'
+           QUALIFY row_number() OVER (PARTITION BY session ORDER BY ts DESC, seq DESC) = 1
+           ORDER BY ts DESC LIMIT 16)
+    UNION (SELECT seq FROM ${TEXT} AND (rpc_method = 'initialize' OR regexp_matches(message, '${HANDSHAKE}')) ORDER BY seq LIMIT 2000)
+    UNION (SELECT seq FROM ${TEXT} AND contains(text, 'Hint') ORDER BY seq LIMIT 2000)
+    UNION (SELECT seq FROM ${TEXT} AND regexp_matches(text, '${LEGACY}') ORDER BY seq LIMIT 100)
+  ),
+  everything AS (SELECT seq FROM near UNION SELECT seq FROM hop UNION SELECT seq FROM sess UNION SELECT seq FROM head UNION SELECT seq FROM facts)
+  SELECT e.seq FROM everything e JOIN t USING (seq) ORDER BY t.ts NULLS LAST, e.seq LIMIT ${int(l.max)}`;
+}
