@@ -60,18 +60,76 @@ function inInert(inert: Array<[number, number]>, i: number): boolean {
   return false;
 }
 
-function hasKeyword(lower: string, keywords: readonly string[]): boolean {
-  for (const k of keywords) if (lower.includes(k)) return true;
+// Keyword prefilter. Most strings (JSON leaves, short lines) hold few distinct characters: a
+// keyword with an ASCII character the string lacks cannot occur, so `includes` only runs for
+// keywords whose characters are all present. A 128-bit set (4 ints) per keyword and per string.
+const kwMasks = new WeakMap<readonly string[], Int32Array>();
+function keywordMasks(keywords: readonly string[]): Int32Array {
+  let m = kwMasks.get(keywords);
+  if (!m) {
+    m = new Int32Array(keywords.length * 4);
+    for (let j = 0; j < keywords.length; j++) {
+      const k = keywords[j]!;
+      for (let i = 0; i < k.length; i++) {
+        const c = k.charCodeAt(i);
+        if (c < 128) m[j * 4 + (c >> 5)]! |= 1 << (c & 31);
+      }
+    }
+    kwMasks.set(keywords, m);
+  }
+  return m;
+}
+
+/** The ASCII characters of a string as a 128-bit set. */
+class CharSet {
+  m0 = 0;
+  m1 = 0;
+  m2 = 0;
+  m3 = 0;
+  constructor(s: string) {
+    let m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 32) m0 |= 1 << c;
+      else if (c < 64) m1 |= 1 << (c - 32);
+      else if (c < 96) m2 |= 1 << (c - 64);
+      else if (c < 128) m3 |= 1 << (c - 96);
+    }
+    this.m0 = m0;
+    this.m1 = m1;
+    this.m2 = m2;
+    this.m3 = m3;
+  }
+}
+
+function hasKeyword(lower: string, chars: CharSet, keywords: readonly string[]): boolean {
+  const km = keywordMasks(keywords);
+  for (let j = 0; j < keywords.length; j++) {
+    const o = j * 4;
+    if ((km[o]! & ~chars.m0) | (km[o + 1]! & ~chars.m1) | (km[o + 2]! & ~chars.m2) | (km[o + 3]! & ~chars.m3)) continue;
+    if (lower.includes(keywords[j]!)) return true;
+  }
   return false;
+}
+
+function includesAll(text: string, parts: readonly string[]): boolean {
+  for (const p of parts) if (!text.includes(p)) return false;
+  return true;
 }
 
 export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineState, keyHint?: string): void {
   let lower: string | null = null;
+  let chars: CharSet | null = null;
   for (const rule of rules) {
     if (rule.keywords) {
-      lower ??= ed.text.toLowerCase();
-      if (!hasKeyword(lower, rule.keywords)) continue;
+      if (lower === null) {
+        lower = ed.text.toLowerCase();
+        chars = new CharSet(lower);
+      }
+      if (!hasKeyword(lower, chars!, rule.keywords)) continue;
     }
+    if (rule.minLength !== undefined && ed.text.length < rule.minLength) continue;
+    if (rule.requires !== undefined && !includesAll(ed.text, rule.requires)) continue;
     const text = ed.text;
     const re = rule.pattern;
     re.lastIndex = 0;
@@ -110,6 +168,7 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
     if (edits.length) {
       ed.apply(edits);
       lower = null;
+      chars = null;
     }
   }
 }
@@ -185,6 +244,8 @@ interface CleanMemo {
   context: PatternRule[];
   pii: PatternRule[];
   clean: Set<string>;
+  /** Leaves that did change but left no trace in the ledger: their output (text, first rule). */
+  changed: Map<string, { text: string; rule: string }>;
 }
 const cleanMemos = new WeakMap<EngineState, CleanMemo>();
 const MEMO_MAX_LEN = 512;
@@ -194,7 +255,7 @@ function memoFor(st: EngineState): CleanMemo {
   let c = cleanMemos.get(st);
   const swept = st.ledger.sweeper.size();
   if (!c || c.book !== st.book.version || c.swept !== swept || c.key !== st.key || c.format !== st.format || c.context !== st.context || c.pii !== st.pii) {
-    c = { book: st.book.version, swept, key: st.key, format: st.format, context: st.context, pii: st.pii, clean: new Set() };
+    c = { book: st.book.version, swept, key: st.key, format: st.format, context: st.context, pii: st.pii, clean: new Set(), changed: new Map() };
     cleanMemos.set(st, c);
   }
   return c;
@@ -203,14 +264,37 @@ function memoFor(st: EngineState): CleanMemo {
 function redactLeaf(node: JNode & { t: 'str' }, st: EngineState, depth: number, edits: Edit[], keyHint?: string): void {
   const value = node.value;
   const memoKey = value.length <= MEMO_MAX_LEN ? `${depth}\u0000${keyHint === undefined ? '\u0001' : keyHint}\u0000${value}` : null;
-  if (memoKey !== null && memoFor(st).clean.has(memoKey)) return;
+  if (memoKey !== null) {
+    const memo = memoFor(st);
+    if (memo.clean.has(memoKey)) return;
+    const hit = memo.changed.get(memoKey);
+    if (hit !== undefined) {
+      edits.push({ start: node.start, end: node.end, text: quoteLike(hit.text, node.quote), rule: hit.rule, originalLength: node.end - node.start });
+      return;
+    }
+  }
+  const ledgerSize = st.ledger.size;
+  const overflow = st.ledger.overflow;
   const inner = redactString(value, st, depth + 1, keyHint);
   if (inner.text !== value) {
-    const rules = [...new Set(inner.remarks.map((r) => r.rule))];
-    edits.push({ start: node.start, end: node.end, text: quoteLike(inner.text, node.quote), rule: rules[0] ?? '@json-string', originalLength: node.end - node.start });
+    const rule = inner.remarks.length ? inner.remarks[0]!.rule : '@json-string';
+    edits.push({ start: node.start, end: node.end, text: quoteLike(inner.text, node.quote), rule, originalLength: node.end - node.start });
+    // Same exactness argument as `clean`: nothing new was recorded, so a repeat of this leaf
+    // (a session id swept to its pseudonym, a host) would produce this output and nothing else.
+    if (memoKey !== null && st.ledger.size === ledgerSize && st.ledger.overflow === overflow) {
+      const memo = memoFor(st);
+      if (memo.clean.size + memo.changed.size >= MEMO_MAX_ENTRIES) {
+        memo.clean.clear();
+        memo.changed.clear();
+      }
+      memo.changed.set(memoKey, { text: inner.text, rule });
+    }
   } else if (memoKey !== null && inner.remarks.length === 0) {
     const memo = memoFor(st); // the book or ledger may have moved during the call: a fresh memo then
-    if (memo.clean.size >= MEMO_MAX_ENTRIES) memo.clean.clear();
+    if (memo.clean.size + memo.changed.size >= MEMO_MAX_ENTRIES) {
+      memo.clean.clear();
+      memo.changed.clear();
+    }
     memo.clean.add(memoKey);
   }
 }

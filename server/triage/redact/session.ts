@@ -77,7 +77,9 @@ const END = String.raw`(?=$|[\s"',;&)\]}>\\])`;
 export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`mcp[-_]?session[-_]?id\\{0,7}["']?\s{0,8}[:=]\s{0,8}\\{0,7}["']?` + ID + END, 'gi'),
   new RegExp(String.raw`(?:[?&;]|&amp;)(?:session_id|sessionId|mcp_session_id|session|sid)=` + ID + String.raw`(?=$|[\s"',;&)\]}>#\\])`, 'g'),
-  new RegExp(String.raw`\\{0,7}["'](?:session_id|sessionId|mcp_session_id|mcpSessionId|mcp-session-id)\\{0,7}["']\s{0,8}:\s{0,8}\\{0,7}["']([^"'\\\s]{6,256})`, 'gi'),
+  // (No leading `\\{0,7}`: backslashes before the opening quote change neither which ids match
+  // nor the captured id, and a pattern that starts with the quote is scanned much faster.)
+  new RegExp(String.raw`["'](?:session_id|sessionId|mcp_session_id|mcpSessionId|mcp-session-id)\\{0,7}["']\s{0,8}:\s{0,8}\\{0,7}["']([^"'\\\s]{6,256})`, 'gi'),
   new RegExp(String.raw`\bsid="([^"\s]{6,256})"`, 'g'),
   new RegExp(
     String.raw`(?:Received session ID|Created new transport with session ID|Created new session with ID|Rejected request with unknown or expired session ID|Terminating session|Transport not found for sessionId|No transport found for sessionId|Session ID|session id|sessionId)[:=]?\s{1,8}` +

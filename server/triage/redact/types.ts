@@ -61,6 +61,10 @@ export interface PatternRule {
   description: string;
   /** Lower-case substrings; the regex runs only if one occurs in the lower-cased line (gitleaks keywords). */
   keywords?: string[];
+  /** Substrings that must ALL occur (case-sensitive) for the pattern to be able to match: a cheap prefilter. */
+  requires?: string[];
+  /** The shortest string the pattern can match: shorter strings are skipped without running it. */
+  minLength?: number;
   /** Must have the `g` and `d` flags. Quantifiers bounded, no nested quantifiers (ReDoS). */
   pattern: RegExp;
   /** What the secret is, for the ledger/verifier. */

@@ -69,6 +69,7 @@ export const FORMAT_RULES: PatternRule[] = [
     kind: 'free-text',
     description: 'user:password@ in any URL, including connection strings (postgres://, mongodb+srv://, redis://, amqp://)',
     keywords: ['://'],
+    requires: ['://', '@'],
     pattern: /[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?<v>[^\s/?#@"'<>]{1,256})@/dg,
     secretKind: 'secret',
     validate: (v) => v !== 'git' && !v.startsWith('[REDACTED'),

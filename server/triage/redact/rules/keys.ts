@@ -99,7 +99,23 @@ const SAFE_SUFFIX = ['type', 'endpoint', 'url', 'uri', 'method', 'methods', 'sup
 /** Upper-case env names: FOO_KEY, FOO_TOKEN, FOO_SECRET, FOO_PASSWORD, FOO_PAT, FOO_DSN. */
 const ENV_NAME = /^[A-Z][A-Z0-9_]{0,80}_(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD|PAT|DSN|CREDENTIALS|API_KEY)$/;
 
+// classifyKey is pure and runs for every JSON member and every `k=v` on every line, over a
+// small vocabulary of key names: remember the answers (bounded; cleared when full).
+const CLASS_CACHE = new Map<string, KeyClass | null>();
+const CLASS_CACHE_MAX = 20_000;
+
 export function classifyKey(rawName: string): KeyClass | null {
+  if (rawName.length > 128) return classifyKeyUncached(rawName);
+  let c = CLASS_CACHE.get(rawName);
+  if (c === undefined) {
+    c = classifyKeyUncached(rawName);
+    if (CLASS_CACHE.size >= CLASS_CACHE_MAX) CLASS_CACHE.clear();
+    CLASS_CACHE.set(rawName, c);
+  }
+  return c;
+}
+
+function classifyKeyUncached(rawName: string): KeyClass | null {
   // OTel style `http.request.header.authorization`: the last segment names the header.
   const name = rawName.includes('.') ? rawName.slice(rawName.lastIndexOf('.') + 1) : rawName;
   if (ENV_NAME.test(name) || ENV_NAME.test(rawName)) return 'env-secret';

@@ -200,6 +200,7 @@ export const PII_RULES: PatternRule[] = [
     description: 'keyword-less high-entropy base64/base64url strings (≥32 chars, mixed case and digits) → keyed pseudonym h-…; request/trace ids, commit SHAs, JSON-RPC ids and hex are exempt',
     pattern: new RegExp(LB.replace('_\\-', '_\\-+/=') + String.raw`(?<v>[A-Za-z0-9+\/_\-]{32,4096}={0,2})`, 'gd'),
     secretKind: 'opaque',
+    minLength: 32,
     validate: (v, m, ctx) => {
       if (ctx.keyHint && EXEMPT_KEYS.test(ctx.keyHint)) return false;
       if (EXEMPT_BEFORE.test(ctx.line.slice(Math.max(0, m.index - 64), m.index))) return false;
