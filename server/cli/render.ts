@@ -43,6 +43,7 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
   out.push(b('Inputs'));
   for (const i of a.inputs) out.push(`  ${SAFE(i.file)}  ${i.source}/${i.format}  ${i.lines} lines, ${i.events} events${i.unparsed ? `, ${i.unparsed} unparsed` : ''}`);
   if (a.protocolVersions.length) out.push(`  protocol: ${SAFE(a.protocolVersions.join(', '))}`);
+  if (a.coverage?.focused) out.push(...wrap(`large incident: decided from the first failures and what joins them (${a.coverage.analysedEvents.toLocaleString('en')} of ${a.coverage.triageEvents.toLocaleString('en')} keyed events)`, '  '));
   out.push('');
   if (!a.failures.length) {
     out.push('No failing request found.');

@@ -1,4 +1,6 @@
-import { basename, resolve } from 'node:path';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
@@ -7,6 +9,9 @@ import { workspaceDir } from '../../workspace.ts';
 import { ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
 import { renderAnalysis } from '../render.ts';
+
+/** Above this much input, the default database is a temporary file (it spills; memory does not). */
+const SPILL_BYTES = 16 * 1024 * 1024;
 
 export const analyzeCommand: Command = {
   name: 'analyze',
@@ -20,7 +25,9 @@ check_write_then_escalate · escalate · no_action — with the rule and the evi
 
 Options:
   --json           print the Analysis document (schemaVersion 1) on stdout
-  --db FILE        keep the ingest in this DuckDB file (default: an in-memory database)
+  --db FILE        keep the ingest in this DuckDB file (default: an in-memory database, or for
+                   inputs over 16 MiB (on disk) a private temporary file, deleted afterwards, so memory
+                   stays bounded: an in-memory database cannot spill to disk)
   --key-file FILE  pseudonymisation key (default: the workspace key, so pseudonyms agree across runs)
 
 Progress goes to stderr. Exit codes: 0 analysed (whatever was diagnosed), 1 unusable input, 2 internal error.
@@ -33,7 +40,15 @@ Example:
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
     const entries = entriesFromPaths(paths);
     const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
-    const ctx = await openContext({ env: io.env, db: (a.options.db as string | undefined) ?? ':memory:', keyFile: a.options['key-file'] as string | undefined });
+    const given = a.options.db as string | undefined;
+    const total = entries.reduce((n, e) => n + e.size, 0);
+    const scratch = !given && total > SPILL_BYTES ? mkdtempSync(join(tmpdir(), 'mcp-triage-analyze-')) : null;
+    if (scratch) chmodSync(scratch, 0o700);
+    const db = given ?? (scratch ? join(scratch, 'analyze.duckdb') : ':memory:');
+    const ctx = await openContext({ env: io.env, db, keyFile: a.options['key-file'] as string | undefined }).catch((e) => {
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+      throw e;
+    });
     try {
       const name = a.positionals.map((p) => basename(p)).join(', ');
       const tty = (io.stderr as NodeJS.WriteStream).isTTY;
@@ -50,6 +65,7 @@ Example:
       return 0;
     } finally {
       await ctx.store.close();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
     }
   },
 };
