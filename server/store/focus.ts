@@ -44,6 +44,14 @@ const LEGACY = `/messages/?\\?session_?[iI]d=|event: endpoint|SSEClientTransport
 
 const int = (n: number) => Math.max(0, Math.trunc(n));
 
+/** CTEs named `name` (k, lo, hi): the intervals of `src` merged where they overlap, per key k (gaps and islands). */
+function merged(name: string, src: string): string {
+  return `${name}_s AS (${src}),
+  ${name}_b AS (SELECT k, lo, hi, CASE WHEN lo <= max(hi) OVER (PARTITION BY k ORDER BY lo, hi ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) THEN 0 ELSE 1 END AS brk FROM ${name}_s),
+  ${name}_g AS (SELECT k, lo, hi, sum(brk) OVER (PARTITION BY k ORDER BY lo, hi ROWS UNBOUNDED PRECEDING) AS g FROM ${name}_b),
+  ${name} AS MATERIALIZED (SELECT k, min(lo) AS lo, max(hi) AS hi FROM ${name}_g GROUP BY k, g)`;
+}
+
 /** A SELECT of `seq` for incident `$id` (bound by the caller). */
 export function focusSql(l: FocusLimits): string {
   const w = int(l.windowMs);
@@ -55,14 +63,18 @@ export function focusSql(l: FocusLimits): string {
     FROM events WHERE incident_id = $id AND ${TRIAGE_WHERE}
   ),
   f AS MATERIALIZED (SELECT * FROM t WHERE ${FAILURE_WHERE} ORDER BY ts NULLS LAST, seq LIMIT ${int(l.failures)}),
+  -- Windows around the failures, merged where they overlap: a line then falls in at most one,
+  -- so the range joins below cost the lines they return, not lines × failures.
+  ${merged('tw', `SELECT 0 AS k, ts - ${w} AS lo, ts + ${w} AS hi FROM f WHERE ts IS NOT NULL`)},
+  ${merged('lw', `SELECT file AS k, line - ${int(l.linesBefore)} AS lo, end_line + ${int(l.linesAfter)} AS hi FROM f`)},
   near AS MATERIALIZED (
     SELECT seq FROM f
     UNION SELECT t.seq FROM t JOIN f ON t.request_id = f.request_id
     UNION SELECT t.seq FROM t JOIN f ON t.session = f.session AND t.rpc_id = f.rpc_id
     UNION SELECT t.seq FROM t JOIN f ON t.rpc_id = f.rpc_id AND t.ts BETWEEN f.ts - ${w} AND f.ts + ${w}
     UNION SELECT t.seq FROM t JOIN f ON t.http_status = f.http_status AND t.ts BETWEEN f.ts - ${w} AND f.ts + ${w}
-    UNION SELECT t.seq FROM t JOIN f ON t.source = 'proxy' AND t.ts BETWEEN f.ts - ${w} AND f.ts + ${w}
-    UNION SELECT t.seq FROM t JOIN f ON t.file = f.file AND t.line BETWEEN f.line - ${int(l.linesBefore)} AND f.end_line + ${int(l.linesAfter)}
+    UNION SELECT t.seq FROM t JOIN tw ON t.source = 'proxy' AND t.ts BETWEEN tw.lo AND tw.hi
+    UNION SELECT t.seq FROM t JOIN lw ON t.file = lw.k AND t.line BETWEEN lw.lo AND lw.hi
   ),
   n AS MATERIALIZED (SELECT t.* FROM t WHERE seq IN (SELECT seq FROM near)),
   hop AS (
