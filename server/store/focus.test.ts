@@ -7,6 +7,7 @@ import { ingestIncident, openContext, refreshAnalysis, type Context } from '../i
 import { entriesFromPaths } from '../ingest/inputs.ts';
 import { sampleDirs } from '../samples.ts';
 import { tempWorkspace } from '../testing/helpers.ts';
+import { renderAnalysis } from '../cli/render.ts';
 import { DEFAULT_FOCUS } from './focus.ts';
 
 const ws = tempWorkspace();
@@ -35,6 +36,9 @@ describe('focused analysis agrees with the full analysis', () => {
       expect(focused.sessions).toEqual(full.sessions);
       expect(focused.protocolVersions).toEqual(full.protocolVersions);
       expect(full.coverage).toBeUndefined();
+      // …and the CLI says the incident was analysed around its failures, with the counts.
+      expect(renderAnalysis(focused)).toContain(`of ${focused.coverage!.triageEvents.toLocaleString('en')} keyed events`);
+      expect(renderAnalysis(full)).not.toContain('keyed events');
     });
   }
 });
