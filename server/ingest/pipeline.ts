@@ -8,8 +8,9 @@ import { stripAnsi } from '../../parsers/engine/clean.ts';
 import { readLines } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-file.ts';
 import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook } from '../triage/redact/index.ts';
-import type { FileRow, Store } from '../store/store.ts';
+import type { EventWriter, FileRow, Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
+import { mergeOutcome, outcomeHolds, ParsePool, workerCount, type FileOutcome } from './parallel.ts';
 
 export interface Progress {
   phase: 'scan' | 'parse' | 'analyze';
@@ -25,6 +26,10 @@ export interface IngestOptions {
   onProgress?: (p: Progress) => void;
   /** Content hashes to skip (files already in the incident). */
   skipHashes?: Set<string>;
+  /** Parse in worker threads from this many input bytes on (default PARALLEL_MIN_BYTES; tests lower it). */
+  parallelMinBytes?: number;
+  /** Tests: told per file whether a worker's result was used (true) or it was parsed in process. */
+  onParallel?: (fileIndex: number, fromWorker: boolean) => void;
 }
 
 export interface ScannedEntry {
@@ -68,6 +73,36 @@ export async function* parseEntry(
   yield* parseFile(readLines(scanned.entry.open()), { file: scanned.entry.name, formats: ctx.formats, redact }, stats);
 }
 
+/**
+ * File k from a parse worker: written as it streams when the worker had the complete serial
+ * state, else buffered until the verdict. Null: parse it in process instead (nothing was written).
+ */
+async function fromWorker(pool: ParsePool, k: number, writer: EventWriter, book: SessionIdBook, ledger: SecretLedger, redactions: Record<string, number>): Promise<FileStats | null> {
+  const it = pool.stream(k);
+  const held: Event[][] = [];
+  let written = false;
+  let r: IteratorResult<Event[], FileOutcome>;
+  try {
+    r = await it.next();
+    const direct = pool.dispatchedComplete(k);
+    for (; !r.done; r = await it.next()) {
+      if (direct) {
+        for (const e of r.value) writer.write(e);
+        written = true;
+      } else held.push(r.value);
+    }
+  } catch (e) {
+    // Events already written cannot be taken back: fail the ingest (one transaction) like a parse error.
+    if (written) throw new Error(`parse worker failed on ${k + 1}: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
+  const o = r.value;
+  if (!outcomeHolds(o, book, book.lastHeaderName, ledger)) return null;
+  for (const batch of held) for (const e of batch) writer.write(e);
+  mergeOutcome(o, book, ledger, redactions);
+  return o.stats;
+}
+
 export function fileRow(no: number, s: ScannedEntry, stats: FileStats): FileRow {
   return {
     fileNo: no,
@@ -106,14 +141,40 @@ export async function ingestIntoStore(store: Store, incidentId: string, name: st
     fresh.push(s);
   }
   const skipped = scanned.length - fresh.length;
+  const bytes = fresh.reduce((n, s) => n + s.bytes, 0);
+  const nWorkers = workerCount(fresh.length, bytes, opts.parallelMinBytes);
   const files = await store.ingest(incidentId, name, async (writer, _seq, file0) => {
     const rows: FileRow[] = [];
     const redactions: Record<string, number> = {};
-    for (const [i, s] of fresh.entries()) {
-      opts.onProgress?.({ phase: 'parse', file: s.entry.name, fileIndex: i, files: fresh.length, bytes: s.bytes });
-      const stats = newStats(s.entry.name);
-      for await (const e of parseEntry(s, { key: opts.key, book, ledger, formats: opts.formats, redactions }, stats)) writer.write(e);
-      rows.push(fileRow(file0 + i, s, stats));
+    let merged = 0; // files 0..merged-1 are written and their book/ledger changes applied
+    let pool: ParsePool | null = null;
+    if (nWorkers > 0) {
+      try {
+        pool = new ParsePool(nWorkers, fresh, { key: opts.key, book, ledger, formats: opts.formats, isMergedUpTo: (k) => k === merged });
+      } catch {
+        pool = null;
+      }
+    }
+    try {
+      for (const [i, s] of fresh.entries()) {
+        opts.onProgress?.({ phase: 'parse', file: s.entry.name, fileIndex: i, files: fresh.length, bytes: s.bytes });
+        let stats: FileStats | null = null;
+        if (pool) {
+          stats = await fromWorker(pool, i, writer, book, ledger, redactions);
+          opts.onParallel?.(i, stats !== null);
+        }
+        if (stats === null) {
+          // In process: small inputs, no workers, or a worker's result that serial processing
+          // would not have produced (a secret found in an earlier file occurs in this one).
+          stats = newStats(s.entry.name);
+          for await (const e of parseEntry(s, { key: opts.key, book, ledger, formats: opts.formats, redactions }, stats)) writer.write(e);
+        }
+        rows.push(fileRow(file0 + i, s, stats));
+        merged = i + 1;
+        pool?.merged();
+      }
+    } finally {
+      await pool?.close();
     }
     return { files: rows, redactions };
   });

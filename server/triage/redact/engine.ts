@@ -1,7 +1,7 @@
 // The engine: runs the rule tables over one string, in the pipeline order of README.md.
 // Rules are data (rules/*.ts); this file only knows how to apply them.
 import { Editor, type Edit } from './editor.ts';
-import { LiteralSweeper } from './sweeper.ts';
+import { LiteralSweeper, SweepTrace } from './sweeper.ts';
 import { parseJsonAt, quoteLike, summarise, type JMember, type JNode } from './json.ts';
 import { sessionPseudonym } from './pseudonym.ts';
 import { CONTEXT_RULES } from './rules/context.ts';
@@ -24,6 +24,8 @@ export interface EngineState {
   format: PatternRule[];
   context: PatternRule[];
   pii: PatternRule[];
+  /** Set in parse workers: every text the ledger sweep looks at is traced (see SweepTrace). */
+  trace?: SweepTrace;
 }
 
 // ---------- rule application ----------
@@ -576,6 +578,7 @@ function decodeViews(ed: Editor, st: EngineState, depth: number): void {
 export function redactString(text: string, st: EngineState, depth = 0, keyHint?: string, sessionSweeper?: () => LiteralSweeper): RedactResult {
   const ed = new Editor(text);
   sweepSessions(ed, st, sessionSweeper ? sessionSweeper() : sweeperFor(st));
+  st.trace?.add(ed.text);
   ed.apply(st.ledger.sweeper.edits(ed.text));
   runPatternRules(ed, st.format, st, keyHint);
   let wholeJson = false;
@@ -611,4 +614,4 @@ export function defaultState(key: Uint8Array, book: SessionIdBook, ledger: Secre
 export const ALL_PATTERN_RULES: PatternRule[] = [...FORMAT_RULES, ...CONTEXT_RULES, ...PII_RULES];
 export { JSON_PATH_RULES };
 export type { SecretKind };
-export { LiteralSweeper };
+export { LiteralSweeper, SweepTrace };

@@ -3,6 +3,7 @@
 // rewrites each line. Nothing raw goes past this module except through memory.
 // See README.md for the pipeline, the rule tables and the verifier.
 import { defaultState, redactString, type EngineState } from './engine.ts';
+import type { SweepTrace } from './sweeper.ts';
 import { SecretLedger } from './ledger.ts';
 import { SessionIdBook } from './session.ts';
 import { classifyKey, isInert, type KeyClass } from './rules/keys.ts';
@@ -11,7 +12,8 @@ import { placeholder, type MaskedResolution, type PatternRule, type RedactResult
 export type { MaskedResolution, PatternRule, RedactResult, Remark } from './types.ts';
 export type { JsonPathRule, SecretKind, SelectorKind } from './types.ts';
 export { SessionIdBook, collectSessionIds, idVariants } from './session.ts';
-export { SecretLedger } from './ledger.ts';
+export { SecretLedger, type LedgerRecord } from './ledger.ts';
+export { SweepTrace } from './sweeper.ts';
 export { verifyRedacted, rawValuesFor, type VerifyContext, type VerifyHit, type VerifyResult } from './verify.ts';
 export { ALL_PATTERN_RULES, JSON_PATH_RULES } from './engine.ts';
 export { base32, canonicalId, pseudonym, sessionPseudonym, type PseudonymDomain } from './pseudonym.ts';
@@ -44,6 +46,8 @@ export interface LineRedactorOptions {
   ids: SessionIdBook;
   /** Share one ledger across the files of an incident; a new one is made otherwise. */
   ledger?: SecretLedger;
+  /** Parse workers: trace what the ledger sweep sees (see SweepTrace). */
+  trace?: SweepTrace;
   /** Tests only: replace the rule tables. */
   rules?: { format?: PatternRule[]; context?: PatternRule[]; pii?: PatternRule[] };
 }
@@ -51,7 +55,7 @@ export interface LineRedactorOptions {
 /** Pass 2. One instance per file: PEM blocks and wrapped JWTs carry state from line to line. */
 export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
   const ledger = opts.ledger ?? new SecretLedger();
-  const st: EngineState = { ...defaultState(opts.key, opts.ids, ledger), ...(opts.rules ?? {}) };
+  const st: EngineState = { ...defaultState(opts.key, opts.ids, ledger), ...(opts.rules ?? {}), ...(opts.trace ? { trace: opts.trace } : {}) };
   const masked = new Map<string, MaskedResolution>();
   let inPem = false;
   let pemLines = 0;

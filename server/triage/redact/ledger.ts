@@ -9,7 +9,14 @@ export interface LedgerEntry {
   kind: SecretKind;
 }
 
+/** One value the ledger kept, with what `record` was given (a worker's ledger replays into the main one). */
+export type LedgerRecord = [rule: string, value: string, kind: SecretKind, replacement: string | undefined];
+
 export class SecretLedger {
+  /** When set, every value newly kept is appended here (in order): how a worker reports what it found. */
+  journal: LedgerRecord[] | null = null;
+  /** Values added to the sweeper, in order (the part of the ledger that changes later output). */
+  readonly swept: LedgerRecord[] = [];
   private readonly entries = new Map<string, LedgerEntry>();
   /** Replaces recorded values wherever they reappear (values ≥ 8 characters). */
   readonly sweeper = new LiteralSweeper();
@@ -25,7 +32,20 @@ export class SecretLedger {
       return;
     }
     this.entries.set(v, { rule, kind });
-    if (replacement !== undefined && v.length >= 8 && !/^\d+$/.test(v)) this.sweeper.add(v, replacement, rule);
+    this.journal?.push([rule, v, kind, replacement]);
+    if (replacement !== undefined && v.length >= 8 && !/^\d+$/.test(v)) {
+      this.sweeper.add(v, replacement, rule);
+      this.swept.push([rule, v, kind, replacement]);
+    }
+  }
+
+  /** Every kept value in order, as `record` calls that rebuild this ledger (memory only: a parse worker's start state). */
+  snapshot(): LedgerRecord[] {
+    const repl = new Map<string, string>();
+    for (const [, v, , r] of this.swept) repl.set(v, r!);
+    const out: LedgerRecord[] = [];
+    for (const [v, e] of this.entries) out.push([e.rule, v, e.kind, repl.get(v)]);
+    return out;
   }
 
   get size(): number {

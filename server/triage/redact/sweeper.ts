@@ -84,3 +84,59 @@ function isWordChar(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
+
+/**
+ * Which 6-character windows a ledger sweep may have looked at: one bit per window hash (2^24
+ * bits) over every position of every text given to `add`. If a value's first 6 characters were
+ * never seen, sweeping with that value would have changed nothing; a parse worker that redacted
+ * a file with an older ledger uses this to show its output is still exact (no false negatives).
+ * A text inside one of the last two texts added adds nothing new (JSON leaves are mostly
+ * substrings of their line), so those cost one `includes`.
+ */
+export class SweepTrace {
+  readonly bits: Uint32Array;
+  private cur = '';
+  private prev = '';
+  constructor(bits?: Uint32Array) {
+    this.bits = bits ?? new Uint32Array(1 << (TRACE_LOG2 - 5));
+  }
+  add(text: string): void {
+    if (text.length < 6 || this.cur.includes(text) || this.prev.includes(text)) return;
+    this.prev = this.cur;
+    this.cur = text;
+    const bits = this.bits;
+    let h = 0;
+    for (let i = 0; i < 5; i++) h = (Math.imul(h, B) + text.charCodeAt(i)) | 0;
+    for (let i = 5; i < text.length; i++) {
+      h = (Math.imul(h, B) + text.charCodeAt(i)) | 0;
+      const a = Math.imul(h, 0x9e3779b1) >>> (32 - TRACE_LOG2);
+      bits[a >>> 5]! |= 1 << (a & 31);
+      h = (h - Math.imul(text.charCodeAt(i - 5), B5)) | 0;
+    }
+  }
+  /** False only if no text given to `add` can have contained `value`. */
+  mayContain(value: string): boolean {
+    if (value.length < 6) return true;
+    let h = 0;
+    for (let i = 0; i < 6; i++) h = (Math.imul(h, B) + value.charCodeAt(i)) | 0;
+    const a = Math.imul(h, 0x9e3779b1) >>> (32 - TRACE_LOG2);
+    return (this.bits[a >>> 5]! & (1 << (a & 31))) !== 0;
+  }
+  /** Share of bits set (tests, diagnostics). */
+  fill(): number {
+    let n = 0;
+    for (const w of this.bits) {
+      let x = w >>> 0;
+      while (x) {
+        x &= x - 1;
+        n++;
+      }
+    }
+    return n / (this.bits.length * 32);
+  }
+}
+
+const TRACE_LOG2 = 24;
+const B = 0x01000193;
+/** B^5 (mod 2^32): the weight of the character leaving the 6-character window. */
+const B5 = [1, 2, 3, 4, 5].reduce((x) => Math.imul(x, B), 1);
