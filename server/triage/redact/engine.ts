@@ -119,6 +119,34 @@ function includesAll(text: string, parts: readonly string[]): boolean {
   return true;
 }
 
+const plainPatterns = new WeakMap<RegExp, RegExp>();
+
+/**
+ * `rule.pattern.exec(text)` from its lastIndex, except that matches the rule's gate rejects are
+ * skipped the way a failed validate skips them (scanning resumes at the value's start), and
+ * found by a copy of the pattern without the `d` flag: most key=value matches name a key of
+ * another class, and building their indices was most of the cost.
+ */
+function gatedExec(rule: PatternRule, text: string, ctx: RuleContext): RegExpExecArray | null {
+  const re = rule.pattern;
+  let plain = plainPatterns.get(re);
+  if (!plain) plainPatterns.set(re, (plain = new RegExp(re.source, re.flags.replace('d', ''))));
+  plain.lastIndex = re.lastIndex;
+  for (;;) {
+    const pm = plain.exec(text);
+    if (pm === null) {
+      re.lastIndex = 0;
+      return null;
+    }
+    const v = pm.groups?.v;
+    if (pm[0].length === 0 || v === undefined || rule.gate!(pm, ctx)) {
+      re.lastIndex = pm.index;
+      return re.exec(text); // the same match, now with indices
+    }
+    plain.lastIndex = Math.max(pm.index + 1, pm.index + pm[0].length - v.length);
+  }
+}
+
 export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineState, keyHint?: string): void {
   let lower: string | null = null;
   let chars: CharSet | null = null;
@@ -135,13 +163,14 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
     const text = ed.text;
     const re = rule.pattern;
     re.lastIndex = 0;
-    let m = re.exec(text);
+    const gateCtx = rule.gate ? ruleContext(st, text, keyHint) : null;
+    let m = gateCtx ? gatedExec(rule, text, gateCtx) : re.exec(text);
     if (m === null) continue; // most rules find nothing: no context, no ranges
-    const ctx = ruleContext(st, text, keyHint);
+    const ctx = gateCtx ?? ruleContext(st, text, keyHint);
     // `[REDACTED:vendor-token:github]` must not read as `token: github]` to the key rules.
     const inert = placeholderRanges(text);
     const edits: Edit[] = [];
-    for (; m !== null; m = re.exec(text)) {
+    for (; m !== null; m = gateCtx ? gatedExec(rule, text, gateCtx) : re.exec(text)) {
       if (m[0].length === 0) {
         re.lastIndex++;
         continue;

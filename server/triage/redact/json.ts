@@ -30,7 +30,8 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
   }
 }
 
-const NUM_CHAR = /[0-9.eE+-]/;
+/** [0-9.eE+-] */
+const isNumChar = (c: number) => (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 
 // Methods, not closures made per call (tsx keeps names, so each closure creation cost a defineProperty).
 class Parser {
@@ -56,17 +57,24 @@ class Parser {
     const s = this.i;
     this.i++;
     let hasEscape = false;
-    while (this.i < text.length) {
-      const c = text[this.i]!;
-      if (c === '\\') {
+    const qc = q === '"' ? 34 : 39;
+    let i = this.i;
+    const n = text.length;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 92) {
         hasEscape = true;
-        this.i += 2;
+        i += 2;
         continue;
       }
-      if (c === q) break;
-      if (q === '"' && c.charCodeAt(0) < 0x20) throw FAIL;
-      this.i++;
+      if (c === qc) break;
+      if (qc === 34 && c < 0x20) {
+        this.i = i;
+        throw FAIL;
+      }
+      i++;
     }
+    this.i = i;
     if (this.i >= text.length) throw FAIL;
     this.i++;
     const raw = text.slice(s, this.i);
@@ -138,7 +146,7 @@ class Parser {
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
       const s = this.i;
       if (text[this.i] === '-') this.i++;
-      while (this.i < text.length && NUM_CHAR.test(text[this.i]!)) this.i++;
+      while (this.i < text.length && isNumChar(text.charCodeAt(this.i))) this.i++;
       const raw = text.slice(s, this.i);
       if (!Number.isFinite(Number(raw))) throw FAIL;
       return { t: 'num', start: s, end: this.i, raw };

@@ -133,6 +133,7 @@ export function collectSessionIds(line: string, book: SessionIdBook): void {
     re.lastIndex = 0;
     for (const m of line.matchAll(re)) {
       const id = m[1]!.replace(/[.:]+$/, '');
+      if (book.raw.has(id.trim())) continue; // known already: adding it again would change nothing
       if (NOT_IDS.has(id) || /^\*+/.test(id) || MASKED_TAIL.test(id) || id.includes('…') || /\*{3,}/.test(id)) continue;
       if (id.startsWith('[REDACTED') || id.startsWith('<') || PSEUDO.test(id)) continue;
       book.add(id);

@@ -41,8 +41,11 @@ export class LiteralSweeper {
     if (this.count === 0 || text.length < 6) return [];
     const out: Edit[] = [];
     const heads = this.heads;
+    // headHash(text, i), rolled from position to position (exact: the unmasked sum stays below 2^31).
+    let h = -1;
     for (let i = 0; i + 6 <= text.length; ) {
-      if (heads[headHash(text, i)] === 0) {
+      h = h < 0 ? headSum(text, i) : (h - text.charCodeAt(i - 1) * 29791) * 31 + text.charCodeAt(i + 3);
+      if (heads[h & (HEAD_SLOTS - 1)] === 0) {
         i++;
         continue;
       }
@@ -61,6 +64,7 @@ export class LiteralSweeper {
       if (hit) {
         out.push({ start: i, end: i + hit.value.length, text: hit.replacement, rule: hit.rule });
         i += hit.value.length;
+        h = -1;
       } else i++;
     }
     return out;
@@ -68,8 +72,11 @@ export class LiteralSweeper {
 }
 
 const HEAD_SLOTS = 1 << 16;
+function headSum(s: string, i: number): number {
+  return ((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3);
+}
 function headHash(s: string, i: number): number {
-  return (((s.charCodeAt(i) * 31 + s.charCodeAt(i + 1)) * 31 + s.charCodeAt(i + 2)) * 31 + s.charCodeAt(i + 3)) & (HEAD_SLOTS - 1);
+  return headSum(s, i) & (HEAD_SLOTS - 1);
 }
 
 /** Short values must stand alone; long ones are unique enough to replace anywhere. */

@@ -52,6 +52,7 @@ function kvRow(id: string, kind: PatternRule['kind'], description: string, class
     pattern: kvPattern(),
     secretKind: 'secret',
     validate: (v, m, ctx) => classOk(m, ctx, classes) && valueOk(v.slice(0, unquotedLength(v, isQuery(m))), classifyKey(m.groups!.k!)),
+    gate: (m, ctx) => classOk(m, ctx, classes),
     narrow: (v, m) => (quoted(m) ? v.length : unquotedLength(v, isQuery(m))),
     tps,
     fps,
@@ -165,7 +166,10 @@ export const CONTEXT_RULES: PatternRule[] = [
     ['pass', 'pwd', 'secret', 'token', 'credential', 'private', 'signature', 'dsn', 'url', 'auth', 'sig', 'cookie', 'key', 'pw', 'event'],
     ['password=Summer2026!', '"client_secret": "FAKE-client-secret-01"', "refresh_token='FAKE-refresh-0001'", '\\"access_token\\":\\"FAKE-escaped-0001\\"', 'db.password: hunter2x', 'last-event-id=0b8f2c1e-7d3a-4e55-9c61-2a4b6d8e0f13_1795945950421'],
     ['error="invalid_token"', 'token_type=Bearer', 'max_tokens=4096', 'token_endpoint_auth_method: none', 'password_policy: strong', 'access_token=[REDACTED:jwt]'],
-    { validate: (v, m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']) && valueOk(v.slice(0, quoted(m) ? v.length : unquotedLength(v, false)), 'secret') },
+    {
+      validate: (v, m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']) && valueOk(v.slice(0, quoted(m) ? v.length : unquotedLength(v, false)), 'secret'),
+      gate: (m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']),
+    },
   ),
   kvRow(
     '@query-secret',
@@ -175,7 +179,10 @@ export const CONTEXT_RULES: PatternRule[] = [
     ['pass', 'pwd', 'secret', 'token', 'credential', 'private', 'signature', 'sig', 'key', 'auth'],
     ['GET /sse?access_token=FAKEtok0001&x=1', 'GET /cb;sig=FAKEsig0001;a=b', 'https://app.example/#id_token=FAKEid0001&state=x', 'a=1&amp;client_secret=FAKEsec0001'],
     ['GET /.well-known/oauth-authorization-server?resource=x', '?code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256'],
-    { validate: (v, m, ctx) => isQuery(m) && classOk(m, ctx, ['secret', 'api-key', 'authorization']) && valueOk(v.slice(0, unquotedLength(v, true)), 'secret') },
+    {
+      validate: (v, m, ctx) => isQuery(m) && classOk(m, ctx, ['secret', 'api-key', 'authorization']) && valueOk(v.slice(0, unquotedLength(v, true)), 'secret'),
+      gate: (m, ctx) => isQuery(m) && classOk(m, ctx, ['secret', 'api-key', 'authorization']),
+    },
   ),
   kvRow(
     '@oauth-code',

@@ -84,8 +84,39 @@ export function shannon(s: string): number {
 const EXEMPT_BEFORE = /(?:(?:(?:request|trace|span|correlation|message|event)[-_ ]?id|requestid|traceparent|tracestate|x-amzn-trace-id|commit|sha|version|etag|nonce|code_challenge|kid|x5t|jti)["']?\s{0,3}[:=]?\s{0,3}["']?|(?:\bid|"id"|'id')\s{0,3}[:=]\s{0,3}["']?)$/i;
 const EXEMPT_KEYS = /^(?:id|request_?id|requestid|x-request-id|traceparent|tracestate|trace_?id|span_?id|commit|sha|version|etag|code_challenge|kid|jti|nonce|message_?id|event_?id|protocolversion)$/i;
 
+/** At least 3 upper-case letters, 3 lower-case letters and 3 digits. */
+function mixed3(v: string): boolean {
+  let upper = 0;
+  let lower = 0;
+  let digits = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 65 && c <= 90) upper++;
+    else if (c >= 97 && c <= 122) lower++;
+    else if (c >= 48 && c <= 57) digits++;
+  }
+  return upper >= 3 && lower >= 3 && digits >= 3;
+}
+
+/** Hex-and-colon text can only be an IPv6 address with '::' or with all 8 groups (7 colons). */
+function ipv6Shaped(v: string): boolean {
+  if (v.includes('::')) return true;
+  let colons = 0;
+  for (let i = 0; i < v.length; i++) if (v.charCodeAt(i) === 58) colons++;
+  return colons === 7;
+}
+
+/**
+ * For rules whose `v` group ends the match and whose validate needs no indices: validate also
+ * serves as the gate, so a match is built with indices only once it is known to count.
+ */
+function gated(rule: PatternRule): PatternRule {
+  const validate = rule.validate!;
+  return { ...rule, gate: (m, ctx) => validate(m.groups!.v!, m, ctx) };
+}
+
 export const PII_RULES: PatternRule[] = [
-  {
+  gated({
     id: '@email',
     kind: 'free-text',
     description: 'e-mail addresses (also %40 and +tags) → keyed pseudonym email_…',
@@ -101,8 +132,8 @@ export const PII_RULES: PatternRule[] = [
     replace: (v, ctx) => pseudonym(ctx.key, 'email', v.replace('%40', '@').toLowerCase()),
     tps: ['user alice.smith+mcp@acme-corp.internal logged in', 'email=bob%40fakecorp.test'],
     fps: ['@modelcontextprotocol/sdk@1.32.2', 'mcp-remote@0.1.18', 'ssh://git@github.com/x'],
-  },
-  {
+  }),
+  gated({
     id: '@ip',
     kind: 'free-text',
     description: 'IPv4 addresses except loopback/unspecified → ip-…',
@@ -113,19 +144,19 @@ export const PII_RULES: PatternRule[] = [
     replace: (v, ctx) => pseudonym(ctx.key, 'ip', v),
     tps: ['10.42.7.19 - - [01/Jan/2026:00:00:00 +0000] "POST /mcp HTTP/1.1" 200', 'connect to 203.0.113.57:443 failed'],
     fps: ['127.0.0.1 - - "GET /mcp"', 'Python/3.11.4', 'v1.2.3.4', 'listening on 0.0.0.0:8000'],
-  },
-  {
+  }),
+  gated({
     id: '@ipv6',
     kind: 'free-text',
     description: 'IPv6 addresses except ::1 and :: → ip-…',
     keywords: [':'],
     pattern: /(?<![0-9A-Fa-f:.])(?<v>[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![0-9A-Fa-f:])/dg,
     secretKind: 'pii',
-    validate: (v) => isIPv6(v) && !keepIp(v) && /[0-9a-f]{2}/i.test(v),
+    validate: (v) => ipv6Shaped(v) && isIPv6(v) && !keepIp(v) && /[0-9a-f]{2}/i.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'ip', v.toLowerCase()),
     tps: ['client [2001:db8:85a3::8a2e:370:7334]:51234 connected', 'from fe80::1ff:fe23:4567:890a'],
     fps: ['[::1]:8000', 'at 12:30:45', 'ts=2026-01-01T10:20:30.123Z'],
-  },
+  }),
   {
     id: '@mac',
     kind: 'free-text',
@@ -136,7 +167,7 @@ export const PII_RULES: PatternRule[] = [
     tps: ['hwaddr 3c:22:fb:0a:1b:2c'],
     fps: ['at 12:30:45', '2026-01-01'],
   },
-  {
+  gated({
     id: '@card',
     kind: 'free-text',
     description: 'payment card numbers (IIN prefix, 13–19 digits, Luhn)',
@@ -148,8 +179,8 @@ export const PII_RULES: PatternRule[] = [
     },
     tps: ['card=4111 1111 1111 1111', 'pan 5500-0000-0000-0004'],
     fps: ['ts=1718000000000', 'id 4111111111111112'],
-  },
-  {
+  }),
+  gated({
     id: '@iban',
     kind: 'free-text',
     description: 'IBAN (mod-97)',
@@ -158,8 +189,8 @@ export const PII_RULES: PatternRule[] = [
     validate: ibanOk,
     tps: ['iban DE89 3704 0044 0532 0130 00', 'GB82WEST12345698765432'],
     fps: ['DE12 not an iban', 'HTTP2 STREAM'],
-  },
-  {
+  }),
+  gated({
     id: '@user-path',
     kind: 'free-text',
     description: 'the user name in home paths (/home/X, /Users/X, C:\\Users\\X, /mnt/c/Users/X) → user-…',
@@ -170,7 +201,7 @@ export const PII_RULES: PatternRule[] = [
     replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
     tps: ['File "/home/alice/proj/server.py", line 10', 'C:\\\\Users\\\\Bob\\\\AppData\\\\Roaming', '~/Library at /Users/carol/Library/Logs/Claude/mcp.log'],
     fps: ['/home/runner/work/x', '/api/users/list'],
-  },
+  }),
   {
     id: '@remote-user',
     kind: 'free-text',
@@ -182,7 +213,7 @@ export const PII_RULES: PatternRule[] = [
     tps: ['10.0.0.1 - dave [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'],
     fps: ['127.0.0.1 - - [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'],
   },
-  {
+  gated({
     id: '@host',
     kind: 'free-text',
     description: 'host names in URLs and Host/:authority/server_name/upstream positions, except loopback and public SaaS hosts → host-… (path kept)',
@@ -193,8 +224,8 @@ export const PII_RULES: PatternRule[] = [
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
     tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"'],
     fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3'],
-  },
-  {
+  }),
+  gated({
     id: '@opaque',
     kind: 'entropy',
     description: 'keyword-less high-entropy base64/base64url strings (≥32 chars, mixed case and digits) → keyed pseudonym h-…; request/trace ids, commit SHAs, JSON-RPC ids and hex are exempt',
@@ -202,12 +233,10 @@ export const PII_RULES: PatternRule[] = [
     secretKind: 'opaque',
     minLength: 32,
     validate: (v, m, ctx) => {
+      // (All checks are pure, so the cheap mixed-case count goes first: hex request ids fail it.)
+      if (!mixed3(v)) return false;
       if (ctx.keyHint && EXEMPT_KEYS.test(ctx.keyHint)) return false;
       if (EXEMPT_BEFORE.test(ctx.line.slice(Math.max(0, m.index - 64), m.index))) return false;
-      const upper = v.replace(/[^A-Z]/g, '').length;
-      const lower = v.replace(/[^a-z]/g, '').length;
-      const digits = v.replace(/[^0-9]/g, '').length;
-      if (upper < 3 || lower < 3 || digits < 3) return false;
       const segs = v.split('/');
       if (segs.length >= 3 && v.length / segs.length < 10) return false; // a path, not base64
       if (v.includes('-') && v.split('-').every((s) => /^[A-Za-z]*[0-9]*$/.test(s))) return false; // kebab words
@@ -222,5 +251,5 @@ export const PII_RULES: PatternRule[] = [
       'site-packages/mcp/client/streamable_http.py',
       '{"jsonrpc":"2.0","id":"Zk3QmL9xR2vT8bN5cW1yH7pJ4sD6fG0a","result":{}}',
     ],
-  },
+  }),
 ];
