@@ -1,6 +1,7 @@
 // `npm run bench [-- --size MiB]`: the same generated corpus through `wc -l`, lnav (when
 // installed) and `mcp-triage analyze`, side by side, with MiB/s, lines/s and peak RSS; then a
-// filtered timeline page and Arrow encoding of 1 M rows. Timings are printed, never asserted.
+// the timeline queries (on the corpus, then on the corpus copied to --scale events, default 1 M)
+// and 1 M rows from DuckDB to Arrow IPC. Timings are printed, never asserted.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,13 +9,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCorpus } from './corpus.ts';
 import { Store } from '../store/store.ts';
-import { eventsToArrow, queryEvents } from '../store/events-query.ts';
+import { EventFilters, eventsToArrow, queryEvents } from '../store/events-query.ts';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1]! : dflt;
 };
 const sizeMiB = Number(arg('size', '128'));
+const scale = Number(arg('scale', '1000000'));
 const keep = process.argv.includes('--keep');
 const BIN = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
@@ -63,26 +65,80 @@ try {
     const store = await Store.open(db);
     const [inc] = await store.listIncidents();
     if (inc) {
-      const [{ n }] = await store.query<{ n: bigint }>('SELECT count(*) AS n FROM events');
-      const page = async (label: string, f: Parameters<typeof queryEvents>[2]) => {
-        const t0 = performance.now();
-        const r = await queryEvents(store, inc.id, f);
-        const ms = performance.now() - t0;
-        console.log(`| ${label} | ${ms.toFixed(0)} ms | ${r.rows.length} of ${r.total.toLocaleString('en')} |`);
-      };
-      console.log(`\ntimeline queries over ${Number(n).toLocaleString('en')} events:\n\n| query | time | rows |\n|---|---|---|`);
-      await page('first page, no filter', { limit: 200, offset: 0 });
-      await page('source=proxy status=502', { source: 'proxy', status: 502, limit: 200, offset: 0 });
-      await page('text search "session not found"', { q: 'session not found', limit: 200, offset: 0 });
-      await page('deep page (offset 1M)', { limit: 200, offset: 1_000_000 });
-      const big = await queryEvents(store, inc.id, { limit: 1_000_000, offset: 0 });
-      const t0 = performance.now();
-      const ipc = eventsToArrow(big.rows);
-      console.log(`\nArrow IPC of ${big.rows.length.toLocaleString('en')} rows: ${(performance.now() - t0).toFixed(0)} ms, ${(ipc.byteLength / 1048576).toFixed(1)} MiB`);
+      await timelineBench(store, inc.id, 'the corpus incident');
+      // The same events copied (seq renumbered, times shifted a copy's span) until there are
+      // --scale of them: the timeline at millions of events and the 1 M-row Arrow page.
+      const scaled = await scaleIncident(store, inc.id, scale);
+      await timelineBench(store, scaled, `the corpus copied to ${scale.toLocaleString('en')} events`);
+      await arrowBench(store, scaled, 1_000_000);
     }
     await store.close();
   }
 } finally {
   if (!keep) rmSync(dir, { recursive: true, force: true });
   else process.stderr.write(`kept ${dir}\n`);
+}
+
+async function clock<T>(fn: () => Promise<T>): Promise<{ ms: number; r: T }> {
+  const t0 = performance.now();
+  const r = await fn();
+  return { ms: performance.now() - t0, r };
+}
+
+/** Filtered timeline pages as the UI asks for them (200 rows), each the whole query: count, keys, rows, Arrow. */
+async function timelineBench(store: Store, id: string, what: string): Promise<void> {
+  const [{ n }] = await store.query<{ n: bigint }>('SELECT count(*) AS n FROM events WHERE incident_id = $id', { id });
+  const events = Number(n);
+  console.log(`\ntimeline queries over ${events.toLocaleString('en')} events (${what}):\n\n| query | time | rows | Arrow |\n|---|---|---|---|`);
+  const page = async (label: string, f: Partial<EventFilters>) => {
+    const { ms, r } = await clock(async () => {
+      const q = await queryEvents(store, id, EventFilters.parse({ limit: 200, ...f }));
+      return { ...q, ipc: eventsToArrow(q.rows) };
+    });
+    console.log(`| ${label} | ${ms.toFixed(0)} ms | ${r.rows.length} of ${r.total.toLocaleString('en')} | ${(r.ipc.byteLength / 1024).toFixed(0)} KiB |`);
+    return r;
+  };
+  await page('first page, no filter', {});
+  await page('source=proxy status=502', { source: 'proxy', status: 502 });
+  await page('text search "session not found" (counts: scans every text)', { q: 'session not found' });
+  await page('text search "session not found", next page (count cached)', { q: 'session not found', offset: 200 });
+  const deep = Math.min(1_000_000, Math.floor(events * 0.8));
+  const d = await page(`deep page (offset ${deep.toLocaleString('en')})`, { offset: deep });
+  if (d.next) await page('keyset page after it (after=ts,seq)', { after: d.next });
+  const legacy = await clock(() => store.query(`SELECT * FROM events WHERE incident_id = $id ORDER BY ts NULLS LAST, seq LIMIT 200 OFFSET ${deep}`, { id }));
+  console.log(`| (before: ORDER BY … LIMIT 200 OFFSET ${deep.toLocaleString('en')}, query alone) | ${legacy.ms.toFixed(0)} ms | ${legacy.r.length} | |`);
+}
+
+/** A copy of incident `id` with at least `target` events; returns its id. */
+async function scaleIncident(store: Store, id: string, target: number): Promise<string> {
+  const [{ n, span, seqs }] = await store.query<{ n: bigint; span: bigint | null; seqs: bigint }>(
+    'SELECT count(*) AS n, max(ts) - min(ts) + 1 AS span, max(seq) + 1 AS seqs FROM events WHERE incident_id = $id',
+    { id },
+  );
+  const copies = Math.ceil(target / Math.max(1, Number(n)));
+  const scaled = `${id}_x${copies}`;
+  const t0 = performance.now();
+  await store.query(`INSERT INTO incidents (id, name, created_at, state) VALUES ($s, 'bench copy', 0, 'ready')`, { s: scaled });
+  await store.query(
+    `INSERT INTO events SELECT $s, seq + k * ${Number(seqs)}, file, line, end_line, source, format, kind, ts + k * ${Number(span ?? 0)}, level, message, text,
+       http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs
+     FROM events, range(${copies}) r(k) WHERE incident_id = $id ORDER BY k, seq`,
+    { s: scaled, id },
+  );
+  process.stderr.write(`copied the corpus ${copies}× in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  return scaled;
+}
+
+/** `rows` rows from DuckDB to Arrow IPC bytes: the query (count, keys, columns) and the encoding, end to end. */
+async function arrowBench(store: Store, id: string, rows: number): Promise<void> {
+  // Past the HTTP limit (100 000 a page) on purpose: this measures the path, not the route.
+  const f: EventFilters = { ...EventFilters.parse({}), limit: rows };
+  for (let i = 0; i < 2; i++) {
+    const q = await clock(() => queryEvents(store, id, f));
+    const e = await clock(async () => eventsToArrow(q.r.rows));
+    console.log(
+      `\n${q.r.rows.length.toLocaleString('en')} rows → Arrow IPC (run ${i + 1}): ${(q.ms + e.ms).toFixed(0)} ms end to end ` +
+        `(query ${q.ms.toFixed(0)} ms + encode ${e.ms.toFixed(0)} ms), ${(e.r.byteLength / 1048576).toFixed(1)} MiB`,
+    );
+  }
 }

@@ -1,8 +1,20 @@
 // The timeline query: typed filters compiled to SQL with bound parameters (no identifier
 // ever comes from the request), and the page encoded as Arrow IPC.
-import { Float64, Int32, makeData, makeVector, Table, tableToIPC, TimestampMillisecond, Utf8, type Vector } from 'apache-arrow';
+//
+// A page is read in two steps inside one read transaction. First the narrow step sorts only
+// (ts, seq) to find the page's first and last keys (deep offsets locate their first key from a
+// ts histogram instead of sorting everything before it); then the wide step reads the page's rows
+// by that key range, column by column straight into Arrow buffers (server/store/arrow.ts).
+// Sorting or top-N over the full rows, as `ORDER BY … LIMIT … OFFSET …` did, made DuckDB carry
+// every column of every candidate row; reading them value by value cost ~1.3 µs per value.
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { Float64, Int32, makeData, makeVector, Table, tableToIPC, TimestampMillisecond, Utf8, type Data, type Vector } from 'apache-arrow';
 import { z } from 'zod';
+import { FixedColumn, readColumns, Utf8Column, validRows, type ColumnKind } from './arrow.ts';
 import type { Store } from './store.ts';
+
+/** A page cursor: the (ts, seq) of the last row seen, as "ts,seq" ("null,seq" when ts is NULL). */
+const KEY = /^(-?\d{1,16}|null),(\d{1,16})$/;
 
 export const EventFilters = z.object({
   source: z.enum(['client', 'proxy', 'server', 'unknown']).optional(),
@@ -18,14 +30,40 @@ export const EventFilters = z.object({
   q: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(100_000).default(1000),
   offset: z.coerce.number().int().min(0).default(0),
+  /** Keyset paging (added): rows strictly after this "ts,seq" cursor; `offset` then counts from it. */
+  after: z.string().regex(KEY, 'expected "ts,seq" (ts may be null), e.g. 1795939200000,42').optional(),
 });
 export type EventFilters = z.infer<typeof EventFilters>;
 
-const COLUMNS = `seq, ts, source, file, line, end_line, kind, format, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id, protocol_version, duration_ms`;
+/** A row's position in the timeline order: ts NULLS LAST, then seq. */
+export interface EventKey {
+  ts: number | null;
+  seq: number;
+}
 
-export async function queryEvents(store: Store, incidentId: string, f: EventFilters): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+export const keyToCursor = (k: EventKey): string => `${k.ts ?? 'null'},${k.seq}`;
+
+export function cursorToKey(s: string): EventKey {
+  const m = KEY.exec(s);
+  if (!m) throw new Error(`bad cursor ${s}`);
+  return { ts: m[1] === 'null' ? null : Number(m[1]), seq: Number(m[2]) };
+}
+
+const COLUMNS = `seq, ts, source, file, line, end_line, kind, format, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id, protocol_version, duration_ms`;
+const ORDER = 'ORDER BY ts NULLS LAST, seq';
+/** Past this offset the first key is found from a histogram rather than a top-N of offset rows. */
+const DEEP_OFFSET = 20_000;
+/** Histogram buckets: ts >> 15 (~33 s), refined to ts >> 5 (32 ms) when a bucket is this full. */
+const COARSE_SHIFT = 15;
+const FINE_SHIFT = 5;
+const REFINE_ROWS = 20_000;
+
+type Params = Record<string, string | number>;
+
+/** The filters as a WHERE clause over events (incident first). */
+function compileFilters(incidentId: string, f: EventFilters): { where: string; params: Params } {
   const where: string[] = ['incident_id = $id'];
-  const p: Record<string, string | number> = { id: incidentId };
+  const p: Params = { id: incidentId };
   const eq = (col: string, key: string, v: string | number | undefined) => {
     if (v === undefined || v === '') return;
     where.push(`${col} = $${key}`);
@@ -59,10 +97,321 @@ export async function queryEvents(store: Store, incidentId: string, f: EventFilt
     where.push('contains(lower(text), $q)');
     p.q = f.q.toLowerCase();
   }
-  const w = where.join(' AND ');
-  const [{ n }] = await store.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE ${w}`, p);
-  const rows = await store.query(`SELECT ${COLUMNS} FROM events WHERE ${w} ORDER BY ts NULLS LAST, seq LIMIT ${f.limit} OFFSET ${f.offset}`, p);
-  return { rows, total: Number(n) };
+  return { where: where.join(' AND '), params: p };
+}
+
+/**
+ * `key op k` in timeline order (NULL ts after every ts), with k's values bound as $<name>t/$<name>s.
+ * Integers bind as INTEGER/BIGINT, so DuckDB can push the comparison into the scan.
+ */
+function keyPredicate(op: '>' | '>=' | '<=', k: EventKey, p: Params, name: string): string {
+  const t = `$${name}t`;
+  const s = `$${name}s`;
+  p[`${name}s`] = k.seq;
+  if (k.ts === null) {
+    if (op === '<=') return `(ts IS NOT NULL OR seq <= ${s})`;
+    return `(ts IS NULL AND seq ${op} ${s})`;
+  }
+  p[`${name}t`] = k.ts;
+  if (op === '<=') return `(ts < ${t} OR (ts = ${t} AND seq <= ${s}))`;
+  return `(ts IS NULL OR ts > ${t} OR (ts = ${t} AND seq ${op} ${s}))`;
+}
+
+/** The rows from `first` to `last` (both included) in timeline order, with a ts range DuckDB can prune with. */
+function rangePredicate(first: EventKey, last: EventKey, p: Params): string {
+  const parts = [keyPredicate('>=', first, p, 'r0'), keyPredicate('<=', last, p, 'r1')];
+  if (first.ts !== null && last.ts !== null) parts.push('ts BETWEEN $r0t AND $r1t');
+  else if (first.ts === null) parts.push('ts IS NULL AND seq BETWEEN $r0s AND $r1s');
+  return parts.join(' AND ');
+}
+
+const num = (v: unknown): number => Number(v);
+
+/** The parameters a statement names (DuckDB refuses values for parameters it does not have). */
+function used(sql: string, p: Params): Params {
+  const out: Params = {};
+  for (const m of sql.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)) if (m[1]! in p) out[m[1]!] = p[m[1]!]!;
+  return out;
+}
+
+async function rows<T = Record<string, unknown>>(c: DuckDBConnection, sql: string, p: Params): Promise<T[]> {
+  return (await c.runAndReadAll(sql, used(sql, p))).getRowObjectsJS() as T[];
+}
+
+/** The first and last keys, and the count, of the rows a narrow query (columns ts, seq) returns. */
+async function narrowKeys(c: DuckDBConnection, sql: string, p: Params, hint: number): Promise<{ first: EventKey; last: EventKey; n: number } | null> {
+  const r = await readColumns(await c.stream(sql, used(sql, p)), ['int64', 'int64'], hint);
+  if (r.rows === 0) return null;
+  const [ts, seq] = r.columns as FixedColumn[];
+  const key = (i: number): EventKey => ({ ts: ts!.valid(i) ? Number(ts!.values[i]) : null, seq: Number(seq!.values[i]) });
+  return { first: key(0), last: key(r.rows - 1), n: r.rows };
+}
+
+/** The key of the row at position `rank` (0-based) among the rows matching `where`, found from ts histograms. */
+async function keyAtRank(c: DuckDBConnection, where: string, p: Params, rank: number): Promise<{ key: EventKey | null; matched: number }> {
+  const coarse = await rows<{ b: bigint | null; n: bigint }>(c, `SELECT ts >> ${COARSE_SHIFT} AS b, count(*) AS n FROM events WHERE ${where} GROUP BY b`, p);
+  coarse.sort((a, b) => (a.b === null ? 1 : b.b === null ? -1 : a.b < b.b ? -1 : 1));
+  const matched = coarse.reduce((s, r) => s + num(r.n), 0);
+  let before = 0;
+  for (const bucket of coarse) {
+    const n = num(bucket.n);
+    if (rank >= before + n) {
+      before += n;
+      continue;
+    }
+    let r = rank - before;
+    if (bucket.b === null) {
+      const [k] = await rows<{ seq: bigint }>(c, `SELECT seq FROM events WHERE ${where} AND ts IS NULL ORDER BY seq LIMIT 1 OFFSET ${r}`, p);
+      return { key: k ? { ts: null, seq: num(k.seq) } : null, matched };
+    }
+    let lo = num(bucket.b) * 2 ** COARSE_SHIFT;
+    let hi = lo + 2 ** COARSE_SHIFT;
+    const q: Params = { ...p, lo, hi };
+    if (n > REFINE_ROWS) {
+      const fine = await rows<{ b: bigint; n: bigint }>(c, `SELECT ts >> ${FINE_SHIFT} AS b, count(*) AS n FROM events WHERE ${where} AND ts >= $lo AND ts < $hi GROUP BY b ORDER BY b`, q);
+      for (const f of fine) {
+        const m = num(f.n);
+        if (r >= m) {
+          r -= m;
+          continue;
+        }
+        q.lo = lo = num(f.b) * 2 ** FINE_SHIFT;
+        q.hi = hi = lo + 2 ** FINE_SHIFT;
+        break;
+      }
+    }
+    const [k] = await rows<{ ts: bigint; seq: bigint }>(c, `SELECT ts, seq FROM events WHERE ${where} AND ts >= $lo AND ts < $hi ORDER BY ts, seq LIMIT 1 OFFSET ${r}`, q);
+    return { key: k ? { ts: num(k.ts), seq: num(k.seq) } : null, matched };
+  }
+  return { key: null, matched };
+}
+
+/** Where the page is: its first and last keys and row count, and how many rows match the filters. */
+interface PagePlan {
+  total: number;
+  range: { first: EventKey; last: EventKey; n: number } | null;
+}
+
+/**
+ * Counts by filter, per store: counting a text search scans every text (seconds at millions of
+ * events) while paging through its results asks again for every page. An incident's events
+ * change only with its files (ingest adds both in one transaction, delete removes both), so the
+ * file rows version a count.
+ */
+const counts = new WeakMap<Store, Map<string, number>>();
+const COUNT_CACHE = 256;
+
+async function countMatches(c: DuckDBConnection, store: Store, where: string, p: Params): Promise<number> {
+  const [v] = await rows<{ f: bigint; m: number | null }>(c, 'SELECT count(*) AS f, max(file_no) AS m FROM files WHERE incident_id = $id', p);
+  const key = JSON.stringify([v?.f, v?.m, where, used(where, p)], (_, x) => (typeof x === 'bigint' ? Number(x) : x));
+  let cache = counts.get(store);
+  const hit = cache?.get(key);
+  if (hit !== undefined) return hit;
+  const n = num((await rows<{ n: bigint }>(c, `SELECT count(*) AS n FROM events WHERE ${where}`, p))[0]!.n);
+  if (!cache) counts.set(store, (cache = new Map()));
+  if (cache.size >= COUNT_CACHE) cache.delete(cache.keys().next().value!);
+  cache.set(key, n);
+  return n;
+}
+
+async function planPage(c: DuckDBConnection, store: Store, where: string, params: Params, f: EventFilters): Promise<PagePlan> {
+  const p: Params = { ...params };
+  const after = f.after ? keyPredicate('>', cursorToKey(f.after), p, 'cur') : null;
+  const whereAfter = after ? `${where} AND ${after}` : where;
+  let keys: Awaited<ReturnType<typeof narrowKeys>>;
+  if (f.offset > DEEP_OFFSET) {
+    const { key } = await keyAtRank(c, whereAfter, p, f.offset);
+    keys = key ? await narrowKeys(c, `SELECT ts, seq FROM events WHERE ${whereAfter} AND ${keyPredicate('>=', key, p, 'start')} ${ORDER} LIMIT ${f.limit}`, p, f.limit) : null;
+  } else {
+    // A top-N over (ts, seq) only: DuckDB pushes the heap's bound into the scan, so even a text
+    // search is evaluated on few rows for an early page.
+    keys = await narrowKeys(c, `SELECT ts, seq FROM events WHERE ${whereAfter} ${ORDER} LIMIT ${f.limit} OFFSET ${f.offset}`, p, f.limit);
+  }
+  const total = await countMatches(c, store, where, p);
+  return { total, range: keys ? { first: keys.first, last: keys.last, n: keys.n } : null };
+}
+
+/** Run `fn` on a reader connection inside one read transaction (one snapshot for every step). */
+async function inSnapshot<T>(store: Store, fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  const c = await store.reader();
+  try {
+    await c.run('BEGIN TRANSACTION');
+    try {
+      return await fn(c);
+    } finally {
+      await c.run('ROLLBACK').catch(() => undefined);
+    }
+  } finally {
+    c.closeSync();
+  }
+}
+
+// ── the page, columnar ────────────────────────────────────────────────────────
+
+/**
+ * rpc_id is stored JSON-encoded (7 or "abc"); the Arrow column carries the decoded id as a string.
+ * DuckDB decodes the two shapes every id written by ingest has: a string without escapes (the
+ * quotes stripped) and an integer that JavaScript prints back unchanged (|n| < 10^15). Anything
+ * else (escapes, floats, huge or odd numbers) comes back raw in rpc_slow and is decoded in JS,
+ * as before: String(JSON.parse(raw)).
+ */
+const RPC_FAST = `CASE
+  WHEN starts_with(rpc_id, '"') THEN CASE WHEN strlen(rpc_id) >= 2 AND ends_with(rpc_id, '"') AND NOT contains(rpc_id, '\\') THEN rpc_id[2:-2] END
+  WHEN TRY_CAST(rpc_id AS BIGINT)::VARCHAR = rpc_id AND abs(TRY_CAST(rpc_id AS BIGINT)) < 1000000000000000 THEN rpc_id
+END`;
+
+/** The page's columns: Arrow name, SQL, how it is read. Order = the Arrow schema's order. */
+const PAGE_COLUMNS: readonly { name: string; sql: string; kind: ColumnKind; row?: string }[] = [
+  { name: 'seq', sql: 'seq::DOUBLE', kind: 'float64', row: 'seq' },
+  { name: 'ts', sql: 'ts', kind: 'timestampMs', row: 'ts' },
+  { name: 'source', sql: 'source', kind: 'utf8', row: 'source' },
+  { name: 'file', sql: 'file', kind: 'utf8', row: 'file' },
+  { name: 'line', sql: 'line', kind: 'int32', row: 'line' },
+  { name: 'endLine', sql: 'end_line', kind: 'int32', row: 'end_line' },
+  { name: 'kind', sql: 'kind', kind: 'utf8', row: 'kind' },
+  { name: 'format', sql: 'format', kind: 'utf8', row: 'format' },
+  { name: 'level', sql: 'level', kind: 'utf8', row: 'level' },
+  { name: 'message', sql: 'message', kind: 'utf8', row: 'message' },
+  { name: 'text', sql: 'text', kind: 'utf8', row: 'text' },
+  { name: 'session', sql: 'session', kind: 'utf8', row: 'session' },
+  { name: 'rpcId', sql: 'rpc_fast', kind: 'utf8', row: 'rpc_id' },
+  { name: 'method', sql: 'rpc_method', kind: 'utf8', row: 'rpc_method' },
+  { name: 'tool', sql: 'tool', kind: 'utf8', row: 'tool' },
+  { name: 'httpMethod', sql: 'http_method', kind: 'utf8', row: 'http_method' },
+  { name: 'httpPath', sql: 'http_path', kind: 'utf8', row: 'http_path' },
+  { name: 'httpStatus', sql: 'http_status', kind: 'int32', row: 'http_status' },
+  { name: 'requestId', sql: 'request_id', kind: 'utf8', row: 'request_id' },
+  { name: 'protocolVersion', sql: 'protocol_version', kind: 'utf8', row: 'protocol_version' },
+  { name: 'durationMs', sql: 'duration_ms', kind: 'float64', row: 'duration_ms' },
+  // Not in the Arrow table: whether rpc_id is a JSON string (to give rows their raw rpc_id back),
+  // and the raw rpc_id where rpc_fast could not decode it.
+  { name: '', sql: `(starts_with(rpc_id, '"'))::UTINYINT`, kind: 'uint8' },
+  { name: '', sql: `CASE WHEN rpc_id IS NOT NULL AND rpc_fast IS NULL THEN rpc_id END`, kind: 'skip' },
+];
+const RPC_COL = PAGE_COLUMNS.findIndex((c) => c.name === 'rpcId');
+const RPC_STR_COL = PAGE_COLUMNS.length - 2;
+const RPC_SLOW_COL = PAGE_COLUMNS.length - 1;
+const ARROW_COLUMNS = PAGE_COLUMNS.filter((c) => c.name);
+
+/**
+ * A timeline page, columnar. It encodes to Arrow IPC without touching single values, and still
+ * reads as rows for callers that want them (the CLI): `length`, `at(i)`, iteration and toArray()
+ * give the same row objects a `SELECT seq, ts, …` row read gives (BIGINTs as bigint, rpc_id as
+ * stored, JSON-encoded).
+ */
+export class EventPage implements Iterable<Record<string, unknown>> {
+  constructor(
+    readonly table: Table,
+    private readonly rpcIsString: Uint8Array,
+    private readonly rpcRaw: ReadonlyMap<number, string>,
+  ) {}
+
+  get length(): number {
+    return this.table.numRows;
+  }
+
+  at(i: number): Record<string, unknown> | undefined {
+    if (i < 0) i += this.length;
+    if (i < 0 || i >= this.length) return undefined;
+    const row: Record<string, unknown> = {};
+    for (const c of ARROW_COLUMNS) {
+      const v = this.table.getChild(c.name)!;
+      const data = v.data[0]!;
+      const valid = data.nullCount === 0 || v.isValid(i);
+      if (!valid) row[c.row!] = null;
+      else if (c.name === 'seq') row.seq = BigInt(data.values[i] as number);
+      else if (c.name === 'ts') row.ts = (data.values as BigInt64Array)[i];
+      else if (c.name === 'rpcId') row.rpc_id = this.rpcRaw.get(i) ?? (this.rpcIsString[i] ? JSON.stringify(v.get(i)) : v.get(i));
+      else row[c.row!] = c.kind === 'utf8' ? v.get(i) : data.values[i];
+    }
+    return row;
+  }
+
+  *[Symbol.iterator](): Iterator<Record<string, unknown>> {
+    for (let i = 0; i < this.length; i++) yield this.at(i)!;
+  }
+
+  toArray(): Record<string, unknown>[] {
+    return [...this];
+  }
+
+  /** The page as an Arrow IPC stream (the schema eventsToArrow always had). */
+  toIPC(): Uint8Array {
+    return tableToIPC(this.table, 'stream');
+  }
+}
+
+/** The wide step: read rows first..last as Arrow columns. */
+async function readPage(c: DuckDBConnection, where: string, params: Params, plan: PagePlan): Promise<EventPage> {
+  const p: Params = { ...params };
+  const rpcRaw = new Map<number, string>();
+  if (!plan.range) return emptyPage();
+  const { first, last, n } = plan.range;
+  const sql = `SELECT ${PAGE_COLUMNS.map((col) => col.sql).join(', ')}
+    FROM (SELECT *, ${RPC_FAST} AS rpc_fast FROM events WHERE ${where} AND ${rangePredicate(first, last, p)})
+    ${ORDER}`;
+  let row0 = 0;
+  let lastChunk: DuckDBDataChunk | null = null;
+  const r = await readColumns(await c.stream(sql, used(sql, p)), PAGE_COLUMNS.map((col) => col.kind), n, (column, chunk) => {
+    if (chunk !== lastChunk) {
+      if (lastChunk) row0 += lastChunk.rowCount;
+      lastChunk = chunk;
+    }
+    if (column !== RPC_COL) return undefined;
+    // Ids SQL could not decode: decode them here, as the row path always did.
+    const slow = validRows(chunk, RPC_SLOW_COL);
+    if (!slow.length) return undefined;
+    const vec = chunk.getColumnVector(RPC_SLOW_COL);
+    const values = new Map<number, string>();
+    for (const i of slow) {
+      const raw = String(vec.getItem(i));
+      values.set(i, String(JSON.parse(raw)));
+      rpcRaw.set(row0 + i, raw);
+    }
+    return (i) => values.get(i);
+  });
+  const cols = r.columns;
+  const vectors: Record<string, Vector> = {};
+  PAGE_COLUMNS.forEach((col, i) => {
+    if (!col.name) return;
+    // seq is never NULL: a bare Float64Array vector, as the row path built it (its field is not nullable).
+    if (col.name === 'seq') vectors.seq = makeVector((cols[i] as FixedColumn).values.subarray(0, r.rows) as Float64Array);
+    else vectors[col.name] = makeVector((cols[i] as FixedColumn | Utf8Column).data(r.rows) as Data);
+  });
+  return new EventPage(new Table(vectors), (cols[RPC_STR_COL] as FixedColumn).values.subarray(0, r.rows) as Uint8Array, rpcRaw);
+}
+
+function emptyPage(): EventPage {
+  const vectors: Record<string, Vector> = {};
+  for (const col of ARROW_COLUMNS) {
+    if (col.name === 'seq') {
+      vectors.seq = makeVector(new Float64Array(0));
+      continue;
+    }
+    const type = col.kind === 'float64' ? new Float64() : col.kind === 'int32' ? new Int32() : col.kind === 'timestampMs' ? new TimestampMillisecond() : new Utf8();
+    const data = type instanceof Utf8 ? makeData({ type, length: 0, valueOffsets: new Int32Array(1), data: new Uint8Array(0) }) : makeData({ type, length: 0, data: new Uint8Array(0) } as never);
+    vectors[col.name] = makeVector(data as Data);
+  }
+  return new EventPage(new Table(vectors), new Uint8Array(0), new Map());
+}
+
+export interface EventsResult {
+  /** The page: iterable rows (see EventPage) that eventsToArrow encodes without a row pass. */
+  rows: EventPage;
+  /** Rows matching the filters (ignoring `after` and `offset`). */
+  total: number;
+  /** The cursor for the next page (`after`), or null when this page was the last. */
+  next: string | null;
+}
+
+export async function queryEvents(store: Store, incidentId: string, f: EventFilters): Promise<EventsResult> {
+  const { where, params } = compileFilters(incidentId, f);
+  return inSnapshot(store, async (c) => {
+    const plan = await planPage(c, store, where, params, f);
+    const rows = await readPage(c, where, params, plan);
+    const next = plan.range && plan.range.n === f.limit ? keyToCursor(plan.range.last) : null;
+    return { rows, total: plan.total, next };
+  });
 }
 
 /** A Utf8 vector built straight into one buffer: several times faster than vectorFromArray on strings. */
@@ -149,7 +498,8 @@ function int32Vector(rows: readonly Record<string, unknown>[], key: string): Vec
   return fixedVector(new Int32(), rows, key, new Int32Array(rows.length));
 }
 
-export function eventsToArrow(rows: Record<string, unknown>[]): Uint8Array {
+export function eventsToArrow(rows: Record<string, unknown>[] | EventPage): Uint8Array {
+  if (rows instanceof EventPage) return rows.toIPC();
   const str = (k: string) => utf8Column(rows, (r) => (isNull(r[k]) ? null : String(r[k])));
   const table = new Table({
     seq: makeVector(Float64Array.from(rows, (r) => Number(r.seq))),
