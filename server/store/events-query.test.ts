@@ -128,7 +128,8 @@ describe('the columnar page on awkward rows', () => {
   beforeAll(async () => {
     store = await Store.open(':memory:');
     const events: Event[] = [];
-    for (let i = 0; i < 5000; i++) {
+    // Rows over several DuckDB chunks.
+    for (let i = 0; i < 9000; i++) {
       const t = i === 17 || i === 4321 ? long : texts[i % texts.length]!;
       events.push(
         base({
@@ -172,7 +173,6 @@ describe('the columnar page on awkward rows', () => {
 
   it.each([
     {},
-    { limit: 100_000 },
     { limit: 333, offset: 1234 },
     { source: 'proxy' as const },
     { q: 'é' },
@@ -183,6 +183,10 @@ describe('the columnar page on awkward rows', () => {
     { to: 0 },
   ])('same page as the row path for %j', async (f) => {
     await expectSamePage(store, id, f);
+  });
+
+  it('the whole incident in one page', async () => {
+    expect(await expectSamePage(store, id, { limit: 100_000 })).toBe(9008);
   });
 
   it('keyset pages (after = the previous page\'s last key) give the same rows as offset pages', async () => {
@@ -237,6 +241,17 @@ describe('deep offsets, located from a ts histogram', () => {
 
   it.each([20_001, 25_000, 39_999, 40_000, 59_000, 59_400, 59_999, 60_000, 70_000])('offset %i: same page as OFFSET', async (offset) => {
     await expectSamePage(store, id, { offset, limit: 250 });
+  });
+
+  it.each([{ limit: 100_000 }, { limit: 30_000, offset: 25_000 }, { limit: 9_000, offset: 55_000 }, { level: 'info' as const, limit: 50_000 }])('large page %j: read as stored, reordered', async (f) => {
+    await expectSamePage(store, id, f);
+  });
+
+  it('a large page whose storage order is not seq order falls back to a sorted read', async () => {
+    await store.query(`INSERT INTO events (incident_id, seq, file, line, end_line, source, format, kind, ts, message, text)
+      SELECT 'inc_reverse', i, 'r.log', i + 1, i + 1, 'server', 'fmt', 'line', CASE WHEN i % 11 = 0 THEN NULL ELSE 1700000000000 + (i * 7919) % 5000 END, 'm' || i, 't' || i
+      FROM range(12000) t(i) ORDER BY i DESC`);
+    expect(await expectSamePage(store, 'inc_reverse', { limit: 100_000 }, 'sorted')).toBe(12_000);
   });
 
   it.each([{ level: 'error' as const, offset: 8_000 }, { level: 'error' as const, offset: 21_000 }, { source: 'proxy' as const, offset: 19_950 }, { q: 'text 1', offset: 20_500 }])('filtered %j', async (f) => {
