@@ -28,6 +28,8 @@ export interface FileJob {
   bookIds: string[];
   lastHeaderName: string | null;
   ledger: LedgerRecord[];
+  /** Trace the ledger sweep (not needed when the snapshot is complete). */
+  trace: boolean;
 }
 
 export type WorkerReply =
@@ -56,11 +58,17 @@ export interface FileOutcome {
 /** Below this many bytes a worker's start-up (~0.3 s under tsx) costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 
+/** Workers beside the main thread (which parses too): one per spare core, never more than files - 1. */
 export function workerCount(files: number, bytes: number, minBytes = PARALLEL_MIN_BYTES): number {
-  if (process.env.MCP_TRIAGE_WORKERS === '0' || bytes < minBytes || files === 0) return 0;
+  if (process.env.MCP_TRIAGE_WORKERS === '0' || bytes < minBytes || files < 2) return 0;
   const env = Number(process.env.MCP_TRIAGE_WORKERS);
-  const n = Number.isInteger(env) && env > 0 ? env : Math.max(1, Math.min(2, availableParallelism()));
-  return Math.min(n, files);
+  const n = Number.isInteger(env) && env > 0 ? env : availableParallelism() - 1;
+  return Math.max(0, Math.min(n, files - 1, 8));
+}
+
+/** The workers' order: every file but the first (the main thread starts there), largest first. */
+export function workerOrder(files: readonly ScannedEntry[]): number[] {
+  return [...files.keys()].slice(1).sort((a, b) => files[b]!.bytes - files[a]!.bytes || a - b);
 }
 
 async function readAll(s: ScannedEntry): Promise<ArrayBuffer> {
@@ -90,23 +98,21 @@ export class ParsePool {
   private readonly queue: number[] = [];
   private readonly pending = new Map<number, Pending>();
   private readonly busy = new Map<Worker, number>();
-  private readonly formatSpecs: Array<[unknown, string]>;
+  private formatSpecs: Array<[unknown, string]> = [];
   private readonly formatsKey = String(Math.random());
   private broken = false;
 
-  constructor(
-    n: number,
-    private readonly files: readonly ScannedEntry[],
-    private readonly ctx: {
-      key: Uint8Array;
-      book: SessionIdBook;
-      ledger: SecretLedger;
-      formats: readonly CompiledFormat[];
-      /** Files before k are all written and merged: the book and ledger are exactly serial's. */
-      isMergedUpTo: (k: number) => boolean;
-    },
-  ) {
-    this.formatSpecs = ctx.formats.map((f) => [f.spec, f.origin]);
+  private files: readonly ScannedEntry[] = [];
+  private ctx!: {
+    key: Uint8Array;
+    book: SessionIdBook;
+    ledger: SecretLedger;
+    /** Files before k are all written and merged: the book and ledger are exactly serial's. */
+    isMergedUpTo: (k: number) => boolean;
+  };
+
+  /** Spawn the workers now (their start-up overlaps pass 1); `start` gives them the files. */
+  constructor(n: number) {
     for (let i = 0; i < n; i++) {
       const w = new Worker(new URL('./parse-worker.mjs', import.meta.url));
       w.on('message', (m: WorkerReply) => this.onMessage(w, m));
@@ -117,11 +123,30 @@ export class ParsePool {
       this.workers.push(w);
       this.idle.push(w);
     }
-    for (let k = 0; k < files.length; k++) {
+  }
+
+  /**
+   * Queue the files for the workers in `order`. The main thread parses a file itself when it
+   * reaches it before a worker took it (`claim`), so the workers should start from the other end.
+   */
+  start(files: readonly ScannedEntry[], order: number[], ctx: ParsePool['ctx'] & { formats: readonly CompiledFormat[] }): void {
+    this.files = files;
+    this.ctx = ctx;
+    this.formatSpecs = ctx.formats.map((f) => [f.spec, f.origin]);
+    for (const k of order) {
       this.pending.set(k, { batches: [], wake: null, outcome: null, error: null, snap: { bookSize: 0, assumedHeaderName: null, sweptSize: 0, complete: false } });
       this.queue.push(k);
     }
     void this.pump();
+  }
+
+  /** The main thread takes file k itself if no worker has it yet. */
+  claim(k: number): boolean {
+    const i = this.queue.indexOf(k);
+    if (i === -1) return !this.pending.has(k);
+    this.queue.splice(i, 1);
+    this.pending.delete(k);
+    return true;
   }
 
   /** Call after a file was written and merged: a snapshot taken now is complete for the next one. */
@@ -185,6 +210,7 @@ export class ParsePool {
           bookIds: [...book.raw],
           lastHeaderName: p.snap.assumedHeaderName,
           ledger: ledger.snapshot(),
+          trace: !complete,
         };
         w.postMessage(job, [bytes]);
       } catch (e) {
