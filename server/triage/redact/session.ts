@@ -94,13 +94,15 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
  * A substring each pattern above cannot match without (same index): a cheap test that skips a
  * regex scan of the line when it would find nothing. `i` marks a case-insensitive test.
  */
-const NEEDS: Array<[string, boolean]> = [
-  ['mcp', true], // mcp[-_]?session[-_]?id, case-insensitive
-  ['=', false], // ?session_id= …
-  [':', false], // "sessionId": "…"
-  ['sid="', false],
-  ['ession', false], // every phrase of pattern 4 contains "session"/"Session"
-  ['Session ', false],
+const NEEDS: Array<string | RegExp> = [
+  /mcp/i, // mcp[-_]?session[-_]?id, case-insensitive
+  '=', // ?session_id= …
+  ':', // "sessionId": "…"
+  'sid="',
+  // Every phrase of pattern 4 ends in "ession", "ession ID", "ession id", "essionId" or
+  // "ession with ID", and [:=]? and a blank follow: a literal-led scan, much cheaper.
+  /ession(?: ID| id|Id| with ID)?[:=]?\s/,
+  'Session ',
 ];
 
 const NOT_IDS = new Set(['None', 'null', 'undefined', 'none', 'provided', 'required', 'missing', 'invalid', 'header', 'expired']);
@@ -122,14 +124,10 @@ export function collectSessionIds(line: string, book: SessionIdBook): void {
     if (line.trim()) book.lastHeaderName = null;
   }
   if (!/session|sid=|sid"/i.test(line)) return;
-  let lower: string | null = null;
   for (let p = 0; p < SESSION_ID_PATTERNS.length; p++) {
     const re = SESSION_ID_PATTERNS[p]!;
     const need = NEEDS[p];
-    if (need) {
-      const [s, ci] = need;
-      if (!(ci ? (lower ??= line.toLowerCase()) : line).includes(s)) continue;
-    }
+    if (need !== undefined && !(typeof need === 'string' ? line.includes(need) : need.test(line))) continue;
     re.lastIndex = 0;
     for (const m of line.matchAll(re)) {
       const id = m[1]!.replace(/[.:]+$/, '');
