@@ -14,7 +14,7 @@ import { FixedColumn, readColumns, Utf8Column, validRows, type ColumnKind } from
 import type { Store } from './store.ts';
 
 /** A page cursor: the (ts, seq) of the last row seen, as "ts,seq" ("null,seq" when ts is NULL). */
-const KEY = /^(-?\d{1,16}|null),(\d{1,16})$/;
+const KEY = /^(-?\d{1,15}|null),(\d{1,15})$/;
 
 export const EventFilters = z.object({
   source: z.enum(['client', 'proxy', 'server', 'unknown']).optional(),
@@ -49,7 +49,6 @@ export function cursorToKey(s: string): EventKey {
   return { ts: m[1] === 'null' ? null : Number(m[1]), seq: Number(m[2]) };
 }
 
-const COLUMNS = `seq, ts, source, file, line, end_line, kind, format, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id, protocol_version, duration_ms`;
 const ORDER = 'ORDER BY ts NULLS LAST, seq';
 /** Past this offset the first key is found from a histogram rather than a top-N of offset rows. */
 const DEEP_OFFSET = 20_000;
