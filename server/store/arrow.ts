@@ -40,7 +40,7 @@ class Validity {
     this.bytes = next;
   }
 
-  /** Append `rows` bits taken from a DuckDB mask (null: all valid) at row `at`; returns the mask as bytes. */
+  /** Append `rows` bits taken from a DuckDB mask (null: all valid) at row `at`, counting the NULLs. */
   append(mask: Uint8Array | null, at: number, rows: number): void {
     this.grow(at + rows);
     const out = this.bytes;
@@ -107,7 +107,7 @@ export class FixedColumn {
       this.values = next;
     }
     const width = this.values.BYTES_PER_ELEMENT;
-    const raw = duckdb.vector_get_data(vector, rows * width); // a copy, at byte offset 0
+    const raw = aligned(duckdb.vector_get_data(vector, rows * width), width);
     const Ctor = this.values.constructor as Float64ArrayConstructor;
     const typed = new Ctor(raw.buffer, raw.byteOffset, rows);
     (this.values as Float64Array).set(typed as unknown as Float64Array, at);
@@ -131,6 +131,11 @@ export class FixedColumn {
     const nullBitmap = this.validity.bitmap(rows);
     return makeData({ type, length: rows, nullCount: this.validity.nulls, nullBitmap, data: values } as never) as unknown as Data<Float64 | Int32 | TimestampMillisecond>;
   }
+}
+
+/** The bytes at an offset a typed array of `width`-byte items can view (the binding copies to offset 0; copied again if not). */
+function aligned(raw: Uint8Array, width: number): Uint8Array {
+  return raw.byteOffset % width === 0 ? raw : raw.slice();
 }
 
 function readMask(vector: duckdb.Vector, rows: number): Uint8Array | null {
@@ -189,7 +194,7 @@ export class Utf8Column {
       next.set(this.offsets);
       this.offsets = next;
     }
-    const raw = duckdb.vector_get_data(vector, rows * 16);
+    const raw = aligned(duckdb.vector_get_data(vector, rows * 16), 4);
     const words = new Uint32Array(raw.buffer, raw.byteOffset, rows * 4);
     let mask = readMask(vector, rows);
     const offsets = this.offsets;
