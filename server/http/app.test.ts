@@ -71,6 +71,19 @@ describe('HTTP API', () => {
     expect(q.numRows).toBeLessThanOrEqual(5);
     const rpc = tableFromIPC((await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?rpcId=3&method=tools/call` })).rawPayload);
     expect(rpc.toArray().every((r) => r.rpcId === '3')).toBe(true);
+    // Keyset paging: X-Next-After walks the same rows as offsets, page by page.
+    const total = Number(all.headers['x-total-count']);
+    const walked: string[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const r = await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?limit=7${after ? `&after=${encodeURIComponent(after)}` : ''}` });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(Number(r.headers['x-total-count'])).toBe(total);
+      for (const row of tableFromIPC(r.rawPayload).toArray()) walked.push(`${row.file}:${row.line}`);
+      after = r.headers['x-next-after'] as string | undefined;
+      if (!after) break;
+    }
+    expect(walked).toEqual(t.toArray().map((row) => `${row.file}:${row.line}`));
     const bad = await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?status=abc` });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('TRIAGE_ERR_USAGE');
