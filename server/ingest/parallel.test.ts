@@ -31,13 +31,14 @@ function memoryStore(): { store: Store; events: Event[]; redactions: Record<stri
   return { store, events, redactions };
 }
 
-async function ingest(dir: string, workers: boolean) {
+async function ingest(dir: string, workers: boolean, workerBudgetBytes?: number) {
   const m = memoryStore();
   const used: Array<[number, boolean]> = [];
   const r = await ingestIntoStore(m.store, 'inc', 'test', entriesFromPaths([dir]), {
     key: TEST_KEY,
     formats,
     workers: workers ? 1 : 0,
+    workerBudgetBytes,
     onParallel: (i, w) => used.push([i, w]),
   });
   return { events: m.events, redactions: m.redactions, files: r.files, used, ledger: r.ledger.snapshot(), book: [...r.book.raw] };
@@ -53,6 +54,17 @@ function incident(name: string, files: Record<string, string[]>): string {
 const filler = (n: number, what: string) => Array.from({ length: n }, (_, i) => `2026-11-29T10:00:${String(i % 60).padStart(2, '0')}.000Z INFO [${what}] request ${i} completed mcp-session-id=5d1c9b7e-3f2a-4c8d-9e10-aa55bb66cc77`);
 
 describe('parse workers', () => {
+  it('never hand a worker more input than the memory budget: such files stream in process', async () => {
+    const dir = incident('budget', { 'a.log': filler(2000, 'a'), 'b.log': filler(2000, 'b'), 'c.log': filler(2000, 'c') });
+    const serial = await ingest(dir, false);
+    const roomy = await ingest(dir, true);
+    expect(roomy.used.some(([, w]) => w)).toBe(true); // the budget normally lets workers help…
+    const tight = await ingest(dir, true, 1024); // …but every file here is bigger than 1 KiB
+    expect(tight.used).toEqual([]);
+    expect(tight.events).toEqual(serial.events);
+    expect(tight.files).toEqual(serial.files);
+  });
+
   it('re-runs a file in process when a secret found in an earlier file occurs in it', async () => {
     const dir = incident('fallback', {
       // a.log is file 1, b.log file 2: serial processing sweeps a.log's password out of b.log.

@@ -62,6 +62,14 @@ export interface FileOutcome {
  */
 export const PARALLEL_MIN_BYTES = availableParallelism() >= 4 ? 16 * 1024 * 1024 : 128 * 1024 * 1024;
 
+/**
+ * Memory bound: a worker reads its whole file and its events wait until the main thread reaches
+ * that file, so the input bytes handed to workers and not yet written may not pass this. A file
+ * larger than it is always parsed in process (streaming). Without it, a 1 GiB input made of
+ * 200 MiB files would hold most of a file and its events per worker.
+ */
+export const WORKER_BUDGET_BYTES = 64 * 1024 * 1024;
+
 /** Workers beside the main thread (which parses too): one per spare core, never more than files - 1. */
 export function workerCount(files: number, bytes: number, minBytes = PARALLEL_MIN_BYTES): number {
   if (process.env.MCP_TRIAGE_WORKERS === '0' || bytes < minBytes || files < 2) return 0;
@@ -109,6 +117,9 @@ export class ParsePool {
   private formatSpecs: Array<[unknown, string]> = [];
   private readonly formatsKey = String(Math.random());
   private broken = false;
+  /** Input bytes dispatched to workers whose events are not yet consumed (see WORKER_BUDGET_BYTES). */
+  private inFlight = 0;
+  private readonly charged = new Map<number, number>();
 
   private files: readonly ScannedEntry[] = [];
   private ctx!: {
@@ -120,7 +131,10 @@ export class ParsePool {
   };
 
   /** Spawn the workers now (their start-up overlaps pass 1); `start` gives them the files. */
-  constructor(n: number) {
+  constructor(
+    n: number,
+    private readonly budget = WORKER_BUDGET_BYTES,
+  ) {
     for (let i = 0; i < n; i++) {
       const w = new Worker(new URL('./parse-worker.mjs', import.meta.url));
       w.on('message', (m: WorkerReply) => this.onMessage(w, m));
@@ -178,7 +192,16 @@ export class ParsePool {
       }
     } finally {
       this.pending.delete(k);
+      this.release(k);
     }
+  }
+
+  private release(k: number): void {
+    const b = this.charged.get(k);
+    if (b === undefined) return;
+    this.charged.delete(k);
+    this.inFlight -= b;
+    void this.pump();
   }
 
   /** Was file k dispatched with the complete serial state (so its result needs no check)? */
@@ -194,6 +217,15 @@ export class ParsePool {
 
   private async pump(): Promise<void> {
     while (this.idle.length && this.queue.length && !this.broken) {
+      const head = this.queue[0]!;
+      const size = this.files[head]!.bytes;
+      if (size > this.budget) {
+        // Too big to hold: the main thread streams it (claim() finds it unclaimed).
+        this.queue.shift();
+        this.pending.delete(head);
+        continue;
+      }
+      if (this.inFlight > 0 && this.inFlight + size > this.budget) return; // release() pumps again
       const w = this.idle.pop()!;
       const k = this.queue.shift()!;
       const p = this.pending.get(k);
@@ -201,6 +233,8 @@ export class ParsePool {
         this.idle.push(w);
         continue;
       }
+      this.inFlight += size;
+      this.charged.set(k, size);
       this.busy.set(w, k);
       try {
         const bytes = await readAll(this.files[k]!);

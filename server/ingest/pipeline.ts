@@ -30,6 +30,8 @@ export interface IngestOptions {
   parallelMinBytes?: number;
   /** Tests: this many parse workers whatever the input size and core count. */
   workers?: number;
+  /** Tests: the workers' memory budget (parallel.ts WORKER_BUDGET_BYTES). */
+  workerBudgetBytes?: number;
   /** Tests: told per file whether a worker's result was used (true) or it was parsed in process. */
   onParallel?: (fileIndex: number, fromWorker: boolean) => void;
 }
@@ -139,7 +141,7 @@ export async function ingestIntoStore(store: Store, incidentId: string, name: st
   let pool: ParsePool | null = null;
   if (nWorkers > 0) {
     try {
-      pool = new ParsePool(nWorkers);
+      pool = new ParsePool(nWorkers, opts.workerBudgetBytes);
     } catch {
       pool = null;
     }
