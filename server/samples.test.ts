@@ -2,22 +2,17 @@
 // `UPDATE_GOLDEN=1 npx vitest run server/samples.test.ts` rewrites them; CI never does).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Analysis } from './contract/analysis.ts';
-import { incidentReport, ingestIncident, openContext, type Context } from './incidents.ts';
+import { incidentReport, ingestIncident, type Context } from './incidents.ts';
 import { entriesFromPaths } from './ingest/inputs.ts';
 import { sampleDirs } from './samples.ts';
 import { tempWorkspace } from './testing/helpers.ts';
+import { withMemoryContext } from './testing/context.ts';
 
 const ws = tempWorkspace();
 let ctx: Context;
-beforeAll(async () => {
-  ctx = await openContext({ env: ws.env, db: ':memory:', keyFile: ws.keyFile });
-});
-afterAll(async () => {
-  await ctx.store.close();
-  ws.cleanup();
-});
+withMemoryContext(ws, (c) => (ctx = c));
 
 const dirs = sampleDirs();
 

@@ -8,7 +8,7 @@ import type { Event } from '../../parsers/contract/event.ts';
 import { ingestIncident, openContext } from '../incidents.ts';
 import { entriesFromPaths } from '../ingest/inputs.ts';
 import { REPO, tempWorkspace } from '../testing/helpers.ts';
-import { EventFilters, eventsToArrow, queryEvents } from './events-query.ts';
+import { compileFilters, EventFilters, eventsToArrow, queryEvents } from './events-query.ts';
 import { Store } from './store.ts';
 
 // ── the reference: the query and row reading as they were before the columnar page ──────────
@@ -16,41 +16,8 @@ import { Store } from './store.ts';
 const COLUMNS = `seq, ts, source, file, line, end_line, kind, format, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id, protocol_version, duration_ms`;
 
 async function legacyQueryEvents(store: Store, incidentId: string, f: EventFilters): Promise<{ rows: Record<string, unknown>[]; total: number }> {
-  const where: string[] = ['incident_id = $id'];
-  const p: Record<string, string | number> = { id: incidentId };
-  const eq = (col: string, key: string, v: string | number | undefined) => {
-    if (v === undefined || v === '') return;
-    where.push(`${col} = $${key}`);
-    p[key] = v;
-  };
-  eq('source', 'source', f.source);
-  eq('session', 'session', f.session);
-  eq('rpc_method', 'method', f.method);
-  eq('http_status', 'status', f.status);
-  eq('file', 'file', f.file);
-  eq('request_id', 'requestId', f.requestId);
-  if (f.level) {
-    const order = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-    where.push(`level IN (${order.slice(order.indexOf(f.level)).map((l) => `'${l}'`).join(', ')})`);
-  }
-  if (f.rpcId !== undefined && f.rpcId !== '') {
-    where.push('(rpc_id = $rpcId OR rpc_id = $rpcIdStr)');
-    p.rpcId = f.rpcId;
-    p.rpcIdStr = JSON.stringify(f.rpcId);
-  }
-  if (f.from !== undefined) {
-    where.push('ts >= $from');
-    p.from = f.from;
-  }
-  if (f.to !== undefined) {
-    where.push('ts <= $to');
-    p.to = f.to;
-  }
-  if (f.q) {
-    where.push('contains(lower(text), $q)');
-    p.q = f.q.toLowerCase();
-  }
-  const w = where.join(' AND ');
+  // Same WHERE (compileFilters), the old paging: ORDER BY … LIMIT … OFFSET and row objects.
+  const { where: w, params: p } = compileFilters(incidentId, f);
   const [{ n }] = await store.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE ${w}`, p);
   const rows = await store.query(`SELECT ${COLUMNS} FROM events WHERE ${w} ORDER BY ts NULLS LAST, seq LIMIT ${f.limit} OFFSET ${f.offset}`, p);
   return { rows, total: Number(n) };

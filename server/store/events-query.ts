@@ -59,8 +59,8 @@ const REFINE_ROWS = 20_000;
 
 type Params = Record<string, string | number>;
 
-/** The filters as a WHERE clause over events (incident first). */
-function compileFilters(incidentId: string, f: EventFilters): { where: string; params: Params } {
+/** The filters as a WHERE clause over events (incident first). Exported for the tests' reference query. */
+export function compileFilters(incidentId: string, f: EventFilters): { where: string; params: Params } {
   const where: string[] = ['incident_id = $id'];
   const p: Params = { id: incidentId };
   const eq = (col: string, key: string, v: string | number | undefined) => {

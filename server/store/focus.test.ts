@@ -1,24 +1,19 @@
 // The focus set (store/focus.ts) must not change what analysis concludes: every committed sample,
 // analysed from its focus set alone (the opening window switched off, so only the failure
 // neighbourhood and incident-wide facts remain), reaches the same failures as the full analysis.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../contract/analysis.ts';
-import { ingestIncident, openContext, refreshAnalysis, type Context } from '../incidents.ts';
+import { ingestIncident, refreshAnalysis, type Context } from '../incidents.ts';
 import { entriesFromPaths } from '../ingest/inputs.ts';
 import { sampleDirs } from '../samples.ts';
 import { tempWorkspace } from '../testing/helpers.ts';
 import { renderAnalysis } from '../cli/render.ts';
 import { DEFAULT_FOCUS } from './focus.ts';
+import { withMemoryContext } from '../testing/context.ts';
 
 const ws = tempWorkspace();
 let ctx: Context;
-beforeAll(async () => {
-  ctx = await openContext({ env: ws.env, db: ':memory:', keyFile: ws.keyFile });
-});
-afterAll(async () => {
-  await ctx.store.close();
-  ws.cleanup();
-});
+withMemoryContext(ws, (c) => (ctx = c));
 
 const verdict = (a: Analysis) =>
   a.failures.map((f) => ({ rpcId: f.rpcId, method: f.method, tool: f.tool, session: f.session, httpStatus: f.httpStatus, stage: f.stage, root: f.rootException, decision: f.decision, rule: f.rule, evidence: f.evidence, ts: f.ts }));

@@ -3,20 +3,15 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestIncident, openContext, type Context } from '../../incidents.ts';
+import { describe, expect, it } from 'vitest';
+import { ingestIncident, type Context } from '../../incidents.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
 import { REPO, tempWorkspace } from '../../testing/helpers.ts';
+import { withMemoryContext } from '../../testing/context.ts';
 
 const ws = tempWorkspace();
 let ctx: Context;
-beforeAll(async () => {
-  ctx = await openContext({ env: ws.env, db: ':memory:', keyFile: ws.keyFile });
-});
-afterAll(async () => {
-  await ctx.store.close();
-  ws.cleanup();
-});
+withMemoryContext(ws, (c) => (ctx = c));
 
 /** A copy of a sample whose server.log clock runs `shiftMs` ahead (pino `time` is epoch ms). */
 function shifted(sample: string, shiftMs: number): string {
