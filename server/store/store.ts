@@ -46,7 +46,7 @@ const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, k
 const JSON_FIELDS = ['file', 'line', 'end_line', 'source', 'format', 'kind', 'ts', 'level', 'message', 'text', 'http_method', 'http_path', 'http_status', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'duration_ms', 'attrs'] as const;
 const EVENT_JSON = `json_array(${JSON_FIELDS.map((c) => (c === 'ts' || c === 'duration_ms' || c === 'attrs' ? `${c}::VARCHAR` : c)).join(', ')})::VARCHAR`;
 const JSON_BATCH_BYTES = 16 << 20;
-const DUCKDB_MEMORY_LIMIT = '768MB';
+const DUCKDB_MEMORY_LIMIT = '512MB';
 const TRIAGE_PAGE = 50_000;
 
 function jsonRow(a: unknown[]): Record<string, unknown> {
