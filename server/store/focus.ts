@@ -14,10 +14,13 @@
 // Everything is capped (`max`), so a 5 M-event incident costs what a 300 k-event one does.
 // Session summaries and protocol versions come from SQL aggregates over every event instead.
 
-/** The events analysis reads; the rest are context lines of the timeline. Keep in step with classify/facts.ts isFailureEvent. */
+import { HANDSHAKE, LEGACY } from '../triage/classify/facts.ts';
+
+/** The events analysis reads; the rest are context lines of the timeline. */
 export const TRIAGE_WHERE = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
   OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)`;
 
+/** classify/facts.ts isFailureEvent, in SQL. */
 const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block')`;
 
 export interface FocusLimits {
@@ -38,9 +41,8 @@ export interface FocusLimits {
 
 export const DEFAULT_FOCUS: FocusLimits = { failures: 1000, head: 20_000, linesBefore: 20, linesAfter: 200, windowMs: 10_000, perSession: 20, max: 300_000 };
 
-// Literal regexes shared by SQL (RE2) and classify/facts.ts (the same alternations).
-const HANDSHAKE = `Received session ID|Created new (transport|session)|Negotiated protocol version: 20(24|25)`;
-const LEGACY = `/messages/?\\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client`;
+// The markers classify/facts.ts looks for, as SQL string literals (RE2 reads the same syntax).
+const sqlRegex = (re: RegExp) => `'${re.source.replace(/'/g, "''")}'`;
 
 const int = (n: number) => Math.max(0, Math.trunc(n));
 
@@ -93,9 +95,9 @@ export function focusSql(l: FocusLimits): string {
              AND rpc_method IS NOT NULL AND rpc_method <> 'initialize'
            QUALIFY row_number() OVER (PARTITION BY session ORDER BY ts DESC, seq DESC) = 1
            ORDER BY ts DESC LIMIT 16)
-    UNION (SELECT seq FROM ${TEXT} AND (rpc_method = 'initialize' OR regexp_matches(message, '${HANDSHAKE}')) ORDER BY seq LIMIT 2000)
+    UNION (SELECT seq FROM ${TEXT} AND (rpc_method = 'initialize' OR regexp_matches(message, ${sqlRegex(HANDSHAKE)})) ORDER BY seq LIMIT 2000)
     UNION (SELECT seq FROM ${TEXT} AND contains(text, 'Hint') ORDER BY seq LIMIT 2000)
-    UNION (SELECT seq FROM ${TEXT} AND regexp_matches(text, '${LEGACY}') ORDER BY seq LIMIT 100)
+    UNION (SELECT seq FROM ${TEXT} AND regexp_matches(text, ${sqlRegex(LEGACY)}) ORDER BY seq LIMIT 100)
   ),
   everything AS (SELECT seq FROM near UNION SELECT seq FROM hop UNION SELECT seq FROM sess UNION SELECT seq FROM head UNION SELECT seq FROM facts)
   SELECT e.seq FROM everything e JOIN t USING (seq) ORDER BY t.ts NULLS LAST, e.seq LIMIT ${int(l.max)}`;

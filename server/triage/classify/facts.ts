@@ -145,8 +145,9 @@ export function exceptionText(e: Event): string {
   return m ? first.slice(m.index) + (nl < 0 ? '' : e.text.slice(nl)) : e.text;
 }
 
-const HANDSHAKE = /Received session ID|Created new (?:transport|session)|Negotiated protocol version: 20(?:24|25)/;
-const LEGACY = /\/messages\/?\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client/;
+/** Also run by DuckDB (store/focus.ts): keep both patterns in the syntax RE2 and JS share. */
+export const HANDSHAKE = /Received session ID|Created new (?:transport|session)|Negotiated protocol version: 20(?:24|25)/;
+export const LEGACY = /\/messages\/?\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client/;
 
 /**
  * What deriveFacts needs from the whole incident, computed once instead of once per failing
