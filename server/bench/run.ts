@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCorpus } from './corpus.ts';
 import { Store } from '../store/store.ts';
-import { EventFilters, eventsToArrow, queryEvents } from '../store/events-query.ts';
+import { countEvents, EventFilters, eventsToArrow, queryEvents, queryEventsPage } from '../store/events-query.ts';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -39,44 +39,55 @@ function timed(tool: string, cmd: string, args: string[], env: NodeJS.ProcessEnv
   return { tool, seconds: m ? Number(m[1]) : wall, rssMiB: m ? Number(m[2]) / 1024 : null, note: ok ? '' : `exit ${r.status}: ${(r.stderr ?? '').split('\n').find((l) => l && !l.startsWith('__TIME__'))?.slice(0, 120) ?? ''}` };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-bench-'));
-try {
-  process.stderr.write(`generating ${sizeMiB} MiB in ${dir}…\n`);
-  const corpus = await generateCorpus(join(dir, 'logs'), sizeMiB);
-  const mib = corpus.bytes / 1048576;
-  const rows: Row[] = [timed('wc -l', 'wc', ['-l', ...corpus.files])];
-  if (spawnSync('lnav', ['-V']).status === 0) rows.push(timed('lnav (load + SQL count)', 'lnav', ['-n', '-c', ';SELECT count(*) FROM all_logs', ...corpus.files], { ...process.env, HOME: dir }));
-  else rows.push({ tool: 'lnav', seconds: null, rssMiB: null, note: 'not installed (apt-get install lnav)' });
-  const db = join(dir, 'bench.duckdb');
-  rows.push(timed('mcp-triage analyze --json', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--db', db], { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }));
-
-  const wc = rows[0]!.seconds;
-  const lnav = rows.find((r) => r.tool.startsWith('lnav'))?.seconds ?? null;
-  const fmt = (n: number | null, d = 1) => (n === null ? '—' : n.toFixed(d));
-  console.log(`\ncorpus: ${fmt(mib)} MiB, ${corpus.lines.toLocaleString('en')} lines, ${corpus.files.length} files\n`);
-  console.log('| tool | seconds | MiB/s | lines/s | peak RSS MiB | × wc -l | × lnav | note |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const r of rows) {
-    const s = r.seconds;
-    console.log(`| ${r.tool} | ${fmt(s, 2)} | ${s ? fmt(mib / s) : '—'} | ${s ? Math.round(corpus.lines / s).toLocaleString('en') : '—'} | ${fmt(r.rssMiB, 0)} | ${s && wc ? fmt(s / wc) : '—'} | ${s && lnav ? fmt(s / lnav, 2) : '—'} | ${r.note} |`);
-  }
-
-  if (existsSync(db) && statSync(db).size > 0) {
-    const store = await Store.open(db);
-    const [inc] = await store.listIncidents();
-    if (inc) {
-      await timelineBench(store, inc.id, 'the corpus incident');
-      // The same events copied (seq renumbered, times shifted a copy's span) until there are
-      // --scale of them: the timeline at millions of events and the 1 M-row Arrow page.
-      const scaled = await scaleIncident(store, inc.id, scale);
-      await timelineBench(store, scaled, `the corpus copied to ${scale.toLocaleString('en')} events`);
-      await arrowBench(store, scaled, 1_000_000);
-    }
+/** The timeline and Arrow benches over a database holding a bench incident (and its copies). */
+async function queryBenches(db: string): Promise<void> {
+  if (!existsSync(db) || statSync(db).size === 0) return;
+  const store = await Store.open(db);
+  try {
+    const inc = (await store.listIncidents()).find((i) => !/_x\d+$/.test(i.id));
+    if (!inc) return;
+    await timelineBench(store, inc.id, 'the corpus incident');
+    // The same events copied (seq renumbered, times shifted a copy's span) until there are
+    // --scale of them: the timeline at millions of events and the 1 M-row Arrow page.
+    const scaled = await scaleIncident(store, inc.id, scale);
+    await timelineBench(store, scaled, `the corpus copied to ${scale.toLocaleString('en')} events`);
+    await arrowBench(store, scaled, 1_000_000);
+  } finally {
     await store.close();
   }
-} finally {
-  if (!keep) rmSync(dir, { recursive: true, force: true });
-  else process.stderr.write(`kept ${dir}\n`);
+}
+
+const reuse = arg('db', '');
+if (reuse) {
+  // `--db FILE`: only the query benches, over a database an earlier `--keep` run left.
+  await queryBenches(reuse);
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-bench-'));
+  try {
+    process.stderr.write(`generating ${sizeMiB} MiB in ${dir}…\n`);
+    const corpus = await generateCorpus(join(dir, 'logs'), sizeMiB);
+    const mib = corpus.bytes / 1048576;
+    const rows: Row[] = [timed('wc -l', 'wc', ['-l', ...corpus.files])];
+    if (spawnSync('lnav', ['-V']).status === 0) rows.push(timed('lnav (load + SQL count)', 'lnav', ['-n', '-c', ';SELECT count(*) FROM all_logs', ...corpus.files], { ...process.env, HOME: dir }));
+    else rows.push({ tool: 'lnav', seconds: null, rssMiB: null, note: 'not installed (apt-get install lnav)' });
+    const db = join(dir, 'bench.duckdb');
+    rows.push(timed('mcp-triage analyze --json', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--db', db], { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }));
+
+    const wc = rows[0]!.seconds;
+    const lnav = rows.find((r) => r.tool.startsWith('lnav'))?.seconds ?? null;
+    const fmt = (n: number | null, d = 1) => (n === null ? '—' : n.toFixed(d));
+    console.log(`\ncorpus: ${fmt(mib)} MiB, ${corpus.lines.toLocaleString('en')} lines, ${corpus.files.length} files\n`);
+    console.log('| tool | seconds | MiB/s | lines/s | peak RSS MiB | × wc -l | × lnav | note |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const r of rows) {
+      const s = r.seconds;
+      console.log(`| ${r.tool} | ${fmt(s, 2)} | ${s ? fmt(mib / s) : '—'} | ${s ? Math.round(corpus.lines / s).toLocaleString('en') : '—'} | ${fmt(r.rssMiB, 0)} | ${s && wc ? fmt(s / wc) : '—'} | ${s && lnav ? fmt(s / lnav, 2) : '—'} | ${r.note} |`);
+    }
+    await queryBenches(db);
+  } finally {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+    else process.stderr.write(`kept ${dir}\n`);
+  }
 }
 
 async function clock<T>(fn: () => Promise<T>): Promise<{ ms: number; r: T }> {
@@ -100,8 +111,18 @@ async function timelineBench(store: Store, id: string, what: string): Promise<vo
   };
   await page('first page, no filter', {});
   await page('source=proxy status=502', { source: 'proxy', status: 502 });
-  await page('text search "session not found" (counts: scans every text)', { q: 'session not found' });
-  await page('text search "session not found", next page (count cached)', { q: 'session not found', offset: 200 });
+  // Text searches as the UI asks: the page first (count deferred), then the count, then page 2.
+  for (const q of ['session not found', 'upstream prematurely closed']) {
+    const first = await clock(async () => {
+      const r = await queryEventsPage(store, id, EventFilters.parse({ limit: 200, q }));
+      return { ...r, ipc: eventsToArrow(r.rows) };
+    });
+    console.log(`| text search "${q}": first page (count deferred) | ${first.ms.toFixed(0)} ms | ${first.r.rows.length} | ${(first.r.ipc.byteLength / 1024).toFixed(0)} KiB |`);
+    const count = await clock(() => countEvents(store, id, EventFilters.parse({ q })));
+    console.log(`| … its count (waits for the background count) | ${count.ms.toFixed(0)} ms | ${count.r.toLocaleString('en')} | |`);
+    await page(`… next page (count cached)`, { q, offset: 200 });
+  }
+  await page('text search "ZEBRA-QUOKKA" (in no event)', { q: 'ZEBRA-QUOKKA' });
   const deep = events > 1_000_200 ? 1_000_000 : Math.floor(events * 0.8);
   const d = await page(`deep page (offset ${deep.toLocaleString('en')})`, { offset: deep });
   if (d.next) await page('keyset page after it (after=ts,seq)', { after: d.next });
@@ -111,18 +132,26 @@ async function timelineBench(store: Store, id: string, what: string): Promise<vo
 
 /** A copy of incident `id` with at least `target` events; returns its id. */
 async function scaleIncident(store: Store, id: string, target: number): Promise<string> {
-  const [{ n, span, seqs }] = await store.query<{ n: bigint; span: bigint | null; seqs: bigint }>(
-    'SELECT count(*) AS n, max(ts) - min(ts) + 1 AS span, max(seq) + 1 AS seqs FROM events WHERE incident_id = $id',
+  const [{ n, span, seqs, files }] = await store.query<{ n: bigint; span: bigint | null; seqs: bigint; files: bigint }>(
+    'SELECT count(*) AS n, max(ts) - min(ts) + 1 AS span, max(seq) + 1 AS seqs, (SELECT max(file_no) + 1 FROM files WHERE incident_id = $id) AS files FROM events WHERE incident_id = $id',
     { id },
   );
   const copies = Math.ceil(target / Math.max(1, Number(n)));
   const scaled = `${id}_x${copies}`;
+  if ((await store.query('SELECT 1 FROM incidents WHERE id = $s', { s: scaled })).length) return scaled; // an earlier --keep run made it
+  // Copies start on a text-index block boundary, so each copy's index rows stay one block each.
+  const stride = Math.ceil(Number(seqs) / 4096) * 4096;
   const t0 = performance.now();
   await store.query(`INSERT INTO incidents (id, name, created_at, state) VALUES ($s, 'bench copy', 0, 'ready')`, { s: scaled });
   await store.query(
-    `INSERT INTO events SELECT $s, seq + k * ${Number(seqs)}, file, line, end_line, source, format, kind, ts + k * ${Number(span ?? 0)}, level, message, text,
+    `INSERT INTO events SELECT $s, seq + k * ${stride}, file, line, end_line, source, format, kind, ts + k * ${Number(span ?? 0)}, level, message, text,
        http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs
      FROM events, range(${copies}) r(k) WHERE incident_id = $id ORDER BY k, seq`,
+    { s: scaled, id },
+  );
+  await store.query(`INSERT INTO text_blocks SELECT $s, seq_lo + k * ${stride}, seq_hi + k * ${stride}, bits FROM text_blocks, range(${copies}) r(k) WHERE incident_id = $id`, { s: scaled, id });
+  await store.query(
+    `INSERT INTO files SELECT $s, file_no + k * ${Number(files)}, path, sha256, bytes, source, format, lines, events, unparsed, truncated_lines, prefix FROM files, range(${copies}) r(k) WHERE incident_id = $id`,
     { s: scaled, id },
   );
   process.stderr.write(`copied the corpus ${copies}× in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);

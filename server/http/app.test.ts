@@ -89,6 +89,29 @@ describe('HTTP API', () => {
     expect(bad.json().error.code).toBe('TRIAGE_ERR_USAGE');
   });
 
+  it('a text search answers its page first and its count from /events/count', async () => {
+    const search = 'q=Session&source=client';
+    const all = tableFromIPC((await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?limit=100000&source=client` })).rawPayload);
+    const expected = all.toArray().filter((r) => String(r.text).toLowerCase().includes('session')).length;
+    expect(expected).toBeGreaterThan(0);
+    const first = await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?${search}&limit=3` });
+    expect(first.statusCode).toBe(200);
+    expect(tableFromIPC(first.rawPayload).numRows).toBe(Math.min(3, expected));
+    // Not counted yet: no total, a pending marker instead (the count runs in the background).
+    expect(first.headers['x-total-count']).toBeUndefined();
+    expect(first.headers['x-total-pending']).toBe('1');
+    const count = await app.inject({ method: 'GET', url: `/api/incidents/${id}/events/count?${search}&limit=3&offset=9` });
+    expect(count.statusCode, count.body).toBe(200);
+    expect(count.json()).toEqual({ total: expected });
+    // Counted once, known from then on.
+    const again = await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?${search}&limit=3&offset=3` });
+    expect(Number(again.headers['x-total-count'])).toBe(expected);
+    expect(again.headers['x-total-pending']).toBeUndefined();
+    const bad = await app.inject({ method: 'GET', url: `/api/incidents/${id}/events/count?level=loud` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('TRIAGE_ERR_USAGE');
+  });
+
   it('POST /files skips identical files and adds new ones', async () => {
     const r = await app.inject({ method: 'POST', url: `/api/incidents/${id}/files`, ...multipart([sampleFiles()[0]!, { name: 'extra.log', data: 'hello\n' }]) });
     expect(r.statusCode, r.body).toBe(200);

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { TriageError } from '../errors.ts';
 import { incidentReport, ingestIncident, type Context } from '../incidents.ts';
-import { EventFilters, eventsToArrow, queryEvents } from '../store/events-query.ts';
+import { countEvents, EventFilters, eventsToArrow, queryEventsPage } from '../store/events-query.ts';
 import { assertIncident } from '../store/store.ts';
 import { defaultUploadRoot, receiveUpload } from './upload.ts';
 
@@ -62,14 +62,22 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
   app.get('/api/incidents/:id/events', async (req, reply) => {
     const id = incidentId(req);
     assertIncident(await store.incident(id), id);
-    const parsed = EventFilters.safeParse(req.query);
-    if (!parsed.success) throw new TriageError('TRIAGE_ERR_USAGE', `bad filter: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    const { rows, total, next } = await queryEvents(store, id, parsed.data);
-    reply.header('X-Total-Count', String(total));
+    const { rows, total, next } = await queryEventsPage(store, id, eventFilters(req.query));
+    // A text search's count may still be running (it scans every text): the page goes out first,
+    // and GET …/events/count answers once the count is in.
+    if (total !== null) reply.header('X-Total-Count', String(total));
+    else reply.header('X-Total-Pending', '1');
     // Keyset cursor for the next page (`after=` it): cheaper than a deep offset. Added, optional.
     if (next) reply.header('X-Next-After', next);
     const ipc = eventsToArrow(rows);
     return reply.type('application/vnd.apache.arrow.stream').send(Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength));
+  });
+
+  // Added: the number of events matching the same filters as /events (limit/offset/after ignored).
+  app.get('/api/incidents/:id/events/count', async (req) => {
+    const id = incidentId(req);
+    assertIncident(await store.incident(id), id);
+    return { total: await countEvents(store, id, eventFilters(req.query)) };
   });
 
   app.get('/api/incidents/:id/report', async (req, reply) => {
@@ -86,3 +94,9 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     return reply.code(204).send();
   });
 };
+
+function eventFilters(query: unknown): EventFilters {
+  const parsed = EventFilters.safeParse(query);
+  if (!parsed.success) throw new TriageError('TRIAGE_ERR_USAGE', `bad filter: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}

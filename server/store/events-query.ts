@@ -12,6 +12,7 @@ import { Float64, Int32, makeData, makeVector, Table, tableToIPC, TimestampMilli
 import { z } from 'zod';
 import { FixedColumn, readColumns, Utf8Column, validRows, type ColumnKind } from './arrow.ts';
 import type { Store } from './store.ts';
+import { BLOCK_SHIFT, MAX_CANDIDATE_SHARE, MAX_RANGES, queryBits } from './text-index.ts';
 
 /** A page cursor: the (ts, seq) of the last row seen, as "ts,seq" ("null,seq" when ts is NULL). */
 const KEY = /^(-?\d{1,15}|null),(\d{1,15})$/;
@@ -59,8 +60,23 @@ const REFINE_ROWS = 20_000;
 
 type Params = Record<string, string | number>;
 
+/**
+ * Which blocks of seqs a text search must read (text-index.ts): null when the index cannot narrow
+ * it (no usable trigram, events the index does not cover, or most blocks would be read anyway).
+ */
+export interface TextBlocks {
+  /** Candidate blocks (seq >> BLOCK_SHIFT), ascending. */
+  blocks: number[];
+  /** The same as seq ranges [lo, hi], adjacent blocks merged, ascending. */
+  ranges: Array<[number, number]>;
+}
+
 /** The filters as a WHERE clause over events (incident first). Exported for the tests' reference query. */
-export function compileFilters(incidentId: string, f: EventFilters): { where: string; params: Params } {
+export function compileFilters(
+  incidentId: string,
+  f: EventFilters,
+  text: TextBlocks | null = null,
+): { where: string; params: Params; ranges: Array<[number, number]> | null; unranged: string } {
   const where: string[] = ['incident_id = $id'];
   const p: Params = { id: incidentId };
   const eq = (col: string, key: string, v: string | number | undefined) => {
@@ -93,10 +109,17 @@ export function compileFilters(incidentId: string, f: EventFilters): { where: st
     p.to = f.to;
   }
   if (f.q) {
-    where.push('contains(lower(text), $q)');
     p.q = f.q.toLowerCase();
+    if (text && text.ranges.length === 0) where.push('false');
+    else where.push('contains(lower(text), $q)');
   }
-  return { where: where.join(' AND '), params: p };
+  const unranged = where.join(' AND ');
+  if (!text?.ranges.length) return { where: unranged, params: p, ranges: null, unranged };
+  // Seq ranges from the index (our numbers, not the request's), written before contains():
+  // DuckDB keeps this order, and the ranges then spare most rows the lowercasing.
+  const ranges = text.ranges;
+  const inRanges = `(${ranges.map(([a, b]) => `seq BETWEEN ${a} AND ${b}`).join(' OR ')})`;
+  return { where: [...where.slice(0, -1), inRanges, where[where.length - 1]!].join(' AND '), params: p, ranges, unranged };
 }
 
 /**
@@ -187,7 +210,7 @@ async function keyAtRank(c: DuckDBConnection, where: string, p: Params, rank: nu
 
 /** Where the page is: its first and last keys and row count, and how many rows match the filters. */
 interface PagePlan {
-  total: number;
+  total: number | null;
   range: { first: EventKey; last: EventKey; n: number } | null;
 }
 
@@ -200,20 +223,66 @@ interface PagePlan {
 const counts = new WeakMap<Store, Map<string, number>>();
 const COUNT_CACHE = 256;
 
-async function countMatches(c: DuckDBConnection, store: Store, where: string, p: Params): Promise<number> {
+/** What a count is cached under: the incident's file rows (its version) and the filter. */
+async function countKey(c: DuckDBConnection, where: string, p: Params): Promise<string> {
   const [v] = await rows<{ f: bigint; m: number | null }>(c, 'SELECT count(*) AS f, max(file_no) AS m FROM files WHERE incident_id = $id', p);
-  const key = JSON.stringify([v?.f, v?.m, where, used(where, p)], (_, x) => (typeof x === 'bigint' ? Number(x) : x));
+  return JSON.stringify([v?.f, v?.m, where, used(where, p)], (_, x) => (typeof x === 'bigint' ? Number(x) : x));
+}
+
+function cacheCount(store: Store, key: string, n: number): void {
   let cache = counts.get(store);
-  const hit = cache?.get(key);
-  if (hit !== undefined) return hit;
-  const n = num((await rows<{ n: bigint }>(c, `SELECT count(*) AS n FROM events WHERE ${where}`, p))[0]!.n);
   if (!cache) counts.set(store, (cache = new Map()));
   if (cache.size >= COUNT_CACHE) cache.delete(cache.keys().next().value!);
   cache.set(key, n);
+}
+
+/** `ranges` given: `where` is the filter without them (compileFilters' `unranged`). */
+async function runCount(c: DuckDBConnection, where: string, p: Params, ranges: Array<[number, number]> | null): Promise<number> {
+  // Over index ranges, one count per range: each scan then skips to its own row groups, where a
+  // single scan with an OR of ranges evaluates the OR on every row (10× slower here).
+  const sql = ranges
+    ? `SELECT sum(n) AS n FROM (${ranges.map(([a, b]) => `SELECT count(*) AS n FROM events WHERE ${where} AND seq BETWEEN ${a} AND ${b}`).join(' UNION ALL ')})`
+    : `SELECT count(*) AS n FROM events WHERE ${where}`;
+  return num((await rows<{ n: bigint | null }>(c, sql, p))[0]!.n ?? 0);
+}
+
+/** Counts being computed after their page was answered (see queryEventsPage), by cache key. */
+const inflight = new WeakMap<Store, Map<string, Promise<number>>>();
+
+/**
+ * The count for `where`: cached, being computed, or computed now. With `defer`, a count that
+ * would scan texts is started in the background instead (it lands in the cache) and null returned.
+ */
+type Compiled = ReturnType<typeof compileFilters>;
+
+async function countMatches(c: DuckDBConnection, store: Store, filter: Compiled, p: Params, defer = false): Promise<number | null> {
+  const { where, unranged, ranges } = filter;
+  const key = await countKey(c, where, p);
+  const hit = counts.get(store)?.get(key);
+  if (hit !== undefined) return hit;
+  let running = inflight.get(store);
+  const pending = running?.get(key);
+  if (pending) return defer ? null : pending;
+  if (defer && 'q' in p) {
+    if (!running) inflight.set(store, (running = new Map()));
+    const job = store.track(
+      inSnapshot(store, async (c2) => {
+        const n = await runCount(c2, ranges ? unranged : where, p, ranges);
+        cacheCount(store, await countKey(c2, where, p), n);
+        return n;
+      }).finally(() => running!.delete(key)),
+    );
+    running.set(key, job);
+    job.catch(() => undefined); // a closed store; the count is asked for again next time
+    return null;
+  }
+  const n = await runCount(c, ranges ? unranged : where, p, ranges);
+  cacheCount(store, key, n);
   return n;
 }
 
-async function planPage(c: DuckDBConnection, store: Store, where: string, params: Params, f: EventFilters): Promise<PagePlan> {
+async function planPage(c: DuckDBConnection, store: Store, filter: Compiled, f: EventFilters, deferCount: boolean): Promise<PagePlan> {
+  const { where, params } = filter;
   const p: Params = { ...params };
   const after = f.after ? keyPredicate('>', cursorToKey(f.after), p, 'cur') : null;
   const whereAfter = after ? `${where} AND ${after}` : where;
@@ -226,7 +295,7 @@ async function planPage(c: DuckDBConnection, store: Store, where: string, params
     // search is evaluated on few rows for an early page.
     keys = await narrowKeys(c, `SELECT ts, seq FROM events WHERE ${whereAfter} ${ORDER} LIMIT ${f.limit} OFFSET ${f.offset}`, p, f.limit);
   }
-  const total = await countMatches(c, store, where, p);
+  const total = await countMatches(c, store, filter, p, deferCount);
   return { total, range: keys ? { first: keys.first, last: keys.last, n: keys.n } : null };
 }
 
@@ -403,11 +472,69 @@ export interface EventsResult {
   next: string | null;
 }
 
+/** The blocks a search for `q` must read, from the text index; null: read them all. */
+export async function textBlocks(c: DuckDBConnection, incidentId: string, q: string): Promise<TextBlocks | null> {
+  const bits = queryBits(q.toLowerCase());
+  if (!bits) return null;
+  const test = bits.map((b) => `get_bit(bb, ${b}) = 1`).join(' AND ');
+  const [cover] = await rows<{ n: bigint | null; events: bigint | null; misaligned: bigint }>(
+    c,
+    `SELECT sum(seq_hi - seq_lo + 1) AS n, (SELECT sum(events) FROM files WHERE incident_id = $id) AS events,
+       count(*) FILTER (WHERE seq_lo >> ${BLOCK_SHIFT} <> seq_hi >> ${BLOCK_SHIFT}) AS misaligned
+     FROM text_blocks WHERE incident_id = $id`,
+    { id: incidentId },
+  );
+  // Rows must cover every event (none ingested before the index existed) and sit in one block each.
+  if (!cover || cover.n === null || cover.events === null || cover.n !== cover.events || num(cover.misaligned) > 0) return null;
+  const blocks = await rows<{ blk: bigint; lo: bigint; hi: bigint; cand: boolean }>(
+    c,
+    `SELECT seq_lo >> ${BLOCK_SHIFT} AS blk, min(seq_lo) AS lo, max(seq_hi) AS hi, bool_or(bb IS NULL OR (${test})) AS cand
+     FROM (SELECT seq_lo, seq_hi, bits::BIT AS bb FROM text_blocks WHERE incident_id = $id) GROUP BY blk`,
+    { id: incidentId },
+  );
+  const cands = blocks.filter((b) => b.cand).sort((a, b) => (a.blk < b.blk ? -1 : 1));
+  if (cands.length > blocks.length * MAX_CANDIDATE_SHARE) return null;
+  const ranges: Array<[number, number]> = [];
+  let prev = -2;
+  for (const b of cands) {
+    const blk = num(b.blk);
+    const last = ranges[ranges.length - 1];
+    if (last && blk === prev + 1) last[1] = num(b.hi);
+    else ranges.push([num(b.lo), num(b.hi)]);
+    prev = blk;
+  }
+  // Past this many ranges the OR costs more per row than it saves.
+  if (ranges.length > MAX_RANGES) return null;
+  return { blocks: cands.map((b) => num(b.blk)), ranges };
+}
+
 export async function queryEvents(store: Store, incidentId: string, f: EventFilters): Promise<EventsResult> {
-  const { where, params } = compileFilters(incidentId, f);
+  const r = await queryPage(store, incidentId, f, false);
+  return { ...r, total: r.total! };
+}
+
+/**
+ * The page without waiting for a text search's count: `total` is null when it is not known yet
+ * (it is being counted; countEvents waits for it). What the HTTP route answers with, so a search
+ * over millions of events shows its first rows before the scan that counts them all ends.
+ */
+export async function queryEventsPage(store: Store, incidentId: string, f: EventFilters): Promise<Omit<EventsResult, 'total'> & { total: number | null }> {
+  return queryPage(store, incidentId, f, true);
+}
+
+/** How many events match the filters (`after`, `offset` and `limit` aside). */
+export async function countEvents(store: Store, incidentId: string, f: EventFilters): Promise<number> {
   return inSnapshot(store, async (c) => {
-    const plan = await planPage(c, store, where, params, f);
-    const rows = await readPage(c, where, params, plan);
+    const filter = compileFilters(incidentId, f, f.q ? await textBlocks(c, incidentId, f.q) : null);
+    return (await countMatches(c, store, filter, filter.params))!;
+  });
+}
+
+async function queryPage(store: Store, incidentId: string, f: EventFilters, deferCount: boolean) {
+  return inSnapshot(store, async (c) => {
+    const filter = compileFilters(incidentId, f, f.q ? await textBlocks(c, incidentId, f.q) : null);
+    const plan = await planPage(c, store, filter, f, deferCount);
+    const rows = await readPage(c, filter.where, filter.params, plan);
     const next = plan.range && plan.range.n === f.limit ? keyToCursor(plan.range.last) : null;
     return { rows, total: plan.total, next };
   });

@@ -53,6 +53,13 @@ export const SCHEMA = [
    )`,
   // Added after schema 1 shipped: the user's tool side-effect policy for this incident.
   `ALTER TABLE incidents ADD COLUMN IF NOT EXISTS tool_policy JSON`,
+  // Added later: the text search's skip index (text-index.ts). bits NULL: the block is always read.
+  `CREATE TABLE IF NOT EXISTS text_blocks (
+     incident_id VARCHAR NOT NULL,
+     seq_lo BIGINT NOT NULL,
+     seq_hi BIGINT NOT NULL,
+     bits BLOB
+   )`,
   `CREATE TABLE IF NOT EXISTS redactions (
      incident_id VARCHAR NOT NULL,
      rule VARCHAR NOT NULL,

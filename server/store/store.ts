@@ -11,6 +11,7 @@ import { TriageError } from '../errors.ts';
 import { ensurePrivateDir } from '../workspace.ts';
 import { focusSql, TRIAGE_WHERE, type FocusLimits } from './focus.ts';
 import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
+import { TextIndexBuilder } from './text-index.ts';
 
 export interface IncidentRow {
   id: string;
@@ -57,6 +58,7 @@ function jsonRow(a: unknown[]): Record<string, unknown> {
 
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly background = new Set<Promise<unknown>>();
 
   private constructor(
     readonly path: string,
@@ -141,15 +143,27 @@ export class Store {
         const seq0 = Number((await w.runAndReadAll('SELECT coalesce(max(seq) + 1, 0) AS s FROM events WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
         const file0 = Number((await w.runAndReadAll('SELECT coalesce(max(file_no) + 1, 0) AS s FROM files WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
         const app = await w.createAppender('events');
+        const blocks = await w.createAppender('text_blocks');
         // Rows are buffered column-wise and appended as DataChunks: numbers and NULLs go
         // straight into vector memory, only non-null strings cost a native call; row by row
         // it was ~23 native calls per event.
-        const chunk = new EventChunks(app, incidentId, seq0);
+        const index = new TextIndexBuilder((b) => {
+          blocks.appendVarchar(incidentId);
+          blocks.appendBigInt(BigInt(b.seqLo));
+          blocks.appendBigInt(BigInt(b.seqHi));
+          if (b.bits) blocks.appendBlob(b.bits);
+          else blocks.appendNull();
+          blocks.endRow();
+        });
+        const chunk = new EventChunks(app, incidentId, seq0, index);
         const writer: EventWriter = { write: (e) => chunk.write(e) };
         const { files, redactions } = await fn(writer, seq0, file0);
         chunk.flush();
         app.flushSync();
         app.closeSync();
+        index.finish();
+        blocks.flushSync();
+        blocks.closeSync();
         for (const f of files) {
           await w.run(`INSERT INTO files VALUES ($i, $n, $p, $h, $b, $s, $f, $l, $e, $u, $t, $x)`, {
             i: incidentId, n: f.fileNo, p: f.path, h: f.sha256, b: f.bytes, s: f.source, f: f.format, l: f.lines, e: f.events, u: f.unparsed, t: f.truncatedLines, x: f.prefix,
@@ -225,7 +239,7 @@ export class Store {
       if (!found) return false;
       await w.run('BEGIN TRANSACTION');
       try {
-        for (const t of ['events', 'files', 'redactions']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
+        for (const t of ['events', 'text_blocks', 'files', 'redactions']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
         await w.run('DELETE FROM incidents WHERE id = $id', { id });
         await w.run('COMMIT');
       } catch (e) {
@@ -332,8 +346,17 @@ export class Store {
     return rows.map(rowToEvent);
   }
 
+  /** Work started for later (a deferred count): close() waits for it. */
+  track<T>(p: Promise<T>): Promise<T> {
+    this.background.add(p);
+    const done = () => this.background.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
+    await Promise.allSettled([...this.background]);
     this.writer.closeSync();
     this.instance.closeSync();
   }
@@ -352,6 +375,7 @@ class EventChunks {
     private readonly app: DuckDBAppender,
     private readonly incidentId: string,
     seq0: number,
+    private readonly index: TextIndexBuilder,
   ) {
     this.seq = seq0;
   }
@@ -360,6 +384,7 @@ class EventChunks {
     const c = this.cols;
     const i = this.n++;
     c[0]![i] = this.incidentId;
+    this.index.add(this.seq, e.text);
     c[1]![i] = BigInt(this.seq++);
     c[2]![i] = e.file;
     c[3]![i] = e.line;

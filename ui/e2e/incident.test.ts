@@ -136,6 +136,13 @@ describe('incident page', () => {
     await page.selectOption('[data-testid=filter-source]', '');
     await page.fill('[data-testid=filter-q]', 'no-such-text-anywhere-xyzzy');
     await page.getByText('No events match these filters').waitFor();
+    // A search's page comes before its count; the count then fills in "of N" (the server's number).
+    await page.fill('[data-testid=filter-q]', 'mcp');
+    const counted = await page.waitForResponse((r) => r.url().includes('/events/count?') && r.url().includes('q=mcp'));
+    const { total } = (await counted.json()) as { total: number };
+    expect(total).toBeGreaterThan(0);
+    await page.locator('.timeline .count', { hasText: `of ${total.toLocaleString('en')}` }).waitFor();
+    await page.fill('[data-testid=filter-q]', 'no-such-text-anywhere-xyzzy');
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.locator('[data-testid=timeline-table] tbody tr').first().waitFor();
   });

@@ -165,14 +165,14 @@ export interface EventFilter {
   offset?: number;
 }
 
-export function eventsUrl(id: string, filter: EventFilter): string {
+export function eventsUrl(id: string, filter: EventFilter, path = 'events'): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(filter)) {
     if (v === undefined || v === null || v === '') continue;
     params.set(k, String(v));
   }
   const qs = params.toString();
-  return `/api/incidents/${encodeURIComponent(id)}/events${qs ? `?${qs}` : ''}`;
+  return `/api/incidents/${encodeURIComponent(id)}/${path}${qs ? `?${qs}` : ''}`;
 }
 
 function num(v: unknown): number | null {
@@ -240,6 +240,8 @@ export interface EventPage {
   rows: EventRow[];
   /** Rows matching the filter, from X-Total-Count; null if the server does not send it. */
   total: number | null;
+  /** The server is still counting (a text search): countEvents gives the total when it is in. */
+  counting: boolean;
 }
 
 export async function getEvents(id: string, filter: EventFilter, signal?: AbortSignal): Promise<EventPage> {
@@ -252,7 +254,18 @@ export async function getEvents(id: string, filter: EventFilter, signal?: AbortS
   return {
     rows: decodeEvents(new Uint8Array(await res.arrayBuffer()), filter.offset ?? 0),
     total: total !== null && /^\d+$/.test(total) ? Number(total) : null,
+    counting: res.headers.get('X-Total-Pending') === '1',
   };
+}
+
+/** The number of events matching a filter (waits for a count the server is still running). */
+export async function countEvents(id: string, filter: EventFilter, signal?: AbortSignal): Promise<number> {
+  const { limit: _l, offset: _o, ...f } = filter;
+  const res = await fetch(eventsUrl(id, f, 'events/count'), { headers: { Accept: 'application/json' }, signal });
+  if (!res.ok) throw await failed(res);
+  const body = (await res.json()) as { total?: unknown };
+  if (typeof body.total !== 'number') throw new Error('count: the server sent no total');
+  return body.total;
 }
 
 export function describeError(e: unknown): string {

@@ -1,6 +1,6 @@
 // The timeline: one server-side page of Arrow rows at a time, with filters, and a
 // "jump to file:line" that finds which page holds an evidence line.
-import { describeError, getEvents, type EventFilter, type EventRow } from '../api.ts';
+import { countEvents, describeError, getEvents, type EventFilter, type EventRow } from '../api.ts';
 import { evidenceKey } from '../format.ts';
 
 export const PAGE_SIZE = 100;
@@ -22,6 +22,8 @@ export class TimelineState {
   rows = $state<EventRow[]>([]);
   /** Rows matching the filters (X-Total-Count), null if unknown. */
   total = $state<number | null>(null);
+  /** The server is counting a search's matches (the total follows). */
+  counting = $state(false);
   hasMore = $state(false);
   loading = $state(false);
   loaded = $state(false);
@@ -35,6 +37,8 @@ export class TimelineState {
   pages = $derived(this.total === null ? null : Math.max(1, Math.ceil(this.total / PAGE_SIZE)));
 
   #ctrl: AbortController | null = null;
+  /** The filter (as JSON) that `total` counts. */
+  #counted: string | null = null;
   #qTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(id: string) {
@@ -52,11 +56,16 @@ export class TimelineState {
     this.error = null;
     try {
       // One extra row says whether there is a next page even if the server sends no total.
-      const { rows, total } = await getEvents(this.id, { ...this.filter, limit: PAGE_SIZE + 1, offset: this.offset }, ctrl.signal);
+      const filter = this.filter;
+      const { rows, total, counting } = await getEvents(this.id, { ...filter, limit: PAGE_SIZE + 1, offset: this.offset }, ctrl.signal);
       this.hasMore = rows.length > PAGE_SIZE;
       this.rows = rows.slice(0, PAGE_SIZE);
-      this.total = total;
+      // Paging to another page of the same search keeps the total already counted.
+      if (total !== null || JSON.stringify(filter) !== this.#counted) this.total = total;
+      this.#counted = total !== null ? JSON.stringify(filter) : this.#counted;
       this.loaded = true;
+      this.counting = this.total === null && counting;
+      if (this.counting) void this.#count(filter, ctrl);
     } catch (e) {
       if (ctrl.signal.aborted) return;
       this.error = describeError(e);
@@ -64,6 +73,20 @@ export class TimelineState {
       this.hasMore = false;
     } finally {
       if (this.#ctrl === ctrl) this.loading = false;
+    }
+  }
+
+  /** A search's count arrives after its first page: fill it in unless the filter changed meanwhile. */
+  async #count(filter: EventFilter, ctrl: AbortController): Promise<void> {
+    try {
+      const n = await countEvents(this.id, filter, ctrl.signal);
+      if (ctrl.signal.aborted || JSON.stringify(filter) !== JSON.stringify(this.filter)) return;
+      this.total = n;
+      this.#counted = JSON.stringify(filter);
+      this.counting = false;
+    } catch {
+      // No total (or a newer load took over): paging still works from the extra row.
+      if (!ctrl.signal.aborted) this.counting = false;
     }
   }
 

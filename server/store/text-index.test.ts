@@ -1,0 +1,147 @@
+// The text search's skip index (text-index.ts) against DuckDB itself: every search with the
+// index returns exactly what `contains(lower(text), q)` over every row returns, on rows built to
+// trip it (Unicode whose lowercase is ASCII, surrogate pairs, case, block edges, two ingests in
+// one block), and the index does skip blocks when the needle is rare.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Event } from '../../parsers/contract/event.ts';
+import { compileFilters, EventFilters, queryEvents, textBlocks } from './events-query.ts';
+import { Store, type FileRow } from './store.ts';
+import { BLOCK_SHIFT, queryBits, TextIndexBuilder, type TextBlock } from './text-index.ts';
+
+const base = (text: string, i: number): Event => ({
+  file: 'x.log', line: i + 1, endLine: i + 1, source: 'server', format: 'fmt', kind: 'line', ts: 1_700_000_000_000 + i, level: null, message: text.slice(0, 40), text,
+  httpMethod: null, httpPath: null, httpStatus: null, requestId: null, rpcId: null, rpcMethod: null, tool: null, session: null,
+  protocolVersion: null, durationMs: null, attrs: {},
+});
+
+/** A deterministic filler line (no needle), then the planted lines at fixed positions. */
+function filler(i: number): string {
+  const words = ['POST /mcp 200', 'GET /health', 'tools/call get_order', 'mcp-session-id=sess_abcdefghij', 'upstream timed out', 'request completed'];
+  return `${words[i % words.length]} n=${(i * 7919) % 10007}`;
+}
+
+const PLANTED: Record<number, string> = {
+  5: 'ERROR Zebra-Quokka failure',
+  4095: 'block edge: last of block 0 has xylophone',
+  4096: 'block edge: first of block 1 has XYLOPHONE',
+  9000: 'temperature 300 \u212Aelvin', // KELVIN SIGN lowers to ASCII "k"
+  9500: 'city \u0130stanbul', // İ lowers to "i" (+ combining dot in JS)
+  10_001: 'emoji 🦄 between quo🦄kka', // surrogate pairs break trigrams
+  12_000: 'café crème brûlée', // non-ASCII that lowers to non-ASCII
+  15_000: 'tab\tseparated\tNEEDLE-77',
+};
+
+function fileRow(no: number, events: number): FileRow {
+  return { fileNo: no, path: `f${no}.log`, sha256: `h${no}`, bytes: 1, source: 'server', format: 'fmt', lines: events, events, unparsed: 0, truncatedLines: 0, prefix: null };
+}
+
+let store: Store;
+const ID = 'inc_textindex';
+// Two ingests: the second starts mid-block, so one block has two index rows.
+const FIRST = 10_500;
+const TOTAL = 17_000;
+
+beforeAll(async () => {
+  store = await Store.open(':memory:');
+  for (const [from, to, no] of [[0, FIRST, 0], [FIRST, TOTAL, 1]] as const) {
+    await store.ingest(ID, 'text index', async (w) => {
+      for (let i = from; i < to; i++) w.write(base(PLANTED[i] ?? filler(i), i));
+      return { files: [fileRow(no, to - from)], redactions: {} };
+    });
+  }
+});
+afterAll(async () => store.close());
+
+/** The page and total with the index, and the same from a plain scan (no index). */
+async function both(q: string, extra: Partial<EventFilters> = {}) {
+  const f = EventFilters.parse({ q, limit: 50, ...extra });
+  const now = await queryEvents(store, ID, f);
+  const { where, params } = compileFilters(ID, f);
+  const [{ n }] = await store.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE ${where}`, params);
+  const ref = await store.query<{ seq: bigint }>(`SELECT seq FROM events WHERE ${where} ORDER BY ts NULLS LAST, seq LIMIT ${f.limit} OFFSET ${f.offset}`, params);
+  return { total: now.total, seqs: now.rows.toArray().map((r) => Number(r.seq)), refTotal: Number(n), refSeqs: ref.map((r) => Number(r.seq)) };
+}
+
+async function blocksRead(q: string): Promise<number[] | null> {
+  const c = await store.reader();
+  try {
+    const t = await textBlocks(c, ID, q);
+    return t ? t.blocks : null;
+  } finally {
+    c.closeSync();
+  }
+}
+
+describe('text search with the skip index', () => {
+  it.each([
+    'zebra-quokka', 'Zebra-Quokka', 'ZEBRA', 'xylophone', 'XyLoPhOnE', 'kelvin', '300 k', 'istanbul', 'stanbul', 'quokka', 'quo', 'kka',
+    'café', 'brûlée', 'crème b', 'needle-77', 'separated\tneedle', '🦄', 'sess_abcdefghij', 'post /mcp', 'no such thing anywhere', 'ab', 'n=1',
+  ])('%j: same rows and total as a scan of every row', async (q) => {
+    const r = await both(q);
+    expect(r.total).toBe(r.refTotal);
+    expect(r.seqs).toEqual(r.refSeqs);
+  });
+
+  it('finds what only Unicode case folding reveals', async () => {
+    expect((await both('kelvin')).refTotal).toBe(1);
+    expect((await both('istanbul')).refTotal).toBe(1);
+    expect((await both('xylophone')).refTotal).toBe(2);
+  });
+
+  it('reads only the blocks that can match a rare needle', async () => {
+    const all = Math.ceil(TOTAL / 2 ** BLOCK_SHIFT);
+    // Block 2 holds the Kelvin sign and İ: its filter is NULL, it is always read.
+    expect(9000 >> BLOCK_SHIFT).toBe(2);
+    expect(await blocksRead('zebra-quokka')).toEqual([0, 2]);
+    expect(await blocksRead('xylophone')).toEqual([0, 1, 2]);
+    expect(await blocksRead('needle-77')).toEqual([2, 15_000 >> BLOCK_SHIFT]);
+    expect(await blocksRead('no such thing anywhere')).toEqual([2]);
+    // Common words: every block may match, so no index predicate at all; short queries give no trigram.
+    expect(await blocksRead('request completed')).toBeNull();
+    expect(await blocksRead('ab')).toBeNull();
+    expect(all).toBe(5);
+  });
+
+  it('pages through a pruned search like through a scan', async () => {
+    for (const offset of [0, 1, 2, 50]) {
+      const r = await both('xylophone', { offset, limit: 1 });
+      expect(r.seqs).toEqual(r.refSeqs);
+    }
+  });
+
+  it('is not used when some events have no index rows (ingested before it existed)', async () => {
+    const OLD = 'inc_textindex_old';
+    await store.ingest(OLD, 'old', async (w) => {
+      for (let i = 0; i < 5000; i++) w.write(base(PLANTED[i] ?? filler(i), i));
+      return { files: [fileRow(0, 5000)], redactions: {} };
+    });
+    await store.query('DELETE FROM text_blocks WHERE incident_id = $id AND seq_lo >= 4096', { id: OLD });
+    const c = await store.reader();
+    try {
+      expect(await textBlocks(c, ID, 'zebra-quokka')).not.toBeNull();
+      expect(await textBlocks(c, OLD, 'zebra-quokka')).toBeNull();
+    } finally {
+      c.closeSync();
+    }
+    const f = EventFilters.parse({ q: 'zebra' });
+    expect((await queryEvents(store, OLD, f)).total).toBe(1);
+  });
+});
+
+describe('TextIndexBuilder', () => {
+  it('splits at block boundaries and marks blocks holding characters that lower to ASCII', () => {
+    const out: TextBlock[] = [];
+    const b = new TextIndexBuilder((x) => out.push(x));
+    b.add(4094, 'abc');
+    b.add(4095, 'def');
+    b.add(4096, 'x\u212Ay');
+    b.add(4097, 'plain');
+    b.finish();
+    expect(out.map((x) => [x.seqLo, x.seqHi, x.bits === null])).toEqual([[4094, 4095, false], [4096, 4097, true]]);
+    const has = (bits: Uint8Array, q: string) => queryBits(q)!.every((p) => (bits[p >> 3]! & (0x80 >> (p & 7))) !== 0);
+    expect(has(out[0]!.bits!, 'abc')).toBe(true);
+    expect(has(out[0]!.bits!, 'def')).toBe(true);
+    expect(queryBits('ab')).toBeNull();
+    expect(queryBits('é€ü')).toBeNull();
+  });
+});
