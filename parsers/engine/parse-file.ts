@@ -39,25 +39,57 @@ export function newStats(file: string): FileStats {
   return { file, source: 'unknown', format: 'unknown', lines: 0, events: 0, unparsed: 0, truncatedLines: 0, ansiLines: 0, prefix: null, detection: null, layout: [], skippedLines: 0, formatLines: {} };
 }
 
-export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileOptions, stats: FileStats): AsyncGenerator<Event> {
-  const it = input[Symbol.asyncIterator]();
-  // Bounded prefix for detection; it is replayed below.
+/**
+ * What a file's head decides before any line is redacted: the line prefix to strip, whether it is
+ * a whole JSON document, and the layout quirks whose lines are skipped. A pure function of the
+ * raw head, so a redaction worker reading the same bytes decides the same (redact-pipeline.ts).
+ */
+export interface LinePlan {
+  prefix: PrefixRule | null;
+  /** Cleaned head lines (ANSI and prefix stripped): detection reads these. */
+  sample: string[];
+  doc: DocumentReader | null;
+  layout: Layout;
+}
+
+export function planLines(head: readonly RawLine[]): LinePlan {
+  const cleanedHead = head.map((l) => stripAnsi(l.text).text);
+  const prefix: PrefixRule | null = detectPrefix(cleanedHead);
+  const sample = cleanedHead.map((l) => stripPrefix(l, prefix));
+  const doc = sniffDocument(sample);
+  return { prefix, sample, doc, layout: doc ? { numberLines: false, doubledBlank: false } : detectLayout(sample) };
+}
+
+/** In line mode: the text parseFile gives `redact` for this physical line, or null when the layout skips it. */
+export function redactInput(raw: RawLine, plan: LinePlan): { text: string | null; ansi: boolean } {
+  const a = stripAnsi(raw.text);
+  const cleaned = stripPrefix(a.text, plan.prefix);
+  const skip = (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '');
+  return { text: skip ? null : cleaned, ansi: a.stripped };
+}
+
+/** The first SAMPLE_LINES lines, read off an iterator (detection looks at them; they are replayed). */
+export async function readHead(it: AsyncIterator<RawLine>): Promise<RawLine[]> {
   const head: RawLine[] = [];
   while (head.length < SAMPLE_LINES) {
     const r = await it.next();
     if (r.done) break;
     head.push(r.value);
   }
-  const cleanedHead = head.map((l) => stripAnsi(l.text).text);
-  const prefix: PrefixRule | null = detectPrefix(cleanedHead);
-  const sample = cleanedHead.map((l) => stripPrefix(l, prefix));
+  return head;
+}
+
+export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileOptions, stats: FileStats): AsyncGenerator<Event> {
+  const it = input[Symbol.asyncIterator]();
+  // Bounded prefix for detection; it is replayed below.
+  const head = await readHead(it);
+  const plan = planLines(head);
+  const { prefix, sample, doc, layout } = plan;
   stats.prefix = prefix?.id ?? null;
-  const doc = sniffDocument(sample);
   if (doc) {
     yield* parseDocument(doc, head, it, opts, stats, prefix);
     return;
   }
-  const layout: Layout = detectLayout(sample);
   if (layout.numberLines) stats.layout.push('number-lines');
   if (layout.doubledBlank) stats.layout.push('doubled-blank');
   const detection = detectFormat(layout.numberLines ? sample.filter((l) => !NUMBER_LINE.test(l)) : sample, opts.formats);
@@ -146,14 +178,13 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   const handle = function* (raw: RawLine): Generator<Event> {
     stats.lines++;
     if (raw.cut) stats.truncatedLines++;
-    const a = stripAnsi(raw.text);
-    if (a.stripped) stats.ansiLines++;
-    const cleaned = stripPrefix(a.text, prefix);
-    if ((layout.numberLines && NUMBER_LINE.test(cleaned)) || (layout.doubledBlank && cleaned.trim() === '')) {
+    const input = redactInput(raw, plan);
+    if (input.ansi) stats.ansiLines++;
+    if (input.text === null) {
       stats.skippedLines++;
       return;
     }
-    yield* handleText(raw.n, opts.redact(cleaned));
+    yield* handleText(raw.n, opts.redact(input.text));
   };
 
   // Lines held provisionally after a block (blank lines inside a chained traceback): they join the

@@ -2,6 +2,7 @@
 // Pass 1 exists so an id seen in one file is pseudonymised (and its masked forms resolved)
 // in every other file of the same ingest.
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { stripAnsi } from '../../parsers/engine/clean.ts';
@@ -10,7 +11,8 @@ import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-
 import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook } from '../triage/redact/index.ts';
 import type { EventWriter, FileRow, Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
-import { mergeOutcome, outcomeHolds, ParsePool, workerCount, workerOrder, type FileOutcome } from './parallel.ts';
+import { mergeOutcome, outcomeHolds, ParsePool, WORKER_BUDGET_BYTES, workerCount, workerOrder, type FileOutcome } from './parallel.ts';
+import { PIPELINE_MIN_BYTES, PipelineFailed, RedactPipeline } from './redact-pipeline.ts';
 
 export interface Progress {
   phase: 'scan' | 'parse' | 'analyze';
@@ -34,6 +36,11 @@ export interface IngestOptions {
   workerBudgetBytes?: number;
   /** Tests: told per file whether a worker's result was used (true) or it was parsed in process. */
   onParallel?: (fileIndex: number, fromWorker: boolean) => void;
+  /**
+   * Redact on a worker thread while this one parses and writes (redact-pipeline.ts). Default: for
+   * inputs from PIPELINE_MIN_BYTES on, unless MCP_TRIAGE_WORKERS=0 or file-level workers run.
+   */
+  pipeline?: boolean;
 }
 
 export interface ScannedEntry {
@@ -133,11 +140,49 @@ export interface IngestResult {
   ledger: SecretLedger;
 }
 
+/**
+ * Which threads pass 2 uses. The redaction pipeline (one worker redacts, this thread parses and
+ * writes) is exact by construction and takes files of any size; file-level parse workers scale
+ * with cores but only take files under their memory budget, and their results are accepted by
+ * verdict. So: the pipeline, unless there are 4+ cores and at least two files the pool can take
+ * (or a test or MCP_TRIAGE_WORKERS=N asks for the pool); neither for small inputs.
+ */
+export function threadPlan(entries: readonly InputEntry[], bytes: number, opts: Pick<IngestOptions, 'pipeline' | 'workers' | 'parallelMinBytes' | 'workerBudgetBytes'>): 'pipeline' | 'pool' | 'serial' {
+  if (opts.pipeline !== undefined) return opts.pipeline ? 'pipeline' : opts.workers ? 'pool' : 'serial';
+  if (opts.workers !== undefined) return opts.workers > 0 ? 'pool' : 'serial';
+  const env = process.env.MCP_TRIAGE_WORKERS;
+  if (env === '0') return 'serial';
+  if (env !== undefined && Number(env) > 0) return 'pool';
+  const budget = opts.workerBudgetBytes ?? WORKER_BUDGET_BYTES;
+  if (availableParallelism() >= 4 && workerCount(entries.length, bytes, opts.parallelMinBytes) > 0 && entries.filter((e) => e.size <= budget).length >= 2) return 'pool';
+  return bytes >= PIPELINE_MIN_BYTES ? 'pipeline' : 'serial';
+}
+
 export async function ingestIntoStore(store: Store, incidentId: string, name: string, entries: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
-  const book = new SessionIdBook();
-  const ledger = new SecretLedger();
+  const bytes = entries.reduce((n, e) => n + e.size, 0);
+  const plan = threadPlan(entries, bytes, opts);
   // Workers start while pass 1 reads the inputs (their start-up is ~0.5 s under tsx).
-  const nWorkers = opts.workers ?? workerCount(entries.length, entries.reduce((n, e) => n + e.size, 0), opts.parallelMinBytes);
+  const nWorkers = plan === 'pool' ? (opts.workers ?? workerCount(entries.length, bytes, opts.parallelMinBytes)) : 0;
+  const usePipeline = plan === 'pipeline';
+  if (usePipeline) {
+    let pipe: RedactPipeline | null = null;
+    try {
+      pipe = new RedactPipeline();
+    } catch {
+      pipe = null;
+    }
+    if (pipe) {
+      try {
+        return await ingestWith(null, pipe, new SessionIdBook(), new SecretLedger(), store, incidentId, name, entries, opts);
+      } catch (e) {
+        // The ingest rolled back; a broken pipeline is not the input's fault: do it serially.
+        if (!(e instanceof PipelineFailed)) throw e;
+      } finally {
+        await pipe.close();
+      }
+    }
+    return ingestWith(null, null, new SessionIdBook(), new SecretLedger(), store, incidentId, name, entries, opts);
+  }
   let pool: ParsePool | null = null;
   if (nWorkers > 0) {
     try {
@@ -147,13 +192,23 @@ export async function ingestIntoStore(store: Store, incidentId: string, name: st
     }
   }
   try {
-    return await ingestWith(pool, book, ledger, store, incidentId, name, entries, opts);
+    return await ingestWith(pool, null, new SessionIdBook(), new SecretLedger(), store, incidentId, name, entries, opts);
   } finally {
     await pool?.close();
   }
 }
 
-async function ingestWith(pool: ParsePool | null, book: SessionIdBook, ledger: SecretLedger, store: Store, incidentId: string, name: string, entries: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
+async function ingestWith(
+  pool: ParsePool | null,
+  pipe: RedactPipeline | null,
+  book: SessionIdBook,
+  ledger: SecretLedger,
+  store: Store,
+  incidentId: string,
+  name: string,
+  entries: readonly InputEntry[],
+  opts: IngestOptions,
+): Promise<IngestResult> {
   const scanned = await scanEntries(entries, book, opts.onProgress);
   const seen = new Set(opts.skipHashes ?? []);
   const fresh: ScannedEntry[] = [];
@@ -169,9 +224,10 @@ async function ingestWith(pool: ParsePool | null, book: SessionIdBook, ledger: S
     let merged = 0; // files 0..merged-1 are written and their book/ledger changes applied
     const parallel = pool !== null && fresh.length >= 2;
     if (parallel) pool!.start(fresh, workerOrder(fresh), { key: opts.key, book, ledger, formats: opts.formats, isMergedUpTo: (k) => k === merged });
+    pipe?.start(fresh, { key: opts.key, book, formats: opts.formats });
     for (const [i, s] of fresh.entries()) {
       opts.onProgress?.({ phase: 'parse', file: s.entry.name, fileIndex: i, files: fresh.length, bytes: s.bytes });
-      let stats: FileStats | null = null;
+      let stats: FileStats | null = pipe ? await pipe.parse(i, s.entry.name, opts.formats, writer, redactions) : null;
       // The main thread parses the next file itself unless a worker already has it.
       if (parallel && !pool!.claim(i)) {
         stats = await fromWorker(pool!, i, writer, book, ledger, redactions);
@@ -187,6 +243,7 @@ async function ingestWith(pool: ParsePool | null, book: SessionIdBook, ledger: S
       merged = i + 1;
       if (parallel) pool!.merged();
     }
+    await pipe?.finish(book, ledger);
     return { files: rows, redactions };
   });
   return { added: fresh.length, skipped, files, book, ledger };

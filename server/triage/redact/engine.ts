@@ -540,30 +540,43 @@ function printable(b: Buffer): boolean {
   return ok / b.length >= 0.95;
 }
 
+const innerRule = (r: RedactResult) => r.remarks[0]?.rule ?? '@decoded';
+
+/**
+ * One decoded view of `raw` (at `s` in the text): decode up to MAX_DECODE_DEPTH layers, redact,
+ * re-encode only if something changed. (Module-level, not a closure: tsx's keepNames makes every
+ * closure created in a hot path cost a defineProperty.)
+ */
+function decodedView(st: EngineState, depth: number, edits: Edit[], s: number, raw: string, whole: boolean): void {
+  const lead = whole ? '' : (/^["'(\[{<]{0,4}/.exec(raw)?.[0] ?? '');
+  const trail = whole ? '' : (/(?<!\\)["')\]}>.:]{0,4}$/.exec(raw.slice(lead.length))?.[0] ?? '');
+  const core = raw.slice(lead.length, raw.length - trail.length);
+  let cur = core;
+  const layers: Layer[] = [];
+  for (let i = 0; i < MAX_DECODE_DEPTH; i++) {
+    const d = decodeOnce(cur);
+    if (!d || d[0] === cur) break;
+    cur = d[0];
+    layers.push(d[1]);
+  }
+  if (layers.length === 0) return;
+  const r = redactString(cur, st, depth + 1);
+  if (r.text !== cur) edits.push({ start: s + lead.length, end: s + lead.length + core.length, text: encodeLayers(r.text, layers), rule: innerRule(r), originalLength: core.length });
+}
+
+function overlapsAny(edits: Edit[], s: number, e: number): boolean {
+  for (const x of edits) if (s < x.end && e > x.start) return true;
+  return false;
+}
+
 function decodeViews(ed: Editor, st: EngineState, depth: number): void {
   const text = ed.text;
   const edits: Edit[] = [];
-  const innerRule = (r: RedactResult) => r.remarks[0]?.rule ?? '@decoded';
   // Decode, redact the decoded view, re-encode only the piece that changed. HTML entities are
   // decoded per whitespace token; percent/JSON escapes per query piece (split on ? & ; = ,),
   // so an untouched `redirect_uri=http%3A%2F%2F…` keeps its exact spelling.
-  const view = (s: number, raw: string, whole: boolean) => {
-    const lead = whole ? '' : (/^["'(\[{<]{0,4}/.exec(raw)?.[0] ?? '');
-    const trail = whole ? '' : (/(?<!\\)["')\]}>.:]{0,4}$/.exec(raw.slice(lead.length))?.[0] ?? '');
-    const core = raw.slice(lead.length, raw.length - trail.length);
-    let cur = core;
-    const layers: Layer[] = [];
-    for (let i = 0; i < MAX_DECODE_DEPTH; i++) {
-      const d = decodeOnce(cur);
-      if (!d || d[0] === cur) break;
-      cur = d[0];
-      layers.push(d[1]);
-    }
-    if (layers.length === 0) return;
-    const r = redactString(cur, st, depth + 1);
-    if (r.text !== cur) edits.push({ start: s + lead.length, end: s + lead.length + core.length, text: encodeLayers(r.text, layers), rule: innerRule(r), originalLength: core.length });
-  };
   if (HAS_PERCENT.test(text) || HAS_JSON_ESC.test(text) || HAS_HTML.test(text)) {
+    const view = (s: number, raw: string, whole: boolean) => decodedView(st, depth, edits, s, raw, whole);
     TOKEN.lastIndex = 0;
     for (const m of text.matchAll(TOKEN)) {
       const s = m.index;
@@ -584,7 +597,7 @@ function decodeViews(ed: Editor, st: EngineState, depth: number): void {
   for (const m of text.matchAll(B64_RUN)) {
     const s = m.index;
     const e = s + m[0].length;
-    if (ed.isFrozen(s, e) || ed.insideRemark(s, e) || edits.some((x) => s < x.end && e > x.start)) continue;
+    if (ed.isFrozen(s, e) || ed.insideRemark(s, e) || overlapsAny(edits, s, e)) continue;
     const buf = Buffer.from(m[0], 'base64');
     if (!printable(buf)) continue;
     const decoded = buf.toString('utf8');
