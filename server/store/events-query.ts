@@ -57,6 +57,9 @@ const DEEP_OFFSET = 20_000;
 const COARSE_SHIFT = 15;
 const FINE_SHIFT = 5;
 const REFINE_ROWS = 20_000;
+/** A text-search page's first window: this many rows per row wanted, at least MIN_WINDOW. */
+const WINDOW_FACTOR = 64;
+const MIN_WINDOW = 65_536;
 
 type Params = Record<string, string | number>;
 
@@ -76,7 +79,7 @@ export function compileFilters(
   incidentId: string,
   f: EventFilters,
   text: TextBlocks | null = null,
-): { where: string; params: Params; ranges: Array<[number, number]> | null; unranged: string } {
+): { where: string; params: Params; ranges: Array<[number, number]> | null; unranged: string; base: string | null } {
   const where: string[] = ['incident_id = $id'];
   const p: Params = { id: incidentId };
   const eq = (col: string, key: string, v: string | number | undefined) => {
@@ -108,18 +111,20 @@ export function compileFilters(
     where.push('ts <= $to');
     p.to = f.to;
   }
+  // Every filter but the text search (the text-search page windows over its rows).
+  const base = f.q ? where.join(' AND ') : null;
   if (f.q) {
     p.q = f.q.toLowerCase();
     if (text && text.ranges.length === 0) where.push('false');
     else where.push('contains(lower(text), $q)');
   }
   const unranged = where.join(' AND ');
-  if (!text?.ranges.length) return { where: unranged, params: p, ranges: null, unranged };
+  if (!text?.ranges.length) return { where: unranged, params: p, ranges: null, unranged, base };
   // Seq ranges from the index (our numbers, not the request's), written before contains():
   // DuckDB keeps this order, and the ranges then spare most rows the lowercasing.
   const ranges = text.ranges;
   const inRanges = `(${ranges.map(([a, b]) => `seq BETWEEN ${a} AND ${b}`).join(' OR ')})`;
-  return { where: [...where.slice(0, -1), inRanges, where[where.length - 1]!].join(' AND '), params: p, ranges, unranged };
+  return { where: [...where.slice(0, -1), inRanges, where[where.length - 1]!].join(' AND '), params: p, ranges, unranged, base };
 }
 
 /**
@@ -161,12 +166,24 @@ async function rows<T = Record<string, unknown>>(c: DuckDBConnection, sql: strin
 }
 
 /** The first and last keys, and the count, of the rows a narrow query (columns ts, seq) returns. */
-async function narrowKeys(c: DuckDBConnection, sql: string, p: Params, hint: number): Promise<{ first: EventKey; last: EventKey; n: number } | null> {
+/** Pages up to this many rows are read back by their seqs, not by re-running the filter over their key range. */
+const BY_SEQ_ROWS = 2000;
+
+interface PageKeys {
+  first: EventKey;
+  last: EventKey;
+  n: number;
+  /** The page's seqs (unique in an incident), for small pages. */
+  seqs: number[] | null;
+}
+
+async function narrowKeys(c: DuckDBConnection, sql: string, p: Params, hint: number): Promise<PageKeys | null> {
   const r = await readColumns(await c.stream(sql, used(sql, p)), ['int64', 'int64'], hint);
   if (r.rows === 0) return null;
   const [ts, seq] = r.columns as FixedColumn[];
   const key = (i: number): EventKey => ({ ts: ts!.valid(i) ? Number(ts!.values[i]) : null, seq: Number(seq!.values[i]) });
-  return { first: key(0), last: key(r.rows - 1), n: r.rows };
+  const seqs = r.rows <= BY_SEQ_ROWS ? Array.from({ length: r.rows }, (_, i) => Number(seq!.values[i])) : null;
+  return { first: key(0), last: key(r.rows - 1), n: r.rows, seqs };
 }
 
 /** The key of the row at position `rank` (0-based) among the rows matching `where`, found from ts histograms. */
@@ -211,7 +228,7 @@ async function keyAtRank(c: DuckDBConnection, where: string, p: Params, rank: nu
 /** Where the page is: its first and last keys and row count, and how many rows match the filters. */
 interface PagePlan {
   total: number | null;
-  range: { first: EventKey; last: EventKey; n: number } | null;
+  range: PageKeys | null;
 }
 
 /**
@@ -223,10 +240,28 @@ interface PagePlan {
 const counts = new WeakMap<Store, Map<string, number>>();
 const COUNT_CACHE = 256;
 
-/** What a count is cached under: the incident's file rows (its version) and the filter. */
+/** An incident's version: its events change only with its file rows (added or deleted together). */
+async function incidentVersion(c: DuckDBConnection, id: string): Promise<string> {
+  const [v] = await rows<{ f: bigint; m: number | null }>(c, 'SELECT count(*) AS f, max(file_no) AS m FROM files WHERE incident_id = $id', { id });
+  return `${v?.f}:${v?.m}`;
+}
+
+/** What a count is cached under: the incident's version and the filter. */
 async function countKey(c: DuckDBConnection, where: string, p: Params): Promise<string> {
-  const [v] = await rows<{ f: bigint; m: number | null }>(c, 'SELECT count(*) AS f, max(file_no) AS m FROM files WHERE incident_id = $id', p);
-  return JSON.stringify([v?.f, v?.m, where, used(where, p)], (_, x) => (typeof x === 'bigint' ? Number(x) : x));
+  return JSON.stringify([await incidentVersion(c, String(p.id)), where, used(where, p)]);
+}
+
+/** Small per-store caches of what a page plan reads (index blocks, histograms), by incident version. */
+const memos = new WeakMap<Store, Map<string, unknown>>();
+const MEMO_ENTRIES = 64;
+async function memoised<T>(store: Store, key: string, fn: () => Promise<T>): Promise<T> {
+  let m = memos.get(store);
+  if (!m) memos.set(store, (m = new Map()));
+  if (m.has(key)) return m.get(key) as T;
+  const v = await fn();
+  if (m.size >= MEMO_ENTRIES) m.delete(m.keys().next().value!);
+  m.set(key, v);
+  return v;
 }
 
 function cacheCount(store: Store, key: string, n: number): void {
@@ -255,7 +290,7 @@ const inflight = new WeakMap<Store, Map<string, Promise<number>>>();
  */
 type Compiled = ReturnType<typeof compileFilters>;
 
-async function countMatches(c: DuckDBConnection, store: Store, filter: Compiled, p: Params, defer = false): Promise<number | null> {
+async function countMatches(c: DuckDBConnection, store: Store, filter: Compiled, p: Params, defer: Promise<void> | null = null): Promise<number | null> {
   const { where, unranged, ranges } = filter;
   const key = await countKey(c, where, p);
   const hit = counts.get(store)?.get(key);
@@ -265,12 +300,17 @@ async function countMatches(c: DuckDBConnection, store: Store, filter: Compiled,
   if (pending) return defer ? null : pending;
   if (defer && 'q' in p) {
     if (!running) inflight.set(store, (running = new Map()));
+    // Started once the page is out (`defer` resolves then): on two cores it would slow the page.
     const job = store.track(
-      inSnapshot(store, async (c2) => {
-        const n = await runCount(c2, ranges ? unranged : where, p, ranges);
-        cacheCount(store, await countKey(c2, where, p), n);
-        return n;
-      }).finally(() => running!.delete(key)),
+      defer
+        .then(() =>
+          inSnapshot(store, async (c2) => {
+            const n = await runCount(c2, ranges ? unranged : where, p, ranges);
+            cacheCount(store, await countKey(c2, where, p), n);
+            return n;
+          }),
+        )
+        .finally(() => running!.delete(key)),
     );
     running.set(key, job);
     job.catch(() => undefined); // a closed store; the count is asked for again next time
@@ -281,7 +321,43 @@ async function countMatches(c: DuckDBConnection, store: Store, filter: Compiled,
   return n;
 }
 
-async function planPage(c: DuckDBConnection, store: Store, filter: Compiled, f: EventFilters, deferCount: boolean): Promise<PagePlan> {
+/** Tests: how often a text-search page was found inside a time window. */
+export const planStats = { windowed: 0 };
+
+/**
+ * A text search's early page, found inside the earliest time window that holds it. Its matches
+ * may be anywhere (a phrase every few hundred lines), so a top-N over every row would run
+ * contains() on millions of texts; instead look among the first W rows by time (W from a ts
+ * histogram of the other filters), W × 8 each time the window holds fewer than offset + limit
+ * matches. A full page inside the window is the page: every row outside it sorts later.
+ * Undefined: the window grew to everything (the caller runs the plain query, NULL ts included).
+ */
+async function windowedKeys(c: DuckDBConnection, store: Store, base: string, after: string | null, whereAfter: string, p: Params, f: EventFilters): Promise<PageKeys | null | undefined> {
+  const need = f.offset + f.limit;
+  const histSql = `SELECT ts >> ${COARSE_SHIFT} AS b, count(*) AS n FROM events WHERE ${after ? `${base} AND ${after}` : base} AND ts IS NOT NULL GROUP BY b ORDER BY b`;
+  const hist = await memoised(store, JSON.stringify(['hist', await incidentVersion(c, String(p.id)), histSql, used(histSql, p)]), () => rows<{ b: bigint; n: bigint }>(c, histSql, p));
+  const rowsWithTs = hist.reduce((s, h) => s + num(h.n), 0);
+  for (let w = Math.max(need * WINDOW_FACTOR, MIN_WINDOW); w < rowsWithTs; w *= 8) {
+    let cum = 0;
+    let end: number | null = null;
+    for (const h of hist) {
+      cum += num(h.n);
+      if (cum >= w) {
+        end = (num(h.b) + 1) * 2 ** COARSE_SHIFT;
+        break;
+      }
+    }
+    if (end === null || cum >= rowsWithTs) return undefined;
+    const r = await narrowKeys(c, `SELECT ts, seq FROM events WHERE ${whereAfter} AND ts < ${end} ${ORDER} LIMIT ${f.limit} OFFSET ${f.offset}`, p, f.limit);
+    if (r && r.n === f.limit) {
+      planStats.windowed++;
+      return r;
+    }
+  }
+  return undefined;
+}
+
+async function planPage(c: DuckDBConnection, store: Store, filter: Compiled, f: EventFilters, deferCount: Promise<void> | null): Promise<PagePlan> {
   const { where, params } = filter;
   const p: Params = { ...params };
   const after = f.after ? keyPredicate('>', cursorToKey(f.after), p, 'cur') : null;
@@ -293,10 +369,11 @@ async function planPage(c: DuckDBConnection, store: Store, filter: Compiled, f: 
   } else {
     // A top-N over (ts, seq) only: DuckDB pushes the heap's bound into the scan, so even a text
     // search is evaluated on few rows for an early page.
-    keys = await narrowKeys(c, `SELECT ts, seq FROM events WHERE ${whereAfter} ${ORDER} LIMIT ${f.limit} OFFSET ${f.offset}`, p, f.limit);
+    const windowed = filter.base !== null ? await windowedKeys(c, store, filter.base, after, whereAfter, p, f) : undefined;
+    keys = windowed !== undefined ? windowed : await narrowKeys(c, `SELECT ts, seq FROM events WHERE ${whereAfter} ${ORDER} LIMIT ${f.limit} OFFSET ${f.offset}`, p, f.limit);
   }
   const total = await countMatches(c, store, filter, p, deferCount);
-  return { total, range: keys ? { first: keys.first, last: keys.last, n: keys.n } : null };
+  return { total, range: keys };
 }
 
 /** Run `fn` on a reader connection inside one read transaction (one snapshot for every step). */
@@ -414,9 +491,12 @@ async function readPage(c: DuckDBConnection, where: string, params: Params, plan
   const p: Params = { ...params };
   const rpcRaw = new Map<number, string>();
   if (!plan.range) return emptyPage();
-  const { first, last, n } = plan.range;
+  const { first, last, n, seqs } = plan.range;
+  // A small page by its seqs (our numbers): a text search's filter is not run again over every
+  // row between its first and last key (at one match in 500 rows, 100 000 texts for 200 rows).
+  const rowsWhere = seqs ? `incident_id = $id AND seq IN (${seqs.join(', ')})` : where;
   const sql = `SELECT ${PAGE_COLUMNS.map((col) => col.sql).join(', ')}
-    FROM (SELECT *, ${RPC_FAST} AS rpc_fast FROM events WHERE ${where} AND ${rangePredicate(first, last, p)})
+    FROM (SELECT *, ${RPC_FAST} AS rpc_fast FROM events WHERE ${rowsWhere} AND ${rangePredicate(first, last, p)})
     ${ORDER}`;
   let row0 = 0;
   let lastChunk: DuckDBDataChunk | null = null;
@@ -473,9 +553,10 @@ export interface EventsResult {
 }
 
 /** The blocks a search for `q` must read, from the text index; null: read them all. */
-export async function textBlocks(c: DuckDBConnection, incidentId: string, q: string): Promise<TextBlocks | null> {
+export async function textBlocks(c: DuckDBConnection, incidentId: string, q: string, store?: Store): Promise<TextBlocks | null> {
   const bits = queryBits(q.toLowerCase());
   if (!bits) return null;
+  if (store) return memoised(store, JSON.stringify(['blocks', incidentId, await incidentVersion(c, incidentId), bits]), () => textBlocks(c, incidentId, q));
   const test = bits.map((b) => `get_bit(bb, ${b}) = 1`).join(' AND ');
   const [cover] = await rows<{ n: bigint | null; events: bigint | null; misaligned: bigint }>(
     c,
@@ -525,19 +606,25 @@ export async function queryEventsPage(store: Store, incidentId: string, f: Event
 /** How many events match the filters (`after`, `offset` and `limit` aside). */
 export async function countEvents(store: Store, incidentId: string, f: EventFilters): Promise<number> {
   return inSnapshot(store, async (c) => {
-    const filter = compileFilters(incidentId, f, f.q ? await textBlocks(c, incidentId, f.q) : null);
+    const filter = compileFilters(incidentId, f, f.q ? await textBlocks(c, incidentId, f.q, store) : null);
     return (await countMatches(c, store, filter, filter.params))!;
   });
 }
 
 async function queryPage(store: Store, incidentId: string, f: EventFilters, deferCount: boolean) {
-  return inSnapshot(store, async (c) => {
-    const filter = compileFilters(incidentId, f, f.q ? await textBlocks(c, incidentId, f.q) : null);
-    const plan = await planPage(c, store, filter, f, deferCount);
-    const rows = await readPage(c, filter.where, filter.params, plan);
-    const next = plan.range && plan.range.n === f.limit ? keyToCursor(plan.range.last) : null;
-    return { rows, total: plan.total, next };
-  });
+  let pageDone!: () => void;
+  const gate = deferCount ? new Promise<void>((r) => (pageDone = r)) : null;
+  try {
+    return await inSnapshot(store, async (c) => {
+      const filter = compileFilters(incidentId, f, f.q ? await textBlocks(c, incidentId, f.q, store) : null);
+      const plan = await planPage(c, store, filter, f, gate);
+      const rows = await readPage(c, filter.where, filter.params, plan);
+      const next = plan.range && plan.range.n === f.limit ? keyToCursor(plan.range.last) : null;
+      return { rows, total: plan.total, next };
+    });
+  } finally {
+    pageDone?.();
+  }
 }
 
 /** A Utf8 vector built straight into one buffer: several times faster than vectorFromArray on strings. */

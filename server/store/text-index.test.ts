@@ -4,7 +4,7 @@
 // one block), and the index does skip blocks when the needle is rare.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event } from '../../parsers/contract/event.ts';
-import { compileFilters, EventFilters, queryEvents, textBlocks } from './events-query.ts';
+import { compileFilters, EventFilters, planStats, queryEvents, textBlocks } from './events-query.ts';
 import { Store, type FileRow } from './store.ts';
 import { BLOCK_SHIFT, queryBits, TextIndexBuilder, type TextBlock } from './text-index.ts';
 
@@ -143,5 +143,42 @@ describe('TextIndexBuilder', () => {
     expect(has(out[0]!.bits!, 'def')).toBe(true);
     expect(queryBits('ab')).toBeNull();
     expect(queryBits('é€ü')).toBeNull();
+  });
+});
+
+describe('early pages of a text search, found inside a time window', () => {
+  const WIN = 'inc_window';
+  const N = 150_000;
+  beforeAll(async () => {
+    await store.ingest(WIN, 'window', async (w) => {
+      for (let i = 0; i < N; i++) {
+        // Every 100th row ticks, every 20 000th is rare; the last 500 rows have no timestamp.
+        const text = i % 20_000 === 7 ? `rare event ${i}` : i % 100 === 3 ? `tick ${i}` : filler(i);
+        w.write({ ...base(text, i), ts: i >= N - 500 ? null : 1_700_000_000_000 + i * 3 });
+      }
+      return { files: [fileRow(0, N)], redactions: {} };
+    });
+  });
+
+  async function same(f: Partial<EventFilters>): Promise<void> {
+    const q = EventFilters.parse({ limit: 50, ...f });
+    const now = await queryEvents(store, WIN, q);
+    const { where, params } = compileFilters(WIN, q);
+    // The cursor, by hand: rows after (ts, seq) in timeline order (NULL ts last).
+    const [t, sq] = (q.after ?? '').split(',').map(Number);
+    const after = q.after ? ` AND (ts IS NULL OR ts > ${t} OR (ts = ${t} AND seq > ${sq}))` : '';
+    const ref = await store.query<{ seq: bigint }>(`SELECT seq FROM events WHERE ${where}${after} ORDER BY ts NULLS LAST, seq LIMIT ${q.limit} OFFSET ${q.offset}`, params);
+    expect(now.rows.toArray().map((r) => Number(r.seq)), JSON.stringify(f)).toEqual(ref.map((r) => Number(r.seq)));
+  }
+
+  it('gives the page a scan of every row gives, windowed or not', async () => {
+    const before = planStats.windowed;
+    await same({ q: 'tick' });
+    await same({ q: 'TICK', offset: 400 });
+    expect(planStats.windowed).toBe(before + 2); // both pages were inside their first window
+    await same({ q: 'rare event' }); // too sparse: the window grows to everything
+    await same({ q: 'tick', offset: 1450 }); // the last ticks have no timestamp: after every window
+    await same({ q: 'tick', after: '1700000000300,100' });
+    await same({ q: 'tick 4', limit: 7 });
   });
 });
