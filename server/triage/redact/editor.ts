@@ -41,7 +41,7 @@ export class Editor {
    */
   apply(edits: Edit[]): void {
     if (edits.length === 0) return;
-    const sorted = [...edits].sort((a, b) => a.start - b.start || b.end - a.end);
+    const sorted = edits.length === 1 ? edits : [...edits].sort(byStartThenLongest);
     const kept: Edit[] = [];
     let lastEnd = -1;
     for (const e of sorted) {
@@ -78,13 +78,18 @@ export class Editor {
       next.push({ ...r, start: r.start + delta, end: r.end + delta });
     }
     parts.push(this.text.slice(pos));
-    const map = (x: number) => {
-      let d = 0;
-      for (const [end, cum] of shifts) if (end <= x) d = cum;
-      return x + d;
-    };
-    this.frozen = this.frozen.map(([a, b]) => [map(a), map(b)]);
+    if (this.frozen.length) this.frozen = this.frozen.map(([a, b]) => [shifted(shifts, a), shifted(shifts, b)]);
     this.remarks = next;
     this.text = parts.join('');
   }
+}
+
+// Module-level, not closures made per call: tsx's keepNames turns each into a defineProperty.
+const byStartThenLongest = (a: Edit, b: Edit) => a.start - b.start || b.end - a.end;
+
+/** Where offset x of the old text lands after the edits (shifts: [old end of edit, delta after it]). */
+function shifted(shifts: ReadonlyArray<[number, number]>, x: number): number {
+  let d = 0;
+  for (const [end, cum] of shifts) if (end <= x) d = cum;
+  return x + d;
 }
