@@ -224,7 +224,7 @@ async function ingestWith(
     let merged = 0; // files 0..merged-1 are written and their book/ledger changes applied
     const parallel = pool !== null && fresh.length >= 2;
     if (parallel) pool!.start(fresh, workerOrder(fresh), { key: opts.key, book, ledger, formats: opts.formats, isMergedUpTo: (k) => k === merged });
-    pipe?.start(fresh, { key: opts.key, book, formats: opts.formats });
+    pipe?.start(fresh, { key: opts.key, book, ledger, formats: opts.formats });
     for (const [i, s] of fresh.entries()) {
       opts.onProgress?.({ phase: 'parse', file: s.entry.name, fileIndex: i, files: fresh.length, bytes: s.bytes });
       let stats: FileStats | null = pipe ? await pipe.parse(i, s.entry.name, opts.formats, writer, redactions) : null;

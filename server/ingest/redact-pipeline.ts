@@ -27,9 +27,9 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'mode'; k: number; mode: 'lines' | 'events' }
-  | { type: 'lines'; k: number; texts: (string | null)[]; hashes: Int32Array }
+  | { type: 'lines'; k: number; texts: (string | null)[]; hashes: Int32Array; journal: LedgerRecord[] }
   | { type: 'events'; k: number; events: Event[] }
-  | { type: 'done'; k: number; redactions: Record<string, number>; stats?: FileStats }
+  | { type: 'done'; k: number; redactions: Record<string, number>; stats?: FileStats; journal: LedgerRecord[] }
   | { type: 'state'; journal: LedgerRecord[]; overflow: number; added: string[]; lastHeaderName: string | null }
   | { type: 'error'; message: string };
 
@@ -74,6 +74,8 @@ export class RedactPipeline {
   /** Bytes read and not yet split into lines by the main thread. */
   private buffered = 0;
   private reading: Promise<void> | null = null;
+  /** The ingest's ledger: what the worker's ledger keeps is replayed into it as it arrives. */
+  private ledger: SecretLedger | null = null;
 
   constructor() {
     this.worker = new Worker(new URL('./redact-worker.mjs', import.meta.url));
@@ -111,6 +113,7 @@ export class RedactPipeline {
   }
 
   private receive(m: FromWorker): void {
+    if ('journal' in m) for (const [rule, v, kind, replacement] of m.journal) this.ledger!.record(rule, v, kind, replacement);
     switch (m.type) {
       case 'mode':
         this.feed(m.k).mode = m.mode;
@@ -140,7 +143,8 @@ export class RedactPipeline {
   }
 
   /** Start: the worker gets the state after pass 1, then every file's bytes, read ahead in order. */
-  start(files: readonly ScannedEntry[], ctx: { key: Uint8Array; book: SessionIdBook; formats: readonly CompiledFormat[] }): void {
+  start(files: readonly ScannedEntry[], ctx: { key: Uint8Array; book: SessionIdBook; ledger: SecretLedger; formats: readonly CompiledFormat[] }): void {
+    this.ledger = ctx.ledger;
     this.post({ type: 'init', key: ctx.key, formats: ctx.formats.map((f) => [f.spec, f.origin]), bookIds: [...ctx.book.raw], lastHeaderName: ctx.book.lastHeaderName });
     this.reading = this.readAll(files).catch((e: unknown) => this.fail(e instanceof Error ? e : new Error(String(e))));
   }
@@ -246,7 +250,7 @@ export class RedactPipeline {
     const s = this.state!;
     for (const id of s.added) book.add(id);
     book.lastHeaderName = s.lastHeaderName;
-    for (const [rule, v, kind, replacement] of s.journal) ledger.record(rule, v, kind, replacement);
+    // (Its ledger's records came with every message; what the worker's ledger refused at its cap is counted here.)
     ledger.overflow += s.overflow;
   }
 

@@ -84,14 +84,14 @@ async function redactFile(k: number, name: string, chunks: ChunkQueue): Promise<
       }
     }
     if (batch.length) port.postMessage({ type: 'events', k, events: batch } satisfies FromWorker);
-    port.postMessage({ type: 'done', k, redactions, stats: { ...stats, detection: null } } satisfies FromWorker);
+    port.postMessage({ type: 'done', k, redactions, stats: { ...stats, detection: null }, journal: newRecords() } satisfies FromWorker);
     return;
   }
   port.postMessage({ type: 'mode', k, mode: 'lines' } satisfies FromWorker);
   let texts: (string | null)[] = [];
   let hashes: number[] = [];
   const send = () => {
-    port.postMessage({ type: 'lines', k, texts, hashes: Int32Array.from(hashes) } satisfies FromWorker);
+    port.postMessage({ type: 'lines', k, texts, hashes: Int32Array.from(hashes), journal: newRecords() } satisfies FromWorker);
     texts = [];
     hashes = [];
   };
@@ -104,7 +104,12 @@ async function redactFile(k: number, name: string, chunks: ChunkQueue): Promise<
   for (const raw of head) line(raw);
   for (let r = await it.next(); !r.done; r = await it.next()) line(r.value);
   if (texts.length) send();
-  port.postMessage({ type: 'done', k, redactions } satisfies FromWorker);
+  port.postMessage({ type: 'done', k, redactions, journal: newRecords() } satisfies FromWorker);
+}
+
+/** What the ledger kept since the last message: sent as it comes, so no copy of it piles up here. */
+function newRecords(): LedgerRecord[] {
+  return journal.splice(0);
 }
 
 function fail(e: unknown): void {
@@ -136,7 +141,7 @@ port.on('message', (m: ToWorker) => {
       break;
     case 'finish':
       chain = chain
-        .then(() => port.postMessage({ type: 'state', journal, overflow: ledger.overflow, added: [...book.raw].slice(bookSize), lastHeaderName: book.lastHeaderName } satisfies FromWorker))
+        .then(() => port.postMessage({ type: 'state', journal: newRecords(), overflow: ledger.overflow, added: [...book.raw].slice(bookSize), lastHeaderName: book.lastHeaderName } satisfies FromWorker))
         .catch(fail);
       break;
   }
