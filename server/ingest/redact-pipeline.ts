@@ -39,7 +39,7 @@ export class PipelineFailed extends Error {}
 /** Inputs from this size on use the pipeline (a worker costs ~0.5 s to start under tsx). */
 export const PIPELINE_MIN_BYTES = 8 * 1024 * 1024;
 /** Bytes read ahead of the parser (held for both stages): bounds memory whatever the file size. */
-export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
+export const READ_AHEAD_BYTES = 4 * 1024 * 1024;
 
 /** Tests: make the next answer's check fail, as a divergence between the two sides would. */
 export const faults = { outOfStep: false };
