@@ -240,10 +240,20 @@ interface PagePlan {
 const counts = new WeakMap<Store, Map<string, number>>();
 const COUNT_CACHE = 256;
 
-/** An incident's version: its events change only with its file rows (added or deleted together). */
+/**
+ * An incident's version: its events change only with its file rows (added or deleted together).
+ * Read once per connection: a page's steps share one read transaction, so one snapshot.
+ */
+const versions = new WeakMap<DuckDBConnection, Map<string, string>>();
 async function incidentVersion(c: DuckDBConnection, id: string): Promise<string> {
+  let seen = versions.get(c);
+  if (!seen) versions.set(c, (seen = new Map()));
+  const known = seen.get(id);
+  if (known !== undefined) return known;
   const [v] = await rows<{ f: bigint; m: number | null }>(c, 'SELECT count(*) AS f, max(file_no) AS m FROM files WHERE incident_id = $id', { id });
-  return `${v?.f}:${v?.m}`;
+  const version = `${v?.f}:${v?.m}`;
+  seen.set(id, version);
+  return version;
 }
 
 /** What a count is cached under: the incident's version and the filter. */
