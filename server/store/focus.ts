@@ -14,7 +14,7 @@
 // Everything is capped (`max`), so a 5 M-event incident costs what a 300 k-event one does.
 // Session summaries and protocol versions come from SQL aggregates over every event instead.
 
-import { HANDSHAKE, LEGACY } from '../triage/classify/facts.ts';
+import { HANDSHAKE, HANDSHAKE_LITERALS, LEGACY, LEGACY_LITERALS } from '../triage/classify/facts.ts';
 
 /** The events analysis reads; the rest are context lines of the timeline. */
 export const TRIAGE_WHERE = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
@@ -45,6 +45,15 @@ export const DEFAULT_FOCUS: FocusLimits = { failures: 1000, head: 20_000, linesB
 const sqlRegex = (re: RegExp) => `'${re.source.replace(/'/g, "''")}'`;
 
 const int = (n: number) => Math.max(0, Math.trunc(n));
+
+/**
+ * `regexp_matches(col, re)` behind a cheap test: one of the literals every match holds. Over
+ * millions of rows the regex alone cost ~5 s; CASE keeps DuckDB from running it first.
+ */
+function matchesSql(col: string, re: RegExp, literals: readonly string[]): string {
+  const any = literals.map((l) => `contains(${col}, '${l.replace(/'/g, "''")}')`).join(' OR ');
+  return `CASE WHEN ${any} THEN regexp_matches(${col}, ${sqlRegex(re)}) ELSE false END`;
+}
 
 /** CTEs named `name` (k, lo, hi): the intervals of `src` merged where they overlap, per key k (gaps and islands). */
 function merged(name: string, src: string): string {
@@ -95,9 +104,9 @@ export function focusSql(l: FocusLimits): string {
              AND rpc_method IS NOT NULL AND rpc_method <> 'initialize'
            QUALIFY row_number() OVER (PARTITION BY session ORDER BY ts DESC, seq DESC) = 1
            ORDER BY ts DESC LIMIT 16)
-    UNION (SELECT seq FROM ${TEXT} AND (rpc_method = 'initialize' OR regexp_matches(message, ${sqlRegex(HANDSHAKE)})) ORDER BY seq LIMIT 2000)
+    UNION (SELECT seq FROM ${TEXT} AND (rpc_method = 'initialize' OR ${matchesSql('message', HANDSHAKE, HANDSHAKE_LITERALS)}) ORDER BY seq LIMIT 2000)
     UNION (SELECT seq FROM ${TEXT} AND contains(text, 'Hint') ORDER BY seq LIMIT 2000)
-    UNION (SELECT seq FROM ${TEXT} AND regexp_matches(text, ${sqlRegex(LEGACY)}) ORDER BY seq LIMIT 100)
+    UNION (SELECT seq FROM ${TEXT} AND ${matchesSql('text', LEGACY, LEGACY_LITERALS)} ORDER BY seq LIMIT 100)
   ),
   everything AS (SELECT seq FROM near UNION SELECT seq FROM hop UNION SELECT seq FROM sess UNION SELECT seq FROM head UNION SELECT seq FROM facts)
   SELECT e.seq FROM everything e JOIN t USING (seq) ORDER BY t.ts NULLS LAST, e.seq LIMIT ${int(l.max)}`;

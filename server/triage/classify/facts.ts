@@ -148,6 +148,13 @@ export function exceptionText(e: Event): string {
 /** Also run by DuckDB (store/focus.ts): keep both patterns in the syntax RE2 and JS share. */
 export const HANDSHAKE = /Received session ID|Created new (?:transport|session)|Negotiated protocol version: 20(?:24|25)/;
 export const LEGACY = /\/messages\/?\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client/;
+/**
+ * Text every match of each pattern holds (one literal per alternative): SQL tests these with
+ * contains() before running the regex over millions of rows. facts.test.ts checks each
+ * alternative of the pattern begins with its literal.
+ */
+export const HANDSHAKE_LITERALS = ['Received session ID', 'Created new ', 'Negotiated protocol version: 20'];
+export const LEGACY_LITERALS = ['/messages', 'event: endpoint', 'SSEClientTransport', 'sse_client'];
 
 /**
  * What deriveFacts needs from the whole incident, computed once instead of once per failing
