@@ -66,10 +66,12 @@ function merged(name: string, src: string): string {
 /** A SELECT of `seq` for incident `$id` (bound by the caller). */
 export function focusSql(l: FocusLimits): string {
   const w = int(l.windowMs);
-  // t (the key columns of every triage event) is materialised once; text is read in place, never copied.
+  // t (the key columns of every triage event) is NOT materialised: at millions of events the copy
+  // spilled and its dozen scans cost 17 s of 22 at 8.7 M events; read in place, each use scans only
+  // the columns it needs (6 s; ~10% slower at 270 k). Text is always read in place.
   const TEXT = `events WHERE incident_id = $id AND ${TRIAGE_WHERE}`;
   return `
-  WITH t AS MATERIALIZED (
+  WITH t AS NOT MATERIALIZED (
     SELECT seq, file, line, end_line, ts, source, kind, level, http_status, request_id, rpc_id, session, rpc_method
     FROM events WHERE incident_id = $id AND ${TRIAGE_WHERE}
   ),
