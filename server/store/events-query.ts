@@ -165,7 +165,6 @@ async function rows<T = Record<string, unknown>>(c: DuckDBConnection, sql: strin
   return (await c.runAndReadAll(sql, used(sql, p))).getRowObjectsJS() as T[];
 }
 
-/** The first and last keys, and the count, of the rows a narrow query (columns ts, seq) returns. */
 /** Pages up to this many rows are read back by their seqs, not by re-running the filter over their key range. */
 const BY_SEQ_ROWS = 2000;
 
@@ -177,6 +176,7 @@ interface PageKeys {
   seqs: number[] | null;
 }
 
+/** The first and last keys, the count (and for small pages the seqs) of the rows a narrow query (columns ts, seq) returns. */
 async function narrowKeys(c: DuckDBConnection, sql: string, p: Params, hint: number): Promise<PageKeys | null> {
   const r = await readColumns(await c.stream(sql, used(sql, p)), ['int64', 'int64'], hint);
   if (r.rows === 0) return null;
@@ -294,12 +294,13 @@ async function runCount(c: DuckDBConnection, where: string, p: Params, ranges: A
 /** Counts being computed after their page was answered (see queryEventsPage), by cache key. */
 const inflight = new WeakMap<Store, Map<string, Promise<number>>>();
 
-/**
- * The count for `where`: cached, being computed, or computed now. With `defer`, a count that
- * would scan texts is started in the background instead (it lands in the cache) and null returned.
- */
 type Compiled = ReturnType<typeof compileFilters>;
 
+/**
+ * The count for a filter: cached, being computed, or computed now. With `defer` (resolved once
+ * the page is out), a text search's count is started in the background instead (it lands in the
+ * cache) and null returned.
+ */
 async function countMatches(c: DuckDBConnection, store: Store, filter: Compiled, p: Params, defer: Promise<void> | null = null): Promise<number | null> {
   const { where, unranged, ranges } = filter;
   const key = await countKey(c, where, p);
