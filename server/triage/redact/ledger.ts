@@ -1,6 +1,7 @@
 // The SecretLedger remembers, IN MEMORY ONLY, every raw value the redactor removed, so the
 // verifier can literally search a report for them (fail closed) and later lines can sweep
 // a secret that reappears bare. Never serialise it, log it, or store it.
+import { detach } from '../../../parsers/engine/lines.ts';
 import { LiteralSweeper } from './sweeper.ts';
 import type { SecretKind } from './types.ts';
 
@@ -25,12 +26,13 @@ export class SecretLedger {
   constructor(private readonly maxEntries = 1_000_000) {}
 
   record(rule: string, raw: string, kind: SecretKind, replacement?: string): void {
-    const v = raw.trim();
+    let v = raw.trim();
     if (v.length < 6 || this.entries.has(v)) return;
     if (this.entries.size >= this.maxEntries) {
       this.overflow++;
       return;
     }
+    v = detach(v); // kept for the whole ingest: not the line's chunk with it
     this.entries.set(v, { rule, kind });
     this.journal?.push([rule, v, kind, replacement]);
     if (replacement !== undefined && v.length >= 8 && !/^\d+$/.test(v)) {

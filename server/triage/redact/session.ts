@@ -1,6 +1,7 @@
 // Session ids (redaction.md "Keyed pseudonymisation"): pass 1 collects full ids from every
 // file into a SessionIdBook; pass 2 replaces every spelling of them, and resolves masked
 // forms (`abcd1234****`, `****abcd`, `abcd…`) against the book.
+import { detach } from '../../../parsers/engine/lines.ts';
 import { canonicalId, pseudonym, sessionPseudonym } from './pseudonym.ts';
 import type { MaskedResolution } from './types.ts';
 
@@ -16,7 +17,7 @@ export class SessionIdBook {
   add(id: string): void {
     const v = id.trim();
     if (v.length >= 6 && v.length <= 256 && !PSEUDO.test(v) && !this.raw.has(v)) {
-      this.raw.add(v);
+      this.raw.add(detach(v));
       this.version++;
     }
   }

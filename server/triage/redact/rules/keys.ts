@@ -2,6 +2,7 @@
 // every container: JSON keys, `k=v`, `k: v`, headers, query/form params, HAR name/value
 // pairs, env dumps. Names are compared lower-case without `-_.` and whitespace. We never
 // redact because a value *contains* "token": `error="invalid_token"` must survive.
+import { detach } from '../../../../parsers/engine/lines.ts';
 
 export type KeyClass = 'authorization' | 'cookie' | 'set-cookie' | 'api-key' | 'secret' | 'oauth-code' | 'session' | 'env-secret';
 
@@ -110,7 +111,7 @@ export function classifyKey(rawName: string): KeyClass | null {
   if (c === undefined) {
     c = classifyKeyUncached(rawName);
     if (CLASS_CACHE.size >= CLASS_CACHE_MAX) CLASS_CACHE.clear();
-    CLASS_CACHE.set(rawName, c);
+    CLASS_CACHE.set(detach(rawName), c); // not the line's whole read chunk with it
   }
   return c;
 }
