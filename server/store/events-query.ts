@@ -294,12 +294,30 @@ async function runCount(c: DuckDBConnection, where: string, p: Params, ranges: A
 /** Counts being computed after their page was answered (see queryEventsPage), by cache key. */
 const inflight = new WeakMap<Store, Map<string, Promise<number>>>();
 
+/** A background count, so a newer search of the same incident can call it off. */
+interface CountJob {
+  key: string;
+  cancelled: boolean;
+  conn: DuckDBConnection | null;
+}
+
+/** The newest background count per incident: typing a search starts one per query, and only the last is wanted. */
+const newest = new WeakMap<Store, Map<string, CountJob>>();
+
+/** Thrown inside a background count that a newer search superseded. */
+class CountSuperseded extends Error {}
+
+/** Tests: `beforeCount` runs in a background count before its SQL; `superseded` counts the counts called off. */
+export const countHooks: { beforeCount: (() => Promise<void>) | null; superseded: number } = { beforeCount: null, superseded: 0 };
+
 type Compiled = ReturnType<typeof compileFilters>;
 
 /**
  * The count for a filter: cached, being computed, or computed now. With `defer` (resolved once
  * the page is out), a text search's count is started in the background instead (it lands in the
- * cache) and null returned.
+ * cache) and null returned. A newer background count for the same incident calls off the older
+ * one (interrupting its SQL): on two cores a stale count of millions of rows would slow the
+ * page the user is waiting for. Whoever asks for a called-off count gets it computed anew.
  */
 async function countMatches(c: DuckDBConnection, store: Store, filter: Compiled, p: Params, defer: Promise<void> | null = null): Promise<number | null> {
   const { where, unranged, ranges } = filter;
@@ -308,28 +326,63 @@ async function countMatches(c: DuckDBConnection, store: Store, filter: Compiled,
   if (hit !== undefined) return hit;
   let running = inflight.get(store);
   const pending = running?.get(key);
-  if (pending) return defer ? null : pending;
+  const compute = async () => {
+    const n = await runCount(c, ranges ? unranged : where, p, ranges);
+    cacheCount(store, key, n);
+    return n;
+  };
+  if (pending) return defer ? null : pending.catch((e) => (e instanceof CountSuperseded ? compute() : Promise.reject(e)));
   if (defer && 'q' in p) {
     if (!running) inflight.set(store, (running = new Map()));
+    let jobs = newest.get(store);
+    if (!jobs) newest.set(store, (jobs = new Map()));
+    const incident = String(p.id);
+    const prev = jobs.get(incident);
+    if (prev && prev.key !== key) {
+      prev.cancelled = true;
+      prev.conn?.interrupt();
+    }
+    const job: CountJob = { key, cancelled: false, conn: null };
+    jobs.set(incident, job);
+    const check = () => {
+      if (job.cancelled) throw new CountSuperseded('a newer search superseded this count');
+    };
     // Started once the page is out (`defer` resolves then): on two cores it would slow the page.
-    const job = store.track(
+    const work = store.track(
       defer
         .then(() =>
           inSnapshot(store, async (c2) => {
-            const n = await runCount(c2, ranges ? unranged : where, p, ranges);
+            job.conn = c2;
+            check();
+            if (countHooks.beforeCount) await countHooks.beforeCount();
+            check();
+            let n: number;
+            try {
+              n = await runCount(c2, ranges ? unranged : where, p, ranges);
+            } catch (e) {
+              check(); // an interrupt shows as a DuckDB error: report it as what it was
+              throw e;
+            }
+            // Finished even though superseded: a correct count, so keep it.
             cacheCount(store, await countKey(c2, where, p), n);
             return n;
           }),
         )
-        .finally(() => running!.delete(key)),
+        .catch((e) => {
+          if (e instanceof CountSuperseded) countHooks.superseded++;
+          throw e;
+        })
+        .finally(() => {
+          job.conn = null;
+          running!.delete(key);
+          if (jobs!.get(incident) === job) jobs!.delete(incident);
+        }),
     );
-    running.set(key, job);
-    job.catch(() => undefined); // a closed store; the count is asked for again next time
+    running.set(key, work);
+    work.catch(() => undefined); // superseded, or a closed store: the count is asked for again next time
     return null;
   }
-  const n = await runCount(c, ranges ? unranged : where, p, ranges);
-  cacheCount(store, key, n);
-  return n;
+  return compute();
 }
 
 /** Tests: how often a text-search page was found inside a time window. */

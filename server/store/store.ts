@@ -354,9 +354,14 @@ export class Store {
     return p;
   }
 
+  /** Resolves when the work started for later has finished (tests; close). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.background]);
+  }
+
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
-    await Promise.allSettled([...this.background]);
+    await this.settled();
     this.writer.closeSync();
     this.instance.closeSync();
   }
