@@ -12,15 +12,10 @@ import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook } fr
 import type { EventWriter, FileRow, Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
 import { mergeOutcome, outcomeHolds, ParsePool, WORKER_BUDGET_BYTES, workerCount, workerOrder, type FileOutcome } from './parallel.ts';
+import { ProgressMeter, type Progress } from './progress.ts';
 import { PIPELINE_MIN_BYTES, PipelineFailed, RedactPipeline } from './redact-pipeline.ts';
 
-export interface Progress {
-  phase: 'scan' | 'parse' | 'analyze';
-  file: string;
-  fileIndex: number;
-  files: number;
-  bytes?: number;
-}
+export type { Progress } from './progress.ts';
 
 export interface IngestOptions {
   key: Uint8Array;
@@ -52,20 +47,23 @@ export interface ScannedEntry {
 /** Pass 1: hash every entry and collect the raw session ids it mentions (memory only). */
 export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, onProgress?: IngestOptions['onProgress']): Promise<ScannedEntry[]> {
   const out: ScannedEntry[] = [];
+  const meter = new ProgressMeter('scan', entries, onProgress);
   for (const [i, entry] of entries.entries()) {
-    onProgress?.({ phase: 'scan', file: entry.name, fileIndex: i, files: entries.length });
+    meter.start(i);
     const hash = createHash('sha256');
     let bytes = 0;
     const tee = async function* () {
       for await (const chunk of entry.open()) {
         hash.update(chunk);
         bytes += chunk.length;
+        meter.advance(chunk.length);
         yield chunk;
       }
     };
     for await (const l of readLines(tee())) collectSessionIds(stripAnsi(l.text).text, book);
     out.push({ entry, sha256: hash.digest('hex'), bytes });
   }
+  meter.finish();
   return out;
 }
 
@@ -224,9 +222,12 @@ async function ingestWith(
     let merged = 0; // files 0..merged-1 are written and their book/ledger changes applied
     const parallel = pool !== null && fresh.length >= 2;
     if (parallel) pool!.start(fresh, workerOrder(fresh), { key: opts.key, book, ledger, formats: opts.formats, isMergedUpTo: (k) => k === merged });
-    pipe?.start(fresh, { key: opts.key, book, ledger, formats: opts.formats });
+    // Bytes read on this thread move the meter (a pool worker's files move it a file at a time).
+    const meter = new ProgressMeter('parse', fresh.map((s) => s.entry), opts.onProgress);
+    const reading = fresh.map((s) => ({ ...s, entry: meter.counted(s.entry) }));
+    pipe?.start(reading, { key: opts.key, book, ledger, formats: opts.formats });
     for (const [i, s] of fresh.entries()) {
-      opts.onProgress?.({ phase: 'parse', file: s.entry.name, fileIndex: i, files: fresh.length, bytes: s.bytes });
+      meter.start(i);
       let stats: FileStats | null = pipe ? await pipe.parse(i, s.entry.name, opts.formats, writer, redactions) : null;
       // The main thread parses the next file itself unless a worker already has it.
       if (parallel && !pool!.claim(i)) {
@@ -237,13 +238,14 @@ async function ingestWith(
         // In process: small inputs, no workers, a file no worker took yet, or a worker's result
         // that serial processing would not have produced (a secret found in an earlier file occurs in it).
         stats = newStats(s.entry.name);
-        for await (const e of parseEntry(s, { key: opts.key, book, ledger, formats: opts.formats, redactions }, stats)) writer.write(e);
+        for await (const e of parseEntry(reading[i]!, { key: opts.key, book, ledger, formats: opts.formats, redactions }, stats)) writer.write(e);
       }
       rows.push(fileRow(file0 + i, s, stats));
       merged = i + 1;
       if (parallel) pool!.merged();
     }
     await pipe?.finish(book, ledger);
+    meter.finish();
     return { files: rows, redactions };
   });
   return { added: fresh.length, skipped, files, book, ledger };

@@ -9,6 +9,7 @@ import { workspaceDir } from '../../workspace.ts';
 import { ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
 import { renderAnalysis } from '../render.ts';
+import { progressPrinter } from '../progress.ts';
 
 /** Above this much input, the default database is a temporary file (it spills; memory does not). */
 const SPILL_BYTES = 16 * 1024 * 1024;
@@ -30,7 +31,8 @@ Options:
                    stays bounded: an in-memory database cannot spill to disk)
   --key-file FILE  pseudonymisation key (default: the workspace key, so pseudonyms agree across runs)
 
-Progress goes to stderr. Exit codes: 0 analysed (whatever was diagnosed), 1 unusable input, 2 internal error.
+Progress goes to stderr: on a terminal one line with the phase, file, percent, MiB/s and
+time left; otherwise one line per file parsed. Exit codes: 0 analysed (whatever was diagnosed), 1 unusable input, 2 internal error.
 
 Example:
   mcp-triage analyze samples/restart-stale-session --json | jq .decision`,
@@ -51,16 +53,7 @@ Example:
     });
     try {
       const name = a.positionals.map((p) => basename(p)).join(', ');
-      const tty = (io.stderr as NodeJS.WriteStream).isTTY;
-      const { analysis } = await ingestIncident(ctx, entries, {
-        toolPolicy,
-        name,
-        onProgress: (p) => {
-          if (p.phase === 'analyze') io.stderr.write(tty ? '\r\x1b[2Kanalyzing…\n' : 'analyzing…\n');
-          else if (tty) io.stderr.write(`\r\x1b[2K${p.phase} ${p.fileIndex + 1}/${p.files} ${p.file}`);
-          else if (p.phase === 'parse') io.stderr.write(`parsing ${p.fileIndex + 1}/${p.files} ${p.file}\n`);
-        },
-      });
+      const { analysis } = await ingestIncident(ctx, entries, { toolPolicy, name, onProgress: progressPrinter(io.stderr) });
       io.stdout.write(a.options.json ? JSON.stringify(analysis, null, 2) + '\n' : renderAnalysis(analysis, { color: (io.stdout as NodeJS.WriteStream).isTTY === true }));
       return 0;
     } finally {

@@ -7,6 +7,7 @@ import { loadToolPolicy } from '../../triage/classify/policy.ts';
 import { workspaceDir } from '../../workspace.ts';
 import { incidentReport, ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
+import { progressPrinter } from '../progress.ts';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -33,7 +34,7 @@ and every raw secret or session id seen in the inputs is searched for; any hit r
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
       const r = await ingestIncident(ctx, entries, {
-        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: (p) => p.phase === 'parse' && io.stderr.write(`parsing ${p.fileIndex + 1}/${p.files} ${p.file}\n`) });
+        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr) });
       const report = await incidentReport(ctx.store, r.id, r.secrets);
       const text = format === 'json' ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }, null, 2) + '\n' : report.markdown;
       if (a.options.out) {
