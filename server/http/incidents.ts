@@ -4,6 +4,7 @@ import { TriageError } from '../errors.ts';
 import { incidentReport, ingestIncident, type Context } from '../incidents.ts';
 import { countEvents, EventFilters, eventsToArrow, queryEventsPage } from '../store/events-query.ts';
 import { assertIncident } from '../store/store.ts';
+import { ProgressBoard, progressRoutes, uploadIdOf } from './progress.ts';
 import { defaultUploadRoot, receiveUpload } from './upload.ts';
 
 const ID = /^inc_[a-z0-9]{6,40}$/;
@@ -17,15 +18,19 @@ function incidentId(req: FastifyRequest): string {
 export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes: number; uploadRoot?: string }> = async (app, { ctx, maxUploadBytes, uploadRoot }) => {
   const { store } = ctx;
   const upload = { root: uploadRoot ?? defaultUploadRoot(store.path), maxBytes: maxUploadBytes };
+  const board = new ProgressBoard();
+  progressRoutes(app, board);
 
   app.post('/api/incidents', async (req, reply) => {
+    const uploadId = uploadIdOf(req);
     const up = await receiveUpload(req, upload);
     let id: string;
     try {
       const { entries } = up;
       const name = entries.length === 1 ? entries[0]!.name : `${entries[0]!.name} +${entries.length - 1}`;
-      id = (await ingestIncident(ctx, entries, { name })).id;
+      id = (await ingestIncident(ctx, entries, { name, onProgress: board.follow(uploadId) })).id;
     } finally {
+      board.forget(uploadId);
       await up.dispose(); // before answering: the raw upload is gone when the client hears back
     }
     return reply.code(201).send({ id });
@@ -34,11 +39,13 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
   app.post('/api/incidents/:id/files', async (req) => {
     const id = incidentId(req);
     assertIncident(await store.incident(id), id);
+    const uploadId = uploadIdOf(req);
     const up = await receiveUpload(req, upload);
     try {
-      const r = await ingestIncident(ctx, up.entries, { id, name: id });
+      const r = await ingestIncident(ctx, up.entries, { id, name: id, onProgress: board.follow(uploadId) });
       return { id, added: r.added, skipped: r.skipped };
     } finally {
+      board.forget(uploadId);
       await up.dispose();
     }
   });

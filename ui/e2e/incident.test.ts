@@ -329,6 +329,13 @@ describe('upload progress', () => {
           if (v != null && seen[seen.length - 1] !== Number(v)) seen.push(Number(v));
         };
         new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+        // …and every status line, to see the server's ingest progress once the bytes are out.
+        const status: string[] = [];
+        (window as unknown as { __status: string[] }).__status = status;
+        new MutationObserver(() => {
+          const t = document.querySelector('[data-testid=upload-status]')?.textContent?.replace(/\s+/g, ' ').trim();
+          if (t && status[status.length - 1] !== t) status.push(t);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
       });
       // Loopback is too fast to see progress: throttle uploads to ~4 MB/s (~2.5 s for this file).
       const cdp = await p.context().newCDPSession(p);
@@ -344,6 +351,9 @@ describe('upload progress', () => {
       expect(between.length).toBeGreaterThan(0);
       // Never goes backwards.
       expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+      // After the upload, the server's own progress: which file, which phase, how far.
+      const status = await p.evaluate(() => (window as unknown as { __status: string[] }).__status);
+      expect(status.some((t) => /^(Reading|Redacting and parsing) 1\/1 big-client\.log — \d+%$/.test(t)), status.join(' | ')).toBe(true);
       await p.getByTestId('decision-table').or(p.getByTestId('timeline-table')).first().waitFor({ timeout: 60_000 });
     } finally {
       await p.close();

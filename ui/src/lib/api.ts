@@ -4,6 +4,7 @@ import './zod-setup.ts'; // must run before the schema modules below are evaluat
 import { tableFromIPC } from 'apache-arrow';
 import { z } from 'zod';
 import { Analysis, Decision } from '../../../server/contract/analysis.ts';
+import { IngestProgress } from '../../../server/contract/progress.ts';
 
 /** Sent on every state-changing request; the server answers 403 without it (CSRF guard). */
 export const CSRF_HEADER = { 'X-Requested-With': 'mcp-triage' } as const;
@@ -91,6 +92,7 @@ export function uploadIncident(
   files: File[],
   onProgress: (p: UploadProgress) => void,
   signal?: AbortSignal,
+  uploadId?: string,
 ): Promise<{ id: string }> {
   return new Promise((resolve, reject) => {
     const form = new FormData();
@@ -99,6 +101,8 @@ export function uploadIncident(
     xhr.open('POST', '/api/incidents');
     xhr.setRequestHeader('X-Requested-With', CSRF_HEADER['X-Requested-With']);
     xhr.setRequestHeader('Accept', 'application/json');
+    // Names the ingest so its progress can be asked for while this request runs.
+    if (uploadId) xhr.setRequestHeader('X-Upload-Id', uploadId);
     xhr.upload.onprogress = (e) => onProgress({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
     xhr.onerror = () => reject(new ApiError(0, 'UI_ERR_NETWORK', 'The upload could not reach the server.'));
     xhr.onabort = () => reject(new ApiError(0, 'UI_ERR_ABORTED', 'The upload was cancelled.'));
@@ -120,6 +124,14 @@ export function uploadIncident(
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(form);
   });
+}
+
+/** The server-side progress of an upload's ingest; null when it is not running (yet, or any more). */
+export async function getIngestProgress(uploadId: string, signal?: AbortSignal): Promise<IngestProgress | null> {
+  const res = await fetch(`/api/uploads/${encodeURIComponent(uploadId)}/progress`, { headers: { Accept: 'application/json' }, signal });
+  if (res.status === 404) return null;
+  if (!res.ok) throw await failed(res);
+  return validated(IngestProgress, await res.json(), 'ingest progress');
 }
 
 // ── events (Arrow) ─────────────────────────────────────────────────────────

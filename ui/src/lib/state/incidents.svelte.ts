@@ -1,5 +1,6 @@
 // State of the incidents list and of one upload. Views are thin shells over these.
-import { ApiError, describeError, listIncidents, uploadIncident, type IncidentSummary } from '../api.ts';
+import type { IngestProgress } from '../../../../server/contract/progress.ts';
+import { ApiError, describeError, getIngestProgress, listIncidents, uploadIncident, type IncidentSummary } from '../api.ts';
 
 export class IncidentListState {
   items = $state<IncidentSummary[]>([]);
@@ -47,9 +48,13 @@ export class UploadState {
   loaded = $state(0);
   total = $state(0);
   error = $state<{ code: string; message: string; status: number } | null>(null);
+  /** While processing: the server's ingest progress (null until it answers). */
+  ingest = $state<IngestProgress | null>(null);
   #ctrl: AbortController | null = null;
 
   percent = $derived(this.total > 0 ? Math.min(100, Math.round((this.loaded / this.total) * 100)) : 0);
+  /** Percent of the current ingest phase's bytes (null: not known, e.g. while analysing). */
+  ingestPercent = $derived(this.ingest?.done !== undefined && this.ingest.total ? Math.min(100, Math.floor((this.ingest.done / this.ingest.total) * 100)) : null);
   totalBytes = $derived(this.files.reduce((n, f) => n + f.file.size, 0));
   busy = $derived(this.phase === 'uploading' || this.phase === 'processing');
 
@@ -91,6 +96,9 @@ export class UploadState {
     this.loaded = 0;
     this.total = this.totalBytes;
     this.files = this.files.map((f) => ({ ...f, error: null }));
+    this.ingest = null;
+    const uploadId = newUploadId();
+    let polling = false;
     try {
       const { id } = await uploadIncident(
         this.files.map((f) => f.file),
@@ -98,9 +106,16 @@ export class UploadState {
           this.loaded = p.loaded;
           if (p.total) this.total = p.total;
           // All bytes are out: the server is now detecting, parsing and classifying.
-          if (p.total && p.loaded >= p.total) this.phase = 'processing';
+          if (p.total && p.loaded >= p.total) {
+            this.phase = 'processing';
+            if (!polling) {
+              polling = true;
+              void this.#follow(uploadId, ctrl.signal);
+            }
+          }
         },
         ctrl.signal,
+        uploadId,
       );
       this.phase = 'done';
       return id;
@@ -114,6 +129,28 @@ export class UploadState {
       // The error shape is per request; attach it to every file it names so people see which one.
       this.files = this.files.map((f) => ({ ...f, error: err.message.includes(f.file.name) ? err.message : null }));
       return null;
+    } finally {
+      this.ingest = null;
     }
   }
+
+  /** Ask for the ingest's progress until the upload request ends (it is 404 before and after). */
+  async #follow(uploadId: string, signal: AbortSignal): Promise<void> {
+    while (this.phase === 'processing' && !signal.aborted) {
+      try {
+        const p = await getIngestProgress(uploadId, signal);
+        if (this.phase === 'processing') this.ingest = p ?? this.ingest;
+      } catch {
+        return; // progress is a nicety: the upload's own answer still comes
+      }
+      await new Promise((r) => setTimeout(r, FOLLOW_MS));
+    }
+  }
+}
+
+const FOLLOW_MS = 400;
+
+function newUploadId(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from({ length: 24 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
 }

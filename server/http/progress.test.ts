@@ -1,0 +1,77 @@
+// Ingest progress over HTTP: an upload that names itself (X-Upload-Id) can be followed with
+// GET /api/uploads/:uploadId/progress while its POST runs; unknown and finished ids are 404, and
+// a malformed id is refused before anything is stored.
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IngestProgress } from '../contract/progress.ts';
+import { openContext, type Context } from '../incidents.ts';
+import { multipart, tempWorkspace } from '../testing/helpers.ts';
+import { buildApp } from './app.ts';
+
+const ws = tempWorkspace();
+let ctx: Context;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  ctx = await openContext({ env: ws.env, db: join(ws.dir, 'progress.duckdb'), keyFile: ws.keyFile });
+  app = await buildApp({ ctx, maxUploadMb: 32 });
+});
+afterAll(async () => {
+  await app.close();
+  await ctx.store.close();
+  ws.cleanup();
+});
+
+/** A client log big enough that its ingest takes a while (~6 MB). */
+function bigLog(): string {
+  const out: string[] = [];
+  for (let i = 0; i < 40_000; i++) {
+    out.push(`2026-11-29T08:${String(Math.floor(i / 1000) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z DEBUG [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${i} method=tools/call tool=get_order -> 200 (12 ms) x-request-id=${i.toString(16).padStart(32, '0')}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+describe('GET /api/uploads/:uploadId/progress', () => {
+  it('follows an ingest while its POST runs, and forgets it after', async () => {
+    const uploadId = 'test-upload-0001';
+    const body = multipart([{ name: 'client.log', data: bigLog() }, { name: 'other.log', data: 'hello\n' }]);
+    let finished = false;
+    const post = app.inject({ method: 'POST', url: '/api/incidents', payload: body.payload, headers: { ...body.headers, 'x-upload-id': uploadId } }).finally(() => (finished = true));
+    const seen: IngestProgress[] = [];
+    while (!finished) {
+      const r = await app.inject({ method: 'GET', url: `/api/uploads/${uploadId}/progress` });
+      if (r.statusCode === 200) seen.push(IngestProgress.parse(r.json()));
+      else expect(r.statusCode).toBe(404); // not started yet, or just finished
+      await new Promise((res) => setTimeout(res, 5));
+    }
+    const created = await post;
+    expect(created.statusCode, created.body).toBe(201);
+    expect(seen.length).toBeGreaterThan(0);
+    const order = ['scan', 'parse', 'analyze'];
+    for (let i = 1; i < seen.length; i++) expect(order.indexOf(seen[i]!.phase)).toBeGreaterThanOrEqual(order.indexOf(seen[i - 1]!.phase));
+    for (const p of seen) if (p.phase !== 'analyze') expect(p.done!).toBeLessThanOrEqual(p.total!);
+    expect(seen.some((p) => p.phase === 'parse' && p.files === 2)).toBe(true);
+    const after = await app.inject({ method: 'GET', url: `/api/uploads/${uploadId}/progress` });
+    expect(after.statusCode).toBe(404);
+    expect(after.json().error).toMatchObject({ code: 'TRIAGE_ERR_NOT_FOUND', message: expect.stringMatching(/no ingest running/) });
+  });
+
+  it('refuses a malformed upload id before storing anything', async () => {
+    const before = (await app.inject({ method: 'GET', url: '/api/incidents' })).json().length;
+    const body = multipart([{ name: 'a.log', data: 'x\n' }]);
+    for (const bad of ['short', 'has space in it', 'x'.repeat(65), '../../etc/passwd']) {
+      const r = await app.inject({ method: 'POST', url: '/api/incidents', payload: body.payload, headers: { ...body.headers, 'x-upload-id': bad } });
+      expect(r.statusCode, bad).toBe(400);
+      expect(r.json().error).toMatchObject({ code: 'TRIAGE_ERR_USAGE', message: expect.stringMatching(/X-Upload-Id/) });
+    }
+    expect((await app.inject({ method: 'GET', url: '/api/incidents' })).json().length).toBe(before);
+  });
+
+  it('answers 404 for an id nobody uploads under', async () => {
+    for (const id of ['never-used-0001', '%3Cscript%3E']) {
+      const r = await app.inject({ method: 'GET', url: `/api/uploads/${id}/progress` });
+      expect(r.statusCode).toBe(404);
+    }
+  });
+});

@@ -1,0 +1,49 @@
+// Ingest progress for the browser. An upload may name itself (header X-Upload-Id); its ingest then
+// reports under that name and `GET /api/uploads/:uploadId/progress` reads it while the POST that
+// carries the files is still running. Known only while the ingest runs: 404 before and after.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IngestProgress } from '../contract/progress.ts';
+import { TriageError } from '../errors.ts';
+
+export const UPLOAD_ID = /^[A-Za-z0-9_-]{8,64}$/;
+/** Ingests followed at once; past this the oldest is forgotten (its POST still completes). */
+const MAX_FOLLOWED = 64;
+
+export class ProgressBoard {
+  private readonly now = new Map<string, IngestProgress>();
+
+  /** The reporter for one ingest, or undefined when the upload did not name itself. */
+  follow(uploadId: string | null): ((p: IngestProgress) => void) | undefined {
+    if (uploadId === null) return undefined;
+    return (p) => {
+      if (!this.now.has(uploadId) && this.now.size >= MAX_FOLLOWED) this.now.delete(this.now.keys().next().value!);
+      this.now.set(uploadId, p);
+    };
+  }
+
+  forget(uploadId: string | null): void {
+    if (uploadId !== null) this.now.delete(uploadId);
+  }
+
+  get(uploadId: string): IngestProgress | undefined {
+    return this.now.get(uploadId);
+  }
+}
+
+/** The request's X-Upload-Id, or null; a malformed one is refused before any byte is stored. */
+export function uploadIdOf(req: FastifyRequest): string | null {
+  const raw = req.headers['x-upload-id'];
+  if (raw === undefined) return null;
+  const id = Array.isArray(raw) ? raw[0]! : raw;
+  if (!UPLOAD_ID.test(id)) throw new TriageError('TRIAGE_ERR_USAGE', 'X-Upload-Id must be 8 to 64 characters of A-Z, a-z, 0-9, "_" and "-" (or leave it out)');
+  return id;
+}
+
+export function progressRoutes(app: FastifyInstance, board: ProgressBoard): void {
+  app.get('/api/uploads/:uploadId/progress', async (req) => {
+    const id = (req.params as { uploadId: string }).uploadId;
+    const p = UPLOAD_ID.test(id) ? board.get(id) : undefined;
+    if (!p) throw new TriageError('TRIAGE_ERR_NOT_FOUND', 'no ingest running under this upload id (not started yet, or finished: check the POST that carried the files)');
+    return p;
+  });
+}
