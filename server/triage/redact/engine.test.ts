@@ -22,6 +22,9 @@ describe('must-keep strings survive', () => {
     'httpx.RemoteProtocolError: Server disconnected without sending a response.',
     '"token_type": "Bearer", "expires_in": 3600, "max_tokens": 4096',
     'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"pt-17","progress":50}}',
+    // Prose puts a word where an id would go: the word is not an id (and would be swept everywhere).
+    'Received error: Error POSTing to endpoint (HTTP 404): Missing sessionId parameter',
+    'Bad Request: No valid session ID provided; Session ID expected in header',
   ];
   for (const k of keep) it(k.slice(0, 60), () => expect(red(k)).toBe(k));
 });
@@ -54,6 +57,21 @@ describe('session ids and masked forms', () => {
     const p = out[0]!.match(/sess_[a-z2-7]{10}/)![0];
     for (const l of out) expect(l).toContain(p);
     expect(out.join('\n')).not.toMatch(/3f2a9c1e/i);
+  });
+  it('ids in prose are still ids; words after the same phrases are not', () => {
+    const book = new SessionIdBook();
+    for (const l of [
+      'Transport not found for sessionId 0b1a1fb1-5c2d-4e3f-8a9b-0c1d2e3f4a5b',
+      'Received session ID: Zk3QmL9xR2vT8bN5cW1yH7pJ',
+      'Session a1b2c3d4e5 expired',
+      'Missing sessionId parameter',
+      'Terminating session gracefully',
+      'Session closing expired',
+    ]) collectSessionIds(l, book);
+    expect([...book.raw].sort()).toEqual(['0b1a1fb1-5c2d-4e3f-8a9b-0c1d2e3f4a5b', 'Zk3QmL9xR2vT8bN5cW1yH7pJ', 'a1b2c3d4e5']);
+    // A word as a key's value is still taken at its word (mcp-session-id=… is never prose).
+    collectSessionIds('mcp-session-id=abcdefgh', book);
+    expect(book.raw.has('abcdefgh')).toBe(true);
   });
   it('matched / unresolved / ambiguous', () => {
     const ids = new SessionIdBook();

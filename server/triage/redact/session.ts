@@ -107,6 +107,13 @@ const NEEDS: Array<string | RegExp> = [
 ];
 
 const NOT_IDS = new Set(['None', 'null', 'undefined', 'none', 'provided', 'required', 'missing', 'invalid', 'header', 'expired']);
+/** Patterns from this index on find ids in prose ("…for sessionId X"), where the next word may be just a word. */
+const FREE_TEXT_FROM = 4;
+/**
+ * A word, not an id: prose like "Missing sessionId parameter" puts a word where an id would be.
+ * Session ids are UUIDs, hex or base64url tokens: short runs of letters alone are not.
+ */
+const WORD = /^[A-Za-z]{6,15}$/;
 const MASKED_TAIL = /(?:\*{3,}|…|\.\.\.|\[masked\])$/;
 
 /** Pass 1: remember every full session id on this line. */
@@ -133,6 +140,7 @@ export function collectSessionIds(line: string, book: SessionIdBook): void {
     for (const m of line.matchAll(re)) {
       const id = m[1]!.replace(/[.:]+$/, '');
       if (book.raw.has(id.trim())) continue; // known already: adding it again would change nothing
+      if (p >= FREE_TEXT_FROM && WORD.test(id)) continue;
       if (NOT_IDS.has(id) || /^\*+/.test(id) || MASKED_TAIL.test(id) || id.includes('…') || /\*{3,}/.test(id)) continue;
       if (id.startsWith('[REDACTED') || id.startsWith('<') || PSEUDO.test(id)) continue;
       book.add(id);
