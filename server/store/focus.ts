@@ -14,11 +14,32 @@
 // Everything is capped (`max`), so a 5 M-event incident costs what a 300 k-event one does.
 // Session summaries and protocol versions come from SQL aggregates over every event instead.
 
-import { HANDSHAKE, HANDSHAKE_LITERALS, LEGACY, LEGACY_LITERALS } from '../triage/classify/facts.ts';
+import { FALLBACK, FALLBACK_LITERALS, HANDSHAKE, HANDSHAKE_LITERALS, LEGACY, LEGACY_LITERALS, RECOVERED, RECOVERED_LITERALS } from '../triage/classify/facts.ts';
 
-/** The events analysis reads; the rest are context lines of the timeline. */
-export const TRIAGE_WHERE = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
+/** Triage events by their columns alone: a block, a warning or worse, a status or a key (no text read). */
+const KEYED = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
   OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)`;
+/** KEYED's complement (where KEYED is not true), as plain column tests DuckDB pushes into the scan. */
+const UNKEYED = `(kind <> 'block' AND (level IS NULL OR level NOT IN ('warn', 'error', 'fatal')) AND http_status IS NULL AND rpc_id IS NULL
+  AND session IS NULL AND request_id IS NULL AND protocol_version IS NULL AND rpc_method IS NULL)`;
+/**
+ * Plain lines rules read although they carry no level or key: a client saying it recovered, or
+ * that it falls back to another transport (classify/facts.ts RECOVERED, FALLBACK).
+ */
+const PLAIN = `(${matchesSql('message', RECOVERED, RECOVERED_LITERALS)} OR ${matchesSql('message', FALLBACK, FALLBACK_LITERALS)})`;
+
+/** The events analysis reads; the rest are context lines of the timeline. (As one predicate; see triageFrom.) */
+export const TRIAGE_WHERE = `(${KEYED} OR (${UNKEYED} AND ${PLAIN}))`;
+
+/**
+ * The triage events of incident `$id` as a FROM item with columns `cols`, and `extra` conditions.
+ * Two scans instead of TRIAGE_WHERE in one: with the text test inside an OR, DuckDB read `message`
+ * for every row (2× the cost of the key tests at 4.4 M events); here only unkeyed rows pay for it.
+ */
+export function triageFrom(cols: string, extra = 'true'): string {
+  return `(SELECT ${cols} FROM events WHERE incident_id = $id AND ${extra} AND ${KEYED}
+    UNION ALL SELECT ${cols} FROM events WHERE incident_id = $id AND ${extra} AND ${UNKEYED} AND ${PLAIN})`;
+}
 
 /** classify/facts.ts isFailureEvent, in SQL. */
 const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block')`;
@@ -42,7 +63,10 @@ export interface FocusLimits {
 export const DEFAULT_FOCUS: FocusLimits = { failures: 1000, head: 20_000, linesBefore: 20, linesAfter: 200, windowMs: 10_000, perSession: 20, max: 300_000 };
 
 // The markers classify/facts.ts looks for, as SQL string literals (RE2 reads the same syntax).
-const sqlRegex = (re: RegExp) => `'${re.source.replace(/'/g, "''")}'`;
+function sqlRegex(re: RegExp): string {
+  if (re.flags.replace(/[gd]/g, '')) throw new Error(`a pattern SQL runs takes no flags: /${re.source}/${re.flags}`);
+  return `'${re.source.replace(/'/g, "''")}'`;
+}
 
 const int = (n: number) => Math.max(0, Math.trunc(n));
 
@@ -69,11 +93,10 @@ export function focusSql(l: FocusLimits): string {
   // t (the key columns of every triage event) is NOT materialised: at millions of events the copy
   // spilled and its dozen scans cost 17 s of 22 at 8.7 M events; read in place, each use scans only
   // the columns it needs (6 s; ~10% slower at 270 k). Text is always read in place.
-  const TEXT = `events WHERE incident_id = $id AND ${TRIAGE_WHERE}`;
+  const TEXT = `${triageFrom('seq, rpc_method, message, text')} AS tx WHERE true`;
   return `
   WITH t AS NOT MATERIALIZED (
-    SELECT seq, file, line, end_line, ts, source, kind, level, http_status, request_id, rpc_id, session, rpc_method
-    FROM events WHERE incident_id = $id AND ${TRIAGE_WHERE}
+    SELECT * FROM ${triageFrom('seq, file, line, end_line, ts, source, kind, level, http_status, request_id, rpc_id, session, rpc_method')}
   ),
   f AS MATERIALIZED (SELECT * FROM t WHERE ${FAILURE_WHERE} ORDER BY ts NULLS LAST, seq LIMIT ${int(l.failures)}),
   -- Windows around the failures, merged where they overlap: a line then falls in at most one,

@@ -9,7 +9,7 @@ import type { SessionStat } from '../triage/analyze.ts';
 import { Analysis } from '../contract/analysis.ts';
 import { TriageError } from '../errors.ts';
 import { ensurePrivateDir } from '../workspace.ts';
-import { focusSql, TRIAGE_WHERE, type FocusLimits } from './focus.ts';
+import { focusSql, triageFrom, type FocusLimits } from './focus.ts';
 import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { TextIndexBuilder } from './text-index.ts';
 
@@ -252,7 +252,7 @@ export class Store {
 
   /** How many events of an incident are worth triaging (see TRIAGE_WHERE). */
   async triageCount(id: string): Promise<number> {
-    const [r] = await this.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE incident_id = $id AND ${TRIAGE_WHERE}`, { id });
+    const [r] = await this.query<{ n: bigint }>(`SELECT count(*) AS n FROM ${triageFrom('seq')}`, { id });
     return Number(r?.n ?? 0);
   }
 
@@ -270,11 +270,11 @@ export class Store {
     // Keyset pages of at most TRIAGE_PAGE rows keep DuckDB's side of the read small.
     const c = await this.instance.connect();
     try {
-      let where = TRIAGE_WHERE;
+      let source = triageFrom('*', 'seq > $after');
       if (opts.focus) {
         // The focus set is computed once into a connection-local temp table of seq numbers.
         await c.run(`CREATE OR REPLACE TEMP TABLE focus_seq AS ${focusSql(opts.focus)}`, { id } as never);
-        where = 'seq IN (SELECT seq FROM focus_seq)';
+        source = '(SELECT * FROM events WHERE incident_id = $id AND seq > $after AND seq IN (SELECT seq FROM focus_seq))';
       }
       const out: Event[] = [];
       const max = Math.trunc(limit);
@@ -285,7 +285,7 @@ export class Store {
           `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j, max(seq) AS last FROM (
              SELECT seq, ${EVENT_JSON} AS j,
                     sum(strlen(text) + strlen(message) + 256) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) // ${JSON_BATCH_BYTES} AS b
-             FROM (SELECT * FROM events WHERE incident_id = $id AND seq > $after AND ${where} ORDER BY seq LIMIT ${n}))
+             FROM (SELECT * FROM ${source} ORDER BY seq LIMIT ${n}))
            GROUP BY b ORDER BY b`,
           { id, after } as never,
         );

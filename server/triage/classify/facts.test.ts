@@ -1,7 +1,7 @@
-// The literals SQL tests before the handshake and legacy-SSE patterns (store/focus.ts) must be
+// The literals SQL tests before the handshake, legacy-SSE, recovery and fallback patterns (store/focus.ts) must be
 // held by every match: each top-level alternative of the pattern has to begin with its literal.
 import { describe, expect, it } from 'vitest';
-import { HANDSHAKE, HANDSHAKE_LITERALS, LEGACY, LEGACY_LITERALS } from './facts.ts';
+import { FALLBACK, FALLBACK_LITERALS, HANDSHAKE, HANDSHAKE_LITERALS, LEGACY, LEGACY_LITERALS, RECOVERED, RECOVERED_LITERALS } from './facts.ts';
 
 /** The top-level alternatives of a pattern's source (no alternation inside groups or classes is split). */
 function alternatives(source: string): string[] {
@@ -49,6 +49,8 @@ function leadingLiteral(alt: string): string {
 describe.each([
   ['HANDSHAKE', HANDSHAKE, HANDSHAKE_LITERALS],
   ['LEGACY', LEGACY, LEGACY_LITERALS],
+  ['RECOVERED', RECOVERED, RECOVERED_LITERALS],
+  ['FALLBACK', FALLBACK, FALLBACK_LITERALS],
 ] as const)('%s prefilter literals', (_name, re, literals) => {
   it('has one literal per alternative, each a prefix of what the alternative must match', () => {
     const alts = alternatives(re.source);
@@ -63,6 +65,9 @@ describe.each([
     const samples = [
       'Received session ID: abc', 'Created new transport with session ID x', 'Created new session with ID y', 'Negotiated protocol version: 2025-06-18',
       'GET /messages/?session_id=abc', 'POST /messages?sessionId=1', 'event: endpoint', 'new SSEClientTransport(url)', 'mcp.client.sse_client',
+      'Connected to remote server using SSEClientTransport', 'Proxy established successfully between local STDIO and remote', 'Reconnected to SSE stream',
+      'Resumed the SSE stream', 'resuming stream 4', 'Successfully connected to server', 'client successfully connected', 'Connection established', 'connection established with upstream',
+      'Recursively reconnecting for reason: falling-back-to-alternate-transport', 'falling back to SSE', 'Fall back to legacy', 'trying the SSE transport', 'Trying legacy transport', 'strategy: sse-only',
     ].filter((s) => re.test(s));
     expect(samples.length).toBeGreaterThanOrEqual(literals.length);
     for (const s of samples) expect(literals.some((l) => s.includes(l)), s).toBe(true);

@@ -48,6 +48,12 @@ export interface Facts {
   text: string;
   /** A later exchange on a new session succeeded (the client recovered on its own). */
   recoveredLater: boolean;
+  /**
+   * The client said it falls back to another transport, in this request's lines or right after
+   * them (mcp-remote logs the 404 and then "Recursively reconnecting for reason:
+   * falling-back-to-alternate-transport" as the next line, outside the request).
+   */
+  transportFallback: boolean;
   /** Which sources logged something about this request. */
   seenBy: { client: boolean; proxy: boolean; server: boolean };
   /** The proxy error-log phrase for this request. */
@@ -155,6 +161,17 @@ export const LEGACY = /\/messages\/?\?session_?[iI]d=|event: endpoint|SSEClientT
  */
 export const HANDSHAKE_LITERALS = ['Received session ID', 'Created new ', 'Negotiated protocol version: 20'];
 export const LEGACY_LITERALS = ['/messages', 'event: endpoint', 'SSEClientTransport', 'sse_client'];
+
+/**
+ * A client saying it recovered: a new transport connected, or a dropped stream resumed. Such
+ * lines often carry no level, status or id, so analysis reads them by these words (store/focus.ts
+ * TRIAGE_WHERE). No flags: SQL runs the same pattern; the casings logs use are spelled out.
+ */
+export const RECOVERED = /Connected to remote server using \w+|Proxy established successfully|Reconnected to SSE stream|Resum(?:ed|ing) (?:the )?(?:SSE )?stream|resum(?:ed|ing) (?:the )?(?:SSE )?stream|Successfully connected|successfully connected|Connection established|connection established/;
+export const RECOVERED_LITERALS = ['Connected to remote server using ', 'Proxy established successfully', 'Reconnected to SSE stream', 'Resum', 'resum', 'Successfully connected', 'successfully connected', 'Connection established', 'connection established'];
+/** A client's words for giving up on Streamable HTTP for the legacy SSE transport (spec 2025-03-26 backward compatibility). */
+export const FALLBACK = /falling-back-to-alternate-transport|fall(?:ing)? ?back to (?:the )?(?:SSE|sse|legacy)|Fall(?:ing)? ?back to (?:the )?(?:SSE|sse|legacy)|trying (?:the )?SSE transport|Trying (?:the )?(?:SSE|legacy) transport|sse-only/;
+export const FALLBACK_LITERALS = ['falling-back-to-alternate-transport', 'fall', 'Fall', 'trying ', 'Trying ', 'sse-only'];
 
 /**
  * What deriveFacts needs from the whole incident, computed once instead of once per failing
@@ -275,6 +292,8 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
   let later: string | null = null;
   const laterText = () => (later ??= laterClientText(ix, span, inSpan));
   const recoveredLater = laterSuccess || RECOVERED.test(laterText());
+  // Only the client's next few lines: a fallback said much later is about some other attempt.
+  const transportFallback = FALLBACK.test(text) || (recoveredLater && FALLBACK.test(laterText().split('\n', 5).join('\n')));
   const seenBy = { client: evs.some((e) => e.source === 'client'), proxy: evs.some((e) => e.source === 'proxy'), server: evs.some((e) => e.source === 'server') };
   const proxyText = evs.filter((e) => e.source === 'proxy').map((e) => e.text).join('\n');
   const proxyPhrase: ProxyPhrase = /while connecting to upstream|no live upstreams/.test(proxyText)
@@ -406,6 +425,7 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
     sources: span.sources,
     text,
     recoveredLater,
+    transportFallback,
     seenBy,
     proxyPhrase,
     interruption,
@@ -425,7 +445,6 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
 }
 
 /** Things a client logs when it got past a failure by itself (fallback transport, resumed stream). */
-const RECOVERED = /Connected to remote server using \w+|Proxy established successfully|Reconnected to SSE stream|resum(?:ed|ing) (?:the )?(?:SSE )?stream|Successfully connected|Connection established/i;
 
 function laterClientText(ix: FactsIndex, span: SpanBuild, inSpan: Set<Event>): string {
   const end = span.end;

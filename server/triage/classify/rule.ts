@@ -42,6 +42,7 @@ export const BASE_FACTS: Facts = {
   sources: [],
   text: '',
   recoveredLater: false,
+  transportFallback: false,
   seenBy: { client: false, proxy: false, server: false },
   proxyPhrase: null,
   interruption: null,
