@@ -1,31 +1,17 @@
 // The HTTP API through fastify inject(): every contract route, the error shape, and the
 // cross-site guards.
 import { tableFromIPC } from 'apache-arrow';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Analysis } from '../contract/analysis.ts';
-import { openContext, type Context } from '../incidents.ts';
+import { withHttpApp } from '../testing/context.ts';
 import { multipart, sampleFiles as sampleBundle, tempWorkspace } from '../testing/helpers.ts';
-import { buildApp } from './app.ts';
-
 
 const sampleFiles = () => sampleBundle('restart-stale-session');
 
-const ws = tempWorkspace();
-let ctx: Context;
 let app: FastifyInstance;
 let id = '';
-
-beforeAll(async () => {
-  ctx = await openContext({ env: ws.env, db: join(ws.dir, 'api.duckdb'), keyFile: ws.keyFile });
-  app = await buildApp({ ctx, maxUploadMb: 1 });
-});
-afterAll(async () => {
-  await app.close();
-  await ctx.store.close();
-  ws.cleanup();
-});
+withHttpApp(tempWorkspace(), 'api.duckdb', { maxUploadMb: 1 }, (h) => (app = h.app));
 
 describe('HTTP API', () => {
   it('GET /api/health', async () => {

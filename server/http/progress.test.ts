@@ -1,27 +1,14 @@
 // Ingest progress over HTTP: an upload that names itself (X-Upload-Id) can be followed with
 // GET /api/uploads/:uploadId/progress while its POST runs; unknown and finished ids are 404, and
 // a malformed id is refused before anything is stored.
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IngestProgress } from '../contract/progress.ts';
-import { openContext, type Context } from '../incidents.ts';
+import { withHttpApp } from '../testing/context.ts';
 import { multipart, tempWorkspace } from '../testing/helpers.ts';
-import { buildApp } from './app.ts';
 
-const ws = tempWorkspace();
-let ctx: Context;
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  ctx = await openContext({ env: ws.env, db: join(ws.dir, 'progress.duckdb'), keyFile: ws.keyFile });
-  app = await buildApp({ ctx, maxUploadMb: 32 });
-});
-afterAll(async () => {
-  await app.close();
-  await ctx.store.close();
-  ws.cleanup();
-});
+withHttpApp(tempWorkspace(), 'progress.duckdb', { maxUploadMb: 32 }, (h) => (app = h.app));
 
 /** A client log big enough that its ingest takes a while (~6 MB). */
 function bigLog(): string {
