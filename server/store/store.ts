@@ -11,7 +11,7 @@ import { TriageError } from '../errors.ts';
 import { ensurePrivateDir } from '../workspace.ts';
 import { focusSql, triageFrom, type FocusLimits } from './focus.ts';
 import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
-import { TextIndexBuilder } from './text-index.ts';
+import { TextIndexBuilder, type TextBlock } from './text-index.ts';
 
 export interface IncidentRow {
   id: string;
@@ -147,14 +147,7 @@ export class Store {
         // Rows are buffered column-wise and appended as DataChunks: numbers and NULLs go
         // straight into vector memory, only non-null strings cost a native call; row by row
         // it was ~23 native calls per event.
-        const index = new TextIndexBuilder((b) => {
-          blocks.appendVarchar(incidentId);
-          blocks.appendBigInt(BigInt(b.seqLo));
-          blocks.appendBigInt(BigInt(b.seqHi));
-          if (b.bits) blocks.appendBlob(b.bits);
-          else blocks.appendNull();
-          blocks.endRow();
-        });
+        const index = new TextIndexBuilder((b) => appendBlock(blocks, incidentId, b));
         const chunk = new EventChunks(app, incidentId, seq0, index);
         const writer: EventWriter = { write: (e) => chunk.write(e) };
         const { files, redactions } = await fn(writer, seq0, file0);
@@ -173,6 +166,33 @@ export class Store {
         await w.run(`UPDATE incidents SET state = 'ready' WHERE id = $id`, { id: incidentId });
         await w.run('COMMIT');
         return files;
+      } catch (e) {
+        await w.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * Replace an incident's text-index rows (text-index.ts backfillTextIndex), in one transaction,
+   * only if its files are still `version` (count:max file_no) as when the blocks were built.
+   */
+  async replaceTextBlocks(incidentId: string, version: string, blocks: readonly TextBlock[]): Promise<boolean> {
+    return this.exclusive(async () => {
+      const w = this.writer;
+      await w.run('BEGIN TRANSACTION');
+      try {
+        if ((await fileVersion(w, incidentId)) !== version) {
+          await w.run('ROLLBACK');
+          return false;
+        }
+        await w.run('DELETE FROM text_blocks WHERE incident_id = $id', { id: incidentId });
+        const app = await w.createAppender('text_blocks');
+        for (const b of blocks) appendBlock(app, incidentId, b);
+        app.flushSync();
+        app.closeSync();
+        await w.run('COMMIT');
+        return true;
       } catch (e) {
         await w.run('ROLLBACK').catch(() => undefined);
         throw e;
@@ -365,6 +385,22 @@ export class Store {
     this.writer.closeSync();
     this.instance.closeSync();
   }
+}
+
+/** What an incident's events are a function of: its file rows (added and deleted with them). */
+export async function fileVersion(c: DuckDBConnection, incidentId: string): Promise<string> {
+  const r = await c.runAndReadAll('SELECT count(*) AS f, max(file_no) AS m FROM files WHERE incident_id = $id', { id: incidentId });
+  const [v] = r.getRowObjectsJS() as { f: bigint; m: number | null }[];
+  return `${v?.f}:${v?.m}`;
+}
+
+function appendBlock(app: DuckDBAppender, incidentId: string, b: TextBlock): void {
+  app.appendVarchar(incidentId);
+  app.appendBigInt(BigInt(b.seqLo));
+  app.appendBigInt(BigInt(b.seqHi));
+  if (b.bits) app.appendBlob(b.bits);
+  else app.appendNull();
+  app.endRow();
 }
 
 /** Column types of the events table, in EVENT_COLUMNS order (attrs is JSON, stored as VARCHAR). */

@@ -4,7 +4,7 @@
 // one block), and the index does skip blocks when the needle is rare.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event } from '../../parsers/contract/event.ts';
-import { compileFilters, EventFilters, planStats, queryEvents, textBlocks } from './events-query.ts';
+import { backfills, backfillTextIndex, compileFilters, EventFilters, planStats, queryEvents, textBlocks } from './events-query.ts';
 import { Store, type FileRow } from './store.ts';
 import { BLOCK_SHIFT, queryBits, TextIndexBuilder, type TextBlock } from './text-index.ts';
 
@@ -125,6 +125,52 @@ describe('text search with the skip index', () => {
     }
     const f = EventFilters.parse({ q: 'zebra' });
     expect((await queryEvents(store, OLD, f)).total).toBe(1);
+  });
+
+  it('builds the missing index in the background after such a search, with the same answers', async () => {
+    const OLD = 'inc_textindex_backfill';
+    await store.ingest(OLD, 'old', async (w) => {
+      for (let i = 0; i < TOTAL; i++) w.write(base(PLANTED[i] ?? filler(i), i));
+      return { files: [fileRow(0, TOTAL)], redactions: {} };
+    });
+    const before = await store.query<{ n: bigint }>('SELECT count(*) AS n FROM text_blocks WHERE incident_id = $id', { id: OLD });
+    await store.query('DELETE FROM text_blocks WHERE incident_id = $id', { id: OLD }); // as stored before the index existed
+    const f = EventFilters.parse({ q: 'xylophone', limit: 50 });
+    const unindexed = await queryEvents(store, OLD, f);
+    const job = backfills.get(store)?.get(OLD);
+    expect(job).toBeDefined();
+    expect(await job).toBe(true);
+    const after = await store.query<{ n: bigint }>('SELECT count(*) AS n FROM text_blocks WHERE incident_id = $id', { id: OLD });
+    expect(after[0]!.n).toBe(before[0]!.n); // one row per block, as the ingest wrote them
+    const c = await store.reader();
+    try {
+      expect(await textBlocks(c, OLD, 'xylophone')).not.toBeNull();
+    } finally {
+      c.closeSync();
+    }
+    const indexed = await queryEvents(store, OLD, f);
+    expect(indexed.total).toBe(unindexed.total);
+    expect(indexed.rows.toArray().map((r) => r.seq)).toEqual(unindexed.rows.toArray().map((r) => r.seq));
+    for (const q of ['kelvin', 'istanbul', 'zebra-quokka', 'needle-77']) {
+      const g = EventFilters.parse({ q, limit: 50 });
+      const { where, params } = compileFilters(OLD, g);
+      const [{ n }] = await store.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE ${where}`, params);
+      expect((await queryEvents(store, OLD, g)).total, q).toBe(Number(n));
+    }
+  });
+
+  it('does not write a backfill built before the incident changed', async () => {
+    const OLD = 'inc_textindex_stale';
+    await store.ingest(OLD, 'old', async (w) => {
+      for (let i = 0; i < 100; i++) w.write(base(filler(i), i));
+      return { files: [fileRow(0, 100)], redactions: {} };
+    });
+    expect(await store.replaceTextBlocks(OLD, '1:7', [])).toBe(false); // not its files' version
+    expect(await store.replaceTextBlocks(OLD, '1:0', [])).toBe(true);
+    expect(await store.query('SELECT * FROM text_blocks WHERE incident_id = $id', { id: OLD })).toEqual([]);
+    expect(await backfillTextIndex(store, OLD)).toBe(true);
+    const rows = await store.query<{ lo: bigint; hi: bigint }>('SELECT seq_lo AS lo, seq_hi AS hi FROM text_blocks WHERE incident_id = $id', { id: OLD });
+    expect(rows.map((r) => [Number(r.lo), Number(r.hi)])).toEqual([[0, 99]]);
   });
 });
 

@@ -14,7 +14,7 @@
 //
 // Coverage: each row covers seq_lo..seq_hi of one ingest inside one aligned block. An incident
 // whose rows do not add up to its event count (events ingested before this index existed) is
-// searched without the index.
+// searched without the index, and rebuilt in the background (events-query.ts backfillTextIndex).
 
 export const BLOCK_SHIFT = 12;
 export const BLOOM_LOG2 = 16;
