@@ -31,6 +31,8 @@ export interface AppOptions {
 export const VERSION = '0.1.0';
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  // The server lives long enough for background upkeep of what it serves (store.upkeep).
+  opts.ctx.store.upkeep = true;
   const maxMb = opts.maxUploadMb ?? 2048;
   if (!(maxMb > 0) || !Number.isFinite(maxMb)) throw new TriageError('TRIAGE_ERR_USAGE', `--max-upload-mb must be a positive number (got ${maxMb})`);
   const maxUpload = Math.floor(maxMb * 1024 * 1024);

@@ -698,7 +698,7 @@ export async function textBlocks(c: DuckDBConnection, incidentId: string, q: str
     return memoised(store, JSON.stringify(['blocks', incidentId, await incidentVersion(c, incidentId), bits]), async () => {
       const r = await textBlocks(c, incidentId, q);
       // Searched without the index because it does not cover the incident: build it for next time.
-      if (r === null && (await indexCoverage(c, incidentId)) === 'missing') startBackfill(store, incidentId);
+      if (r === null && store.upkeep && (await indexCoverage(c, incidentId)) === 'missing') startBackfill(store, incidentId);
       return r;
     });
   }

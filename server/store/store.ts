@@ -58,6 +58,11 @@ function jsonRow(a: unknown[]): Record<string, unknown> {
 
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Long-lived processes (the server) set this: upkeep such as building a missing text index then
+   * runs in the background. A one-shot CLI command would wait for it on close instead.
+   */
+  upkeep = false;
   private readonly background = new Set<Promise<unknown>>();
 
   private constructor(

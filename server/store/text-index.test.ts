@@ -136,6 +136,10 @@ describe('text search with the skip index', () => {
     const before = await store.query<{ n: bigint }>('SELECT count(*) AS n FROM text_blocks WHERE incident_id = $id', { id: OLD });
     await store.query('DELETE FROM text_blocks WHERE incident_id = $id', { id: OLD }); // as stored before the index existed
     const f = EventFilters.parse({ q: 'xylophone', limit: 50 });
+    // A one-shot process (upkeep off) leaves it alone; a server builds it.
+    await queryEvents(store, OLD, EventFilters.parse({ q: 'quokka', limit: 50 }));
+    expect(backfills.get(store)?.get(OLD)).toBeUndefined();
+    store.upkeep = true;
     const unindexed = await queryEvents(store, OLD, f);
     const job = backfills.get(store)?.get(OLD);
     expect(job).toBeDefined();
