@@ -1,17 +1,10 @@
 // Ingest progress on stderr. A terminal gets one line rewritten in place: phase, file, percent of
 // the phase's bytes, MiB/s and time left. Anything else (a pipe, CI) gets one line per file parsed
 // and one when the analysis starts, so logs stay short and scripts can follow along.
+import { formatDuration } from '../contract/progress.ts';
 import type { Progress } from '../ingest/pipeline.ts';
 
 const VERB: Record<Progress['phase'], string> = { scan: 'reading', parse: 'parsing', analyze: 'analyzing' };
-
-export function formatDuration(s: number): string {
-  if (!Number.isFinite(s) || s < 0) return '?';
-  const r = Math.ceil(s);
-  if (r < 60) return `${r}s`;
-  const m = Math.floor(r / 60);
-  return m < 60 ? `${m}m${String(r % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
 
 /** A file name from an archive is untrusted: no control characters (terminal escapes) reach stderr. */
 const printable = (name: string) => name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');

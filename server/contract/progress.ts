@@ -16,3 +16,22 @@ export const IngestProgress = z.object({
   total: z.number().nonnegative().optional(),
 });
 export type IngestProgress = z.infer<typeof IngestProgress>;
+
+/** Time left as people read it (5s, 1m05s, 1h02m); the CLI's progress line and the UI share it. */
+export function formatDuration(s: number): string {
+  if (!Number.isFinite(s) || s < 0) return '?';
+  const r = Math.ceil(s);
+  if (r < 60) return `${r}s`;
+  const m = Math.floor(r / 60);
+  return m < 60 ? `${m}m${String(r % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/**
+ * Seconds left in a phase at the rate seen since `start` (a sample of the same phase, `t` in ms);
+ * null for the first 2 s, so one burst does not decide, and while nothing moved.
+ */
+export function timeLeft(p: IngestProgress, start: { t: number; done: number }, now: number): number | null {
+  const secs = (now - start.t) / 1000;
+  if (p.done === undefined || !p.total || secs < 2 || p.done <= start.done) return null;
+  return (p.total - p.done) / ((p.done - start.done) / secs);
+}

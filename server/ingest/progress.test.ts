@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFormats } from '../../parsers/engine/registry.ts';
-import { formatDuration, progressLine, progressPrinter } from '../cli/progress.ts';
+import { progressLine, progressPrinter } from '../cli/progress.ts';
+import { formatDuration, timeLeft } from '../contract/progress.ts';
 import { Store } from '../store/store.ts';
 import { tempWorkspace, TEST_KEY } from '../testing/helpers.ts';
 import { entriesFromPaths, type InputEntry } from './inputs.ts';
@@ -130,6 +131,14 @@ describe('the CLI progress line', () => {
 
   it('never writes control characters from a file name', () => {
     expect(progressLine(p('scan', 0, 0, 'evil\x1b]0;pwned\x07.log'), null)).toBe('reading 1/3 evil?]0;pwned?.log  0%');
+  });
+
+  it('estimates time left from the rate since the phase started, after 2 s', () => {
+    const p = { phase: 'parse' as const, file: 'a', fileIndex: 0, files: 1, done: 60, total: 100 };
+    expect(timeLeft(p, { t: 0, done: 20 }, 1000)).toBeNull(); // too early
+    expect(timeLeft(p, { t: 0, done: 20 }, 4000)).toBe(4); // 40 bytes in 4 s: 40 left take 4 s
+    expect(timeLeft(p, { t: 0, done: 60 }, 4000)).toBeNull(); // nothing moved
+    expect(timeLeft({ ...p, total: undefined }, { t: 0, done: 0 }, 4000)).toBeNull();
   });
 
   it('formats durations', () => {

@@ -353,7 +353,7 @@ describe('upload progress', () => {
       expect([...seen].sort((a, b) => a - b)).toEqual(seen);
       // After the upload, the server's own progress: which file, which phase, how far.
       const status = await p.evaluate(() => (window as unknown as { __status: string[] }).__status);
-      expect(status.some((t) => /^(Reading|Redacting and parsing) 1\/1 big-client\.log — \d+%$/.test(t)), status.join(' | ')).toBe(true);
+      expect(status.some((t) => /^(Reading|Redacting and parsing) 1\/1 big-client\.log — \d+%(, \w+ left)?$/.test(t)), status.join(' | ')).toBe(true);
       await p.getByTestId('decision-table').or(p.getByTestId('timeline-table')).first().waitFor({ timeout: 60_000 });
     } finally {
       await p.close();

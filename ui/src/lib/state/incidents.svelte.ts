@@ -1,5 +1,5 @@
 // State of the incidents list and of one upload. Views are thin shells over these.
-import type { IngestProgress } from '../../../../server/contract/progress.ts';
+import { timeLeft, type IngestProgress } from '../../../../server/contract/progress.ts';
 import { ApiError, describeError, getIngestProgress, listIncidents, uploadIncident, type IncidentSummary } from '../api.ts';
 
 export class IncidentListState {
@@ -50,6 +50,8 @@ export class UploadState {
   error = $state<{ code: string; message: string; status: number } | null>(null);
   /** While processing: the server's ingest progress (null until it answers). */
   ingest = $state<IngestProgress | null>(null);
+  /** Seconds left in the current ingest phase, from its rate so far (null: not known yet). */
+  ingestLeft = $state<number | null>(null);
   #ctrl: AbortController | null = null;
 
   percent = $derived(this.total > 0 ? Math.min(100, Math.round((this.loaded / this.total) * 100)) : 0);
@@ -131,15 +133,23 @@ export class UploadState {
       return null;
     } finally {
       this.ingest = null;
+      this.ingestLeft = null;
     }
   }
 
   /** Ask for the ingest's progress until the upload request ends (it is 404 before and after). */
   async #follow(uploadId: string, signal: AbortSignal): Promise<void> {
+    let start: { phase: string; t: number; done: number } | null = null;
+    this.ingestLeft = null;
     while (this.phase === 'processing' && !signal.aborted) {
       try {
         const p = await getIngestProgress(uploadId, signal);
-        if (this.phase === 'processing') this.ingest = p ?? this.ingest;
+        if (this.phase === 'processing' && p) {
+          this.ingest = p;
+          const now = performance.now();
+          if (!start || start.phase !== p.phase) start = { phase: p.phase, t: now, done: p.done ?? 0 };
+          this.ingestLeft = timeLeft(p, start, now);
+        }
       } catch {
         return; // progress is a nicety: the upload's own answer still comes
       }
