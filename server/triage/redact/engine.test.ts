@@ -23,7 +23,7 @@ describe('must-keep strings survive', () => {
     '"token_type": "Bearer", "expires_in": 3600, "max_tokens": 4096',
     'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"pt-17","progress":50}}',
     // Prose puts a word where an id would go: the word is not an id (and would be swept everywhere).
-    'Received error: Error POSTing to endpoint (HTTP 404): Missing sessionId parameter',
+    'HTTP 400 from POST /messages: Missing sessionId parameter',
     'Bad Request: No valid session ID provided; Session ID expected in header',
   ];
   for (const k of keep) it(k.slice(0, 60), () => expect(red(k)).toBe(k));
