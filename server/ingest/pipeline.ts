@@ -53,10 +53,9 @@ export async function scanEntries(entries: readonly InputEntry[], book: SessionI
     const hash = createHash('sha256');
     let bytes = 0;
     const tee = async function* () {
-      for await (const chunk of entry.open()) {
+      for await (const chunk of meter.counted(entry).open()) {
         hash.update(chunk);
         bytes += chunk.length;
-        meter.advance(chunk.length);
         yield chunk;
       }
     };

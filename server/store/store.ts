@@ -179,7 +179,7 @@ export class Store {
   }
 
   /**
-   * Replace an incident's text-index rows (text-index.ts backfillTextIndex), in one transaction,
+   * Replace an incident's text-index rows (events-query.ts backfillTextIndex), in one transaction,
    * only if its files are still `version` (count:max file_no) as when the blocks were built.
    */
   async replaceTextBlocks(incidentId: string, version: string, blocks: readonly TextBlock[]): Promise<boolean> {

@@ -98,7 +98,6 @@ export class UploadState {
     this.loaded = 0;
     this.total = this.totalBytes;
     this.files = this.files.map((f) => ({ ...f, error: null }));
-    this.ingest = null;
     const uploadId = newUploadId();
     let polling = false;
     try {
@@ -140,7 +139,6 @@ export class UploadState {
   /** Ask for the ingest's progress until the upload request ends (it is 404 before and after). */
   async #follow(uploadId: string, signal: AbortSignal): Promise<void> {
     let start: { phase: string; t: number; done: number } | null = null;
-    this.ingestLeft = null;
     while (this.phase === 'processing' && !signal.aborted) {
       try {
         const p = await getIngestProgress(uploadId, signal);
