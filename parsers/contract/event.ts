@@ -49,6 +49,11 @@ export const Event = z.object({
   session: z.string().nullable(),
   protocolVersion: z.string().nullable(),
   durationMs: z.number().nullable(),
+  /**
+   * Ids of the signals that fired on this event (parsers/signals/*.json, plus `http-NNN` for a
+   * non-2xx status): what the line says happened, whatever its format. Added 2026-12.
+   */
+  signals: z.array(z.string()),
   /** Anything else a format captured that has no column of its own (redacted values). */
   attrs: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
 });
@@ -88,6 +93,7 @@ export function emptyEvent(partial: Pick<Event, 'file' | 'line' | 'source' | 'fo
     session: null,
     protocolVersion: null,
     durationMs: null,
+    signals: [],
     attrs: {},
     ...partial,
   };

@@ -4,6 +4,7 @@
 // field the format already filled is never overwritten.
 import type { Event } from '../contract/event.ts';
 import { toRpcId } from './apply.ts';
+import { signalTable } from './signals.ts';
 
 interface Extractor {
   field: 'httpStatus' | 'rpcId' | 'rpcMethod' | 'tool' | 'session' | 'protocolVersion' | 'requestId' | 'httpMethod' | 'httpPath';
@@ -58,5 +59,7 @@ export function enrich(e: Event): Event {
       e[x.field] = v;
     }
   }
+  // What the line says happened (parsers/signals), once per event, after the fields it reads.
+  e.signals = signalTable().forEvent(e);
   return e;
 }

@@ -1,0 +1,136 @@
+// A signal: what one log line says happened, whatever its format or wording. Signals are data
+// (parsers/signals/<group>.json), evaluated once per event at ingest over its message (and a
+// block's text), stored with the event, and read by triage facts and rules by id and meaning.
+import { z } from 'zod';
+
+/**
+ * What the line says, in the words triage facts use. A fixed vocabulary: facts and rules read
+ * causes and ids, never the wording, so a new phrasing is a new pattern, not new code.
+ */
+export const SignalCause = z.enum([
+  // sessions
+  'session-unknown', // the server does not know the session id it got (restart, eviction, other replica)
+  'session-terminated-client', // a client synthesised "Session terminated" for a 404 (Python SDK 1.x: any 404)
+  'session-missing', // a request that needed a session id came without one
+  'server-not-initialized', // the transport that got the request never saw initialize
+  'already-initialized', // initialize re-sent on a live session
+  'client-protocol-error', // the client broke the protocol order (a request before initialization completed)
+  'session-created',
+  'session-deleted',
+  'session-evicted',
+  // routes, transports and headers
+  'route-missing', // nothing is mounted at that path (framework or proxy "not found" page)
+  'html-response', // an HTML page answered where MCP JSON/SSE was expected
+  'redirect', // a redirect the client had to follow (trailing slash)
+  'transport-legacy', // the HTTP+SSE (2024-11-05) transport is in use
+  'transport-fallback', // the client falls back from Streamable HTTP to legacy SSE
+  'sse-connect-rejected', // a legacy SSE connection (GET /sse) got a non-200
+  'content-type-wrong',
+  'not-acceptable',
+  'unsupported-media-type',
+  'protocol-version-unsupported',
+  'header-mismatch',
+  'host-origin-rejected',
+  'body-too-large',
+  // auth
+  'auth-rejected',
+  'auth-token-expired',
+  'oauth-flow-failed',
+  'auth-challenge',
+  // network and proxies
+  'conn-refused',
+  'dns-failure',
+  'connect-timeout',
+  'tls-failure',
+  'conn-reset',
+  'peer-closed-before-response',
+  'stream-cut',
+  'proxy-upstream-unavailable',
+  'proxy-timeout-before-headers',
+  'proxy-timeout-mid-stream',
+  'client-closed-request',
+  'client-timeout',
+  'connection-closed',
+  'client-object-closed', // the client object is closed or never connected: calls on it are not sent
+  // SDK streams
+  'stream-disconnected',
+  'stream-reconnecting',
+  'reconnect-exhausted',
+  'stream-open-failed',
+  'stream-resumed',
+  // JSON-RPC answers
+  'method-not-found',
+  'invalid-params',
+  'jsonrpc-internal-error',
+  'parse-error',
+  // processes, defects, the tool and the model
+  'server-exited',
+  'server-error',
+  'cancel-scope-defect',
+  'exception-wrapper', // an ExceptionGroup/TaskGroup wrapper: the real error is a leaf
+  'tool-error',
+  'model-api-error',
+  'cancel-sent',
+  'retry-attempt',
+  'retries-exhausted',
+  'shutdown',
+  'process-started',
+  // progress and outcome
+  'handshake-ok',
+  'connected',
+  'request-received',
+  'write-started',
+  'write-committed',
+  'keepalive-noise',
+  'server-stream-noise', // a server noting a stream closed after its client left (nothing failed)
+]);
+export type SignalCause = z.infer<typeof SignalCause>;
+
+/** Failure: the line reports something went wrong. Recovery: it got better. Completion: work finished. Context: a fact. Noise: benign. */
+export const SignalOutcome = z.enum(['failure', 'recovery', 'completion', 'context', 'noise']);
+export type SignalOutcome = z.infer<typeof SignalOutcome>;
+
+export const SignalStage = z.enum(['connect', 'before_headers', 'mid_body', 'between_sse_events', 'after_response', 'http_status']);
+
+export const SignalSpec = z
+  .object({
+    /** Stable id, lower-case words with dashes: what rules and the UI name. */
+    id: z.string().regex(/^[a-z][a-z0-9-]{1,62}$/),
+    title: z.string().min(3),
+    meaning: z
+      .object({
+        cause: SignalCause,
+        outcome: SignalOutcome,
+        /** The request stage such a line shows (failure-signatures (c)), when it shows one. */
+        stage: SignalStage.optional(),
+        /** Who writes such lines, when only one side can. */
+        side: z.enum(['client', 'proxy', 'server', 'any']).default('any'),
+      })
+      .strict(),
+    /** JavaScript regexes (no lookbehind, bounded repeats): any one matching fires the signal. */
+    patterns: z.array(z.string().min(2)).min(1),
+    /** "i" for case-insensitive patterns. */
+    flags: z.enum(['', 'i']).default(''),
+    /**
+     * Lower-case substrings, one of which every match holds: the gate that keeps the patterns off
+     * lines that cannot match. The loader proves every sample passes the gate.
+     */
+    literals: z.array(z.string().min(2)).min(1),
+    /** Where the wording comes from: a row of failure-signatures.md, the spec, an SDK file, a proxy's docs. */
+    source: z.string().min(5),
+    /** Lines that must fire the signal. */
+    samples: z.array(z.string()).min(1),
+    /** Lines that look alike and must not. */
+    nearMisses: z.array(z.string()).min(1),
+  })
+  .strict();
+export type SignalSpec = z.infer<typeof SignalSpec>;
+
+export const SignalGroup = z
+  .object({
+    group: z.string().regex(/^[a-z][a-z0-9-]{1,40}$/),
+    title: z.string(),
+    signals: z.array(SignalSpec).min(1),
+  })
+  .strict();
+export type SignalGroup = z.infer<typeof SignalGroup>;

@@ -1,0 +1,187 @@
+// The signal table (parsers/signals/*.json) compiled and applied to events. Loaded once, proved
+// by its own samples and near-misses at load (a broken table stops the process with the file,
+// the signal and the line), evaluated once per event at ingest behind one cheap gate.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Event } from '../contract/event.ts';
+import { SignalGroup, type SignalCause, type SignalOutcome, type SignalSpec } from '../contract/signal.ts';
+
+export const SIGNALS_DIR = fileURLToPath(new URL('../signals/', import.meta.url));
+
+export interface CompiledSignal {
+  spec: SignalSpec;
+  group: string;
+  file: string;
+  patterns: RegExp[];
+  literals: string[];
+}
+
+export interface SignalMeaning {
+  cause: SignalCause | 'http-status';
+  outcome: SignalOutcome;
+  stage?: string;
+  side: string;
+}
+
+export class SignalError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'SignalError';
+  }
+}
+
+/** How much of an event the signals read: the first line and a block's text up to here. */
+const SCAN_CHARS = 16 * 1024;
+/** RE2 (DuckDB, ClickHouse) cannot run these; keep the table portable to native evaluation. */
+const NOT_PORTABLE = /\(\?[=!<]|\\[1-9]/;
+
+export function compileGroup(json: unknown, file: string): CompiledSignal[] {
+  const parsed = SignalGroup.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `field "${i.path.join('.') || '(root)'}": ${i.message}`).join('; ');
+    throw new SignalError(file, `${issues}. See parsers/signals/README.md for the fields`);
+  }
+  const out: CompiledSignal[] = [];
+  for (const spec of parsed.data.signals) {
+    const patterns = spec.patterns.map((p) => {
+      if (NOT_PORTABLE.test(p)) throw new SignalError(file, `signal ${spec.id}: pattern /${p}/ uses a lookaround or a backreference; write it without (RE2 cannot run it)`);
+      try {
+        return new RegExp(p, spec.flags);
+      } catch (e) {
+        throw new SignalError(file, `signal ${spec.id}: pattern /${p}/ is not a valid regex (${(e as Error).message})`);
+      }
+    });
+    const literals = spec.literals.map((l) => l.toLowerCase());
+    out.push({ spec, group: parsed.data.group, file, patterns, literals });
+  }
+  return out;
+}
+
+/** Why a compiled signal disagrees with its own samples and near-misses (empty: it proves itself). */
+export function checkSignal(s: CompiledSignal): string[] {
+  const problems: string[] = [];
+  for (const line of s.spec.samples) {
+    const text = scanText(line);
+    const lower = text.toLowerCase();
+    if (!s.literals.some((l) => lower.includes(l))) problems.push(`sample "${line.slice(0, 120)}" holds none of the literals ${JSON.stringify(s.spec.literals)} (the gate would skip it)`);
+    else if (!s.patterns.some((p) => p.test(text))) problems.push(`sample "${line.slice(0, 120)}" matches no pattern`);
+  }
+  for (const line of s.spec.nearMisses) {
+    const text = scanText(line);
+    if (s.patterns.some((p) => p.test(text))) problems.push(`near-miss "${line.slice(0, 120)}" matches a pattern`);
+  }
+  return problems;
+}
+
+export function loadSignalTable(dir = SIGNALS_DIR): CompiledSignal[] {
+  const all: CompiledSignal[] = [];
+  const ids = new Map<string, string>();
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const file = join(dir, name);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new SignalError(file, `not valid JSON (${(e as Error).message})`);
+    }
+    for (const s of compileGroup(json, file)) {
+      const prev = ids.get(s.spec.id);
+      if (prev) throw new SignalError(file, `signal id ${s.spec.id} is already defined in ${prev}`);
+      ids.set(s.spec.id, file);
+      const problems = checkSignal(s);
+      if (problems.length) throw new SignalError(file, `signal ${s.spec.id}: ${problems.join('; ')}`);
+      all.push(s);
+    }
+  }
+  return all;
+}
+
+/**
+ * What the signals read of a line: JSON-escaped text unescaped (an error body quoted inside a
+ * JSON log line, an SSE `data:` payload), so one pattern serves both spellings.
+ */
+export function scanText(text: string): string {
+  let t = text.length > SCAN_CHARS ? text.slice(0, SCAN_CHARS) : text;
+  // a message wrapped onto an indented next line reads as one ("Session\n     not found")
+  if (t.includes('\n')) t = t.replace(/\r?\n[ \t]+/g, ' ');
+  if (!t.includes('\\')) return t;
+  return t.replace(/\\(["\\/nrt]|u003[cCeE]|u0026)/g, (_, c: string) => {
+    switch (c) {
+      case 'n':
+      case 'r':
+      case 't':
+        return ' ';
+      case 'u003c':
+      case 'u003C':
+        return '<';
+      case 'u003e':
+      case 'u003E':
+        return '>';
+      case 'u0026':
+        return '&';
+      default:
+        return c;
+    }
+  });
+}
+
+export class SignalTable {
+  readonly signals: readonly CompiledSignal[];
+  private readonly gate: RegExp;
+  private readonly meanings = new Map<string, SignalMeaning>();
+  constructor(signals: readonly CompiledSignal[]) {
+    this.signals = signals;
+    const lits = [...new Set(signals.flatMap((s) => s.literals))].sort((a, b) => b.length - a.length);
+    this.gate = new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
+    for (const s of signals) this.meanings.set(s.spec.id, { ...s.spec.meaning });
+  }
+
+  /** Signal ids that fire on this text, in table order. */
+  match(text: string): string[] {
+    const t = scanText(text);
+    if (!this.gate.test(t)) return [];
+    const lower = t.toLowerCase();
+    const out: string[] = [];
+    for (const s of this.signals) {
+      let open = false;
+      for (const l of s.literals) {
+        if (lower.includes(l)) {
+          open = true;
+          break;
+        }
+      }
+      if (!open) continue;
+      for (const p of s.patterns) {
+        if (p.test(t)) {
+          out.push(s.spec.id);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The signals of one event: its text's, plus `http-NNN` for a non-2xx status the format or text gave. */
+  forEvent(e: Pick<Event, 'text' | 'message' | 'httpStatus'>): string[] {
+    const ids = this.match(e.text.length >= e.message.length ? e.text : `${e.message}\n${e.text}`);
+    if (e.httpStatus !== null && e.httpStatus >= 300 && e.httpStatus !== 304) ids.push(`http-${e.httpStatus}`);
+    return ids;
+  }
+
+  meaning(id: string): SignalMeaning | null {
+    const m = this.meanings.get(id);
+    if (m) return m;
+    if (/^http-\d{3}$/.test(id)) return { cause: 'http-status', outcome: Number(id.slice(5)) >= 400 ? 'failure' : 'context', stage: 'http_status', side: 'any' };
+    return null;
+  }
+}
+
+let table: SignalTable | null = null;
+/** The built-in table, loaded on first use. */
+export function signalTable(): SignalTable {
+  return (table ??= new SignalTable(loadSignalTable()));
+}
