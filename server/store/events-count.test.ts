@@ -12,7 +12,7 @@ const ev = (i: number): Event => ({
   file: 'x.log', line: i + 1, endLine: i + 1, source: 'server', format: 'fmt', kind: 'line', ts: 1_700_000_000_000 + i, level: null,
   message: `m${i}`, text: `${['alpha', 'beta', 'gamma'][i % 3]} row ${i}`,
   httpMethod: null, httpPath: null, httpStatus: null, requestId: null, rpcId: null, rpcMethod: null, tool: null, session: null,
-  protocolVersion: null, durationMs: null, attrs: {},
+  protocolVersion: null, durationMs: null, signals: [], attrs: {},
 });
 
 let store: Store;

@@ -47,7 +47,7 @@ async function expectSamePage(store: Store, id: string, filters: Partial<EventFi
 const base = (over: Partial<Event>): Event => ({
   file: 'x.log', line: 1, endLine: 1, source: 'server', format: 'fmt', kind: 'line', ts: null, level: null, message: '', text: '',
   httpMethod: null, httpPath: null, httpStatus: null, requestId: null, rpcId: null, rpcMethod: null, tool: null, session: null,
-  protocolVersion: null, durationMs: null, attrs: {}, ...over,
+  protocolVersion: null, durationMs: null, signals: [], attrs: {}, ...over,
 });
 
 const ws = tempWorkspace();

@@ -14,35 +14,32 @@
 // Everything is capped (`max`), so a 5 M-event incident costs what a 300 k-event one does.
 // Session summaries and protocol versions come from SQL aggregates over every event instead.
 
-import { FALLBACK, FALLBACK_LITERALS, HANDSHAKE, HANDSHAKE_LITERALS, LEGACY, LEGACY_LITERALS, RECOVERED, RECOVERED_LITERALS } from '../triage/classify/facts.ts';
+import { signalTable } from '../../parsers/engine/signals.ts';
 
-/** Triage events by their columns alone: a block, a warning or worse, a status or a key (no text read). */
+/**
+ * Triage events by their columns alone: a block, a warning or worse, a status, a key, or a signal
+ * (parsers/signals: what the line says happened, evaluated at ingest, so an error logged at info
+ * level or a client saying it recovered is read without a text scan here).
+ */
 const KEYED = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
-  OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL)`;
-/** KEYED's complement (where KEYED is not true), as plain column tests DuckDB pushes into the scan. */
-const UNKEYED = `(kind <> 'block' AND (level IS NULL OR level NOT IN ('warn', 'error', 'fatal')) AND http_status IS NULL AND rpc_id IS NULL
-  AND session IS NULL AND request_id IS NULL AND protocol_version IS NULL AND rpc_method IS NULL)`;
-/**
- * Plain lines rules read although they carry no level or key: a client saying it recovered, or
- * that it falls back to another transport (classify/facts.ts RECOVERED, FALLBACK).
- */
-const PLAIN = `(${matchesSql('message', RECOVERED, RECOVERED_LITERALS)} OR ${matchesSql('message', FALLBACK, FALLBACK_LITERALS)})`;
+  OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL OR signals IS NOT NULL)`;
 
-/** The events analysis reads; the rest are context lines of the timeline. (As one predicate; see triageFrom.) */
-export const TRIAGE_WHERE = `(${KEYED} OR (${UNKEYED} AND ${PLAIN}))`;
+/** The events analysis reads; the rest are context lines of the timeline. */
+export const TRIAGE_WHERE = KEYED;
 
-/**
- * The triage events of incident `$id` as a FROM item with columns `cols`, and `extra` conditions.
- * Two scans instead of TRIAGE_WHERE in one: with the text test inside an OR, DuckDB read `message`
- * for every row (2× the cost of the key tests at 4.4 M events); here only unkeyed rows pay for it.
- */
+/** The triage events of incident `$id` as a FROM item with columns `cols`, and `extra` conditions. */
 export function triageFrom(cols: string, extra = 'true'): string {
-  return `(SELECT ${cols} FROM events WHERE incident_id = $id AND ${extra} AND ${KEYED}
-    UNION ALL SELECT ${cols} FROM events WHERE incident_id = $id AND ${extra} AND ${UNKEYED} AND ${PLAIN})`;
+  return `(SELECT ${cols} FROM events WHERE incident_id = $id AND ${extra} AND ${KEYED})`;
 }
 
+/** A space-separated signals column holds one of these ids. */
+function hasSignal(ids: readonly string[]): string {
+  return `regexp_matches(coalesce(signals, ''), '(^| )(?:${ids.join('|')})( |$)')`;
+}
+const ids = (pick: (m: { cause: string; outcome: string }) => boolean) => signalTable().signals.filter((s) => pick(s.spec.meaning)).map((s) => s.spec.id);
+
 /** classify/facts.ts isFailureEvent, in SQL. */
-const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block')`;
+const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block' OR ${hasSignal(ids((m) => m.outcome === 'failure'))})`;
 
 export interface FocusLimits {
   /** Failure events the analysis starts from (first by time). */
@@ -62,22 +59,7 @@ export interface FocusLimits {
 
 export const DEFAULT_FOCUS: FocusLimits = { failures: 1000, head: 20_000, linesBefore: 20, linesAfter: 200, windowMs: 10_000, perSession: 20, max: 300_000 };
 
-// The markers classify/facts.ts looks for, as SQL string literals (RE2 reads the same syntax).
-function sqlRegex(re: RegExp): string {
-  if (re.flags.replace(/[gd]/g, '')) throw new Error(`a pattern SQL runs takes no flags: /${re.source}/${re.flags}`);
-  return `'${re.source.replace(/'/g, "''")}'`;
-}
-
 const int = (n: number) => Math.max(0, Math.trunc(n));
-
-/**
- * `regexp_matches(col, re)` behind a cheap test: one of the literals every match holds. Over
- * millions of rows the regex alone cost ~5 s; CASE keeps DuckDB from running it first.
- */
-function matchesSql(col: string, re: RegExp, literals: readonly string[]): string {
-  const any = literals.map((l) => `contains(${col}, '${l.replace(/'/g, "''")}')`).join(' OR ');
-  return `CASE WHEN ${any} THEN regexp_matches(${col}, ${sqlRegex(re)}) ELSE false END`;
-}
 
 /** CTEs named `name` (k, lo, hi): the intervals of `src` merged where they overlap, per key k (gaps and islands). */
 function merged(name: string, src: string): string {
@@ -93,10 +75,10 @@ export function focusSql(l: FocusLimits): string {
   // t (the key columns of every triage event) is NOT materialised: at millions of events the copy
   // spilled and its dozen scans cost 17 s of 22 at 8.7 M events; read in place, each use scans only
   // the columns it needs (6 s; ~10% slower at 270 k). Text is always read in place.
-  const TEXT = `${triageFrom('seq, rpc_method, message, text')} AS tx WHERE true`;
+  const TEXT = `${triageFrom('seq, rpc_method, message, text, signals')} AS tx WHERE true`;
   return `
   WITH t AS NOT MATERIALIZED (
-    SELECT * FROM ${triageFrom('seq, file, line, end_line, ts, source, kind, level, http_status, request_id, rpc_id, session, rpc_method')}
+    SELECT * FROM ${triageFrom('seq, file, line, end_line, ts, source, kind, level, http_status, request_id, rpc_id, session, rpc_method, signals')}
   ),
   f AS MATERIALIZED (SELECT * FROM t WHERE ${FAILURE_WHERE} ORDER BY ts NULLS LAST, seq LIMIT ${int(l.failures)}),
   -- Windows around the failures, merged where they overlap: a line then falls in at most one,
@@ -129,9 +111,9 @@ export function focusSql(l: FocusLimits): string {
              AND rpc_method IS NOT NULL AND rpc_method <> 'initialize'
            QUALIFY row_number() OVER (PARTITION BY session ORDER BY ts DESC, seq DESC) = 1
            ORDER BY ts DESC LIMIT 16)
-    UNION (SELECT seq FROM ${TEXT} AND (rpc_method = 'initialize' OR ${matchesSql('message', HANDSHAKE, HANDSHAKE_LITERALS)}) ORDER BY seq LIMIT 2000)
+    UNION (SELECT seq FROM ${TEXT} AND (rpc_method = 'initialize' OR ${hasSignal(ids((m) => m.cause === 'handshake-ok' || m.cause === 'session-created'))}) ORDER BY seq LIMIT 2000)
     UNION (SELECT seq FROM ${TEXT} AND contains(text, 'Hint') ORDER BY seq LIMIT 2000)
-    UNION (SELECT seq FROM ${TEXT} AND ${matchesSql('text', LEGACY, LEGACY_LITERALS)} ORDER BY seq LIMIT 100)
+    UNION (SELECT seq FROM ${TEXT} AND ${hasSignal(ids((m) => m.cause === 'transport-legacy' || m.outcome === 'recovery'))} ORDER BY seq LIMIT 100)
   ),
   everything AS (SELECT seq FROM near UNION SELECT seq FROM hop UNION SELECT seq FROM sess UNION SELECT seq FROM head UNION SELECT seq FROM facts)
   SELECT e.seq FROM everything e JOIN t USING (seq) ORDER BY t.ts NULLS LAST, e.seq LIMIT ${int(l.max)}`;

@@ -60,6 +60,9 @@ export const SCHEMA = [
      seq_hi BIGINT NOT NULL,
      bits BLOB
    )`,
+  // Added 2026-12: the ids of the signals that fired on the event (parsers/signals), space-separated;
+  // NULL when none fired. Incidents stored before have NULL everywhere: re-ingest them to read signals.
+  `ALTER TABLE events ADD COLUMN IF NOT EXISTS signals VARCHAR`,
   `CREATE TABLE IF NOT EXISTS redactions (
      incident_id VARCHAR NOT NULL,
      rule VARCHAR NOT NULL,

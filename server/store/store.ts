@@ -41,10 +41,10 @@ export interface EventWriter {
   write(e: Event): void;
 }
 
-const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, kind, ts, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs';
+const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, kind, ts, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs, signals';
 
 /** The columns rowToEvent reads, as one DuckDB JSON array per row (see Store.triageEvents). */
-const JSON_FIELDS = ['file', 'line', 'end_line', 'source', 'format', 'kind', 'ts', 'level', 'message', 'text', 'http_method', 'http_path', 'http_status', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'duration_ms', 'attrs'] as const;
+const JSON_FIELDS = ['file', 'line', 'end_line', 'source', 'format', 'kind', 'ts', 'level', 'message', 'text', 'http_method', 'http_path', 'http_status', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'duration_ms', 'attrs', 'signals'] as const;
 const EVENT_JSON = `json_array(${JSON_FIELDS.map((c) => (c === 'ts' || c === 'duration_ms' || c === 'attrs' ? `${c}::VARCHAR` : c)).join(', ')})::VARCHAR`;
 const JSON_BATCH_BYTES = 16 << 20;
 const DUCKDB_MEMORY_LIMIT = '512MB';
@@ -408,8 +408,8 @@ function appendBlock(app: DuckDBAppender, incidentId: string, b: TextBlock): voi
   app.endRow();
 }
 
-/** Column types of the events table, in EVENT_COLUMNS order (attrs is JSON, stored as VARCHAR). */
-const EVENT_TYPES = [VARCHAR, BIGINT, VARCHAR, INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, DOUBLE, VARCHAR];
+/** Column types of the events table, in EVENT_COLUMNS order (attrs is JSON, stored as VARCHAR; signals space-separated ids). */
+const EVENT_TYPES = [VARCHAR, BIGINT, VARCHAR, INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, DOUBLE, VARCHAR, VARCHAR];
 const CHUNK_ROWS = 2048;
 
 /** Events buffered column-wise and appended a DataChunk at a time (see Store.ingest). */
@@ -453,6 +453,7 @@ class EventChunks {
     c[20]![i] = e.protocolVersion ?? null;
     c[21]![i] = e.durationMs ?? null;
     c[22]![i] = Object.keys(e.attrs).length ? JSON.stringify(e.attrs) : null;
+    c[23]![i] = e.signals.length ? e.signals.join(' ') : null;
     if (this.n === CHUNK_ROWS) this.flush();
   }
 
@@ -490,6 +491,7 @@ export function rowToEvent(r: Record<string, unknown>): Event {
     session: s(r.session),
     protocolVersion: s(r.protocol_version),
     durationMs: n(r.duration_ms),
+    signals: r.signals ? String(r.signals).split(' ') : [],
     attrs: r.attrs ? (typeof r.attrs === 'string' ? JSON.parse(r.attrs) : (r.attrs as Event['attrs'])) : {},
   };
 }

@@ -11,7 +11,7 @@ import { BLOCK_SHIFT, queryBits, TextIndexBuilder, type TextBlock } from './text
 const base = (text: string, i: number): Event => ({
   file: 'x.log', line: i + 1, endLine: i + 1, source: 'server', format: 'fmt', kind: 'line', ts: 1_700_000_000_000 + i, level: null, message: text.slice(0, 40), text,
   httpMethod: null, httpPath: null, httpStatus: null, requestId: null, rpcId: null, rpcMethod: null, tool: null, session: null,
-  protocolVersion: null, durationMs: null, attrs: {},
+  protocolVersion: null, durationMs: null, signals: [], attrs: {},
 });
 
 /** A deterministic filler line (no needle), then the planted lines at fixed positions. */
