@@ -49,36 +49,45 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
     out.push('No failing request found.');
     return out.join('\n') + '\n';
   }
-  // The table: one row per failure, most urgent decisions are the ones to read first.
-  out.push(b(`Failures (${a.failures.length})`));
-  out.push(`  ${cell('#', 3)} ${cell('request', 36)} ${cell('HTTP', 4)} ${cell('stage', 16)} ${cell('decision', 26)} rule`);
-  a.failures.forEach((f, n) => {
-    const what = [f.method ?? '(no JSON-RPC request)', f.tool ? `(${f.tool})` : '', f.rpcId !== null ? `id ${JSON.stringify(f.rpcId)}` : ''].filter(Boolean).join(' ');
-    out.push(`  ${cell(String(n + 1), 3)} ${cell(SAFE(what), 36)} ${cell(f.httpStatus ? String(f.httpStatus) : '-', 4)} ${cell(f.stage, 16)} ${cell(f.decision, 26)} ${f.rule}`);
-  });
-  out.push('');
-  // Details: the failures that need action first; no_action rows only summarised.
-  const quiet = a.failures.filter((f) => f.decision === 'no_action');
-  a.failures.forEach((f, n) => {
-    if (f.decision === 'no_action') return;
-    const what = [f.method ?? '(no JSON-RPC request)', f.tool ? `(${f.tool})` : '', f.rpcId !== null ? `id ${JSON.stringify(f.rpcId)}` : ''].filter(Boolean).join(' ');
-    out.push(`  ${n + 1}. ${SAFE(what)}${f.session ? `  session ${SAFE(f.session)}` : ''}${f.httpStatus ? `  HTTP ${f.httpStatus}` : ''}  stage ${f.stage}`);
-    if (f.rootException) out.push(...wrap(`root: ${SAFE(f.rootException.type)}: ${SAFE(f.rootException.message).slice(0, 200)}`, '     '));
-    if (f.exceptionChain.length > 1) out.push(...wrap(`chain: ${SAFE(f.exceptionChain.join(' › '))}`, '     '));
-    out.push(`     → ${b(f.decision)}  [rule ${f.rule}]`);
-    out.push(...wrap(SAFE(f.rationale), '     '));
-    out.push(...wrap(`evidence: ${f.evidence.map((e) => `${SAFE(e.file)}:${e.line}`).join(', ')}`, '     '));
-    const whyNot = (f.rejected ?? []).slice(-3);
-    if (whyNot.length) {
-      out.push('     why not:');
-      for (const r of whyNot) out.push(...wrap(`${r.rule}: ${SAFE(r.why)}`, '       '));
-    }
+  // Primary failures lead (cli-contract.md roles); the rest are folded under their episode.
+  const role = (f: (typeof a.failures)[number]) => f.role ?? 'primary';
+  const primary = a.failures.map((f, n) => ({ f, n })).filter(({ f }) => role(f) === 'primary');
+  const folded = a.failures.map((f, n) => ({ f, n })).filter(({ f }) => role(f) !== 'primary');
+  const what = (f: (typeof a.failures)[number]) => [f.method ?? (f.rule === 'optional-stream-failure' ? '(standalone stream / DELETE)' : '(no JSON-RPC request)'), f.tool ? `(${f.tool})` : '', f.rpcId !== null ? `id ${JSON.stringify(f.rpcId)}` : ''].filter(Boolean).join(' ');
+  if (primary.length) {
+    out.push(b(`Primary failures (${primary.length} of ${a.failures.length})`));
+    out.push(`  ${cell('#', 3)} ${cell('ep', 3)} ${cell('request', 34)} ${cell('HTTP', 4)} ${cell('stage', 16)} ${cell('decision', 26)} rule`);
+    for (const { f, n } of primary) out.push(`  ${cell(String(n + 1), 3)} ${cell(String(f.episode ?? '-'), 3)} ${cell(SAFE(what(f)), 34)} ${cell(f.httpStatus ? String(f.httpStatus) : '-', 4)} ${cell(f.stage, 16)} ${cell(f.decision, 26)} ${f.rule}`);
     out.push('');
-  });
-  if (quiet.length) {
-    const byRule = new Map<string, number>();
-    for (const f of quiet) byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);
-    out.push(...wrap(`${quiet.length} failure(s) need no action: ${[...byRule].map(([r, c]) => `${c}× ${r}`).join(', ')}.`, '  '));
+    for (const { f, n } of primary) {
+      if (f.decision === 'no_action') continue;
+      out.push(`  ${n + 1}. ${SAFE(what(f))}${f.session ? `  session ${SAFE(f.session)}` : ''}${f.httpStatus ? `  HTTP ${f.httpStatus}` : ''}  stage ${f.stage}${f.episode ? `  episode ${f.episode}` : ''}`);
+      if (f.rootException) out.push(...wrap(`root: ${SAFE(f.rootException.type)}: ${SAFE(f.rootException.message).slice(0, 200)}`, '     '));
+      if (f.exceptionChain.length > 1) out.push(...wrap(`chain: ${SAFE(f.exceptionChain.join(' › '))}`, '     '));
+      out.push(`     → ${b(f.decision)}  [rule ${f.rule}]`);
+      out.push(...wrap(SAFE(f.rationale), '     '));
+      if (f.signals?.length) out.push(...wrap(`signals: ${SAFE(f.signals.join(', '))}`, '     '));
+      out.push(...wrap(`evidence: ${f.evidence.map((e) => `${SAFE(e.file)}:${e.line}`).join(', ')}`, '     '));
+      const whyNot = (f.rejected ?? []).slice(-3);
+      if (whyNot.length) {
+        out.push('     why not:');
+        for (const r of whyNot) out.push(...wrap(`${r.rule}: ${SAFE(r.why)}`, '       '));
+      }
+      out.push('');
+    }
+  } else {
+    out.push(...wrap(`Nothing needs action: every failure below is an optional channel, a consequence of another failure, or recovered.`, ''));
+    out.push('');
+  }
+  if (folded.length) {
+    out.push(b(`Folded (${folded.length})`));
+    const byEpisode = new Map<number, typeof folded>();
+    for (const x of folded) (byEpisode.get(x.f.episode ?? 0) ?? byEpisode.set(x.f.episode ?? 0, []).get(x.f.episode ?? 0)!).push(x);
+    for (const [ep, xs] of [...byEpisode].sort((p, q) => p[0] - q[0])) {
+      const lead = primary.find(({ f }) => f.episode === ep);
+      out.push(`  episode ${ep || '-'}${lead ? ` (under #${lead.n + 1} ${SAFE(what(lead.f))})` : ''}:`);
+      for (const { f, n } of xs) out.push(...wrap(`#${n + 1} ${role(f)}: ${SAFE(what(f))}${f.httpStatus ? ` HTTP ${f.httpStatus}` : ''} — ${SAFE(f.roleReason ?? f.rule)} [${f.rule}]`, '    '));
+    }
   }
   return out.join('\n') + '\n';
 }

@@ -59,6 +59,14 @@ export const RootException = z.object({ type: z.string(), message: z.string() })
 
 export const RuleRejection = z.object({ rule: z.string(), why: z.string() });
 
+/**
+ * Added 2026-12 (cli-contract.md): what a failure is to its episode. primary: a request the client
+ * surfaced as failed, or the failure that started its episode. consequence: caused by an earlier
+ * failure. optional: a channel whose loss loses no request. recovered: a later success of the same call.
+ */
+export const FailureRole = z.enum(['primary', 'consequence', 'optional', 'recovered']);
+export type FailureRole = z.infer<typeof FailureRole>;
+
 export const Failure = z.object({
   rpcId: RpcId.nullable(),
   method: z.string().nullable(),
@@ -76,6 +84,14 @@ export const Failure = z.object({
   rejected: z.array(RuleRejection).optional(),
   /** Added: timestamp of the first evidence line (epoch ms, as logged). */
   ts: z.number().nullable().optional(),
+  /** Added 2026-12: the failure's role in its episode (always set by analyze; absent in older documents). */
+  role: FailureRole.optional(),
+  /** Added 2026-12: failures of one episode (same request, session, replica or outage window, and cause) share it; 1-based. */
+  episode: z.number().int().positive().optional(),
+  /** Added 2026-12: ids of the signals that fired on the failure's lines (parsers/signals; `http-NNN`). */
+  signals: z.array(z.string()).optional(),
+  /** Added 2026-12: why this role (a consequence of which failure, what recovered it). */
+  roleReason: z.string().optional(),
 });
 export type Failure = z.infer<typeof Failure>;
 
@@ -137,4 +153,9 @@ export function headline(decisions: Decision[]): Decision {
   let best: Decision = 'no_action';
   for (const d of decisions) if (DECISION_URGENCY.indexOf(d) < DECISION_URGENCY.indexOf(best)) best = d;
   return best;
+}
+
+/** The incident's decision (cli-contract.md): the most urgent decision of a primary failure; no_action when there is none. */
+export function headlineOf(failures: readonly Pick<Failure, 'decision' | 'role'>[]): Decision {
+  return headline(failures.filter((f) => (f.role ?? 'primary') === 'primary').map((f) => f.decision));
 }

@@ -1,9 +1,11 @@
 // From stored facts to the Analysis document: correlate, pick failures, classify, summarise.
 // Pure: no fastify, no DuckDB — the CLI, the server and the tests share it.
 import type { Event } from '../../parsers/contract/event.ts';
-import { Analysis, type Evidence, type Failure, type InputSummary, type SessionSummary, type Span, headline } from '../contract/analysis.ts';
+import { Analysis, type Evidence, type Failure, type InputSummary, type SessionSummary, type Span, headlineOf } from '../contract/analysis.ts';
 import { classify } from './classify/engine.ts';
-import { deriveFacts, factsIndex, isFailureEvent, toolAnnotations } from './classify/facts.ts';
+import { placeFailures, type Decided } from './classify/episodes.ts';
+import { deriveFacts, isFailureEvent, toolAnnotations } from './classify/facts.ts';
+import { IncidentIndex } from './classify/incident.ts';
 import { isPolicyFile, type ToolPolicy } from './classify/policy.ts';
 import { enrichEvents } from './correlate/enrich.ts';
 import { buildSpans, STREAM_NOISE, type SpanBuild } from './correlate/spans.ts';
@@ -43,29 +45,38 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
   attachOrphans(spans);
   const failing = spans.filter((s) => s.events.some(isFailureEvent));
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
-  const failures: Failure[] = [];
-  const index = failing.length ? factsIndex(events) : undefined; // incident-wide look-ups, once
+  const index = new IncidentIndex(events, spans); // incident-wide look-ups, once
+  const decided: Decided[] = [];
+  const rejectedOf: { rule: string; why: string }[][] = [];
+  const rationales: string[] = [];
   for (const span of failing.slice(0, MAX_FAILURES)) {
-    const facts = deriveFacts(span, events, { protocolVersions, toolPolicy, annotations, index });
+    const facts = deriveFacts(span, { protocolVersions, toolPolicy, annotations, index });
     const c = classify(facts);
-    const evidence: Evidence[] = uniqueEvidence(span.events.filter((e) => isFailureEvent(e) || e.source !== 'client' || e.rpcMethod));
-    failures.push({
-      rpcId: facts.rpcId,
-      method: facts.method,
-      tool: facts.tool,
-      session: facts.session && /^sess_[a-z2-7]{10,}$/.test(facts.session) ? facts.session : null,
-      httpStatus: facts.httpStatus,
-      stage: facts.stage,
-      rootException: facts.rootException,
-      exceptionChain: facts.exceptionChain,
-      decision: c.decision,
-      rule: c.rule.id,
-      rationale: c.rationale,
-      evidence,
-      rejected: c.rejected,
-      ts: span.start,
-    });
+    decided.push({ span, facts, rule: c.rule, decision: c.decision, rationale: c.rationale });
+    rejectedOf.push(c.rejected);
+    rationales.push(c.rationale);
   }
+  const placed = placeFailures(decided);
+  const failures: Failure[] = decided.map(({ span, facts, rule, decision }, i) => ({
+    rpcId: facts.rpcId,
+    method: facts.method,
+    tool: facts.tool,
+    session: facts.session && /^sess_[a-z2-7]{10,}$/.test(facts.session) ? facts.session : null,
+    httpStatus: facts.httpStatus,
+    stage: facts.stage,
+    rootException: facts.rootException,
+    exceptionChain: facts.exceptionChain,
+    decision,
+    rule: rule.id,
+    rationale: rationales[i]!,
+    evidence: uniqueEvidence(span.events.filter((e) => isFailureEvent(e) || e.source !== 'client' || e.rpcMethod || e.signals.length)),
+    rejected: rejectedOf[i],
+    ts: span.start,
+    role: placed[i]!.role,
+    episode: placed[i]!.episode,
+    signals: facts.signals,
+    roleReason: placed[i]!.reason,
+  }));
   const doc: Analysis = {
     schemaVersion: 1,
     inputs,
@@ -77,7 +88,7 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
       .sort((a, b) => (a.start ?? 0) - (b.start ?? 0))
       .slice(0, MAX_SPANS)
       .map((s): Span => ({ rpcId: s.rpcId, method: s.method, session: s.session && /^sess_[a-z2-7]{10,}$/.test(s.session) ? s.session : null, sources: s.sources, joinedBy: [...s.joinedBy].sort() })),
-    decision: headline(failures.map((f) => f.decision)),
+    decision: headlineOf(failures),
     clockOffsets,
     ...(whole ? { coverage: { triageEvents: whole.triageEvents, analysedEvents: stored.length, focused: true } } : {}),
   };

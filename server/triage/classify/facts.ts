@@ -1,19 +1,25 @@
-// Facts about one failing request, derived from its correlated span. Rules read only these.
+// Facts about one failing request, derived from its correlated span, the signals its lines
+// carried (parsers/signals) and the rest of the incident. Rules read only these: facts are
+// true, false or unknown (null), each read from the line that actually describes it, and an
+// unknown never counts as false.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
+import type { SignalCause } from '../../../parsers/contract/signal.ts';
+import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { Evidence, Stage } from '../../contract/analysis.ts';
 import { chooseRoot, inferStage, matchKnownDefects, parseExceptionText } from '../exceptions/index.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { STREAM_NOISE } from '../correlate/spans.ts';
 import { classifyTool, type ToolClass, type ToolPolicy } from './policy.ts';
+import type { IncidentIndex } from './incident.ts';
 
+/** Known, known not, or unknown. */
+export type Tri = boolean | null;
 export type BodyKind = 'html' | 'jsonrpc-error' | 'empty' | 'text' | 'unknown';
-/** What the proxy's error log says about the upstream hop (nginx wording; Envoy flags map onto it). */
-export type ProxyPhrase = 'connecting' | 'reading-response-header' | 'reading-upstream' | null;
 /** How a request was interrupted, when it was (stages C/H/B/E of failure-signatures (c)). */
 export type Interruption =
   | 'connect'
-  | 'proxy-closed-before-headers'
+  | 'closed-before-headers'
   | 'proxy-timeout-before-headers'
+  | 'bad-gateway'
   | 'stream-cut'
   | 'client-timeout'
   | 'connection-closed'
@@ -27,71 +33,85 @@ export interface Facts {
   tool: string | null;
   session: string | null;
   httpStatus: number | null;
-  /** HTTP method of the failing exchange (GET = the optional standalone SSE stream). */
+  /** HTTP method of the failing exchange (GET = the standalone SSE stream in Streamable HTTP, the connection in legacy SSE). */
   httpMethod: string | null;
+  httpPath: string | null;
+  /** The URL the client aimed at, when a line names it. */
+  target: { scheme: string | null; host: string; port: number | null } | null;
+  /** The target is this machine (localhost, 127.0.0.1, ::1). */
+  localTarget: Tri;
   stage: Stage;
   stageEvidence: string | null;
   rootException: { type: string; message: string } | null;
   exceptionChain: string[];
   protocolVersion: string | null;
   era: Era;
-  /** The failing request carried a session id. */
-  sessionSent: boolean;
-  /** That session id had been assigned by the server before the failure (seen working or announced). */
-  sessionAssignedEarlier: boolean;
-  /** The failing request is the very first exchange (initialize, or nothing earlier on that connection). */
-  firstRequest: boolean;
+  /** Ids of the signals on the request's lines (parsers/signals; `http-NNN`). */
+  signals: string[];
+  /** Their causes, for rules that ask what kind of thing happened. */
+  causes: SignalCause[];
+  sources: Source[];
+  seenBy: { client: boolean; proxy: boolean; server: boolean };
+  /** The request is identified: its JSON-RPC method, id or tool is known. */
+  identified: boolean;
+  /** The failing request carried a session id (read from a line describing the request, never the response). */
+  sessionSent: Tri;
+  /** That session id had been assigned by the server before the failure. */
+  sessionAssignedEarlier: Tri;
+  /** The server did not know the session it got (restart, eviction, other replica, DELETE). */
+  sessionUnknown: Tri;
+  /** The same path got a complete 2xx answer somewhere in the incident. */
+  pathWorked: Tri;
+  /** Evidence that the route itself is wrong (nothing MCP is mounted there). */
+  routeWrong: Tri;
+  /** The failing request is the first exchange of its connection (initialize, or nothing earlier). */
+  firstRequest: Tri;
+  /** Client and server speak different transports (legacy HTTP+SSE vs Streamable HTTP). */
+  transportMismatch: Tri;
+  /** The request never reached the next hop: refused, DNS, connect timeout, TLS, proxy could not connect. */
+  neverConnected: Tri;
+  /** The request reached the MCP server. */
+  delivered: Tri;
+  interruption: Interruption;
+  /** A proxy's timer ended the exchange (read/idle timeout, 504/524). */
+  proxyTimerCut: Tri;
   bodyKind: BodyKind;
   jsonRpcCode: number | null;
-  sources: Source[];
-  /** All text of the span, for signature rules (redacted). */
-  text: string;
-  /** A later exchange on a new session succeeded (the client recovered on its own). */
-  recoveredLater: boolean;
-  /**
-   * The client said it falls back to another transport, in this request's lines or right after
-   * them (mcp-remote logs the 404 and then "Recursively reconnecting for reason:
-   * falling-back-to-alternate-transport" as the next line, outside the request).
-   */
-  transportFallback: boolean;
-  /** Which sources logged something about this request. */
-  seenBy: { client: boolean; proxy: boolean; server: boolean };
-  /** The proxy error-log phrase for this request. */
-  proxyPhrase: ProxyPhrase;
-  /** How the request was interrupted (null: it got a complete answer, or we cannot tell). */
-  interruption: Interruption;
-  /** Milliseconds from request start to the failure, when a log says (client "(N ms)", "Waited N seconds", proxy request_time). */
+  /** Milliseconds from request start to the failure, when a log says. */
   elapsedMs: number | null;
-  /** A client-side timeout setting visible in the text (ms), e.g. "Waited 5.0 seconds", "timeout: 8000". */
+  /** A client-side timeout setting visible in the text (ms). */
   clientTimeoutMs: number | null;
-  /** The infrastructure timer the elapsed time matches (15/30/60/100/125/300 s, ±10 %), or null. */
+  /** The infrastructure timer the elapsed time matches (15/30/60/100/125/300 s, ±10 %). */
   knownTimerS: number | null;
-  /** Distinct server replicas (hostname, else pid, else file) that logged this session. */
+  /** Distinct server replicas (host, pod, instance, pid or upstream address) that served this session. */
   replicas: string[];
   /** The session was created on one replica and rejected by another that was not a restart of it. */
-  replicaSplit: boolean;
-  /** Side-effect class of the call and where that came from (a tool name never decides it). */
+  replicaSplit: Tri;
+  /** How many times this call (or this failure, for unidentified ones) failed in the incident. */
+  attempts: number;
+  /** It failed on every attempt, with no success of it in between or after. */
+  persistent: Tri;
+  /** A later success of the same call: re-issued and answered, resumed, a fallback transport that connected. */
+  recovered: Tri;
+  recoveredBy: string | null;
+  /** The client said it falls back to another transport. */
+  transportFallback: boolean;
   sideEffect: ToolClass;
   sideEffectSource: 'method' | 'policy' | 'annotations' | 'unknown';
-  /** Annotation hints seen in a logged tools/list result, shown as hints (not proof). */
   toolHints: string | null;
-  /** A server line in or after the span shows the handler completed / committed / sent its result. */
+  /** A server line of this request shows the handler completed / committed. */
   writeEvidence: string | null;
   /** A known SDK defect (exceptions/known-defects.ts) matched the exception tree. */
   knownDefect: string | null;
-  /** An earlier request in the same session succeeded (so the session worked before). */
-  sessionWorkedBefore: boolean;
-  /**
-   * The client resumed this request's cut SSE stream (failure-signatures D9): file:line of a later GET in the same
-   * session that carried Last-Event-ID and was answered 2xx, when no client-side error of this request followed.
-   */
+  /** An earlier request in the same session succeeded. */
+  sessionWorkedBefore: Tri;
+  /** The client resumed this request's cut SSE stream (GET + Last-Event-ID answered 2xx). */
   resumedStream: string | null;
 }
 
 export interface FactsContext {
   protocolVersions: string[];
-  /** Incident-wide look-ups over `all` (see factsIndex); built on the fly when absent. Pass one per incident. */
-  index?: FactsIndex;
+  index: IncidentIndex;
   toolPolicy?: ToolPolicy | null;
   /** Tool annotations read from logged tools/list results (see toolAnnotations). */
   annotations?: ReadonlyMap<string, Record<string, boolean>>;
@@ -104,42 +124,35 @@ export interface FailureCandidate {
   ts: number | null;
 }
 
-const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
-
 /** Methods that read and can be repeated (failure-signatures D6). */
-const READ_METHODS = new Set(['initialize', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'ping', 'completion/complete', 'tasks/get', 'tasks/list', 'logging/setLevel']);
+export const READ_METHODS = new Set(['initialize', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'ping', 'completion/complete', 'tasks/get', 'tasks/list', 'logging/setLevel']);
 /** Infrastructure timers of failure-signatures (c), in seconds. */
 const TIMERS = [15, 30, 60, 100, 125, 300];
-/** A handler finished its work (server side): the write happened even if the client never saw it. */
-const COMPLETION = /\b(?:committed|commit(?:ted)? (?:ok|succeeded)|completed successfully|handler (?:completed|finished|done)|result sent|response sent|succeeded|created (?:order|record|item)|wrote \d+|imported=\d+)\b/i;
-const CLIENT_TIMEOUT = /Request timed out|Timed out while waiting for response|Request '[\w/]{1,80}' timed out|\bReadTimeout\b|TimeoutError|timed out after|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT/;
-const CUT = /Server disconnected without sending a response|incomplete chunked read|without sending complete message body|SSE stream ended without a response|other side closed|UND_ERR_SOCKET|TypeError: terminated|PrematureClose|prematurely closed|Connection reset by peer|ECONNRESET|ASGI callable returned without completing response|upstream_reset|Connection aborted/;
-const CONNECT = /while connecting to upstream|no live upstreams|connect\(\) failed|ECONNREFUSED|Connection refused|ConnectError|ConnectTimeout|All connection attempts failed|ENOTFOUND|EAI_AGAIN|Name or service not known|UND_ERR_CONNECT_TIMEOUT|\b503 U[FH]\b|upstream connect error/;
+const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
+const LOCAL_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0|host\.docker\.internal)$/i;
 
-/** Tool annotations from logged tools/list results: {"name":"x",…,"annotations":{"readOnlyHint":true,…}}. */
-export function toolAnnotations(events: readonly Event[]): Map<string, Record<string, boolean>> {
-  const out = new Map<string, Record<string, boolean>>();
-  for (const e of events) {
-    if (!e.text.includes('Hint')) continue;
-    const re = /"name"\s*:\s*"([^"]{1,120})"[^{}]{0,4000}?"annotations"\s*:\s*\{([^{}]{0,600})\}/g;
-    for (let m = re.exec(e.text); m; m = re.exec(e.text)) {
-      const hints: Record<string, boolean> = {};
-      for (const h of m[2]!.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
-      if (Object.keys(hints).length) out.set(m[1]!, hints);
-    }
+const table = () => signalTable();
+/** Causes of the failure-outcome signals of an event. */
+export function failureCauses(e: Pick<Event, 'signals'>): SignalCause[] {
+  const out: SignalCause[] = [];
+  for (const id of e.signals) {
+    const m = table().meaning(id);
+    if (m && m.outcome === 'failure' && m.cause !== 'http-status') out.push(m.cause);
   }
   return out;
 }
 
-/** A replica's identity from a server line: hostname (pino/logfmt), else pid, else the file. */
-function replicaOf(e: Event): { host: string | null; pid: string | null; file: string } {
-  const host = (e.attrs.hostname as string | undefined) ?? /"hostname"\s*:\s*"([^"]+)"/.exec(e.text)?.[1] ?? /\bhost(?:name)?=(\S+)/.exec(e.text)?.[1] ?? null;
-  const pidRaw = e.attrs.pid ?? /"pid"\s*:\s*(\d+)/.exec(e.text)?.[1] ?? null;
-  return { host, pid: pidRaw === null ? null : String(pidRaw), file: e.file };
+/** A line that reports something went wrong: an error status or level, a traceback, or a failure signal. */
+export function isFailureEvent(e: Event): boolean {
+  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return !isNoise(e);
+  for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
+  return false;
 }
 
-export function isFailureEvent(e: Event): boolean {
-  return (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block';
+/** A line whose every signal is benign noise (nginx's keep-alive notes at error level, say). */
+function isNoise(e: Event): boolean {
+  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400)) return false;
+  return e.signals.every((id) => table().meaning(id)?.outcome === 'noise');
 }
 
 /** A block folded under a log line starts with that line's prefix: start at the first exception type on it. */
@@ -151,289 +164,281 @@ export function exceptionText(e: Event): string {
   return m ? first.slice(m.index) + (nl < 0 ? '' : e.text.slice(nl)) : e.text;
 }
 
-/** Also run by DuckDB (store/focus.ts): keep both patterns in the syntax RE2 and JS share. */
-export const HANDSHAKE = /Received session ID|Created new (?:transport|session)|Negotiated protocol version: 20(?:24|25)/;
-export const LEGACY = /\/messages\/?\?session_?[iI]d=|event: endpoint|SSEClientTransport|sse_client/;
-/**
- * Text every match of each pattern holds (one literal per alternative): SQL tests these with
- * contains() before running the regex over millions of rows. facts.test.ts checks each
- * alternative of the pattern begins with its literal.
- */
-export const HANDSHAKE_LITERALS = ['Received session ID', 'Created new ', 'Negotiated protocol version: 20'];
-export const LEGACY_LITERALS = ['/messages', 'event: endpoint', 'SSEClientTransport', 'sse_client'];
-
-/**
- * A client saying it recovered: a new transport connected, or a dropped stream resumed. Such
- * lines often carry no level, status or id, so analysis reads them by these words (store/focus.ts
- * TRIAGE_WHERE). No flags: SQL runs the same pattern; the casings logs use are spelled out.
- */
-export const RECOVERED = /Connected to remote server using \w+|Proxy established successfully|Reconnected to SSE stream|Resum(?:ed|ing) (?:the )?(?:SSE )?stream|resum(?:ed|ing) (?:the )?(?:SSE )?stream|Successfully connected|successfully connected|Connection established|connection established/;
-export const RECOVERED_LITERALS = ['Connected to remote server using ', 'Proxy established successfully', 'Reconnected to SSE stream', 'Resum', 'resum', 'Successfully connected', 'successfully connected', 'Connection established', 'connection established'];
-/** A client's words for giving up on Streamable HTTP for the legacy SSE transport (spec 2025-03-26 backward compatibility). */
-export const FALLBACK = /falling-back-to-alternate-transport|fall(?:ing)? ?back to (?:the )?(?:SSE|sse|legacy)|Fall(?:ing)? ?back to (?:the )?(?:SSE|sse|legacy)|trying (?:the )?SSE transport|Trying (?:the )?(?:SSE|legacy) transport|sse-only/;
-export const FALLBACK_LITERALS = ['falling-back-to-alternate-transport', 'fall', 'Fall', 'trying ', 'Trying ', 'sse-only'];
-
-/**
- * What deriveFacts needs from the whole incident, computed once instead of once per failing
- * span (each was a scan of every event). Every field answers exactly the question the
- * per-span scan asked.
- */
-export interface FactsIndex {
-  all: readonly Event[];
-  /** Position of each event in `all`. */
-  position: Map<Event, number>;
-  /** Positions of the events of each session, in `all` order. */
-  bySession: Map<string, number[]>;
-  /** Positions of client and unknown-source events, in `all` order. */
-  clientish: number[];
-  /** Some event shows a session handshake (initialize, an assigned session id, a negotiated version). */
-  handshake: boolean;
-  /** Some event shows the legacy HTTP+SSE transport. */
-  legacy: boolean;
-  /** Client exchanges answered below 400: whether any exists, and the earliest time among those with one. */
-  okClient: { any: boolean; minTs: number };
-  /** Client successes on a session after its initialize: the latest, and the latest on a different session. */
-  recovered: { top: { ts: number; session: string } | null; other: number };
-}
-
-export function factsIndex(all: readonly Event[]): FactsIndex {
-  const position = new Map<Event, number>();
-  const bySession = new Map<string, number[]>();
-  const clientish: number[] = [];
-  let handshake = false;
-  let legacy = false;
-  const okClient = { any: false, minTs: Infinity };
-  const recoveredEvents: Event[] = [];
-  for (let i = 0; i < all.length; i++) {
-    const e = all[i]!;
-    if (!position.has(e)) position.set(e, i);
-    if (e.session !== null) {
-      const list = bySession.get(e.session);
-      if (list) list.push(i);
-      else bySession.set(e.session, [i]);
+/** Tool annotations from logged tools/list results: {"name":"x",…,"annotations":{"readOnlyHint":true,…}} in any key order. */
+export function toolAnnotations(events: readonly Event[]): Map<string, Record<string, boolean>> {
+  const out = new Map<string, Record<string, boolean>>();
+  for (const e of events) {
+    if (!e.text.includes('Hint')) continue;
+    const text = e.text.includes('\\"') ? e.text.replace(/\\"/g, '"') : e.text;
+    // each tool object: the innermost {...} holding "annotations"; its name may come before or after
+    const re = /\{[^{}]{0,4000}?"annotations"\s*:\s*\{([^{}]{0,600})\}[^{}]{0,4000}?\}|\{[^{}]{0,4000}?"annotations"\s*:\s*\{([^{}]{0,600})\}/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const obj = m[0];
+      const body = m[1] ?? m[2] ?? '';
+      const outer = obj.replace(body, '');
+      const name = /"name"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ?? /"name"\s*:\s*"([^"]{1,120})"/.exec(text.slice(Math.max(0, m.index - 400), m.index))?.[1];
+      if (!name) continue;
+      const hints: Record<string, boolean> = {};
+      for (const h of body.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
+      if (Object.keys(hints).length && !out.has(name)) out.set(name, hints);
     }
-    if (e.source === 'client' || e.source === 'unknown') clientish.push(i);
-    if (!handshake && (e.rpcMethod === 'initialize' || HANDSHAKE.test(e.message))) handshake = true;
-    if (!legacy && LEGACY.test(e.text)) legacy = true;
-    if (e.source === 'client' && e.httpStatus !== null && e.httpStatus < 400) {
-      okClient.any = true;
-      if (e.ts !== null && e.ts < okClient.minTs) okClient.minTs = e.ts;
-    }
-    if (e.source === 'client' && e.ts !== null && e.httpStatus !== null && e.httpStatus < 300 && e.session !== null && e.rpcMethod !== 'initialize' && e.rpcMethod !== null) recoveredEvents.push(e);
   }
-  let top: { ts: number; session: string } | null = null;
-  for (const e of recoveredEvents) if (top === null || e.ts! > top.ts) top = { ts: e.ts!, session: e.session! };
-  let other = -Infinity;
-  if (top) for (const e of recoveredEvents) if (e.session !== top.session && e.ts! > other) other = e.ts!;
-  return { all, position, bySession, clientish, handshake, legacy, okClient, recovered: { top, other } };
+  return out;
 }
 
-export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsContext): Facts {
-  const ix = ctx.index && ctx.index.all === all ? ctx.index : factsIndex(all);
+/** A replica's identity from a server or proxy line: host, pod, instance, else pid, else upstream address, else file. */
+export function replicaOf(e: Event): { host: string | null; pid: string | null; upstream: string | null; file: string } {
+  const a = e.attrs;
+  const str = (v: unknown) => (v === undefined || v === null || v === '' ? null : String(v));
+  const host = str(a.hostname) ?? str(a.pod) ?? str(a.instance) ?? str(a.host) ?? /"(?:hostname|pod|instance)"\s*:\s*"([^"]{1,120})"/.exec(e.text)?.[1] ?? /\b(?:hostname|pod|instance)=([\w.-]{1,120})/.exec(e.text)?.[1] ?? null;
+  const pid = str(a.pid) ?? /"pid"\s*:\s*(\d{1,9})/.exec(e.text)?.[1] ?? null;
+  const upstream = str(a.upstream) ?? str(a.upstream_addr) ?? null;
+  return { host, pid, upstream, file: e.file };
+}
+
+export function stripQuery(p: string): string {
+  const q = p.indexOf('?');
+  return q < 0 ? p : p.slice(0, q);
+}
+
+/** The call a span is about: method and tool, for "the same call" across attempts. */
+export function callKey(method: string | null, tool: string | null): string | null {
+  if (!method && !tool) return null;
+  return `${method ?? 'tools/call'}|${tool ?? ''}`;
+}
+
+export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
+  const ix = ctx.index;
   const evs = span.events;
   const inSpan = new Set(evs);
-  const sessionList = span.session ? (ix.bySession.get(span.session) ?? []) : [];
   const text = evs.map((e) => e.text).join('\n').slice(0, 100_000);
+  const signals = [...new Set(evs.flatMap((e) => e.signals))];
+  const meanings = signals.map((id) => ({ id, m: table().meaning(id) })).filter((x) => x.m !== null) as { id: string; m: NonNullable<ReturnType<SignalTable['meaning']>> }[];
+  const causes = [...new Set(meanings.filter((x) => x.m.cause !== 'http-status').map((x) => x.m.cause as SignalCause))];
+  const has = (c: SignalCause) => causes.includes(c);
+  const failureMeanings = meanings.filter((x) => x.m.outcome === 'failure');
   const statusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpStatus >= 400)?.httpStatus ?? null;
-  const httpStatus = statusOf('proxy') ?? statusOf('server') ?? statusOf('client') ?? evs.find((e) => e.httpStatus !== null && e.httpStatus >= 400)?.httpStatus ?? null;
+  const httpStatus = statusOf('proxy') ?? statusOf('server') ?? statusOf('client') ?? statusOf('unknown');
   const start = span.start;
+  const end = span.end ?? start;
   const session = span.session;
-  const before = (e: Event) => start === null || (e.ts !== null && e.ts < start);
-  const sessionEvents = session ? sessionList.map((i) => all[i]!).filter((e) => !inSpan.has(e)) : [];
-  const sessionAssignedEarlier =
-    !!session &&
-    sessionEvents.some((e) => before(e) && ((e.httpStatus !== null && e.httpStatus < 400) || /Received session ID|Created new (?:transport|session)|session assigned/i.test(e.text)));
   const method = span.method;
-  // Whether the request itself carried a session id: read it from the request lines (a client
-  // exchange line, a server "incoming request"), not from the response that may assign one.
-  const requestLines = evs.filter((e) => (e.source === 'client' && e.httpMethod !== null) || (e.source === 'server' && e.httpMethod !== null && e.httpStatus === null));
-  const sessionSent = method === 'initialize' ? false : requestLines.length ? requestLines.some((e) => e.session !== null) : !!session;
-  const firstRequest =
-    method === 'initialize' || method === 'server/discover' || (!session && !all.some((e) => before(e) && e.source === 'client' && e.httpStatus !== null && e.httpStatus < 400));
-  let bodyKind: BodyKind = 'unknown';
-  const codeMatch = /"error"\s*:\s*\{\s*"code"\s*:\s*(-?\d{1,6})/.exec(text) ?? /\bMCP error (-?\d{1,6})\b/.exec(text) ?? /"code"\s*:\s*(-?\d{1,6})/.exec(text);
-  const jsonRpcCode = codeMatch ? Number(codeMatch[1]) : null;
-  if (HTML.test(text)) bodyKind = 'html';
-  else if (/"jsonrpc"[^\n]{0,400}"error"|"error"\s*:\s*\{\s*"code"/.test(text)) bodyKind = 'jsonrpc-error';
+  const tool = span.tool;
+  const identified = method !== null || tool !== null || span.rpcId !== null;
+  const httpMethod = evs.find((e) => e.httpMethod && e.httpStatus !== null && e.httpStatus >= 400)?.httpMethod ?? evs.find((e) => e.httpMethod)?.httpMethod ?? null;
+  const pathEvent = evs.find((e) => e.httpPath && e.httpStatus !== null && e.httpStatus >= 400) ?? evs.find((e) => e.httpPath);
+  const httpPath = pathEvent?.httpPath ? stripQuery(pathEvent.httpPath) : null;
+  const target = targetOf(evs);
+  const localTarget: Tri = target ? LOCAL_HOSTS.test(target.host) : null;
+
+  // --- exceptions and stage
   const blocks = evs.filter((e) => e.kind === 'block');
   let rootException: Facts['rootException'] = null;
   let exceptionChain: string[] = [];
   let stage: Stage = 'unknown';
   let stageEvidence: string | null = null;
+  let knownDefect: string | null = null;
   for (const b of blocks) {
     const tree = parseExceptionText(exceptionText(b));
     if (!tree) continue;
     const choice = chooseRoot(tree);
-    const guess = inferStage(tree, choice.root);
-    rootException = choice.root ? { type: choice.root.type, message: choice.root.message } : null;
-    exceptionChain = choice.chain;
-    stage = guess.stage;
-    stageEvidence = guess.evidence;
-    if (rootException) break;
+    if (!rootException && choice.root) {
+      const guess = inferStage(tree, choice.root);
+      rootException = { type: choice.root.type, message: choice.root.message };
+      exceptionChain = choice.chain;
+      stage = guess.stage;
+      stageEvidence = guess.evidence;
+    }
+    if (!knownDefect) {
+      const m = matchKnownDefects(tree, { laterMessages: ix.laterClientMessages(span).split('\n') });
+      if (m.length) knownDefect = m[0]!.id;
+    }
+  }
+  // A signal with a stage is the line saying where it broke; the proxy's word wins over the client's.
+  const staged = failureMeanings.filter((x) => x.m.stage && x.m.stage !== 'http_status');
+  const stagedProxy = staged.find((x) => x.m.side === 'proxy') ?? staged.find((x) => x.m.stage === 'connect') ?? staged[0];
+  if (stagedProxy && (stage === 'unknown' || stage === 'http_status' || stagedProxy.m.side === 'proxy')) {
+    stage = stagedProxy.m.stage as Stage;
+    stageEvidence = table().signals.find((s) => s.spec.id === stagedProxy.id)?.spec.title ?? stagedProxy.id;
   }
   if (stage === 'unknown' && httpStatus !== null && httpStatus !== 502 && httpStatus !== 504 && httpStatus !== 499) {
     stage = 'http_status';
     stageEvidence = `a complete HTTP ${httpStatus} answer`;
   }
+
+  // --- body and JSON-RPC code
+  let bodyKind: BodyKind = 'unknown';
+  const unescaped = text.includes('\\"') ? text.replace(/\\"/g, '"') : text;
+  const codeMatch = /"error"\s*:\s*\{\s*"code"\s*:\s*(-?\d{1,6})/.exec(unescaped) ?? /\bMCP error (-?\d{1,6})\b/.exec(unescaped) ?? /"code"\s*:\s*(-?\d{5,6})\b/.exec(unescaped) ?? /\bcode[=:] ?(-32\d{3})\b/.exec(unescaped);
+  const jsonRpcCode = codeMatch ? Number(codeMatch[1]) : null;
+  if (HTML.test(text) || has('html-response')) bodyKind = 'html';
+  else if (/"jsonrpc"[^\n]{0,400}"error"|"error"\s*:\s*\{\s*"code"/.test(unescaped)) bodyKind = 'jsonrpc-error';
+
+  // --- protocol era: what the exchange did, not what a header claimed
   const pv = evs.find((e) => e.protocolVersion)?.protocolVersion ?? (ctx.protocolVersions.length === 1 ? ctx.protocolVersions[0]! : null);
-  // The era is what the exchange actually did, not what a header claimed: an initialize or an assigned
-  // session id means a session-era conversation even when a client pins a newer version header.
-  const handshake = ix.handshake;
-  const legacy = ix.legacy;
   let era: Era = pv === null ? 'unknown' : pv >= '2026-07-28' ? 'sessionless' : pv >= '2025-03-26' ? 'session' : 'legacy-sse';
-  if (era === 'sessionless' && handshake) era = 'session';
-  if (era === 'unknown' && handshake) era = 'session';
-  if (era === 'unknown' && legacy) era = 'legacy-sse';
-  const end = span.end ?? start;
-  // a later success on another session: the latest success overall, or (when that one is on
-  // this span's session) the latest on any other session, is after the end
-  const rec = ix.recovered;
-  const laterSuccess = end !== null && rec.top !== null && (rec.top.session !== session ? rec.top.ts > end : rec.other > end);
-  let later: string | null = null;
-  const laterText = () => (later ??= laterClientText(ix, span, inSpan));
-  const recoveredLater = laterSuccess || RECOVERED.test(laterText());
-  // Only the client's next few lines: a fallback said much later is about some other attempt.
-  const transportFallback = FALLBACK.test(text) || (recoveredLater && FALLBACK.test(laterText().split('\n', 5).join('\n')));
-  const seenBy = { client: evs.some((e) => e.source === 'client'), proxy: evs.some((e) => e.source === 'proxy'), server: evs.some((e) => e.source === 'server') };
-  const proxyText = evs.filter((e) => e.source === 'proxy').map((e) => e.text).join('\n');
-  const proxyPhrase: ProxyPhrase = /while connecting to upstream|no live upstreams/.test(proxyText)
-    ? 'connecting'
-    : /while reading response header from upstream/.test(proxyText)
-      ? 'reading-response-header'
-      : /while reading upstream|while sending to client/.test(proxyText)
-        ? 'reading-upstream'
-        : null;
-  if (proxyPhrase === 'connecting') {
-    stage = 'connect';
-    stageEvidence = 'the proxy failed while connecting to the upstream';
-  } else if (proxyPhrase === 'reading-response-header' && (stage === 'unknown' || stage === 'http_status')) {
-    stage = 'before_headers';
-    stageEvidence = 'the proxy lost the upstream while reading the response header';
-  } else if (proxyPhrase === 'reading-upstream' && (stage === 'unknown' || stage === 'http_status' || stage === 'between_sse_events')) {
-    stage = 'mid_body';
-    stageEvidence = 'the proxy lost the upstream while reading the response body (after the headers)';
-  }
-  // elapsed time and timers
+  const legacyHere = has('transport-legacy') || (httpPath !== null && /\/(?:sse|messages)\/?$/.test(httpPath));
+  if (era === 'sessionless' && ix.handshake) era = 'session';
+  if (era === 'unknown' && (legacyHere || (ix.legacy && !ix.streamable))) era = 'legacy-sse';
+  else if (era === 'unknown' && ix.handshake) era = 'session';
+
+  // --- sessions
+  const before = (e: Event) => start === null || (e.ts !== null && e.ts < start) || (e.ts === null && sameFileBefore(e, span));
+  const sessionEvents = session ? ix.sessionEvents(session).filter((e) => !inSpan.has(e)) : [];
+  const sessionAssignedEarlier: Tri = !session
+    ? null
+    : sessionEvents.some((e) => before(e) && ((e.httpStatus !== null && e.httpStatus < 400) || e.signals.some((id) => table().meaning(id)?.cause === 'session-created')))
+      ? true
+      : null;
+  const sessionWorkedBefore: Tri = !session ? null : sessionEvents.some((e) => before(e) && e.httpStatus !== null && e.httpStatus < 400 && e.rpcMethod !== 'initialize') ? true : null;
+  const sessionSent = sessionSentFact(evs, method, session, has);
+  const firstRequest: Tri =
+    method === 'initialize' || method === 'server/discover'
+      ? true
+      : sessionAssignedEarlier === true || sessionWorkedBefore === true || (method !== null && method !== 'initialize')
+        ? false
+        : ix.earlierSuccessInFile(span)
+          ? false
+          : null;
+  const pathWorked = ix.pathWorked(httpPath);
+  // The server did not know the session: it said so (any status, any level), or a 404 that is not a
+  // page came back for a request that carried a session on a path that had worked (triage-rules §3).
+  let sessionUnknown: Tri = null;
+  const htmlAnswer = bodyKind === 'html' || has('route-missing');
+  // "Server not initialized": the transport that got the request never saw this session's initialize —
+  // a restart or another replica (replicaSplit tells them apart)
+  if (has('session-unknown') || (has('server-not-initialized') && sessionSent !== false)) sessionUnknown = true;
+  else if (has('session-terminated-client')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || pathWorked === true ? true : null;
+  else if (httpStatus === 404 && era !== 'sessionless' && jsonRpcCode !== -32601 && !htmlAnswer && sessionSent === true && (bodyKind === 'jsonrpc-error' || pathWorked === true || sessionAssignedEarlier === true)) sessionUnknown = true;
+
+  // --- route and transport: a route verdict needs evidence the route is wrong (item 7 of the issue):
+  // a not-found page or no route, an HTML answer where MCP was expected, or a 404 on a path (or, path
+  // unknown, an endpoint) that never worked in the incident and no session to lose.
+  let routeWrong: Tri = null;
+  const serverSide5xx = httpStatus !== null && httpStatus >= 500;
+  if (has('route-missing') || (bodyKind === 'html' && (httpStatus === 404 || httpStatus === 405))) routeWrong = true;
+  else if (has('html-response') && !serverSide5xx && !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed'].some((c) => has(c as SignalCause))) routeWrong = true;
+  else if (httpStatus === 404 && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
+  else if (httpStatus === 404 && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked) routeWrong = true;
+  else if (pathWorked === true) routeWrong = false;
+  const transportFallback = has('transport-fallback') || ix.fallbackAfter(span);
+  let transportMismatch: Tri = null;
+  if (has('sse-connect-rejected') && (httpStatus === 404 || httpStatus === 405 || httpStatus === null) && !has('auth-rejected') && !has('auth-token-expired') && !has('oauth-flow-failed')) transportMismatch = true;
+  else if (httpStatus === 405 && httpMethod === 'POST') transportMismatch = true;
+  else if (httpMethod === 'POST' && httpPath !== null && /\/sse\/?$/.test(httpPath) && (httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
+  else if ((has('html-response') || has('content-type-wrong')) && legacyHere && !has('route-missing')) transportMismatch = true;
+  else if (transportFallback && has('retries-exhausted')) transportMismatch = true;
+  // a legacy SSE client's GET refused by a Streamable HTTP endpoint (400 no session, 404, 405)
+  else if ((era === 'legacy-sse' || legacyHere) && httpMethod === 'GET' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
+
+  // --- delivery and interruption
+  const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed');
+  const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
+  const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed');
+  const proxyFailedBeforeHeaders = failureMeanings.some((x) => x.m.side === 'proxy' && (x.m.cause === 'peer-closed-before-response' || x.m.cause === 'proxy-timeout-before-headers'));
+  const delivered: Tri = neverConnected === true ? false : serverSaw || proxyFailedBeforeHeaders ? true : null;
+  let interruption: Interruption = null;
+  if (neverConnected === true) interruption = 'connect';
+  else if (has('proxy-timeout-before-headers') || httpStatus === 504 || httpStatus === 524 || httpStatus === 408) interruption = 'proxy-timeout-before-headers';
+  else if (has('proxy-timeout-mid-stream') || has('stream-cut')) interruption = 'stream-cut';
+  else if (has('peer-closed-before-response')) interruption = 'closed-before-headers';
+  else if (has('client-closed-request') || httpStatus === 499 || httpStatus === 460) interruption = 'client-gave-up';
+  else if (has('conn-reset')) interruption = 'stream-cut';
+  else if (has('stream-disconnected') && httpMethod !== 'GET' && identified) interruption = 'stream-cut';
+  else if (httpStatus === 502 || httpStatus === 503 || httpStatus === 520) interruption = 'bad-gateway';
+  else if (has('client-timeout')) interruption = 'client-timeout';
+  else if (has('connection-closed')) interruption = 'connection-closed';
+  if (interruption === 'bad-gateway' && has('client-timeout')) interruption = 'client-timeout';
+  const proxyTimerCut: Tri = has('proxy-timeout-before-headers') || has('proxy-timeout-mid-stream') || httpStatus === 504 || httpStatus === 524 ? true : null;
+
+  // --- time
   const durations: number[] = [];
   for (const e of evs) {
     if (e.durationMs !== null) durations.push(e.durationMs);
     const ms = /\((\d+(?:\.\d+)?) ?ms\)/.exec(e.message);
     if (ms && e.source === 'client') durations.push(Number(ms[1]));
   }
-  const waited = /Waited (\d+(?:\.\d+)?) seconds/.exec(text);
-  const timeoutProp = /\btimeout:\s*(\d+)\b/.exec(text);
+  const waited = /Waited (\d+(?:\.\d+)?) seconds/.exec(text) ?? /timed out after (\d+(?:\.\d+)?) ?s(?:ec(?:onds)?)?\b/.exec(text);
+  const timeoutProp = /\btimeout(?:Ms|_ms)?["']?\s*[:=]\s*(\d{3,7})\b/.exec(text);
   const clientTimeoutMs = waited ? Number(waited[1]) * 1000 : timeoutProp ? Number(timeoutProp[1]) : null;
   if (clientTimeoutMs !== null) durations.push(clientTimeoutMs);
   const elapsedMs = durations.length ? Math.max(...durations) : null;
   const knownTimerS = elapsedMs === null ? null : (TIMERS.find((t) => Math.abs(elapsedMs / 1000 - t) <= t * 0.1) ?? null);
-  // how it was interrupted
-  const failText = evs.filter((e) => isFailureEvent(e)).map((e) => e.text).join('\n');
-  let interruption: Interruption = null;
-  if (proxyPhrase === 'connecting' || (stage === 'connect' && CONNECT.test(failText))) interruption = 'connect';
-  else if (proxyPhrase === 'reading-response-header') interruption = /timed out/.test(proxyText) ? 'proxy-timeout-before-headers' : 'proxy-closed-before-headers';
-  else if (proxyPhrase === 'reading-upstream') interruption = 'stream-cut';
-  else if (httpStatus === 504 || httpStatus === 524 || httpStatus === 408) interruption = 'proxy-timeout-before-headers';
-  else if (httpStatus === 499 || httpStatus === 460) interruption = 'client-gave-up';
-  else if (CUT.test(failText) && !STREAM_NOISE.test(failText.split('\n')[0] ?? '')) interruption = 'stream-cut';
-  else if (CLIENT_TIMEOUT.test(failText)) interruption = 'client-timeout';
-  else if (/Connection closed/.test(failText)) interruption = 'connection-closed';
-  else if (stage === 'before_headers' || stage === 'mid_body') interruption = 'stream-cut';
-  // replicas of this session
-  const serverEvents = session ? sessionList.map((i) => all[i]!).filter((e) => e.source === 'server') : [];
-  const replicaIds = new Map<string, { host: string | null; first: number | null; last: number | null }>();
-  for (const e of serverEvents) {
-    const r = replicaOf(e);
-    const id = r.host ?? (r.pid ? `pid ${r.pid}` : r.file);
-    const x = replicaIds.get(id) ?? { host: r.host, first: null, last: null };
-    if (e.ts !== null) {
-      x.first = x.first === null ? e.ts : Math.min(x.first, e.ts);
-      x.last = x.last === null ? e.ts : Math.max(x.last, e.ts);
-    }
-    replicaIds.set(id, x);
+
+  // --- replicas
+  const { replicas, replicaSplit } = replicaFacts(span, session, ix, evs);
+
+  // --- attempts, recovery
+  const key = callKey(method, tool);
+  const attemptsSeen = ix.failedAttempts(span, key, causes);
+  const counted = Math.max(0, ...[...text.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])));
+  const attempts = Math.max(attemptsSeen, counted, 1);
+  const laterSuccess = ix.laterSuccess(span, key);
+  const persistent: Tri = attempts >= 2 ? !laterSuccess : null;
+  const resumedStream = session && start !== null ? resumedAfterCut(span, sessionEvents) : null;
+  let recoveredBy: string | null = null;
+  if (resumedStream && era !== 'sessionless') recoveredBy = `the client resumed the stream (${resumedStream})`;
+  else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess})`;
+  else {
+    const rec = ix.laterRecovery(span);
+    if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed))
+      recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
   }
-  const creator = serverEvents.find((e) => /Created new (?:transport|session)|session (?:created|assigned)/i.test(e.text));
-  const rejecter = evs.find((e) => e.source === 'server' && (isFailureEvent(e) || /not found|not initialized|unknown session|No valid session/i.test(e.text)));
-  let replicaSplit = false;
-  if (creator && rejecter) {
-    const a = replicaOf(creator);
-    const b = replicaOf(rejecter);
-    // a new pid on the same host is a restart, not a second replica; different hosts (or two files
-    // without hosts) that both served are replicas
-    if (a.host && b.host) replicaSplit = a.host !== b.host;
-    else if (!a.host && !b.host) replicaSplit = a.file !== b.file;
+  // a redirect the client followed: the target path answered
+  if (recoveredBy === null && has('redirect') && httpPath !== null) {
+    const alt = httpPath.endsWith('/') ? httpPath.slice(0, -1) : `${httpPath}/`;
+    if (ix.pathWorked(alt) === true) recoveredBy = `the redirected path ${alt} answered`;
   }
-  if (/Server not initialized/.test(text) && replicaIds.size > 1) replicaSplit = true;
-  // side effect of the call
-  const cls = classifyTool(method, span.tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
-  // write evidence: a server line of this request (same span, or same session + rpc id / tool, at or after the start)
-  let writeEvidence: string | null = null;
-  // candidates: the span's own events and its session's events, visited in `all` order
-  const spanRpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
-  const candidates = new Set<number>();
-  for (const e of evs) {
-    const i = ix.position.get(e);
-    if (i !== undefined && e.source === 'server') candidates.add(i);
-  }
-  if (session !== null && spanRpc !== null) for (const i of sessionList) if (all[i]!.source === 'server') candidates.add(i);
-  const mine = (e: Event) =>
-    e.source === 'server' &&
-    (inSpan.has(e) || (session !== null && e.session === session && spanRpc !== null && JSON.stringify(e.rpcId) === spanRpc)) &&
-    (start === null || e.ts === null || e.ts >= start);
-  for (const i of [...candidates].sort((a, b) => a - b)) {
-    const e = all[i]!;
-    if (!mine(e)) continue;
-    if (COMPLETION.test(e.message)) {
-      writeEvidence = `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
-      break;
-    }
-    if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text)) {
-      writeEvidence = `${e.file}:${e.line} the server completed the request with HTTP ${e.httpStatus}`;
-      break;
-    }
-  }
-  // known SDK defects
-  let knownDefect: string | null = null;
-  for (const b of blocks) {
-    const tree = parseExceptionText(exceptionText(b));
-    if (!tree) continue;
-    const m = matchKnownDefects(tree, { laterMessages: laterText().split('\n') });
-    if (m.length) {
-      knownDefect = m[0]!.id;
-      break;
-    }
-  }
-  const sessionWorkedBefore = sessionEvents.some((e) => before(e) && e.httpStatus !== null && e.httpStatus < 400 && e.rpcMethod !== 'initialize');
-  const resumedStream = resumedAfterCut(span, sessionEvents);
+  const recovered: Tri = recoveredBy !== null ? true : null;
+
+  // --- side effect and write evidence
+  const cls = classifyTool(method, tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
+  const writeEvidence = ix.writeEvidence(span, inSpan);
+
   return {
     rpcId: span.rpcId,
     method,
-    tool: span.tool,
+    tool,
     session,
     httpStatus,
-    httpMethod: evs.find((e) => e.httpMethod && e.httpStatus !== null && e.httpStatus >= 400)?.httpMethod ?? evs.find((e) => e.httpMethod)?.httpMethod ?? null,
+    httpMethod,
+    httpPath,
+    target,
+    localTarget,
     stage,
     stageEvidence,
     rootException,
     exceptionChain,
     protocolVersion: pv,
     era,
+    signals,
+    causes,
+    sources: span.sources,
+    seenBy: { client: evs.some((e) => e.source === 'client'), proxy: evs.some((e) => e.source === 'proxy'), server: evs.some((e) => e.source === 'server') },
+    identified,
     sessionSent,
     sessionAssignedEarlier,
+    sessionUnknown,
+    pathWorked,
+    routeWrong,
     firstRequest,
+    transportMismatch,
+    neverConnected,
+    delivered,
+    interruption,
+    proxyTimerCut,
     bodyKind,
     jsonRpcCode,
-    sources: span.sources,
-    text,
-    recoveredLater,
-    transportFallback,
-    seenBy,
-    proxyPhrase,
-    interruption,
     elapsedMs,
     clientTimeoutMs,
     knownTimerS,
-    replicas: [...replicaIds.keys()].sort(),
+    replicas,
     replicaSplit,
+    attempts,
+    persistent,
+    recovered,
+    recoveredBy,
+    transportFallback,
     sideEffect: cls.class,
     sideEffectSource: cls.source,
     toolHints: cls.hints,
@@ -444,43 +449,107 @@ export function deriveFacts(span: SpanBuild, all: readonly Event[], ctx: FactsCo
   };
 }
 
-/** Things a client logs when it got past a failure by itself (fallback transport, resumed stream). */
+type SignalTable = ReturnType<typeof signalTable>;
 
-function laterClientText(ix: FactsIndex, span: SpanBuild, inSpan: Set<Event>): string {
-  const end = span.end;
-  const out: string[] = [];
-  let lastByFile: Map<string, number> | null = null;
-  for (const i of ix.clientish) {
-    const e = ix.all[i]!;
-    if (inSpan.has(e)) continue;
-    if (end !== null && e.ts !== null && e.ts <= end) continue;
-    if (end === null || e.ts === null) {
-      if (!lastByFile) {
-        lastByFile = new Map();
-        for (const x of span.events) lastByFile.set(x.file, Math.max(lastByFile.get(x.file) ?? -1, x.endLine));
-      }
-      const last = lastByFile.get(e.file) ?? -1;
-      if (last < 0 || e.line <= last) continue;
+function sameFileBefore(e: Event, span: SpanBuild): boolean {
+  return span.events.some((x) => x.file === e.file && e.line < x.line);
+}
+
+/**
+ * Whether the request carried a session id, from the lines that describe the request: a client's
+ * exchange line, a server's "incoming request", a proxy access line (request headers). A line
+ * about the response (a session header the server set) says nothing about it. Unknown when no
+ * line shows the request.
+ */
+function sessionSentFact(evs: readonly Event[], method: string | null, session: string | null, has: (c: SignalCause) => boolean): Tri {
+  if (method === 'initialize') return false;
+  // a legacy SSE connect (GET of the event stream) never carries a session id: the session comes from it
+  if (has('sse-connect-rejected')) return false;
+  if (has('session-missing') && !has('session-unknown')) return false;
+  if (has('session-unknown')) return true; // the server looked up a session it received
+  const describesRequest = (e: Event) => e.attrs.direction !== 'response' && e.httpMethod !== null && (e.source === 'client' || e.source === 'proxy' || (e.source === 'server' && e.httpStatus === null));
+  const requestLines = evs.filter(describesRequest);
+  if (requestLines.some((e) => e.session !== null)) return true;
+  // an exchange line that prints the header and shows it empty (`mcp-session-id=-`)
+  if (requestLines.some((e) => /\bmcp-session-id[=:] ?(?:-|""|none|null)(?:\s|$)/i.test(e.text))) return false;
+  if (requestLines.some((e) => e.httpPath !== null && /[?&]session_?[iI]d=/.test(e.httpPath))) return true;
+  if (!requestLines.length && session !== null && evs.some((e) => e.source === 'server' && e.session !== null && e.signals.length)) return true;
+  return null;
+}
+
+/** The URL the client aimed at: from a line naming scheme://host:port (a client exchange, "connecting to …", "for url '…'"). */
+function targetOf(evs: readonly Event[]): Facts['target'] {
+  for (const e of evs) {
+    const host = e.attrs.targetHost;
+    if (typeof host === 'string' && host) {
+      const port = e.attrs.targetPort;
+      return { scheme: typeof e.attrs.targetScheme === 'string' ? e.attrs.targetScheme : null, host, port: port === undefined || port === null ? null : Number(port) };
     }
-    out.push(e.message);
-    if (out.length > 200) break;
   }
-  return out.join('\n');
+  for (const e of evs) {
+    if (e.source !== 'client' && e.source !== 'unknown') continue;
+    const m = /\b(https?):\/\/(\[[0-9a-f:]{2,39}\]|[\w.-]{1,253})(?::(\d{1,5}))?/i.exec(e.text);
+    if (m) return { scheme: m[1]!.toLowerCase(), host: m[2]!, port: m[3] ? Number(m[3]) : null };
+    const c = /\bconnect (?:ECONNREFUSED|ETIMEDOUT) (\[?[\w.:]{2,60}?\]?):(\d{1,5})\b/.exec(e.text);
+    if (c) return { scheme: null, host: c[1]!, port: Number(c[2]) };
+  }
+  return null;
+}
+
+function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex, evs: readonly Event[]): { replicas: string[]; replicaSplit: Tri } {
+  if (!session) return { replicas: [], replicaSplit: null };
+  const sessionEvents = ix.sessionEvents(session);
+  const ids = new Set<string>();
+  const serverEvents = sessionEvents.filter((e) => e.source === 'server');
+  for (const e of serverEvents) {
+    const r = replicaOf(e);
+    ids.add(r.host ?? (r.pid ? `pid ${r.pid}` : r.file));
+  }
+  const idOf = (e: Event) => {
+    const r = replicaOf(e);
+    return r.host ?? (r.pid ? `pid ${r.pid}` : r.file);
+  };
+  const isCreate = (e: Event) => e.signals.some((id) => table().meaning(id)?.cause === 'session-created');
+  const isReject = (e: Event) => e.signals.some((id) => {
+    const c = table().meaning(id)?.cause;
+    return c === 'session-unknown' || c === 'server-not-initialized';
+  });
+  let split: Tri = null;
+  const creator = serverEvents.find(isCreate);
+  const rejecter = evs.find((e) => e.source === 'server' && isReject(e)) ?? serverEvents.find((e) => isReject(e) && (span.start === null || e.ts === null || e.ts >= span.start));
+  if (creator && rejecter) {
+    const a = replicaOf(creator);
+    const b = replicaOf(rejecter);
+    // a new pid on the same host, or after a start line, is a restart; different hosts (or files
+    // without hosts) that both served are replicas
+    if (a.host && b.host) split = a.host !== b.host;
+    else if (!a.host && !b.host && a.file !== b.file) split = true;
+    else if (!a.host && !b.host && a.pid && b.pid && a.pid !== b.pid) split = ix.restartBetween(creator, rejecter) ? false : true;
+    else split = false;
+  }
+  // the proxy's upstream address: the session was served by one upstream and rejected by another
+  const proxy = sessionEvents.filter((e) => e.source === 'proxy' && replicaOf(e).upstream);
+  if (split === null && proxy.length) {
+    const okUp = new Set(proxy.filter((e) => e.httpStatus !== null && e.httpStatus < 400).map((e) => replicaOf(e).upstream!));
+    const bad = evs.find((e) => e.source === 'proxy' && e.httpStatus !== null && e.httpStatus >= 400 && replicaOf(e).upstream);
+    for (const e of proxy) ids.add(`upstream ${replicaOf(e).upstream}`);
+    if (bad && okUp.size && !okUp.has(replicaOf(bad).upstream!) && (bad.httpStatus === 404 || bad.httpStatus === 400 || bad.httpStatus === 401)) split = true;
+  }
+  if (split === null && ids.size > 1 && evs.some((e) => e.signals.some((id) => table().meaning(id)?.cause === 'server-not-initialized'))) split = true;
+  return { replicas: [...ids].sort(), replicaSplit: split };
 }
 
 /**
  * Evidence that the client resumed a cut POST stream (D9): a GET of the same session, after the request started,
- * that carried Last-Event-ID (client `last-event-id=…`, server `Last-Event-ID: …`) and got a 2xx — and no client
- * line of this request failed (a resumption that did not deliver ends in a client timeout or error, which joins
- * the request's span by tool name or adjacency).
+ * that carried Last-Event-ID and got a 2xx — and no client line of this request failed after it.
  */
 function resumedAfterCut(span: SpanBuild, sessionEvents: readonly Event[]): string | null {
   if (span.session === null || span.start === null) return null;
-  if (span.events.some((e) => e.source === 'client' && isFailureEvent(e))) return null;
+  if (span.events.some((e) => e.source === 'client' && isFailureEvent(e) && !e.signals.some((id) => table().meaning(id)?.cause === 'stream-disconnected'))) return null;
   for (const e of sessionEvents) {
     if (e.ts === null || e.ts <= span.start || e.httpMethod !== 'GET') continue;
     if (e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300) continue;
-    if (!/last-event-id/i.test(e.text)) continue;
+    if (!e.signals.some((id) => table().meaning(id)?.cause === 'stream-resumed')) continue;
     return `${e.file}:${e.line}, GET with Last-Event-ID → HTTP ${e.httpStatus}`;
   }
   return null;

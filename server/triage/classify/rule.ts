@@ -1,6 +1,9 @@
 // A triage rule as data: a stable id, the decision, a condition over facts that either holds
-// or says why not, a rationale a person can check, and examples that a test runs.
-import type { Decision } from '../../contract/analysis.ts';
+// or says why not, a rationale a person can check, and examples that a test runs. Rules read
+// facts and signal ids only — never the log text (the signal table reads the text).
+import type { SignalCause } from '../../../parsers/contract/signal.ts';
+import { signalTable } from '../../../parsers/engine/signals.ts';
+import type { Decision, FailureRole } from '../../contract/analysis.ts';
 import type { Facts } from './facts.ts';
 
 export interface RuleExample {
@@ -15,6 +18,11 @@ export interface Rule {
   decision: Decision;
   /** Where the rule comes from (triage-rules.md section, failure-signatures.md row or D-rule). */
   source: string;
+  /**
+   * The role a failure this rule decides always has (cli-contract.md: optional channels,
+   * consequences, recoveries). Absent: episodes.ts decides from the episode.
+   */
+  role?: Exclude<FailureRole, 'primary'>;
   /** true when the rule applies; otherwise a short reason it does not ("why not"). */
   when(f: Facts): true | string;
   rationale(f: Facts): string;
@@ -28,37 +36,67 @@ export const BASE_FACTS: Facts = {
   session: null,
   httpStatus: null,
   httpMethod: null,
+  httpPath: null,
+  target: null,
+  localTarget: null,
   stage: 'unknown',
   stageEvidence: null,
   rootException: null,
   exceptionChain: [],
   protocolVersion: null,
   era: 'unknown',
-  sessionSent: false,
-  sessionAssignedEarlier: false,
-  firstRequest: false,
+  signals: [],
+  causes: [],
+  sources: [],
+  seenBy: { client: false, proxy: false, server: false },
+  identified: false,
+  sessionSent: null,
+  sessionAssignedEarlier: null,
+  sessionUnknown: null,
+  pathWorked: null,
+  routeWrong: null,
+  firstRequest: null,
+  transportMismatch: null,
+  neverConnected: null,
+  delivered: null,
+  interruption: null,
+  proxyTimerCut: null,
   bodyKind: 'unknown',
   jsonRpcCode: null,
-  sources: [],
-  text: '',
-  recoveredLater: false,
-  transportFallback: false,
-  seenBy: { client: false, proxy: false, server: false },
-  proxyPhrase: null,
-  interruption: null,
   elapsedMs: null,
   clientTimeoutMs: null,
   knownTimerS: null,
   replicas: [],
-  replicaSplit: false,
+  replicaSplit: null,
+  attempts: 1,
+  persistent: null,
+  recovered: null,
+  recoveredBy: null,
+  transportFallback: false,
   sideEffect: 'unknown',
   sideEffectSource: 'unknown',
   toolHints: null,
   writeEvidence: null,
   knownDefect: null,
-  sessionWorkedBefore: false,
+  sessionWorkedBefore: null,
   resumedStream: null,
 };
+
+/** The failure has a signal of this cause. */
+export const has = (f: Facts, ...causes: SignalCause[]) => causes.some((c) => f.causes.includes(c));
+
+/** The title of the first signal of these causes on the failure (for rationales), else the fallback. */
+export function signalWords(f: Facts, causes: readonly SignalCause[], fallback: string): string {
+  const t = signalTable();
+  for (const id of f.signals) {
+    const s = t.signals.find((x) => x.spec.id === id);
+    if (s && causes.includes(s.spec.meaning.cause)) return s.spec.title.charAt(0).toLowerCase() + s.spec.title.slice(1);
+  }
+  return fallback;
+}
+
+/** A tools/call (or other method) identified well enough for write-safety rules to speak about it. */
+export const identifiedCall = (f: Facts) => f.tool !== null || (f.method !== null && f.method !== 'tools/call');
 
 /** The side-effect class in words, with where it came from (rationales quote it). */
 export const sideEffectWords = (f: Facts) =>
@@ -75,3 +113,29 @@ export const sideEffectWords = (f: Facts) =>
       : `nothing shows ${f.tool ?? f.method ?? 'the call'} is read-only${f.toolHints ? ` (hints: ${f.toolHints})` : ''}, so it counts as a write`;
 
 export const describe = (f: Facts) => `${f.method ?? 'the request'}${f.tool ? ` (${f.tool})` : ''}${f.rpcId !== null ? ` id ${JSON.stringify(f.rpcId)}` : ''}`;
+
+export function interruptionWords(f: Facts): string {
+  switch (f.interruption) {
+    case 'closed-before-headers':
+      return `the upstream closed the connection before any response header${f.httpStatus ? `; the answer was ${f.httpStatus}` : ''}`;
+    case 'proxy-timeout-before-headers':
+      return `no response header within the proxy's timeout${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}${f.elapsedMs !== null ? ` after ${Math.round(f.elapsedMs)} ms` : ''}${f.knownTimerS ? `, matching a ${f.knownTimerS} s timer` : ''}`;
+    case 'bad-gateway':
+      return `a gateway answered ${f.httpStatus} for it (the upstream failed; whether before or after it read the request is not logged)`;
+    case 'stream-cut':
+      return `the response ${f.stage === 'mid_body' ? 'started and the stream was cut mid-body' : 'was cut before it completed'}`;
+    case 'client-timeout':
+      return `the client gave up waiting${f.clientTimeoutMs !== null ? ` after ${f.clientTimeoutMs} ms` : ''}`;
+    case 'connection-closed':
+      return 'the connection was closed with the request pending';
+    case 'client-gave-up':
+      return `the client closed the request first${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}`;
+    case 'connect':
+      return 'the connection was never established';
+    default:
+      return 'the exchange failed';
+  }
+}
+
+/** An interruption after the request may have been sent (everything but a connect failure). */
+export const interruptedAfterSend = (f: Facts) => f.interruption !== null && f.interruption !== 'connect';

@@ -1,0 +1,152 @@
+// Episodes and roles (cli-contract.md): failures of one request, session, replica or outage window
+// and cause form an episode; within it each failure is primary, a consequence of an earlier one, an
+// optional channel, or recovered. The headline reads primary failures only, so the GET stream's
+// reconnect noise, a cancellation after a timeout or the second report of one error never bury the
+// failure the user cares about.
+import type { SignalCause } from '../../../parsers/contract/signal.ts';
+import type { Decision, FailureRole } from '../../contract/analysis.ts';
+import type { SpanBuild } from '../correlate/spans.ts';
+import { callKey, type Facts } from './facts.ts';
+import type { Rule } from './rule.ts';
+
+export interface Decided {
+  span: SpanBuild;
+  facts: Facts;
+  rule: Rule;
+  decision: Decision;
+  rationale: string;
+}
+
+export interface Placement {
+  role: FailureRole;
+  episode: number;
+  reason: string;
+}
+
+/** Same session, same call, or one outage: within these windows failures belong together. */
+const SESSION_MS = 60_000;
+const CALL_MS = 120_000;
+const OUTAGE_MS = 15_000;
+const ADJACENT_MS = 3_000;
+const ADJACENT_LINES = 6;
+const DUPLICATE_MS = 5_000;
+
+/** Decisions a later success of the same call settles (a transient failure, a token that refreshed). */
+const SETTLED_BY_SUCCESS = new Set<Decision>(['retry', 'fix_auth', 'escalate', 'no_action']);
+const STREAM_ONLY = new Set<SignalCause>(['stream-reconnecting', 'reconnect-exhausted', 'stream-disconnected', 'retry-attempt', 'retries-exhausted', 'stream-cut', 'conn-reset']);
+
+const fileLine = (d: Decided) => {
+  const e = d.span.events.reduce((a, b) => (a.line <= b.line ? a : b));
+  return { file: e.file, line: e.line, end: Math.max(...d.span.events.filter((x) => x.file === e.file).map((x) => x.endLine)) };
+};
+
+/** The server went away for this failure: later refusals and closed connections follow from it. */
+const serverGone = (f: Facts) => f.interruption === 'stream-cut' || f.interruption === 'closed-before-headers' || f.interruption === 'bad-gateway' || f.neverConnected === true || f.causes.includes('server-exited');
+const connectivity = (f: Facts) => serverGone(f) || f.interruption !== null || (f.httpStatus !== null && f.httpStatus >= 500);
+const quietFollowUp = (f: Facts) => f.neverConnected === true || f.interruption === 'connection-closed' || f.causes.includes('client-object-closed') || f.causes.includes('connection-closed');
+
+export function placeFailures(items: readonly Decided[]): Placement[] {
+  const n = items.length;
+  const at = items.map((d) => ({ ts: d.span.start, ...fileLine(d) }));
+  // union-find over failures
+  const parent = items.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const link = (a: number, b: number) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  const gap = (i: number, j: number): number | null => (at[i]!.ts !== null && at[j]!.ts !== null ? Math.abs(at[i]!.ts! - at[j]!.ts!) : null);
+  const nearInFile = (i: number, j: number, lines: number) => at[i]!.file === at[j]!.file && Math.abs(at[i]!.line - at[j]!.line) <= lines + Math.max(at[i]!.end - at[i]!.line, at[j]!.end - at[j]!.line);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const a = items[i]!.facts;
+      const b = items[j]!.facts;
+      const g = gap(i, j);
+      const within = (ms: number, lines: number) => (g !== null ? g <= ms : nearInFile(i, j, lines));
+      if (a.session !== null && a.session === b.session && within(SESSION_MS, 200)) link(i, j);
+      else if (callKey(a.method, a.tool) !== null && callKey(a.method, a.tool) === callKey(b.method, b.tool) && within(CALL_MS, 200)) link(i, j);
+      else if (connectivity(a) && connectivity(b) && within(OUTAGE_MS, 40)) link(i, j);
+      else if (at[i]!.file === at[j]!.file && (g !== null ? g <= ADJACENT_MS : nearInFile(i, j, ADJACENT_LINES))) link(i, j);
+    }
+  }
+  // episodes numbered by their first failure
+  const order = items.map((_, i) => i).sort((x, y) => (at[x]!.ts ?? Infinity) - (at[y]!.ts ?? Infinity) || x - y);
+  const number = new Map<number, number>();
+  for (const i of order) {
+    const r = find(i);
+    if (!number.has(r)) number.set(r, number.size + 1);
+  }
+  const out: Placement[] = items.map((d, i) => ({ role: 'primary', episode: number.get(find(i))!, reason: '' }));
+  const dupOf = new Map<number, number>(); // a repeated report → the failure it repeats
+  // roles, walking each episode in time order
+  const seen = new Map<number, number[]>(); // episode → earlier failures (indexes), in order
+  for (const i of order) {
+    const d = items[i]!;
+    const f = d.facts;
+    const ep = out[i]!.episode;
+    const earlier = seen.get(ep) ?? [];
+    seen.set(ep, [...earlier, i]);
+    const earlierPrimary = earlier.filter((k) => out[k]!.role === 'primary');
+    const first = earlier[0];
+    const describeK = (k: number) => `${items[k]!.facts.method ?? (items[k]!.facts.httpMethod ? `${items[k]!.facts.httpMethod} exchange` : 'the failure')} at ${at[k]!.file}:${at[k]!.line}`;
+    if (d.rule.role) {
+      out[i] = { ...out[i]!, role: d.rule.role, reason: firstSentence(d.rationale) };
+      continue;
+    }
+    if (f.recovered === true && SETTLED_BY_SUCCESS.has(d.decision)) {
+      out[i] = { ...out[i]!, role: 'recovered', reason: f.recoveredBy ?? 'a later success of the same call' };
+      continue;
+    }
+    if (first !== undefined) {
+      const streamOnly = !f.identified && f.causes.length > 0 && f.causes.every((c) => STREAM_ONLY.has(c));
+      if (streamOnly) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `reconnect attempts after ${describeK(first)}` };
+        continue;
+      }
+      const dup = earlier.find((k) => {
+        const e = items[k]!;
+        const g = gap(i, k);
+        // the same status, call and causes (a truncated repeat may have lost some of them)
+        return e.facts.httpStatus === f.httpStatus && e.facts.tool === f.tool && (e.facts.method === f.method || f.method === null || e.facts.method === null) && subset(f.causes, e.facts.causes) && (e.decision === d.decision || f.causes.length < e.facts.causes.length) && (g !== null ? g <= DUPLICATE_MS : nearInFile(i, k, ADJACENT_LINES));
+      });
+      if (dup !== undefined) {
+        dupOf.set(i, dupOf.get(dup) ?? dup);
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the same error reported again (first at ${at[dup]!.file}:${at[dup]!.line})` };
+        continue;
+      }
+      const gone = earlierPrimary.find((k) => serverGone(items[k]!.facts));
+      if (gone !== undefined && quietFollowUp(f)) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `refused after the server went away (${describeK(gone)})` };
+        continue;
+      }
+      if (f.interruption === 'client-timeout' && earlier.some((k) => (items[k]!.facts.session === f.session || callKey(items[k]!.facts.method, items[k]!.facts.tool) === callKey(f.method, f.tool)) && serverGone(items[k]!.facts))) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the client's timeout after ${describeK(first)}` };
+        continue;
+      }
+      if (d.rule.id === 'unclassified-failure' && !f.identified) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `an unexplained error in the episode of ${describeK(first)}` };
+        continue;
+      }
+    }
+    out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
+  }
+  // An unexplained, unidentified failure is primary only when it is the only failure of its episode.
+  for (let i = 0; i < n; i++) {
+    if (items[i]!.rule.id !== 'unclassified-failure' || items[i]!.facts.identified || out[i]!.role !== 'primary') continue;
+    const others = out.filter((p, k) => k !== i && p.episode === out[i]!.episode && p.role !== 'optional' && dupOf.get(k) !== i);
+    if (others.length) out[i] = { ...out[i]!, role: 'consequence', reason: 'an unexplained error beside the failures of its episode' };
+  }
+  return out;
+}
+
+function firstSentence(s: string): string {
+  const m = /^(.{20,160}?[.:;])(?:\s|$)/.exec(s);
+  return (m ? m[1]! : s.slice(0, 160)).replace(/[:;]$/, '');
+}
+
+/** Every cause of `a` is one of `b`'s. */
+function subset(a: readonly string[], b: readonly string[]): boolean {
+  const s = new Set(b);
+  return a.every((x) => s.has(x));
+}

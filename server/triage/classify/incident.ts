@@ -1,0 +1,241 @@
+// Incident-wide look-ups the facts of one failing request need — did this path ever work, did
+// this call succeed later, did the server log the write — computed once per incident instead of
+// once per failing span.
+import type { Event } from '../../../parsers/contract/event.ts';
+import type { SignalCause } from '../../../parsers/contract/signal.ts';
+import { signalTable } from '../../../parsers/engine/signals.ts';
+import type { SpanBuild } from '../correlate/spans.ts';
+import { callKey, failureCauses, isFailureEvent, stripQuery } from './facts.ts';
+
+interface SpanInfo {
+  span: SpanBuild;
+  failing: boolean;
+  ok: boolean;
+  key: string | null;
+  causes: SignalCause[];
+  paths: string[];
+  files: Set<string>;
+  lastLine: Map<string, number>;
+  firstLine: Map<string, number>;
+}
+
+/** How far after a failure a recovery line still speaks for it. */
+const RECOVERY_WINDOW_MS = 120_000;
+const RECOVERY_LINES = 40;
+
+export class IncidentIndex {
+  readonly handshake: boolean;
+  readonly legacy: boolean;
+  /** Some exchange used Streamable HTTP (a POST to an MCP endpoint answered with a session or an event stream). */
+  readonly streamable: boolean;
+  /** Some exchange with the MCP endpoint succeeded: a 2xx answer, a handshake or an assigned session. */
+  readonly endpointWorked: boolean;
+  private readonly position = new Map<Event, number>();
+  private readonly bySession = new Map<string, Event[]>();
+  private readonly info: SpanInfo[];
+  private readonly infoOf = new Map<SpanBuild, SpanInfo>();
+  private readonly clientish: Event[] = [];
+
+  constructor(
+    readonly all: readonly Event[],
+    spans: readonly SpanBuild[],
+  ) {
+    const t = signalTable();
+    const causeOf = (id: string) => t.meaning(id)?.cause;
+    let handshake = false;
+    let legacy = false;
+    let streamable = false;
+    all.forEach((e, i) => {
+      this.position.set(e, i);
+      if (e.session !== null) (this.bySession.get(e.session) ?? this.bySession.set(e.session, []).get(e.session)!).push(e);
+      if (e.source === 'client' || e.source === 'unknown') this.clientish.push(e);
+      for (const id of e.signals) {
+        const c = causeOf(id);
+        if (c === 'handshake-ok' || c === 'session-created') handshake = true;
+        if (c === 'transport-legacy') legacy = true;
+      }
+      if (e.rpcMethod === 'initialize' && e.httpStatus !== null && e.httpStatus < 300) handshake = true;
+      if (e.httpMethod === 'POST' && e.httpStatus !== null && e.httpStatus < 300 && e.session !== null && !(e.httpPath ?? '').includes('/messages')) streamable = true;
+    });
+    this.handshake = handshake;
+    this.legacy = legacy;
+    this.streamable = streamable;
+    this.endpointWorked = handshake || all.some((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null);
+    this.info = spans.map((span) => {
+      const failing = span.events.some(isFailureEvent);
+      const ok =
+        !failing &&
+        span.events.some(
+          (e) => (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) || e.signals.some((id) => {
+            const o = t.meaning(id)?.outcome;
+            return o === 'completion' || o === 'recovery';
+          }),
+        );
+      const lastLine = new Map<string, number>();
+      const firstLine = new Map<string, number>();
+      for (const e of span.events) {
+        lastLine.set(e.file, Math.max(lastLine.get(e.file) ?? 0, e.endLine));
+        firstLine.set(e.file, Math.min(firstLine.get(e.file) ?? Infinity, e.line));
+      }
+      return {
+        span,
+        failing,
+        ok,
+        key: callKey(span.method, span.tool),
+        causes: [...new Set(span.events.flatMap(failureCauses))],
+        paths: [...new Set(span.events.map((e) => (e.httpPath ? stripQuery(e.httpPath) : null)).filter((p): p is string => p !== null))],
+        files: new Set(span.events.map((e) => e.file)),
+        lastLine,
+        firstLine,
+      };
+    });
+    for (const i of this.info) this.infoOf.set(i.span, i);
+  }
+
+  sessionEvents(session: string): readonly Event[] {
+    return this.bySession.get(session) ?? [];
+  }
+
+  /** `b` comes after span `a`: later in time, or (without times) later in one of its files. */
+  private after(a: SpanInfo, b: SpanInfo): boolean {
+    const end = a.span.end;
+    if (end !== null && b.span.start !== null) return b.span.start > end;
+    for (const [f, last] of a.lastLine) {
+      const first = b.firstLine.get(f);
+      if (first !== undefined && first > last) return true;
+    }
+    return false;
+  }
+
+  /** A complete 2xx answer on this path somewhere in the incident: true; exchanges on it that all failed: false. */
+  pathWorked(path: string | null): boolean | null {
+    if (path === null) return null;
+    for (const i of this.info) if (i.paths.includes(path) && i.ok) return true;
+    // every exchange logged on it failed (the failing one at least): it never worked in this incident
+    return false;
+  }
+
+  /** A client line before this span in one of its files answered below 400. */
+  earlierSuccessInFile(span: SpanBuild): boolean {
+    const first = this.infoOf.get(span)?.firstLine;
+    if (!first) return false;
+    for (const e of this.clientish) {
+      const f = first.get(e.file);
+      if (f === undefined || e.line >= f) continue;
+      if (e.httpStatus !== null && e.httpStatus < 400) return true;
+    }
+    return false;
+  }
+
+  /** How many failing spans are this call (by method+tool), or — unidentified — share this failure's causes. */
+  failedAttempts(span: SpanBuild, key: string | null, causes: readonly SignalCause[]): number {
+    let n = 0;
+    const failCauses = causes.filter((c) => signalCauseIsFailure(c));
+    for (const i of this.info) {
+      if (!i.failing) continue;
+      if (key !== null ? i.key === key : i.key === null && failCauses.length > 0 && failCauses.every((c) => i.causes.includes(c))) n++;
+    }
+    return Math.max(n, 1);
+  }
+
+  /** A later span of the same call that succeeded, as "file:line". */
+  laterSuccess(span: SpanBuild, key: string | null): string | null {
+    if (key === null) return null;
+    const me = this.infoOf.get(span);
+    if (!me) return null;
+    for (const i of this.info) {
+      if (i === me || !i.ok || i.key !== key || !this.after(me, i)) continue;
+      const e = i.span.events[0]!;
+      return `${e.file}:${e.line}`;
+    }
+    return null;
+  }
+
+  /** The client said it falls back to another transport in its next lines (mcp-remote logs the 404, then the fallback). */
+  fallbackAfter(span: SpanBuild): boolean {
+    const me = this.infoOf.get(span);
+    if (!me) return false;
+    const t = signalTable();
+    for (const e of this.clientish) {
+      if (span.events.includes(e)) continue;
+      const last = me.lastLine.get(e.file);
+      if (last === undefined || e.line <= last || e.line - last > 5) continue;
+      if (e.signals.some((id) => t.meaning(id)?.cause === 'transport-fallback')) return true;
+    }
+    return false;
+  }
+
+  /** A client line after this span saying it connected or resumed, close enough to speak for it. */
+  laterRecovery(span: SpanBuild): { where: string; resumed: boolean } | null {
+    const me = this.infoOf.get(span);
+    if (!me) return null;
+    const t = signalTable();
+    for (const e of this.clientish) {
+      const rec = e.signals.map((id) => t.meaning(id)).find((m) => m?.outcome === 'recovery');
+      if (!rec) continue;
+      if (span.events.includes(e)) continue;
+      const last = me.lastLine.get(e.file);
+      const timed = span.end !== null && e.ts !== null;
+      const ok = timed ? e.ts! > span.end! && e.ts! - span.end! <= RECOVERY_WINDOW_MS : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
+      if (!ok) continue;
+      return { where: `${e.file}:${e.line}`, resumed: rec.cause === 'stream-resumed' };
+    }
+    return null;
+  }
+
+  /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */
+  writeEvidence(span: SpanBuild, inSpan: ReadonlySet<Event>): string | null {
+    const t = signalTable();
+    const committed = (e: Event) => e.signals.some((id) => t.meaning(id)?.cause === 'write-committed');
+    const rpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
+    const candidates: Event[] = span.events.filter((e) => e.source === 'server');
+    if (span.session !== null) for (const e of this.sessionEvents(span.session)) if (e.source === 'server' && !inSpan.has(e)) candidates.push(e);
+    candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
+    for (const e of candidates) {
+      const mine = inSpan.has(e) || (rpc !== null && JSON.stringify(e.rpcId) === rpc) || (span.tool !== null && e.tool === span.tool && e.rpcId === null);
+      if (!mine || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
+      if (committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
+      if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text)) return `${e.file}:${e.line} the server completed the request with HTTP ${e.httpStatus}`;
+    }
+    return null;
+  }
+
+  /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */
+  restartBetween(a: Event, b: Event): boolean {
+    const t = signalTable();
+    const lo = Math.min(this.position.get(a) ?? 0, this.position.get(b) ?? 0);
+    const hi = Math.max(this.position.get(a) ?? 0, this.position.get(b) ?? 0);
+    for (let i = lo + 1; i < hi; i++) {
+      const e = this.all[i]!;
+      if (e.source !== 'server') continue;
+      if (e.signals.some((id) => {
+        const c = t.meaning(id)?.cause;
+        return c === 'process-started' || c === 'shutdown';
+      }))
+        return true;
+    }
+    return false;
+  }
+
+  /** What the client logged after this span (for known-defect follow-ups such as "Connection closed"). */
+  laterClientMessages(span: SpanBuild): string {
+    const me = this.infoOf.get(span);
+    const out: string[] = [];
+    for (const e of this.clientish) {
+      if (span.events.includes(e)) continue;
+      if (span.end !== null && e.ts !== null) {
+        if (e.ts <= span.end) continue;
+      } else {
+        const last = me?.lastLine.get(e.file);
+        if (last === undefined || e.line <= last) continue;
+      }
+      out.push(e.message);
+      if (out.length > 200) break;
+    }
+    return out.join('\n');
+  }
+}
+
+function signalCauseIsFailure(c: SignalCause): boolean {
+  return signalTable().signals.some((s) => s.spec.meaning.cause === c && s.spec.meaning.outcome === 'failure');
+}

@@ -1,0 +1,27 @@
+import type { Rule } from '../rule.ts';
+import { has } from '../rule.ts';
+
+// triage-rules.md §4 and its decision table (REINIT: "a closed client object" must be re-created by the
+// host, not called again in a loop); python-sdk issue 3522 (one interrupted response closes the whole
+// 2.x client, later calls fail with "Connection closed"), recognised by exceptions/known-defects.ts;
+// failure-signatures row 63 (fastmcp "Server session was closed unexpectedly").
+export const closedClient: Rule = {
+  id: 'closed-client-object',
+  decision: 'reinitialize',
+  source: 'triage-rules.md §4 (python-sdk #3522) · failure-signatures row 63',
+  when(f) {
+    if (f.knownDefect === 'python-sdk-3522') return true;
+    if (!has(f, 'client-object-closed')) return 'the client object is not shown closed (no "not connected", no python-sdk 3522 shape)';
+    if (has(f, 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed')) return 'the client is closed because authentication failed';
+    return true;
+  },
+  rationale: (f) =>
+    f.knownDefect === 'python-sdk-3522'
+      ? 'This is python-sdk issue 3522 (open): one interrupted response closed the whole client object, so every later call on it fails with "Connection closed". Create a NEW client object (new transport, fresh initialize) instead of calling the old one in a loop; then judge the interrupted call on its own (a write needs checking before any repeat). Upgrading or the closed PR 3584 is not a verified fix.'
+      : `${f.tool ? `The call to ${f.tool}` : 'The call'} was refused by the client itself: its connection object is closed or never connected, so nothing was sent. Re-create the client (new transport, fresh initialize) instead of calling the old object again; then send the call normally.`,
+  examples: [
+    { name: 'python-sdk 3522 tree', facts: { knownDefect: 'python-sdk-3522', interruption: 'connection-closed', method: 'tools/call' }, fires: true },
+    { name: 'MCP client not connected for tool x', facts: { tool: 'list_issues', causes: ['client-object-closed'] }, fires: true },
+    { name: 'a plain Connection closed while a call was pending', facts: { interruption: 'connection-closed', causes: ['connection-closed'] }, fires: false },
+  ],
+};

@@ -1,0 +1,39 @@
+import type { Rule } from '../rule.ts';
+import { describe, has, signalWords } from '../rule.ts';
+import type { SignalCause } from '../../../../parsers/contract/signal.ts';
+
+// triage-rules.md §3 (a 400 for a missing or mismatched header; adding old session headers does not fix
+// it); failure-signatures D14, D15, rows 26, 28–30, 53, 54, 56, 57, 86–88; body limits (413). The request
+// was rejected at validation, before it ran: fix the client or the proxy that rewrites it.
+const VALIDATION: SignalCause[] = ['not-acceptable', 'unsupported-media-type', 'protocol-version-unsupported', 'header-mismatch', 'body-too-large', 'parse-error', 'already-initialized', 'content-type-wrong'];
+
+export const headerValidation: Rule = {
+  id: 'request-rejected-at-validation',
+  decision: 'fix_route_or_config',
+  source: 'triage-rules.md §3 · failure-signatures D14, D15, rows 26, 28–30, 53, 54, 56, 57, 86–88',
+  when(f) {
+    if (has(f, ...VALIDATION)) return true;
+    if (has(f, 'session-missing') && f.sessionSent !== true) return true;
+    if (f.jsonRpcCode === -32020 || f.jsonRpcCode === -32021 || f.jsonRpcCode === -32022) return true;
+    if (f.httpStatus === 406 || f.httpStatus === 413 || f.httpStatus === 415) return true;
+    if (f.httpStatus === 400 && f.era === 'sessionless' && f.bodyKind !== 'jsonrpc-error') return true; // D15: a bare 400 to a 2026 request
+    return 'no header, version, content-type or size rejection';
+  },
+  rationale: (f) => {
+    const why = has(f, 'session-missing')
+      ? 'the session header never reached the server (the client did not keep it, CORS does not expose it, a proxy strips it, or the client speaks another transport mode)'
+      : has(f, 'already-initialized')
+        ? 'the client re-sent initialize on a live session; drop the old session id before re-initializing'
+        : `${signalWords(f, VALIDATION, f.httpStatus === 413 ? 'the body is over a size limit' : f.era === 'sessionless' ? 'a bare 400 to a 2026-07-28 request: the headers do not match what the server requires, else it is a legacy server' : 'the request failed validation')}`;
+    return `${describe(f)} was rejected${f.httpStatus ? ` with HTTP ${f.httpStatus}` : ''} before it ran: ${why}. Fix the client (headers, protocol version, content type, body size) or the proxy that rewrites it; reinitializing or re-sending unchanged repeats the rejection.`;
+  },
+  examples: [
+    { name: 'pinned protocol version header', facts: { httpStatus: 400, method: 'notifications/initialized', sessionSent: true, era: 'session', causes: ['protocol-version-unsupported'] }, fires: true },
+    { name: '406 Accept rewritten by a proxy', facts: { httpStatus: 406, method: 'initialize', firstRequest: true, causes: ['not-acceptable'] }, fires: true },
+    { name: '2026 -32020 header mismatch', facts: { httpStatus: 400, era: 'sessionless', jsonRpcCode: -32020, bodyKind: 'jsonrpc-error' }, fires: true },
+    { name: 'missing session id, none sent', facts: { httpStatus: 400, sessionSent: false, causes: ['session-missing'] }, fires: true },
+    { name: '413 from the proxy', facts: { httpStatus: 413, method: 'tools/call', causes: ['body-too-large'] }, fires: true },
+    { name: 'a 404', facts: { httpStatus: 404 }, fires: false },
+    { name: 'a bare 400 in the session era', facts: { httpStatus: 400, era: 'session' }, fires: false },
+  ],
+};

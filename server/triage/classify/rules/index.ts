@@ -1,0 +1,72 @@
+// The ordered rule table: the first rule whose condition holds decides. Add a rule as one file in this
+// folder and list it here, more specific rules first. Rules read facts and signal ids, never text.
+import type { Rule } from '../rule.ts';
+import { authFailure } from './auth.ts';
+import { cancelNotification } from './cancel-notification.ts';
+import { closedClient } from './closed-client.ts';
+import { cancelScopeDefect, serverDefect } from './defects.ts';
+import { headerValidation } from './header-validation.ts';
+import { hostOrigin } from './host-origin.ts';
+import { interruptedUnidentified } from './interrupted-unidentified.ts';
+import { lb401NoAffinity } from './lb-401-no-affinity.ts';
+import { modelApiError } from './model-api-error.ts';
+import { neverReached, unreachablePersistent } from './never-reached.ts';
+import { optionalStream } from './optional-stream.ts';
+import { clientProtocolDefect, requiredMethodMissing, serverStreamNoise } from './protocol-defects.ts';
+import { redirectNotFollowed } from './redirect.ts';
+import { proxyTimer } from './proxy-timer.ts';
+import { readInterrupted } from './read-interrupted.ts';
+import { recoveredNoise } from './recovered-noise.ts';
+import { route404 } from './route.ts';
+import { serverNotInitialized } from './server-not-initialized.ts';
+import { sessionExpired404, staleSession400 } from './session-expired.ts';
+import { splitSession } from './split-session.ts';
+import { timeoutTooLow } from './timeout-too-low.ts';
+import { toolError, toolErrorRead } from './tool-error.ts';
+import { transportMismatch } from './transport-mismatch.ts';
+import { unclassified } from './unclassified.ts';
+import { unknownMethod } from './unknown-method.ts';
+import { writeCommitted } from './write-committed.ts';
+import { writeUnknown } from './write-unknown.ts';
+
+export const RULES: readonly Rule[] = [
+  // not an MCP failure, an optional channel, a consequence, or something the client got past
+  modelApiError,
+  optionalStream,
+  serverStreamNoise,
+  cancelNotification,
+  recoveredNoise,
+  // the client object itself is broken
+  closedClient,
+  // deployment vs credentials
+  lb401NoAffinity,
+  hostOrigin,
+  authFailure,
+  splitSession,
+  serverNotInitialized,
+  // complete answers: what the server said
+  clientProtocolDefect,
+  requiredMethodMissing,
+  unknownMethod,
+  sessionExpired404,
+  staleSession400,
+  transportMismatch,
+  route404,
+  redirectNotFollowed,
+  headerValidation,
+  toolErrorRead,
+  toolError,
+  // interrupted requests: stage, then what was done, then side effect
+  neverReached,
+  unreachablePersistent,
+  writeCommitted,
+  timeoutTooLow,
+  writeUnknown,
+  proxyTimer,
+  readInterrupted,
+  interruptedUnidentified,
+  // defects and the floor
+  cancelScopeDefect,
+  serverDefect,
+  unclassified,
+];

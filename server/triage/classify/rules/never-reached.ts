@@ -1,0 +1,45 @@
+import type { Rule } from '../rule.ts';
+import { describe, signalWords } from '../rule.ts';
+
+const CONNECT = ['conn-refused', 'dns-failure', 'connect-timeout', 'tls-failure', 'proxy-upstream-unavailable'] as const;
+
+// triage-rules.md §6 ("request was definitely never sent" → send normally); failure-signatures D1, rows 6,
+// 7, 41, 66, 67, 75, 85: a connect-stage failure; nothing reached the MCP server, so even a write is safe
+// to send once it is reachable. Persistent (every attempt, never a success) → the route/DNS/TLS/address is
+// wrong or the server is not running there: the "persistent → fix" half of D1.
+export const neverReached: Rule = {
+  id: 'never-reached-server',
+  decision: 'retry',
+  source: 'failure-signatures D1, rows 6, 41, 66, 67, 75 · triage-rules.md §6',
+  when(f) {
+    if (f.neverConnected !== true) return 'the failure is not at the connect stage';
+    if (f.writeEvidence) return 'the server logged work for this request, so it was delivered';
+    if (f.persistent === true) return `it failed on all ${f.attempts} attempts: persistent, not transient`;
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} failed while connecting (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}): the request never reached the MCP server, so nothing ran — even a write is safe to send. Send it normally once the server is reachable, with bounded retries and backoff; if it persists, check that the server is up and the address, DNS, TLS and proxy upstream.`,
+  examples: [
+    { name: 'nginx connect() failed (111) on initialize', facts: { httpStatus: 502, method: 'initialize', neverConnected: true, interruption: 'connect', stage: 'connect', causes: ['proxy-upstream-unavailable'] }, fires: true },
+    { name: 'httpx ConnectError on a write', facts: { method: 'tools/call', tool: 'create_order', neverConnected: true, interruption: 'connect', causes: ['conn-refused'] }, fires: true },
+    { name: '502 prematurely closed while reading the header', facts: { httpStatus: 502, method: 'tools/call', interruption: 'closed-before-headers' }, fires: false },
+    { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true }, fires: false },
+  ],
+};
+
+export const unreachablePersistent: Rule = {
+  id: 'unreachable-persistent',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures D1 ("persistent → fix route/DNS/TLS"), rows 6, 41',
+  when(f) {
+    if (f.neverConnected !== true) return 'the failure is not at the connect stage';
+    if (f.persistent !== true) return 'not shown to fail on every attempt';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} could not connect on any of ${f.attempts} attempts (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}) and never succeeded: not a blip. Nothing listens at that address${f.localTarget ? ' on this machine' : ''}, or the name, port, TLS trust or proxy upstream is wrong. Fix the endpoint configuration or start the server; retrying unchanged repeats it.`,
+  examples: [
+    { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true, causes: ['conn-refused'] }, fires: true },
+    { name: 'one refused attempt', facts: { neverConnected: true, attempts: 1, persistent: null }, fires: false },
+  ],
+};

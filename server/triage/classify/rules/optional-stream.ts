@@ -1,0 +1,36 @@
+import type { Rule } from '../rule.ts';
+import { has } from '../rule.ts';
+
+// failure-signatures.md D16, rows 16, 17, 20, 43, 44, 55, 90, 91; cli-contract.md roles: the standalone
+// GET SSE stream of Streamable HTTP, a DELETE on close and logging/setLevel are optional channels — their
+// failures lose no request. In the legacy HTTP+SSE transport the GET stream IS the connection.
+const STREAM_ONLY = ['stream-open-failed', 'stream-disconnected', 'stream-reconnecting', 'reconnect-exhausted'] as const;
+
+export const optionalStream: Rule = {
+  id: 'optional-stream-failure',
+  decision: 'no_action',
+  source: 'failure-signatures D16 · cli-contract.md (optional)',
+  role: 'optional',
+  when(f) {
+    if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected')) return 'in the legacy HTTP+SSE transport the GET stream is the connection, not an optional channel';
+    if (f.method === 'logging/setLevel') return true;
+    if (f.httpMethod === 'DELETE' && (f.method === null || f.method === 'notifications/cancelled')) return true;
+    if (f.method !== null || f.tool !== null) return `the failing exchange is a ${f.method ?? 'tools/call'} request, not the optional stream`;
+    if (f.httpMethod === 'GET') return true;
+    const streamOnly = f.causes.length > 0 && f.causes.every((c) => (STREAM_ONLY as readonly string[]).includes(c) || c === 'retry-attempt' || c === 'stream-cut' || c === 'conn-reset');
+    if (streamOnly && has(f, ...STREAM_ONLY) && f.httpMethod !== 'POST') return true;
+    return 'not the standalone GET stream, a DELETE or logging/setLevel';
+  },
+  rationale: (f) =>
+    f.method === 'logging/setLevel'
+      ? `logging/setLevel failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: an optional request that only changes how much the server logs; no work was lost.`
+      : `The ${f.httpMethod === 'DELETE' ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
+  examples: [
+    { name: 'GET stream 502 while the server restarts', facts: { httpMethod: 'GET', httpStatus: 502, causes: ['stream-open-failed'], era: 'session' }, fires: true },
+    { name: 'GET 405 from a server without a stream', facts: { httpMethod: 'GET', httpStatus: 405 }, fires: true },
+    { name: 'Maximum reconnection attempts, no request', facts: { causes: ['reconnect-exhausted'] }, fires: true },
+    { name: 'DELETE 404 at shutdown', facts: { httpMethod: 'DELETE', httpStatus: 404 }, fires: true },
+    { name: 'a tools/call 404', facts: { httpMethod: 'POST', method: 'tools/call', httpStatus: 404 }, fires: false },
+    { name: 'legacy SSE GET /sse 404: the connection itself', facts: { httpMethod: 'GET', httpStatus: 404, era: 'legacy-sse', causes: ['sse-connect-rejected'] }, fires: false },
+  ],
+};

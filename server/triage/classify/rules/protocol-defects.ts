@@ -1,0 +1,65 @@
+import type { Rule } from '../rule.ts';
+import { describe, has } from '../rule.ts';
+
+// spec basic/lifecycle.mdx (the client MUST send notifications/initialized before other requests);
+// python-sdk server/session.py ("Received request before initialization was complete"): the client
+// broke the protocol order — a client defect no setting fixes.
+export const clientProtocolDefect: Rule = {
+  id: 'client-protocol-defect',
+  decision: 'escalate',
+  source: 'spec basic/lifecycle.mdx · python-sdk src/mcp/server/session.py',
+  when(f) {
+    if (!has(f, 'client-protocol-error')) return 'the client did not break the protocol order';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} reached a server session that had not finished initialization: the client sent requests before notifications/initialized (the lifecycle requires it first). A defect in the MCP client; escalate to its owners (or upgrade it). Retrying or reinitializing with the same client repeats it.`,
+  examples: [
+    { name: 'Received request before initialization was complete', facts: { causes: ['client-protocol-error', 'exception-wrapper'] }, fires: true },
+    { name: 'Server not initialized', facts: { causes: ['server-not-initialized'] }, fires: false },
+  ],
+};
+
+// spec basic/utilities/ping.mdx (the receiver MUST respond promptly), 2026-07-28 server/discover (servers
+// MUST implement it): -32601 for a method every server must answer is a non-compliant server, not a
+// capability the client may live without.
+const REQUIRED = new Set(['ping', 'initialize', 'server/discover']);
+
+export const requiredMethodMissing: Rule = {
+  id: 'required-method-unsupported',
+  decision: 'escalate',
+  source: 'spec basic/utilities/ping.mdx, basic/lifecycle.mdx · failure-signatures (a.1) 2026-07-28 handshake row',
+  when(f) {
+    if (!has(f, 'method-not-found') && f.jsonRpcCode !== -32601) return 'no -32601 answer';
+    if (f.method === null || !REQUIRED.has(f.method)) return 'not a method every server must implement';
+    if (f.method === 'server/discover' && f.era !== 'sessionless') return 'server/discover is required from 2026-07-28 only';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was answered -32601 Method not found, but every MCP server must implement ${f.method}: the server is not compliant. Escalate to its owners; a client may tolerate it (treat the missing ${f.method} as non-fatal) until it is fixed.`,
+  examples: [
+    { name: 'ping -32601', facts: { method: 'ping', causes: ['method-not-found'], jsonRpcCode: -32601 }, fires: true },
+    { name: 'resources/subscribe -32601', facts: { method: 'resources/subscribe', causes: ['method-not-found'] }, fires: false },
+  ],
+};
+
+// failure-signatures rows 23, 34: "Error in message router" + ClosedResourceError on the server after its
+// client disconnected (or a stateless request finished) — noise; nothing failed client-side.
+export const serverStreamNoise: Rule = {
+  id: 'server-stream-noise',
+  decision: 'no_action',
+  source: 'failure-signatures rows 23, 34',
+  role: 'optional',
+  when(f) {
+    if (!has(f, 'server-stream-noise')) return 'no message-router/stream-closed note from the server';
+    if (f.seenBy.client || f.seenBy.proxy) return 'the client or proxy also logged a failure of this request';
+    if (f.causes.some((c) => c !== 'server-stream-noise' && c !== 'connection-closed' && c !== 'exception-wrapper')) return 'the server logged another failure with it';
+    return true;
+  },
+  rationale: () =>
+    'The server\'s message router found its stream closed (ClosedResourceError) after the client had gone or the request had finished: log noise of the SDK (failure-signatures rows 23, 34), not a failed request. Nothing to do unless clients report failures at the same time.',
+  examples: [
+    { name: 'Error in message router + ClosedResourceError', facts: { causes: ['server-stream-noise', 'connection-closed'], seenBy: { client: false, proxy: false, server: true } }, fires: true },
+    { name: 'ClosedResourceError crashing run_server', facts: { causes: ['connection-closed', 'exception-wrapper'], seenBy: { client: false, proxy: false, server: true } }, fires: false },
+  ],
+};

@@ -1,0 +1,21 @@
+import type { Rule } from '../rule.ts';
+import { describe, interruptionWords } from '../rule.ts';
+
+// failure-signatures D19 and rows 69, 70, 78, 81, 83, 84: a proxy's read/idle/route timer ended a call
+// that was read-only or not identified (writes were judged before this by D5/D7). Re-sending hits the
+// same timer: raise it for the MCP location, keep the stream alive with comments, or use tasks.
+export const proxyTimer: Rule = {
+  id: 'proxy-timer-cut',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures D19, rows 69, 70, 78, 81, 83, 84',
+  when(f) {
+    if (f.proxyTimerCut !== true) return 'no proxy timer ended the exchange';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was ended by a proxy timer (${interruptionWords(f)}): the operation or the quiet stream outlasts the proxy's read/idle timeout${f.knownTimerS ? ` (about ${f.knownTimerS} s)` : ''}. Re-sending hits the same timer. Raise the timeout for the MCP route (proxy_read_timeout, Envoy route/idle timeout, load balancer idle timeout), send SSE keep-alive comments inside it, or move long work to tasks.`,
+  examples: [
+    { name: 'tools/list cut at 60 s by nginx', facts: { method: 'tools/list', proxyTimerCut: true, interruption: 'proxy-timeout-before-headers', sideEffect: 'read', sideEffectSource: 'method', knownTimerS: 60 }, fires: true },
+    { name: 'a 502 without a timer', facts: { httpStatus: 502, interruption: 'bad-gateway' }, fires: false },
+  ],
+};

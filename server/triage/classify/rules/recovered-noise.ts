@@ -1,0 +1,39 @@
+import type { Rule } from '../rule.ts';
+import { describe } from '../rule.ts';
+
+// failure-signatures D9 (resumed SSE with Last-Event-ID), row 61 / spec 2025-03-26 backward
+// compatibility (an http-first probe answered 400/404/405, then the SSE transport connected): failures
+// the client recovered from on its own. Other recoveries (a transient failure whose call succeeded when
+// re-issued) keep their own rule and get the `recovered` role in episodes.ts.
+export const recoveredNoise: Rule = {
+  id: 'recovered-on-its-own',
+  decision: 'no_action',
+  source: 'failure-signatures D9, row 61 · spec 2025-03-26 backward compatibility',
+  role: 'recovered',
+  when(f) {
+    const resumedCut = f.resumedStream !== null && f.era !== 'sessionless' && f.interruption === 'stream-cut';
+    if (resumedCut) return true;
+    if (f.recovered !== true) return 'nothing shows the client recovered';
+    const probe = (f.httpStatus === 404 || f.httpStatus === 405 || f.httpStatus === 400 || f.transportMismatch === true) && f.transportFallback && f.firstRequest !== false;
+    if (probe) return true;
+    if (f.causes.includes('stream-resumed') && f.interruption === 'stream-cut' && f.era !== 'sessionless') return true;
+    if (f.causes.includes('redirect') && f.causes.every((c) => c === 'redirect')) return true; // row 36: followed, answered
+    return 'the later success is not a transport fallback or a stream resumption of this failure';
+  },
+  rationale: (f) =>
+    f.resumedStream !== null
+      ? `${describe(f)}: its SSE response stream was cut after it had started, and the client resumed it (${f.resumedStream}) with GET + Last-Event-ID in the same session; nothing failed after, so the replay delivered the response. Nothing to do${f.sideEffect === 'read' ? '' : ' — and do not re-send it: it ran once'}.`
+      : f.causes.includes('redirect')
+        ? `The endpoint redirected ${f.httpPath ?? 'the request'} (HTTP ${f.httpStatus ?? '30x'}, a trailing-slash mount) and the client followed it: ${f.recoveredBy}. Expected; set the exact URL to skip the extra round trip.`
+        : f.transportFallback
+        ? `The client's first Streamable HTTP attempt got ${f.httpStatus ?? 'an error'} (the expected answer of an older HTTP+SSE server), it fell back to the SSE transport and that worked (${f.recoveredBy}). Expected probing, not a failure; pin the transport to skip the probe if the noise matters.`
+        : `The response stream dropped and the client resumed it (${f.recoveredBy}); replay delivered what was pending. Nothing to do.`,
+  examples: [
+    { name: 'mcp-remote http-first 404, SSE fallback connected', facts: { httpStatus: 404, firstRequest: true, recovered: true, recoveredBy: 'x:9', transportFallback: true }, fires: true },
+    { name: '307 followed to an answer', facts: { httpStatus: 307, causes: ['redirect'], recovered: true, recoveredBy: 'the redirected path /mcp/ answered' }, fires: true },
+    { name: 'a first-request 404, later success, no fallback said', facts: { httpStatus: 404, firstRequest: true, recovered: true }, fires: false },
+    { name: 'POST stream cut, then GET + Last-Event-ID 200 in the same session', facts: { method: 'tools/call', tool: 'import_orders', era: 'session', interruption: 'stream-cut', resumedStream: 'client.log:17 GET … -> 200', sideEffect: 'write' }, fires: true },
+    { name: '2026 cut stream: no resumption exists', facts: { method: 'tools/call', era: 'sessionless', interruption: 'stream-cut', resumedStream: 'client.log:17 GET … -> 200' }, fires: false },
+    { name: 'expired session, host re-initialized itself', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: true, recovered: true, era: 'session' }, fires: false },
+  ],
+};

@@ -1,0 +1,49 @@
+import type { Rule } from '../rule.ts';
+import { describe, signalWords } from '../rule.ts';
+
+// triage-rules.md §3; failure-signatures D10 (404 on a request that carried an established session id,
+// rows 1, 2, 25, 27, 50) and D11 (the same from a non-compliant server: 400 "No valid session ID
+// provided" or another status with "unknown session" wording while a session id was sent, rows 24, 51).
+// The server says it does not know the session — at any status and log level.
+const lost = (f: Parameters<Rule['when']>[0]): true | string => {
+  if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions: a 404 there is a route or an unknown method';
+  if (f.sessionUnknown !== true) return 'nothing shows the server did not know the session';
+  if (f.sessionSent === false) return 'the request carried no session id (a missing header, not a lost session)';
+  if (f.routeWrong === true) return 'the answer came from something other than the MCP endpoint (HTML page, no route)';
+  return true;
+};
+
+export const sessionExpired404: Rule = {
+  id: 'session-expired-404',
+  decision: 'reinitialize',
+  source: 'triage-rules.md §3 · failure-signatures D10',
+  when(f) {
+    if (f.httpStatus !== 404) return 'status is not 404';
+    return lost(f);
+  },
+  rationale: (f) =>
+    `${describe(f)} ${f.session ? `carried session ${f.session}` : 'carried a session id'}${f.sessionAssignedEarlier ? ' that the server had assigned earlier' : ''} and got 404 (${signalWords(f, ['session-unknown', 'session-terminated-client'], 'session not found')}): the session is gone (restart, eviction or DELETE). Close the old transport, create a new one and send a fresh initialize without the old id; then judge the original call on its own (a write that got 404 was rejected before it ran).`,
+  examples: [
+    { name: 'tools/call after restart', facts: { httpStatus: 404, sessionSent: true, sessionAssignedEarlier: true, sessionUnknown: true, session: 'sess_aaaaaaaaaa', method: 'tools/call', era: 'session', bodyKind: 'jsonrpc-error' }, fires: true },
+    { name: 'lone client line quoting the server: unknown whether a header was sent', facts: { httpStatus: 404, sessionUnknown: true, causes: ['session-unknown'] }, fires: true },
+    { name: 'html 404 with a session', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: null, routeWrong: true, bodyKind: 'html' }, fires: false },
+    { name: '2026 404', facts: { httpStatus: 404, sessionSent: true, era: 'sessionless', jsonRpcCode: -32601 }, fires: false },
+  ],
+};
+
+export const staleSession400: Rule = {
+  id: 'stale-session-400',
+  decision: 'reinitialize',
+  source: 'failure-signatures D11, rows 24, 51 · triage-rules.md §3',
+  when(f) {
+    if (f.httpStatus === 404) return 'a 404 (session-expired-404)';
+    return lost(f);
+  },
+  rationale: (f) =>
+    `${describe(f)} ${f.session ? `carried session ${f.session}` : 'was sent with a session id'} and the server answered ${f.httpStatus ?? 'an error'} saying it does not know that session (${signalWords(f, ['session-unknown', 'session-terminated-client'], 'unknown session')}): the session was lost (restart, eviction, DELETE). Spec servers answer 404; this one uses ${f.httpStatus ?? 'another status'}. Reinitialize — new transport, fresh initialize WITHOUT the old id — not "fix headers"; and file the status as a server-side bug.`,
+  examples: [
+    { name: 'old SDK example server after a restart', facts: { httpStatus: 400, sessionSent: true, sessionUnknown: true, sessionAssignedEarlier: true, session: 'sess_aaaaaaaaaa', era: 'session', causes: ['session-unknown'] }, fires: true },
+    { name: 'session expired at info level, no status', facts: { sessionUnknown: true, causes: ['session-unknown'] }, fires: true },
+    { name: 'the same text when no session was sent', facts: { httpStatus: 400, sessionSent: false, sessionUnknown: true }, fires: false },
+  ],
+};

@@ -1,0 +1,43 @@
+import type { Rule } from '../rule.ts';
+import { describe, has, sideEffectWords } from '../rule.ts';
+
+// failure-signatures row 64 and D4: the tool returned a result with isError (FastMCP ToolError): the
+// transport worked and the tool ran. A read needs nothing from the transport side; a write (or an
+// unknown tool) may have partly happened: check what it did before any repeat.
+export const toolError: Rule = {
+  id: 'tool-returned-error',
+  decision: 'check_write_then_escalate',
+  source: 'failure-signatures D4, row 64',
+  when(f) {
+    if (!has(f, 'tool-error')) return 'no isError result';
+    if (f.causes.some((c) => c !== 'tool-error' && c !== 'write-started' && c !== 'request-received')) return 'the exchange also shows a transport failure';
+    if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
+    if (f.sideEffect === 'read') return 'a read-only tool: its error is its answer (see tool-error-read)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} reached the tool, which returned an error result (isError): the transport and session worked. ${sideEffectWords(f)}: the tool may have done part of its work before failing. Check what it did in the target system before repeating it, and read the error text (it is the tool's answer, not a connection problem).`,
+  examples: [
+    { name: 'create_order returned isError', facts: { method: 'tools/call', tool: 'create_order', causes: ['tool-error'] }, fires: true },
+    { name: 'read-only tool', facts: { method: 'tools/call', tool: 'get_order', causes: ['tool-error'], sideEffect: 'read', sideEffectSource: 'policy' }, fires: false },
+  ],
+};
+
+export const toolErrorRead: Rule = {
+  id: 'tool-error-read',
+  decision: 'no_action',
+  source: 'failure-signatures D4, row 64',
+  when(f) {
+    if (!has(f, 'tool-error')) return 'no isError result';
+    if (f.causes.some((c) => c !== 'tool-error' && c !== 'write-started' && c !== 'request-received')) return 'the exchange also shows a transport failure';
+    if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
+    if (f.sideEffect !== 'read') return 'not shown to be read-only';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} reached the tool, which answered with an error result (isError): the MCP connection is healthy and ${sideEffectWords(f)}. Nothing to fix in the transport; the error text is the tool's answer (a missing record, a bad argument).`,
+  examples: [
+    { name: 'get_order isError (unknown id)', facts: { method: 'tools/call', tool: 'get_order', causes: ['tool-error'], sideEffect: 'read', sideEffectSource: 'policy' }, fires: true },
+    { name: 'isError beside a cut stream', facts: { causes: ['tool-error', 'stream-cut'] }, fires: false },
+  ],
+};

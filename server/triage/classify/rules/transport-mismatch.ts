@@ -1,0 +1,22 @@
+import type { Rule } from '../rule.ts';
+import { describe, signalWords } from '../rule.ts';
+
+// failure-signatures rows 18, 48, 58, 61; spec 2025-03-26 "backward compatibility": a legacy HTTP+SSE
+// (2024-11-05) client against a Streamable HTTP endpoint or the reverse. New sessions cannot fix the
+// transport choice.
+export const transportMismatch: Rule = {
+  id: 'transport-mismatch',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures rows 18, 48, 58, 61 · spec 2025-03-26 backward compatibility',
+  when(f) {
+    if (f.transportMismatch !== true) return 'no sign of the other transport (legacy SSE connect refused, 405 on POST, POST to /sse, fallback that also failed)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} talked to an endpoint of the other transport (${signalWords(f, ['sse-connect-rejected', 'html-response', 'content-type-wrong', 'transport-fallback'], f.httpStatus ? `HTTP ${f.httpStatus} on ${f.httpMethod ?? 'the request'} ${f.httpPath ?? ''}`.trim() : 'the answer did not fit the transport')}): a legacy SSE client against a Streamable HTTP endpoint or the reverse. Point the client at the URL of the transport the server speaks (Streamable HTTP at /mcp vs GET /sse + POST /messages) or switch the client's transport; retries and new sessions repeat the same answer.`,
+  examples: [
+    { name: '405 on POST', facts: { httpStatus: 405, httpMethod: 'POST', transportMismatch: true }, fires: true },
+    { name: 'legacy client GET /sse answered 404', facts: { httpStatus: 404, httpMethod: 'GET', transportMismatch: true, causes: ['sse-connect-rejected'] }, fires: true },
+    { name: 'a 502 page from the proxy', facts: { httpStatus: 502, bodyKind: 'html', transportMismatch: null }, fires: false },
+  ],
+};
