@@ -1,0 +1,131 @@
+// The labelled corpora `npm run accuracy` measures the diagnosis on: recorded incidents (labels by
+// construction, samples/recorded/*/label.json and the recorded samples/* with their scenario's
+// decision), the shared real-world excerpts (../shared/corpus/real-dev, read in place, never copied),
+// and the shapes collected for this project (samples/real-world, `dev` and `held` kept apart).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Decision } from '../contract/analysis.ts';
+import { REPO, SHARED } from '../testing/helpers.ts';
+
+export type CorpusId = 'recorded' | 'real-dev' | 'collected-dev' | 'collected-held';
+
+export interface FailingLabel {
+  method: string | null;
+  tool: string | null;
+  httpStatus: number | null;
+}
+
+export interface LabelledCase {
+  corpus: CorpusId;
+  id: string;
+  /** A bundle directory or one log file. */
+  path: string;
+  family: string;
+  decision: Decision;
+  confidence: 'high' | 'medium' | 'low' | 'construction';
+  /** The request the user cares about; null when nothing failed; undefined when the label does not say. */
+  failing: FailingLabel | null | undefined;
+}
+
+/** samples/recorded/<incident>/label.json, written by the recorder from the scenario (samples/record). */
+export const RecordedLabel = z.object({
+  family: z.string(),
+  decision: Decision,
+  failing: z
+    .object({
+      method: z.string().nullable().optional(),
+      tool: z.string().nullable().optional(),
+      rpcId: z.union([z.number(), z.string()]).nullable().optional(),
+      httpStatus: z.number().int().nullable().optional(),
+    })
+    .nullable(),
+  proxy: z.string().optional(),
+  server: z.string().optional(),
+  clients: z.number().optional(),
+  clientStyle: z.string().optional(),
+  styles: z.array(z.string()).optional(),
+  why: z.string().optional(),
+});
+export type RecordedLabel = z.infer<typeof RecordedLabel>;
+
+export const RECORDED_DIR = join(REPO, 'samples', 'recorded');
+export const REAL_DEV_DIR = join(SHARED, 'corpus', 'real-dev');
+export const COLLECTED_DIR = join(REPO, 'samples', 'real-world');
+
+const dash = (v: string | undefined) => (v === undefined || v === '' || v === '-' ? null : v);
+
+function tsv(file: string): Record<string, string>[] {
+  const [head, ...rows] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+  const cols = head!.split('\t');
+  return rows.map((l) => {
+    const c = l.split('\t');
+    return Object.fromEntries(cols.map((k, i) => [k, c[i] ?? '']));
+  });
+}
+
+/** Recorded bundles: samples/recorded/* with label.json (noise material under _noise/ is not a case). */
+export function recordedCases(dir = RECORDED_DIR): LabelledCase[] {
+  if (!existsSync(dir)) return [];
+  const out: LabelledCase[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const d = join(dir, name);
+    if (name.startsWith('_') || !statSync(d).isDirectory() || !existsSync(join(d, 'label.json'))) continue;
+    const l = RecordedLabel.parse(JSON.parse(readFileSync(join(d, 'label.json'), 'utf8')));
+    out.push({
+      corpus: 'recorded',
+      id: name,
+      path: d,
+      family: l.family,
+      decision: l.decision,
+      confidence: 'construction',
+      failing: l.failing === null ? null : { method: l.failing.method ?? null, tool: l.failing.tool ?? null, httpStatus: l.failing.httpStatus ?? null },
+    });
+  }
+  return out;
+}
+
+/** The shared real-dev excerpts: MANIFEST.tsv labels (no family column: the expected decision stands in). */
+export function realDevCases(dir = REAL_DEV_DIR): LabelledCase[] {
+  const manifest = join(dir, 'MANIFEST.tsv');
+  if (!existsSync(manifest)) return [];
+  return tsv(manifest).map((r) => {
+    const status = dash(r.http_status);
+    return {
+      corpus: 'real-dev' as const,
+      id: r.file!.replace(/\.log$/, ''),
+      path: join(dir, r.file!),
+      family: r.expected_decision!,
+      decision: Decision.parse(r.expected_decision),
+      confidence: r.confidence as LabelledCase['confidence'],
+      failing: status && /^\d{3}$/.test(status) ? { method: null, tool: null, httpStatus: Number(status) } : undefined,
+    };
+  });
+}
+
+/** The collected shapes, one split: `dev` (read while building) or `held` (never opened while building). */
+export function collectedCases(split: 'dev' | 'held', dir = COLLECTED_DIR): LabelledCase[] {
+  const manifest = join(dir, 'MANIFEST.tsv');
+  if (!existsSync(manifest)) return [];
+  return tsv(manifest)
+    .filter((r) => r.split === split)
+    .map((r) => {
+      const method = dash(r.failing_method);
+      const tool = dash(r.failing_tool);
+      const status = dash(r.failing_status);
+      const known = method !== null || tool !== null || (status !== null && /^\d{3}$/.test(status));
+      return {
+        corpus: split === 'dev' ? ('collected-dev' as const) : ('collected-held' as const),
+        id: r.id!,
+        path: join(dir, r.file!),
+        family: r.family!,
+        decision: Decision.parse(r.expected_decision),
+        confidence: r.confidence as LabelledCase['confidence'],
+        failing: known ? { method, tool, httpStatus: status && /^\d{3}$/.test(status) ? Number(status) : null } : undefined,
+      };
+    });
+}
+
+export function allCases(): LabelledCase[] {
+  return [...recordedCases(), ...realDevCases(), ...collectedCases('dev'), ...collectedCases('held')];
+}

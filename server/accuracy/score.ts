@@ -1,0 +1,60 @@
+// Scoring one analysis against its label: is the headline decision right, and is the failing request
+// the user cares about among the primary failures (method, tool and status, as far as the label says)?
+import type { Analysis } from '../contract/analysis.ts';
+import type { CorpusId, LabelledCase } from './corpora.ts';
+
+export interface CaseResult {
+  c: LabelledCase;
+  got: Analysis['decision'];
+  right: boolean;
+  /** null: the label does not name the failing request. */
+  located: boolean | null;
+  rules: string[];
+}
+
+export function score(c: LabelledCase, a: Analysis): CaseResult {
+  const primary = a.failures.filter((f) => (f.role ?? 'primary') === 'primary');
+  let located: boolean | null = null;
+  if (c.failing === null) located = primary.length === 0 || a.decision === 'no_action';
+  else if (c.failing) {
+    const l = c.failing;
+    const match = (f: Analysis['failures'][number]) => (l.method === null || f.method === l.method) && (l.tool === null || f.tool === l.tool) && (l.httpStatus === null || f.httpStatus === l.httpStatus);
+    // a failure that needs no action is located when it is found at all (folded as optional, say)
+    located = c.decision === 'no_action' ? a.failures.some(match) : primary.some(match);
+  }
+  return { c, got: a.decision, right: a.decision === c.decision, located, rules: primary.filter((f) => f.decision === a.decision).map((f) => f.rule) };
+}
+
+export interface Tally {
+  n: number;
+  right: number;
+  labelled: number;
+  located: number;
+}
+
+export const tally = (rs: readonly CaseResult[]): Tally => ({
+  n: rs.length,
+  right: rs.filter((r) => r.right).length,
+  labelled: rs.filter((r) => r.located !== null).length,
+  located: rs.filter((r) => r.located === true).length,
+});
+
+export const pct = (a: number, b: number) => (b === 0 ? '   -' : `${((100 * a) / b).toFixed(0).padStart(3)}%`);
+
+/** The summary rows and the per-family table of one corpus, as text. */
+export function report(corpus: CorpusId, rs: readonly CaseResult[]): string {
+  const lines: string[] = [];
+  const all = tally(rs);
+  const firm = tally(rs.filter((r) => r.c.confidence !== 'low'));
+  lines.push(`${corpus}: ${rs.length} cases`);
+  lines.push(`  headline right      ${pct(all.right, all.n)}  (${all.right}/${all.n})${corpus === 'recorded' ? '' : `   medium/high: ${pct(firm.right, firm.n)} (${firm.right}/${firm.n})`}`);
+  lines.push(`  failing located     ${pct(all.located, all.labelled)}  (${all.located}/${all.labelled} with the request labelled)`);
+  const fams = new Map<string, CaseResult[]>();
+  for (const r of rs) (fams.get(r.c.family) ?? fams.set(r.c.family, []).get(r.c.family)!).push(r);
+  lines.push(`  ${'family'.padEnd(28)} ${'n'.padStart(3)}  headline  located`);
+  for (const [fam, xs] of [...fams].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const t = tally(xs);
+    lines.push(`  ${fam.padEnd(28)} ${String(t.n).padStart(3)}  ${pct(t.right, t.n)}      ${pct(t.located, t.labelled)}`);
+  }
+  return lines.join('\n');
+}
