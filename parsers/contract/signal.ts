@@ -81,6 +81,8 @@ export const SignalCause = z.enum([
   'request-received',
   'write-started',
   'write-committed',
+  'call-succeeded', // a client saying a call returned (no status logged)
+  'tool-annotations', // a logged tools/list result with side-effect hints
   'keepalive-noise',
   'server-stream-noise', // a server noting a stream closed after its client left (nothing failed)
 ]);

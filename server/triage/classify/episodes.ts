@@ -30,6 +30,9 @@ const OUTAGE_MS = 15_000;
 const ADJACENT_MS = 3_000;
 const ADJACENT_LINES = 6;
 const DUPLICATE_MS = 5_000;
+/** Attempts of one unidentified failure, repeated in one file. */
+const REPEAT_MS = 15 * 60_000;
+const RETRY_CAUSES = new Set<string>(['retry-attempt', 'retries-exhausted']);
 
 /** Decisions a later success of the same call settles (a transient failure, a token that refreshed). */
 const SETTLED_BY_SUCCESS = new Set<Decision>(['retry', 'fix_auth', 'escalate', 'no_action']);
@@ -68,6 +71,8 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       else if (callKey(a.method, a.tool) !== null && callKey(a.method, a.tool) === callKey(b.method, b.tool) && within(CALL_MS, 200)) link(i, j);
       else if (connectivity(a) && connectivity(b) && within(OUTAGE_MS, 40)) link(i, j);
       else if (at[i]!.file === at[j]!.file && (g !== null ? g <= ADJACENT_MS : nearInFile(i, j, ADJACENT_LINES))) link(i, j);
+      // the same unidentified failure again in the same file: attempts of one thing
+      else if (at[i]!.file === at[j]!.file && !a.identified && !b.identified && sameFailure(a, b) && (g === null || g <= REPEAT_MS)) link(i, j);
     }
   }
   // episodes numbered by their first failure
@@ -108,11 +113,13 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         const e = items[k]!;
         const g = gap(i, k);
         // the same status, call and causes (a truncated repeat may have lost some of them)
-        return e.facts.httpStatus === f.httpStatus && e.facts.tool === f.tool && (e.facts.method === f.method || f.method === null || e.facts.method === null) && subset(f.causes, e.facts.causes) && (e.decision === d.decision || f.causes.length < e.facts.causes.length) && (g !== null ? g <= DUPLICATE_MS : nearInFile(i, k, ADJACENT_LINES));
+        const near = g !== null ? g <= DUPLICATE_MS : nearInFile(i, k, ADJACENT_LINES);
+        const again = !f.identified && !e.facts.identified && at[i]!.file === at[k]!.file && sameFailure(e.facts, f);
+        return e.facts.httpStatus === f.httpStatus && e.facts.tool === f.tool && (e.facts.method === f.method || f.method === null || e.facts.method === null) && ((near && subset(f.causes, e.facts.causes) && (e.decision === d.decision || f.causes.length < e.facts.causes.length)) || again);
       });
       if (dup !== undefined) {
         dupOf.set(i, dupOf.get(dup) ?? dup);
-        out[i] = { ...out[i]!, role: 'consequence', reason: `the same error reported again (first at ${at[dup]!.file}:${at[dup]!.line})` };
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the same error again (first at ${at[dup]!.file}:${at[dup]!.line})` };
         continue;
       }
       const gone = earlierPrimary.find((k) => serverGone(items[k]!.facts));
@@ -143,6 +150,13 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
 function firstSentence(s: string): string {
   const m = /^(.{20,160}?[.:;])(?:\s|$)/.exec(s);
   return (m ? m[1]! : s.slice(0, 160)).replace(/[:;]$/, '');
+}
+
+/** The same failure causes, apart from the attempt counters around them. */
+function sameFailure(a: Facts, b: Facts): boolean {
+  const x = a.causes.filter((c) => !RETRY_CAUSES.has(c));
+  const y = b.causes.filter((c) => !RETRY_CAUSES.has(c));
+  return x.length > 0 && subset(x, y) && subset(y, x) && a.httpStatus === b.httpStatus;
 }
 
 /** Every cause of `a` is one of `b`'s. */

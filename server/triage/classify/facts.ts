@@ -374,13 +374,15 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const counted = Math.max(0, ...[...text.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])));
   const attempts = Math.max(attemptsSeen, counted, 1);
   const laterSuccess = ix.laterSuccess(span, key);
-  const persistent: Tri = attempts >= 2 ? !laterSuccess : null;
+  const laterRecovery = ix.laterRecovery(span);
+  // failed on every attempt: nothing of it succeeded, and the client never got going again after
+  const persistent: Tri = attempts >= 2 ? !laterSuccess && !laterRecovery : null;
   const resumedStream = session && start !== null ? resumedAfterCut(span, sessionEvents) : null;
   let recoveredBy: string | null = null;
   if (resumedStream && era !== 'sessionless') recoveredBy = `the client resumed the stream (${resumedStream})`;
   else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess})`;
   else {
-    const rec = ix.laterRecovery(span);
+    const rec = laterRecovery;
     if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed))
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
   }

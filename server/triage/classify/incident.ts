@@ -130,10 +130,15 @@ export class IncidentIndex {
   /** How many failing spans are this call (by method+tool), or — unidentified — share this failure's causes. */
   failedAttempts(span: SpanBuild, key: string | null, causes: readonly SignalCause[]): number {
     let n = 0;
-    const failCauses = causes.filter((c) => signalCauseIsFailure(c));
+    const failCauses = causes.filter((c) => signalCauseIsFailure(c) && c !== 'retry-attempt' && c !== 'retries-exhausted');
+    let lastTs: number | null = null;
     for (const i of this.info) {
       if (!i.failing) continue;
-      if (key !== null ? i.key === key : i.key === null && failCauses.length > 0 && failCauses.every((c) => i.causes.includes(c))) n++;
+      if (key !== null ? i.key !== key : !(i.key === null && failCauses.length > 0 && failCauses.every((c) => i.causes.includes(c)))) continue;
+      // an unidentified error reported twice within a second is one attempt, not two
+      if (key === null && lastTs !== null && i.span.start !== null && Math.abs(i.span.start - lastTs) < 1000) continue;
+      lastTs = i.span.start;
+      n++;
     }
     return Math.max(n, 1);
   }

@@ -251,6 +251,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (a.file !== e.file || e.line - reach > 3 || e.line < a.line) return;
     if (e.ts !== null && a.ts !== null && Math.abs(e.ts - a.ts) > 1000) return;
     if (e.session && a.session && e.session !== a.session) return;
+    // a line that is an exchange of its own (method and status) is another request, not this one's tail
+    if (e.httpMethod !== null && e.httpStatus !== null && a.httpMethod !== null && (a.httpStatus !== null || e.httpMethod !== a.httpMethod)) return;
     // an error naming a tool call belongs to that call: never to a GET stream, nor to another tool's exchange
     // (the tool-name+order join below takes it)
     const named = TOOL_CALL_ERROR.exec(e.message)?.[1];

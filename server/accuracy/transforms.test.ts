@@ -1,0 +1,59 @@
+// The metamorphic transforms themselves: a shifted clock keeps every layout, noise merges in time order.
+import { describe, expect, it } from 'vitest';
+import { rng, shiftTimes, transform } from './transforms.ts';
+
+const H = 3_600_000;
+
+describe('shiftTimes', () => {
+  it('moves every timestamp layout and keeps it', () => {
+    const cases: [string, string][] = [
+      ['2026-11-29T09:02:27.466Z INFO x', '2026-11-30T10:02:28.966Z INFO x'],
+      ['2026-11-29 23:59:59,123 - mcp - ERROR - y', '2026-12-01 01:00:00,623 - mcp - ERROR - y'],
+      ['2026/11/29 09:02:27 [error] 9#9: *1 z', '2026/11/30 10:02:28 [error] 9#9: *1 z'],
+      ['127.0.0.1 - - [29/Nov/2026:09:02:27 +0000] "POST /mcp HTTP/1.1" 200', '127.0.0.1 - - [30/Nov/2026:10:02:28 +0000] "POST /mcp HTTP/1.1" 200'],
+      ['{"level":30,"time":1795942947337,"msg":"a"}', '{"level":30,"time":1796032948837,"msg":"a"}'],
+      ['{"time":"2026-11-29T09:02:27+00:00","msec":1795942947.466}', '{"time":"2026-11-30T10:02:28+00:00","msec":1796032948.966}'],
+      ['2026-03-19T21:33:47.310-06:00  INFO 1 --- [main] x', '2026-03-20T22:33:48.810-06:00  INFO 1 --- [main] x'],
+    ];
+    for (const [input, want] of cases) expect(shiftTimes(input, 25 * H + 1500)).toBe(want);
+  });
+
+  it('leaves text without times alone', () => {
+    expect(shiftTimes('no time here, port 8080, id 1234567890', 5 * H)).toBe('no time here, port 8080, id 1234567890');
+  });
+});
+
+describe('transform', () => {
+  const bundle = {
+    files: [
+      { name: 'client.log', data: Buffer.from('2026-01-01T10:00:00.000Z INFO a\n2026-01-01T10:00:02.000Z ERROR b\n') },
+      { name: 'server.log', data: Buffer.from('{"time":1767261600500,"msg":"c"}\n') },
+    ],
+  };
+  it('is deterministic for a seed', () => {
+    for (const id of ['rename', 'gzip', 'clock', 'skew'] as const) expect(transform(bundle, id, 7)).toEqual(transform(bundle, id, 7));
+    expect(rng(1)()).toBe(rng(1)());
+  });
+  it('renames to names that say nothing about the source, and reorders', () => {
+    const names = transform(bundle, 'rename', 3).files.map((f) => f.name);
+    expect(names.every((n) => /^incident-\d+\.log$/.test(n))).toBe(true);
+    expect(transform(bundle, 'reorder', 1).files.map((f) => f.name)).toEqual(['server.log', 'client.log']);
+  });
+  it('CRLF keeps the lines', () => {
+    const c = transform(bundle, 'crlf', 1).files[0]!.data.toString();
+    expect(c.split('\r\n').length).toBe(3);
+  });
+  it('skews only the server clock', () => {
+    const t = transform(bundle, 'skew', 5);
+    expect(t.files[0]!.data).toEqual(bundle.files[0]!.data);
+    expect(t.files[1]!.data.toString()).not.toBe(bundle.files[1]!.data.toString());
+  });
+  it('splices noise into the matching files in time order', () => {
+    const noise = { files: [{ name: 'client.log', data: Buffer.from('2025-06-01T00:00:01.000Z INFO noise\n') }] };
+    const out = transform(bundle, 'noise', 2, { noise: [noise] }).files[0]!.data.toString().trim().split('\n');
+    expect(out).toHaveLength(3);
+    expect(out.some((l) => l.endsWith('noise'))).toBe(true);
+    const times = out.map((l) => Date.parse(l.slice(0, 24)));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+});

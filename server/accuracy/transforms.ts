@@ -1,0 +1,201 @@
+// Metamorphic transforms of an incident bundle: the same incident written another way — another
+// client log style, other file names, another order, gzip, CRLF, a shifted clock, a skewed server
+// clock, unrelated healthy sessions and GET-stream reconnect noise spliced in. The diagnosis must
+// not change: same headline decision, same failing request.
+import { gzipSync } from 'node:zlib';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A bundle in memory: file name → content, in the order the files are handed to the analyser. */
+export interface Bundle {
+  files: { name: string; data: Buffer }[];
+}
+
+export type TransformId = 'style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise';
+
+/** The logs of a bundle directory (not its labels, READMEs or style variants). */
+export function readBundle(dir: string): Bundle {
+  const files = readdirSync(dir)
+    .filter((f) => /\.(log|jsonl?|txt)$/.test(f) && !f.startsWith('expected.') && f !== 'label.json' && statSync(join(dir, f)).isFile())
+    .sort()
+    .map((name) => ({ name, data: readFileSync(join(dir, name)) }));
+  return { files };
+}
+
+export function writeBundle(b: Bundle, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  for (const f of b.files) writeFileSync(join(dir, f.name), f.data);
+  return dir;
+}
+
+/** A small seeded generator (mulberry32): the same seed gives the same transform everywhere. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const frac = (ms: number, digits: number) => (digits === 0 ? '' : String(ms).padStart(3, '0').padEnd(digits, '0').slice(0, digits));
+
+/**
+ * Every timestamp of a log line moved by `ms`, written back in its own layout: ISO 8601 (T or space,
+ * with or without a zone), nginx error-log and CLF/HAProxy times, epoch seconds or milliseconds as
+ * JSON numbers. Zone-less times are read as UTC and stay zone-less.
+ */
+export function shiftTimes(text: string, ms: number): string {
+  const iso = /\b(\d{4})-(\d\d)-(\d\d)([T ])(\d\d):(\d\d):(\d\d)(?:([.,])(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?/g;
+  const slash = /\b(\d{4})\/(\d\d)\/(\d\d) (\d\d):(\d\d):(\d\d)\b/g;
+  const clf = /\b(\d\d)\/([A-Z][a-z]{2})\/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?( [+-]\d{4})?/g;
+  const epoch = /("(?:time|ts|timestamp|msec|start_time|startTime)"\s*:\s*)(\d{10})(\d{3})?(\.\d{1,6})?\b/g;
+  let out = text.replace(iso, (m, y, mo, d, sep, h, mi, s, fsep, fr, zone) => {
+    const offMin = zone && zone !== 'Z' ? (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) : 0;
+    const fracMs = fr ? Number(fr.padEnd(3, '0').slice(0, 3)) : 0;
+    const t = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, fracMs) - offMin * 60_000 + ms;
+    const l = new Date(t + offMin * 60_000);
+    const rest = fr ? `${fsep}${frac(l.getUTCMilliseconds(), fr.length)}${fr.length > 3 ? fr.slice(3) : ''}` : '';
+    return `${l.getUTCFullYear()}-${pad(l.getUTCMonth() + 1)}-${pad(l.getUTCDate())}${sep}${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}${rest}${zone ?? ''}`;
+  });
+  out = out.replace(slash, (_m, y, mo, d, h, mi, s) => {
+    const l = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +s) + ms);
+    return `${l.getUTCFullYear()}/${pad(l.getUTCMonth() + 1)}/${pad(l.getUTCDate())} ${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}`;
+  });
+  out = out.replace(clf, (_m, d, mon, y, h, mi, s, fr, zone) => {
+    const offMin = zone ? (zone.trim()[0] === '-' ? -1 : 1) * (Number(zone.trim().slice(1, 3)) * 60 + Number(zone.trim().slice(3))) : 0;
+    const fracMs = fr ? Number(fr.padEnd(3, '0').slice(0, 3)) : 0;
+    const t = Date.UTC(+y, MONTHS.indexOf(mon), +d, +h, +mi, +s, fracMs) - offMin * 60_000 + ms;
+    const l = new Date(t + offMin * 60_000);
+    return `${pad(l.getUTCDate())}/${MONTHS[l.getUTCMonth()]}/${l.getUTCFullYear()}:${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}${fr ? `.${frac(l.getUTCMilliseconds(), fr.length)}` : ''}${zone ?? ''}`;
+  });
+  out = out.replace(epoch, (_m, key, secs, msPart, fr) => {
+    if (msPart !== undefined) return `${key}${Number(secs + msPart) + ms}`;
+    if (fr) {
+      const digits = fr.length - 1;
+      const v = Math.round((Number(secs + fr) * 1000 + ms) * 1000) / 1000;
+      return `${key}${(v / 1000).toFixed(digits)}`;
+    }
+    return `${key}${Number(secs) + Math.round(ms / 1000)}`;
+  });
+  return out;
+}
+
+const isClient = (name: string) => /client/i.test(name);
+const isServer = (name: string) => /server/i.test(name);
+
+/** Lines of `extra` merged into `base` by their leading timestamp (lines without one stay with the line before). */
+function mergeByTime(base: string, extra: string): string {
+  const stamp = (l: string) => {
+    const m = /\b(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)|"time"\s*:\s*(\d{13})|\[(\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d[^\]]*)\]|^(\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d)/.exec(l);
+    if (!m) return null;
+    if (m[2]) return Number(m[2]);
+    if (m[3]) return Date.parse(m[3].replace(/^(\d\d)\/(\w{3})\/(\d{4}):/, '$2 $1 $3 ').replace(/\.\d+/, ''));
+    const s = (m[1] ?? m[4]!).replace(',', '.').replace(/\//g, '-').replace(' ', 'T');
+    return Date.parse(/[Zz+-]\d?\d?:?\d?\d?$/.test(s.slice(19)) ? s : `${s}Z`);
+  };
+  type Rec = { t: number; lines: string[]; from: number };
+  const records = (text: string, from: number): Rec[] => {
+    const out: Rec[] = [];
+    let last = -Infinity;
+    for (const l of text.replace(/\n$/, '').split('\n')) {
+      const t = stamp(l);
+      if (t !== null && !Number.isNaN(t)) {
+        last = t;
+        out.push({ t, lines: [l], from });
+      } else if (out.length) out.at(-1)!.lines.push(l);
+      else out.push({ t: last, lines: [l], from });
+    }
+    return out;
+  };
+  const all = [...records(base, 0), ...records(extra, 1)];
+  // stable: equal times keep base lines first
+  const sorted = all.map((r, i) => ({ r, i })).sort((a, b) => a.r.t - b.r.t || a.r.from - b.r.from || a.i - b.i);
+  return sorted.flatMap(({ r }) => r.lines).join('\n') + '\n';
+}
+
+function firstTime(b: Bundle): number | null {
+  let best: number | null = null;
+  for (const f of b.files) {
+    const m = /\b(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)/.exec(f.data.toString('utf8'));
+    if (m) {
+      const t = Date.parse(m[1]!);
+      if (best === null || t < best) best = t;
+    }
+  }
+  return best;
+}
+
+/**
+ * Apply one transform. `styles` maps a client log style to its file (the same records written by
+ * another logging library); `noise` is a list of bundles to splice in (healthy sessions, GET-stream
+ * reconnects), matched to the incident's files by kind (client, proxy, server).
+ */
+export function transform(b: Bundle, id: TransformId, seed: number, opts: { styles?: Map<string, Buffer>; noise?: Bundle[] } = {}): Bundle {
+  const r = rng(seed);
+  const files = b.files.map((f) => ({ ...f }));
+  switch (id) {
+    case 'style': {
+      const styles = [...(opts.styles ?? new Map())];
+      if (!styles.length) return { files };
+      const [, data] = styles[Math.floor(r() * styles.length)]!;
+      const c = files.find((f) => isClient(f.name));
+      if (c) c.data = data;
+      return { files };
+    }
+    case 'rename': {
+      // names that say nothing about the source: the content must
+      // (configuration such as the tool policy file keeps its name: it is not a log)
+      const order = files.map((_, i) => i).sort(() => r() - 0.5);
+      return { files: files.map((f, i) => (f.name === 'mcp-triage.tools.json' ? f : { name: `incident-${order[i]! + 1}${f.name.endsWith('.json.log') ? '.jsonl' : '.log'}`, data: f.data })) };
+    }
+    case 'reorder':
+      return { files: files.reverse() };
+    case 'gzip':
+      return { files: files.map((f, i) => (i % 2 === 0 || r() < 0.5 ? { name: `${f.name}.gz`, data: gzipSync(f.data) } : f)) };
+    case 'crlf':
+      return { files: files.map((f) => ({ name: f.name, data: Buffer.from(f.data.toString('utf8').replace(/\r?\n/g, '\r\n')) })) };
+    case 'clock': {
+      // every file moves together: days, hours and a few seconds
+      const ms = (1 + Math.floor(r() * 40)) * 86_400_000 + Math.floor(r() * 23) * 3_600_000 + Math.floor(r() * 50) * 1000;
+      return { files: files.map((f) => ({ name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), ms)) })) };
+    }
+    case 'skew': {
+      // the server's clock runs ahead of the others by 0.4–1.6 s
+      const ms = 400 + Math.floor(r() * 1200);
+      return { files: files.map((f) => (isServer(f.name) ? { name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), ms)) } : f)) };
+    }
+    case 'noise': {
+      const start = firstTime(b);
+      if (start === null || !opts.noise?.length) return { files };
+      for (const n of opts.noise) {
+        const nStart = firstTime(n);
+        if (nStart === null) continue;
+        const delta = start - nStart + Math.floor(r() * 2000) - 500;
+        const kind = (name: string) => (isClient(name) ? 'client' : isServer(name) ? 'server' : /nginx|haproxy|caddy|proxy|access|error/i.test(name) ? 'proxy' : 'other');
+        for (const nf of n.files) {
+          const target = files.find((f) => f.name === nf.name) ?? files.find((f) => kind(f.name) === kind(nf.name) && kind(f.name) !== 'other');
+          if (!target) continue;
+          target.data = Buffer.from(mergeByTime(target.data.toString('utf8'), shiftTimes(nf.data.toString('utf8'), delta)));
+        }
+      }
+      return { files };
+    }
+  }
+}
+
+/** The client log written in the other styles (samples/recorded/<incident>/styles/client.<style>.log). */
+export function styleVariants(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const sd = join(dir, 'styles');
+  if (!existsSync(sd)) return out;
+  for (const f of readdirSync(sd).sort()) {
+    const m = /^client\.(.+)\.log$/.exec(f);
+    if (m) out.set(m[1]!, readFileSync(join(sd, f)));
+  }
+  return out;
+}
