@@ -102,6 +102,9 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
  * them were not triage-relevant (stack frames, a response body). Notes about the optional GET
  * stream join only a GET exchange.
  */
+/** Block formats that carry no log line of their own (a bare traceback or stack under some line). */
+const BARE_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
+
 function attachOrphans(spans: SpanBuild[]): void {
   const keyedEvent = (e: Event) => e.rpcId !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null;
   const owner = new Map<Event, SpanBuild>();
@@ -115,6 +118,20 @@ function attachOrphans(spans: SpanBuild[]): void {
     let last: Event | null = null;
     for (const e of list) {
       const s = owner.get(e)!;
+      // a traceback right under the line that introduced it ("ERROR - Error in message router", then
+      // the trace) belongs to that line, keyed or not
+      if (e.kind === 'block' && BARE_BLOCKS.has(e.format) && last && !BARE_BLOCKS.has(last.format) && last.file === e.file && e.line - last.endLine <= 6 && !isKeyed(s)) {
+        const into = owner.get(last)!;
+        if (into !== s) {
+          for (const x of s.events) owner.set(x, into);
+          into.events.push(...s.events);
+          for (const k of s.joinedBy) into.joinedBy.add(k);
+          into.joinedBy.add('adjacent-lines');
+          s.events = [];
+        }
+        last = e;
+        continue;
+      }
       if (isKeyed(s) || !last || !current) {
         current = isKeyed(s) ? s : current;
         last = e;

@@ -131,18 +131,23 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         out[i] = { ...out[i]!, role: 'consequence', reason: `the client's timeout after ${describeK(first)}` };
         continue;
       }
-      if (d.rule.id === 'unclassified-failure' && !f.identified) {
-        out[i] = { ...out[i]!, role: 'consequence', reason: `an unexplained error in the episode of ${describeK(first)}` };
-        continue;
-      }
+
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
   }
-  // An unexplained, unidentified failure is primary only when it is the only failure of its episode.
-  for (let i = 0; i < n; i++) {
-    if (items[i]!.rule.id !== 'unclassified-failure' || items[i]!.facts.identified || out[i]!.role !== 'primary') continue;
-    const others = out.filter((p, k) => k !== i && p.episode === out[i]!.episode && p.role !== 'optional' && dupOf.get(k) !== i);
-    if (others.length) out[i] = { ...out[i]!, role: 'consequence', reason: 'an unexplained error beside the failures of its episode' };
+  // An unexplained, unidentified failure is primary only when nothing else in its episode is: beside an
+  // explained or identified failure it is folded; when all of an episode's failures are unexplained, the
+  // first stays primary (every visible error is accounted for).
+  const unexplained = (k: number) => items[k]!.rule.id === 'unclassified-failure' && !items[k]!.facts.identified;
+  for (const i of order) {
+    if (!unexplained(i) || out[i]!.role !== 'primary') continue;
+    const others = order.filter((k) => k !== i && out[k]!.episode === out[i]!.episode && out[k]!.role === 'primary');
+    if (others.some((k) => !unexplained(k))) out[i] = { ...out[i]!, role: 'consequence', reason: 'an unexplained error beside the failures of its episode' };
+  }
+  for (const i of order) {
+    if (!unexplained(i) || out[i]!.role !== 'primary') continue;
+    const firstUnexplained = order.find((k) => out[k]!.episode === out[i]!.episode && unexplained(k) && out[k]!.role === 'primary');
+    if (firstUnexplained !== i) out[i] = { ...out[i]!, role: 'consequence', reason: 'another unexplained error of the same episode' };
   }
   return out;
 }

@@ -277,7 +277,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // --- protocol era: what the exchange did, not what a header claimed
   const pv = evs.find((e) => e.protocolVersion)?.protocolVersion ?? (ctx.protocolVersions.length === 1 ? ctx.protocolVersions[0]! : null);
   let era: Era = pv === null ? 'unknown' : pv >= '2026-07-28' ? 'sessionless' : pv >= '2025-03-26' ? 'session' : 'legacy-sse';
-  const legacyHere = has('transport-legacy') || (httpPath !== null && /\/(?:sse|messages)\/?$/.test(httpPath));
+  // A connection that opens with a GET (no POST before it from this client) is a legacy HTTP+SSE client:
+  // Streamable HTTP starts with POST initialize, and its standalone GET only follows it.
+  const opensWithGet = httpMethod === 'GET' && !has('stream-open-failed') && !ix.endpointWorked && !ix.earlierPostInFile(span);
+  const legacyHere = has('transport-legacy') || (httpPath !== null && /\/(?:sse|messages)\/?$/.test(httpPath)) || opensWithGet;
   if (era === 'sessionless' && ix.handshake) era = 'session';
   if (era === 'unknown' && (legacyHere || (ix.legacy && !ix.streamable))) era = 'legacy-sse';
   else if (era === 'unknown' && ix.handshake) era = 'session';
@@ -285,7 +288,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // --- sessions
   const before = (e: Event) => start === null || (e.ts !== null && e.ts < start) || (e.ts === null && sameFileBefore(e, span));
   const sessionEvents = session ? ix.sessionEvents(session).filter((e) => !inSpan.has(e)) : [];
-  const sessionAssignedEarlier: Tri = !session
+  // legacy SSE: a POST whose URL carries the session got that URL from the server's endpoint event
+  const legacyPostWithSession = evs.some((e) => e.httpMethod === 'POST' && e.httpPath !== null && /\/messages\/?\?.*session_?[iI]d=/.test(e.httpPath));
+  const sessionAssignedEarlier: Tri = legacyPostWithSession
+    ? true
+    : !session
     ? null
     : sessionEvents.some((e) => before(e) && ((e.httpStatus !== null && e.httpStatus < 400) || e.signals.some((id) => table().meaning(id)?.cause === 'session-created')))
       ? true
@@ -323,7 +330,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (pathWorked === true) routeWrong = false;
   const transportFallback = has('transport-fallback') || ix.fallbackAfter(span);
   let transportMismatch: Tri = null;
-  if (has('sse-connect-rejected') && (httpStatus === 404 || httpStatus === 405 || httpStatus === null) && !has('auth-rejected') && !has('auth-token-expired') && !has('oauth-flow-failed')) transportMismatch = true;
+  if (has('sse-connect-rejected') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405 || httpStatus === null) && !has('auth-rejected') && !has('auth-token-expired') && !has('oauth-flow-failed')) transportMismatch = true;
   else if (httpStatus === 405 && httpMethod === 'POST') transportMismatch = true;
   else if (httpMethod === 'POST' && httpPath !== null && /\/sse\/?$/.test(httpPath) && (httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
   else if ((has('html-response') || has('content-type-wrong')) && legacyHere && !has('route-missing')) transportMismatch = true;

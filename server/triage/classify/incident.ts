@@ -115,6 +115,17 @@ export class IncidentIndex {
     return false;
   }
 
+  /** A POST exchange logged before this span in one of its files. */
+  earlierPostInFile(span: SpanBuild): boolean {
+    const first = this.infoOf.get(span)?.firstLine;
+    if (!first) return false;
+    for (const e of this.all) {
+      const f = first.get(e.file);
+      if (f !== undefined && e.line < f && e.httpMethod === 'POST') return true;
+    }
+    return false;
+  }
+
   /** A client line before this span in one of its files answered below 400. */
   earlierSuccessInFile(span: SpanBuild): boolean {
     const first = this.infoOf.get(span)?.firstLine;

@@ -53,7 +53,7 @@ export const serverStreamNoise: Rule = {
   when(f) {
     if (!has(f, 'server-stream-noise')) return 'no message-router/stream-closed note from the server';
     if (f.seenBy.client || f.seenBy.proxy) return 'the client or proxy also logged a failure of this request';
-    if (f.causes.some((c) => c !== 'server-stream-noise' && c !== 'connection-closed' && c !== 'exception-wrapper')) return 'the server logged another failure with it';
+    if (f.causes.some((c) => c !== 'server-stream-noise' && c !== 'connection-closed' && c !== 'exception-wrapper' && c !== 'request-received')) return 'the server logged another failure with it';
     return true;
   },
   rationale: () =>
