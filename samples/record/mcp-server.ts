@@ -350,11 +350,10 @@ async function handleStateless(req: IncomingMessage, res: ServerResponse, ctx: R
   const server = getServer();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: cfg.jsonResponse });
   transport.onerror = (e) => error({ reqId: ctx.reqId, err: errObj(e) }, `transport error: ${e.message}`);
-  if (ctx.rpcId !== undefined) {
-    const key = `undefined|${String(ctx.rpcId)}`;
-    openPosts.set(key, res);
-  }
+  const key = `undefined|${String(ctx.rpcId)}`;
+  if (ctx.rpcId !== undefined) openPosts.set(key, res);
   res.on('close', () => {
+    if (openPosts.get(key) === res) openPosts.delete(key);
     void transport.close();
     void server.close();
   });
@@ -389,8 +388,7 @@ async function handleLegacy(req: IncomingMessage, res: ServerResponse, ctx: ReqC
       res.writeHead(400, { 'content-type': 'text/plain' }).end('No transport found for sessionId');
       return true;
     }
-    openPosts.set(`${sid}|${String(ctx.rpcId)}`, res);
-    await t.handlePostMessage(req as IncomingMessage & { auth?: never }, res, body);
+    await t.handlePostMessage(req, res, body);
     return true;
   }
   return false;

@@ -110,11 +110,8 @@ async function recordStyled(s: RecordedScenario): Promise<void> {
 
 /** samples/recorded/README.md: the incident table, rebuilt from every label.json after a recording */
 function writeRecordedIndex(): void {
-  const rows = recordedScenarios
-    .filter((s) => !s.noise && existsSync(join(RECORDED_DIR, s.name, 'label.json')))
-    .map((s) => JSON.parse(readFileSync(join(RECORDED_DIR, s.name, 'label.json'), 'utf8')) as Record<string, unknown> & { failing: Record<string, unknown> | null })
-    ;
   const names = recordedScenarios.filter((s) => !s.noise && existsSync(join(RECORDED_DIR, s.name, 'label.json'))).map((s) => s.name);
+  const rows = names.map((n) => JSON.parse(readFileSync(join(RECORDED_DIR, n, 'label.json'), 'utf8')) as Record<string, unknown> & { failing: Record<string, unknown> | null });
   const f = (x: { method?: unknown; tool?: unknown; rpcId?: unknown; httpStatus?: unknown } | null) =>
     x ? [x.rpcId === null ? '' : `rpc ${String(x.rpcId)} `, String(x.method ?? 'GET stream'), x.tool ? ` ${String(x.tool)}` : '', ` → ${x.httpStatus ?? 'no status'}`].join('') : '—';
   const count = (k: string) => {
