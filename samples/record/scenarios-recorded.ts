@@ -472,6 +472,31 @@ const lateDeletePlay = async (env: Env) => {
   await sleep(300);
 };
 
+/**
+ * 2024-11-05 transport: the server restarts under a connected SSE client; the next POST /messages?sessionId=<old>
+ * meets the new process (400 No transport found for sessionId) before EventSource's own reconnect (3 s) fires
+ */
+const legacyRestartPlay = async (env: Env) => {
+  const c = await connectLegacy(env.log, env.url);
+  env.ctx.clients.push(c as unknown as Connected);
+  await listTools(env.log, c);
+  await callTool(env.log, c, 'get_order', { order_id: 'ORD-1001' });
+  await sleep(300);
+  env.servers[0] = await env.ctx.restartServer(env.servers[0]!);
+  await sleep(400);
+  env.log.info('User asked to place an order');
+  await callTool(env.log, c, 'create_order', { sku: 'SKU-RED-MUG', qty: 1 });
+  // 2024-11-05 reinitialize: close, reopen GET /sse (new endpoint, new session), initialize
+  env.log.warn('MCP call failed; reopening the SSE connection');
+  await c.client.close();
+  const c2 = await connectLegacy(env.log, env.url);
+  env.ctx.clients.push(c2 as unknown as Connected);
+  await listTools(env.log, c2);
+  await callTool(env.log, c2, 'create_order', { sku: 'SKU-RED-MUG', qty: 1 });
+  await sleep(200);
+  await closeClient(env.log, c2, false);
+};
+
 // ---------------------------------------------------------------------------------------------------------------
 
 const W = (tool: string, rpcId: number, httpStatus: number | null, method = 'tools/call'): Failing => ({ method, tool, rpcId, httpStatus });
@@ -1439,6 +1464,30 @@ const plans: Plan[] = [
     serverCfg: { logStyle: 'winston' },
     why: 'Three concurrent conversations with overlapping rpc ids, each with its GET stream, all calls fine, clean DELETEs. no_action.',
     play: healthyPlay(1500),
+  },
+  // ---- appended later (kept last so the primary styles of the plans above stay put) ----
+  {
+    name: 'legacy-restart-nginx',
+    family: 'session-lost',
+    decision: 'reinitialize',
+    failing: W('create_order', 3, 400),
+    proxy: 'nginx',
+    server: 'legacy-sse',
+    clients: 1,
+    why: "2024-11-05 HTTP+SSE: the server restarted (its SSE stream ended, new pid), and the next POST /messages?sessionId=<old> got 400 No transport found for sessionId. The session is gone: reinitialize, which for this transport means reopening GET /sse and using the new endpoint (D10 version modifier, row 37/58).",
+    play: legacyRestartPlay,
+  },
+  {
+    name: 'legacy-restart-direct-winston',
+    family: 'session-lost',
+    decision: 'reinitialize',
+    failing: W('create_order', 3, 400),
+    proxy: 'none',
+    server: 'legacy-sse',
+    clients: 1,
+    serverCfg: { logStyle: 'winston' },
+    why: 'Legacy SSE transport, direct: after a server restart the old sessionId in the POST URL is unknown (400 No transport found for sessionId). Reopen GET /sse and initialize again (reinitialize for 2024-11-05).',
+    play: legacyRestartPlay,
   },
 ];
 
