@@ -201,7 +201,8 @@ export async function callTool(
   timeoutMs?: number,
   opts: { progress?: boolean; resetTimeoutOnProgress?: boolean } = {},
 ): Promise<unknown> {
-  log.info(`Calling tool ${name} ${JSON.stringify(args)}`);
+  // long arguments (a pasted CSV) are cut like the other logged bodies; short ones are logged whole
+  log.info(`Calling tool ${name} ${oneLine(JSON.stringify(args), 300)}`);
   const t0 = performance.now();
   try {
     const onprogress = opts.progress
