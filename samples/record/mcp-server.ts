@@ -20,6 +20,12 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import winston from 'winston';
+import Transport from 'winston-transport';
 
 export interface ServerConfig {
   /** 0 = pick a free port */
@@ -60,6 +66,29 @@ export interface ServerConfig {
    * first progress event (like a connection drain / sidecar restart); the handler itself keeps running
    */
   cutStream?: 'import_orders:after-first-event';
+  // ---- options used by the samples/recorded/ scenarios (scenarios-recorded.ts) ----
+  /**
+   * Session handling: 'stateful' (default, one transport per session id), 'stateless' (sessionIdGenerator
+   * undefined, a new server + transport per POST, like the SDK's simpleStatelessStreamableHttp example) or
+   * 'legacy-sse' (the 2024-11-05 HTTP+SSE transport: GET /sse + POST /messages?sessionId=, SSEServerTransport)
+   */
+  mode?: 'stateful' | 'stateless' | 'legacy-sse';
+  /** stateless mode: GET answered 405 like the SDK example ('405', default) or handed to the transport ('open') */
+  statelessGet?: '405' | 'open';
+  /** server log style: pino-style JSON lines (default) or winston text (`<time> [<host>/<pid>] <level>: <msg> {meta}`) */
+  logStyle?: 'pino' | 'winston';
+  /** HTTP layer: plain node:http (default) or the SDK's createMcpExpressApp (Express 5: "Cannot POST /x" 404 pages) */
+  http?: 'node' | 'express';
+  /** Express only: the SDK's requireBearerAuth in front of /mcp; this token is valid, every other one "expired" */
+  bearerToken?: string;
+  /** how long export_report (slow read-only tool) runs, ms; it sends a progress event every 500 ms when asked */
+  reportMs?: number;
+  /** how long get_order takes, ms (a slow read) */
+  getOrderMs?: number;
+  /** how long create_order takes before it commits, ms (default 30) */
+  createMs?: number;
+  /** answer DELETE with 405 (a server that does not let clients end sessions) */
+  noDelete?: boolean;
 }
 
 const cfg: ServerConfig = JSON.parse(process.argv[2] ?? '{}');
@@ -67,8 +96,37 @@ const logFd = openSync(cfg.log, 'a');
 const HOST = cfg.hostname ?? hostname();
 
 type Fields = Record<string, unknown>;
+
+/** winston text logger (logStyle 'winston'); its transport writes synchronously, so a crash loses nothing */
+class SyncFdTransport extends Transport {
+  override log(info: Record<string | symbol, unknown>, next: () => void): void {
+    writeSync(logFd, String(info[Symbol.for('message')]) + '\n');
+    next();
+  }
+}
+const wlog =
+  cfg.logStyle === 'winston'
+    ? winston.createLogger({
+        level: 'info',
+        format: winston.format.combine(
+          winston.format.timestamp(),
+          winston.format.printf(({ timestamp, level, message, ...meta }) => {
+            const rest = Object.keys(meta).length ? ' ' + JSON.stringify(meta) : '';
+            return `${timestamp} [${HOST}/${process.pid}] ${level}: ${message}${rest}`;
+          }),
+        ),
+        transports: [new SyncFdTransport()],
+      })
+    : undefined;
+
 /** pino-compatible line: level, time, pid, hostname, <fields>, msg. Synchronous, so nothing is lost on a crash. */
 function log(level: number, fields: Fields, msg: string): void {
+  if (wlog) {
+    const meta: Fields = {};
+    for (const [k, v] of Object.entries(fields)) if (v !== undefined) meta[k] = v;
+    wlog.log(level >= 50 ? 'error' : level >= 40 ? 'warn' : 'info', msg, meta);
+    return;
+  }
   const line: Fields = { level, time: Date.now(), pid: process.pid, hostname: HOST, service: cfg.name };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) line[k] = v;
   line.msg = msg;
@@ -124,6 +182,7 @@ function getServer(): McpServer {
       const o = loadOrders().find((x) => x.id === order_id);
       info({ mcpSessionId: extra.sessionId, rpcId: extra.requestId, tool: 'get_order' }, `tools/call get_order order=${order_id} found=${!!o}`);
       if (cfg.crash === 'get_order:before-response') die();
+      if (cfg.getOrderMs) await new Promise((r) => setTimeout(r, cfg.getOrderMs));
       if (!o) return { isError: true, content: [{ type: 'text', text: `order ${order_id} not found` }] };
       return { content: [{ type: 'text', text: JSON.stringify(o) }] };
     },
@@ -140,7 +199,7 @@ function getServer(): McpServer {
       const base = { mcpSessionId: extra.sessionId, rpcId: extra.requestId, tool: 'create_order' };
       info(base, `tools/call create_order start sku=${sku} qty=${qty}`);
       if (cfg.crash === 'create_order:before-commit') die();
-      await new Promise((r) => setTimeout(r, 30)); // the write to the order DB
+      await new Promise((r) => setTimeout(r, cfg.createMs ?? 30)); // the write to the order DB
       const id = saveOrder(sku, qty).id;
       info(base, `tools/call create_order committed order=${id}`);
       if (cfg.crash === 'create_order:after-commit') die();
@@ -152,7 +211,7 @@ function getServer(): McpServer {
     'import_orders',
     {
       description: 'Import a batch of orders from the supplier feed (slow)',
-      inputSchema: { batch: z.string() },
+      inputSchema: { batch: z.string(), rows: z.array(z.string()).optional() },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async ({ batch }, extra) => {
@@ -171,6 +230,28 @@ function getServer(): McpServer {
       await new Promise((r) => setTimeout(r, cfg.importMs ?? 1500));
       info(base, `tools/call import_orders committed batch=${batch} imported=42`);
       return { content: [{ type: 'text', text: JSON.stringify({ batch, imported: 42 }) }] };
+    },
+  );
+  server.registerTool(
+    'export_report',
+    {
+      description: 'Build a sales report for a month (slow, read-only)',
+      inputSchema: { month: z.string() },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ month }, extra) => {
+      const base = { mcpSessionId: extra.sessionId, rpcId: extra.requestId, tool: 'export_report' };
+      info(base, `tools/call export_report start month=${month}`);
+      const progressToken = extra._meta?.progressToken;
+      const total = cfg.reportMs ?? 1500;
+      for (let t = 0; t < total; t += 500) {
+        if (progressToken !== undefined) {
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: t / 500, total: Math.ceil(total / 500), message: `building report ${month}` } });
+        }
+        await new Promise((r) => setTimeout(r, Math.min(500, total - t)));
+      }
+      info(base, `tools/call export_report done month=${month} rows=318`);
+      return { content: [{ type: 'text', text: JSON.stringify({ month, rows: 318, url: `reports://sales/${month}` }) }] };
     },
   );
   return server;
@@ -236,13 +317,16 @@ function attachTransportLogging(t: StreamableHTTPServerTransport): void {
   };
 }
 
-async function handlePost(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx): Promise<void> {
-  const raw = await readBody(req);
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    body = undefined;
+/** the POST body: Express has parsed it already (req.body); node:http reads it here */
+async function postBody(req: IncomingMessage, ctx: ReqCtx): Promise<unknown> {
+  let body: unknown = (req as IncomingMessage & { body?: unknown }).body;
+  if (body === undefined) {
+    const raw = await readBody(req);
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
   }
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const m = body as { id?: string | number; method?: string; params?: { name?: string } };
@@ -251,6 +335,67 @@ async function handlePost(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx
     if (m.method === 'tools/call') ctx.tool = m.params?.name;
   }
   info({ ...ctx, method: 'POST', url: req.url }, 'incoming request');
+  return body;
+}
+
+/** stateless (SDK simpleStatelessStreamableHttp): a new server and transport for every POST */
+async function handleStateless(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx): Promise<void> {
+  if (req.method !== 'POST' && !(req.method === 'GET' && cfg.statelessGet === 'open')) {
+    info({ ...ctx, method: req.method, url: req.url }, 'incoming request');
+    res.writeHead(405, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }));
+    return;
+  }
+  const body = req.method === 'POST' ? await postBody(req, ctx) : (info({ ...ctx, method: req.method, url: req.url }, 'incoming request'), undefined);
+  const server = getServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: cfg.jsonResponse });
+  transport.onerror = (e) => error({ reqId: ctx.reqId, err: errObj(e) }, `transport error: ${e.message}`);
+  const key = `undefined|${String(ctx.rpcId)}`;
+  if (ctx.rpcId !== undefined) openPosts.set(key, res);
+  res.on('close', () => {
+    if (openPosts.get(key) === res) openPosts.delete(key);
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+/** legacy HTTP+SSE (2024-11-05), routed like the SDK's simpleSseServer example */
+const sseTransports = new Map<string, SSEServerTransport>();
+async function handleLegacy(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx, path: string): Promise<boolean> {
+  if (req.method === 'GET' && path === '/sse') {
+    info({ ...ctx, method: req.method, url: req.url }, 'incoming request');
+    const t = new SSEServerTransport('/messages', res);
+    ctx.mcpSessionId = t.sessionId;
+    sseTransports.set(t.sessionId, t);
+    t.onclose = () => {
+      info({ mcpSessionId: t.sessionId }, `SSE connection closed for session ${t.sessionId}`);
+      sseTransports.delete(t.sessionId);
+    };
+    t.onerror = (e) => error({ mcpSessionId: t.sessionId, err: errObj(e) }, `transport error: ${e.message}`);
+    await getServer().connect(t);
+    info({ reqId: ctx.reqId, mcpSessionId: t.sessionId }, `Established SSE stream with session ID: ${t.sessionId}`);
+    return true;
+  }
+  if (req.method === 'POST' && path === '/messages') {
+    const sid = new URL(req.url ?? '/', 'http://x').searchParams.get('sessionId') ?? undefined;
+    ctx.mcpSessionId = sid;
+    const body = await postBody(req, ctx);
+    const t = sid ? sseTransports.get(sid) : undefined;
+    if (!t) {
+      warn({ ...ctx }, `No transport found for sessionId ${sid}`);
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('No transport found for sessionId');
+      return true;
+    }
+    await t.handlePostMessage(req, res, body);
+    return true;
+  }
+  return false;
+}
+
+async function handlePost(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx): Promise<void> {
+  const body = await postBody(req, ctx);
   const sid = ctx.mcpSessionId;
   const existing = sid ? transports.get(sid) : undefined;
   if (existing) {
@@ -328,6 +473,50 @@ function h1(req: IncomingMessage, n: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** the streamable-HTTP endpoint, whatever the HTTP layer */
+async function mcpRoute(req: IncomingMessage, res: ServerResponse, ctx: ReqCtx): Promise<void> {
+  if (cfg.mode === 'stateless') return handleStateless(req, res, ctx);
+  if (req.method === 'POST') return handlePost(req, res, ctx);
+  if (req.method === 'DELETE' && cfg.noDelete) {
+    info({ ...ctx, method: req.method, url: req.url }, 'incoming request');
+    res.writeHead(405, { allow: 'GET, POST', 'content-type': 'text/plain' }).end('Method Not Allowed');
+    return;
+  }
+  if (req.method === 'GET' || req.method === 'DELETE') return handleGetOrDelete(req, res, ctx);
+  res.writeHead(405, { allow: 'GET, POST, DELETE' }).end('Method Not Allowed');
+}
+
+const reqCtx = new WeakMap<IncomingMessage, ReqCtx>();
+/** Express 5 through the SDK's createMcpExpressApp (JSON body parser, localhost Host check), optional bearer auth */
+const express = cfg.http === 'express' ? buildExpress() : undefined;
+function buildExpress() {
+  const app = createMcpExpressApp();
+  const wrap =
+    (fn: (req: IncomingMessage, res: ServerResponse, ctx: ReqCtx) => Promise<unknown>) =>
+    (req: IncomingMessage, res: ServerResponse, next: (e?: unknown) => void) => {
+      fn(req, res, reqCtx.get(req)!).catch(next);
+    };
+  if (cfg.bearerToken) {
+    const verifier = {
+      async verifyAccessToken(token: string) {
+        if (token !== cfg.bearerToken) {
+          warn({}, 'Bearer token rejected: Token has expired');
+          throw new InvalidTokenError('Token has expired');
+        }
+        return { token, clientId: 'orders-assistant', scopes: ['orders'], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+      },
+    };
+    app.use('/mcp', requireBearerAuth({ verifier, resourceMetadataUrl: 'https://auth.example.test/.well-known/oauth-protected-resource' }));
+  }
+  if (cfg.mode === 'legacy-sse') {
+    app.get('/sse', wrap((req, res, ctx) => handleLegacy(req, res, ctx, '/sse')));
+    app.post('/messages', wrap((req, res, ctx) => handleLegacy(req, res, ctx, '/messages')));
+  } else {
+    app.all('/mcp', wrap(mcpRoute));
+  }
+  return app;
+}
+
 const http = createServer((req, res) => {
   const start = process.hrtime.bigint();
   const h = (n: string) => {
@@ -361,14 +550,23 @@ const http = createServer((req, res) => {
     // pino-http wording; no statusCode when the headers never left
     if (!done) warn({ ...fields(), headersSent: res.headersSent }, 'request aborted');
   });
+  reqCtx.set(req, ctx);
+  if (express) {
+    express(req, res);
+    return;
+  }
   const run = async () => {
-    if (req.url?.split('?')[0] !== '/mcp') {
+    const path = req.url?.split('?')[0] ?? '/';
+    if (cfg.mode === 'legacy-sse') {
+      if (await handleLegacy(req, res, ctx, path)) return;
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
-    if (req.method === 'POST') return handlePost(req, res, ctx);
-    if (req.method === 'GET' || req.method === 'DELETE') return handleGetOrDelete(req, res, ctx);
-    res.writeHead(405, { allow: 'GET, POST, DELETE' }).end('Method Not Allowed');
+    if (path !== '/mcp') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return;
+    }
+    return mcpRoute(req, res, ctx);
   };
   run().catch((e) => {
     error({ reqId: ctx.reqId, err: errObj(e) }, 'Error handling MCP request');
@@ -382,12 +580,14 @@ http.listen(cfg.port, '127.0.0.1', () => {
   info(
     {
       port,
-      sessionRouting: cfg.unknownSession === '404' ? 'sdk-1.32-example' : 'legacy-example',
+      sessionRouting: cfg.mode === 'stateless' || cfg.mode === 'legacy-sse' ? undefined : cfg.unknownSession === '404' ? 'sdk-1.32-example' : 'legacy-example',
+      mode: cfg.mode,
+      http: cfg.http,
       jsonResponse: cfg.jsonResponse,
       idleTimeoutMs: cfg.idleTimeoutMs,
       eventStore: cfg.eventStore || undefined,
     },
-    `orders-mcp 1.4.2 (@modelcontextprotocol/sdk 1.32.2) listening on http://127.0.0.1:${port}/mcp`,
+    `orders-mcp 1.4.2 (@modelcontextprotocol/sdk 1.32.2) listening on http://127.0.0.1:${port}${cfg.mode === 'legacy-sse' ? '/sse' : '/mcp'}`,
   );
   process.stdout.write(JSON.stringify({ listening: port }) + '\n');
 });

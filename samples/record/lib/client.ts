@@ -6,11 +6,24 @@ import { appendFileSync } from 'node:fs';
 import { formatWithOptions } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
-export class ClientLog {
+/** What the host app logs through: the text ClientLog (samples/<incident>/) or the styled fan-out (samples/recorded/). */
+export interface Log {
+  line(level: Level, component: string, msg: string): void;
+  debug(msg: string, component?: string): void;
+  info(msg: string, component?: string): void;
+  warn(msg: string, component?: string): void;
+  /** like console.error(msg, err) */
+  error(msg: string, err?: unknown, component?: string): void;
+  /** the same log, host-app messages tagged with one conversation (`conv-a: `) */
+  tagged(prefix: string): Log;
+}
+
+export class ClientLog implements Log {
   /**
    * @param prefix written before every host-app message (e.g. `conv-a: ` when one host app serves several
    *   conversations, each with its own MCP client); mcp-client lines keep their documented grammar
@@ -80,7 +93,7 @@ export interface FetchHooks {
 }
 
 /** fetch wrapper: one DEBUG line per HTTP exchange (+ body of non-2xx answers, + new session ids). */
-export function loggingFetch(log: ClientLog, hooks: FetchHooks = {}): FetchFn {
+export function loggingFetch(log: Log, hooks: FetchHooks = {}): FetchFn {
   let lastSession: string | undefined;
   return async (url, init = {}) => {
     if (hooks.rewriteHeaders) {
@@ -140,7 +153,7 @@ export interface ConnectOptions extends FetchHooks {
 }
 
 /** new Client + transport, connect (initialize + notifications/initialized), log the outcome. Throws on failure. */
-export async function connect(log: ClientLog, url: string, opts: ConnectOptions = {}): Promise<Connected> {
+export async function connect(log: Log, url: string, opts: ConnectOptions = {}): Promise<Connected> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     fetch: loggingFetch(log, opts),
     sessionId: opts.sessionId,
@@ -169,7 +182,7 @@ export async function connect(log: ClientLog, url: string, opts: ConnectOptions 
   return { client, transport };
 }
 
-export async function listTools(log: ClientLog, c: Connected): Promise<void> {
+export async function listTools(log: Log, c: Connected | LegacyConnected): Promise<void> {
   try {
     const r = await c.client.listTools();
     log.info(`Tools available: ${r.tools.map((t) => t.name).join(', ')}`);
@@ -181,21 +194,25 @@ export async function listTools(log: ClientLog, c: Connected): Promise<void> {
 
 /** host-app style tool call: INFO before/after, console.error-style ERROR on failure (returned, not thrown) */
 export async function callTool(
-  log: ClientLog,
-  c: Connected,
+  log: Log,
+  c: Connected | LegacyConnected,
   name: string,
   args: Record<string, unknown>,
   timeoutMs?: number,
-  opts: { progress?: boolean } = {},
+  opts: { progress?: boolean; resetTimeoutOnProgress?: boolean } = {},
 ): Promise<unknown> {
-  log.info(`Calling tool ${name} ${JSON.stringify(args)}`);
+  // long arguments (a pasted CSV) are cut like the other logged bodies; short ones are logged whole
+  log.info(`Calling tool ${name} ${oneLine(JSON.stringify(args), 300)}`);
   const t0 = performance.now();
   try {
     const onprogress = opts.progress
       ? (p: { progress: number; total?: number; message?: string }) =>
           log.info(`Progress for tool ${name}: ${p.progress}/${p.total ?? '?'}${p.message ? ` ${p.message}` : ''}`)
       : undefined;
-    const ro = timeoutMs || onprogress ? { ...(timeoutMs ? { timeout: timeoutMs } : {}), ...(onprogress ? { onprogress } : {}) } : undefined;
+    const ro =
+      timeoutMs || onprogress
+        ? { ...(timeoutMs ? { timeout: timeoutMs } : {}), ...(onprogress ? { onprogress } : {}), ...(opts.resetTimeoutOnProgress ? { resetTimeoutOnProgress: true } : {}) }
+        : undefined;
     const r = await c.client.callTool({ name, arguments: args }, undefined, ro);
     const text = (r.content as { type: string; text?: string }[] | undefined)?.find((x) => x.type === 'text')?.text ?? '';
     log.info(`Tool ${name} returned isError=${r.isError ? 'true' : 'false'} in ${Math.round(performance.now() - t0)} ms: ${oneLine(text, 200)}`);
@@ -207,7 +224,7 @@ export async function callTool(
 }
 
 /** a raw JSON-RPC request (a method the SDK has a helper for, or not); logs like callTool, returns the error */
-export async function callMethod(log: ClientLog, c: Connected, method: string, params: Record<string, unknown>): Promise<unknown> {
+export async function callMethod(log: Log, c: Connected | LegacyConnected, method: string, params: Record<string, unknown>): Promise<unknown> {
   log.info(`Calling ${method} ${JSON.stringify(params)}`);
   const t0 = performance.now();
   try {
@@ -220,8 +237,40 @@ export async function callMethod(log: ClientLog, c: Connected, method: string, p
   }
 }
 
-export async function closeClient(log: ClientLog, c: Connected, terminate: boolean): Promise<void> {
-  if (terminate) {
+/** the 2024-11-05 HTTP+SSE client (SSEClientTransport: GET /sse, then POSTs to the announced endpoint) */
+export interface LegacyConnected {
+  client: Client;
+  transport: SSEClientTransport;
+}
+
+export async function connectLegacy(log: Log, url: string, opts: ConnectOptions = {}): Promise<LegacyConnected> {
+  const transport = new SSEClientTransport(new URL(url), { fetch: loggingFetch(log, opts), requestInit: opts.requestInit });
+  const client = new Client({ name: 'orders-assistant', version: '0.9.0' });
+  client.onerror = (e) => log.error('MCP client error:', e, 'mcp-client');
+  log.info(`Connecting to MCP server at ${url} (transport=sse, @modelcontextprotocol/sdk 1.32.2)`);
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    log.error(`Failed to connect to MCP server at ${url}:`, e);
+    throw e;
+  }
+  const sv = client.getServerVersion();
+  log.info(`Connected to ${sv?.name} ${sv?.version} over SSE`, 'mcp-client');
+  return { client, transport };
+}
+
+/** the SDK README's backwards-compatible client: Streamable HTTP first, the old SSE transport if that fails */
+export async function connectWithFallback(log: Log, url: string): Promise<Connected | LegacyConnected> {
+  try {
+    return await connect(log, url);
+  } catch {
+    log.warn('Streamable HTTP connection failed, falling back to SSE transport');
+    return connectLegacy(log, url);
+  }
+}
+
+export async function closeClient(log: Log, c: Connected | LegacyConnected, terminate: boolean): Promise<void> {
+  if (terminate && c.transport instanceof StreamableHTTPClientTransport) {
     try {
       await c.transport.terminateSession();
       log.info('Session terminated (DELETE sent)', 'mcp-client');

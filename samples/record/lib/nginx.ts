@@ -18,6 +18,17 @@ export interface NginxOptions {
   proxyReadTimeout?: string;
   /** extra directives inside the MCP location (e.g. a broken Accept rewrite) */
   extraLocation?: string;
+  /** every exact path proxied with the MCP settings (default: [location ?? '/mcp']; legacy SSE: ['/sse', '/messages']) */
+  paths?: string[];
+  /**
+   * a buffering MCP location, copied from the site's static/API block: `proxy_buffering on`, the upstream's
+   * `X-Accel-Buffering: no` ignored, and gzip for text/event-stream (gzip holds small events until its buffer fills)
+   */
+  buffering?: boolean;
+  /** client_max_body_size (nginx default 1m): larger POSTs get nginx's own 413 page */
+  clientMaxBodySize?: string;
+  /** proxy-side bearer check: any other Authorization gets nginx's 401 page with a WWW-Authenticate header */
+  bearerToken?: string;
 }
 
 export const JSON_LOG_FORMAT =
@@ -62,21 +73,34 @@ ${o.upstreams.map((u) => `        server ${u};`).join('\n')}
         server_name localhost;
         root ${join(o.prefix, 'html')};
 
-        location = ${o.location ?? '/mcp'} {
-            proxy_pass http://mcp_backend;
+${(o.paths ?? [o.location ?? '/mcp']).map((p) => location(o, p)).join('')}    }
+}
+`;
+}
+
+function location(o: NginxOptions, path: string): string {
+  const auth = o.bearerToken
+    ? `            if ($http_authorization != "Bearer ${o.bearerToken}") {
+                add_header WWW-Authenticate 'Bearer realm="orders-mcp", error="invalid_token"' always;
+                add_header X-Request-ID $request_id always;
+                return 401;
+            }
+`
+    : '';
+  return `        location = ${path} {
+${auth}            proxy_pass http://mcp_backend;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $host;
             proxy_set_header X-Request-ID $request_id;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             add_header X-Request-ID $request_id always;
-            proxy_buffering off;
+            proxy_buffering ${o.buffering ? 'on;\n            proxy_ignore_headers X-Accel-Buffering;\n            gzip on;\n            gzip_min_length 0;\n            gzip_types application/json text/event-stream' : 'off'};
             proxy_cache off;
             proxy_read_timeout ${o.proxyReadTimeout ?? '300s'};
-${o.extraLocation ?? ''}
+${o.clientMaxBodySize ? `            client_max_body_size ${o.clientMaxBodySize};
+` : ''}${o.extraLocation ?? ''}
         }
-    }
-}
 `;
 }
 
