@@ -13,13 +13,13 @@ const { values } = parseArgs({
   options: { corpus: { type: 'string', multiple: true }, cases: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
 });
 if (values.help) {
-  process.stdout.write(`Usage: npm run accuracy -- [--corpus recorded|real-dev|collected-dev|collected-held]... [--cases] [--json]\n
+  process.stdout.write(`Usage: npm run accuracy -- [--corpus recorded|recorded-held|real-dev|collected-dev|collected-held]... [--cases] [--json]\n
 Analyses every labelled case and prints, per corpus, how often the headline decision is right, how often
 the failing request is among the primary failures, and a per-family table. --cases lists the cases that
-went wrong (never for collected-held).\n`);
+went wrong (never for the held-back corpora).\n`);
   process.exit(0);
 }
-const ORDER: CorpusId[] = ['recorded', 'real-dev', 'collected-dev', 'collected-held'];
+const ORDER: CorpusId[] = ['recorded', 'recorded-held', 'real-dev', 'collected-dev', 'collected-held'];
 const want = new Set((values.corpus as string[] | undefined) ?? ORDER);
 const cases = allCases().filter((c) => want.has(c.corpus));
 const results: CaseResult[] = [];
@@ -38,7 +38,7 @@ if (values.json) {
     const rs = results.filter((r) => r.c.corpus === corpus);
     if (!rs.length) continue;
     process.stdout.write(report(corpus, rs) + '\n');
-    if (values.cases && corpus !== 'collected-held')
+    if (values.cases && !corpus.endsWith('-held'))
       for (const r of rs.filter((x) => !x.right || x.located === false)) process.stdout.write(`    ✗ ${r.c.id} [${r.c.confidence}] expected ${r.c.decision}, got ${r.got}${r.right ? ' (request not located)' : ''} ${r.rules.join(',')}\n`);
     process.stdout.write('\n');
   }

@@ -47,7 +47,7 @@ export function report(corpus: CorpusId, rs: readonly CaseResult[]): string {
   const all = tally(rs);
   const firm = tally(rs.filter((r) => r.c.confidence !== 'low'));
   lines.push(`${corpus}: ${rs.length} cases`);
-  lines.push(`  headline right      ${pct(all.right, all.n)}  (${all.right}/${all.n})${corpus === 'recorded' ? '' : `   medium/high: ${pct(firm.right, firm.n)} (${firm.right}/${firm.n})`}`);
+  lines.push(`  headline right      ${pct(all.right, all.n)}  (${all.right}/${all.n})${corpus.startsWith('recorded') ? '' : `   medium/high: ${pct(firm.right, firm.n)} (${firm.right}/${firm.n})`}`);
   lines.push(`  failing located     ${pct(all.located, all.labelled)}  (${all.located}/${all.labelled} with the request labelled)`);
   const fams = new Map<string, CaseResult[]>();
   for (const r of rs) (fams.get(r.c.family) ?? fams.set(r.c.family, []).get(r.c.family)!).push(r);
