@@ -13,13 +13,15 @@ export interface Bundle {
 
 export type TransformId = 'style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise';
 
-/** The logs of a bundle directory (not its labels, READMEs or style variants). */
+/** The names of a bundle directory's logs (not its labels, READMEs, expected output or style variants). */
+export function readBundleNames(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => /\.(log|jsonl?|txt|gz)$/.test(f) && !f.startsWith('expected.') && f !== 'label.json' && statSync(join(dir, f)).isFile())
+    .sort();
+}
+
 export function readBundle(dir: string): Bundle {
-  const files = readdirSync(dir)
-    .filter((f) => /\.(log|jsonl?|txt)$/.test(f) && !f.startsWith('expected.') && f !== 'label.json' && statSync(join(dir, f)).isFile())
-    .sort()
-    .map((name) => ({ name, data: readFileSync(join(dir, name)) }));
-  return { files };
+  return { files: readBundleNames(dir).map((name) => ({ name, data: readFileSync(join(dir, name)) })) };
 }
 
 export function writeBundle(b: Bundle, dir: string): string {

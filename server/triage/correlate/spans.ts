@@ -240,7 +240,13 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   let anchor = -1;
   let reach = 0; // last line attached to the current anchor: a chain of adjacent lines stays together
   events.forEach((e, i) => {
-    const isAnchor = e.rpcId !== null || e.requestId !== null;
+    // an exchange line (a request id, a JSON-RPC id, or an HTTP method with its path) starts what follows it
+    const isAnchor = e.rpcId !== null || e.requestId !== null || (e.httpMethod !== null && e.httpPath !== null);
+    if (isAnchor && anchor >= 0 && events[anchor]!.file === e.file && (e.rpcId === null && e.requestId === null) && e.line - reach <= 3 && sameExchange(events[anchor]!, e)) {
+      // the same exchange logged twice in a row (request, then its answer): keep one anchor
+      if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
+      return;
+    }
     if (isAnchor) {
       anchor = i;
       reach = e.endLine;
@@ -252,7 +258,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (e.ts !== null && a.ts !== null && Math.abs(e.ts - a.ts) > 1000) return;
     if (e.session && a.session && e.session !== a.session) return;
     // a line that is an exchange of its own (method and status) is another request, not this one's tail
-    if (e.httpMethod !== null && e.httpStatus !== null && a.httpMethod !== null && (a.httpStatus !== null || e.httpMethod !== a.httpMethod)) return;
+    if (e.httpMethod !== null && (e.httpStatus !== null || e.httpPath !== null) && a.httpMethod !== null && (a.httpStatus !== null || a.httpPath !== null)) return;
     // an error naming a tool call belongs to that call: never to a GET stream, nor to another tool's exchange
     // (the tool-name+order join below takes it)
     const named = TOOL_CALL_ERROR.exec(e.message)?.[1];
@@ -385,6 +391,11 @@ class TimeBuckets {
     }
     for (let k = lo; k < b.ts.length && b.ts[k]! <= to; k++) yield b.idx[k]!;
   }
+}
+
+/** Two exchange lines that can be one request: same method and path, and no conflicting status. */
+function sameExchange(a: Event, b: Event): boolean {
+  return a.httpMethod === b.httpMethod && a.httpPath === b.httpPath && (a.httpStatus === null || b.httpStatus === null || a.httpStatus === b.httpStatus);
 }
 
 function near(a: Event, b: Event, ms: number): boolean {
