@@ -1,5 +1,5 @@
 // One file, streaming: clean → detect (on a bounded prefix) → redact → fold blocks → apply
-// formats → enrich. Every physical line ends up in exactly one event or is blank; lines no
+// formats → line reader (time, level, prefix where a format left them empty) → enrich. Every physical line ends up in exactly one event or is blank; lines no
 // format understands become raw events and are counted, never dropped.
 import { emptyEvent, type Event, type Source } from '../contract/event.ts';
 import { blockFolders, MAX_HELD, type BlockFolder } from '../special/index.ts';
@@ -8,6 +8,7 @@ import { detectLayout, detectPrefix, NUMBER_LINE, stripAnsi, stripPrefix, type L
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
+import { readLine, wordingApplies } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
 
 export interface FileStats {
@@ -181,6 +182,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
         const e = emptyEvent({ file: opts.file, line: b.start, source, format: hit.f.spec.id, kind: 'line', text: b.lines[0]! });
         Object.assign(e, hit.parsed);
         if (!hit.parsed.message) e.message = e.text;
+        readLine(e, lastTs, wordingApplies(hit.f, hit.parsed));
         ownOrCarriedTs(e);
         // Held like any line event, so what follows it (an HTML body, "    at …" frames) folds into it.
         pending = e;
@@ -279,6 +281,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       const e = emptyEvent({ file: opts.file, line: n, source, format: f.spec.id, kind: 'line', text });
       Object.assign(e, parsed);
       if (!parsed.message) e.message = text;
+      readLine(e, lastTs, wordingApplies(f, parsed));
       ownOrCarriedTs(e);
       pending = e;
       return;
@@ -286,6 +289,8 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     stats.unparsed++;
     countLine('unknown', 1);
     const e = emptyEvent({ file: opts.file, line: n, source, format: 'unknown', kind: 'raw', text });
+    // No format read it: the line reader reads its prefix in any order, the wording gives a level.
+    readLine(e, lastTs, true);
     ownOrCarriedTs(e);
     yield enrich(e);
   };
