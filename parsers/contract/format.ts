@@ -27,7 +27,7 @@ const JsonMatch = z
 export const FormatSample = z
   .object({
     line: z.string(),
-    /** Event fields the engine must produce for this line (a subset; omitted fields are not checked). */
+    /** Event fields the engine must produce for this line (a subset; omitted fields, and attrs keys not listed, are not checked). */
     expect: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();
