@@ -441,7 +441,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   { field: 'httpPath', re: new RegExp(`\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?(\\/[^\\s"?]{0,300})`), why: 'METHOD /path', examples: [['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'], ['"GET  /mcp/ HTTP/1.1"', '/mcp/']], nearMisses: ['GET it done'] },
   {
     field: 'httpPath',
-    re: /(?:\bfor url|\burl[=:]|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:|\b[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server))?:?|\bPOSTing to|\brequest to|\bendpoint:?|\b(?:server|listening|running) (?:at|on):?)\s{0,3}['"(]?(?:https?|wss?):\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>?#()]{0,300})/,
+    re: /(?:\bfor url|\burl[=:]|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server))?:?|\bPOSTing to|\brequest to|\bendpoint:?|\b(?:server|listening|running) (?:at|on):?)\s{0,3}['"(]?(?:https?|wss?):\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>?#()]{0,300})/,
     needs: ['://'],
     why: "the path of the URL a request goes to: `for url 'http://…/mcp'`, `Connecting to remote server: https://…/sse`",
     examples: [["Client error '404 Not Found' for url 'http://ip-abc:8000/mcp'", '/mcp'], ['Connecting to remote server: https://mcp.example.com/v1/sse', '/v1/sse'], ['Query parameters: {"url":"http://localhost:5180/mcp","transportType":"streamable-http"}', '/mcp']],
@@ -463,7 +463,7 @@ function unquote(v: string): string | number | null {
 // is not a target).
 
 export const TARGET = {
-  re: /(?:\b(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |\bfor url\s{0,3}|\burl[=:]\s{0,3}|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:\s{0,4}|\b[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server)|(?: [\w-]{1,40}){0,2} (?:server|endpoint) at)?:?\s{0,3}|\bPOSTing to\s{0,3}|\brequest to\s{0,3}|\bendpoint:?\s{0,3}|\b(?:server|listening|running) (?:at|on):?\s{0,3})['"(]?(https?|wss?):\/\/(?:[^\s/@"'<>()]{1,200}@)?(\[[0-9A-Fa-f:.]{2,60}\]|[A-Za-z0-9][A-Za-z0-9._-]{0,252})(?::(\d{1,5}))?(?![\w.-])/,
+  re: /(?:\b(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |\bfor url\s{0,3}|\burl[=:]\s{0,3}|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:\s{0,4}|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server)|(?: [\w-]{1,40}){0,2} (?:server|endpoint) at)?:?\s{0,3}|\bPOSTing to\s{0,3}|\brequest to\s{0,3}|\bendpoint:?\s{0,3}|\b(?:server|listening|running) (?:at|on):?\s{0,3})['"(]?(https?|wss?):\/\/(?:[^\s/@"'<>()]{1,200}@)?(\[[0-9A-Fa-f:.]{2,60}\]|[A-Za-z0-9][A-Za-z0-9._-]{0,252})(?::(\d{1,5}))?(?![\w.-])/,
   why: 'scheme, host and port of the URL a request goes to',
   examples: [
     ['POST http://ip-abc:8080/mcp rpc=3', { targetScheme: 'http', targetHost: 'ip-abc', targetPort: 8080 }],
@@ -471,6 +471,7 @@ export const TARGET = {
     ['Connecting to remote server: https://mcp.atlassian.com/v1/sse', { targetScheme: 'https', targetHost: 'mcp.atlassian.com', targetPort: 443 }],
     ['connecting to http://[::1]:9000/mcp', { targetScheme: 'http', targetHost: '[::1]', targetPort: 9000 }],
     ['Connecting to Ghidra server at http://localhost:8089', { targetScheme: 'http', targetHost: 'localhost', targetPort: 8089 }],
+    ['reconnecting to ws://host-q7w2e9r4t1/mcp', { targetScheme: 'ws', targetHost: 'host-q7w2e9r4t1', targetPort: 80 }],
   ] as const,
   nearMisses: ['see https://modelcontextprotocol.io/docs for details', 'https://<host>/mcp'],
 };
