@@ -15,10 +15,13 @@ const REPO = resolve(import.meta.dirname, '../..');
 const CORPUS = resolve(REPO, '../shared/corpus/real-dev');
 
 /** Floors we reach (see the printed tables); raise them when the engine gets better. Shares of events. */
+// Before the line reader, level wording and identity scanner (same files): fixtures 45.5% / 55.9% /
+// 90.5%, samples 95.8% / 79.8% / 100%, real-dev 23.1% / 44.5% / 69.0% (time / level / message).
+// Access logs carry no level and most real-dev excerpts no time at all: these are not 100% targets.
 const FLOORS: Record<string, { ts: number; level: number; message: number }> = {
-  fixtures: { ts: 0, level: 0, message: 0 },
-  samples: { ts: 0, level: 0, message: 0 },
-  'real-dev': { ts: 0, level: 0, message: 0 },
+  fixtures: { ts: 0.5, level: 0.7, message: 0.95 },
+  samples: { ts: 0.95, level: 0.79, message: 0.99 },
+  'real-dev': { ts: 0.23, level: 0.6, message: 0.75 },
 };
 
 async function rowsOf(paths: string[], label: (name: string, path: string) => string): Promise<CoverageRow[]> {
@@ -26,6 +29,8 @@ async function rowsOf(paths: string[], label: (name: string, path: string) => st
   const rows: CoverageRow[] = [];
   for (const p of paths) {
     for (const entry of entriesFromPaths([p])) {
+      // A sample's tool policy (mcp-triage.tools.json) is configuration, not a log.
+      if (entry.name.endsWith('mcp-triage.tools.json')) continue;
       const stats = newStats(entry.name);
       for await (const _ of parseFile(readLines(entry.open()), { file: entry.name, formats, redact: (t) => t }, stats));
       rows.push({ ...coverageRow(stats), file: label(entry.name, p) });
