@@ -3,7 +3,7 @@
 // clients write, the never-overwrite rule, and hostile input.
 import { describe, expect, it } from 'vitest';
 import { emptyEvent, type Event } from '../contract/event.ts';
-import { DIRECTION_WORDS, enrich, extract, EXTRACTORS, readJsonRpc, target, TARGET } from './enrich.ts';
+import { DIRECTION_WORDS, enrich, extract, EXTRACTORS, GATES, readJsonRpc, target, TARGET } from './enrich.ts';
 
 describe('extractors: examples read, near-misses do not', () => {
   EXTRACTORS.forEach((x, i) => {
@@ -12,7 +12,10 @@ describe('extractors: examples read, near-misses do not', () => {
       expect(x.examples.length).toBeGreaterThan(0);
       expect(x.nearMisses.length).toBeGreaterThan(0);
     });
-    for (const [line, want] of x.examples) it(`${name} reads ${JSON.stringify(line)}`, () => expect(extract(x, line)).toEqual(want));
+    for (const [line, want] of x.examples) it(`${name} reads ${JSON.stringify(line)}`, () => {
+      expect(extract(x, line)).toEqual(want);
+      expect(GATES[x.field]?.test(line) ?? true, `the ${x.field} gate lets it through`).toBe(true);
+    });
     for (const line of x.nearMisses) it(`${name} does not fire on ${JSON.stringify(line)}`, () => expect(extract(x, line)).toBeNull());
   });
   for (const [line, want] of TARGET.examples) it(`target of ${JSON.stringify(line)}`, () => expect(target(line)).toEqual(want));

@@ -450,6 +450,20 @@ export const EXTRACTORS: readonly Extractor[] = [
   { field: 'requestId', re: /\b(?:x-request-id|request_id|reqId|requestId)["']?\s?[:=]\s?["']?([0-9a-f]{16,64})\b/i, needs: ['equest', 'eqId', 'EQUEST'], why: 'proxy request id', examples: [['x-request-id=0123456789abcdef0123', '0123456789abcdef0123']], nearMisses: ['request_id=42'] },
 ];
 
+/**
+ * One cheap test per field before its extractors run (a line without any of these cannot give the
+ * field, so its extractors are skipped together). Every extractor's examples pass their gate (test).
+ */
+export const GATES: Partial<Record<Field, RegExp>> = {
+  rpcMethod: /"method"|method=|Request|Notification|initialize|ping|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\//,
+  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
+  tool: /ool|"arguments"/,
+  // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
+  httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)/,
+  httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) /,
+  httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\//,
+};
+
 function unquote(v: string): string | number | null {
   const c = v[0];
   if (c === '"' || c === "'") return v.slice(1, -1);
@@ -492,7 +506,7 @@ const REQUEST_WORDS = /\b(?:Sending|Calling|send_request|Requesting|POSTing|Forw
 const RESPONSE_WORDS = /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b/;
 
 function direction(e: Event, text: string, rpc: RpcMembers | null): 'request' | 'response' | 'exchange' | null {
-  for (const d of DIRECTION_WORDS) if (d.re.test(text)) return d.direction;
+  if (text.includes('→') || text.includes('←') || text.includes('--')) for (const d of DIRECTION_WORDS) if (d.re.test(text)) return d.direction;
   const requestSide = e.httpMethod !== null || REQUEST_WORDS.test(text);
   if (e.httpStatus !== null) return requestSide ? 'exchange' : 'response';
   if (rpc && (rpc.result || rpc.error)) return 'response';
@@ -504,9 +518,26 @@ function direction(e: Event, text: string, rpc: RpcMembers | null): 'request' | 
 
 // ---------------------------------------------------------------------------------------------
 
+/** EXTRACTORS by field, in order, with the field's gate: the per-line loop tests each field once. */
+const GROUPS: readonly { field: Field; gate: RegExp | undefined; extractors: Extractor[] }[] = (() => {
+  const out: { field: Field; gate: RegExp | undefined; extractors: Extractor[] }[] = [];
+  for (const x of EXTRACTORS) {
+    const last = out[out.length - 1];
+    if (last && last.field === x.field) last.extractors.push(x);
+    else out.push({ field: x.field, gate: GATES[x.field], extractors: [x] });
+  }
+  return out;
+})();
+
+/** A loop, not `.some(n => …)`: no closure per line and extractor. */
+function hasAny(text: string, needs: readonly string[]): boolean {
+  for (let i = 0; i < needs.length; i++) if (text.includes(needs[i]!)) return true;
+  return false;
+}
+
 /** Run one extractor on a text: the value it would give, or null. */
 export function extract(x: Extractor, text: string): string | number | null {
-  if (x.needs && !x.needs.some((n) => text.includes(n))) return null;
+  if (x.needs && !hasAny(text, x.needs)) return null;
   const m = x.re.exec(text);
   if (!m) return null;
   if (x.read) return x.read(text, m);
@@ -536,13 +567,20 @@ export function enrich(e: Event): Event {
   const text = e.kind === 'block' ? e.text.slice(0, 20_000) : e.text;
   // A JSON log line's message is the decoded text: a JSON-RPC message escaped inside it is readable there.
   const alt = e.message !== text && e.message.includes('"jsonrpc"') && !text.includes('"jsonrpc"') ? e.message : null;
-  for (const x of EXTRACTORS) {
-    if (e[x.field] !== null && e[x.field] !== undefined) continue;
-    let v = extract(x, text);
-    if (v === null && alt !== null) v = extract(x, alt);
-    if (v === null) continue;
-    if (x.field === 'httpStatus' || x.field === 'rpcId') (e as unknown as Record<Field, unknown>)[x.field] = v;
-    else (e as unknown as Record<Field, unknown>)[x.field] = String(v);
+  const fields = e as unknown as Record<Field, unknown>;
+  for (let gi = 0; gi < GROUPS.length; gi++) {
+    const group = GROUPS[gi]!;
+    const f = group.field;
+    if (fields[f] !== null && fields[f] !== undefined) continue;
+    if (group.gate && !group.gate.test(text) && (alt === null || !group.gate.test(alt))) continue;
+    for (let k = 0; k < group.extractors.length; k++) {
+      const x = group.extractors[k]!;
+      let v = extract(x, text);
+      if (v === null && alt !== null) v = extract(x, alt);
+      if (v === null) continue;
+      fields[f] = f === 'httpStatus' || f === 'rpcId' ? v : String(v);
+      break;
+    }
   }
   const a = e.attrs;
   if (a.targetHost === undefined) Object.assign(a, target(text));

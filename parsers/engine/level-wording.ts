@@ -85,6 +85,12 @@ export const NEAR_MISSES: { re: RegExp; why: string; examples: readonly string[]
 
 const MAX_SCAN = 2000;
 
+/**
+ * One scan before the rules: every WORDING match contains one of these (case-insensitive), so a
+ * line without any is done after a single pass (most lines; a test checks every example passes).
+ */
+export const PREFILTER = /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found/i;
+
 /** Whether [a, b) lies inside a near-miss phrase. Near-miss ranges are computed only when a rule hit. */
 function masked(text: string, a: number, b: number): boolean {
   const re = NEAR_MISSES.re;
@@ -114,6 +120,7 @@ function firstUnmasked(rule: WordingRule, text: string): boolean {
  */
 export function levelFromWording(message: string): Level | null {
   const text = message.length > MAX_SCAN ? message.slice(0, MAX_SCAN) : message;
+  if (!PREFILTER.test(text)) return null;
   const rpcResult = text.includes('"result"') && text.includes('"jsonrpc"');
   let error = false;
   let warn = false;

@@ -3,7 +3,9 @@
 // (the layouts the reader exists for), fillFromLine's never-overwrite rule, and hostile input.
 import { describe, expect, it } from 'vitest';
 import { emptyEvent, type Event } from '../contract/event.ts';
+import { applyFormat } from './apply.ts';
 import { fillFromLine, readLine, readLinePrefix, RULES, type LinePrefix } from './line-reader.ts';
+import { loadFormats } from './registry.ts';
 
 const CLOCK = Date.UTC(2026, 0, 30, 9, 0, 0);
 
@@ -106,15 +108,26 @@ describe('fillFromLine / readLine', () => {
 
   it('wording gives a level only where none was logged, and says so', () => {
     const a = ev('Connection refused by upstream');
-    readLine(a, null, true);
+    readLine(a, null, null, null);
     expect(a).toMatchObject({ level: 'error', attrs: { levelFrom: 'wording' } });
     const b = ev('INFO: request failed, will retry');
-    readLine(b, null, true);
+    readLine(b, null, null, null);
     expect(b.level).toBe('info');
     expect(b.attrs.levelFrom).toBeUndefined();
-    const c = ev('$ grep error app.log');
-    readLine(c, null, false);
+    const shell = loadFormats().find((f) => f.spec.id === 'shell-prompt')!;
+    const c = ev('$ grep error app.log', { kind: 'line', format: 'shell-prompt' });
+    readLine(c, shell, applyFormat(shell, c.text), null);
     expect(c.level).toBeNull();
+  });
+
+  it('an access-log record gets neither a reader level nor a wording level', () => {
+    const nginx = loadFormats().find((f) => f.spec.id === 'nginx-combined')!;
+    const line = '10.0.0.1 - - [02/Apr/2026:08:00:00 +0000] "GET /orders/errors HTTP/1.1" 500 12 "-" "curl"';
+    const parsed = applyFormat(nginx, line)!;
+    const e = ev(line, { kind: 'line', format: 'nginx-combined', ...parsed });
+    readLine(e, nginx, parsed, null);
+    expect(e.level).toBeNull();
+    expect(e.attrs.levelFrom).toBeUndefined();
   });
 });
 

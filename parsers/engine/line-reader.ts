@@ -612,22 +612,24 @@ export function fillFromLine(e: Event, clock: number | null): boolean {
 }
 
 /**
- * Whether a line may take its level from its wording: not when its format says so
- * (`levelFromWording: false`, e.g. shell commands) nor when the format read an HTTP status of its
- * own (access-log records: the status is their outcome, and a path may say /errors).
+ * An access-log record: its format read an HTTP status of its own. Such a line logs no level by
+ * design (the status is its outcome) and its path may say `/errors`: neither the reader (for the
+ * level) nor the wording runs on it.
  */
-export function wordingApplies(f: CompiledFormat | null, parsed: Parsed | null): boolean {
-  return !f || (f.spec.levelFromWording && (parsed?.httpStatus === undefined || parsed.httpStatus === null));
+function isRecord(parsed: Parsed | null): boolean {
+  return parsed !== null && parsed.httpStatus !== undefined && parsed.httpStatus !== null;
 }
 
 /**
  * What every line event goes through before enrich (parse-file.ts, and format samples): the line
- * reader where the time or level is missing, then the wording where the level still is.
- * `clock`: the file's last own time.
+ * reader where the time or the level is missing, then the wording where the level still is (not
+ * for a format that says `levelFromWording: false`, e.g. shell commands). `f`/`parsed`: the format
+ * that read the line and what it read (null for a raw line). `clock`: the file's last own time.
  */
-export function readLine(e: Event, clock: number | null, wording: boolean): void {
-  if (e.ts === null || e.level === null) fillFromLine(e, clock);
-  if (e.level !== null || !wording) return;
+export function readLine(e: Event, f: CompiledFormat | null, parsed: Parsed | null, clock: number | null): void {
+  const record = isRecord(parsed);
+  if (e.ts === null || (e.level === null && !record)) fillFromLine(e, clock);
+  if (e.level !== null || record || (f !== null && !f.spec.levelFromWording)) return;
   const nl = e.text.indexOf('\n');
   const l = levelFromWording(nl < 0 ? e.text : e.text.slice(0, nl));
   if (l) {

@@ -8,7 +8,7 @@ import { detectLayout, detectPrefix, NUMBER_LINE, stripAnsi, stripPrefix, type L
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
-import { readLine, wordingApplies } from './line-reader.ts';
+import { readLine } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
 
 export interface FileStats {
@@ -182,7 +182,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
         const e = emptyEvent({ file: opts.file, line: b.start, source, format: hit.f.spec.id, kind: 'line', text: b.lines[0]! });
         Object.assign(e, hit.parsed);
         if (!hit.parsed.message) e.message = e.text;
-        readLine(e, lastTs, wordingApplies(hit.f, hit.parsed));
+        readLine(e, hit.f, hit.parsed, lastTs);
         ownOrCarriedTs(e);
         // Held like any line event, so what follows it (an HTML body, "    at …" frames) folds into it.
         pending = e;
@@ -281,7 +281,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       const e = emptyEvent({ file: opts.file, line: n, source, format: f.spec.id, kind: 'line', text });
       Object.assign(e, parsed);
       if (!parsed.message) e.message = text;
-      readLine(e, lastTs, wordingApplies(f, parsed));
+      readLine(e, f, parsed, lastTs);
       ownOrCarriedTs(e);
       pending = e;
       return;
@@ -290,7 +290,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     countLine('unknown', 1);
     const e = emptyEvent({ file: opts.file, line: n, source, format: 'unknown', kind: 'raw', text });
     // No format read it: the line reader reads its prefix in any order, the wording gives a level.
-    readLine(e, lastTs, true);
+    readLine(e, null, null, lastTs);
     ownOrCarriedTs(e);
     yield enrich(e);
   };

@@ -8,7 +8,7 @@ import { FormatSpec } from '../contract/format.ts';
 import { emptyEvent, type Event } from '../contract/event.ts';
 import { applyFormat, compileFormat, type CompiledFormat } from './apply.ts';
 import { enrich } from './enrich.ts';
-import { readLine, wordingApplies } from './line-reader.ts';
+import { readLine } from './line-reader.ts';
 
 export const BUILTIN_FORMATS_DIR = fileURLToPath(new URL('../formats/', import.meta.url));
 
@@ -54,7 +54,7 @@ export function sampleEvent(f: CompiledFormat, line: string): Event | null {
   const e = emptyEvent({ file: 'sample', line: 1, source: f.spec.source, format: f.spec.id, kind: 'line', text: line });
   Object.assign(e, parsed);
   if (!parsed.message) e.message = line;
-  readLine(e, null, wordingApplies(f, parsed));
+  readLine(e, f, parsed, null);
   return enrich(e);
 }
 
