@@ -322,11 +322,11 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
-    re: new RegExp(`\\bmethod=['"]?${MCP_METHOD}['"]?,? {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|\\bid=(-?\\d{1,15}|['"][^'"]{1,100}['"]),? {1,3}method=['"]?${MCP_METHOD}\\b`),
+    re: new RegExp(`\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),? {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|\\bid=(-?\\d{1,15}|['"][^'"]{1,100}['"]),? {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`),
     needs: ['id='],
     read: (_t, m) => unquote(m[1] ?? m[2]!),
-    why: '`id=7` only right beside an MCP `method=`: alone, `id=` names anything',
-    examples: [['method=tools/call id=7', 7], ["id='x1', method='ping'", 'x1']],
+    why: '`id=7` only right beside an MCP `method=` or `jsonrpc=2.0`: alone, `id=` names anything',
+    examples: [['method=tools/call id=7', 7], ["id='x1', method='ping'", 'x1'], ['jsonrpc=2.0 id=12 method=tools/list', 12]],
     nearMisses: ['user id=7 method=POST', 'order id=7'],
   },
   {
