@@ -27,7 +27,7 @@ const JsonMatch = z
 export const FormatSample = z
   .object({
     line: z.string(),
-    /** Event fields the engine must produce for this line (a subset; omitted fields are not checked). */
+    /** Event fields the engine must produce for this line (a subset; omitted fields, and attrs keys not listed, are not checked). */
     expect: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();
@@ -51,6 +51,12 @@ export const FormatSpec = z
     attrs: z.array(z.string()).default([]),
     /** Level spelled in the log → our level. Case-insensitive. Unlisted spellings are guessed. */
     levels: z.partialRecord(Level, z.array(z.string())).default({}),
+    /**
+     * A line of this format that logs no level may take one from its wording (`failed`, `refused`,
+     * `Retrying` → attrs.levelFrom = 'wording'). False for lines that are not log statements
+     * (shell commands: `$ grep error app.log` is not an error).
+     */
+    levelFromWording: z.boolean().default(true),
     /** Block folders (parsers/special) whose continuation lines may follow a line of this format. */
     multiline: z.array(z.string()).default([]),
     samples: z.array(FormatSample).min(1, 'every format carries at least one sample line that a test checks'),

@@ -1,63 +1,594 @@
-// Facts that hide inside free text, whatever the format: an embedded JSON-RPC message, a
-// session pseudonym after a header name, a status in an SDK error string, a protocol version.
-// Declarative: each extractor is a regex and the field it fills; the first match wins and a
-// field the format already filled is never overwritten.
-import type { Event } from '../contract/event.ts';
+// Facts that hide inside free text, whatever the format: the MCP method, the JSON-RPC id, the tool,
+// the session pseudonym, the URL and its target, the HTTP status, and whether the line describes
+// the request, the response or both. These are the join keys: a client line in prose that names
+// `tools/call create_order`, rpc id 7 and a 404 joins the proxy and server lines of that request.
+//
+// Declarative: each extractor is a regex, the field it fills and why, with lines it must read and
+// near-misses it must not (enrich.test.ts checks both). The first extractor that matches fills its
+// field; a field already filled (by the format or an earlier extractor) is never overwritten.
+// False ids are worse than none (they join unrelated lines), so ids are read only where the
+// context says they are JSON-RPC ids. Every regex is bounded; `needs` literals skip a regex cheaply.
+import type { Event, RpcId } from '../contract/event.ts';
 import { toRpcId } from './apply.ts';
 import { signalTable } from './signals.ts';
 
-interface Extractor {
-  field: 'httpStatus' | 'rpcId' | 'rpcMethod' | 'tool' | 'session' | 'protocolVersion' | 'requestId' | 'httpMethod' | 'httpPath';
+type Field = 'httpStatus' | 'rpcId' | 'rpcMethod' | 'tool' | 'session' | 'protocolVersion' | 'requestId' | 'httpMethod' | 'httpPath';
+
+export interface Extractor {
+  field: Field;
   re: RegExp;
   /** Which capture holds the value (default 1). */
   group?: number;
+  /** The text must contain one of these literals before the regex is tried (cheap pre-check). */
+  needs?: readonly string[];
+  /** Read the value from the match instead of a capture (the JSON-RPC object's members, in any key order). */
+  read?: (text: string, m: RegExpExecArray) => string | number | null;
+  /** A captured spelling → the field's value (SDK type names → MCP methods). */
+  map?: Readonly<Record<string, string>>;
   why: string;
+  /** Lines this extractor alone must read, and the value it gives. */
+  examples: readonly (readonly [string, string | number])[];
+  /** Lines this extractor alone must not fire on. */
+  nearMisses: readonly string[];
 }
 
+// ---------------------------------------------------------------------------------------------
+// Vocabulary.
+
+/** MCP methods with a slash: unambiguous in prose (the namespaces the spec defines). */
+const SLASH_METHOD = '(?:notifications/(?:tools|resources|prompts|roots)/[A-Za-z_]{1,30}|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)/[A-Za-z_]{1,30}(?:/[A-Za-z_]{1,30})?)';
+/** Any MCP method, where the context already says a method follows (`method=`, `Sending request …`). */
+const MCP_METHOD = `(?:${SLASH_METHOD}|initialize|ping)`;
+/** A slash method standing alone: not inside a path (`/mcp/tools/call`) or a file name (`resources/read.ts`). */
+const BARE_SLASH_METHOD = `(?<![\\w/.-])(${SLASH_METHOD})(?![\\w/-]|\\.\\w)`;
+
+/** Python SDK request/notification type names (`Processing request of type CallToolRequest`). */
+export const SDK_TYPE_METHODS: Readonly<Record<string, string>> = {
+  InitializeRequest: 'initialize',
+  PingRequest: 'ping',
+  ListToolsRequest: 'tools/list',
+  CallToolRequest: 'tools/call',
+  ListResourcesRequest: 'resources/list',
+  ListResourceTemplatesRequest: 'resources/templates/list',
+  ReadResourceRequest: 'resources/read',
+  SubscribeRequest: 'resources/subscribe',
+  UnsubscribeRequest: 'resources/unsubscribe',
+  ListPromptsRequest: 'prompts/list',
+  GetPromptRequest: 'prompts/get',
+  CompleteRequest: 'completion/complete',
+  SetLevelRequest: 'logging/setLevel',
+  CreateMessageRequest: 'sampling/createMessage',
+  ListRootsRequest: 'roots/list',
+  ElicitRequest: 'elicitation/create',
+  InitializedNotification: 'notifications/initialized',
+  CancelledNotification: 'notifications/cancelled',
+  ProgressNotification: 'notifications/progress',
+};
+const SDK_TYPES = Object.keys(SDK_TYPE_METHODS).join('|');
+
+/** Words that follow `tools/call` or `calling tool` in prose but are not a tool's name. */
+const NOT_A_TOOL = '(?!(?:failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc)\\b)';
+/** A tool name in prose: a `server:tool` namespace is kept, a trailing colon (`get_order: boom`) is not. */
+const TOOL_NAME = `${NOT_A_TOOL}([A-Za-z_][\\w.-]{0,99}(?::[\\w.-]{1,99})?)`;
+
+const HTTP_METHOD = '(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)';
+const REASONS = 'OK|Created|Accepted|No Content|Moved Permanently|Found|See Other|Temporary Redirect|Permanent Redirect|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Request Timeout|Conflict|Gone|Misdirected Request|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout';
+
+// ---------------------------------------------------------------------------------------------
+// The JSON-RPC object of a line: its top-level members in any key order (`"id"` after a nested
+// `"params"` object included). A small string-aware scanner, bounded; the last result is cached
+// because several extractors ask about the same line.
+
+export interface RpcMembers {
+  id: RpcId | null;
+  method: string | null;
+  result: boolean;
+  error: boolean;
+  /** params.name when the method is tools/call (or unknown with `arguments` beside it). */
+  tool: string | null;
+}
+
+const SCAN_LIMIT = 65_536;
+let lastRpc: { text: string; at: number; members: RpcMembers | null } = { text: '', at: -1, members: null };
+
+function escaped(text: string, k: number): boolean {
+  let n = 0;
+  while (k - 1 - n >= 0 && text.charCodeAt(k - 1 - n) === 92 /* \ */) n++;
+  return n % 2 === 1;
+}
+
+/** The `{` that opens the object holding the member at `at` (scanning back, strings skipped). */
+function objectStart(text: string, at: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let k = at - 1, stop = Math.max(0, at - SCAN_LIMIT); k >= stop; k--) {
+    const c = text.charCodeAt(k);
+    if (c === 34 /* " */ && !escaped(text, k)) inString = !inString;
+    else if (inString) continue;
+    else if (c === 125 /* } */ || c === 93 /* ] */) depth++;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (depth === 0) return c === 123 ? k : -1;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+function skipWs(text: string, i: number): number {
+  while (i < text.length && (text.charCodeAt(i) <= 32)) i++;
+  return i;
+}
+
+/** A JSON string starting at i (a quote): its raw content and the index after it. */
+function readString(text: string, i: number, end: number): [string, number] {
+  let j = i + 1;
+  while (j < end && !(text.charCodeAt(j) === 34 && !escaped(text, j))) j++;
+  return [text.slice(i + 1, j), j + 1];
+}
+
+/** The index after the JSON value at i (balanced, strings skipped). */
+function skipValue(text: string, i: number, end: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 34) return readString(text, i, end)[1];
+  if (c !== 123 && c !== 91) {
+    while (i < end && !',}]'.includes(text[i]!)) i++;
+    return i;
+  }
+  let depth = 0;
+  for (let k = i; k < end; k++) {
+    const d = text.charCodeAt(k);
+    if (d === 34) k = readString(text, k, end)[1] - 1;
+    else if (d === 123 || d === 91) depth++;
+    else if ((d === 125 || d === 93) && --depth === 0) return k + 1;
+  }
+  return end;
+}
+
+/** One member of an object: its key, where its value starts, and where the next member starts (-1 at the end). */
+interface Member {
+  key: string;
+  value: number;
+  next: number;
+}
+
+/** The member at `i` (just after `{` or `,`), or null at the object's end or on malformed text. */
+function memberAt(text: string, i: number, end: number, out: Member): Member | null {
+  i = skipWs(text, i);
+  if (i >= end || text.charCodeAt(i) !== 34) return null;
+  const [key, afterKey] = readString(text, i, end);
+  i = skipWs(text, afterKey);
+  if (text[i] !== ':') return null;
+  out.key = key;
+  out.value = skipWs(text, i + 1);
+  const after = skipWs(text, skipValue(text, out.value, end));
+  out.next = text[after] === ',' ? after + 1 : -1;
+  return out;
+}
+
+function scalar(text: string, i: number, end: number): RpcId | null {
+  if (text.charCodeAt(i) === 34) {
+    const [s] = readString(text, i, end);
+    return s.length >= 1 && s.length <= 100 ? s : null;
+  }
+  const m = /^-?\d{1,15}(?![\d.eE])/.exec(text.slice(i, i + 17));
+  return m ? Number(m[0]) : null;
+}
+
+/** The JSON-RPC object whose `"jsonrpc":"2.0"` member is at `at`. */
+export function readJsonRpc(text: string, at: number): RpcMembers | null {
+  if (lastRpc.text === text && lastRpc.at === at) return lastRpc.members;
+  const start = objectStart(text, at);
+  let out: RpcMembers | null = null;
+  if (start >= 0) {
+    const end = Math.min(text.length, start + SCAN_LIMIT);
+    const m: RpcMembers = { id: null, method: null, result: false, error: false, tool: null };
+    let name: string | null = null as string | null;
+    let args = false;
+    const top: Member = { key: '', value: 0, next: 0 };
+    for (let i = start + 1; i >= 0 && memberAt(text, i, end, top); i = top.next) {
+      const v = top.value;
+      if (top.key === 'id') m.id = scalar(text, v, end);
+      else if (top.key === 'method') {
+        const s = scalar(text, v, end);
+        m.method = typeof s === 'string' && /^[a-z][\w/$.-]{0,80}$/i.test(s) ? s : null;
+      } else if (top.key === 'result') m.result = true;
+      else if (top.key === 'error') m.error = true;
+      else if (top.key === 'params' && text.charCodeAt(v) === 123) {
+        const p: Member = { key: '', value: 0, next: 0 };
+        for (let j = v + 1; j >= 0 && memberAt(text, j, end, p); j = p.next) {
+          if (p.key === 'name') {
+            const s = scalar(text, p.value, end);
+            if (typeof s === 'string' && /^[\w.:-]{1,100}$/.test(s)) name = s;
+          } else if (p.key === 'arguments') args = true;
+        }
+      }
+    }
+    if (name !== null && (m.method === 'tools/call' || (m.method === null && args))) m.tool = name;
+    out = m;
+  }
+  lastRpc = { text, at, members: out };
+  return out;
+}
+
+const JSONRPC_KEY = /"jsonrpc"\s{0,8}:\s{0,8}"2\.0"/;
+const rpcMember = (pick: (m: RpcMembers) => string | number | null) => (text: string, m: RegExpExecArray) => {
+  const r = readJsonRpc(text, m.index);
+  return r ? pick(r) : null;
+};
+
+// ---------------------------------------------------------------------------------------------
+
 export const EXTRACTORS: readonly Extractor[] = [
-  { field: 'session', re: /\b(sess_[a-z2-7]{10,40})\b/, why: 'pseudonymised session id (redaction writes them in this shape)' },
-  { field: 'rpcMethod', re: /"method"\s*:\s*"([a-z][\w/$.-]{0,80})"/, why: 'JSON-RPC request embedded in the line' },
-  { field: 'rpcId', re: /"jsonrpc"\s*:\s*"2\.0"[^{}]{0,400}?"id"\s*:\s*("[^"]{1,100}"|-?\d{1,15})/, why: 'JSON-RPC id (after jsonrpc)' },
-  { field: 'rpcId', re: /"id"\s*:\s*("[^"]{1,100}"|-?\d{1,15})[^{}]{0,400}?"jsonrpc"\s*:\s*"2\.0"/, why: 'JSON-RPC id (before jsonrpc)' },
-  { field: 'rpcId', re: /\b(?:rpc[_-]?id|rpcId)[=:]\s?("[^"]{1,100}"|-?\d{1,15})\b/i, why: 'rpc=… key-value' },
-  { field: 'rpcId', re: /\brpc=(-?\d{1,15}|"[^"]{1,100}")/, why: 'rpc=… key-value' },
-  { field: 'rpcMethod', re: /\bmethod=((?:tools|resources|prompts|notifications|completion|logging|sampling|roots|server|subscriptions|tasks|elicitation)\/[\w/$-]{1,60}|initialize|ping)\b/, why: 'method=… key-value' },
-  { field: 'tool', re: /"params"\s*:\s*\{\s*"name"\s*:\s*"([\w.:-]{1,100})"/, why: 'tools/call params.name' },
-  { field: 'tool', re: /\btool=([\w.:-]{1,100})/, why: 'tool=… key-value' },
-  { field: 'protocolVersion', re: /(?:protocol[_ -]?version|mcp-protocol-version|protocolVersion)["']?\s*[:=]\s*["']?(20\d{2}-\d{2}-\d{2})/i, why: 'negotiated or requested protocol version' },
-  { field: 'httpStatus', re: /\(HTTP (\d{3})\)/, why: 'TS SDK ≤1.23 "Error POSTing to endpoint (HTTP 404)"' },
-  { field: 'httpStatus', re: /\bHTTP\/\d(?:\.\d)? (\d{3})\b/, why: 'status line' },
-  { field: 'httpStatus', re: /\s->\s(\d{3})\b/, why: 'request -> status' },
-  { field: 'httpStatus', re: /[Ss]tatus(?: code)?[ =:(]{1,3}(\d{3})\b/, why: 'status code N' },
-  { field: 'httpStatus', re: /\b(?:Client|Server) error '(\d{3}) /, why: 'httpx HTTPStatusError' },
-  { field: 'httpStatus', re: /\bError code: (\d{3})\b/, why: 'openai/anthropic client errors' },
-  { field: 'httpStatus', re: /\bNon-200 status code \((\d{3})\)/, why: 'SSE client error' },
-  { field: 'httpStatus', re: /\b(\d{3}) \((?:Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Bad Gateway|Gateway Timeout|Service Unavailable|Method Not Allowed|Not Acceptable)\)/, why: '.NET HttpRequestException' },
-  { field: 'httpStatus', re: /\((\d{3}) (?:Unauthorized|Forbidden|Not Found|Bad Request)\)/, why: 'reqwest status error' },
-  { field: 'httpStatus', re: /\bcode: (\d{3})\b/, why: 'StreamableHTTPError code' },
-  { field: 'httpStatus', re: /\bError (\d{3}) status sending message\b/, why: 'VS Code MCP client' },
-  { field: 'httpStatus', re: /return_value=\(b'HTTP\/[\d.]{1,3}', (\d{3}),/, why: 'httpcore receive_response_headers.complete under any logging layout' },
-  { field: 'httpMethod', re: /\b(GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) (?:https?:\/\/[^\s/]{1,200})?\/[^\s"]{0,500}/, why: 'METHOD /path' },
-  { field: 'httpPath', re: /\b(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) (?:https?:\/\/[^\s/]{1,200})?(\/[^\s"?]{0,300})/, why: 'METHOD /path' },
-  { field: 'requestId', re: /\b(?:x-request-id|request_id|reqId|requestId)["']?\s*[:=]\s*["']?([0-9a-f]{16,64})\b/i, why: 'proxy request id' },
+  {
+    field: 'session',
+    re: /\b(sess_[a-z2-7]{10,40})\b/,
+    needs: ['sess_'],
+    why: 'pseudonymised session id (redaction writes them in this shape)',
+    examples: [['mcp-session-id: sess_abcdefghijk', 'sess_abcdefghijk']],
+    nearMisses: ['session sess_short', 'my_sess_abcdefghijk'],
+  },
+
+  // --- MCP method -----------------------------------------------------------------------------
+  {
+    field: 'rpcMethod',
+    re: JSONRPC_KEY,
+    needs: ['"jsonrpc"'],
+    read: rpcMember((r) => r.method),
+    why: 'the JSON-RPC object embedded in the line: its own top-level "method"',
+    examples: [['sending {"params":{"name":"x","arguments":{}},"method":"tools/call","jsonrpc":"2.0","id":7}', 'tools/call']],
+    nearMisses: ['{"jsonrpc":"2.0","id":1,"result":{"method":"tools/call"}}'],
+  },
+  {
+    field: 'rpcMethod',
+    re: /"method"\s{0,8}:\s{0,8}"([a-z][\w/$.-]{0,80})"/,
+    needs: ['"method"'],
+    why: 'a "method" member anywhere (a JSON-RPC message without its "jsonrpc" member, a cut line)',
+    examples: [['{"method": "tools/list", "id": 2', 'tools/list']],
+    nearMisses: ['{"method":"POST","path":"/mcp"}'],
+  },
+  {
+    field: 'rpcMethod',
+    re: new RegExp(`\\bmethod=['"]?(${MCP_METHOD})\\b`),
+    needs: ['method='],
+    why: "key-value and Python reprs: `method=tools/call`, `ClientRequest(method='tools/call'`, `JSONRPCRequest(method='initialize'`",
+    examples: [['POST /mcp rpc=3 method=tools/call -> 404', 'tools/call'], ["root=JSONRPCRequest(method='initialize', params={}, jsonrpc='2.0', id=0)", 'initialize'], ["ClientRequest(method='tools/call', params=CallToolRequestParams(name='x'))", 'tools/call']],
+    nearMisses: ['request method=POST', 'method=initializer'],
+  },
+  {
+    field: 'rpcMethod',
+    re: new RegExp(`\\[(?:Local|Remote)→(?:Local|Remote)\\] (${MCP_METHOD})\\b`),
+    needs: ['→'],
+    why: 'mcp-remote traces each message it forwards: `[Local→Remote] tools/call`',
+    examples: [['[526630] [Local→Remote] tools/call', 'tools/call'], ['[63643] [Local→Remote] initialize', 'initialize']],
+    nearMisses: ['[Local→Remote] hello'],
+  },
+  {
+    field: 'rpcMethod',
+    re: new RegExp(`\\b(?:Sending|Calling|Received|Receiving|Handling|Processing|Dispatching|Cancell?ing|Cancelled|Forwarding)(?: (?:MCP|JSON-RPC))?(?: (?:request|notification|message|method|response to))?:? ['"]?(${MCP_METHOD})\\b`),
+    why: 'SDK and host prose: `Sending request initialize`, `Calling tools/list`, `Received response to tools/call`',
+    examples: [['Sending request initialize', 'initialize'], ['Calling tools/list', 'tools/list'], ['Handling MCP request: ping', 'ping']],
+    nearMisses: ['Sending initializer', 'Calling pingback'],
+  },
+  {
+    field: 'rpcMethod',
+    re: new RegExp(`\\b(${SDK_TYPES})\\b`),
+    map: SDK_TYPE_METHODS,
+    needs: ['Request', 'Notification'],
+    why: 'Python SDK type names: `Processing request of type CallToolRequest`',
+    examples: [['Processing request of type CallToolRequest', 'tools/call'], ['Processing request of type ListToolsRequest', 'tools/list']],
+    nearMisses: ['CallToolResult received', 'MyCallToolRequest'],
+  },
+  {
+    field: 'rpcMethod',
+    re: new RegExp(BARE_SLASH_METHOD),
+    needs: ['/'],
+    why: 'a slash method standing alone in prose: `tools/call create_order`, `MCP request timed out for tools/call`',
+    examples: [['tools/call create_order failed', 'tools/call'], ['MCP request timed out for tools/call', 'tools/call'], ['notifications/initialized -> 202', 'notifications/initialized']],
+    nearMisses: ['POST /mcp/tools/call', 'see src/resources/read.ts', 'https://x/tools/list'],
+  },
+
+  // --- JSON-RPC id ----------------------------------------------------------------------------
+  {
+    field: 'rpcId',
+    re: JSONRPC_KEY,
+    needs: ['"jsonrpc"'],
+    read: rpcMember((r) => r.id),
+    why: 'the top-level "id" of the JSON-RPC object in the line, in any key order (not an "id" nested in params or a result)',
+    examples: [['{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x","arguments":{"id":99}},"id":7}', 7], ['{"id":"abc-1","result":{},"jsonrpc":"2.0"}', 'abc-1'], ['Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":3}', 3]],
+    nearMisses: ['{"jsonrpc":"2.0","method":"notifications/initialized"}', '{"jsonrpc":"2.0","result":{"user":{"id":7}}}', '{"user":{"id":7},"jsonrpc":"1.0"}'],
+  },
+  {
+    field: 'rpcId',
+    re: /\b(?:rpc[_-]?id|rpcId)[=:]\s?("[^"]{1,100}"|-?\d{1,15})(?![\w.])/i,
+    needs: ['id', 'Id', 'ID'],
+    why: 'rpc_id=… / rpcId: … key-value',
+    examples: [['rpcId: 12 done', 12], ['rpc_id="a-1"', 'a-1']],
+    nearMisses: ['grpc_identity=5'],
+  },
+  {
+    field: 'rpcId',
+    re: /\brpc=(-?\d{1,15}|"[^"]{1,100}")(?![\w.])/,
+    needs: ['rpc='],
+    why: 'rpc=… key-value (our client logs)',
+    examples: [['POST /mcp rpc=3 method=tools/call', 3]],
+    nearMisses: ['grpc=3', 'rpc=3.5'],
+  },
+  {
+    field: 'rpcId',
+    re: /\b(?:json-?rpc|JSON-RPC|rpc|RPC) ?id[ =:#]{1,3}(-?\d{1,15}|"[^"]{1,100}")(?![\w.])/,
+    needs: ['id'],
+    why: '`rpc id 7`, `JSON-RPC id=7` in prose',
+    examples: [['tools/call rpc id 7 timed out', 7], ['JSON-RPC id=3', 3]],
+    nearMisses: ['rpc identity 7', 'pid 7'],
+  },
+  {
+    field: 'rpcId',
+    re: new RegExp(`\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),? {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|\\bid=(-?\\d{1,15}|['"][^'"]{1,100}['"]),? {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`),
+    needs: ['id='],
+    read: (_t, m) => unquote(m[1] ?? m[2]!),
+    why: '`id=7` only right beside an MCP `method=` or `jsonrpc=2.0`: alone, `id=` names anything',
+    examples: [['method=tools/call id=7', 7], ["id='x1', method='ping'", 'x1'], ['jsonrpc=2.0 id=12 method=tools/list', 12]],
+    nearMisses: ['user id=7 method=POST', 'order id=7'],
+  },
+  {
+    field: 'rpcId',
+    re: /\bJSONRPC(?:Request|Response|Notification|Error)\([^()]{0,2000}?\bid=(-?\d{1,15}|'[^']{1,100}')/,
+    needs: ['JSONRPC'],
+    read: (_t, m) => unquote(m[1]!),
+    why: "Python SDK repr: `JSONRPCRequest(method='initialize', params={…}, jsonrpc='2.0', id=0)`",
+    examples: [["root=JSONRPCRequest(method='initialize', params={'protocolVersion': '2025-06-18'}, jsonrpc='2.0', id=0)", 0]],
+    nearMisses: ["JSONRPCRequest(method='ping')"],
+  },
+  {
+    field: 'rpcId',
+    re: new RegExp(`(?:\\bMCP|\\bJSON-?RPC|(?<![\\w/.-])${SLASH_METHOD}|\\binitialize)\\b[^\\n"]{0,40}?(?<![\\w-])request[ _-]?id[ =:#]{1,3}(\\d{1,15})(?![\\w.])`),
+    needs: ['request', 'Request'],
+    why: '`request id 7` only where MCP context says it is the JSON-RPC id (elsewhere a request id is the proxy\'s)',
+    examples: [['MCP request id 7 timed out', 7], ['tools/call request id 12 cancelled', 12]],
+    nearMisses: ['request id 42 done', 'x-request-id: 4242', 'MCP x-request-id=abc', 'MCP x-request-id: 4242'],
+  },
+
+  // --- tool -----------------------------------------------------------------------------------
+  {
+    field: 'tool',
+    re: JSONRPC_KEY,
+    needs: ['"jsonrpc"'],
+    read: rpcMember((r) => r.tool),
+    why: 'tools/call params.name, in any key order within params',
+    examples: [['{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"sku":"A"},"name":"create_order"}}', 'create_order']],
+    nearMisses: ['{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"summary"}}'],
+  },
+  {
+    field: 'tool',
+    re: /(?:"params"\s{0,8}:|\bparams=)\s{0,8}\{[^{}]{0,2000}?"name"\s{0,8}:\s{0,8}"([\w.:-]{1,100})"/,
+    needs: ['tools/call'],
+    why: 'params.name on a tools/call line without a "jsonrpc" member (name after other plain members)',
+    examples: [['tools/call params={"_meta":null,"name":"get_order"}', 'get_order']],
+    nearMisses: ['prompts/get params={"name":"summary"}'],
+  },
+  {
+    field: 'tool',
+    re: /\bCallToolRequest(?:Params)?\([^()]{0,1000}?\bname=['"]([\w.:-]{1,100})['"]|\bmethod=['"]tools\/call['"],? {1,3}params=\{[^{}]{0,1000}?['"]name['"]: ['"]([\w.:-]{1,100})['"]/,
+    needs: ['CallToolRequest', 'tools/call'],
+    read: (_t, m) => m[1] ?? m[2]!,
+    why: "Python SDK reprs: `CallToolRequestParams(name='x', …)`, `method='tools/call', params={'name': 'x', …}`",
+    examples: [["ClientRequest(method='tools/call', params=CallToolRequestParams(meta=None, name='get_order', arguments={}))", 'get_order'], ["method='tools/call', params={'_meta': None, 'name': 'search', 'arguments': {}}", 'search']],
+    nearMisses: ["method='prompts/get', params={'name': 'summary'}", 'CallToolRequestParams(arguments={})'],
+  },
+  {
+    field: 'tool',
+    re: /\btool=['"]?([\w.:-]{1,100})/,
+    needs: ['tool='],
+    why: 'tool=… key-value',
+    examples: [['level=info tool=create_order', 'create_order']],
+    nearMisses: ['mytool=x'],
+  },
+  {
+    field: 'tool',
+    re: /"(?:tool|toolName|tool_name)"\s{0,8}:\s{0,8}"([\w.:-]{1,100})"/,
+    needs: ['"tool'],
+    why: 'a "tool" / "toolName" member of a structured log',
+    examples: [['{"msg":"call","toolName":"get_order"}', 'get_order']],
+    nearMisses: ['{"tools":"a"}'],
+  },
+  {
+    field: 'tool',
+    re: new RegExp(`\\btools/call[ :]{1,3}['"]?${TOOL_NAME}`),
+    needs: ['tools/call'],
+    why: 'the tool named right after its method: `tools/call create_order`',
+    examples: [['[Local→Remote] tools/call create_order', 'create_order'], ["tools/call 'get_order' (rpc 3)", 'get_order']],
+    nearMisses: ['tools/call failed with status 504', 'tools/call -> 404', 'tools/call request id 7'],
+  },
+  {
+    field: 'tool',
+    re: new RegExp(`\\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Rr]unning)(?: the)?(?: MCP)? [Tt]ool:? ['"\`]?${TOOL_NAME}`),
+    needs: ['ool'],
+    why: 'host prose: `Calling MCP tool: x`, `calling tool x`, `Error invoking MCP tool x`',
+    examples: [['Calling MCP tool: createConfluencePage', 'createConfluencePage'], ['Error invoking MCP tool get_order: boom', 'get_order'], ["calling tool 'search'", 'search']],
+    nearMisses: ['calling tool failed', 'Calling tools/list'],
+  },
+  {
+    field: 'tool',
+    re: /\b(?:MCP )?[Tt]ool ['"`]([A-Za-z_][\w.:-]{0,99})['"`]/,
+    needs: ['ool '],
+    why: "a quoted name after \"tool\": `MCP tool 'x' timed out`, `not connected for tool 'x'`",
+    examples: [["MCP tool 'scheduled_task_create' timed out (attempt 3/3)", 'scheduled_task_create'], ["MCP client not connected for tool 'linear__list_issues'.", 'linear__list_issues']],
+    nearMisses: ["tool '' empty", 'tool "two words"'],
+  },
+
+  // --- protocol version, HTTP status ----------------------------------------------------------
+  { field: 'protocolVersion', re: /(?:protocol[_ -]?version|mcp-protocol-version|protocolVersion)["']?\s?[:=]\s?["']?(20\d{2}-\d{2}-\d{2})/i, needs: ['ersion'], why: 'negotiated or requested protocol version', examples: [['mcp-protocol-version: 2025-06-18', '2025-06-18']], nearMisses: ['version 2025-06-18'] },
+  { field: 'httpStatus', re: /\(HTTP (\d{3})\)/, needs: ['(HTTP '], why: 'TS SDK ≤1.23 "Error POSTing to endpoint (HTTP 404)"', examples: [['Error POSTing to endpoint (HTTP 404): Not Found', 404]], nearMisses: ['(HTTP 2)'] },
+  { field: 'httpStatus', re: /\bHTTP\/\d(?:\.\d)? (\d{3})\b/, needs: ['HTTP/'], why: 'status line', examples: [['HTTP/1.1 502 Bad Gateway', 502]], nearMisses: ['HTTP/1.1 upgrade'] },
+  { field: 'httpStatus', re: /\bHTTP\/[\d.]{1,3}"\s{1,8}(\d{3})\b/, needs: ['HTTP/'], why: 'a quoted request line and its status (access-log shaped lines no format read)', examples: [['09:33:40  "POST /mcp  HTTP/2"   307   Java-http-client/21', 307], ['ip-abc:47430 - "GET /mcp HTTP/1.1" 421 Misdirected Request', 421]], nearMisses: ['"GET /mcp HTTP/1.1" -'] },
+  { field: 'httpStatus', re: /\s(?:->|→|=>)\s(\d{3})\b/, needs: ['->', '→', '=>'], why: 'request -> status', examples: [['POST /mcp -> 404', 404], ['POST /mcp → 202', 202]], nearMisses: ['a -> 4042'] },
+  { field: 'httpStatus', re: /[Ss]tatus(?:[ _]?[Cc]ode)?[ =:(]{1,3}(\d{3})\b/, needs: ['tatus'], why: '`status 404`, `status code: 404`, `status_code=404`, `failed with status 504`, `non-200 status 403`', examples: [['request failed with status 504: Timeout', 504], ['status code: 404', 404], ['status_code=401', 401], ['Non-200 status code (404)', 404]], nearMisses: ['status 1', 'status: ok'] },
+  { field: 'httpStatus', re: /"status(?:Code|_code)?"\s{0,8}:\s{0,8}(\d{3})\b/, needs: ['"status'], why: 'a "status" member with a number (`{"client_id":…,"status":403}`)', examples: [['rejected: non-200 status {"client_id":"x","status":403}', 403]], nearMisses: ['{"status":"ok"}', '{"status":1}'] },
+  { field: 'httpStatus', re: /\bHTTP (?:error |status )?(\d{3})\b/, needs: ['HTTP '], why: '`HTTP 401:`, `HTTP error 500`', examples: [['Failed: sentry: HTTP 401: {"error":"invalid_token"}', 401], ['HTTP error 500', 500]], nearMisses: ['HTTP 2 stream'] },
+  { field: 'httpStatus', re: /\breturned (?:HTTP |status |status code |a |an )?(\d{3})\b(?! (?:rows?|results?|items?|records?|bytes|entries|tools|matches|ms)\b)/, needs: ['returned'], why: '`upstream returned 502`', examples: [['upstream returned 502', 502], ['server returned a 404 for /mcp', 404]], nearMisses: ['query returned 200 rows', 'returned 12'] },
+  { field: 'httpStatus', re: /does not indicate success: (\d{3})\b/, needs: ['indicate success'], why: '.NET `Response status code does not indicate success: 400 (Bad Request)`', examples: [['Response status code does not indicate success: 400 (Bad Request).', 400]], nearMisses: ['does not indicate success: maybe'] },
+  { field: 'httpStatus', re: /\b(?:Client|Server) error '(\d{3}) /, needs: [' error \''], why: 'httpx HTTPStatusError', examples: [["Client error '404 Not Found' for url 'http://x/mcp'", 404]], nearMisses: ["Client error 'boom'"] },
+  { field: 'httpStatus', re: /\bError code: (\d{3})\b/, needs: ['Error code'], why: 'openai/anthropic client errors', examples: [['Error code: 500 - {}', 500]], nearMisses: ['Error code: -32001'] },
+  { field: 'httpStatus', re: /\b(\d{3}) \((?:Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Bad Gateway|Gateway Timeout|Service Unavailable|Method Not Allowed|Not Acceptable)\)/, needs: [' ('], why: '.NET HttpRequestException', examples: [['400 (Bad Request)', 400]], nearMisses: ['400 (whatever)'] },
+  { field: 'httpStatus', re: /\((\d{3}) (?:Unauthorized|Forbidden|Not Found|Bad Request)\)/, needs: ['('], why: 'reqwest status error: `HTTP status client error (401 Unauthorized)`', examples: [['HTTP status client error (401 Unauthorized) for url (http://x/mcp)', 401]], nearMisses: ['(401 apples)'] },
+  { field: 'httpStatus', re: new RegExp(`\\b([1-5]\\d{2}) (?:${REASONS})\\b`), why: 'a status and its reason phrase (`404 Not Found` after a request line)', examples: [['POST /mcp 404 Not Found', 404], ['GET /sse 200 OK', 200]], nearMisses: ['took 404 Nothing', 'item 123 OKAY'] },
+  { field: 'httpStatus', re: /\b(?:[Rr]esponse|body|error) \((\d{3})\)/, needs: [' ('], why: 'a status in parentheses after what it qualifies: `response body (502):`, `downstream error (404):`', examples: [['response body (404): {"jsonrpc":"2.0"}', 404], ['neotoma-mcp-proxy downstream error (404): {"jsonrpc":"2.0"', 404]], nearMisses: ['error (12)', 'body (see below)'] },
+  { field: 'httpStatus', re: /\bcode: (\d{3})\b/, needs: ['code: '], why: 'StreamableHTTPError code', examples: [['StreamableHTTPError (code: 404)', 404]], nearMisses: ['code: -32001'] },
+  { field: 'httpStatus', re: /\bError (\d{3}) status sending message\b/, needs: ['status sending'], why: 'VS Code MCP client', examples: [['Error 404 status sending message to http://x/mcp', 404]], nearMisses: ['Error 40 status sending message'] },
+  { field: 'httpStatus', re: /return_value=\(b'HTTP\/[\d.]{1,3}', (\d{3}),/, needs: ['return_value'], why: 'httpcore receive_response_headers.complete under any logging layout', examples: [["receive_response_headers.complete return_value=(b'HTTP/1.1', 404, b'Not Found', [])", 404]], nearMisses: ["return_value=(b'HTTP/1.1', 'x')"] },
+
+  // --- HTTP method and path -------------------------------------------------------------------
+  { field: 'httpMethod', re: new RegExp(`\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}`), why: 'METHOD /path or METHOD http://host/path', examples: [['POST http://ip-abc:8080/mcp rpc=3', 'POST'], ['"GET /sse HTTP/1.1"', 'GET']], nearMisses: ['GET it done', 'POSTing to endpoint'] },
+  { field: 'httpPath', re: new RegExp(`\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?(\\/[^\\s"?]{0,300})`), why: 'METHOD /path', examples: [['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'], ['"GET  /mcp/ HTTP/1.1"', '/mcp/']], nearMisses: ['GET it done'] },
+  {
+    field: 'httpPath',
+    re: /(?:\bfor url|\burl[=:]|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server))?:?|\bPOSTing to|\brequest to|\bendpoint:?|\b(?:server|listening|running) (?:at|on):?)\s{0,3}['"(]?(?:https?|wss?):\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>?#()]{0,300})/,
+    needs: ['://'],
+    why: "the path of the URL a request goes to: `for url 'http://…/mcp'`, `Connecting to remote server: https://…/sse`",
+    examples: [["Client error '404 Not Found' for url 'http://ip-abc:8000/mcp'", '/mcp'], ['Connecting to remote server: https://mcp.example.com/v1/sse', '/v1/sse'], ['Query parameters: {"url":"http://localhost:5180/mcp","transportType":"streamable-http"}', '/mcp']],
+    nearMisses: ['see https://modelcontextprotocol.io/docs for details'],
+  },
+  { field: 'requestId', re: /\b(?:x-request-id|request_id|reqId|requestId)["']?\s?[:=]\s?["']?([0-9a-f]{16,64})\b/i, needs: ['equest', 'eqId', 'EQUEST'], why: 'proxy request id', examples: [['x-request-id=0123456789abcdef0123', '0123456789abcdef0123']], nearMisses: ['request_id=42'] },
 ];
+
+/**
+ * One cheap test per field before its extractors run (a line without any of these cannot give the
+ * field, so its extractors are skipped together). Every extractor's examples pass their gate (test).
+ */
+export const GATES: Partial<Record<Field, RegExp>> = {
+  rpcMethod: /"method"|method=|Request|Notification|initialize|ping|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\//,
+  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
+  tool: /ool|"arguments"/,
+  // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
+  httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)/,
+  httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) /,
+  httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\//,
+};
+
+function unquote(v: string): string | number | null {
+  const c = v[0];
+  if (c === '"' || c === "'") return v.slice(1, -1);
+  return toRpcId(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The target of a request: scheme, host and port of the URL a line talks to (attrs targetScheme,
+// targetHost, targetPort — the port made explicit from the scheme), so a client line can be matched
+// to the proxy or replica it reached. Only URLs in a request context count (a documentation link
+// is not a target).
+
+export const TARGET = {
+  re: /(?:\b(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |\bfor url\s{0,3}|\burl[=:]\s{0,3}|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:\s{0,4}|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server)|(?: [\w-]{1,40}){0,2} (?:server|endpoint) at)?:?\s{0,3}|\bPOSTing to\s{0,3}|\brequest to\s{0,3}|\bendpoint:?\s{0,3}|\b(?:server|listening|running) (?:at|on):?\s{0,3})['"(]?(https?|wss?):\/\/(?:[^\s/@"'<>()]{1,200}@)?(\[[0-9A-Fa-f:.]{2,60}\]|[A-Za-z0-9][A-Za-z0-9._-]{0,252})(?::(\d{1,5}))?(?![\w.-])/,
+  why: 'scheme, host and port of the URL a request goes to',
+  examples: [
+    ['POST http://ip-abc:8080/mcp rpc=3', { targetScheme: 'http', targetHost: 'ip-abc', targetPort: 8080 }],
+    ["Client error '404 Not Found' for url 'https://mcp.example.com/mcp'", { targetScheme: 'https', targetHost: 'mcp.example.com', targetPort: 443 }],
+    ['Connecting to remote server: https://mcp.atlassian.com/v1/sse', { targetScheme: 'https', targetHost: 'mcp.atlassian.com', targetPort: 443 }],
+    ['connecting to http://[::1]:9000/mcp', { targetScheme: 'http', targetHost: '[::1]', targetPort: 9000 }],
+    ['Connecting to Ghidra server at http://localhost:8089', { targetScheme: 'http', targetHost: 'localhost', targetPort: 8089 }],
+    ['reconnecting to ws://host-q7w2e9r4t1/mcp', { targetScheme: 'ws', targetHost: 'host-q7w2e9r4t1', targetPort: 80 }],
+  ] as const,
+  nearMisses: ['see https://modelcontextprotocol.io/docs for details', 'https://<host>/mcp'],
+};
+const DEFAULT_PORT: Record<string, number> = { http: 80, ws: 80, https: 443, wss: 443 };
+
+// ---------------------------------------------------------------------------------------------
+// Direction: does the line describe the request, the response, or both (`POST /mcp -> 404`, an
+// access-log line)? attrs.direction = 'request' | 'response' | 'exchange'. Explicit arrows win;
+// then a status (with a request line or request word: exchange); then the embedded JSON-RPC
+// message; then words.
+
+export const DIRECTION_WORDS: readonly { direction: 'request' | 'response'; re: RegExp; why: string; examples: readonly string[] }[] = [
+  { direction: 'request', re: /-->|\bLocal→Remote\b|→ ?Remote\b|\bClient→Server\b/, why: 'arrows towards the server', examples: ['--> POST /mcp', '[Local→Remote] tools/call'] },
+  { direction: 'response', re: /<--|\bRemote→Local\b|← ?Remote\b|\bServer→Client\b/, why: 'arrows back from the server', examples: ['<-- 200 OK', '[Remote→Local] 7'] },
+];
+const REQUEST_WORDS = /\b(?:Sending|Calling|send_request|Requesting|POSTing|Forwarding|Dispatching)\b|\bReceived (?:an? )?(?:MCP |JSON-RPC |new )?(?:request|POST|GET|DELETE|notification|message)\b/;
+// "response" alone is too common a name (`response = await call_next(request)`): only in phrases.
+const RESPONSE_WORDS = /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b/;
+
+function direction(e: Event, text: string, rpc: RpcMembers | null): 'request' | 'response' | 'exchange' | null {
+  if (text.includes('→') || text.includes('←') || text.includes('--')) for (const d of DIRECTION_WORDS) if (d.re.test(text)) return d.direction;
+  const requestSide = e.httpMethod !== null || REQUEST_WORDS.test(text);
+  if (e.httpStatus !== null) return requestSide ? 'exchange' : 'response';
+  if (rpc && (rpc.result || rpc.error)) return 'response';
+  if (rpc && rpc.method !== null) return 'request';
+  if (RESPONSE_WORDS.test(text) && !REQUEST_WORDS.test(text)) return 'response';
+  if (requestSide || e.rpcMethod !== null) return 'request';
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** EXTRACTORS by field, in order, with the field's gate: the per-line loop tests each field once. */
+const GROUPS: readonly { field: Field; gate: RegExp | undefined; extractors: Extractor[] }[] = (() => {
+  const out: { field: Field; gate: RegExp | undefined; extractors: Extractor[] }[] = [];
+  for (const x of EXTRACTORS) {
+    const last = out[out.length - 1];
+    if (last && last.field === x.field) last.extractors.push(x);
+    else out.push({ field: x.field, gate: GATES[x.field], extractors: [x] });
+  }
+  return out;
+})();
+
+/** A loop, not `.some(n => …)`: no closure per line and extractor. */
+function hasAny(text: string, needs: readonly string[]): boolean {
+  for (let i = 0; i < needs.length; i++) if (text.includes(needs[i]!)) return true;
+  return false;
+}
+
+/** Run one extractor on a text: the value it would give, or null. */
+export function extract(x: Extractor, text: string): string | number | null {
+  if (x.needs && !hasAny(text, x.needs)) return null;
+  const m = x.re.exec(text);
+  if (!m) return null;
+  if (x.read) return x.read(text, m);
+  const v = m[x.group ?? 1];
+  if (v === undefined) return null;
+  if (x.map) return x.map[v] ?? null;
+  if (x.field === 'httpStatus') {
+    const n = Number(v);
+    return n >= 100 && n <= 599 ? n : null;
+  }
+  if (x.field === 'rpcId') return v.startsWith('"') ? v.slice(1, -1) : toRpcId(v);
+  return v;
+}
+
+/** The target attrs a text gives (empty when no URL in a request context). */
+export function target(text: string): { targetScheme?: string; targetHost?: string; targetPort?: number } {
+  if (!text.includes('://')) return {};
+  const m = TARGET.re.exec(text);
+  if (!m) return {};
+  const scheme = m[1]!.toLowerCase();
+  const port = m[3] ? Number(m[3]) : DEFAULT_PORT[scheme]!;
+  return port > 0 && port < 65536 ? { targetScheme: scheme, targetHost: m[2]!, targetPort: port } : { targetScheme: scheme, targetHost: m[2]! };
+}
 
 /** Fill missing correlation fields from the event's text. Mutates and returns the event. */
 export function enrich(e: Event): Event {
   const text = e.kind === 'block' ? e.text.slice(0, 20_000) : e.text;
-  for (const x of EXTRACTORS) {
-    if (e[x.field] !== null && e[x.field] !== undefined) continue;
-    const m = x.re.exec(text);
-    if (!m) continue;
-    const v = m[x.group ?? 1]!;
-    if (x.field === 'httpStatus') {
-      const n = Number(v);
-      if (n >= 100 && n <= 599) e.httpStatus = n;
-    } else if (x.field === 'rpcId') {
-      e.rpcId = v.startsWith('"') ? v.slice(1, -1) : toRpcId(v);
-    } else {
-      e[x.field] = v;
+  // A JSON log line's message is the decoded text: a JSON-RPC message escaped inside it is readable there.
+  const alt = e.message !== text && e.message.includes('"jsonrpc"') && !text.includes('"jsonrpc"') ? e.message : null;
+  const fields = e as unknown as Record<Field, unknown>;
+  for (let gi = 0; gi < GROUPS.length; gi++) {
+    const group = GROUPS[gi]!;
+    const f = group.field;
+    if (fields[f] !== null && fields[f] !== undefined) continue;
+    if (group.gate && !group.gate.test(text) && (alt === null || !group.gate.test(alt))) continue;
+    for (let k = 0; k < group.extractors.length; k++) {
+      const x = group.extractors[k]!;
+      let v = extract(x, text);
+      if (v === null && alt !== null) v = extract(x, alt);
+      if (v === null) continue;
+      fields[f] = f === 'httpStatus' || f === 'rpcId' ? v : String(v);
+      break;
     }
+  }
+  const a = e.attrs;
+  if (a.targetHost === undefined) Object.assign(a, target(text));
+  if (a.direction === undefined) {
+    const at = text.includes('"jsonrpc"') ? JSONRPC_KEY.exec(text) : null;
+    const d = direction(e, text, at ? readJsonRpc(text, at.index) : null);
+    if (d) a.direction = d;
   }
   // What the line says happened (parsers/signals), once per event, after the fields it reads.
   e.signals = signalTable().forEvent(e);

@@ -1,5 +1,5 @@
 // One file, streaming: clean → detect (on a bounded prefix) → redact → fold blocks → apply
-// formats → enrich. Every physical line ends up in exactly one event or is blank; lines no
+// formats → line reader (time, level, prefix where a format left them empty) → enrich. Every physical line ends up in exactly one event or is blank; lines no
 // format understands become raw events and are counted, never dropped.
 import { emptyEvent, type Event, type Source } from '../contract/event.ts';
 import { blockFolders, MAX_HELD, type BlockFolder } from '../special/index.ts';
@@ -8,6 +8,7 @@ import { detectLayout, detectPrefix, NUMBER_LINE, stripAnsi, stripPrefix, type L
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
+import { readLine } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
 
 export interface FileStats {
@@ -26,6 +27,21 @@ export interface FileStats {
   skippedLines: number;
   /** Lines per format id (block folders included): the file's format when detection found none is the one with most lines. */
   formatLines: Record<string, number>;
+  /** Per-event facts (see Coverage): what the per-file format hides, since unread lines still count as "parsed" files. */
+  coverage: Coverage;
+}
+
+/**
+ * How many of a file's events (stats.events) got each fact:
+ * - ts: a time of their own (format, document or line reader); a time carried over from the line above does not count;
+ * - level: any level;
+ * - message: a message told apart from the line's prefix (any event a format or block folder read, or a raw
+ *   line whose prefix the line reader took off). A raw line read by nothing does not count.
+ */
+export interface Coverage {
+  ts: number;
+  level: number;
+  message: number;
 }
 
 export interface ParseFileOptions {
@@ -36,7 +52,7 @@ export interface ParseFileOptions {
 }
 
 export function newStats(file: string): FileStats {
-  return { file, source: 'unknown', format: 'unknown', lines: 0, events: 0, unparsed: 0, truncatedLines: 0, ansiLines: 0, prefix: null, detection: null, layout: [], skippedLines: 0, formatLines: {} };
+  return { file, source: 'unknown', format: 'unknown', lines: 0, events: 0, unparsed: 0, truncatedLines: 0, ansiLines: 0, prefix: null, detection: null, layout: [], skippedLines: 0, formatLines: {}, coverage: { ts: 0, level: 0, message: 0 } };
 }
 
 /**
@@ -127,6 +143,21 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   // (a Node error printed after a log prefix, a wrapped message) are folded into it.
   let pending: Event | null = null;
   let lastTs: number | null = null;
+  // Events whose time was carried over from the line above (counted apart in stats.coverage).
+  const carried = new WeakSet<Event>();
+  /** An event with its own time sets the clock; one without takes the last time seen. */
+  const ownOrCarriedTs = (e: Event): void => {
+    if (e.ts !== null) lastTs = e.ts;
+    else if (lastTs !== null) {
+      e.ts = lastTs;
+      carried.add(e);
+    }
+  };
+  const emit = (e: Event): Event => {
+    stats.events++;
+    countCoverage(stats.coverage, e, carried.has(e));
+    return e;
+  };
   const source = stats.source;
 
   const closeBlock = (): Event | null => {
@@ -151,8 +182,8 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
         const e = emptyEvent({ file: opts.file, line: b.start, source, format: hit.f.spec.id, kind: 'line', text: b.lines[0]! });
         Object.assign(e, hit.parsed);
         if (!hit.parsed.message) e.message = e.text;
-        if (e.ts !== null) lastTs = e.ts;
-        else e.ts = lastTs;
+        readLine(e, hit.f, hit.parsed, lastTs);
+        ownOrCarriedTs(e);
         // Held like any line event, so what follows it (an HTML body, "    at …" frames) folds into it.
         pending = e;
         return null;
@@ -163,7 +194,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     countLine(b.folder.id, b.lines.length);
     e.level = b.folder.level;
     e.message = b.folder.summary(b.lines);
-    e.ts = lastTs;
+    ownOrCarriedTs(e);
     return enrich(e);
   };
   let blanks = 0; // blank lines held after the pending event
@@ -250,34 +281,32 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       const e = emptyEvent({ file: opts.file, line: n, source, format: f.spec.id, kind: 'line', text });
       Object.assign(e, parsed);
       if (!parsed.message) e.message = text;
-      if (e.ts !== null) lastTs = e.ts;
-      else e.ts = lastTs;
+      readLine(e, f, parsed, lastTs);
+      ownOrCarriedTs(e);
       pending = e;
       return;
     }
     stats.unparsed++;
     countLine('unknown', 1);
     const e = emptyEvent({ file: opts.file, line: n, source, format: 'unknown', kind: 'raw', text });
-    e.ts = lastTs;
+    // No format read it: the line reader reads its prefix in any order, the wording gives a level.
+    readLine(e, null, null, lastTs);
+    ownOrCarriedTs(e);
     yield enrich(e);
   };
 
-  for (const raw of head) for (const e of handle(raw)) (stats.events++, yield e);
+  for (const raw of head) for (const e of handle(raw)) yield emit(e);
   for (;;) {
     const r = await it.next();
     if (r.done) break;
-    for (const e of handle(r.value)) (stats.events++, yield e);
+    for (const e of handle(r.value)) yield emit(e);
   }
   const tail = closeBlock();
-  if (tail) (stats.events++, yield tail);
+  if (tail) yield emit(tail);
   const again = held;
   held = [];
-  for (const h of again) for (const e of handleText(h.n, h.text)) (stats.events++, yield e);
-  for (const last of [closeBlock(), flush()]) {
-    if (!last) continue;
-    stats.events++;
-    yield last;
-  }
+  for (const h of again) for (const e of handleText(h.n, h.text)) yield emit(e);
+  for (const last of [closeBlock(), flush()]) if (last) yield emit(last);
   if (stats.format === 'unknown' || (primary && primary.spec.priority < 0)) {
     // No line format led the sample, or only a last-resort one (a pasted traceback, a bare error):
     // name the file after whatever read most of its lines, so "unknown" means nothing understood it.
@@ -316,7 +345,12 @@ async function* parseDocument(
     for (const item of scanner.push(text, raw.n)) yield toEvent(item);
   };
   const toEvent = (item: ReturnType<ItemScanner['push']>[number]): Event => {
+    const e = itemEvent(item);
     stats.events++;
+    countCoverage(stats.coverage, e, false);
+    return e;
+  };
+  const itemEvent = (item: ReturnType<ItemScanner['push']>[number]): Event => {
     stats.formatLines[reader.id] = (stats.formatLines[reader.id] ?? 0) + (item.endLine - item.startLine + 1);
     if (item.kind !== 'item' || !item.obj) {
       stats.unparsed++;
@@ -343,6 +377,13 @@ async function* parseDocument(
 }
 
 const MAX_FOLDED_LINES = 500;
+
+function countCoverage(c: Coverage, e: Event, carriedTs: boolean): void {
+  if (e.ts !== null && !carriedTs) c.ts++;
+  if (e.level !== null) c.level++;
+  // A raw line keeps its whole text as message unless the line reader took a prefix off.
+  if (e.kind !== 'raw' || (e.message !== '' && !e.text.startsWith(e.message))) c.message++;
+}
 
 /** An HTML error page printed into a log line (`Error POSTing to endpoint: <!DOCTYPE html>`) continues until `</html>`. */
 function inHtmlBody(text: string): boolean {

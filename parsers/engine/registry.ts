@@ -8,6 +8,7 @@ import { FormatSpec } from '../contract/format.ts';
 import { emptyEvent, type Event } from '../contract/event.ts';
 import { applyFormat, compileFormat, type CompiledFormat } from './apply.ts';
 import { enrich } from './enrich.ts';
+import { readLine } from './line-reader.ts';
 
 export const BUILTIN_FORMATS_DIR = fileURLToPath(new URL('../formats/', import.meta.url));
 
@@ -53,6 +54,7 @@ export function sampleEvent(f: CompiledFormat, line: string): Event | null {
   const e = emptyEvent({ file: 'sample', line: 1, source: f.spec.source, format: f.spec.id, kind: 'line', text: line });
   Object.assign(e, parsed);
   if (!parsed.message) e.message = line;
+  readLine(e, f, parsed, null);
   return enrich(e);
 }
 
@@ -66,6 +68,15 @@ export function checkSamples(f: CompiledFormat): string[] {
       return;
     }
     for (const [k, want] of Object.entries(s.expect)) {
+      // attrs is checked key by key, like the event's fields: keys the sample does not list (facts
+      // the engine found in the free text, such as direction or target) are not checked.
+      if (k === 'attrs' && want && typeof want === 'object' && !Array.isArray(want)) {
+        for (const [ak, av] of Object.entries(want)) {
+          const have = got.attrs[ak];
+          if (JSON.stringify(have) !== JSON.stringify(av)) out.push(`sample ${i} field "attrs.${ak}": expected ${JSON.stringify(av)}, got ${JSON.stringify(have)}`);
+        }
+        continue;
+      }
       const have = (got as Record<string, unknown>)[k];
       if (JSON.stringify(have) !== JSON.stringify(want)) out.push(`sample ${i} field "${k}": expected ${JSON.stringify(want)}, got ${JSON.stringify(have)}`);
     }

@@ -124,5 +124,14 @@ describe('mcp-triage CLI', () => {
     expect(ex.code).toBe(0);
     expect(ex.stdout).toMatch(/format nginx-combined/);
     expect(ex.stdout).toMatch(/✘ /);
+    expect(ex.stdout).toMatch(/every line: \d+ events; own time 100\.0%, level 0\.0%, message 100\.0%/);
+  });
+
+  it('formats PATH prints per-line coverage per file and overall', async () => {
+    const r = await cli('formats', 'samples/upstream-down');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^file +format +events +time +level +message$/m);
+    expect(r.stdout).toMatch(/^client\.log +iso-level-logger +\d+ +100\.0% +100\.0% +100\.0%$/m);
+    expect(r.stdout).toMatch(/^OVERALL +\d+ /m);
   });
 });
