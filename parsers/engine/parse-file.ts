@@ -252,7 +252,11 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       if (p) yield p;
       return;
     }
-    if (pending && pending.endLine - pending.line < MAX_FOLDED_LINES && (inHtmlBody(pending.text) || (isContinuation(text) && !tryFormats.some((f) => applyFormat(f, text))))) {
+    if (
+      pending &&
+      pending.endLine - pending.line < MAX_FOLDED_LINES &&
+      (inHtmlBody(pending.text) || ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) && !tryFormats.some((f) => applyFormat(f, text))))
+    ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
       pending.endLine = n;
@@ -389,6 +393,24 @@ function countCoverage(c: Coverage, e: Event, carriedTs: boolean): void {
 function inHtmlBody(text: string): boolean {
   const open = text.search(/<!DOCTYPE html|<html[\s>]/i);
   return open >= 0 && !/<\/html>/i.test(text.slice(open));
+}
+
+/** A JSON error body printed across lines (`… error (404): {"jsonrpc":"2.0","error":{"code":-32001,`) continues until it closes. */
+const MAX_JSON_FOLD = 20;
+function inJsonBody(text: string): boolean {
+  const open = text.indexOf('{');
+  if (open < 0 || text.length - open > 8192) return false;
+  let depth = 0;
+  let quoted = false;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (!quoted && c === '{') depth++;
+    else if (!quoted && c === '}') depth--;
+  }
+  // a string cut by the line end (`"message":"Not Found: MCP session is …`) leaves the object open too
+  return depth > 0;
 }
 
 /** Lines that continue the previous event rather than start one: indented frames, object dumps. */

@@ -1,6 +1,7 @@
 // From stored facts to the Analysis document: correlate, pick failures, classify, summarise.
 // Pure: no fastify, no DuckDB — the CLI, the server and the tests share it.
 import type { Event } from '../../parsers/contract/event.ts';
+import { signalTable } from '../../parsers/engine/signals.ts';
 import { Analysis, type Evidence, type Failure, type InputSummary, type SessionSummary, type Span, headlineOf } from '../contract/analysis.ts';
 import { classify } from './classify/engine.ts';
 import { placeFailures, type Decided } from './classify/episodes.ts';
@@ -102,11 +103,15 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
  * them were not triage-relevant (stack frames, a response body). Notes about the optional GET
  * stream join only a GET exchange.
  */
+function isRecoveryLine(e: Event): boolean {
+  return e.signals.some((id) => signalTable().meaning(id)?.outcome === 'recovery');
+}
+
 /** Block formats that carry no log line of their own (a bare traceback or stack under some line). */
 const BARE_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
 
 function attachOrphans(spans: SpanBuild[]): void {
-  const keyedEvent = (e: Event) => e.rpcId !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null;
+  const keyedEvent = (e: Event) => e.rpcId !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null || e.httpStatus !== null;
   const owner = new Map<Event, SpanBuild>();
   for (const s of spans) for (const e of s.events) owner.set(e, s);
   const isKeyed = (s: SpanBuild) => s.events.some(keyedEvent);
@@ -139,7 +144,8 @@ function attachOrphans(spans: SpanBuild[]): void {
       }
       const close = e.ts !== null && last.ts !== null ? Math.abs(e.ts - last.ts) <= 2000 : e.line - last.endLine <= 3;
       const noise = STREAM_NOISE.test(e.message) && !current.events.some((x) => x.httpMethod === 'GET');
-      if (close && !noise && s !== current) {
+      // a client saying it connected or resumed speaks of what came after, not of this request
+      if (close && !noise && s !== current && !isRecoveryLine(e)) {
         for (const x of s.events) owner.set(x, current);
         current.events.push(...s.events);
         for (const k of s.joinedBy) current.joinedBy.add(k);

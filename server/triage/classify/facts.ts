@@ -389,7 +389,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   if (resumedStream && era !== 'sessionless') recoveredBy = `the client resumed the stream (${resumedStream})`;
   else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess})`;
   else {
-    const rec = laterRecovery;
+    // a recovery line inside the request's own lines, after its failure, speaks for it too
+    const lastFail = Math.max(...evs.filter(isFailureEvent).map((e) => e.line));
+    const inside = evs.find((e) => e.line > lastFail && (e.source === 'client' || e.source === 'unknown') && e.signals.some((id) => table().meaning(id)?.outcome === 'recovery'));
+    const rec = laterRecovery ?? (inside ? { where: `${inside.file}:${inside.line}`, resumed: inside.signals.some((id) => table().meaning(id)?.cause === 'stream-resumed') } : null);
     if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed))
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
   }
@@ -471,11 +474,12 @@ function sameFileBefore(e: Event, span: SpanBuild): boolean {
  * line shows the request.
  */
 function sessionSentFact(evs: readonly Event[], method: string | null, session: string | null, has: (c: SignalCause) => boolean): Tri {
-  if (method === 'initialize') return false;
   // a legacy SSE connect (GET of the event stream) never carries a session id: the session comes from it
   if (has('sse-connect-rejected')) return false;
+  if (has('session-unknown') && !has('session-missing')) return true; // the server looked up a session it received
+  if (method === 'initialize') return false;
   if (has('session-missing') && !has('session-unknown')) return false;
-  if (has('session-unknown')) return true; // the server looked up a session it received
+  if (has('session-unknown')) return true;
   const describesRequest = (e: Event) => e.attrs.direction !== 'response' && e.httpMethod !== null && (e.source === 'client' || e.source === 'proxy' || (e.source === 'server' && e.httpStatus === null));
   const requestLines = evs.filter(describesRequest);
   if (requestLines.some((e) => e.session !== null)) return true;
