@@ -81,7 +81,10 @@ function excerptLine(e: Event): string {
 
 export function buildReport(input: ReportInput): Report {
   const { analysis: a } = input;
-  const failures = byUrgency(a.failures.filter((f) => f.decision !== 'no_action')).slice(0, MAX_FAILURES);
+  // Primary failures lead (cli-contract.md roles); optional channels, consequences and recoveries are folded.
+  const primary = (f: Failure) => (f.role ?? 'primary') === 'primary';
+  const failures = byUrgency(a.failures.filter((f) => f.decision !== 'no_action' && primary(f))).slice(0, MAX_FAILURES);
+  const folded = a.failures.filter((f) => !primary(f));
   const head = failures[0];
 
   const summary = [
@@ -90,7 +93,7 @@ export function buildReport(input: ReportInput): Report {
     head
       ? `The most urgent failure: ${describeFailure(head)}${head.httpStatus ? `, HTTP ${head.httpStatus}` : ''}, stage ${code(head.stage)}${head.rootException ? `, first exception ${code(head.rootException.type)}` : ''}. Rule ${code(head.rule)}.`
       : a.failures.length
-        ? `${a.failures.length} failure(s) were seen, and the client recovered from all of them on its own.`
+        ? `${a.failures.length} failure(s) were seen; none needs action: each was an optional channel, a consequence of another failure, or recovered.`
         : 'No failing request was found in the logs.',
   ].join('\n');
 
@@ -116,7 +119,14 @@ export function buildReport(input: ReportInput): Report {
           return lines.join('\n');
         })
         .join('\n')
-    : 'Nothing to report beyond the recovered noise.';
+    : 'Nothing to report beyond the folded failures below.';
+  const roles = ['optional', 'consequence', 'recovered'] as const;
+  const foldedText = folded.length
+    ? [
+        `${folded.length} more failure(s) folded under their episodes: ${roles.map((r) => [r, folded.filter((f) => f.role === r).length] as const).filter(([, n]) => n).map(([r, n]) => `${n} ${r}`).join(', ')}.`,
+        ...folded.slice(0, MAX_FAILURES).map((f) => `- ${f.role}: ${f.method || !f.roleReason ? `${describeFailure(f)}${f.httpStatus ? ` → HTTP ${f.httpStatus}` : ''}` : inline(f.roleReason)} (rule ${code(f.rule)}${f.episode ? `, episode ${f.episode}` : ''})`),
+      ].join('\n')
+    : '';
 
   const places = new Set(failures.flatMap((f) => f.evidence.map((e) => `${e.file}:${e.line}`)));
   const excerpt = input.evidence
@@ -150,6 +160,7 @@ export function buildReport(input: ReportInput): Report {
     '',
     whatHappened,
     '',
+    ...(foldedText ? [foldedText, ''] : []),
     '### Timeline (correlated, redacted excerpt)',
     '',
     timeline,
