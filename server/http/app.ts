@@ -11,6 +11,7 @@ import { incidentsPlugin } from './incidents.ts';
 import { securityPlugin } from './security.ts';
 import { defaultUploadRoot, ensureUploadRoot, sweepUploads, UPLOAD_LIMITS } from './upload.ts';
 import { verifyPlugin } from './verify.ts';
+import { signalsPlugin } from './signals.ts';
 import { sqlPlugin } from './sql.ts';
 import { viewsPlugin } from './views.ts';
 
@@ -67,6 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(viewsPlugin, { ctx: opts.ctx });
   await app.register(verifyPlugin, { ctx: opts.ctx });
   await app.register(sqlPlugin, { ctx: opts.ctx });
+  await app.register(signalsPlugin);
   app.all('/api/*', async (req) => {
     throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`);
   });

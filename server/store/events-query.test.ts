@@ -13,7 +13,7 @@ import { Store } from './store.ts';
 
 // ── the reference: the query and row reading as they were before the columnar page ──────────
 
-const COLUMNS = `seq, ts, source, file, line, end_line, kind, format, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id, protocol_version, duration_ms`;
+const COLUMNS = `seq, ts, source, file, line, end_line, kind, format, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id, protocol_version, duration_ms, signals`;
 
 async function legacyQueryEvents(store: Store, incidentId: string, f: EventFilters): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   // Same WHERE (compileFilters), the old paging: ORDER BY … LIMIT … OFFSET and row objects.
@@ -120,6 +120,7 @@ describe('the columnar page on awkward rows', () => {
           session: i % 10 === 0 ? null : `sess_${(i % 37).toString().padStart(12, 'a')}`,
           protocolVersion: i % 100 === 0 ? '2025-06-18' : null,
           durationMs: i % 3 === 1 ? (i * 0.37) % 1000 : null,
+          signals: i % 11 === 0 ? ['session-not-found', 'http-404'] : i % 11 === 1 ? ['http-404-x'] : [],
         }),
       );
     }
@@ -148,8 +149,18 @@ describe('the columnar page on awkward rows', () => {
     { rpcId: 'abc' },
     { file: 'b,c|d.log', limit: 10_000 },
     { to: 0 },
+    { signal: 'http-404' },
   ])('same page as the row path for %j', async (f) => {
     await expectSamePage(store, id, f);
+  });
+
+  it('a signal filter matches whole ids in the space-separated column', async () => {
+    const f = (signal: string) => ({ ...EventFilters.parse({}), signal, limit: 100_000 }) as EventFilters;
+    const hit = await queryEvents(store, id, f('http-404'));
+    expect(hit.total).toBe(Math.ceil(9000 / 11));
+    expect(hit.rows.toArray().every((r) => String(r.signals).split(' ').includes('http-404'))).toBe(true);
+    expect((await queryEvents(store, id, f('http-404-x'))).total).toBe(Math.ceil(8999 / 11));
+    expect((await queryEvents(store, id, f('http'))).total).toBe(0);
   });
 
   it('the whole incident in one page', async () => {

@@ -14,6 +14,9 @@ import { FixedColumn, readColumns, Utf8Column, validRows, type ColumnKind } from
 import { fileVersion, type Store } from './store.ts';
 import { BLOCK_SHIFT, MAX_CANDIDATE_SHARE, MAX_RANGES, queryBits, TextIndexBuilder, type TextBlock } from './text-index.ts';
 
+/** A signal id as the filter takes it (the table's ids and `http-NNN`): bound as a parameter, and no LIKE wildcard in it anyway. */
+export const SIGNAL_ID = /^[a-z0-9-]{2,63}$/;
+
 /** A page cursor: the (ts, seq) of the last row seen, as "ts,seq" ("null,seq" when ts is NULL). */
 const KEY = /^(-?\d{1,15}|null),(\d{1,15})$/;
 
@@ -29,6 +32,8 @@ export const EventFilters = z.object({
   from: z.coerce.number().optional(),
   to: z.coerce.number().optional(),
   q: z.string().max(500).optional(),
+  /** Added: rows whose signals (parsers/signals ids, or `http-NNN`) include this id. */
+  signal: z.string().regex(SIGNAL_ID, 'expected a signal id: 2–63 of a-z, 0-9 and -, e.g. session-not-found').optional(),
   limit: z.coerce.number().int().min(1).max(100_000).default(1000),
   offset: z.coerce.number().int().min(0).default(0),
   /** Keyset paging (added): rows strictly after this "ts,seq" cursor; `offset` then counts from it. */
@@ -102,6 +107,11 @@ export function compileFilters(
     where.push('(rpc_id = $rpcId OR rpc_id = $rpcIdStr)');
     p.rpcId = f.rpcId;
     p.rpcIdStr = JSON.stringify(f.rpcId);
+  }
+  if (f.signal !== undefined) {
+    // The column holds space-separated ids: a whole id, never a prefix of a longer one.
+    where.push(`contains(' ' || signals || ' ', $signal)`);
+    p.signal = ` ${f.signal} `;
   }
   if (f.from !== undefined) {
     where.push('ts >= $from');
@@ -491,6 +501,8 @@ const PAGE_COLUMNS: readonly { name: string; sql: string; kind: ColumnKind; row?
   { name: 'requestId', sql: 'request_id', kind: 'utf8', row: 'request_id' },
   { name: 'protocolVersion', sql: 'protocol_version', kind: 'utf8', row: 'protocol_version' },
   { name: 'durationMs', sql: 'duration_ms', kind: 'float64', row: 'duration_ms' },
+  // Added 2026-12: the signal ids that fired on the event, space-separated (NULL: none).
+  { name: 'signals', sql: 'signals', kind: 'utf8', row: 'signals' },
   // Not in the Arrow table: whether rpc_id is a JSON string (to give rows their raw rpc_id back),
   // and the raw rpc_id where rpc_fast could not decode it.
   { name: '', sql: `(starts_with(rpc_id, '"'))::UTINYINT`, kind: 'uint8' },
@@ -873,6 +885,7 @@ export function eventsToArrow(rows: Record<string, unknown>[] | EventPage): Uint
     requestId: str('request_id'),
     protocolVersion: str('protocol_version'),
     durationMs: fixedVector(new Float64(), rows, 'duration_ms', new Float64Array(rows.length)),
+    signals: str('signals'),
   });
   return tableToIPC(table, 'stream');
 }

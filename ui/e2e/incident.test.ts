@@ -119,9 +119,13 @@ describe('incident page', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('j');
     await page.locator('[data-testid=decision-table] tr.selected').waitFor();
-    expect(await page.locator('[data-testid=decision-table] tr[aria-current=true]').getAttribute('data-index')).toBe('0');
+    // The first row shown: primary failures lead (the others are folded, see folding.test.ts).
+    const selected = page.locator('[data-testid=decision-table] tr[aria-current=true]');
+    expect(await selected.getAttribute('data-role')).toBe('primary');
+    const index = await page.locator('[data-testid=decision-table] tbody tr').first().getAttribute('data-index');
+    expect(await selected.getAttribute('data-index')).toBe(index);
     // Enter on the selected failure opens its first evidence line in the timeline.
-    const first = await page.locator('[data-testid=decision-table] tr[data-index="0"] a[data-evidence]').first().getAttribute('data-evidence');
+    const first = await selected.locator('a[data-evidence]').first().getAttribute('data-evidence');
     await page.keyboard.press('Enter');
     await page.waitForFunction((k) => new URL(location.href).searchParams.get('ev') === k, first);
     await page.locator('[data-testid=timeline-table] tr.hl').waitFor();

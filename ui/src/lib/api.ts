@@ -5,6 +5,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { z } from 'zod';
 import { Analysis, Decision } from '../../../server/contract/analysis.ts';
 import { IngestProgress } from '../../../server/contract/progress.ts';
+import { SignalList, type SignalInfo } from '../../../server/contract/signals.ts';
 
 /** Sent on every state-changing request; the server answers 403 without it (CSRF guard). */
 export const CSRF_HEADER = { 'X-Requested-With': 'mcp-triage' } as const;
@@ -158,6 +159,8 @@ export interface EventRow {
   requestId: string | null;
   /** HTTP verb (DELETE ends a session); null when not logged. */
   httpMethod: string | null;
+  /** Ids of the signals that fired on the event (GET /api/signals has their titles); empty when none. */
+  signals: string[];
 }
 
 export interface EventFilter {
@@ -173,6 +176,8 @@ export interface EventFilter {
   from?: number;
   to?: number;
   q?: string;
+  /** One signal id (SIGNAL_ID): rows whose signals hold it. */
+  signal?: string;
   limit?: number;
   offset?: number;
 }
@@ -221,6 +226,7 @@ export function decodeEvents(bytes: Uint8Array, offset = 0): EventRow[] {
     httpStatus: col('httpStatus'),
     requestId: col('requestId'),
     httpMethod: col('httpMethod'),
+    signals: col('signals'),
   };
   const rows: EventRow[] = new Array(table.numRows);
   for (let i = 0; i < table.numRows; i++) {
@@ -241,6 +247,7 @@ export function decodeEvents(bytes: Uint8Array, offset = 0): EventRow[] {
       httpStatus: num(c.httpStatus?.get(i)),
       requestId: str(c.requestId?.get(i)),
       httpMethod: str(c.httpMethod?.get(i)),
+      signals: str(c.signals?.get(i))?.split(' ').filter(Boolean) ?? [],
     };
     const r = rows[i]!;
     r.endLine = Math.max(r.line, num(c.endLine?.get(i)) ?? r.line);
@@ -278,6 +285,16 @@ export async function countEvents(id: string, filter: EventFilter, signal?: Abor
   const body = (await res.json()) as { total?: unknown };
   if (typeof body.total !== 'number') throw new Error('count: the server sent no total');
   return body.total;
+}
+
+/** A signal id as the events API takes it in `signal=` (anything else is a 400). */
+export const SIGNAL_ID = /^[a-z0-9-]{2,63}$/;
+
+// ── signals ────────────────────────────────────────────────────────────────
+
+/** The signal table's ids, titles and meanings (GET /api/signals). */
+export async function getSignals(signal?: AbortSignal): Promise<SignalInfo[]> {
+  return validated(SignalList, await getJson('/api/signals', signal), 'the signal table');
 }
 
 export function describeError(e: unknown): string {

@@ -2,6 +2,7 @@
 // and an overview sample of events for the swimlane. The timeline has its own class.
 import type { Analysis, Failure } from '../../../../server/contract/analysis.ts';
 import { describeError, getAnalysis, getEvents, getHistogram, listIncidents, type EventRow, type IncidentSummary } from '../api.ts';
+import { foldLayout, visibleRows, type RowRef } from '../fold.ts';
 
 /** How many events the swimlane samples; the strip is an overview, not the timeline. */
 export const OVERVIEW_LIMIT = 5000;
@@ -12,8 +13,12 @@ export class IncidentState {
   summary = $state<IncidentSummary | null>(null);
   loading = $state(true);
   error = $state<{ message: string; status: number } | null>(null);
-  /** Index into analysis.failures of the row j/k points at, -1 for none. */
+  /** Index into analysis.failures of the row j/k points at, -1 for none (or a folded group's row: cursorGroup). */
   cursor = $state(-1);
+  /** The folded group's row j/k points at (its key), null when the cursor is on a failure or nowhere. */
+  cursorGroup = $state<string | null>(null);
+  /** Keys of the folded groups shown open (the URL's `expand`). */
+  expanded = $state<ReadonlySet<string>>(new Set());
   overview = $state<EventRow[]>([]);
   overviewTruncated = $state(false);
   /** First and last timestamp of the whole incident (raw), so a zoomed sample still knows the whole. */
@@ -21,6 +26,10 @@ export class IncidentState {
 
   failures = $derived<Failure[]>(this.analysis?.failures ?? []);
   selected = $derived<Failure | null>(this.cursor >= 0 ? (this.failures[this.cursor] ?? null) : null);
+  /** Primary failures lead; the others are folded under their episode (lib/fold.ts). */
+  layout = $derived(foldLayout(this.failures));
+  /** The decision table's rows as shown, in order: what j/k walk. */
+  rows = $derived<RowRef[]>(visibleRows(this.layout, this.expanded));
   totals = $derived.by(() => {
     const inputs = this.analysis?.inputs ?? [];
     return {
@@ -81,11 +90,39 @@ export class IncidentState {
     }
   }
 
+  /** Walk the visible rows (primary failures, folded groups, an open group's failures). */
   move(delta: number): Failure | null {
-    const n = this.failures.length;
+    const rows = this.rows;
+    const n = rows.length;
     if (n === 0) return null;
-    this.cursor = this.cursor < 0 ? (delta > 0 ? 0 : n - 1) : Math.max(0, Math.min(n - 1, this.cursor + delta));
+    const at = this.cursorGroup !== null ? rows.findIndex((r) => r.kind === 'group' && r.key === this.cursorGroup) : this.cursor >= 0 ? rows.findIndex((r) => r.kind === 'failure' && r.i === this.cursor) : -1;
+    const next = rows[at < 0 ? (delta > 0 ? 0 : n - 1) : Math.max(0, Math.min(n - 1, at + delta))]!;
+    if (next.kind === 'group') this.selectGroup(next.key);
+    else this.select(next.i);
     return this.selected;
+  }
+
+  /** Point at failure i; a folded one's group opens so its row shows. */
+  select(i: number): void {
+    this.cursor = i;
+    this.cursorGroup = null;
+    const key = this.layout.groupOf.get(i);
+    if (key !== undefined && !this.expanded.has(key)) this.expanded = new Set([...this.expanded, key]);
+  }
+
+  selectGroup(key: string): void {
+    this.cursor = -1;
+    this.cursorGroup = key;
+  }
+
+  /** Open or close a folded group. Closing it while pointing into it moves the cursor to its row. */
+  toggle(key: string): void {
+    const next = new Set(this.expanded);
+    if (next.has(key)) {
+      next.delete(key);
+      if (this.cursor >= 0 && this.layout.groupOf.get(this.cursor) === key) this.selectGroup(key);
+    } else next.add(key);
+    this.expanded = next;
   }
 
   dispose(): void {

@@ -1,6 +1,6 @@
 // The timeline: one server-side page of Arrow rows at a time, with filters, and a
 // "jump to file:line" that finds which page holds an evidence line.
-import { countEvents, describeError, getEvents, type EventFilter, type EventRow } from '../api.ts';
+import { countEvents, describeError, getEvents, SIGNAL_ID, type EventFilter, type EventRow } from '../api.ts';
 import { evidenceKey } from '../format.ts';
 
 export const PAGE_SIZE = 100;
@@ -15,6 +15,8 @@ export class TimelineState {
   source = $state('');
   level = $state('');
   q = $state('');
+  /** One signal id (`?signal=`): rows whose signals hold it; '' for any. Only ever a valid id (SIGNAL_ID). */
+  signal = $state('');
   /** The swimlane's zoom window (epoch ms, inclusive), null = unbounded. */
   from = $state<number | null>(null);
   to = $state<number | null>(null);
@@ -32,7 +34,7 @@ export class TimelineState {
   highlight = $state<string | null>(null);
   notice = $state<string | null>(null);
 
-  filtered = $derived(this.source !== '' || this.level !== '' || this.q !== '' || this.from !== null || this.to !== null);
+  filtered = $derived(this.source !== '' || this.level !== '' || this.q !== '' || this.signal !== '' || this.from !== null || this.to !== null);
   page = $derived(Math.floor(this.offset / PAGE_SIZE) + 1);
   pages = $derived(this.total === null ? null : Math.max(1, Math.ceil(this.total / PAGE_SIZE)));
 
@@ -46,7 +48,7 @@ export class TimelineState {
   }
 
   get filter(): EventFilter {
-    return { source: this.source, level: this.level, q: this.q.trim(), from: this.from ?? undefined, to: this.to ?? undefined };
+    return { source: this.source, level: this.level, q: this.q.trim(), signal: this.signal, from: this.from ?? undefined, to: this.to ?? undefined };
   }
 
   async load(): Promise<void> {
@@ -100,6 +102,16 @@ export class TimelineState {
     this.#refilter();
   }
 
+  /** Keep the rows with this signal ('' for any). Returns false (and changes nothing) for what is not a signal id. */
+  setSignal(v: string): boolean {
+    const id = v.trim().toLowerCase();
+    if (id !== '' && !SIGNAL_ID.test(id)) return false;
+    if (id === this.signal) return true;
+    this.signal = id;
+    this.#refilter();
+    return true;
+  }
+
   /** Typing in the search box: debounce so each keystroke is not a query. */
   setQuery(v: string, immediate = false): void {
     this.q = v;
@@ -117,7 +129,7 @@ export class TimelineState {
   }
 
   clearFilters(): void {
-    this.source = this.level = this.q = '';
+    this.source = this.level = this.q = this.signal = '';
     this.from = this.to = null;
     clearTimeout(this.#qTimer);
     this.#refilter();
@@ -180,7 +192,7 @@ export class TimelineState {
       if (index === null && this.filtered) {
         index = await this.#indexOf(target, {});
         if (index !== null) {
-          this.source = this.level = this.q = '';
+          this.source = this.level = this.q = this.signal = '';
           this.from = this.to = null;
           this.notice = `Filters cleared to show ${wanted}.`;
         }
