@@ -180,7 +180,8 @@ export function transform(b: Bundle, id: TransformId, seed: number, opts: { styl
         const delta = start - nStart + Math.floor(r() * 2000) - 500;
         const kind = (name: string) => (isClient(name) ? 'client' : isServer(name) ? 'server' : /nginx|haproxy|caddy|proxy|access|error/i.test(name) ? 'proxy' : 'other');
         for (const nf of n.files) {
-          const target = files.find((f) => f.name === nf.name) ?? files.find((f) => kind(f.name) === kind(nf.name) && kind(f.name) !== 'other');
+          // a client or server log takes the noise of its side; a proxy log only the same proxy's (same file name)
+          const target = files.find((f) => f.name === nf.name) ?? files.find((f) => kind(f.name) === kind(nf.name) && (kind(f.name) === 'client' || kind(f.name) === 'server'));
           if (!target) continue;
           target.data = Buffer.from(mergeByTime(target.data.toString('utf8'), shiftTimes(nf.data.toString('utf8'), delta)));
         }
@@ -188,6 +189,17 @@ export function transform(b: Bundle, id: TransformId, seed: number, opts: { styl
       return { files };
     }
   }
+}
+
+/**
+ * A noise bundle (samples/recorded/_noise/<kind>) with its client log in the given style, so what is
+ * spliced into an incident's client log reads like the rest of it.
+ */
+export function noiseBundle(dir: string, style: string | undefined): Bundle {
+  const b = readBundle(dir);
+  const variant = style ? styleVariants(dir).get(style) : undefined;
+  if (variant) for (const f of b.files) if (isClient(f.name)) f.data = variant;
+  return b;
 }
 
 /** The client log written in the other styles (samples/recorded/<incident>/styles/client.<style>.log). */

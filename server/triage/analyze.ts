@@ -117,6 +117,22 @@ function attachOrphans(spans: SpanBuild[]): void {
   const owner = new Map<Event, SpanBuild>();
   for (const s of spans) for (const e of s.events) owner.set(e, s);
   const isKeyed = (s: SpanBuild) => s.events.some(keyedEvent);
+  const merge = (into: SpanBuild, from: SpanBuild) => {
+    if (into === from) return;
+    for (const x of from.events) owner.set(x, into);
+    into.events.push(...from.events);
+    for (const k of from.joinedBy) into.joinedBy.add(k);
+    into.joinedBy.add('adjacent-lines');
+    from.events = [];
+    refreshSpan(into);
+  };
+  // an error naming a tool call never joins the standalone GET stream or another tool's exchange
+  const otherCall = (s: SpanBuild, into: SpanBuild) => {
+    const tool = s.tool;
+    if (tool === null) return false;
+    if (into.tool !== null && into.tool !== tool) return true;
+    return into.method === null && into.tool === null && into.events.some((x) => x.httpMethod === 'GET');
+  };
   const byFile = new Map<string, Event[]>();
   for (const e of owner.keys()) (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
   for (const list of byFile.values()) {
@@ -128,14 +144,7 @@ function attachOrphans(spans: SpanBuild[]): void {
       // a traceback right under the line that introduced it ("ERROR - Error in message router", then
       // the trace) belongs to that line, keyed or not
       if (e.kind === 'block' && BARE_BLOCKS.has(e.format) && !STAMPED.test(e.text) && last && !BARE_BLOCKS.has(last.format) && last.file === e.file && e.line - last.endLine <= 6 && !isKeyed(s)) {
-        const into = owner.get(last)!;
-        if (into !== s) {
-          for (const x of s.events) owner.set(x, into);
-          into.events.push(...s.events);
-          for (const k of s.joinedBy) into.joinedBy.add(k);
-          into.joinedBy.add('adjacent-lines');
-          s.events = [];
-        }
+        merge(owner.get(last)!, s);
         last = e;
         continue;
       }
@@ -147,18 +156,25 @@ function attachOrphans(spans: SpanBuild[]): void {
       const close = e.ts !== null && last.ts !== null ? Math.abs(e.ts - last.ts) <= 2000 : e.line - last.endLine <= 3;
       const noise = STREAM_NOISE.test(e.message) && !current.events.some((x) => x.httpMethod === 'GET');
       // a client saying it connected or resumed speaks of what came after, not of this request
-      if (close && !noise && s !== current && !isRecoveryLine(e)) {
-        for (const x of s.events) owner.set(x, current);
-        current.events.push(...s.events);
-        for (const k of s.joinedBy) current.joinedBy.add(k);
-        current.joinedBy.add('adjacent-lines');
-        s.events = [];
-      }
+      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current)) merge(current, s);
       if (noise) current = null;
       last = e;
     }
   }
   for (let i = spans.length - 1; i >= 0; i--) if (!spans[i]!.events.length) spans.splice(i, 1);
+}
+
+/** A span's identity and time after lines joined it. */
+function refreshSpan(s: SpanBuild): void {
+  const evs = s.events;
+  s.rpcId ??= evs.find((e) => e.rpcId !== null)?.rpcId ?? null;
+  s.method ??= evs.find((e) => e.rpcMethod)?.rpcMethod ?? null;
+  s.tool ??= evs.find((e) => e.tool)?.tool ?? null;
+  s.session ??= evs.find((e) => e.session)?.session ?? null;
+  s.sources = [...new Set(evs.map((e) => e.source))].sort();
+  const ts = evs.map((e) => e.ts).filter((t): t is number => t !== null);
+  s.start = ts.length ? Math.min(...ts) : null;
+  s.end = ts.length ? Math.max(...ts) : null;
 }
 
 function uniqueEvidence(events: Event[]): Evidence[] {

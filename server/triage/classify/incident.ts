@@ -207,8 +207,15 @@ export class IncidentIndex {
     const candidates: Event[] = span.events.filter((e) => e.source === 'server');
     if (span.session !== null) for (const e of this.sessionEvents(span.session)) if (e.source === 'server' && !inSpan.has(e)) candidates.push(e);
     candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
+    // no session or id to tie server lines to this call: the same tool's lines from the call's start to the
+    // next call of that tool (a client line naming the tool, then the server logging the commit)
+    if (span.session === null && span.rpcId === null && span.tool !== null && span.start !== null) {
+      const next = this.info.map((i) => i.span).filter((x) => x !== span && x.tool === span.tool && x.start !== null && x.start > span.start!).reduce((m, x) => Math.min(m, x.start!), Infinity);
+      for (const e of this.all) if (e.source === 'server' && e.tool === span.tool && e.ts !== null && e.ts >= span.start - 2000 && e.ts < next && !inSpan.has(e)) candidates.push(e);
+      candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
+    }
     for (const e of candidates) {
-      const mine = inSpan.has(e) || (rpc !== null && JSON.stringify(e.rpcId) === rpc) || (span.tool !== null && e.tool === span.tool && e.rpcId === null);
+      const mine = inSpan.has(e) || (rpc !== null && JSON.stringify(e.rpcId) === rpc) || (span.tool !== null && e.tool === span.tool && (e.rpcId === null || (span.session === null && rpc === null)));
       if (!mine || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
       if (committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
       if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text)) return `${e.file}:${e.line} the server completed the request with HTTP ${e.httpStatus}`;

@@ -15,6 +15,9 @@ export const timeoutTooLow: Rule = {
   when(f) {
     if (f.interruption !== 'client-timeout') return 'not a client-local timeout';
     if (has(f, 'stream-cut', 'stream-disconnected', 'proxy-timeout-before-headers', 'proxy-timeout-mid-stream', 'peer-closed-before-response', 'conn-reset', 'proxy-upstream-unavailable')) return 'something broke before the timeout: the timeout is its consequence';
+    // an identified call that may write is a write whose outcome is unknown first (D7); raising the
+    // timeout is part of that rationale, not a reason to skip checking the write
+    if (identifiedCall(f) && f.sideEffect !== 'read') return 'an identified call that may write: its outcome comes first (write-outcome-unknown)';
     if (f.clientTimeoutMs !== null && f.clientTimeoutMs <= TOO_LOW_MS) return true;
     if (f.clientTimeoutMs === null && !identifiedCall(f)) return true;
     return f.clientTimeoutMs !== null ? `the timeout (${f.clientTimeoutMs} ms) is not unusually short` : 'the call is identified: its side effect decides';
@@ -22,7 +25,8 @@ export const timeoutTooLow: Rule = {
   rationale: (f) =>
     `${describe(f)} hit the client's own ${f.clientTimeoutMs !== null ? `${f.clientTimeoutMs} ms ` : ''}timeout with no transport error before it: the operation takes longer than the client waits (e.g. a 5 s client_session_timeout, a 15 s CLI default). Raise the client's timeout for this server or this call, or make the tool report progress; a retry with the same setting fails the same way.${identifiedCall(f) ? '' : ' Which call it was is not in the logs, so whether it changed anything cannot be judged here.'}`,
   examples: [
-    { name: 'agents SDK 5 s on a named tool', facts: { method: 'tools/call', tool: 'decompose', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: true },
+    { name: 'agents SDK 5 s on a read-only tool', facts: { method: 'tools/call', tool: 'decompose', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'], sideEffect: 'read', sideEffectSource: 'policy' }, fires: true },
+    { name: '5 s on a tool that may write', facts: { method: 'tools/call', tool: 'create_task', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: false },
     { name: 'a tools/call timeout, tool not named', facts: { method: 'tools/call', interruption: 'client-timeout', causes: ['client-timeout'] }, fires: true },
     { name: '8 s timeout after a cut stream', facts: { method: 'tools/call', tool: 'create_order', interruption: 'stream-cut', clientTimeoutMs: 8000, causes: ['stream-cut', 'client-timeout'] }, fires: false },
     { name: 'the default 60 s on a named tool', facts: { method: 'tools/call', tool: 'create_order', interruption: 'client-timeout', clientTimeoutMs: 60000 }, fires: false },
