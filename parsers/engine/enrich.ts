@@ -409,6 +409,14 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
+    re: new RegExp(`\\b(?:MCP )?[Tt]ool ${TOOL_NAME} (?:returned|failed|timed out|completed|succeeded|errored|raised)\\b`),
+    needs: ['ool '],
+    why: 'host prose reporting a call\'s outcome: `Tool get_order returned isError=false`, `tool search failed: …`',
+    examples: [['Tool import_orders returned isError=false in 2508 ms: {}', 'import_orders'], ['MCP tool search_docs failed: timeout', 'search_docs']],
+    nearMisses: ['Tool returned 3 results', 'the tool failed'],
+  },
+  {
+    field: 'tool',
     re: /\b(?:MCP )?[Tt]ool ['"`]([A-Za-z_][\w.:-]{0,99})['"`]/,
     needs: ['ool '],
     why: "a quoted name after \"tool\": `MCP tool 'x' timed out`, `not connected for tool 'x'`",

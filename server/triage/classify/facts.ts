@@ -384,7 +384,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const laterRecovery = ix.laterRecovery(span);
   // failed on every attempt: nothing of it succeeded, and the client never got going again after
   const persistent: Tri = attempts >= 2 ? !laterSuccess && !laterRecovery : null;
-  const resumedStream = session && start !== null ? resumedAfterCut(span, sessionEvents) : null;
+  const resumedStream = session ? resumedAfterCut(span, sessionEvents) : null;
   let recoveredBy: string | null = null;
   if (resumedStream && era !== 'sessionless') recoveredBy = `the client resumed the stream (${resumedStream})`;
   else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess})`;
@@ -554,15 +554,19 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
 
 /**
  * Evidence that the client resumed a cut POST stream (D9): a GET of the same session, after the request started,
- * that carried Last-Event-ID and got a 2xx — and no client line of this request failed after it.
+ * that carried Last-Event-ID and got a 2xx — and no client line of this request failed after it (the report of
+ * the disconnect comes before the resume; a resumption that did not deliver ends in a later timeout or error).
  */
 function resumedAfterCut(span: SpanBuild, sessionEvents: readonly Event[]): string | null {
-  if (span.session === null || span.start === null) return null;
-  if (span.events.some((e) => e.source === 'client' && isFailureEvent(e) && !e.signals.some((id) => table().meaning(id)?.cause === 'stream-disconnected'))) return null;
+  if (span.session === null) return null;
+  // after the request started: by time, or (a log without times) later in one of its files
+  const after = (e: Event) => (e.ts !== null && span.start !== null ? e.ts > span.start : span.events.some((x) => x.file === e.file && x.line < e.line));
   for (const e of sessionEvents) {
-    if (e.ts === null || e.ts <= span.start || e.httpMethod !== 'GET') continue;
+    if (e.httpMethod !== 'GET' || !after(e)) continue;
     if (e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300) continue;
     if (!e.signals.some((id) => table().meaning(id)?.cause === 'stream-resumed')) continue;
+    const failedAfter = span.events.some((x) => x.source === 'client' && isFailureEvent(x) && (x.ts !== null && e.ts !== null ? x.ts > e.ts : x.file === e.file && x.line > e.line));
+    if (failedAfter) return null;
     return `${e.file}:${e.line}, GET with Last-Event-ID → HTTP ${e.httpStatus}`;
   }
   return null;
