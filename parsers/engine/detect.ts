@@ -62,7 +62,7 @@ export function resolveSource(formatSource: Source | undefined, fileName: string
   if (/(nginx|envoy|haproxy|traefik|caddy|alb|elb|gateway|ingress|access|proxy)/.test(name)) return 'proxy';
   if (/(server|backend|upstream|uvicorn|gunicorn|fastmcp|app)/.test(name)) return 'server';
   // weak hints in the content, for files whose names say nothing (what fields a proxy or a server logs)
-  if (/"(?:upstream_addr|upstream_status|upstream_response_time|remote_addr|request_method|upstream_cluster|DownstreamStatus|OriginStatus|RequestHost)"|\bhaproxy\[\d+\]:|"logger"\s*:\s*"http\.log\.access/.test(text)) return 'proxy';
+  if (/"(?:upstream_addr|upstream_status|upstream_response_time|remote_addr|request_method|upstream_cluster|DownstreamStatus|OriginStatus|RequestHost)"|\bhaproxy\[\d+\]:|"logger"\s*:\s*"http\.(?:log|handlers)\./.test(text)) return 'proxy';
   if (/"(?:reqId|statusCode|responseTime|mcpSessionId)"|"msg"\s*:\s*"(?:incoming request|request completed)"|listening on https?:\/\//.test(text)) return 'server';
   if (/uvicorn|"GET \/|"POST \//.test(text)) return 'server';
   return 'unknown';

@@ -156,7 +156,9 @@ function attachOrphans(spans: SpanBuild[]): void {
       const close = e.ts !== null && last.ts !== null ? Math.abs(e.ts - last.ts) <= 2000 : e.line - last.endLine <= 3;
       const noise = STREAM_NOISE.test(e.message) && !current.events.some((x) => x.httpMethod === 'GET');
       // a client saying it connected or resumed speaks of what came after, not of this request
-      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current)) merge(current, s);
+      // nor does anything join a call the client already saw return
+      const returned = current.events.some((x) => x.signals.includes('call-returned') && (x.file !== e.file || x.line < e.line));
+      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current) && !returned) merge(current, s);
       if (noise) current = null;
       last = e;
     }

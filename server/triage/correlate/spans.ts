@@ -10,7 +10,8 @@ export type JoinKey =
   | 'adjacent-lines'
   | 'proxy-error+access+time'
   | 'method+path+status+bytes+time'
-  | 'tool-name+order';
+  | 'tool-name+order'
+  | 'method+path+status+order';
 
 /** Lines about the optional standalone GET stream: they never belong to a POST exchange logged just before them. */
 export const STREAM_NOISE = /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:/;
@@ -202,6 +203,33 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       }
     }
   }
+  // A client log without times (a console transcript) cannot be joined by time: pair its exchange lines
+  // with a proxy's by order instead — the k-th `POST /mcp → 502` of one with the k-th of the other — and
+  // only when both have the same number of such lines (otherwise nothing is paired).
+  const timeless = new Set<string>();
+  const timed = new Set<string>();
+  for (const e of events) (e.ts === null ? timeless : timed).add(e.file);
+  const shapeOf = (e: Event) => `${e.httpStatus}|${e.httpMethod}|${e.httpPath ? stripQuery(e.httpPath) : ''}`;
+  const exchangesByFile = (pick: (e: Event) => boolean) => {
+    const m = new Map<string, Map<string, number[]>>(); // file → shape → indexes in order
+    events.forEach((e, i) => {
+      if (!pick(e) || e.httpStatus === null || e.httpMethod === null) return;
+      const byShape = m.get(e.file) ?? m.set(e.file, new Map()).get(e.file)!;
+      (byShape.get(shapeOf(e)) ?? byShape.set(shapeOf(e), []).get(shapeOf(e))!).push(i);
+    });
+    return m;
+  };
+  const loose = exchangesByFile((e) => e.source === 'client' && timeless.has(e.file) && !timed.has(e.file));
+  if (loose.size) {
+    const proxies = exchangesByFile((e) => e.source === 'proxy');
+    for (const byShape of loose.values())
+      for (const [shape, mine] of byShape)
+        for (const theirs of proxies.values()) {
+          const other = theirs.get(shape);
+          if (!other || other.length !== mine.length) continue;
+          mine.forEach((ci, k) => join(ci, other[k]!, 'method+path+status+order'));
+        }
+  }
   // A proxy error-log line ("… while connecting to upstream, request: "POST /mcp …"") belongs to the
   // access line of the same request: same method and path, logged within the same second or two. The
   // phrase says which status to expect: a connect or header failure is the proxy's own 502/504; a cut
@@ -267,7 +295,11 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       anchor = -1;
       return;
     }
-    if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
+    if (join(i, anchor, 'adjacent-lines')) {
+      reach = e.endLine;
+      // the client said the call returned: it is complete, what follows is about something else
+      if (e.signals.includes('call-returned')) anchor = -1;
+    }
   });
   // A host-app error naming the tool ("Error calling tool create_order: …") with no id of its own
   // belongs to the latest earlier exchange of that tool in the same file.

@@ -12,7 +12,7 @@ import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, unreachablePersistent } from './never-reached.ts';
 import { optionalStream } from './optional-stream.ts';
-import { clientProtocolDefect, requiredMethodMissing, serverStreamNoise } from './protocol-defects.ts';
+import { clientProtocolDefect, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { redirectNotFollowed } from './redirect.ts';
 import { proxyTimer } from './proxy-timer.ts';
 import { readInterrupted } from './read-interrupted.ts';
@@ -34,6 +34,7 @@ export const RULES: readonly Rule[] = [
   modelApiError,
   optionalStream,
   serverStreamNoise,
+  shutdownNoise,
   cancelNotification,
   recoveredNoise,
   // the client object itself is broken

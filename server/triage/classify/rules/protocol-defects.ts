@@ -63,3 +63,27 @@ export const serverStreamNoise: Rule = {
     { name: 'ClosedResourceError crashing run_server', facts: { causes: ['connection-closed', 'exception-wrapper'], seenBy: { client: false, proxy: false, server: true } }, fires: false },
   ],
 };
+
+// A process noting, while it shuts down (a deploy, the end of a test), that connections it was
+// waiting for did not close in time — Caddy's "server shutdown: context deadline exceeded" with SSE
+// streams open, uvicorn cancelling tasks at exit. Not a request that failed: the requests cut by the
+// shutdown fail on their own lines, at the client and the proxy.
+export const shutdownNoise: Rule = {
+  id: 'shutdown-noise',
+  decision: 'no_action',
+  source: 'failure-signatures stage X (teardown) · Caddy and uvicorn graceful shutdown',
+  role: 'optional',
+  when(f) {
+    if (!has(f, 'shutdown')) return 'no shutdown in these lines';
+    if (f.identified || f.httpStatus !== null) return 'a request with its own identity or status failed here';
+    if (f.rootException !== null || has(f, 'exception-wrapper')) return 'a traceback came with it: a real error, not a note';
+    if (f.causes.some((c) => !['shutdown', 'client-timeout', 'connection-closed', 'stream-cut', 'conn-reset', 'server-stream-noise', 'process-started'].includes(c))) return 'the shutdown came with another failure';
+    return true;
+  },
+  rationale: () =>
+    'A process logged, while shutting down, that connections it waited for did not close in time (open SSE streams, pending tasks): teardown noise, not a failed request. Requests the shutdown cut show as failures on their own lines.',
+  examples: [
+    { name: 'caddy: server shutdown, context deadline exceeded', facts: { causes: ['shutdown', 'client-timeout'] }, fires: true },
+    { name: 'a tools/call cut by the shutdown', facts: { causes: ['shutdown', 'stream-cut'], method: 'tools/call', tool: 'x', identified: true }, fires: false },
+  ],
+};
