@@ -109,8 +109,8 @@ function isRecoveryLine(e: Event): boolean {
 
 /** Block formats that carry no log line of their own (a bare traceback or stack under some line). */
 const BARE_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
-/** A block that opens with its own time stamp was logged as a line of its own, not printed under another. */
-const STAMPED = /^\s{0,4}\[?\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d/;
+/** A bare block opens with the exception itself, not with a log line's header (time, level, logger, [tag]). */
+const BARE_START = /^\s{0,8}(?:Traceback \(most recent|File "|\+ Exception Group|\| |(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Group)\b|at [\w.<$])/;
 
 function attachOrphans(spans: SpanBuild[]): void {
   const keyedEvent = (e: Event) => e.rpcId !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null || e.httpStatus !== null;
@@ -143,7 +143,7 @@ function attachOrphans(spans: SpanBuild[]): void {
       const s = owner.get(e)!;
       // a traceback right under the line that introduced it ("ERROR - Error in message router", then
       // the trace) belongs to that line, keyed or not
-      if (e.kind === 'block' && BARE_BLOCKS.has(e.format) && !STAMPED.test(e.text) && last && !BARE_BLOCKS.has(last.format) && last.file === e.file && e.line - last.endLine <= 6 && !isKeyed(s)) {
+      if (e.kind === 'block' && BARE_BLOCKS.has(e.format) && BARE_START.test(e.text) && last && !BARE_BLOCKS.has(last.format) && last.file === e.file && e.line - last.endLine <= 6 && !isKeyed(s)) {
         merge(owner.get(last)!, s);
         last = e;
         continue;
