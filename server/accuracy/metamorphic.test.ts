@@ -16,19 +16,38 @@ import { noiseBundle, readBundle, styleVariants, transform, writeBundle, type Tr
 
 const TRANSFORMS: TransformId[] = ['style', 'rename', 'reorder', 'gzip', 'crlf', 'clock', 'skew', 'noise'];
 
-/** The answer that must not change: the headline, and the primary failure that carries it. */
-function answer(a: Analysis): string {
+interface Req {
+  method: string | null;
+  tool: string | null;
+  rpcId: number | string | null;
+  httpStatus: number | null;
+}
+
+/** The request the incident is about: the label's (recordings), else the baseline's headline failure. */
+function requestOf(a: Analysis, label: Req | null | undefined): Req | null {
+  if (label !== undefined) return label;
   const f = a.failures.find((x) => (x.role ?? 'primary') === 'primary' && x.decision === a.decision);
-  return f ? `${a.decision} · ${f.method ?? '-'} ${f.tool ?? '-'} id ${f.rpcId ?? '-'} HTTP ${f.httpStatus ?? '-'}` : a.decision;
+  return f ? { method: f.method, tool: f.tool, rpcId: f.rpcId, httpStatus: f.httpStatus } : null;
+}
+
+/** The answer that must not change: the headline, and that request among the primary failures (what is known of it must match). */
+function answer(a: Analysis, req: Req | null): string {
+  if (a.decision === 'no_action' || req === null) return a.decision;
+  const hit = a.failures.some(
+    (f) => (f.role ?? 'primary') === 'primary' && (req.method === null || f.method === req.method) && (req.tool === null || f.tool === req.tool) && (req.httpStatus === null || f.httpStatus === req.httpStatus),
+  );
+  return `${a.decision}${hit ? '' : ' (failing request not found)'}`;
 }
 
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
-const incidents = [...recordedCases().map((c) => ({ dir: c.path, style: clientStyle(c.path) })), ...sampleDirs().map((dir) => ({ dir, style: undefined }))];
+const incidents = [...recordedCases().map((c) => ({ dir: c.path, ...labelOf(c.path) })), ...sampleDirs().map((dir) => ({ dir, style: undefined, failing: undefined }))];
 
-function clientStyle(dir: string): string | undefined {
-  const label = join(dir, 'label.json');
-  return existsSync(label) ? (JSON.parse(readFileSync(label, 'utf8')) as { clientStyle?: string }).clientStyle : undefined;
+function labelOf(dir: string): { style: string | undefined; failing: Req | null | undefined } {
+  const file = join(dir, 'label.json');
+  if (!existsSync(file)) return { style: undefined, failing: undefined };
+  const l = JSON.parse(readFileSync(file, 'utf8')) as { clientStyle?: string; failing: Partial<Req> | null };
+  return { style: l.clientStyle, failing: l.failing === null ? null : { method: l.failing.method ?? null, tool: l.failing.tool ?? null, rpcId: l.failing.rpcId ?? null, httpStatus: l.failing.httpStatus ?? null } };
 }
 
 beforeAll(() => analyzeCase.open());
@@ -36,10 +55,12 @@ afterAll(() => analyzeCase.close());
 
 describe('metamorphic: the same incident written another way keeps its answer', () => {
   it('has recorded incidents to transform', () => expect(incidents.length).toBeGreaterThanOrEqual(80));
-  for (const { dir, style } of incidents) {
+  for (const { dir, style, failing } of incidents) {
     const name = basename(dir);
     it(name, async () => {
-      const base = answer(await analyzeCase({ path: dir, id: name }));
+      const first = await analyzeCase({ path: dir, id: name });
+      const req = requestOf(first, failing);
+      const base = answer(first, req);
       const bundle = readBundle(dir);
       const styles = styleVariants(dir);
       const noise = [noiseBundle(join(RECORDED_DIR, '_noise', 'healthy-sessions'), style), noiseBundle(join(RECORDED_DIR, '_noise', 'get-reconnect'), style)];
@@ -48,7 +69,7 @@ describe('metamorphic: the same incident written another way keeps its answer', 
         if (t === 'style' && !styles.size) continue;
         const tmp = mkdtempSync(join(tmpdir(), 'mcp-triage-meta-'));
         try {
-          const got = answer(await analyzeCase({ path: writeBundle(transform(bundle, t, seedOf(name, t), { styles, noise }), tmp), id: `${name}~${t}` }));
+          const got = answer(await analyzeCase({ path: writeBundle(transform(bundle, t, seedOf(name, t), { styles, noise }), tmp), id: `${name}~${t}` }), req);
           if (got !== base) changed.push(`${t}: ${base} → ${got}`);
         } finally {
           rmSync(tmp, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import type { Evidence, Stage } from '../../contract/analysis.ts';
 import { chooseRoot, inferStage, matchKnownDefects, parseExceptionText } from '../exceptions/index.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
 import { classifyTool, type ToolClass, type ToolPolicy } from './policy.ts';
-import type { IncidentIndex } from './incident.ts';
+import type { IncidentIndex, Point } from './incident.ts';
 
 /** Known, known not, or unknown. */
 export type Tri = boolean | null;
@@ -380,14 +380,17 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const attemptsSeen = ix.failedAttempts(span, key, causes);
   const counted = Math.max(0, ...[...text.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])));
   const attempts = Math.max(attemptsSeen, counted, 1);
-  const laterSuccess = ix.laterSuccess(span, key);
-  const laterRecovery = ix.laterRecovery(span);
+  // a later success or recovery counts only if this failure does not come back after it (with several
+  // clients in one log, the success may be another client's)
+  const holds = <P extends Point>(p: P | null): P | null => (p !== null && !ix.failsAgainAfter(span, key, causes, p) ? p : null);
+  const laterSuccess = holds(ix.laterSuccess(span, key));
+  const laterRecovery = holds(ix.laterRecovery(span));
   // failed on every attempt: nothing of it succeeded, and the client never got going again after
   const persistent: Tri = attempts >= 2 ? !laterSuccess && !laterRecovery : null;
   const resumedStream = session ? resumedAfterCut(span, sessionEvents) : null;
   let recoveredBy: string | null = null;
   if (resumedStream && era !== 'sessionless') recoveredBy = `the client resumed the stream (${resumedStream})`;
-  else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess})`;
+  else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess.where})`;
   else {
     // a recovery line inside the request's own lines, after its failure, speaks for it too
     const lastFail = Math.max(...evs.filter(isFailureEvent).map((e) => e.line));

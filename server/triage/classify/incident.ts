@@ -17,6 +17,23 @@ interface SpanInfo {
   files: Set<string>;
   lastLine: Map<string, number>;
   firstLine: Map<string, number>;
+  /** host:port the request went to, when a line names it. */
+  target: string | null;
+}
+
+/** host:port of a line that names a URL (enrich.ts fills targetHost/targetPort). */
+export function targetOf(e: Event): string | null {
+  const h = e.attrs.targetHost;
+  if (typeof h !== 'string' || !h) return null;
+  return `${h.toLowerCase()}:${e.attrs.targetPort ?? ''}`;
+}
+
+/** Where something was logged: "file:line" for people, time and place for ordering. */
+export interface Point {
+  where: string;
+  ts: number | null;
+  file: string;
+  line: number;
 }
 
 /** How far after a failure a recovery line still speaks for it. */
@@ -35,6 +52,8 @@ export class IncidentIndex {
   private readonly info: SpanInfo[];
   private readonly infoOf = new Map<SpanBuild, SpanInfo>();
   private readonly clientish: Event[] = [];
+  /** Per client file, the targets its lines name, in line order. */
+  private readonly targets = new Map<string, { line: number; target: string }[]>();
 
   constructor(
     readonly all: readonly Event[],
@@ -87,8 +106,13 @@ export class IncidentIndex {
         files: new Set(span.events.map((e) => e.file)),
         lastLine,
         firstLine,
+        target: span.events.map(targetOf).find((t) => t !== null) ?? null,
       };
     });
+    for (const e of this.clientish) {
+      const t = targetOf(e);
+      if (t) (this.targets.get(e.file) ?? this.targets.set(e.file, []).get(e.file)!).push({ line: e.line, target: t });
+    }
     for (const i of this.info) this.infoOf.set(i.span, i);
   }
 
@@ -154,17 +178,34 @@ export class IncidentIndex {
     return Math.max(n, 1);
   }
 
-  /** A later span of the same call that succeeded, as "file:line". */
-  laterSuccess(span: SpanBuild, key: string | null): string | null {
+  /** A later span of the same call that succeeded. */
+  laterSuccess(span: SpanBuild, key: string | null): Point | null {
     if (key === null) return null;
     const me = this.infoOf.get(span);
     if (!me) return null;
     for (const i of this.info) {
       if (i === me || !i.ok || i.key !== key || !this.after(me, i)) continue;
+      // the same call to another server (a host talking to several) is not this one succeeding
+      if (me.target !== null && i.target !== null && me.target !== i.target) continue;
       const e = i.span.events[0]!;
-      return `${e.file}:${e.line}`;
+      return { where: `${e.file}:${e.line}`, ts: i.span.start, file: e.file, line: e.line };
     }
     return null;
+  }
+
+  /**
+   * The same failure again after `p` (a later failing span of this call, or — unidentified — with these
+   * causes): what looked like a recovery was another client's success, or it broke again.
+   */
+  failsAgainAfter(span: SpanBuild, key: string | null, causes: readonly SignalCause[], p: Point): boolean {
+    const fail = causes.filter((c) => signalCauseIsFailure(c) && c !== 'retry-attempt' && c !== 'retries-exhausted');
+    for (const i of this.info) {
+      if (i.span === span || !i.failing) continue;
+      if (key !== null ? i.key !== key : !(fail.length > 0 && fail.every((c) => i.causes.includes(c)))) continue;
+      const later = p.ts !== null && i.span.start !== null ? i.span.start > p.ts : (i.firstLine.get(p.file) ?? -1) > p.line;
+      if (later) return true;
+    }
+    return false;
   }
 
   /** The client said it falls back to another transport in its next lines (mcp-remote logs the 404, then the fallback). */
@@ -182,7 +223,7 @@ export class IncidentIndex {
   }
 
   /** A client line after this span saying it connected or resumed, close enough to speak for it. */
-  laterRecovery(span: SpanBuild): { where: string; resumed: boolean } | null {
+  laterRecovery(span: SpanBuild): (Point & { resumed: boolean }) | null {
     const me = this.infoOf.get(span);
     if (!me) return null;
     const t = signalTable();
@@ -190,13 +231,28 @@ export class IncidentIndex {
       const rec = e.signals.map((id) => t.meaning(id)).find((m) => m?.outcome === 'recovery');
       if (!rec) continue;
       if (span.events.includes(e)) continue;
+      // a line saying "connected" speaks for the server the client was last connecting to
+      const before = this.targetBefore(e);
+      if (me.target !== null && before !== null && before !== me.target) continue;
       const last = me.lastLine.get(e.file);
       const timed = span.end !== null && e.ts !== null;
       const ok = timed ? e.ts! > span.end! && e.ts! - span.end! <= RECOVERY_WINDOW_MS : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
       if (!ok) continue;
-      return { where: `${e.file}:${e.line}`, resumed: rec.cause === 'stream-resumed' };
+      return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line, resumed: rec.cause === 'stream-resumed' };
     }
     return null;
+  }
+
+  /** The last target a client line of this file named at or before `e`. */
+  private targetBefore(e: Event): string | null {
+    const list = this.targets.get(e.file);
+    if (!list) return null;
+    let found: string | null = null;
+    for (const t of list) {
+      if (t.line > e.line) break;
+      found = t.target;
+    }
+    return found;
   }
 
   /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */

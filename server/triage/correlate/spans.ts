@@ -47,12 +47,15 @@ class UnionFind {
   private reqIds: (Set<string> | null)[];
   private methods: (Set<string> | null)[];
   private tools: (Set<string> | null)[];
+  /** A client's exchange line says how its request ended: two different endings are two requests. */
+  private outcomes: (Set<string> | null)[];
   constructor(events: readonly Event[]) {
     const n = events.length;
     this.parent = Array.from({ length: n }, (_, i) => i);
     this.reqIds = events.map((e) => (e.requestId ? new Set([e.requestId]) : null));
     this.methods = events.map((e) => (e.rpcMethod ? new Set([e.rpcMethod]) : null));
     this.tools = events.map((e) => (e.tool ? new Set([e.tool]) : null));
+    this.outcomes = events.map((e) => (e.source === 'client' && e.httpMethod !== null && e.httpStatus !== null ? new Set([`${e.file}\u0000${e.httpMethod} ${e.httpStatus}`]) : null));
   }
   canJoin(a: number, b: number): boolean {
     const ra = this.find(a);
@@ -62,7 +65,7 @@ class UnionFind {
   }
   /** canJoin for two distinct roots. */
   rootsCompatible(ra: number, rb: number): boolean {
-    return !clash(this.reqIds[ra]!, this.reqIds[rb]!) && !clash(this.methods[ra]!, this.methods[rb]!) && !clash(this.tools[ra]!, this.tools[rb]!);
+    return !clash(this.reqIds[ra]!, this.reqIds[rb]!) && !clash(this.methods[ra]!, this.methods[rb]!) && !clash(this.tools[ra]!, this.tools[rb]!) && !clashInFile(this.outcomes[ra]!, this.outcomes[rb]!);
   }
   find(i: number): number {
     while (this.parent[i] !== i) {
@@ -82,6 +85,7 @@ class UnionFind {
     merge(this.reqIds, lo, hi);
     merge(this.methods, lo, hi);
     merge(this.tools, lo, hi);
+    merge(this.outcomes, lo, hi);
     return true;
   }
 }
@@ -91,6 +95,16 @@ function clash(x: Set<string> | null, y: Set<string> | null): boolean {
   if (!x || !y) return false;
   for (const v of x) if (y.has(v)) return false;
   return true;
+}
+
+/** Two groups each holding a client exchange line of the same file with different endings. */
+function clashInFile(x: Set<string> | null, y: Set<string> | null): boolean {
+  if (!x || !y) return false;
+  for (const a of x) {
+    const file = a.slice(0, a.indexOf('\u0000'));
+    for (const b of y) if (b.startsWith(file + '\u0000') && b !== a) return true;
+  }
+  return false;
 }
 
 function merge(arr: (Set<string> | null)[], lo: number, hi: number): void {
