@@ -122,6 +122,12 @@ export class IncidentIndex {
 
   /** `b` comes after span `a`: later in time, or (without times) later in one of its files. */
   private after(a: SpanInfo, b: SpanInfo): boolean {
+    // the client's own clock when both were logged by a client (proxy logs often have whole seconds,
+    // and another host's clock may run ahead)
+    const clientTimes = (x: SpanInfo) => x.span.events.filter((e) => e.source === 'client' && e.ts !== null).map((e) => e.ts!);
+    const ca = clientTimes(a);
+    const cb = clientTimes(b);
+    if (ca.length && cb.length) return Math.min(...cb) > Math.max(...ca);
     const end = a.span.end;
     if (end !== null && b.span.start !== null) return b.span.start > end;
     for (const [f, last] of a.lastLine) {
