@@ -10,7 +10,8 @@ export const cancelScopeDefect: Rule = {
   source: 'failure-signatures row 22, section (e)',
   when(f) {
     if (!has(f, 'cancel-scope-defect')) return 'no cancel-scope teardown error';
-    if (f.rootException && !/cancel scope/i.test(f.rootException.message) && f.rootException.type !== 'RuntimeError') return 'an earlier causal error is the root';
+    // the teardown artefact is a RuntimeError; a root of another type is an earlier causal error
+    if (f.rootException && !f.rootException.type.endsWith('RuntimeError')) return 'an earlier causal error is the root';
     return true;
   },
   rationale: () =>
