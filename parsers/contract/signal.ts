@@ -70,6 +70,7 @@ export const SignalCause = z.enum([
   'exception-wrapper', // an ExceptionGroup/TaskGroup wrapper: the real error is a leaf
   'tool-error',
   'model-api-error',
+  'tool-schema-invalid', // the model API refused a tool's schema: the server's tool definition is wrong
   'cancel-sent',
   'retry-attempt',
   'retries-exhausted',

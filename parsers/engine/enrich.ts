@@ -66,6 +66,22 @@ export const SDK_TYPE_METHODS: Readonly<Record<string, string>> = {
 };
 const SDK_TYPES = Object.keys(SDK_TYPE_METHODS).join('|');
 
+/** SDK client API names (Java, Kotlin, TypeScript, langchain4j) and the MCP method each sends. */
+export const SDK_CLIENT_CALLS: Readonly<Record<string, string>> = {
+  listTools: 'tools/list',
+  callTool: 'tools/call',
+  executeTool: 'tools/call',
+  readResource: 'resources/read',
+  listResources: 'resources/list',
+  listResourceTemplates: 'resources/templates/list',
+  getPrompt: 'prompts/get',
+  listPrompts: 'prompts/list',
+  ping: 'ping',
+  sendPing: 'ping',
+  checkHealth: 'ping',
+  initialize: 'initialize',
+};
+
 /** Words that follow `tools/call` or `calling tool` in prose but are not a tool's name. */
 const NOT_A_TOOL = '(?!(?:failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc)\\b)';
 /** A tool name in prose: a `server:tool` namespace is kept, a trailing colon (`get_order: boom`) is not. */
@@ -280,6 +296,24 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    re: /\b(?:Mcp(?:Async|Sync)?Client|DefaultMcpClient|McpClientSession|ClientSession|McpClient\w{0,20})[.#:]{1,2}(listTools|callTool|executeTool|readResource|listResources|listResourceTemplates|getPrompt|listPrompts|ping|checkHealth|initialize|sendPing)\b/,
+    map: SDK_CLIENT_CALLS,
+    needs: ['Client', 'Session'],
+    why: 'the SDK client API the failing call went through, in a stack frame (`DefaultMcpClient.readResource(…)`, `ClientSession.call_tool` is the Python spelling below)',
+    examples: [['at dev.langchain4j.mcp.client.DefaultMcpClient.readResource(DefaultMcpClient.java:284)', 'resources/read'], ['at io.modelcontextprotocol.client.McpAsyncClient.callTool(McpAsyncClient.java:501)', 'tools/call'], ['at dev.langchain4j.mcp.client.DefaultMcpClient.checkHealth(DefaultMcpClient.java:329)', 'ping']],
+    nearMisses: ['HttpClient.send(HttpClient.java:12)', 'DefaultMcpClient.close(DefaultMcpClient.java:88)'],
+  },
+  {
+    field: 'rpcMethod',
+    re: /\bin (call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|\b(?:Ping) (?:failed|timed out|error)\b/,
+    read: (_t, m) => ({ call_tool: 'tools/call', list_tools: 'tools/list', read_resource: 'resources/read', list_resources: 'resources/list', get_prompt: 'prompts/get', list_prompts: 'prompts/list', send_ping: 'ping' } as Record<string, string>)[m[1] ?? ''] ?? 'ping',
+    needs: ['in ', 'Ping '],
+    why: 'the Python SDK ClientSession method a traceback frame names (`in call_tool`), or a host saying its ping failed',
+    examples: [['  File "/x/mcp/client/session.py", line 280, in call_tool', 'tools/call'], ['[MCP][x] Ping failed: MCP error -32601: invalid method ping', 'ping']],
+    nearMisses: ['in calls_tools', 'ping pong'],
+  },
+  {
+    field: 'rpcMethod',
     re: new RegExp(BARE_SLASH_METHOD),
     needs: ['/'],
     why: 'a slash method standing alone in prose: `tools/call create_order`, `MCP request timed out for tools/call`',
@@ -464,7 +498,7 @@ export const EXTRACTORS: readonly Extractor[] = [
  * field, so its extractors are skipped together). Every extractor's examples pass their gate (test).
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
-  rpcMethod: /"method"|method=|Request|Notification|initialize|ping|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\//,
+  rpcMethod: /"method"|method=|Request|Notification|initialize|[Pp]ing|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
   tool: /ool|"arguments"/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)

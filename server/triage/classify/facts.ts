@@ -317,6 +317,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   if (has('session-unknown') || (has('server-not-initialized') && sessionSent !== false)) sessionUnknown = true;
   else if (has('session-terminated-client')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || pathWorked === true ? true : null;
   else if (httpStatus === 404 && era !== 'sessionless' && jsonRpcCode !== -32601 && !htmlAnswer && sessionSent === true && (bodyKind === 'jsonrpc-error' || pathWorked === true || sessionAssignedEarlier === true)) sessionUnknown = true;
+  // a 404 on a request a client sends only after initialize (tools/call, resources/read, ping…) came
+  // from the endpoint that answered initialize: the session is what went missing
+  else if (httpStatus === 404 && era !== 'sessionless' && jsonRpcCode !== -32601 && !htmlAnswer && sessionSent !== false && pathWorked !== false && method !== null && method !== 'initialize' && method !== 'server/discover') sessionUnknown = true;
 
   // --- route and transport: a route verdict needs evidence the route is wrong (item 7 of the issue):
   // a not-found page or no route, an HTML answer where MCP was expected, or a 404 on a path (or, path

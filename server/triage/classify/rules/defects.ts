@@ -40,3 +40,43 @@ export const serverDefect: Rule = {
     { name: 'a 404', facts: { httpStatus: 404 }, fires: false },
   ],
 };
+
+// triage-rules.md section 1: "Invalid schema for function" is a tool schema problem on the model path,
+// not a transport failure: the MCP server publishes a tool definition the model API refuses. Nothing in
+// the connection to fix; the server's owners fix the schema.
+export const toolSchemaRejected: Rule = {
+  id: 'tool-schema-rejected',
+  decision: 'escalate',
+  source: 'triage-rules.md §1',
+  when(f) {
+    if (!has(f, 'tool-schema-invalid')) return 'no tool-schema rejection';
+    return true;
+  },
+  rationale: () =>
+    "The model API refused a tool's input schema (\"Invalid schema for function\"): the MCP server publishes a tool definition the model cannot take. Not a transport failure — the MCP connection works. Escalate to the server's owners to fix the schema (or filter that tool out in the host until then).",
+  examples: [
+    { name: 'openai invalid schema', facts: { causes: ['tool-schema-invalid', 'model-api-error'] }, fires: true },
+    { name: 'a model 500', facts: { causes: ['model-api-error'] }, fires: false },
+  ],
+};
+
+// failure-signatures rows 10–12, 46 and section (c): the client gave up waiting, nothing broke before,
+// nothing shows the timeout was short, and the logs do not say which call it was: the server (or what is
+// behind it) did not answer in time — a hung handler, a slow dependency, a cold start. Retrying unchanged
+// waits the same; the owners of the server look at why it was silent.
+export const serverSilent: Rule = {
+  id: 'server-did-not-answer',
+  decision: 'escalate',
+  source: 'failure-signatures rows 10–12, 46, section (c)',
+  when(f) {
+    if (f.interruption !== 'client-timeout') return 'not a client timeout';
+    if (f.tool !== null || (f.method !== null && f.method !== 'tools/call' && f.sideEffect !== 'read')) return 'an identified call: its side effect decides';
+    return true;
+  },
+  rationale: (f) =>
+    `The client gave up waiting${f.clientTimeoutMs !== null ? ` after ${f.clientTimeoutMs} ms` : ''}${f.method ? ` on ${f.method}` : ''} with nothing broken before it, and nothing shows the timeout was unusually short: the server did not answer in time (a hung handler, a slow dependency, a cold start). Escalate to the server's owners with the timing; raise the timeout only if the work legitimately takes that long${f.attempts > 1 ? `. It happened on ${f.attempts} attempts` : ''}.`,
+  examples: [
+    { name: 'Request timed out, 60 s, call unknown', facts: { interruption: 'client-timeout', clientTimeoutMs: 60000, causes: ['client-timeout'] }, fires: true },
+    { name: 'a named tool timed out', facts: { interruption: 'client-timeout', tool: 'create_order', method: 'tools/call' }, fires: false },
+  ],
+};

@@ -4,7 +4,7 @@ import type { Rule } from '../rule.ts';
 import { authFailure } from './auth.ts';
 import { cancelNotification } from './cancel-notification.ts';
 import { closedClient } from './closed-client.ts';
-import { cancelScopeDefect, serverDefect } from './defects.ts';
+import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { headerValidation } from './header-validation.ts';
 import { hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
@@ -31,6 +31,7 @@ import { writeUnknown } from './write-unknown.ts';
 
 export const RULES: readonly Rule[] = [
   // not an MCP failure, an optional channel, a consequence, or something the client got past
+  toolSchemaRejected,
   modelApiError,
   optionalStream,
   serverStreamNoise,
@@ -66,6 +67,7 @@ export const RULES: readonly Rule[] = [
   proxyTimer,
   readInterrupted,
   interruptedUnidentified,
+  serverSilent,
   // defects and the floor
   cancelScopeDefect,
   serverDefect,

@@ -12,6 +12,7 @@ export const interruptedUnidentified: Rule = {
     if (!interruptedAfterSend(f)) return 'the request was not interrupted after it was sent';
     if (f.tool !== null || (f.method !== null && f.method !== 'tools/call')) return 'the call is identified';
     if (f.persistent === true) return `it failed on all ${f.attempts} attempts: not transient`;
+    if (f.interruption === 'client-timeout') return 'the server did not answer in time: a silence, not a blip (server-did-not-answer)';
     return true;
   },
   rationale: (f) =>

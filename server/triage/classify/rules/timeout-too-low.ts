@@ -3,9 +3,8 @@ import { describe, has, identifiedCall } from '../rule.ts';
 
 // failure-signatures D19 and the timing fingerprints of section (c), rows 11, 46: a client-local timeout
 // below what the operation needs, with nothing broken before it (a timeout after a cut stream or a proxy
-// error is that failure's consequence, judged by the rules after this one). Either the setting is visibly
-// short, or the call is not identified, so no write-safety rule can speak about it (issue: unknown is
-// not the worst case) and the timeout itself is what the logs show wrong.
+// error is that failure's consequence, judged by the rules after this one): the setting is visibly short
+// and the call is a read or not identified (a call that may write is judged by write-outcome-unknown).
 export const TOO_LOW_MS = 15_000;
 
 export const timeoutTooLow: Rule = {
@@ -19,15 +18,15 @@ export const timeoutTooLow: Rule = {
     // timeout is part of that rationale, not a reason to skip checking the write
     if (identifiedCall(f) && f.sideEffect !== 'read') return 'an identified call that may write: its outcome comes first (write-outcome-unknown)';
     if (f.clientTimeoutMs !== null && f.clientTimeoutMs <= TOO_LOW_MS) return true;
-    if (f.clientTimeoutMs === null && !identifiedCall(f)) return true;
-    return f.clientTimeoutMs !== null ? `the timeout (${f.clientTimeoutMs} ms) is not unusually short` : 'the call is identified: its side effect decides';
+    return f.clientTimeoutMs !== null ? `the timeout (${f.clientTimeoutMs} ms) is not unusually short` : 'the timeout setting is not in the logs: nothing shows it is too short';
   },
   rationale: (f) =>
     `${describe(f)} hit the client's own ${f.clientTimeoutMs !== null ? `${f.clientTimeoutMs} ms ` : ''}timeout with no transport error before it: the operation takes longer than the client waits (e.g. a 5 s client_session_timeout, a 15 s CLI default). Raise the client's timeout for this server or this call, or make the tool report progress; a retry with the same setting fails the same way.${identifiedCall(f) ? '' : ' Which call it was is not in the logs, so whether it changed anything cannot be judged here.'}`,
   examples: [
     { name: 'agents SDK 5 s on a read-only tool', facts: { method: 'tools/call', tool: 'decompose', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'], sideEffect: 'read', sideEffectSource: 'policy' }, fires: true },
     { name: '5 s on a tool that may write', facts: { method: 'tools/call', tool: 'create_task', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: false },
-    { name: 'a tools/call timeout, tool not named', facts: { method: 'tools/call', interruption: 'client-timeout', causes: ['client-timeout'] }, fires: true },
+    { name: 'a tools/call timeout after 5 s, tool not named', facts: { method: 'tools/call', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: true },
+    { name: 'a timeout whose setting is not logged', facts: { method: 'tools/call', interruption: 'client-timeout', causes: ['client-timeout'] }, fires: false },
     { name: '8 s timeout after a cut stream', facts: { method: 'tools/call', tool: 'create_order', interruption: 'stream-cut', clientTimeoutMs: 8000, causes: ['stream-cut', 'client-timeout'] }, fires: false },
     { name: 'the default 60 s on a named tool', facts: { method: 'tools/call', tool: 'create_order', interruption: 'client-timeout', clientTimeoutMs: 60000 }, fires: false },
   ],
