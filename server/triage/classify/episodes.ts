@@ -127,7 +127,11 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         out[i] = { ...out[i]!, role: 'consequence', reason: `refused after the server went away (${describeK(gone)})` };
         continue;
       }
-      if (f.interruption === 'client-timeout' && earlier.some((k) => (items[k]!.facts.session === f.session || callKey(items[k]!.facts.method, items[k]!.facts.tool) === callKey(f.method, f.tool)) && serverGone(items[k]!.facts))) {
+      const sameRequest = (k: number) => {
+        const e = items[k]!.facts;
+        return (f.session !== null && e.session === f.session) || (callKey(f.method, f.tool) !== null && callKey(e.method, e.tool) === callKey(f.method, f.tool));
+      };
+      if (f.interruption === 'client-timeout' && earlier.some((k) => sameRequest(k) && serverGone(items[k]!.facts))) {
         out[i] = { ...out[i]!, role: 'consequence', reason: `the client's timeout after ${describeK(first)}` };
         continue;
       }

@@ -144,15 +144,20 @@ export function failureCauses(e: Pick<Event, 'signals'>): SignalCause[] {
 
 /** A line that reports something went wrong: an error status or level, a traceback, or a failure signal. */
 export function isFailureEvent(e: Event): boolean {
-  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return !isNoise(e);
+  if (isNoise(e)) return false;
+  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return true;
   for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
   return false;
 }
 
-/** A line whose every signal is benign noise (nginx's keep-alive notes at error level, say). */
+/**
+ * A line a signal marks as benign noise (nginx: "client … closed keepalive connection (104: Connection
+ * reset by peer)") is benign whatever else its words match, unless it carries an error status.
+ */
 function isNoise(e: Event): boolean {
-  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400)) return false;
-  return e.signals.every((id) => table().meaning(id)?.outcome === 'noise');
+  // an error-level line or a traceback stays a visible error: a rule folds it, with its reason
+  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return false;
+  return e.signals.some((id) => table().meaning(id)?.outcome === 'noise');
 }
 
 /** A block folded under a log line starts with that line's prefix: start at the first exception type on it. */
@@ -222,8 +227,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const start = span.start;
   const end = span.end ?? start;
   const session = span.session;
-  const method = span.method;
   const tool = span.tool;
+  // a named tool is called with tools/call, whatever line named it
+  const method = span.method ?? (tool !== null ? 'tools/call' : null);
   const identified = method !== null || tool !== null || span.rpcId !== null;
   const httpMethod = evs.find((e) => e.httpMethod && e.httpStatus !== null && e.httpStatus >= 400)?.httpMethod ?? evs.find((e) => e.httpMethod)?.httpMethod ?? null;
   const pathEvent = evs.find((e) => e.httpPath && e.httpStatus !== null && e.httpStatus >= 400) ?? evs.find((e) => e.httpPath);
