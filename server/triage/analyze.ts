@@ -63,7 +63,7 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
     method: facts.method,
     tool: facts.tool,
     session: facts.session && /^sess_[a-z2-7]{10,}$/.test(facts.session) ? facts.session : null,
-    httpStatus: facts.httpStatus,
+    httpStatus: facts.answerStatus,
     stage: facts.stage,
     rootException: facts.rootException,
     exceptionChain: facts.exceptionChain,

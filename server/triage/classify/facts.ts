@@ -33,6 +33,8 @@ export interface Facts {
   tool: string | null;
   session: string | null;
   httpStatus: number | null;
+  /** The status the request got: the failing one, else the 2xx/3xx it was answered with (the report shows it). */
+  answerStatus: number | null;
   /** HTTP method of the failing exchange (GET = the standalone SSE stream in Streamable HTTP, the connection in legacy SSE). */
   httpMethod: string | null;
   httpPath: string | null;
@@ -224,6 +226,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const failureMeanings = meanings.filter((x) => x.m.outcome === 'failure');
   const statusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpStatus >= 400)?.httpStatus ?? null;
   const httpStatus = statusOf('proxy') ?? statusOf('server') ?? statusOf('client') ?? statusOf('unknown');
+  // what the request got when it did not fail by status (a stream cut after its 200, a -32601 inside a 200)
+  const anyStatusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpMethod !== null)?.httpStatus ?? null;
+  const answerStatus = httpStatus ?? anyStatusOf('proxy') ?? anyStatusOf('server') ?? anyStatusOf('client');
   const start = span.start;
   const end = span.end ?? start;
   const session = span.session;
@@ -425,6 +430,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     tool,
     session,
     httpStatus,
+    answerStatus,
     httpMethod,
     httpPath,
     target,

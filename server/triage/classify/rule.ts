@@ -35,6 +35,7 @@ export const BASE_FACTS: Facts = {
   tool: null,
   session: null,
   httpStatus: null,
+  answerStatus: null,
   httpMethod: null,
   httpPath: null,
   target: null,
