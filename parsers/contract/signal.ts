@@ -83,6 +83,7 @@ export const SignalCause = z.enum([
   'write-started',
   'write-committed',
   'call-succeeded', // a client saying a call returned (no status logged)
+  'late-response', // the answer to a request the client had already given up on
   'tool-annotations', // a logged tools/list result with side-effect hints
   'keepalive-noise',
   'server-stream-noise', // a server noting a stream closed after its client left (nothing failed)

@@ -553,10 +553,11 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
     const b = replicaOf(rejecter);
     // a new pid on the same host, or after a start line, is a restart; different hosts (or files
     // without hosts) that both served are replicas
-    if (a.host && b.host) split = a.host !== b.host;
-    else if (!a.host && !b.host && a.file !== b.file) split = true;
-    else if (!a.host && !b.host && a.pid && b.pid && a.pid !== b.pid) split = ix.restartBetween(creator, rejecter) ? false : true;
-    else split = false;
+    if (a.host && b.host && a.host !== b.host) split = true;
+    // one host (or none named): two processes are replicas unless one is the other restarted — in one
+    // file a start or shutdown line between them says restart; two files are two processes at once
+    else if (a.pid && b.pid && a.pid !== b.pid) split = a.file !== b.file ? true : !ix.restartBetween(creator, rejecter);
+    else split = a.file !== b.file;
   }
   // the proxy's upstream address: the session was served by one upstream and rejected by another
   const proxy = sessionEvents.filter((e) => e.source === 'proxy' && replicaOf(e).upstream);

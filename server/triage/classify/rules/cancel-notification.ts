@@ -20,3 +20,24 @@ export const cancelNotification: Rule = {
     { name: 'a tools/call 502', facts: { method: 'tools/call', httpStatus: 502 }, fires: false },
   ],
 };
+
+// typescript-sdk shared/protocol.ts: the SDK logs "Received a response for an unknown message ID" when an
+// answer comes for a request it already gave up on (timed out or cancelled): the request's own failure is
+// judged on its row; this line only shows the server did finish it, late (sdk-behaviour.md item 10).
+export const lateResponse: Rule = {
+  id: 'late-response',
+  decision: 'no_action',
+  source: 'typescript-sdk shared/protocol.ts · sdk-behaviour.md item 10',
+  role: 'consequence',
+  when(f) {
+    if (!f.causes.includes('late-response')) return 'no late response';
+    if (f.causes.some((c) => c !== 'late-response' && c !== 'call-succeeded')) return 'other failures in the same lines';
+    return true;
+  },
+  rationale: () =>
+    'An answer arrived for a request the client had already given up on (timed out or cancelled): a consequence of that timeout, judged on its own row. It shows the server did finish the request, late.',
+  examples: [
+    { name: 'unknown message ID after a timeout', facts: { causes: ['late-response'] }, fires: true },
+    { name: 'a late response beside a cut stream', facts: { causes: ['late-response', 'stream-cut'] }, fires: false },
+  ],
+};

@@ -2,7 +2,7 @@
 // folder and list it here, more specific rules first. Rules read facts and signal ids, never text.
 import type { Rule } from '../rule.ts';
 import { authFailure } from './auth.ts';
-import { cancelNotification } from './cancel-notification.ts';
+import { cancelNotification, lateResponse } from './cancel-notification.ts';
 import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { headerValidation } from './header-validation.ts';
@@ -37,6 +37,7 @@ export const RULES: readonly Rule[] = [
   serverStreamNoise,
   shutdownNoise,
   cancelNotification,
+  lateResponse,
   recoveredNoise,
   // the client object itself is broken
   closedClient,
