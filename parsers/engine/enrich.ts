@@ -480,8 +480,9 @@ export const EXTRACTORS: readonly Extractor[] = [
   { field: 'httpStatus', re: /return_value=\(b'HTTP\/[\d.]{1,3}', (\d{3}),/, needs: ['return_value'], why: 'httpcore receive_response_headers.complete under any logging layout', examples: [["receive_response_headers.complete return_value=(b'HTTP/1.1', 404, b'Not Found', [])", 404]], nearMisses: ["return_value=(b'HTTP/1.1', 'x')"] },
 
   // --- HTTP method and path -------------------------------------------------------------------
-  { field: 'httpMethod', re: new RegExp(`\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}`), why: 'METHOD /path or METHOD http://host/path', examples: [['POST http://ip-abc:8080/mcp rpc=3', 'POST'], ['"GET /sse HTTP/1.1"', 'GET']], nearMisses: ['GET it done', 'POSTing to endpoint'] },
-  { field: 'httpPath', re: new RegExp(`\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?(\\/[^\\s"?]{0,300})`), why: 'METHOD /path', examples: [['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'], ['"GET  /mcp/ HTTP/1.1"', '/mcp/']], nearMisses: ['GET it done'] },
+  // (not a framework's "Cannot POST /sse" body: that is an answer quoting the request, not a request line)
+  { field: 'httpMethod', re: new RegExp(`(?<!Cannot )\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}`), why: 'METHOD /path or METHOD http://host/path', examples: [['POST http://ip-abc:8080/mcp rpc=3', 'POST'], ['"GET /sse HTTP/1.1"', 'GET']], nearMisses: ['GET it done', 'POSTing to endpoint', '<pre>Cannot POST /sse</pre>'] },
+  { field: 'httpPath', re: new RegExp(`(?<!Cannot )\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?(\\/[^\\s"?]{0,300})`), why: 'METHOD /path', examples: [['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'], ['"GET  /mcp/ HTTP/1.1"', '/mcp/']], nearMisses: ['GET it done', 'Cannot GET /mcp'] },
   {
     field: 'httpPath',
     re: /(?:\bfor url|\burl[=:]|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server))?:?|\bPOSTing to|\brequest to|\bendpoint:?|\b(?:server|listening|running) (?:at|on):?)\s{0,3}['"(]?(?:https?|wss?):\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>?#()]{0,300})/,

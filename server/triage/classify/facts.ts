@@ -109,6 +109,8 @@ export interface Facts {
   sessionWorkedBefore: Tri;
   /** The client resumed this request's cut SSE stream (GET + Last-Event-ID answered 2xx). */
   resumedStream: string | null;
+  /** A process logged it was shutting down within two seconds of this failure. */
+  nearShutdown: boolean;
 }
 
 export interface FactsContext {
@@ -476,6 +478,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     knownDefect,
     sessionWorkedBefore,
     resumedStream,
+    nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
   };
 }
 

@@ -249,6 +249,17 @@ export class IncidentIndex {
     return null;
   }
 
+  /** A process logged that it was shutting down within `ms` of `ts` (a deploy, the end of a run). */
+  shutdownNear(ts: number | null, ms = 2000): boolean {
+    if (ts === null) return false;
+    if (!this.shutdowns) {
+      const t = signalTable();
+      this.shutdowns = this.all.filter((e) => e.ts !== null && e.signals.some((id) => t.meaning(id)?.cause === 'shutdown')).map((e) => e.ts!);
+    }
+    return this.shutdowns.some((x) => Math.abs(x - ts) <= ms);
+  }
+  private shutdowns: number[] | null = null;
+
   /** The last target a client line of this file named at or before `e`. */
   private targetBefore(e: Event): string | null {
     const list = this.targets.get(e.file);

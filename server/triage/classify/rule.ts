@@ -81,6 +81,7 @@ export const BASE_FACTS: Facts = {
   knownDefect: null,
   sessionWorkedBefore: null,
   resumedStream: null,
+  nearShutdown: false,
 };
 
 /** The failure has a signal of this cause. */

@@ -74,16 +74,17 @@ export const shutdownNoise: Rule = {
   source: 'failure-signatures stage X (teardown) · Caddy and uvicorn graceful shutdown',
   role: 'optional',
   when(f) {
-    if (!has(f, 'shutdown')) return 'no shutdown in these lines';
+    if (!has(f, 'shutdown') && !(f.nearShutdown && f.seenBy.proxy && !f.seenBy.client)) return 'no shutdown in these lines, nor a proxy-only cut as a process shut down';
     if (f.identified || f.httpStatus !== null) return 'a request with its own identity or status failed here';
     if (f.rootException !== null || has(f, 'exception-wrapper')) return 'a traceback came with it: a real error, not a note';
-    if (f.causes.some((c) => !['shutdown', 'client-timeout', 'connection-closed', 'stream-cut', 'conn-reset', 'server-stream-noise', 'process-started'].includes(c))) return 'the shutdown came with another failure';
+    if (f.causes.some((c) => !['shutdown', 'client-timeout', 'connection-closed', 'stream-cut', 'conn-reset', 'server-stream-noise', 'process-started', 'peer-closed-before-response'].includes(c))) return 'the shutdown came with another failure';
     return true;
   },
   rationale: () =>
-    'A process logged, while shutting down, that connections it waited for did not close in time (open SSE streams, pending tasks): teardown noise, not a failed request. Requests the shutdown cut show as failures on their own lines.',
+    'A process logged, while shutting down (or a proxy, as its backend shut down), that connections did not close cleanly (open SSE streams, pending tasks): teardown noise, not a failed request. Requests the shutdown cut show as failures on their own lines at the client.',
   examples: [
     { name: 'caddy: server shutdown, context deadline exceeded', facts: { causes: ['shutdown', 'client-timeout'] }, fires: true },
     { name: 'a tools/call cut by the shutdown', facts: { causes: ['shutdown', 'stream-cut'], method: 'tools/call', tool: 'x', identified: true }, fires: false },
+    { name: "the proxy's backend EOF as the server shut down, nothing at the client", facts: { causes: ['stream-cut', 'peer-closed-before-response'], nearShutdown: true, seenBy: { client: false, proxy: true, server: false } }, fires: true },
   ],
 };
