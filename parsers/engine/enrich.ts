@@ -484,6 +484,22 @@ export const EXTRACTORS: readonly Extractor[] = [
   { field: 'httpMethod', re: new RegExp(`(?<!Cannot )\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}`), why: 'METHOD /path or METHOD http://host/path', examples: [['POST http://ip-abc:8080/mcp rpc=3', 'POST'], ['"GET /sse HTTP/1.1"', 'GET']], nearMisses: ['GET it done', 'POSTing to endpoint', '<pre>Cannot POST /sse</pre>'] },
   { field: 'httpPath', re: new RegExp(`(?<!Cannot )\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?(\\/[^\\s"?]{0,300})`), why: 'METHOD /path', examples: [['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'], ['"GET  /mcp/ HTTP/1.1"', '/mcp/']], nearMisses: ['GET it done', 'Cannot GET /mcp'] },
   {
+    field: 'httpMethod',
+    re: new RegExp(`"(?:method|httpMethod|http_method|request_method|verb)"\\s{0,4}:\\s{0,4}"(${HTTP_METHOD})"`),
+    needs: ['"'],
+    why: 'an HTTP verb in a structured log member (`{"method":"POST","url":"/mcp",…}` after a text message)',
+    examples: [['request completed {"reqId":"r1","method":"POST","url":"/sse","statusCode":404}', 'POST']],
+    nearMisses: ['{"method":"tools/call"}', '{"method":"POSTED"}'],
+  },
+  {
+    field: 'httpPath',
+    re: /"(?:url|path|uri|request_uri|requestPath)"\s{0,4}:\s{0,4}"(\/[^"?\s]{0,300})/,
+    needs: ['"'],
+    why: 'the request path in a structured log member',
+    examples: [['request completed {"method":"POST","url":"/messages?sessionId=x","statusCode":202}', '/messages']],
+    nearMisses: ['{"url":"https://x.test/mcp"}'],
+  },
+  {
     field: 'httpPath',
     re: /(?:\bfor url|\burl[=:]|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server))?:?|\bPOSTing to|\brequest to|\bendpoint:?|\b(?:server|listening|running) (?:at|on):?)\s{0,3}['"(]?(?:https?|wss?):\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>?#()]{0,300})/,
     needs: ['://'],
@@ -504,8 +520,8 @@ export const GATES: Partial<Record<Field, RegExp>> = {
   tool: /ool|"arguments"/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)/,
-  httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) /,
-  httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\//,
+  httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)[ "]/,
+  httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\/|"(?:url|path|uri|request_uri|requestPath)"/,
 };
 
 function unquote(v: string): string | number | null {

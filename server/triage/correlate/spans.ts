@@ -217,6 +217,26 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       }
     }
   }
+  // No proxy in between (a client talking to the server directly): the server's access line and the
+  // client's exchange line of one request have the same method, path and status, within the window.
+  if (!events.some((e) => e.source === 'proxy' && e.httpStatus !== null)) {
+    const clientLines = new TimeBuckets(
+      indexed.filter(([e]) => e.source === 'client' && e.httpStatus !== null && e.ts !== null && e.httpMethod !== null),
+      (e) => `${e.httpStatus}|${e.httpMethod}`,
+    );
+    const taken = new Set<number>();
+    for (const [e, i] of indexed) {
+      if (e.source !== 'server' || e.httpStatus === null || e.httpMethod === null || e.ts === null || edges.get(i)?.has('x-request-id')) continue;
+      const path = e.httpPath ? stripQuery(e.httpPath) : null;
+      const best = clientLines.nearest(`${e.httpStatus}|${e.httpMethod}`, e.ts, e.ts - windowMs - 1000, e.ts + windowMs + 1000, (ci) => {
+        const c = events[ci]!;
+        if (taken.has(ci) || (path !== null && c.httpPath !== null && stripQuery(c.httpPath) !== path)) return false;
+        if (e.session && c.session && e.session !== c.session) return false;
+        return uf.canJoin(i, ci);
+      });
+      if (best >= 0 && join(i, best, 'method+path+status+time')) taken.add(best);
+    }
+  }
   // A client log without times (a console transcript) cannot be joined by time: pair its exchange lines
   // with a proxy's by order instead — the k-th `POST /mcp → 502` of one with the k-th of the other — and
   // only when both have the same number of such lines (otherwise nothing is paired).
@@ -235,7 +255,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   };
   const loose = exchangesByFile((e) => e.source === 'client' && timeless.has(e.file) && !timed.has(e.file));
   if (loose.size) {
-    const proxies = exchangesByFile((e) => e.source === 'proxy');
+    // the proxy's lines; with no proxy in between, the server's
+    const anyProxy = events.some((e) => e.source === 'proxy' && e.httpStatus !== null);
+    const proxies = exchangesByFile((e) => e.source === (anyProxy ? 'proxy' : 'server'));
     for (const byShape of loose.values())
       for (const [shape, mine] of byShape)
         for (const theirs of proxies.values()) {
