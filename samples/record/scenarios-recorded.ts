@@ -3,6 +3,7 @@
  * client-log style), each with a label.json written from the scenario's construction (see README.md "Labels").
  * Kept apart from scenarios.ts, whose list must match the hand-documented samples/<incident>/ bundles.
  */
+import { Decision } from '../../server/contract/analysis.ts';
 import type { RecordingContext } from './lib/context.ts';
 import {
   callMethod,
@@ -39,17 +40,9 @@ export const FAMILIES = [
   'healthy',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
-export const DECISIONS = [
-  'retry',
-  'reinitialize',
-  'fix_route_or_config',
-  'fix_auth',
-  'read_result_no_repeat',
-  'check_write_then_escalate',
-  'escalate',
-  'no_action',
-] as const;
-export type Decision = (typeof DECISIONS)[number];
+// The decision vocabulary is the contract's (server/contract/analysis.ts): labels use exactly it.
+export const DECISIONS = Decision.options;
+export type { Decision };
 export type ProxyKind = 'nginx' | 'haproxy' | 'caddy' | 'none';
 export type ServerMode = 'stateful' | 'stateless' | 'json' | 'legacy-sse';
 

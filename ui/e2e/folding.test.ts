@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Analysis } from '../../server/contract/analysis.ts';
 import type { SignalInfo } from '../../server/contract/signals.ts';
-import { start, type Harness } from './support/harness.ts';
+import { start, type Harness, watchErrors } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 /** A TS-SDK client log whose only failures are the standalone GET stream's 404s (optional). */
@@ -37,10 +37,7 @@ beforeAll(async () => {
   analysis = await (await fetch(`${h.base}/api/incidents/${id}/analysis`)).json();
   signals = await (await fetch(`${h.base}/api/signals`)).json();
   page = await h.browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
+  watchErrors(page, { pageErrors, consoleErrors });
 });
 
 afterAll(async () => {

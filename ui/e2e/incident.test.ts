@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Harness } from './support/harness.ts';
+import { start, type Harness, watchErrors } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 const SHOTS = resolve('ui/e2e/screenshots');
@@ -20,10 +20,7 @@ const consoleErrors: string[] = [];
 beforeAll(async () => {
   h = await start();
   page = await h.browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
+  watchErrors(page, { pageErrors, consoleErrors });
 });
 
 afterAll(async () => {

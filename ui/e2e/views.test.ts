@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestMcpServer } from '../../server/probe/testing/servers.ts';
-import { start, type Harness } from './support/harness.ts';
+import { start, type Harness, watchErrors } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 const SHOTS = resolve('ui/e2e/screenshots');
@@ -34,10 +34,7 @@ beforeAll(async () => {
   ctx = await h.browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.base });
   page = await ctx.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
+  watchErrors(page, { pageErrors, consoleErrors });
 });
 
 afterAll(async () => {

@@ -61,3 +61,14 @@ export async function start(): Promise<Harness> {
     },
   };
 }
+
+/**
+ * Collect a page's uncaught errors and console errors (CSP violations included), so a test can end by
+ * asserting there were none.
+ */
+export function watchErrors(page: import('playwright-core').Page, into: { pageErrors: string[]; consoleErrors: string[] }): void {
+  page.on('pageerror', (e) => into.pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') into.consoleErrors.push(m.text());
+  });
+}
