@@ -38,7 +38,7 @@ describe('enrich: whole lines', () => {
     ['send {"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"id":99},"name":"create_order"},"id":7}', { rpcMethod: 'tools/call', rpcId: 7, tool: 'create_order', direction: 'request' }],
     ['Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":3}', { rpcId: 3, httpStatus: 404, direction: 'exchange' }],
     ['POST http://ip-abc:8080/mcp rpc=3 method=tools/call tool=create_order mcp-session-id=sess_abcdefghijk -> 404 (3 ms)', { rpcMethod: 'tools/call', rpcId: 3, tool: 'create_order', httpMethod: 'POST', httpPath: '/mcp', httpStatus: 404, session: 'sess_abcdefghijk', direction: 'exchange' }],
-    ['09:33:40  "POST /mcp  HTTP/2"   307   Java-http-client/21.0.11', { httpMethod: 'POST', httpPath: '/mcp', httpStatus: 307, direction: 'exchange' }],
+    ['14:21:07  "POST /mcp  HTTP/2"   307   Java-http-client/17.0.9', { httpMethod: 'POST', httpPath: '/mcp', httpStatus: 307, direction: 'exchange' }],
     ["Client error '404 Not Found' for url 'http://ip-abc:8000/mcp'", { httpStatus: 404, httpPath: '/mcp', direction: 'response' }],
     ['Calling MCP tool: createConfluencePage', { tool: 'createConfluencePage', direction: 'request' }],
     ["MCP tool 'scheduled_task_create' timed out (attempt 3/3)", { tool: 'scheduled_task_create' }],

@@ -296,9 +296,9 @@ export const RULES: readonly Rule[] = [
     take: (m, st) => st.token === 0 && setTs(st, parseTimestamp(m[1]!)),
   },
   {
-    // A time of day alone: `09:33:40`, `12:00:01.123`, `[10:00:00]`.
+    // A time of day alone: `14:21:07`, `12:00:01.123`, `[10:00:00]`.
     id: 'time-of-day',
-    examples: [["09:33:40  \"POST /mcp HTTP/2\" 307", {ts: "2026-01-30T09:33:40.000Z", message: "\"POST /mcp HTTP/2\" 307"}], ["12:00:01.123 [main] INFO  c.e.App - started", {ts: "2026-01-30T12:00:01.123Z"}], ["01:00:00 INFO earlier the same day", {ts: "2026-01-30T01:00:00.000Z"}]],
+    examples: [["14:21:07  \"POST /mcp HTTP/2\" 307", {ts: "2026-01-30T14:21:07.000Z", message: "\"POST /mcp HTTP/2\" 307"}], ["12:00:01.123 [main] INFO  c.e.App - started", {ts: "2026-01-30T12:00:01.123Z"}], ["01:00:00 INFO earlier the same day", {ts: "2026-01-30T01:00:00.000Z"}]],
     nearMisses: ["12:61:00 not a time", "10:00:01:02 a counter"],
     re: /\[?((\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?)\]?(?![\w:])/y,
     first: (c) => isDigit(c) || c === OPEN_BRACKET,
@@ -445,7 +445,7 @@ export const RULES: readonly Rule[] = [
   {
     // Rust tracing: `INFO serve_inner: rmcp::service: msg` (spans, then the target), after the level.
     id: 'rust-target',
-    examples: [["INFO serve_inner: rmcp::service: input stream terminated", {level: "info", logger: "rmcp::service", message: "input stream terminated"}], ["2026-01-30T08:00:00.000000Z TRACE axum::serve: connection accepted", {level: "trace", logger: "axum::serve"}]],
+    examples: [["INFO serve_inner: rmcp::service: connection closed by peer", {level: "info", logger: "rmcp::service", message: "connection closed by peer"}], ["2026-01-30T08:00:00.000000Z TRACE axum::serve: connection accepted", {level: "trace", logger: "axum::serve"}]],
     nearMisses: ["std::io::Error: broken pipe"],
     re: /(?:[a-z_]\w{0,60}(?:\{[^{}\n]{0,200}\})?: ){0,4}([A-Za-z_]\w{0,60}(?:::[A-Za-z_]\w{0,60}){1,10}):(?= )/y,
     first: isWordStart,
