@@ -12,6 +12,7 @@ export const SignalCause = z.enum([
   'session-unknown', // the server does not know the session id it got (restart, eviction, other replica)
   'session-terminated-client', // a client synthesised "Session terminated" for a 404 (Python SDK 1.x: any 404)
   'session-missing', // a request that needed a session id came without one
+  'session-invalid', // "no valid session id": unknown OR missing — which one depends on whether the request carried one
   'server-not-initialized', // the transport that got the request never saw initialize
   'already-initialized', // initialize re-sent on a live session
   'client-protocol-error', // the client broke the protocol order (a request before initialization completed)

@@ -62,6 +62,10 @@ export interface Facts {
   sessionAssignedEarlier: Tri;
   /** The server did not know the session it got (restart, eviction, other replica, DELETE). */
   sessionUnknown: Tri;
+  /** Milliseconds from the client's last handshake (or assigned session) to this failure, when both are timed. */
+  sessionAgeMs: number | null;
+  /** What logged between that handshake and the failure explains a lost session (restart, 5xx, DELETE, eviction); null: nothing does. */
+  sessionLossExplained: string | null;
   /** The same path got a complete 2xx answer somewhere in the incident. */
   pathWorked: Tri;
   /** Evidence that the route itself is wrong (nothing MCP is mounted there). */
@@ -311,7 +315,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       ? true
       : null;
   const sessionWorkedBefore: Tri = !session ? null : sessionEvents.some((e) => before(e) && e.httpStatus !== null && e.httpStatus < 400 && e.rpcMethod !== 'initialize') ? true : null;
-  const sessionSent = sessionSentFact(evs, method, session, has);
+  // "No valid session ID provided": the TS SDK example servers answer it (JSON, -32000) for an unknown id
+  // AND for a missing one (failure-signatures row 51: it turns on whether the request carried an id);
+  // Python <=1.25 answers it in plain text only for an id it does not know (row 24).
+  const invalidEither = has('session-invalid') && !has('session-unknown') && (bodyKind === 'jsonrpc-error' || jsonRpcCode !== null);
+  const sessionSent = sessionSentFact(evs, method, session, (c) => has(c) || (c === 'session-unknown' && has('session-invalid') && !invalidEither));
   const firstRequest: Tri =
     method === 'initialize' || method === 'server/discover'
       ? true
@@ -328,11 +336,18 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // "Server not initialized": the transport that got the request never saw this session's initialize —
   // a restart or another replica (replicaSplit tells them apart)
   if (has('session-unknown') || (has('server-not-initialized') && sessionSent !== false)) sessionUnknown = true;
+  else if (has('session-invalid') && !invalidEither) sessionUnknown = true;
+  else if (has('session-invalid')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true ? true : null;
   else if (has('session-terminated-client')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || pathWorked === true ? true : null;
   else if (httpStatus === 404 && era !== 'sessionless' && jsonRpcCode !== -32601 && !htmlAnswer && sessionSent === true && (bodyKind === 'jsonrpc-error' || pathWorked === true || sessionAssignedEarlier === true)) sessionUnknown = true;
   // a 404 on a request a client sends only after initialize (tools/call, resources/read, ping…) came
   // from the endpoint that answered initialize: the session is what went missing
   else if (httpStatus === 404 && era !== 'sessionless' && jsonRpcCode !== -32601 && !htmlAnswer && sessionSent !== false && pathWorked !== false && method !== null && method !== 'initialize' && method !== 'server/discover') sessionUnknown = true;
+
+  // how long the session lived, and whether anything between its start and its loss explains the loss
+  const established = sessionUnknown === true ? ix.establishedBefore(span) : null;
+  const sessionAgeMs = established?.ts != null && start !== null ? start - established.ts : null;
+  const sessionLossExplained = established?.ts != null && start !== null ? ix.lossExplainedBetween(established.ts, start) : null;
 
   // --- route and transport: a route verdict needs evidence the route is wrong (item 7 of the issue):
   // a not-found page or no route, an HTML answer where MCP was expected, or a 404 on a path (or, path
@@ -451,6 +466,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionSent,
     sessionAssignedEarlier,
     sessionUnknown,
+    sessionAgeMs,
+    sessionLossExplained,
     pathWorked,
     routeWrong,
     firstRequest,
@@ -546,7 +563,7 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
   const isCreate = (e: Event) => e.signals.some((id) => table().meaning(id)?.cause === 'session-created');
   const isReject = (e: Event) => e.signals.some((id) => {
     const c = table().meaning(id)?.cause;
-    return c === 'session-unknown' || c === 'server-not-initialized';
+    return c === 'session-unknown' || c === 'session-invalid' || c === 'server-not-initialized';
   });
   let split: Tri = null;
   const creator = serverEvents.find(isCreate);

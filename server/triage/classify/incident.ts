@@ -36,6 +36,12 @@ export interface Point {
   line: number;
 }
 
+/** What, logged between a session's creation and its loss, explains the loss (failure-signatures rows 25, 35, 37). */
+const LOSS_CAUSES = new Set<SignalCause>(['process-started', 'shutdown', 'server-exited', 'proxy-upstream-unavailable', 'conn-refused', 'conn-reset', 'session-deleted', 'session-evicted']);
+
+/** How far apart two hosts' clocks may be for a line logged elsewhere to still count as "in between". */
+const CLOCK_SLACK_MS = 5_000;
+
 /** How far after a failure a recovery line still speaks for it. */
 const RECOVERY_WINDOW_MS = 120_000;
 const RECOVERY_LINES = 40;
@@ -292,6 +298,44 @@ export class IncidentIndex {
       if (!mine || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
       if (committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
       if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text)) return `${e.file}:${e.line} the server completed the request with HTTP ${e.httpStatus}`;
+    }
+    return null;
+  }
+
+  /**
+   * The last time before this span that its client established a connection: a handshake or connected line, a session
+   * the server assigned, an initialize answered 2xx — in one of the span's files or the span's session.
+   */
+  establishedBefore(span: SpanBuild): Point | null {
+    const me = this.infoOf.get(span);
+    if (!me || span.start === null) return null;
+    const t = signalTable();
+    let best: Event | null = null;
+    const consider = (e: Event) => {
+      if (e.ts === null || e.ts >= span.start! || span.events.includes(e)) return;
+      const ok = (e.rpcMethod === 'initialize' && e.httpStatus !== null && e.httpStatus < 300) || e.signals.some((id) => {
+        const c = t.meaning(id)?.cause;
+        return c === 'handshake-ok' || c === 'session-created' || c === 'connected';
+      });
+      if (ok && (best === null || e.ts > best.ts!)) best = e;
+    };
+    for (const e of this.clientish) if (me.files.has(e.file)) consider(e);
+    if (span.session !== null) for (const e of this.sessionEvents(span.session)) consider(e);
+    const b = best as Event | null;
+    return b ? { where: `${b.file}:${b.line}`, ts: b.ts, file: b.file, line: b.line } : null;
+  }
+
+  /**
+   * A line between two moments that explains a lost session: a process start, exit or shutdown, the
+   * upstream unreachable or answering 5xx, a connection refused or reset, a DELETE, an eviction.
+   */
+  lossExplainedBetween(from: number, to: number): string | null {
+    const t = signalTable();
+    for (const e of this.all) {
+      // another host's clock may run seconds apart: a line just after the failure on it still counts
+      if (e.ts === null || e.ts <= from || e.ts >= to + CLOCK_SLACK_MS) continue;
+      const c = e.signals.map((id) => t.meaning(id)?.cause).find((x) => x !== undefined && LOSS_CAUSES.has(x as SignalCause));
+      if (c || e.httpMethod === 'DELETE' || (e.httpStatus !== null && e.httpStatus >= 500)) return `${e.file}:${e.line} ${c ?? (e.httpMethod === 'DELETE' ? 'DELETE' : `HTTP ${e.httpStatus}`)}`;
     }
     return null;
   }

@@ -54,6 +54,8 @@ export const BASE_FACTS: Facts = {
   sessionSent: null,
   sessionAssignedEarlier: null,
   sessionUnknown: null,
+  sessionAgeMs: null,
+  sessionLossExplained: null,
   pathWorked: null,
   routeWrong: null,
   firstRequest: null,

@@ -14,13 +14,14 @@ export const headerValidation: Rule = {
   when(f) {
     if (has(f, ...VALIDATION)) return true;
     if (has(f, 'session-missing') && f.sessionSent !== true) return true;
+    if (has(f, 'session-invalid') && f.sessionSent === false) return true; // row 51: "no valid session id" and none was sent
     if (f.jsonRpcCode === -32020 || f.jsonRpcCode === -32021 || f.jsonRpcCode === -32022) return true;
     if (f.httpStatus === 406 || f.httpStatus === 413 || f.httpStatus === 415) return true;
     if (f.httpStatus === 400 && f.era === 'sessionless' && f.bodyKind !== 'jsonrpc-error') return true; // D15: a bare 400 to a 2026 request
     return 'no header, version, content-type or size rejection';
   },
   rationale: (f) => {
-    const why = has(f, 'session-missing')
+    const why = has(f, 'session-missing') || has(f, 'session-invalid')
       ? 'the session header never reached the server (the client did not keep it, CORS does not expose it, a proxy strips it, or the client speaks another transport mode)'
       : has(f, 'already-initialized')
         ? 'the client re-sent initialize on a live session; drop the old session id before re-initializing'
@@ -33,6 +34,8 @@ export const headerValidation: Rule = {
     { name: '2026 -32020 header mismatch', facts: { httpStatus: 400, era: 'sessionless', jsonRpcCode: -32020, bodyKind: 'jsonrpc-error' }, fires: true },
     { name: 'missing session id, none sent', facts: { httpStatus: 400, sessionSent: false, causes: ['session-missing'] }, fires: true },
     { name: '413 from the proxy', facts: { httpStatus: 413, method: 'tools/call', causes: ['body-too-large'] }, fires: true },
+    { name: '"No valid session ID" and the request line shows none', facts: { httpStatus: 400, method: 'tools/list', sessionSent: false, causes: ['session-invalid'] }, fires: true },
+    { name: '"No valid session ID", unknown whether one was sent', facts: { httpStatus: 400, method: 'tools/list', causes: ['session-invalid'] }, fires: false },
     { name: 'a 404', facts: { httpStatus: 404 }, fires: false },
     { name: 'a bare 400 in the session era', facts: { httpStatus: 400, era: 'session' }, fires: false },
   ],

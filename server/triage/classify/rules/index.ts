@@ -19,7 +19,8 @@ import { readInterrupted } from './read-interrupted.ts';
 import { recoveredNoise } from './recovered-noise.ts';
 import { route404 } from './route.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
-import { sessionExpired404, staleSession400 } from './session-expired.ts';
+import { sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
+import { sessionNotKept } from './session-not-kept.ts';
 import { splitSession } from './split-session.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { toolError, toolErrorRead } from './tool-error.ts';
@@ -51,12 +52,14 @@ export const RULES: readonly Rule[] = [
   clientProtocolDefect,
   requiredMethodMissing,
   unknownMethod,
+  sessionNotKept,
   sessionExpired404,
   staleSession400,
   transportMismatch,
   route404,
   redirectNotFollowed,
   headerValidation,
+  sessionInvalidUnknownWhy,
   toolErrorRead,
   toolError,
   // interrupted requests: stage, then what was done, then side effect
