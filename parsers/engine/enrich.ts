@@ -435,10 +435,10 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
-    re: new RegExp(`\\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Rr]unning)(?: the)?(?: MCP)? [Tt]ool:? ['"\`]?${TOOL_NAME}`),
+    re: new RegExp(`\\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Rr]unning)(?: the)?(?: MCP)? [Tt]ool(?: call)?:? ['"\`]?${TOOL_NAME}`),
     needs: ['ool'],
-    why: 'host prose: `Calling MCP tool: x`, `calling tool x`, `Error invoking MCP tool x`',
-    examples: [['Calling MCP tool: createConfluencePage', 'createConfluencePage'], ['Error invoking MCP tool get_order: boom', 'get_order'], ["calling tool 'search'", 'search']],
+    why: 'host prose: `Calling MCP tool: x`, `calling tool x`, `Error invoking MCP tool x`, Spring AI `Executing tool call: x`',
+    examples: [['Calling MCP tool: createConfluencePage', 'createConfluencePage'], ['Error invoking MCP tool get_order: boom', 'get_order'], ["calling tool 'search'", 'search'], ['o.s.a.m.tool.DefaultToolCallingManager : Executing tool call: inventory_list_items', 'inventory_list_items']],
     nearMisses: ['calling tool failed', 'Calling tools/list'],
   },
   {
@@ -477,6 +477,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   { field: 'httpStatus', re: /\b(?:[Rr]esponse|body|error) \((\d{3})\)/, needs: [' ('], why: 'a status in parentheses after what it qualifies: `response body (502):`, `downstream error (404):`', examples: [['response body (404): {"jsonrpc":"2.0"}', 404], ['neotoma-mcp-proxy downstream error (404): {"jsonrpc":"2.0"', 404]], nearMisses: ['error (12)', 'body (see below)'] },
   { field: 'httpStatus', re: /\bcode: (\d{3})\b/, needs: ['code: '], why: 'StreamableHTTPError code', examples: [['StreamableHTTPError (code: 404)', 404]], nearMisses: ['code: -32001'] },
   { field: 'httpStatus', re: /\bError (\d{3}) status sending message\b/, needs: ['status sending'], why: 'VS Code MCP client', examples: [['Error 404 status sending message to http://x/mcp', 404]], nearMisses: ['Error 40 status sending message'] },
+  { field: 'httpStatus', re: /\b[Ee]rror sending message: ([1-5]\d\d)\s*$/, needs: ['sending message: '], why: 'Java SDK HttpClientSseClientTransport logs the status of a failed POST to the message endpoint (`logger.error("Error sending message: {}", statusCode)`)', examples: [['i.m.c.t.HttpClientSseClientTransport : Error sending message: 503', 503]], nearMisses: ['Error sending message: 404 items dropped', 'Error sending message: timeout'] },
   { field: 'httpStatus', re: /return_value=\(b'HTTP\/[\d.]{1,3}', (\d{3}),/, needs: ['return_value'], why: 'httpcore receive_response_headers.complete under any logging layout', examples: [["receive_response_headers.complete return_value=(b'HTTP/1.1', 404, b'Not Found', [])", 404]], nearMisses: ["return_value=(b'HTTP/1.1', 'x')"] },
 
   // --- HTTP method and path -------------------------------------------------------------------

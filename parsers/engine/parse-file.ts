@@ -255,7 +255,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     if (
       pending &&
       pending.endLine - pending.line < MAX_FOLDED_LINES &&
-      (inHtmlBody(pending.text) || ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) && !tryFormats.some((f) => applyFormat(f, text))))
+      (inHtmlBody(pending.text) || chainsOn(pending, text) || ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) && !tryFormats.some((f) => applyFormat(f, text))))
     ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
@@ -411,6 +411,18 @@ function inJsonBody(text: string): boolean {
   }
   // a string cut by the line end (`"message":"Not Found: MCP session is …`) leaves the object open too
   return depth > 0;
+}
+
+/**
+ * The next link of an exception chain printed under a stack (`Caused by: …` after `\tat …` frames, Python's
+ * "During handling of the above exception…") continues that block even when the link alone reads like
+ * a log line of some format: a chain is one error, its links are not separate failures.
+ */
+function chainsOn(pending: { text: string; line: number; endLine: number }, line: string): boolean {
+  if (pending.endLine === pending.line) return false;
+  if (!/^(?:Caused by: |\[cause\]|During handling of the above|The above exception was)/.test(line)) return false;
+  const last = pending.text.slice(pending.text.lastIndexOf('\n') + 1);
+  return /^\s+(?:at |\.\.\. \d+ (?:more|common frames omitted)|File ")|^\s*\^+\s*$|^\s*$/.test(last) || /^\s+\S/.test(last);
 }
 
 /** Lines that continue the previous event rather than start one: indented frames, object dumps. */

@@ -112,10 +112,11 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       const dup = earlier.find((k) => {
         const e = items[k]!;
         const g = gap(i, k);
-        // the same status, call and causes (a truncated repeat may have lost some of them)
+        // the same status, call and causes (a truncated repeat may have lost some of them; a repeat that lost
+        // the call's name may be decided differently, knowing less)
         const near = g !== null ? g <= DUPLICATE_MS : nearInFile(i, k, ADJACENT_LINES);
         const again = !f.identified && !e.facts.identified && at[i]!.file === at[k]!.file && sameFailure(e.facts, f);
-        return e.facts.httpStatus === f.httpStatus && e.facts.tool === f.tool && (e.facts.method === f.method || f.method === null || e.facts.method === null) && ((near && subset(f.causes, e.facts.causes) && (e.decision === d.decision || f.causes.length < e.facts.causes.length)) || again);
+        return e.facts.httpStatus === f.httpStatus && (e.facts.tool === f.tool || f.tool === null) && (e.facts.method === f.method || f.method === null || e.facts.method === null) && ((near && subset(f.causes, e.facts.causes) && (e.decision === d.decision || f.causes.length < e.facts.causes.length || (!f.identified && e.facts.identified && f.httpStatus !== null))) || again);
       });
       if (dup !== undefined) {
         dupOf.set(i, dupOf.get(dup) ?? dup);

@@ -337,6 +337,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // a restart or another replica (replicaSplit tells them apart)
   if (has('session-unknown') || (has('server-not-initialized') && sessionSent !== false)) sessionUnknown = true;
   else if (has('session-invalid') && !invalidEither) sessionUnknown = true;
+  // the legacy message endpoint's URL (and its session id) came from the server's endpoint event: a 404/400
+  // there is the SSE connection behind the id gone, not a wrong path (row 37)
+  else if (has('legacy-message-rejected') && (httpStatus === 404 || httpStatus === 400) && !htmlAnswer) sessionUnknown = true;
   else if (has('session-invalid')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true ? true : null;
   else if (has('session-terminated-client')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || pathWorked === true ? true : null;
   else if (httpStatus === 404 && era !== 'sessionless' && jsonRpcCode !== -32601 && !htmlAnswer && sessionSent === true && (bodyKind === 'jsonrpc-error' || pathWorked === true || sessionAssignedEarlier === true)) sessionUnknown = true;
@@ -347,7 +350,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // how long the session lived, and whether anything between its start and its loss explains the loss
   const established = sessionUnknown === true ? ix.establishedBefore(span) : null;
   const sessionAgeMs = established?.ts != null && start !== null ? start - established.ts : null;
-  const sessionLossExplained = established?.ts != null && start !== null ? ix.lossExplainedBetween(established.ts, start) : null;
+  const sessionLossExplained = established?.ts != null && start !== null ? ix.lossExplainedBetween(established.ts, start, span) : null;
 
   // --- route and transport: a route verdict needs evidence the route is wrong (item 7 of the issue):
   // a not-found page or no route, an HTML answer where MCP was expected, or a 404 on a path (or, path

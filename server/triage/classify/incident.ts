@@ -329,15 +329,24 @@ export class IncidentIndex {
    * A line between two moments that explains a lost session: a process start, exit or shutdown, the
    * upstream unreachable or answering 5xx, a connection refused or reset, a DELETE, an eviction.
    */
-  lossExplainedBetween(from: number, to: number): string | null {
+  lossExplainedBetween(from: number, to: number, span?: SpanBuild): string | null {
     const t = signalTable();
-    for (const e of this.all) {
-      // another host's clock may run seconds apart: a line just after the failure on it still counts
-      if (e.ts === null || e.ts <= from || e.ts >= to + CLOCK_SLACK_MS) continue;
+    const own = new Set(span?.events.map((e) => e.file) ?? []);
+    const why = (e: Event): string | null => {
       const c = e.signals.map((id) => t.meaning(id)?.cause).find((x) => x !== undefined && LOSS_CAUSES.has(x as SignalCause));
-      if (c || e.httpMethod === 'DELETE' || (e.httpStatus !== null && e.httpStatus >= 500)) return `${e.file}:${e.line} ${c ?? (e.httpMethod === 'DELETE' ? 'DELETE' : `HTTP ${e.httpStatus}`)}`;
+      return c ? c : e.httpMethod === 'DELETE' ? 'DELETE' : e.httpStatus !== null && e.httpStatus >= 500 ? `HTTP ${e.httpStatus}` : null;
+    };
+    let late: string | null = null;
+    for (const e of this.all) {
+      if (e.ts === null || e.ts <= from) continue;
+      const w = why(e);
+      if (!w) continue;
+      if (e.ts < to) return `${e.file}:${e.line} ${w}`;
+      // another host's clock may run seconds apart: its line just after the failure may be from before it
+      // (the failing client's own lines after the failure are its reaction, not a cause)
+      if (late === null && e.ts < to + CLOCK_SLACK_MS && !own.has(e.file)) late = `${e.file}:${e.line} ${w}`;
     }
-    return null;
+    return late;
   }
 
   /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */
