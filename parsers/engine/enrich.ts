@@ -305,6 +305,15 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    re: /[.#:](list|call|read|get)Mcp(Tools|Tool|Resources|Resource|Prompts|Prompt)\b/,
+    read: (_t, m) => ({ listTools: 'tools/list', callTool: 'tools/call', readResource: 'resources/read', listResources: 'resources/list', getPrompt: 'prompts/get', listPrompts: 'prompts/list' } as Record<string, string>)[`${m[1]}${m[2]}`] ?? null,
+    needs: ['Mcp'],
+    why: 'a host action named for the MCP call it makes, with an `Mcp` infix (`AgentView.listMcpTools`, `bridge#callMcpTool`)',
+    examples: [['Action: ToolPanelWebview.listMcpTools', 'tools/list'], ['at Bridge#callMcpTool (bridge.js:12)', 'tools/call']],
+    nearMisses: ['listMcpToolsCache', 'callMcpToolbar', 'listMcpServers'],
+  },
+  {
+    field: 'rpcMethod',
     re: /\bin (call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|\b(?:Ping) (?:failed|timed out|error)\b/,
     read: (_t, m) => ({ call_tool: 'tools/call', list_tools: 'tools/list', read_resource: 'resources/read', list_resources: 'resources/list', get_prompt: 'prompts/get', list_prompts: 'prompts/list', send_ping: 'ping' } as Record<string, string>)[m[1] ?? ''] ?? 'ping',
     needs: ['in ', 'Ping '],
@@ -516,7 +525,7 @@ export const EXTRACTORS: readonly Extractor[] = [
  * field, so its extractors are skipped together). Every extractor's examples pass their gate (test).
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
-  rpcMethod: /"method"|method=|Request|Notification|initialize|[Pp]ing|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
+  rpcMethod: /"method"|method=|Request|Notification|initialize|[Pp]ing|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
   tool: /ool|"arguments"/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)

@@ -117,6 +117,9 @@ function attachOrphans(spans: SpanBuild[]): void {
   const owner = new Map<Event, SpanBuild>();
   for (const s of spans) for (const e of s.events) owner.set(e, s);
   const isKeyed = (s: SpanBuild) => s.events.some(keyedEvent);
+  // a line naming only the call it starts (`Action: Panel.listMcpTools`, `calling tool x`) anchors the
+  // unidentified error report right under it; one saying the call returned does not
+  const namesCall = (s: SpanBuild) => s.events.some((e) => (e.rpcMethod !== null || e.tool !== null) && !e.signals.includes('call-returned') && !(e.httpStatus !== null && e.httpStatus < 400));
   const merge = (into: SpanBuild, from: SpanBuild) => {
     if (into === from) return;
     for (const x of from.events) owner.set(x, into);
@@ -148,8 +151,8 @@ function attachOrphans(spans: SpanBuild[]): void {
         last = e;
         continue;
       }
-      if (isKeyed(s) || !last || !current) {
-        current = isKeyed(s) ? s : current;
+      if (isKeyed(s) || namesCall(s) || !last || !current) {
+        current = isKeyed(s) || namesCall(s) ? s : current;
         last = e;
         continue;
       }

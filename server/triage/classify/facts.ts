@@ -375,7 +375,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // --- delivery and interruption
   const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed');
   const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
-  const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed');
+  const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || ix.serverReceived(span) !== null;
   const proxyFailedBeforeHeaders = failureMeanings.some((x) => x.m.side === 'proxy' && (x.m.cause === 'peer-closed-before-response' || x.m.cause === 'proxy-timeout-before-headers'));
   const delivered: Tri = neverConnected === true ? false : serverSaw || proxyFailedBeforeHeaders ? true : null;
   let interruption: Interruption = null;
@@ -400,8 +400,16 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     if (ms && e.source === 'client') durations.push(Number(ms[1]));
   }
   const waited = /Waited (\d+(?:\.\d+)?) seconds/.exec(text) ?? /timed out after (\d+(?:\.\d+)?) ?s(?:ec(?:onds)?)?\b/.exec(text);
+  // Python SDK versions that print the timedelta: "Waited 0:00:05 seconds"
+  const waitedClock = waited ? null : /Waited (\d{1,2}):(\d\d):(\d\d(?:\.\d+)?)\b/.exec(text);
   const timeoutProp = /\btimeout(?:Ms|_ms)?["']?\s*[:=]\s*(\d{3,7})\b/.exec(text);
-  const clientTimeoutMs = waited ? Number(waited[1]) * 1000 : timeoutProp ? Number(timeoutProp[1]) : null;
+  const clientTimeoutMs = waited
+    ? Number(waited[1]) * 1000
+    : waitedClock
+      ? Math.round((Number(waitedClock[1]) * 3600 + Number(waitedClock[2]) * 60 + Number(waitedClock[3])) * 1000)
+      : timeoutProp
+        ? Number(timeoutProp[1])
+        : null;
   if (clientTimeoutMs !== null) durations.push(clientTimeoutMs);
   const elapsedMs = durations.length ? Math.max(...durations) : null;
   const knownTimerS = elapsedMs === null ? null : (TIMERS.find((t) => Math.abs(elapsedMs / 1000 - t) <= t * 0.1) ?? null);

@@ -289,7 +289,7 @@ export class IncidentIndex {
     // no session or id to tie server lines to this call: the same tool's lines from the call's start to the
     // next call of that tool (a client line naming the tool, then the server logging the commit)
     if (span.session === null && span.rpcId === null && span.tool !== null && span.start !== null) {
-      const next = this.info.map((i) => i.span).filter((x) => x !== span && x.tool === span.tool && x.start !== null && x.start > span.start!).reduce((m, x) => Math.min(m, x.start!), Infinity);
+      const next = this.info.map((i) => i.span).filter((x) => x !== span && x.tool === span.tool && x.start !== null && x.start > span.start! && x.events.some((e) => e.source !== 'server')).reduce((m, x) => Math.min(m, x.start!), Infinity);
       for (const e of this.all) if (e.source === 'server' && e.tool === span.tool && e.ts !== null && e.ts >= span.start - 2000 && e.ts < next && !inSpan.has(e)) candidates.push(e);
       candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
     }
@@ -347,6 +347,26 @@ export class IncidentIndex {
       if (late === null && e.ts < to + CLOCK_SLACK_MS && !own.has(e.file)) late = `${e.file}:${e.line} ${w}`;
     }
     return late;
+  }
+
+  /**
+   * A server line showing it received this call although correlation did not join it: the same tool (or
+   * the same JSON-RPC id in the same session) logged by the server in the two minutes before the failure
+   * (without times: the tool's only call in the incident).
+   */
+  serverReceived(span: SpanBuild): string | null {
+    const end = span.end ?? span.start;
+    if (span.tool === null && span.rpcId === null) return null;
+    // a client log without times (a console transcript): the tool's only call in the incident
+    if (end === null && (span.tool === null || this.info.filter((i) => i.span.tool === span.tool && i.span.events.some((e) => e.source !== 'server')).length > 1)) return null;
+    const rpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
+    for (const e of this.all) {
+      if (e.source !== 'server') continue;
+      if (end !== null && (e.ts === null || e.ts > end + CLOCK_SLACK_MS || e.ts < end - RECOVERY_WINDOW_MS)) continue;
+      const same = (span.tool !== null && e.tool === span.tool) || (rpc !== null && span.session !== null && e.session === span.session && JSON.stringify(e.rpcId) === rpc);
+      if (same) return `${e.file}:${e.line}`;
+    }
+    return null;
   }
 
   /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */

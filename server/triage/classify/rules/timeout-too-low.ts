@@ -14,17 +14,19 @@ export const timeoutTooLow: Rule = {
   when(f) {
     if (f.interruption !== 'client-timeout') return 'not a client-local timeout';
     if (has(f, 'stream-cut', 'stream-disconnected', 'proxy-timeout-before-headers', 'proxy-timeout-mid-stream', 'peer-closed-before-response', 'conn-reset', 'proxy-upstream-unavailable')) return 'something broke before the timeout: the timeout is its consequence';
-    // an identified call that may write is a write whose outcome is unknown first (D7); raising the
-    // timeout is part of that rationale, not a reason to skip checking the write
-    if (identifiedCall(f) && f.sideEffect !== 'read') return 'an identified call that may write: its outcome comes first (write-outcome-unknown)';
+    // a call that may write and that the server is shown to have received is a write in flight whose
+    // outcome comes first (D7); with nothing showing it arrived, the short setting is the finding and
+    // the rationale says to check the write before re-running it
+    if (identifiedCall(f) && f.sideEffect !== 'read' && f.delivered === true) return 'the server received this call that may write: its outcome comes first (write-outcome-unknown)';
     if (f.clientTimeoutMs !== null && f.clientTimeoutMs <= TOO_LOW_MS) return true;
     return f.clientTimeoutMs !== null ? `the timeout (${f.clientTimeoutMs} ms) is not unusually short` : 'the timeout setting is not in the logs: nothing shows it is too short';
   },
   rationale: (f) =>
-    `${describe(f)} hit the client's own ${f.clientTimeoutMs !== null ? `${f.clientTimeoutMs} ms ` : ''}timeout with no transport error before it: the operation takes longer than the client waits (e.g. a 5 s client_session_timeout, a 15 s CLI default). Raise the client's timeout for this server or this call, or make the tool report progress; a retry with the same setting fails the same way.${identifiedCall(f) ? '' : ' Which call it was is not in the logs, so whether it changed anything cannot be judged here.'}`,
+    `${describe(f)} hit the client's own ${f.clientTimeoutMs !== null ? `${f.clientTimeoutMs} ms ` : ''}timeout with no transport error before it: the operation takes longer than the client waits (e.g. a 5 s client_session_timeout, a 15 s CLI default). Raise the client's timeout for this server or this call, or make the tool report progress; a retry with the same setting fails the same way.${!identifiedCall(f) ? ' Which call it was is not in the logs, so whether it changed anything cannot be judged here.' : f.sideEffect !== 'read' ? ' The server may still have run it (a client timeout does not cancel it before 2026-07-28): if this call changes state, check whether it completed before running it again.' : ''}`,
   examples: [
     { name: 'agents SDK 5 s on a read-only tool', facts: { method: 'tools/call', tool: 'decompose', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'], sideEffect: 'read', sideEffectSource: 'policy' }, fires: true },
-    { name: '5 s on a tool that may write', facts: { method: 'tools/call', tool: 'create_task', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: false },
+    { name: '5 s on a tool that may write, the server shown running it', facts: { method: 'tools/call', tool: 'create_task', interruption: 'client-timeout', clientTimeoutMs: 5000, delivered: true, causes: ['client-timeout'] }, fires: false },
+    { name: '5 s on a tool that may write, only the client logged', facts: { method: 'tools/call', tool: 'decompose', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: true },
     { name: 'a tools/call timeout after 5 s, tool not named', facts: { method: 'tools/call', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: true },
     { name: 'a timeout whose setting is not logged', facts: { method: 'tools/call', interruption: 'client-timeout', causes: ['client-timeout'] }, fires: false },
     { name: '8 s timeout after a cut stream', facts: { method: 'tools/call', tool: 'create_order', interruption: 'stream-cut', clientTimeoutMs: 8000, causes: ['stream-cut', 'client-timeout'] }, fires: false },
