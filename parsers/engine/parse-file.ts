@@ -255,12 +255,17 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     if (
       pending &&
       pending.endLine - pending.line < MAX_FOLDED_LINES &&
+      (pending.kind !== 'raw' || wrapsProse(pending.text, text)) &&
       (inHtmlBody(pending.text) || chainsOn(pending, text) || ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) && !tryFormats.some((f) => applyFormat(f, text))))
     ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
       pending.endLine = n;
-      pending.kind = 'block';
+      // an unparsed line's wrapped continuation is still unparsed text, not a traceback — unless frames follow
+      if (pending.kind === 'raw') {
+        stats.unparsed++;
+        if (/^\s+(?:at |File ")/.test(text)) pending.kind = 'block';
+      } else pending.kind = 'block';
       return;
     }
     blanks = 0;
@@ -291,12 +296,12 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       return;
     }
     stats.unparsed++;
-    countLine('unknown', 1);
     const e = emptyEvent({ file: opts.file, line: n, source, format: 'unknown', kind: 'raw', text });
     // No format read it: the line reader reads its prefix in any order, the wording gives a level.
     readLine(e, null, null, lastTs);
     ownOrCarriedTs(e);
-    yield enrich(e);
+    // held like a parsed line, so a message wrapped onto indented lines stays one event
+    pending = e;
   };
 
   for (const raw of head) for (const e of handle(raw)) yield emit(e);
@@ -411,6 +416,11 @@ function inJsonBody(text: string): boolean {
   }
   // a string cut by the line end (`"message":"Not Found: MCP session is …`) leaves the object open too
   return depth > 0;
+}
+
+/** An unparsed line continues only as wrapped prose or frames (`   dropped before the result…`, `    at f (x.js:1)`), never as a document. */
+function wrapsProse(pendingText: string, line: string): boolean {
+  return /[A-Za-z]{3}/.test(pendingText) && /^\s+(?:[A-Za-z(]|at |File ")/.test(line);
 }
 
 /**
