@@ -305,6 +305,15 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    re: /\b(?:[Ff]ailed to (?:invoke|call|execute|run)|[Ee]rror (?:invoking|executing|calling|running)|[Ee]xception (?:invoking|executing|calling)) (?:the |an? )?(?:MCP )?tool\b(?! ?(?:list|s\b|schema|definition))|\b(?:[Ff]ailed to (?:get|list|fetch|load|discover)|[Ee]rror (?:getting|listing|fetching|loading|discovering)) (?:the )?(?:MCP )?tools\b/,
+    read: (_t, m) => (/tools\b/.test(m[0]) ? 'tools/list' : 'tools/call'),
+    needs: ['tool'],
+    why: 'host prose naming the kind of call that failed without naming the tool: `Error executing MCP tool:`, `failed to invoke tool: …`, `Failed to get tools from MCP server`',
+    examples: [['Error executing MCP tool:', 'tools/call'], ['failed to invoke tool: request failed with status: 502', 'tools/call'], ['ConnectionError: Failed to get tools from MCP server: ', 'tools/list']],
+    nearMisses: ['Error executing tool schema validation', 'failed to load toolchain', 'calling tool succeeded'],
+  },
+  {
+    field: 'rpcMethod',
     re: /[.#:](list|call|read|get)Mcp(Tools|Tool|Resources|Resource|Prompts|Prompt)\b/,
     read: (_t, m) => ({ listTools: 'tools/list', callTool: 'tools/call', readResource: 'resources/read', listResources: 'resources/list', getPrompt: 'prompts/get', listPrompts: 'prompts/list' } as Record<string, string>)[`${m[1]}${m[2]}`] ?? null,
     needs: ['Mcp'],
@@ -525,7 +534,7 @@ export const EXTRACTORS: readonly Extractor[] = [
  * field, so its extractors are skipped together). Every extractor's examples pass their gate (test).
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
-  rpcMethod: /"method"|method=|Request|Notification|initialize|[Pp]ing|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
+  rpcMethod: /"method"|method=|Request|Notification|initialize|[Pp]ing| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
   tool: /ool|"arguments"/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
