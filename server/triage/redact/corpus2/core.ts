@@ -222,6 +222,21 @@ export type Manifest = {
   mustKeep: Keep[];
 };
 
+/**
+ * Shapes a good redactor keeps, marked automatically in every file (outside planted values):
+ * timestamps in the layouts used here, the HTTP version of a request/status line, JSON-RPC methods,
+ * loopback. Each occurrence is one mustKeep entry; a line must still hold as many.
+ */
+const AUTO_KEEP: RegExp[] = [
+  /\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{3,9})?Z?/g, // ISO, Python logging, Java
+  /\b\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d(?:\.\d{3})?(?: \+0000)?/g, // CLF, HAProxy
+  /\b\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d\b/g, // nginx error log, Go log
+  /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d\b/g, // syslog
+  /\bHTTP\/(?:1\.[01]|2)\b/g,
+  /\b(?:tools\/call|tools\/list|notifications\/initialized|resources\/read|prompts\/get|elicitation\/create|sampling\/createMessage)\b/g,
+  /\blocalhost\b|\b127\.0\.0\.1\b/g,
+];
+
 const OPEN = '\u27e6';
 const CLOSE = '\u27e7';
 const MARK = new RegExp(`${OPEN}([SK])(\\d+)${CLOSE}`, 'g');
@@ -257,6 +272,7 @@ export class Corpus {
     let last = 0;
     const seen = new Map<string, Kind>();
     const spans: Array<{ line: number; from: number; to: number; value: string }> = [];
+    const keepSpans: Array<{ line: number; from: number; to: number }> = [];
     for (const m of src.matchAll(MARK)) {
       const before = src.slice(last, m.index);
       for (let i = 0; i < before.length; i++) if (before[i] === '\n') { line++; lineStart = out.length + i + 1; }
@@ -271,7 +287,8 @@ export class Corpus {
         if (prev !== undefined && prev !== mark.kind) throw new Error(`${name}:${line} ${mark.value} planted as ${prev} and ${mark.kind}`);
         if (prev === undefined) this.planted.push({ kind: mark.kind, file: name, line, value: mark.value });
         seen.set(key, mark.kind);
-      } else if (!this.mustKeep.some((kp) => kp.file === name && kp.line === line && kp.value === mark.value)) {
+      } else {
+        keepSpans.push({ line, from: col, to: col + mark.value.length });
         this.mustKeep.push({ file: name, line, value: mark.value });
       }
       last = m.index! + m[0].length;
@@ -286,6 +303,19 @@ export class Corpus {
       for (const sp of mine) for (let i = sp.from; i < sp.to; i++) chars[i] = '\u0000';
       const rest = chars.join('');
       for (const sp of mine) if (rest.includes(sp.value)) throw new Error(`${name}:${ln}: planted ${sp.value} also occurs unplanted on its line`);
+    }
+    // Must-keep shapes marked wherever they stand outside planted (and hand-marked) spans.
+    for (let i = 0; i < outLines.length - 1; i++) {
+      const taken = [...spans, ...keepSpans].filter((x) => x.line === i + 1);
+      for (const re of AUTO_KEEP) {
+        for (const m of outLines[i]!.matchAll(re)) {
+          const from = m.index!;
+          const to = from + m[0].length;
+          if (taken.some((x) => x.from < to && from < x.to)) continue;
+          this.mustKeep.push({ file: name, line: i + 1, value: m[0] });
+          taken.push({ line: i + 1, from, to, value: m[0] });
+        }
+      }
     }
     const lines = outLines.length - 1;
     if (opts.crlf) out = out.replace(/\n/g, '\r\n');
