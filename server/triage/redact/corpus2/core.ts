@@ -313,7 +313,7 @@ export class Corpus {
           const to = from + m[0].length;
           if (taken.some((x) => x.from < to && from < x.to)) continue;
           this.mustKeep.push({ file: name, line: i + 1, value: m[0] });
-          taken.push({ line: i + 1, from, to, value: m[0] });
+          taken.push({ line: i + 1, from, to });
         }
       }
     }
