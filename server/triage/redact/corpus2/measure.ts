@@ -31,6 +31,8 @@ export type Result = {
   recall: number;
   /** recall without the disputed kinds (x-request-id) */
   recallUndisputed: number;
+  /** mean of the per-kind recalls, disputed kinds left out: every kind weighs the same */
+  recallPerKindMean: number;
   kinds: KindResult[];
   perFile: Array<{ file: string; planted: number; leaked: number }>;
   lineCount: { changed: Array<{ file: string; before: number; after: number | null }> };
@@ -69,6 +71,8 @@ export function leakForms(v: string): Array<[form: string, how: string]> {
   }
   return [...forms];
 }
+
+const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
 
 const lines = (text: string) => {
   const ls = text.split('\n');
@@ -129,6 +133,7 @@ export function score(manifest: Manifest, output: (file: string) => string | nul
     leaked: leaks.length,
     recall: (manifest.planted.length - leaks.length) / manifest.planted.length,
     recallUndisputed: (und.length - undLeaked) / und.length,
+    recallPerKindMean: mean(kinds.filter((k) => !k.disputed && k.planted).map((k) => k.recall)),
     kinds,
     perFile: manifest.files.map((f) => ({ file: f.name, planted: manifest.planted.filter((p) => p.file === f.name).length, leaked: leaks.filter((l) => l.file === f.name).length })),
     lineCount: { changed },
@@ -196,7 +201,7 @@ export function render(r: Result, opts: { leaks?: boolean } = {}): string {
   out.push('');
   out.push(`line counts: ${r.lineCount.changed.length ? r.lineCount.changed.map((c) => `${c.file} ${c.before} → ${c.after ?? 'missing'}`).join(', ') : `unchanged in all ${r.files} files`}`);
   out.push(`mustKeep: ${r.mustKeep.total - r.mustKeep.destroyed}/${r.mustKeep.total} kept, ${r.mustKeep.destroyed} destroyed${r.mustKeep.items.length ? ': ' + r.mustKeep.items.map((i) => `${i.file}:${i.line} ${JSON.stringify(i.value)}`).join(', ') : ''}`);
-  out.push(`recall: ${pct(r.recall)} overall (${r.planted - r.leaked}/${r.planted}); ${pct(r.recallUndisputed)} without disputed kinds`);
+  out.push(`recall: ${pct(r.recall)} overall (${r.planted - r.leaked}/${r.planted}); ${pct(r.recallUndisputed)} without disputed kinds; ${pct(r.recallPerKindMean)} mean per kind; ${r.kinds.filter((k) => !k.leaked).length}/${r.kinds.length} kinds with no leak`);
   if (opts.leaks) {
     out.push('');
     out.push('leaks:');
