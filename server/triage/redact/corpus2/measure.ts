@@ -147,11 +147,10 @@ export function readManifest(dir = LOGS): Manifest {
 }
 
 /** Run the real CLI over every log in one call; returns the output directory. */
-export function runRedact(logsDir: string, outDir: string, manifest: Manifest): void {
+export function runRedact(logsDir: string, outDir: string, manifest: Manifest, keyFile: string): void {
   mkdirSync(outDir, { recursive: true });
   // a fixed key, so the pseudonyms (and any chance match against them) are the same on every run,
   // and the workspace key is not touched
-  const keyFile = join(outDir, '..', 'corpus2.key');
   writeFileSync(keyFile, createHash('sha256').update('corpus2 measurement key').digest('hex') + '\n');
   const files = manifest.files.map((f) => join(logsDir, f.name));
   const res = spawnSync(process.execPath, [BIN, 'redact', '--key-file', keyFile, '--out-dir', outDir, ...files], { cwd: REPO, encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -164,7 +163,7 @@ export function measure(opts: { logsDir?: string; keepOut?: string } = {}): Resu
   const tmp = mkdtempSync(join(tmpdir(), 'corpus2-'));
   const outDir = opts.keepOut ? resolve(opts.keepOut) : join(tmp, 'out');
   try {
-    runRedact(logsDir, outDir, manifest);
+    runRedact(logsDir, outDir, manifest, join(tmp, 'corpus2.key'));
     return score(manifest, (f) => (existsSync(join(outDir, f)) ? readFileSync(join(outDir, f), 'utf8') : null));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
