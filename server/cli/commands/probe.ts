@@ -49,8 +49,10 @@ Everything printed is redacted: session ids appear as sess_… pseudonyms, crede
 Exit codes: 0 every step passed (warnings included) · 3 the endpoint failed a step (the checklist names it) ·
 1 unusable input (bad URL, bad --args, unknown option) or a refused call · 2 internal error.
 
-Examples:
+Examples (the first two against the repository's sample server, started with
+npx tsx samples/record/mcp-server.ts '{"port":3000}'):
   mcp-triage probe http://127.0.0.1:3000/mcp
+  mcp-triage probe http://127.0.0.1:3000/mcp --tool get_order --args '{"order_id":"ORD-1001"}'
   MCP_TRIAGE_BEARER=… mcp-triage probe https://mcp.example.com/mcp --tool get_order --args '{"order_id":"ORD-1"}' --json
   mcp-triage probe http://127.0.0.1:3000/mcp --log probe-client.log && mcp-triage analyze incident/ probe-client.log`;
 
