@@ -222,10 +222,16 @@ describe('port errors: exit 1, one line, before any heavy work', () => {
       const bad = await start('99999');
       expect(bad.code).toBe(1);
       expect(oneLine(bad)).toBe('mcp-triage: serve: PORT takes a whole number from 0 to 65535 (0 picks a free one), got "99999"');
+      // …and through npm itself (npm adds its own banner and error lines around ours)
+      const npm = await exec('npm', ['start', '--silent'], { ...ws.env, PORT: String(port) });
+      expect(npm.code).not.toBe(0);
+      expect(npm.stderr.split('\n').filter((l) => l.startsWith('mcp-triage: ')), npm.stderr).toEqual([expect.stringMatching(new RegExp(`^mcp-triage: serve: 127\\.0\\.0\\.1:${port} is already in use`))]);
+      expect(npm.stdout + npm.stderr).not.toMatch(/vite|built in|sample/i);
+      console.info(`npm start on a busy port answered in ${npm.ms} ms`);
       // nothing heavy ran: no vite output, no samples loaded, no database, the UI build untouched
       expect(existsSync(ws.home) ? readdirSync(ws.home) : []).toEqual([]);
       expect(existsSync(indexHtml) ? statSync(indexHtml).mtimeMs : null).toBe(before);
-      console.info(`npm start on a busy port answered in ${busy.ms} ms (it used to take 9–16 s)`);
+      console.info(`server/main.ts on a busy port answered in ${busy.ms} ms (npm start used to take 9–16 s)`);
     } finally {
       server.close();
     }
