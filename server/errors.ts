@@ -8,6 +8,7 @@ export const ERRORS = {
   TRIAGE_ERR_TOO_LARGE: { status: 413, exit: 1, what: 'a size limit was exceeded' },
   TRIAGE_ERR_NOT_FOUND: { status: 404, exit: 1, what: 'no such incident or resource' },
   TRIAGE_ERR_FORBIDDEN: { status: 403, exit: 1, what: 'cross-site or unauthenticated state change refused' },
+  TRIAGE_ERR_BUSY: { status: 409, exit: 1, what: 'the workspace or database is in use by another process' },
   TRIAGE_ERR_NOT_IMPLEMENTED: { status: 501, exit: 2, what: 'not built yet' },
   TRIAGE_ERR_FORMAT: { status: 500, exit: 2, what: 'a format file is invalid' },
   TRIAGE_ERR_KEY: { status: 500, exit: 2, what: 'the workspace key is unusable' },

@@ -13,6 +13,40 @@ import { focusSql, triageFrom, type FocusLimits } from './focus.ts';
 import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { TextIndexBuilder, type TextBlock } from './text-index.ts';
 
+/**
+ * DuckDB refuses a second process on a database file ("Could not set lock on file … Conflicting
+ * lock is held in … (PID n)"): that is a busy workspace, not an internal error. Returns the
+ * one-line TRIAGE_ERR_BUSY to throw instead, or null for any other error.
+ */
+function lockConflict(path: string, e: unknown): TriageError | null {
+  const msg = String((e as Error)?.message ?? e);
+  if (!/Could not set lock on file/i.test(msg)) return null;
+  const pid = /\(PID (\d+)\)/.exec(msg)?.[1];
+  return new TriageError(
+    'TRIAGE_ERR_BUSY',
+    `database ${path} is in use by another process${pid ? ` (PID ${pid})` : ''}, most likely a running mcp-triage serve or analyze --db; stop it or wait for it, or use another --db FILE`,
+  );
+}
+
+/**
+ * Which other process has this database file open, if any (DuckDB's own file lock, tried with a
+ * read-only open that changes nothing). Purge asks this before deleting the workspace, so a
+ * long `analyze --db` into the workspace database is not deleted under it either.
+ */
+export async function databaseHolder(path: string): Promise<{ pid?: number } | null> {
+  if (!existsSync(path)) return null;
+  try {
+    const probe = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    probe.closeSync();
+    return null;
+  } catch (e) {
+    const msg = String((e as Error)?.message ?? e);
+    if (!/Could not set lock on file/i.test(msg)) return null; // damaged or foreign: nothing holds it
+    const pid = /\(PID (\d+)\)/.exec(msg)?.[1];
+    return pid ? { pid: Number(pid) } : {};
+  }
+}
+
 export interface IncidentRow {
   id: string;
   name: string;
@@ -84,6 +118,8 @@ export class Store {
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(path, options);
+    } catch (e) {
+      throw lockConflict(path, e) ?? e;
     } finally {
       if (umask !== null) process.umask(umask);
     }
