@@ -36,7 +36,7 @@ export interface Extractor {
 // Vocabulary.
 
 /** MCP methods with a slash: unambiguous in prose (the namespaces the spec defines). */
-const SLASH_METHOD = '(?:notifications/(?:tools|resources|prompts|roots)/[A-Za-z_]{1,30}|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)/[A-Za-z_]{1,30}(?:/[A-Za-z_]{1,30})?)';
+const SLASH_METHOD = '(?:notifications/(?:tools|resources|prompts|roots)/[A-Za-z_]{1,30}|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)/[A-Za-z_]{1,30}(?:/[A-Za-z_]{1,30})?)';
 /** Any MCP method, where the context already says a method follows (`method=`, `Sending request …`). */
 const MCP_METHOD = `(?:${SLASH_METHOD}|initialize|ping)`;
 /** A slash method standing alone: not inside a path (`/mcp/tools/call`) or a file name (`resources/read.ts`). */
@@ -534,7 +534,7 @@ export const EXTRACTORS: readonly Extractor[] = [
  * field, so its extractors are skipped together). Every extractor's examples pass their gate (test).
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
-  rpcMethod: /"method"|method=|Request|Notification|initialize|[Pp]ing| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
+  rpcMethod: /"method"|method=|Request|Notification|initialize|[Pp]ing| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
   tool: /ool|"arguments"/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
