@@ -161,7 +161,8 @@ function walk(root: string, dir: string, out: InputEntry[]): void {
     if (st.isDirectory()) walk(root, full, out);
     else if (st.isFile() && /\.zip$/i.test(name)) out.push(...archiveEntries(full, relative(root, full), zipEntries));
     else if (st.isFile() && /\.(tar\.gz|tgz)$/i.test(name)) out.push(...archiveEntries(full, relative(root, full), tarGzEntries));
-    else if (st.isFile() && LOG_EXTENSIONS.test(name) && !/^expected\./.test(name)) out.push(fileEntry(full, relative(root, full)));
+    // Which files of a folder are candidates goes by extension; whether one is a log, by its content (screen.ts).
+    else if (st.isFile() && LOG_EXTENSIONS.test(name)) out.push(fileEntry(full, relative(root, full)));
   }
 }
 
@@ -233,7 +234,7 @@ function wanted(name: string, archive?: string): boolean {
   if (archive && NESTED_ARCHIVE.test(base) && !base.startsWith('.') && !name.split('/').includes('__MACOSX')) {
     refuse(archive, `entry "${name.slice(0, 200)}" is an archive inside the archive; nested archives are not read — extract it and upload its files`);
   }
-  return !base.startsWith('.') && !name.split('/').some((s) => s === '__MACOSX') && LOG_EXTENSIONS.test(base) && !/^expected\./.test(base);
+  return !base.startsWith('.') && !name.split('/').some((s) => s === '__MACOSX') && LOG_EXTENSIONS.test(base);
 }
 
 function readAt(fd: number, pos: number, len: number): Buffer {

@@ -155,6 +155,18 @@ describe('every real log shape we hold is read, none skipped', () => {
       expect(skipped).toEqual([]);
     });
   }
+
+  it('every committed sample: its logs are read, only its expected analysis is skipped', async () => {
+    for (const d of readdirSync(join(REPO, 'samples'))) {
+      const root = join(REPO, 'samples', d);
+      if (!existsSync(join(root, 'expected.analysis.json'))) continue;
+      // A tool policy file is configuration, taken out before the ingest (incidents.ts).
+      const v = await verdicts(entriesFromPaths([root]).filter((e) => !isPolicyFile(e.name)));
+      const skipped = [...v].filter(([, x]) => x !== null).map(([n]) => n);
+      expect(skipped, d).toEqual(['expected.analysis.json']);
+      expect(v.size, d).toBeGreaterThan(1);
+    }
+  });
 });
 
 describe('the pieces', () => {
