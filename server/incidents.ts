@@ -3,7 +3,7 @@
 import type { CompiledFormat } from '../parsers/engine/apply.ts';
 import { loadFormats } from '../parsers/engine/registry.ts';
 import type { Analysis, SkippedFile } from './contract/analysis.ts';
-import { ingestIntoStore, type IngestResult, type Progress } from './ingest/pipeline.ts';
+import { ingestIntoStore, type IncidentName, type IngestResult, type Progress } from './ingest/pipeline.ts';
 import type { InputEntry } from './ingest/inputs.ts';
 import { DEFAULT_FOCUS, type FocusLimits } from './store/focus.ts';
 import { Store } from './store/store.ts';
@@ -62,7 +62,7 @@ export async function refreshAnalysis(store: Store, id: string, opts: { fullLimi
 export async function ingestIncident(
   ctx: Context,
   entries: readonly InputEntry[],
-  opts: { id?: string; name: string; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
+  opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
 ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
   const id = opts.id ?? ctx.store.newIncidentId();
   const skipHashes = opts.id ? await ctx.store.fileHashes(id) : undefined;

@@ -29,7 +29,8 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     let skippedFiles: SkippedFile[];
     try {
       const { entries } = up;
-      const name = entries.length === 1 ? entries[0]!.name : `${entries[0]!.name} +${entries.length - 1}`;
+      // Named after the files that are logs: a README or a screenshot uploaded with them does not name it.
+      const name = (logs: readonly string[]) => (logs.length <= 1 ? (logs[0] ?? entries[0]!.name) : `${logs[0]} +${logs.length - 1}`);
       // Nothing that is a log: 415 (nothing was text) or 422 (text, but no log line), from the ingest.
       ({ id, skippedFiles } = await ingestIncident(ctx, entries, { name, onProgress: board.follow(uploadId) }));
     } finally {

@@ -81,9 +81,13 @@ describe('a mixed upload', () => {
   ];
 
   it('is 201; the logs are read and the rest listed with why, in the response and the analysis', async () => {
-    const r = await post([...sampleFiles('restart-stale-session'), ...junk]);
+    // Junk first: the incident is still named after its first log, not after the README.
+    const r = await post([...junk, ...sampleFiles('restart-stale-session')]);
     expect(r.statusCode, r.body).toBe(201);
     id = r.json().id;
+    const listed = ((await app.inject({ method: 'GET', url: '/api/incidents' })).json() as { id: string; name: string; files: number }[]).find((i) => i.id === id)!;
+    expect(listed.name).toBe(`${sampleFiles('restart-stale-session')[0]!.name} +${sampleFiles('restart-stale-session').length - 1}`);
+    expect(listed.files).toBe(sampleFiles('restart-stale-session').length);
     const reasons = { 'README.md': 'not-a-log', 'expected.analysis.json': 'not-a-log', 'expected.report.md': 'not-a-log', 'screenshot.png': 'binary', 'empty.log': 'empty', 'old.log': 'damaged' };
     expect(Object.fromEntries(r.json().skippedFiles.map((s: { file: string; reason: string }) => [s.file, s.reason]))).toEqual(reasons);
     const a = Analysis.parse((await app.inject({ method: 'GET', url: `/api/incidents/${id}/analysis` })).json());

@@ -183,6 +183,9 @@ export function fileRow(no: number, s: ScannedEntry, stats: FileStats): FileRow 
   };
 }
 
+/** An incident's name, or how to make it from the names of the inputs that are logs (so a skipped README does not name it). */
+export type IncidentName = string | ((logs: readonly string[]) => string);
+
 /** Ingest entries into one incident of the store, as one transaction. Returns added and skipped counts. */
 export interface IngestResult {
   added: number;
@@ -214,7 +217,7 @@ export function threadPlan(entries: readonly InputEntry[], bytes: number, opts: 
   return bytes >= PIPELINE_MIN_BYTES ? 'pipeline' : 'serial';
 }
 
-export async function ingestIntoStore(store: Store, incidentId: string, name: string, entries: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
+export async function ingestIntoStore(store: Store, incidentId: string, name: IncidentName, entries: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
   const bytes = entries.reduce((n, e) => n + e.size, 0);
   const plan = threadPlan(entries, bytes, opts);
   // Workers start while pass 1 reads the inputs (their start-up is ~0.5 s under tsx).
@@ -261,7 +264,7 @@ async function ingestWith(
   ledger: SecretLedger,
   store: Store,
   incidentId: string,
-  name: string,
+  name: IncidentName,
   entries: readonly InputEntry[],
   opts: IngestOptions,
 ): Promise<IngestResult> {
@@ -278,7 +281,7 @@ async function ingestWith(
     fresh.push(s);
   }
   const skipped = scanned.length - fresh.length;
-  const files = await store.ingest(incidentId, name, async (writer, _seq, file0) => {
+  const files = await store.ingest(incidentId, typeof name === 'function' ? name(scanned.map((s) => s.entry.name)) : name, async (writer, _seq, file0) => {
     const rows: FileRow[] = [];
     const redactions: Record<string, number> = {};
     let merged = 0; // files 0..merged-1 are written and their book/ledger changes applied
