@@ -30,6 +30,8 @@ export type { SkippedFile, SkipReason } from '../contract/analysis.ts';
 export const SNIFF_BYTES = 64 * 1024;
 /** Bytes of an entry the text test reads (its lines are parsed once more, without redaction, and dropped). */
 export const SCREEN_BYTES = 1024 * 1024;
+/** Lines (not blank) of those the document tests (Markdown, prose) look at. */
+export const SCREEN_LINES = 2000;
 /** Above this share of non-text characters (ignoring runs of NUL padding) a file is binary. */
 export const BINARY_RATIO = 0.1;
 
@@ -339,14 +341,31 @@ async function evidenceOf(head: Buffer, name: string, formats: readonly Compiled
   return ev;
 }
 
+/** The head in read-sized pieces, so a reader that stops early decodes no more than it needs. */
 async function* once(b: Buffer): AsyncGenerator<Buffer> {
-  yield b;
+  for (let i = 0; i < b.length; i += 64 * 1024) yield b.subarray(i, i + 64 * 1024);
 }
 
-async function headLines(head: Buffer): Promise<RawLine[]> {
+/** The whole head as text, decoded as the parser decodes it (BOM, UTF-16). */
+async function wholeText(head: Buffer): Promise<string> {
+  const out: string[] = [];
+  for await (const l of readLines(once(head))) out.push(l.text);
+  return out.join('\n');
+}
+
+/**
+ * The head's first lines, at most SCREEN_LINES that are not blank (a document shows what it is
+ * well before that); `all`: every line of the head was read.
+ */
+async function headLines(head: Buffer): Promise<{ lines: RawLine[]; all: boolean }> {
   const out: RawLine[] = [];
-  for await (const l of readLines(once(head))) out.push(l);
-  return out;
+  let nonBlank = 0;
+  for await (const l of readLines(once(head))) {
+    if (nonBlank >= SCREEN_LINES) return { lines: out, all: false };
+    out.push(l);
+    if (l.text.trim() !== '') nonBlank++;
+  }
+  return { lines: out, all: true };
 }
 
 /**
@@ -354,10 +373,10 @@ async function headLines(head: Buffer): Promise<RawLine[]> {
  * whole entry. Binary, empty and damaged are decided before (screenEntry).
  */
 export async function screenText(head: Buffer, opts: { name: string; complete: boolean; formats: readonly CompiledFormat[] }): Promise<Verdict> {
-  const raw = await headLines(head);
+  const { lines: raw, all } = await headLines(head);
   // The last line of a cut head may be cut too; leave it out of the line facts.
-  const lines = (opts.complete ? raw : raw.slice(0, -1)).map((l) => stripAnsi(l.text).text);
-  if (lines.every((l) => l.trim() === '')) return skip('empty', 'holds only whitespace');
+  const lines = (opts.complete || !all ? raw : raw.slice(0, -1)).map((l) => stripAnsi(l.text).text);
+  if (lines.every((l) => l.trim() === '')) return opts.complete ? skip('empty', 'holds only whitespace') : skip('not-a-log', `no text in its first ${Math.round(head.length / 1024)} KiB but blank lines`);
   const text = lines.slice(0, 50).join('\n');
   for (const o of OWN_OUTPUT) if (o.re.test(text)) return skip('not-a-log', o.what);
   // HAR, OTLP and other whole-file documents the parsers read.
@@ -367,7 +386,7 @@ export async function screenText(head: Buffer, opts: { name: string; complete: b
     let doc: unknown;
     let parsed = false;
     try {
-      doc = JSON.parse(lines.join('\n'));
+      doc = JSON.parse(all ? lines.join('\n') : await wholeText(head));
       parsed = true;
     } catch {
       /* JSON lines, a cut dump, or not JSON: read line by line below */
@@ -377,8 +396,8 @@ export async function screenText(head: Buffer, opts: { name: string; complete: b
   const facts = lineFacts(lines);
   if (isMarkdown(facts)) return skip('not-a-log', `a Markdown document (${facts.nonBlank} lines of headings, lists, tables or prose), not a log; paste the log lines it quotes into a .log file to analyse them`);
   const proseDoc = facts.nonBlank >= PROSE_MIN_LINES && facts.prose >= 0.6 * facts.nonBlank;
-  // Stop parsing as soon as the answer is known: a strong line settles it.
-  const ev = await evidenceOf(opts.complete ? head : head.subarray(0, head.lastIndexOf(10) + 1 || head.length), opts.name, opts.formats, (e) => e.strong > 0);
+  // Stop parsing as soon as the answer is known: a strong line settles it, and so does a weak one unless it reads as prose.
+  const ev = await evidenceOf(opts.complete ? head : head.subarray(0, head.lastIndexOf(10) + 1 || head.length), opts.name, opts.formats, (e) => e.strong > 0 || (!proseDoc && e.weak > 0));
   if (ev.strong > 0) return LOG;
   if (proseDoc) return skip('not-a-log', `prose: ${facts.prose} of its ${facts.nonBlank} lines are sentences, and no line has a timestamp or a known log format`);
   if (ev.weak > 0) return LOG;
