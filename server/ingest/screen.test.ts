@@ -114,7 +114,7 @@ describe('junk is named, by content, whatever its name', () => {
     expect(bin.message).toBe('nothing to analyse: none of the 2 files is a log — a.png: a PNG image; b.gz: damaged compressed data');
     const text = nothingToAnalyse([{ file: 'a.png', reason: 'binary', detail: 'a PNG image' }, { file: 'README.md', reason: 'not-a-log', detail: 'a Markdown document' }]);
     expect(text).toMatchObject({ code: 'TRIAGE_ERR_NOT_A_LOG', status: 422, exitCode: 1 });
-    const many = nothingToAnalyse(Array.from({ length: 9 }, (_, i) => ({ file: `f${i}\u001b[31m.log`, reason: 'empty' as const, detail: 'empty file (0 bytes)' })));
+    const many = nothingToAnalyse(Array.from({ length: 9 }, (_, i) => ({ file: `f${i}\u001b[31m.log`, reason: 'damaged' as const, detail: 'entry "x\u001b]0;owned\u0007\n.log": local header is damaged' })));
     expect(many.message).toMatch(/; and 4 more$/);
     expect(many.message).not.toMatch(/[\n\u001b]/);
   });

@@ -415,13 +415,15 @@ export async function screenHead(head: Buffer, opts: { name: string; total: numb
   return screenText(head, opts);
 }
 
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** A file name from a client or an archive, safe on one line of a terminal or a message. */
 export function shownName(name: string): string {
-  const n = name.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+  const n = name.replace(UNSAFE, '?');
   return n.length > 160 ? `…${n.slice(-159)}` : n;
 }
 
-/** One line per skipped file, for stderr and messages. */
+/** One line per skipped file, for stderr and messages (a detail may quote an archive entry's name: made inert too). */
 export function describeSkip(s: SkippedFile): string {
-  return `${shownName(s.file)}: ${s.detail}`;
+  return `${shownName(s.file)}: ${s.detail.replace(UNSAFE, '?')}`;
 }
