@@ -5,6 +5,7 @@ export const ERRORS = {
   TRIAGE_ERR_INPUT: { status: 400, exit: 1, what: 'an input cannot be read' },
   TRIAGE_ERR_EMPTY: { status: 400, exit: 1, what: 'no input files were found' },
   TRIAGE_ERR_UNSUPPORTED_MEDIA: { status: 415, exit: 1, what: 'the upload is not something we can read' },
+  TRIAGE_ERR_NOT_A_LOG: { status: 422, exit: 1, what: 'text was read but no line of it is a log (README, prose, our own output, empty file)' },
   TRIAGE_ERR_TOO_LARGE: { status: 413, exit: 1, what: 'a size limit was exceeded' },
   TRIAGE_ERR_NOT_FOUND: { status: 404, exit: 1, what: 'no such incident or resource' },
   TRIAGE_ERR_FORBIDDEN: { status: 403, exit: 1, what: 'cross-site or unauthenticated state change refused' },

@@ -7,7 +7,7 @@ import { loadToolPolicy } from '../../triage/classify/policy.ts';
 import { workspaceDir } from '../../workspace.ts';
 import { incidentReport, ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
-import { progressPrinter } from '../progress.ts';
+import { printSkipped, progressPrinter } from '../progress.ts';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -20,6 +20,9 @@ exception and its wrapper path), a short correlated timeline, what to check, and
 each redaction rule removed. Before anything is written, every detector runs again over the report
 and every raw secret or session id seen in the inputs is searched for; any hit refuses the report
 (exit 2, nothing written).
+
+Files that are not logs are skipped with one "skipped FILE: why" line on stderr; when none is a
+log, exit 1 with one line on stderr and nothing written.
 
   --out FILE        write to FILE instead of stdout
   --format md|json  Markdown (default) or {"markdown","redactions","sections"}`,
@@ -35,6 +38,7 @@ and every raw secret or session id seen in the inputs is searched for; any hit r
     try {
       const r = await ingestIncident(ctx, entries, {
         toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr) });
+      printSkipped(io.stderr, r.skippedFiles);
       const report = await incidentReport(ctx.store, r.id, r.secrets);
       const text = format === 'json' ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }, null, 2) + '\n' : report.markdown;
       if (a.options.out) {
