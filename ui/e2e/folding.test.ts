@@ -8,12 +8,12 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Analysis } from '../../server/contract/analysis.ts';
 import type { SignalInfo } from '../../server/contract/signals.ts';
-import { start, type Harness, watchErrors } from './support/harness.ts';
+import { start, type Harness, watchErrors, screenshotsDir } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 /** A TS-SDK client log whose only failures are the standalone GET stream's 404s (optional). */
 const OPTIONAL_ONLY = resolve('ui/e2e/fixtures/optional-stream-client.log');
-const SHOTS = resolve('ui/e2e/screenshots');
+const SHOTS = screenshotsDir();
 
 let h: Harness;
 let page: Page;

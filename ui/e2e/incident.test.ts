@@ -7,10 +7,10 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeZip } from '../../server/hardening/fixtures.ts';
-import { start, type Harness, watchErrors } from './support/harness.ts';
+import { start, type Harness, watchErrors, screenshotsDir } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
-const SHOTS = resolve('ui/e2e/screenshots');
+const SHOTS = screenshotsDir();
 
 let h: Harness;
 let page: Page;

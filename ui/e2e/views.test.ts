@@ -9,10 +9,10 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestMcpServer } from '../../server/probe/testing/servers.ts';
-import { start, type Harness, watchErrors } from './support/harness.ts';
+import { start, type Harness, watchErrors, screenshotsDir } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
-const SHOTS = resolve('ui/e2e/screenshots');
+const SHOTS = screenshotsDir();
 
 let h: Harness;
 let ctx: BrowserContext;

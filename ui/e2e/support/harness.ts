@@ -1,12 +1,22 @@
 // The real server in-process (buildApp on a temp DuckDB file and a temp workspace) and a
 // headless Debian chromium, for the browser end-to-end tests.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../server/http/app.ts';
 import { openContext, type Context } from '../../../server/incidents.ts';
+
+/**
+ * Where the browser tests write their screenshots: a temp folder, so a test run never rewrites a tracked
+ * file. `npm run screenshots` points it at ui/e2e/screenshots to refresh the README's pictures on purpose.
+ */
+export function screenshotsDir(): string {
+  const dir = process.env.MCP_TRIAGE_SCREENSHOTS ?? join(tmpdir(), 'mcp-triage-e2e-screenshots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
