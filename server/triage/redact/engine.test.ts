@@ -142,8 +142,8 @@ describe('verifyRedacted', () => {
     const r = verifyRedacted('report\nleaked tok_0123456789abcdef here\nand ghp_Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4', { rawValues: ['tok_0123456789abcdef'] });
     expect(r.ok).toBe(false);
     expect(r.hits).toEqual([
-      { rule: '@literal', index: 14 },
-      { rule: '@vendor-token:github', index: 44 },
+      { rule: '@literal', index: 14, length: 20, line: 2 },
+      { rule: '@vendor-token:github', index: 44, length: 40, line: 3 },
     ]);
   });
 });

@@ -11,6 +11,7 @@ import { classifyKey, isInert, OAUTH_CONTEXT, type KeyClass } from './rules/keys
 import { PII_RULES } from './rules/pii.ts';
 import { idVariants, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
 import type { SecretLedger } from './ledger.ts';
+import { inertRanges, registerRuleIds } from './vocabulary.ts';
 import { placeholder, type PatternRule, type RedactResult, type RuleContext, type SecretKind } from './types.ts';
 
 export const MAX_DECODE_DEPTH = 3;
@@ -49,12 +50,6 @@ class Ctx implements RuleContext {
 
 function ruleContext(st: EngineState, text: string, keyHint?: string): RuleContext {
   return new Ctx(st, st.key, text, keyHint);
-}
-
-const PLACEHOLDER = /\[REDACTED:[^\]\s]{0,120}\]/g;
-function placeholderRanges(text: string): Array<[number, number]> {
-  if (!text.includes('[REDACTED:')) return [];
-  return [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length] as [number, number]);
 }
 
 function inInert(inert: Array<[number, number]>, i: number): boolean {
@@ -167,8 +162,9 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
     let m = gateCtx ? gatedExec(rule, text, gateCtx) : re.exec(text);
     if (m === null) continue; // most rules find nothing: no context, no ranges
     const ctx = gateCtx ?? ruleContext(st, text, keyHint);
-    // `[REDACTED:vendor-token:github]` must not read as `token: github]` to the key rules.
-    const inert = placeholderRanges(text);
+    // Our own output is inert: `[REDACTED:vendor-token:github]` or a report's `@vendor-token:github`
+    // must not read as `token: github` to the key rules (vocabulary.ts).
+    const inert = inertRanges(text);
     const edits: Edit[] = [];
     for (; m !== null; m = gateCtx ? gatedExec(rule, text, gateCtx) : re.exec(text)) {
       if (m[0].length === 0) {
@@ -188,7 +184,9 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
         if (e <= s) continue;
       }
       re.lastIndex = Math.max(m.index + 1, e);
-      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e) || inInert(inert, m.index) || inInert(inert, s)) continue;
+      // A value that starts inside our own output is that output (a rule id, a placeholder).
+      if (inInert(inert, s)) continue;
+      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e)) continue;
       const replacement = rule.replace ? rule.replace(value, ctx, m) : placeholder(rule.id);
       if (replacement === null || replacement === value) continue;
       const id = rule.ruleFor ? rule.ruleFor(m, ctx) : rule.id;
@@ -654,6 +652,7 @@ export function defaultState(key: Uint8Array, book: SessionIdBook, ledger: Secre
 }
 
 export const ALL_PATTERN_RULES: PatternRule[] = [...FORMAT_RULES, ...CONTEXT_RULES, ...PII_RULES];
+registerRuleIds(() => [...ALL_PATTERN_RULES.map((r) => r.id), ...JSON_PATH_RULES.map((r) => r.id)]);
 export { JSON_PATH_RULES };
 export type { SecretKind };
 export { LiteralSweeper, SweepTrace };

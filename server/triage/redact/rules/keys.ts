@@ -3,6 +3,7 @@
 // pairs, env dumps. Names are compared lower-case without `-_.` and whitespace. We never
 // redact because a value *contains* "token": `error="invalid_token"` must survive.
 import { detach } from '../../../../parsers/engine/lines.ts';
+import { isOurOutput } from '../vocabulary.ts';
 
 export type KeyClass = 'authorization' | 'cookie' | 'set-cookie' | 'api-key' | 'secret' | 'oauth-code' | 'session' | 'env-secret';
 
@@ -139,10 +140,5 @@ export function isInert(v: string): boolean {
   // An auth scheme in front of a placeholder (`Bearer%20[REDACTED:jwt]`) is still inert.
   const s = v.trim().replace(/^["'\\]+|["'\\]+$/g, '').replace(/^(?:bearer|basic|token|dpop)(?:\s{1,8}|%20|\+)(?=\[REDACTED)/i, '');
   if (s.length === 0 || /^(?:bearer|basic|dpop)(?:\s{1,8}|%20|\+)$/i.test(s)) return true;
-  return (
-    /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) ||
-    /^\[REDACTED[^\]]{0,80}\]/.test(s) ||
-    /^<(?:string|number|boolean|null|array|object)[^>]{0,40}>$/.test(s) ||
-    /^(?:sess_|h-|host-|email_|ip-|user-)[a-z2-7]{10,16}$/.test(s)
-  );
+  return /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) || isOurOutput(s);
 }
