@@ -142,7 +142,7 @@ th{font-size:11px;text-transform:uppercase;letter-spacing:.03em;color:var(--mut)
 code,pre,.mono{font-family:var(--mono);font-size:12px}pre{background:var(--sunk);border:1px solid var(--bd);border-radius:4px;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;word-break:break-word}
 .ev{margin:0 0 6px}.ev .where{font:600 11px var(--mono);color:var(--mut)}
 mark.ph{background:var(--hl);color:inherit;border-radius:2px;outline:1px dashed #a15c00;padding:0 1px}
-mark.ph-session{background:transparent;outline-color:#7c4ddb}
+mark.ph-session,mark.ph-pseudonym{background:transparent;outline-color:#7c4ddb}
 .report h2{font-size:16px}.report h3,.report h4{font-size:14px;margin:16px 0 6px}.report p.small{font-size:11.5px;color:var(--mut)}
 .nw{white-space:nowrap}.ok{color:#18794e;font-weight:600}.bad{color:#c0262d;font-weight:600}
 footer{color:var(--mut);font-size:11.5px;margin-top:16px}
