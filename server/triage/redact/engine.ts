@@ -6,13 +6,13 @@ import { parseJsonAt, quoteLike, summarise, type JMember, type JNode } from './j
 import { sessionPseudonym } from './pseudonym.ts';
 import { CONTEXT_RULES } from './rules/context.ts';
 import { FORMAT_RULES } from './rules/formats.ts';
-import { JSON_PATH_RULES, matchJsonPath } from './rules/json-paths.ts';
-import { classifyKey, isInert, OAUTH_CONTEXT, type KeyClass } from './rules/keys.ts';
+import { ARGUMENT_KEYS, JSON_PATH_RULES, matchJsonPath } from './rules/json-paths.ts';
+import { classifyKey, isInert, OAUTH_CONTEXT, passwordLike, type KeyClass } from './rules/keys.ts';
 import { PII_RULES } from './rules/pii.ts';
-import { idVariants, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
+import { idVariants, MASKED_MIDDLE, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
 import type { SecretLedger } from './ledger.ts';
 import { inertRanges, registerRuleIds } from './vocabulary.ts';
-import { placeholder, type PatternRule, type RedactResult, type RuleContext, type SecretKind } from './types.ts';
+import { placeholder, type MaskedResolution, type PatternRule, type RedactResult, type RuleContext, type SecretKind } from './types.ts';
 
 export const MAX_DECODE_DEPTH = 3;
 export const MAX_DECODE_SPAN = 64 * 1024;
@@ -206,26 +206,53 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
 
 function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweeper): void {
   ed.apply(sessionSweeper.edits(ed.text));
-  if (!/\*{3}|…|\.\.\.|\[masked\]/.test(ed.text)) return;
-  const edits: Edit[] = [];
+  const masked = /\*{2}|…|\.\.\.|\[masked\]|xxxx/i.test(ed.text);
   const sessionish = /session|sid\b|mcp/i.test(ed.text);
-  for (const [re, position] of [
-    [MASKED_PREFIX, 'prefix'],
-    [MASKED_SUFFIX, 'suffix'],
-  ] as const) {
-    re.lastIndex = 0;
-    for (const m of ed.text.matchAll(re)) {
-      const visible = m.groups!.v!;
+  if (!masked && !(sessionish && st.book.raw.size)) return;
+  const edits: Edit[] = [];
+  if (masked) {
+    // Middle forms first: `3f2a…3a4b` is one masked id, not a prefix `3f2a…` and a word `3a4b`.
+    MASKED_MIDDLE.lastIndex = 0;
+    for (const m of ed.text.matchAll(MASKED_MIDDLE)) {
       const [s, e] = m.indices![0]!;
       if (ed.insideRemark(s, e)) continue;
-      const res = st.book.resolveMasked(st.key, visible, position);
-      // Only treat it as a session id in session context, or when it resolves to a known id.
-      if (res.candidates === 0 && !(sessionish && /[0-9]/.test(visible))) continue;
+      const res = st.book.resolveMasked(st.key, m.groups!.a!, 'middle', m.groups!.b!);
+      if (res.candidates === 0 && !(sessionish && /[0-9]/.test(m.groups!.a! + m.groups!.b!))) continue;
       edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
+    }
+    for (const [re, position] of [
+      [MASKED_PREFIX, 'prefix'],
+      [MASKED_SUFFIX, 'suffix'],
+    ] as const) {
+      re.lastIndex = 0;
+      for (const m of ed.text.matchAll(re)) {
+        const visible = m.groups!.v!;
+        const [s, e] = m.indices![0]!;
+        if (ed.insideRemark(s, e) || overlapsAny(edits, s, e)) continue;
+        const res = st.book.resolveMasked(st.key, visible, position);
+        // Only treat it as a session id in session context, or when it resolves to a known id.
+        if (res.candidates === 0 && !(sessionish && /[0-9]/.test(visible))) continue;
+        edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
+      }
+    }
+  }
+  // A shortened spelling with no mask at all (`session 3f2a9c1e expired`): joined only when one id starts so.
+  if (sessionish && st.book.raw.size) {
+    ID_TOKEN.lastIndex = 0;
+    for (const m of ed.text.matchAll(ID_TOKEN)) {
+      const s = m.index;
+      const e = s + m[0].length;
+      if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || !/[0-9]/.test(m[0])) continue;
+      const full = st.book.completePrefix(m[0]);
+      if (full === null) continue;
+      const info: MaskedResolution = { visible: m[0], position: 'prefix', status: 'matched', candidates: 1, pseudonym: sessionPseudonym(st.key, full), weak: false };
+      edits.push({ start: s, end: e, text: info.pseudonym, rule: '@mcp-session-masked', info });
     }
   }
   ed.apply(edits);
 }
+
+const ID_TOKEN = /(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{8,64}(?![A-Za-z0-9_\-*…])/g;
 
 // ---------- structural JSON (and Python reprs) ----------
 
@@ -362,7 +389,7 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
         const skip =
           isInert(v) ||
           (cls === 'oauth-code' && (m.value.t !== 'str' || !OAUTH_CONTEXT.test(line))) ||
-          (cls === 'secret' && /^\d{1,10}$/.test(v)) ||
+          (cls === 'secret' && /^\d{1,10}$/.test(v) && !passwordLike(m.key)) ||
           (cls === 'authorization' && /^[A-Za-z0-9-]{1,30}\s+\[REDACTED/.test(v));
         if (!skip) {
           redactEdit(m.value, rule, q, st, edits);
@@ -415,6 +442,8 @@ function summariseContainer(n: JNode, rule: string, keep: string[], path: string
 }
 
 const JSON_START = /[{[]/g;
+/** `{ customer: …` (util.inspect): worth a loose parse. */
+const BARE_KEY = /^\{\s{0,8}[A-Za-z_$][\w$]{0,64}\s{0,4}:/;
 
 const MEMBER_LINE = /^(?<ws>\s{0,64})(?<key>"(?:[^"\\]|\\.){1,256}")\s{0,8}:\s{0,8}/d;
 
@@ -435,9 +464,93 @@ function memberLine(ed: Editor, st: EngineState, depth: number): boolean {
   return true;
 }
 
+// Free-text arguments: `arguments: {…}`, `args=(…)`, `tool_input={…}`, a quoted string or the rest
+// of the line. Everything under arguments is business data, whatever its language or syntax.
+const ARG_LEAD = new RegExp(String.raw`(?<![A-Za-z0-9_])(?:${ARGUMENT_KEYS.join('|')})["']?[ 	]{0,3}[:=][ 	]{0,3}`, 'g');
+const CLOSE: Record<string, string> = { '{': '}', '[': ']', '(': ')' };
+
+/** End of the bracketed span starting at `at` (quotes skipped), or the end of the text if it never closes. */
+function balancedEnd(text: string, at: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = at; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return text.length;
+}
+
+/** Does the text hold anything but our own output, spacing and punctuation? */
+function hasData(s: string): boolean {
+  let rest = s;
+  for (const [a, b] of inertRanges(s).reverse()) rest = rest.slice(0, a) + rest.slice(b);
+  return /[A-Za-z0-9]/.test(rest.replace(/\b(?:None|null|undefined|true|false|True|False)\b/g, ''));
+}
+
+function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
+  const text = ed.text;
+  if (!/arg|tool_input|toolInput/i.test(text)) return;
+  ARG_LEAD.lastIndex = 0;
+  const edits: Edit[] = [];
+  const frozen: Array<[number, number]> = [];
+  let from = 0;
+  for (const m of text.matchAll(ARG_LEAD)) {
+    const at = m.index + m[0].length;
+    if (at < from || at >= text.length || ed.isFrozen(at, at + 1) || ed.insideRemark(at, at + 1)) continue;
+    const c = text[at]!;
+    let end: number;
+    if (c === '{' || c === '[') {
+      const strict = parseJsonAt(text, at, false);
+      const node = strict ?? parseJsonAt(text, at, true);
+      if (node) {
+        const q = strict ? '"' : "'";
+        summariseContainer(node, '@tool-arguments', [], ['arguments'], false, { st, depth, loose: !strict, line: text, edits, key: 'arguments', q });
+        frozen.push([node.start, node.end]);
+        from = node.end;
+        continue;
+      }
+      end = balancedEnd(text, at);
+    } else if (c === '(') end = balancedEnd(text, at);
+    else if (c === '"' || c === "'") {
+      const node = parseJsonAt(text, at, c === "'");
+      end = node ? node.end : text.length;
+    } else end = text.length; // `args=customer=Bob Jones,city=London`: the rest of the line
+    const open = CLOSE[c] ? 1 : 0;
+    const close = CLOSE[c] && text[end - 1] === CLOSE[c] ? 1 : 0;
+    const inner = text.slice(at + open, end - close);
+    if (inner.trim() && hasData(inner)) edits.push({ start: at + open, end: end - close, text: `<string len=${inner.length}>`, rule: '@tool-arguments' });
+    frozen.push([at, end]);
+    from = end;
+  }
+  if (!frozen.length) return;
+  ed.apply(edits);
+  // The spans, moved by the edits inside them (and before them): later passes leave them alone.
+  for (const [a, b] of frozen) {
+    let shiftA = 0;
+    let shiftB = 0;
+    for (const e of edits) {
+      const dd = e.text.length - (e.end - e.start);
+      if (e.end <= a) shiftA += dd;
+      if (e.end <= b) shiftB += dd;
+    }
+    ed.frozen.push([a + shiftA, b + shiftB]);
+  }
+}
+
 function structural(ed: Editor, st: EngineState, depth: number): boolean {
   let wholeLine = false;
   if (memberLine(ed, st, depth)) return true;
+  argumentsPass(ed, st, depth);
   const text = ed.text;
   if (!text.includes('{') && !text.includes('[')) return false;
   const spans: Array<{ start: number; end: number; edits: Edit[] }> = [];
@@ -450,7 +563,7 @@ function structural(ed: Editor, st: EngineState, depth: number): boolean {
     attempts++;
     let loose = false;
     let node = parseJsonAt(text, at, false);
-    if (!node && text.includes("'")) {
+    if (!node && (text.includes("'") || BARE_KEY.test(text.slice(at, at + 80)))) {
       node = parseJsonAt(text, at, true);
       loose = node !== null;
     }

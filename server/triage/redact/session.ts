@@ -21,31 +21,70 @@ export class SessionIdBook {
       this.version++;
     }
   }
+  /**
+   * A full id that this token is a shortened spelling of (a strict prefix of 8+ characters, as
+   * logged or as canonical hex), when exactly one id qualifies; else null. `session 3f2a9c1e
+   * expired` names the session whose id starts so.
+   */
+  completePrefix(token: string): string | null {
+    if (token.length < 8) return null;
+    if (this.prefixIndex === null || this.prefixVersion !== this.version) {
+      this.prefixIndex = new Map();
+      for (const id of this.raw) {
+        for (const f of new Set([id.toLowerCase(), canonicalId(id).toLowerCase()])) {
+          const k = f.slice(0, 8);
+          const list = this.prefixIndex.get(k) ?? [];
+          list.push(id);
+          this.prefixIndex.set(k, list);
+        }
+      }
+      this.prefixVersion = this.version;
+    }
+    const t = token.toLowerCase();
+    const tc = /^[0-9a-f-]+$/.test(t) ? t.replace(/-/g, '') : t;
+    const hits = new Set<string>();
+    for (const id of this.prefixIndex.get(tc.slice(0, 8)) ?? []) {
+      const forms = [id.toLowerCase(), canonicalId(id).toLowerCase()];
+      if (forms.some((f) => f === t)) return null; // the whole id: the literal sweep's
+      if (forms.some((f) => f.startsWith(t) || f.startsWith(tc))) hits.add(canonicalId(id));
+    }
+    return hits.size === 1 ? [...this.raw].find((id) => canonicalId(id) === [...hits][0])! : null;
+  }
+  private prefixIndex: Map<string, string[]> | null = null;
+  private prefixVersion = -1;
   /** Every spelling of every id that the literal sweep must catch, longest first. */
   variants(): string[] {
     const out = new Set<string>();
     for (const id of this.raw) for (const v of idVariants(id)) out.add(v);
     return [...out].sort((a, b) => b.length - a.length);
   }
-  /** Resolve a masked id's visible part against the full ids (see MaskedResolution). */
-  resolveMasked(key: Uint8Array, visible: string, position: 'prefix' | 'suffix'): MaskedResolution {
-    const vis = visible.toLowerCase();
-    const visCanon = /^[0-9a-f-]+$/i.test(visible) ? vis.replace(/-/g, '') : null;
+  /**
+   * Resolve a masked id's visible part against the full ids (see MaskedResolution). For
+   * `middle`, `visible` is the head and `tail` the end: an id must start with one and end with the other.
+   */
+  resolveMasked(key: Uint8Array, visible: string, position: 'prefix' | 'suffix' | 'middle', tail = ''): MaskedResolution {
+    const match = (part: string, at: 'prefix' | 'suffix') => {
+      const vis = part.toLowerCase();
+      const visCanon = /^[0-9a-f-]+$/i.test(part) ? vis.replace(/-/g, '') : null;
+      return (id: string) => {
+        const forms = [id.toLowerCase(), canonicalId(id).toLowerCase()];
+        if (forms[0] === vis) return false;
+        return forms.some((f) => (at === 'prefix' ? f.startsWith(vis) : f.endsWith(vis))) || (visCanon !== null && visCanon.length > 0 && (at === 'prefix' ? forms[1]!.startsWith(visCanon) : forms[1]!.endsWith(visCanon)));
+      };
+    };
+    const head = match(visible, position === 'suffix' ? 'suffix' : 'prefix');
+    const end = position === 'middle' ? match(tail, 'suffix') : () => true;
     const hits = new Set<string>();
-    for (const id of this.raw) {
-      const forms = [id.toLowerCase(), canonicalId(id).toLowerCase()];
-      const ok = forms.some((f) => (position === 'prefix' ? f.startsWith(vis) : f.endsWith(vis))) ||
-        (visCanon !== null && visCanon.length > 0 && (position === 'prefix' ? forms[1]!.startsWith(visCanon) : forms[1]!.endsWith(visCanon)));
-      if (ok && forms[0] !== vis) hits.add(canonicalId(id));
-    }
-    const weak = visible.length < 6;
+    for (const id of this.raw) if (head(id) && end(id)) hits.add(canonicalId(id));
+    if (position === 'middle') visible = `${visible}…${tail}`;
+    const weak = visible.replace('…', '').length < 6;
     if (hits.size === 1) {
       const only = [...this.raw].find((id) => canonicalId(id) === [...hits][0])!;
       return { visible, position, status: 'matched', candidates: 1, pseudonym: sessionPseudonym(key, only), weak };
     }
     // Unresolved and ambiguous masks get their own pseudonym (HMAC of "masked:" + visible),
     // so an ambiguous mask never joins either candidate, yet repeats of it stay together.
-    const p = pseudonym(key, 'masked-session', `${position}:${visCanon ?? visible}`);
+    const p = pseudonym(key, 'masked-session', `${position}:${/^[0-9a-f…-]+$/i.test(visible) ? visible.toLowerCase().replace(/-/g, '') : visible}`);
     return { visible, position, status: hits.size === 0 ? 'unresolved' : 'ambiguous', candidates: hits.size, pseudonym: p, weak };
   }
 }
@@ -141,13 +180,19 @@ export function collectSessionIds(line: string, book: SessionIdBook): void {
       const id = m[1]!.replace(/[.:]+$/, '');
       if (book.raw.has(id.trim())) continue; // known already: adding it again would change nothing
       if (p >= FREE_TEXT_FROM && WORD.test(id)) continue;
-      if (NOT_IDS.has(id) || /^\*+/.test(id) || MASKED_TAIL.test(id) || id.includes('…') || /\*{3,}/.test(id)) continue;
+      if (NOT_IDS.has(id) || /^\*+/.test(id) || MASKED_TAIL.test(id) || id.includes('…') || /\*{3,}/.test(id) || X_MASKED.test(id) || id.includes('...')) continue;
       if (id.startsWith('[REDACTED') || id.startsWith('<') || PSEUDO.test(id)) continue;
       book.add(id);
     }
   }
 }
 
-/** Masked id forms: VISIBLE + (*** | … | ... | [masked]) and ****VISIBLE. */
+/** Masked id forms: VISIBLE + (*** | … | ... | [masked]), (*** | … | ... | [masked]) + VISIBLE, and HEAD + mask + TAIL. */
 export const MASKED_PREFIX = /(?<![A-Za-z0-9_\-])(?<v>[A-Za-z0-9_\-]{4,64})(?<mask>\*{3,64}|…|\.\.\.|\[masked\])/dg;
-export const MASKED_SUFFIX = /(?<![A-Za-z0-9_\-*])(?<mask>\*{3,64})(?<v>[A-Za-z0-9_\-]{4,64})(?![A-Za-z0-9_\-])/dg;
+export const MASKED_SUFFIX = /(?<![A-Za-z0-9_\-*.…\]])(?<mask>\*{3,64}|…|\.\.\.|\[masked\])(?<v>[A-Za-z0-9_\-]{4,64})(?![A-Za-z0-9_\-])/dg;
+// `3f2a…3a4b`, `3f2a9c1e****3a4b`, `3f2a9c1e-****-****-****-********3a4b`, `3f2a9c1e-xxxx-…-xxxxxxxx3a4b`.
+// Mask groups after the first need a `-`, so a run of stars splits one way only (no blow-up).
+const MASK_UNIT = String.raw`(?:\*{2,64}|…|\.\.\.|x{4,64}|X{4,64})`;
+export const MASKED_MIDDLE = new RegExp(String.raw`(?<![A-Za-z0-9_\-])(?<a>[A-Za-z0-9_]{2,64})(?<mask>-?${MASK_UNIT}(?:-${MASK_UNIT}){0,8}-?)(?<b>[A-Za-z0-9_]{2,64})(?![A-Za-z0-9_\-*])`, 'dg');
+/** A logged id whose middle or end is x'ed out is a masked form, not a full id. */
+const X_MASKED = /(?:^|[-_])x{4,}(?:[-_]|$)|x{6,}/i;

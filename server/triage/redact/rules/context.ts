@@ -5,7 +5,9 @@
 // are judged by the same table.
 import type { PatternRule, RuleContext } from '../types.ts';
 import { placeholder } from '../types.ts';
-import { classifyKey, isInert, OAUTH_CONTEXT, type KeyClass } from './keys.ts';
+import { classifyKey, isInert, isUserKey, normaliseKey, OAUTH_CONTEXT, passwordLike, type KeyClass } from './keys.ts';
+import { pseudonym } from '../pseudonym.ts';
+import { isPrivateHostName } from './hosts.ts';
 
 // key, optional quote(s) around it (JSON escaped up to 3 levels: \\\"), an operator, an
 // optional opening quote, then the value up to the next quote/backslash/newline.
@@ -32,11 +34,12 @@ function classOk(m: RegExpExecArray, ctx: RuleContext, classes: KeyClass[]): boo
   return true;
 }
 
-function valueOk(raw: string, cls: KeyClass | null): boolean {
+function valueOk(raw: string, cls: KeyClass | null, key = ''): boolean {
   const v = raw.trim();
   if (isInert(v)) return false;
   if (cls === 'oauth-code' && /^-?\d{1,6}$/.test(v)) return false;
-  if (cls === 'secret' && /^\d{1,10}$/.test(v)) return false; // max_tokens=4096 style counts
+  // max_tokens=4096 style counts; but a password is a password whatever it looks like (password=123456).
+  if (cls === 'secret' && /^\d{1,10}$/.test(v) && !passwordLike(key)) return false;
   return true;
 }
 
@@ -51,12 +54,38 @@ function kvRow(id: string, kind: PatternRule['kind'], description: string, class
     keywords,
     pattern: kvPattern(),
     secretKind: 'secret',
-    validate: (v, m, ctx) => classOk(m, ctx, classes) && valueOk(v.slice(0, unquotedLength(v, isQuery(m))), classifyKey(m.groups!.k!)),
+    validate: (v, m, ctx) => classOk(m, ctx, classes) && valueOk(v.slice(0, unquotedLength(v, isQuery(m))), classifyKey(m.groups!.k!), m.groups!.k!),
     gate: (m, ctx) => classOk(m, ctx, classes),
     narrow: (v, m) => (quoted(m) ? v.length : unquotedLength(v, isQuery(m))),
     tps,
     fps,
     ...extra,
+  };
+}
+
+/** `'alice', 'hunter2'` of an auth tuple, in parts. */
+const TUPLE = /^(?<q1>['"])(?<u>[^'"\n]{1,128})\k<q1>(?<sep>\s{0,4},\s{0,4})(?<q2>['"])(?<p>[^'"\n]{1,256})\k<q2>$/;
+/** A line about a tool call: its k=v business values are arguments. */
+const TOOL_LINE = /tools\/call|\btool[=:]|"tool"|call_tool|\btool call|\bcalling tool|tool_name|toolName/i;
+/** A line about a remote login: `user@host` there names an account. */
+const SSH_LINE = /\b(?:ssh|scp|sftp|rsync|login|logged in|sudo|su|git clone|connect(?:ing|ed)? (?:to|as))\b/i;
+const DB_CLIENT = /\b(?:mysql|mysqldump|mysqladmin|mariadb|psql|pg_dump|pg_restore|mongo|mongosh|redis-cli|clickhouse-client|sqlcmd)\b/;
+/** Service accounts and placeholders that name no person. */
+const NOT_A_USER = /^(?:-|none|null|nil|undefined|anonymous|anon|guest|root|admin|administrator|system|nobody|daemon|www-data|git|runner|node|app|user|users|username|default|unknown|true|false|me|self|service|svc|ubuntu|ec2-user)$/i;
+
+/** A user-name rule: the `v` group is an account name, pseudonymised as `user-…` (keyed, like a home path's user). */
+function userRow(id: string, description: string, keywords: string[], source: string, ok: (m: RegExpExecArray, ctx: RuleContext) => boolean, tps: string[], fps: string[]): PatternRule {
+  return {
+    id,
+    kind: 'key-name',
+    description,
+    keywords,
+    pattern: new RegExp(source, 'dg'),
+    secretKind: 'pii',
+    validate: (v, m, ctx) => !isInert(v) && !NOT_A_USER.test(v) && !/^(?:agent|data|name|id|info|input|interface|settings|session|sessions)$/i.test(v) && ok(m, ctx),
+    replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
+    tps,
+    fps: [...fps, 'request_id=0af7651916cd43dd8448eb211c80319c', 'at 2026-03-14T09:26:10.123+01:00'],
   };
 }
 
@@ -164,10 +193,10 @@ export const CONTEXT_RULES: PatternRule[] = [
     'values of keys naming a secret (password, secret, *token*, credential, private_key, signature, dsn, database_url…)',
     ['secret'],
     ['pass', 'pwd', 'secret', 'token', 'credential', 'private', 'signature', 'dsn', 'url', 'auth', 'sig', 'cookie', 'key', 'pw', 'event'],
-    ['password=Summer2026!', '"client_secret": "FAKE-client-secret-01"', "refresh_token='FAKE-refresh-0001'", '\\"access_token\\":\\"FAKE-escaped-0001\\"', 'db.password: hunter2x', 'last-event-id=0b8f2c1e-7d3a-4e55-9c61-2a4b6d8e0f13_1795945950421'],
+    ['password=Summer2026!', 'password=123456', 'PGPASSWORD=letmein1', '"client_secret": "FAKE-client-secret-01"', "refresh_token='FAKE-refresh-0001'", '\\"access_token\\":\\"FAKE-escaped-0001\\"', 'db.password: hunter2x', 'last-event-id=0b8f2c1e-7d3a-4e55-9c61-2a4b6d8e0f13_1795945950421'],
     ['error="invalid_token"', 'token_type=Bearer', 'max_tokens=4096', 'token_endpoint_auth_method: none', 'password_policy: strong', 'access_token=[REDACTED:jwt]'],
     {
-      validate: (v, m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']) && valueOk(v.slice(0, quoted(m) ? v.length : unquotedLength(v, false)), 'secret'),
+      validate: (v, m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']) && valueOk(v.slice(0, quoted(m) ? v.length : unquotedLength(v, false)), 'secret', m.groups!.k!),
       gate: (m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']),
     },
   ),
@@ -180,7 +209,7 @@ export const CONTEXT_RULES: PatternRule[] = [
     ['GET /sse?access_token=FAKEtok0001&x=1', 'GET /cb;sig=FAKEsig0001;a=b', 'https://app.example/#id_token=FAKEid0001&state=x', 'a=1&amp;client_secret=FAKEsec0001'],
     ['GET /.well-known/oauth-authorization-server?resource=x', '?code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256'],
     {
-      validate: (v, m, ctx) => isQuery(m) && classOk(m, ctx, ['secret', 'api-key', 'authorization']) && valueOk(v.slice(0, unquotedLength(v, true)), 'secret'),
+      validate: (v, m, ctx) => isQuery(m) && classOk(m, ctx, ['secret', 'api-key', 'authorization']) && valueOk(v.slice(0, unquotedLength(v, true)), 'secret', m.groups!.k!),
       gate: (m, ctx) => isQuery(m) && classOk(m, ctx, ['secret', 'api-key', 'authorization']),
     },
   ),
@@ -213,4 +242,125 @@ export const CONTEXT_RULES: PatternRule[] = [
     tps: ['POST /webhooks/FAKEwebhook0123456789abcd HTTP/1.1', 'GET /reset-password/Fake0123456789resetTok'],
     fps: ['GET /hooks/status', 'GET /t/short1'],
   },
+  {
+    id: '@cli-secret-flag',
+    kind: 'key-name',
+    description: 'command-line flags naming a secret (--password X, --password=X, --api-key X, --client-secret=X); the KV rules need a key not glued to a dash',
+    keywords: ['--'],
+    requires: ['--'],
+    pattern: /(?<![A-Za-z0-9_\-])--(?<k>[A-Za-z][A-Za-z0-9_\-]{1,40})(?:=|[ \t]{1,4})(?<q>["']?)(?<v>[^\s"'][^\s"']{0,255})\k<q>/dg,
+    secretKind: 'secret',
+    validate: (v, m) => {
+      const c = classifyKey(m.groups!.k!);
+      return (c === 'secret' || c === 'api-key' || c === 'authorization' || c === 'env-secret') && !v.startsWith('-') && !isInert(v) && !/^(?:stdin|env|prompt|file)$/i.test(v);
+    },
+    tps: ['mcp-server --port 8000 --password hunter2', 'psql --password=Summer2026 -h db', 'run --api-key "kEy-0123456789" --verbose', 'login --client-secret=FAKEsec0001'],
+    fps: ['--password-file /run/secrets/pw', '--token-endpoint https://auth.example.com/token', '--password -', 'npm run --silent', '--no-password'],
+  },
+  {
+    id: '@mysql-password',
+    kind: 'key-name',
+    description: 'the MySQL/MariaDB client password glued to -p (mysql -u root -pS3cret)',
+    keywords: ['mysql', 'mariadb'],
+    pattern: /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?[ \t]-p(?<v>[^\s"'-][^\s"']{0,127})/dg,
+    secretKind: 'secret',
+    tps: ['mysql -u root -pS3cret appdb', 'mysqldump -h db.internal -uapp -pweak1 shop'],
+    fps: ['mysql -u root -p appdb', 'mysql --port 3306'],
+  },
+  {
+    id: '@auth-tuple',
+    kind: 'key-name',
+    description: "a (user, password) pair by position: auth=('alice', 'hunter2') in requests/httpx, credentials/login tuples; the user becomes user-…, the password goes",
+    keywords: ['auth', 'credential', 'login'],
+    pattern: /(?<![A-Za-z0-9_])(?:auth|basic_auth|http_auth|proxy_auth|credentials|creds|login)\s{0,4}[=:]\s{0,4}[([]\s{0,4}(?<v>(?<uq>['"])[^'"\n]{1,128}\k<uq>\s{0,4},\s{0,4}(?<pq>['"])[^'"\n]{1,256}\k<pq>)/dg,
+    secretKind: 'secret',
+    validate: (v) => !/\[REDACTED/.test(v),
+    recordParts: (v) => [TUPLE.exec(v)?.groups?.p ?? ''].filter((x) => x.length >= 6),
+    replace: (v, ctx) => {
+      const t = TUPLE.exec(v);
+      if (!t) return placeholder('@auth-tuple');
+      const user = isInert(t.groups!.u!) ? t.groups!.u! : pseudonym(ctx.key, 'user', t.groups!.u!);
+      return `${t.groups!.q1}${user}${t.groups!.q1}${t.groups!.sep}${t.groups!.q2}${placeholder('@auth-tuple')}${t.groups!.q2}`;
+    },
+    tps: ["requests.get(url, auth=('alice', 'hunter2'))", 'httpx.Client(auth=("svc-bot", "Winter2027?"))', "credentials = ['admin', 'changeme']"],
+    fps: ["auth=('user-abcdefghij', '[REDACTED:auth-tuple]')", 'auth=None', "login=('x',)"],
+  },
+  {
+    id: '@xml-secret',
+    kind: 'key-name',
+    description: 'XML/HTML elements naming a secret (<password>x</password>, <ns:ClientSecret>x</ns:ClientSecret>)',
+    keywords: ['</'],
+    pattern: /<(?<k>[A-Za-z][A-Za-z0-9_:.\-]{0,40})>(?<v>[^<\n]{1,512})<\/\k<k>>/dg,
+    secretKind: 'secret',
+    validate: (v, m) => {
+      const c = classifyKey(m.groups!.k!.replace(/^.*:/, ''));
+      return (c === 'secret' || c === 'api-key' || c === 'authorization' || c === 'env-secret') && !isInert(v);
+    },
+    tps: ['<password>letmein</password>', '<ns:ClientSecret>FAKEsec0001</ns:ClientSecret>', '<apiKey>kEy-0123456789</apiKey>'],
+    fps: ['<name>create_order</name>', '<password></password>', '<tokenType>Bearer</tokenType>'],
+  },
+  {
+    id: '@business-kv',
+    kind: 'key-name',
+    description: 'business values in k=v pairs of a tool-call line (sku, order, customer, email, amount, address…), summarised like JSON arguments (<string len=N>, <number>)',
+    keywords: ['tool'],
+    pattern: /(?<![A-Za-z0-9_.\-])(?<k>sku|order|order_?id|order_?no|order_?ref|orderId|customer|customer_?id|customerId|customer_?name|client_?name|email|e-mail|amount|total|price|invoice|invoice_?id|account_?id|address|street|city|zip|postcode|postal_?code|phone|project|product|recipient|payee|iban)(?<q>["']?)[ \t]{0,4}[=:][ \t]{0,4}(?<open>["']?)(?<v>[^\r\n"'\\]{1,256})/dg,
+    secretKind: 'pii',
+    // A quoted value is the whole quoted string ("Jane Roe"); a bare one ends at a blank or delimiter.
+    narrow: (v, m) => (quoted(m) ? v.length : v.search(/[\s,;&|)\]}]|$/)),
+    validate: (v, m, ctx) => TOOL_LINE.test(ctx.line) && !isInert(quoted(m) ? v : v.slice(0, v.search(/[\s,;&|)\]}]|$/))),
+    replace: (v) => (/^-?\d+(?:\.\d+)?$/.test(v) ? '<number>' : `<string len=${v.length}>`),
+    tps: ['tools/call create_order start sku=SKU-RED-MUG qty=1', 'tools/call create_order committed order=ORD-4711', 'tool=send_invoice customer=acme amount=12.50', 'calling tool create_order with customer: "Jane Roe"', "tool=ship address='1 Fake Street, Springfield'"],
+    fps: ['tools/call create_order start qty=1', 'GET /orders?order=asc HTTP/1.1', 'tools/call import_orders committed batch=b1 imported=42', 'tools/call create_order order=<string len=8>'],
+  },
+  userRow(
+    '@username',
+    'the account a user/username/login/account/owner key names (any container) → user-…',
+    ['user', 'login', 'account', 'owner', 'principal', 'upn'],
+    String.raw`(?<![A-Za-z0-9_.\-])(?<k>[A-Za-z_][A-Za-z0-9_.\-]{0,40})(?<q>\\{0,3}["']?)[ \t]{0,4}[=:][ \t]{0,4}(?<open>\\{0,3}["']?)(?<v>[A-Za-z][A-Za-z0-9._@\-]{0,63})`,
+    (m) => isUserKey(m.groups!.k!),
+    ['user=alice logged in', 'username: bob.smith', '{"login": "carol"}', 'pguser=svc_reports', 'owner="frank.o"'],
+    ['user=- anonymous', 'User-Agent: node', 'role=user', 'user_id_present=true', 'user=user-abcdefghij', 'user: root'],
+  ),
+  userRow(
+    '@username:domain',
+    'DOMAIN\\user account names (Windows logons, SQL Server, Kerberos)',
+    ['\\'],
+    String.raw`(?<![A-Za-z0-9_\\])(?<dom>[A-Z][A-Z0-9\-]{1,15})\\{1,2}(?<v>[A-Za-z][A-Za-z0-9._\-]{1,31})(?![A-Za-z0-9\\])`,
+    (m) => !/^(?:HKLM|HKCU|HKCR|HKU|HKCC|HKEY)$/.test(m.groups!.dom!),
+    ['ACME\\dave failed logon', 'login CORP\\\\erin.s ok'],
+    ['HKLM\\Software\\Vendor', 'C:\\Windows\\Temp', 'escape \\n in text'],
+  ),
+  userRow(
+    '@username:ssh',
+    'user@host on a remote-login line (ssh, scp, sftp, rsync, login); with a TLD it is an e-mail (@email)',
+    ['@'],
+    String.raw`(?<![A-Za-z0-9._%+\-/@])(?<v>[a-z_][a-z0-9._\-]{0,31})(?=@[A-Za-z][A-Za-z0-9\-]{0,62}(?:\.[A-Za-z0-9\-]{1,63}){0,6}(?![A-Za-z0-9.\-@/]))`,
+    (m, ctx) => {
+      if (!SSH_LINE.test(ctx.line)) return false;
+      const host = /^@([A-Za-z0-9.\-]{1,253})/.exec(ctx.line.slice(m.index + m[0].length))?.[1] ?? '';
+      return !/\.[a-z]{2,24}$/i.test(host) || isPrivateHostName(host);
+    },
+    ['ssh deploy@bastion-01', 'rsync -a ./x backup@nas.corp.internal:/srv'],
+    ['npx -y mcp-remote@0.1.18', 'ssh git@github.com', 'ssh login ok for node@20', 'npm i pkg@latest'],
+  ),
+  userRow(
+    '@username:flag',
+    'the account a command line names: --user X, --username=X, -U X (psql), -u X (mysql)',
+    ['--user', '--login', '-u'],
+    String.raw`(?<![A-Za-z0-9_\-])(?:--(?:user|username|login|db-user)(?:=|[ \t]{1,4})|-[uU][ \t]{0,4})(?<q>["']?)(?<v>[A-Za-z][A-Za-z0-9._@\-]{0,63})`,
+    // -u / -U mean "user" only for database clients (`sort -u` does not).
+    (m, ctx) => m[0].startsWith('--') || DB_CLIENT.test(ctx.line),
+    ['mcp-proxy --user alice --port 8000', 'psql -U report_bot -h db', 'mysql -u svc_shop -p'],
+    ['--user-agent node', 'sort -u file.txt', 'ls -U', 'mysql -u root -p'],
+  ),
+  userRow(
+    '@username:prose',
+    "prose that names an account: 'for user X', 'as user X', 'by account X'",
+    ['user', 'account', 'login'],
+    String.raw`\b(?:for|by|as|of) (?:the )?(?:user|account|login) ['"]?(?<v>[A-Za-z][A-Za-z0-9._\-]{1,31})`,
+    () => true,
+    ['denied for user erin', "connected as user 'grace.h'"],
+    ['as user agent', 'for user data', 'for user-abcdefghij'],
+  ),
 ];

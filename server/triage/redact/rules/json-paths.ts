@@ -4,15 +4,21 @@
 // a log wrapper, a HAR body or an SSE `data:` line): keys, `[]` = any array item.
 import type { JsonPathRule } from '../types.ts';
 
+/** Keys that hold a tool's arguments in log records and free text (business data whatever its language). */
+export const ARGUMENT_KEYS = ['arguments', 'args', 'tool_args', 'toolArgs', 'tool_arguments', 'toolArguments', 'tool_input', 'toolInput'];
+
 const CONTENT_KEEP = ['type', 'mimeType', 'annotations', 'name', 'title', 'uri', '_meta'];
 
 export const JSON_PATH_RULES: JsonPathRule[] = [
   {
     id: '@tool-arguments',
     kind: 'json-path',
-    description: 'tools/call and prompts/get params.arguments values (argument names kept)',
-    paths: ['params.arguments'],
-    tps: ['{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_order","arguments":{"customer":"ACME Ltd","qty":3}}}'],
+    description: 'tool arguments wherever they sit (params.arguments, and any arguments/args/tool_input member of a log record): values become summaries, names kept; free-text `arguments: {…}`, `args=(…)` and util.inspect forms are handled by engine.ts argumentsPass',
+    paths: ['params.arguments', ...ARGUMENT_KEYS],
+    tps: [
+      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_order","arguments":{"customer":"ACME Ltd","qty":3}}}',
+      '{"level":30,"msg":"tool call","tool":"create_order","args":{"name":"Jürgen Müller","street":"Hauptstraße 5"}}',
+    ],
     fps: ['{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'],
   },
   {

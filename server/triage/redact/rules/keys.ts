@@ -132,6 +132,16 @@ function classifyKeyUncached(rawName: string): KeyClass | null {
   return n.includes('cookie') ? 'cookie' : 'secret';
 }
 
+/** A key naming a password (any container): its value goes whatever it looks like, digits too. */
+export function passwordLike(rawName: string): boolean {
+  const n = normaliseKey(rawName.includes('.') ? rawName.slice(rawName.lastIndexOf('.') + 1) : rawName);
+  return /pass(?:word|wd|phrase)?$|pwd$|^pass|^pw$|^pin$|password/.test(n) && !SAFE_EXACT.has(n) && !SAFE_SUFFIX.some((x) => n.endsWith(x) && n !== x);
+}
+
+/** Keys whose value names a person's account (pseudonymised as `user-…`, like a user in a home path). */
+export const USER_KEYS = new Set(['user', 'username', 'usrname', 'login', 'loginname', 'account', 'accountname', 'owner', 'remoteuser', 'principal', 'upn', 'samaccountname', 'userprincipalname', 'dbuser', 'pguser', 'mysqluser', 'userid']);
+export const isUserKey = (rawName: string) => USER_KEYS.has(normaliseKey(rawName.includes('.') ? rawName.slice(rawName.lastIndexOf('.') + 1) : rawName));
+
 /** Lines in which `code` and `state` are OAuth material rather than an error code or a state name. */
 export const OAUTH_CONTEXT = /\/authorize|\/callback|\/token\b|grant_type|redirect_uri|oauth|code_verifier/i;
 

@@ -6,40 +6,9 @@ import { isIPv6 } from 'node:net';
 import { pseudonym } from '../pseudonym.ts';
 import type { PatternRule } from '../types.ts';
 import { LB } from './formats.ts';
+import { isPrivateHostName, isPublicHost, PRIVATE_SUFFIXES } from './hosts.ts';
 
-// Public SaaS and documentation hosts: naming them leaks nothing and helps triage.
-const PUBLIC_HOST_SUFFIXES = [
-  'github.com',
-  'githubusercontent.com',
-  'openai.com',
-  'anthropic.com',
-  'claude.ai',
-  'modelcontextprotocol.io',
-  'googleapis.com',
-  'google.com',
-  'npmjs.org',
-  'npmjs.com',
-  'pypi.org',
-  'sentry.io',
-  'slack.com',
-  'stripe.com',
-  'amazonaws.com',
-  'cloudflare.com',
-  'vercel.app',
-  'example.com',
-  'example.org',
-  'example.net',
-  'example',
-  'test',
-  'invalid',
-  'localhost',
-];
-
-export function isPublicHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  if (h === 'localhost' || h === '127.0.0.1' || h === '::1' || h === '0.0.0.0') return true;
-  return PUBLIC_HOST_SUFFIXES.some((s) => h === s || h.endsWith('.' + s));
-}
+export { isPublicHost };
 
 const isIPv4 = (v: string) => /^(?:\d{1,3}\.){3}\d{1,3}$/.test(v) && v.split('.').every((o) => Number(o) <= 255);
 const keepIp = (v: string) => v.startsWith('127.') || v === '0.0.0.0' || v === '255.255.255.255' || v === '::1' || v === '::';
@@ -276,13 +245,38 @@ export const PII_RULES: PatternRule[] = [
     id: '@host',
     kind: 'free-text',
     description: 'host names in URLs and Host/:authority/server_name/upstream positions, except loopback and public SaaS hosts → host-… (path kept)',
-    keywords: ['://', 'host', 'authority', 'server'],
-    pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|hostname|x-forwarded-host|:authority|server_name|server)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
+    keywords: ['://', 'host', 'authority', 'server', 'upstream', 'backend'],
+    pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|hostname|x-forwarded-host|x-forwarded-server|x-original-host|:authority|server_name|server|upstream|upstream_host|upstream_cluster|backend|backend_host|target_host|proxy_host|db_host|database_host|redis_host|smtp_host)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
     secretKind: 'pii',
-    validate: (v, m) => !(/^server/i.test(m[0]) && !v.includes('.')) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
+    // (A key's value that is a URL is the URL branch's: `upstream: "http://…"` names no host `http`.)
+    validate: (v, m, ctx) => !(/^server/i.test(m[0]) && !v.includes('.')) && !(!m[0].includes('://') && ctx.line.startsWith('://', m.index + m[0].length)) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
-    tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"'],
+    tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"', 'Host: mcp-gateway', 'upstream_cluster=orders-v2', 'db_host: pg-primary-3'],
     fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3', ...ID_LOOKALIKES],
+  }),
+  gated({
+    id: '@internal-host',
+    kind: 'free-text',
+    description: 'host names under a private DNS suffix anywhere in a line (.internal, .local, .svc.cluster.local, .corp, .lan, .home.arpa, .consul …) → host-…; public SDK/doc hosts and loopback are kept',
+    keywords: PRIVATE_SUFFIXES.map((x) => '.' + x.split('.').pop()),
+    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_\-.@/\\])(?<v>[A-Za-z0-9][A-Za-z0-9\-_]{0,62}(?:\.[A-Za-z0-9\-_]{1,63}){0,10}\.(?:${PRIVATE_SUFFIXES.map((x) => x.replace('.', '\\.')).join('|')}))(?![A-Za-z0-9\-_]|\.[A-Za-z0-9])`, 'dgi'),
+    secretKind: 'pii',
+    validate: (v) => isPrivateHostName(v) && !/^(?:host|ip|user|email|sess|h|req)[-_][a-z2-7]{10,16}\./.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['connecting to db.corp.internal:5432', 'resolved api.orders.svc.cluster.local to 10.0.0.3', 'printer.local is down', 'mDNS nas.home.arpa', 'dial tcp: lookup vault.service.consul: no such host'],
+    fps: ['loaded .env.local', 'settings.local.json', 'see https://modelcontextprotocol.io/docs', 'GET http://localhost:3000/mcp', 'internal error', 'a.local_var = 1', ...ID_LOOKALIKES],
+  }),
+  gated({
+    id: '@upstream-name',
+    kind: 'free-text',
+    description: 'an upstream/backend/cluster name in proxy prose (proxying to upstream orders_backend, backend mcp-pool/srv2): an identifier with _ - or a digit, never an English word → host-…',
+    keywords: ['upstream', 'backend', 'cluster'],
+    pattern: /\b(?:upstream|backend|cluster)[ \t]{1,4}["']?(?<v>[A-Za-z][A-Za-z0-9]{0,40}[_\-0-9][A-Za-z0-9_\-.]{0,80})/dgi,
+    secretKind: 'pii',
+    validate: (v, m, ctx) => !ctx.line.startsWith('://', m.index + m[0].length) && !isPublicHost(v) && !/^(?:host|ip|user|email|sess|h|req)-[a-z2-7]{10,16}$/.test(v) && !/^(?:v?[0-9.]+|http[0-9.]*|h2c?|tcp|udp)$/i.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['proxying to upstream orders_backend', 'HAProxy backend mcp-pool/srv2 is DOWN', 'no healthy upstream in cluster outbound-8080'],
+    fps: ['upstream prematurely closed connection', 'upstream timed out (110: Connection timed out)', 'backend error', 'upstream http2 settings'],
   }),
   gated({
     id: '@opaque',
