@@ -210,12 +210,15 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
   const sessionish = /session|sid\b|mcp/i.test(ed.text);
   if (!masked && !(sessionish && st.book.raw.size)) return;
   const edits: Edit[] = [];
+  // Our own pseudonyms and placeholders are never a masked or shortened id (`sess_…` in a report).
+  const inert = inertRanges(ed.text);
+  const ours = (s: number, e: number) => inert.some(([a, b]) => s < b && e > a);
   if (masked) {
     // Middle forms first: `3f2a…3a4b` is one masked id, not a prefix `3f2a…` and a word `3a4b`.
     MASKED_MIDDLE.lastIndex = 0;
     for (const m of ed.text.matchAll(MASKED_MIDDLE)) {
       const [s, e] = m.indices![0]!;
-      if (ed.insideRemark(s, e)) continue;
+      if (ed.insideRemark(s, e) || ours(s, e)) continue;
       const res = st.book.resolveMasked(st.key, m.groups!.a!, 'middle', m.groups!.b!);
       if (res.candidates === 0 && !(sessionish && /[0-9]/.test(m.groups!.a! + m.groups!.b!))) continue;
       edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
@@ -228,7 +231,7 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
       for (const m of ed.text.matchAll(re)) {
         const visible = m.groups!.v!;
         const [s, e] = m.indices![0]!;
-        if (ed.insideRemark(s, e) || overlapsAny(edits, s, e)) continue;
+        if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || ours(s, e) || /^(?:sess|h|host|email|ip|user|req)[-_]$/.test(visible)) continue;
         const res = st.book.resolveMasked(st.key, visible, position);
         // Only treat it as a session id in session context, or when it resolves to a known id.
         if (res.candidates === 0 && !(sessionish && /[0-9]/.test(visible))) continue;
@@ -242,7 +245,7 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
     for (const m of ed.text.matchAll(ID_TOKEN)) {
       const s = m.index;
       const e = s + m[0].length;
-      if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || !/[0-9]/.test(m[0])) continue;
+      if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || ours(s, e) || !/[0-9]/.test(m[0])) continue;
       const full = st.book.completePrefix(m[0]);
       if (full === null) continue;
       const info: MaskedResolution = { visible: m[0], position: 'prefix', status: 'matched', candidates: 1, pseudonym: sessionPseudonym(st.key, full), weak: false };
@@ -490,11 +493,11 @@ function balancedEnd(text: string, at: number): number {
   return text.length;
 }
 
-/** Does the text hold anything but our own output, spacing and punctuation? */
+/** Does the text hold anything but our own output, key names, spacing and punctuation? */
 function hasData(s: string): boolean {
   let rest = s;
   for (const [a, b] of inertRanges(s).reverse()) rest = rest.slice(0, a) + rest.slice(b);
-  return /[A-Za-z0-9]/.test(rest.replace(/\b(?:None|null|undefined|true|false|True|False)\b/g, ''));
+  return /[A-Za-z0-9]/.test(rest.replace(/\\?["']?[A-Za-z_$][\w$.\-]{0,64}\\?["']?[ \t]{0,4}[:=]/g, ' ').replace(/\b(?:None|null|undefined|true|false|True|False)\b/g, ''));
 }
 
 function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
@@ -680,6 +683,19 @@ function overlapsAny(edits: Edit[], s: number, e: number): boolean {
   return false;
 }
 
+/** The text with every inert token's characters replaced by `x` (same length): for choosing cut points only. */
+function maskInert(text: string): string {
+  const inert = inertRanges(text);
+  if (!inert.length) return text;
+  let out = '';
+  let pos = 0;
+  for (const [a, b] of inert) {
+    out += text.slice(pos, a) + 'x'.repeat(b - a);
+    pos = b;
+  }
+  return out + text.slice(pos);
+}
+
 function decodeViews(ed: Editor, st: EngineState, depth: number): void {
   const text = ed.text;
   const edits: Edit[] = [];
@@ -688,19 +704,24 @@ function decodeViews(ed: Editor, st: EngineState, depth: number): void {
   // so an untouched `redirect_uri=http%3A%2F%2F…` keeps its exact spelling.
   if (HAS_PERCENT.test(text) || HAS_JSON_ESC.test(text) || HAS_HTML.test(text)) {
     const view = (s: number, raw: string, whole: boolean) => decodedView(st, depth, edits, s, raw, whole);
+    // Tokens and pieces are cut on the text with our own output masked: a split never falls inside
+    // `<string len=25>` (a blank and an `=`), or a decoded half of it would read as data.
+    const masked = maskInert(text);
     TOKEN.lastIndex = 0;
-    for (const m of text.matchAll(TOKEN)) {
+    for (const m of masked.matchAll(TOKEN)) {
       const s = m.index;
       const e = s + m[0].length;
-      if (ed.isFrozen(s, e) || m[0].length > MAX_DECODE_SPAN) continue;
-      if (HAS_HTML.test(m[0])) {
-        view(s, m[0], true);
+      const tok = text.slice(s, e);
+      if (ed.isFrozen(s, e) || tok.length > MAX_DECODE_SPAN) continue;
+      if (HAS_HTML.test(tok)) {
+        view(s, tok, true);
         continue;
       }
       let off = 0;
-      for (const piece of m[0].split(/(?<=[?&;=,])|(?=[?&;=,])/)) {
+      for (const mp of m[0].split(/(?<=[?&;=,])|(?=[?&;=,])/)) {
+        const piece = tok.slice(off, off + mp.length);
         if (piece.length >= 6 && (HAS_PERCENT.test(piece) || HAS_JSON_ESC.test(piece))) view(s + off, piece, false);
-        off += piece.length;
+        off += mp.length;
       }
     }
   }

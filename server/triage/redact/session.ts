@@ -16,7 +16,8 @@ export class SessionIdBook {
   lastHeaderName: string | null = null;
   add(id: string): void {
     const v = id.trim();
-    if (v.length >= 6 && v.length <= 256 && !PSEUDO.test(v) && !this.raw.has(v)) {
+    // Our own pseudonym with punctuation glued on (a report's `sess_…` in a code span) is no raw id.
+    if (v.length >= 6 && v.length <= 256 && !PSEUDO.test(v) && !PSEUDO.test(v.replace(/[^A-Za-z0-9]+$/, '')) && !this.raw.has(v)) {
       this.raw.add(detach(v));
       this.version++;
     }
@@ -113,7 +114,7 @@ export function idVariants(id: string): string[] {
 // Places a raw session id shows up in MCP logs (redaction.md "What MCP puts into logs").
 // No quotes, backslashes or angle brackets inside an id: `"key":""` (an empty value) must not swallow the next key.
 const ID = String.raw`([^\s"'\\<>]{6,256}?)`;
-const END = String.raw`(?=$|[\s"',;&)\]}>\\])`;
+const END = String.raw`(?=$|[\s"',;&)\]}>\\\x60])`;
 export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`mcp[-_]?session[-_]?id\\{0,7}["']?\s{0,8}[:=]\s{0,8}\\{0,7}["']?` + ID + END, 'gi'),
   new RegExp(String.raw`(?:[?&;]|&amp;)(?:session_id|sessionId|mcp_session_id|session|sid)=` + ID + String.raw`(?=$|[\s"',;&)\]}>#\\])`, 'g'),
@@ -177,7 +178,7 @@ export function collectSessionIds(line: string, book: SessionIdBook): void {
     if (need !== undefined && !(typeof need === 'string' ? line.includes(need) : need.test(line))) continue;
     re.lastIndex = 0;
     for (const m of line.matchAll(re)) {
-      const id = m[1]!.replace(/[.:]+$/, '');
+      const id = m[1]!.replace(/[.:`*]+$/, '');
       if (book.raw.has(id.trim())) continue; // known already: adding it again would change nothing
       if (p >= FREE_TEXT_FROM && WORD.test(id)) continue;
       if (NOT_IDS.has(id) || /^\*+/.test(id) || MASKED_TAIL.test(id) || id.includes('…') || /\*{3,}/.test(id) || X_MASKED.test(id) || id.includes('...')) continue;

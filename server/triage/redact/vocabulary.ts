@@ -11,8 +11,8 @@ export const PSEUDONYM_PREFIXES = ['sess_', 'h-', 'host-', 'email_', 'ip-', 'use
 const PSEUDONYM_SRC = String.raw`(?:sess_|h-|host-|email_|ip-|user-|req-)[a-z2-7]{10,16}`;
 /** Type summaries written for business data (json.ts `summarise`). */
 const SUMMARY_SRC = String.raw`<(?:string|array) len=\d{1,12}>|<object keys=\d{1,12}>|<(?:number|boolean|null)>`;
-/** Placeholders: `[REDACTED:rule]`, `[REDACTED:line-truncated 12 chars]`, the report's `[REMOVED]`. */
-const PLACEHOLDER_SRC = String.raw`\[REDACTED:[^\]\n]{1,120}\]|\[REMOVED\]`;
+/** Placeholders: `[REDACTED:rule]`, `[REDACTED:line-truncated 12 chars]`, the report's `[REMOVED]` and `[cut]`. */
+const PLACEHOLDER_SRC = String.raw`\[REDACTED:[^\]\n]{1,120}\]|\[REMOVED\]|\[cut\]`;
 
 /** Rule ids that are not rows of a table (line state, engine and report passes). */
 const EXTRA_RULE_IDS = ['@pem', '@jwt-continuation', '@mcp-session', '@mcp-session-masked', '@line-truncated', '@line-failed', '@base64', '@decoded', '@json-string', '@literal', '@verifier-failed', '@request-id', '@tool-arguments', '@business-kv'];
@@ -65,7 +65,7 @@ const WHOLE_SUMMARY = new RegExp(`^(?:${SUMMARY_SRC})$`);
 
 /** Is this whole value something the redactor wrote (or an empty / already-masked value)? */
 export function isOurOutput(s: string): boolean {
-  return /^\[REDACTED[^\]]{0,120}\]/.test(s) || s === '[REMOVED]' || WHOLE_SUMMARY.test(s) || WHOLE_PSEUDONYM.test(s);
+  return /^\[REDACTED[^\]]{0,120}\]/.test(s) || s === '[REMOVED]' || s === '[cut]' || WHOLE_SUMMARY.test(s) || WHOLE_PSEUDONYM.test(s);
 }
 
 export { placeholder };

@@ -93,17 +93,30 @@ function excerptLine(e: Event, x: Exit): string {
       e.tool ? `tool=${e.tool}` : '',
       e.session ? `session=${e.session}` : '',
       e.requestId ? `request_id=${e.requestId}` : '',
-      e.message && !e.message.trimStart().startsWith('{') ? `"${cutOutsideInert(x(e.message.split('\n', 1)[0]!), 200)}"` : '',
+      e.message && !e.message.trimStart().startsWith('{') ? `"${cut(x, e.message.split('\n', 1)[0]!, 200)}"` : '',
     ];
     return x(parts.filter(Boolean).join(' '));
   }
-  const clean = x(first);
-  return clean.length > MAX_LINE ? `${cutOutsideInert(clean, MAX_LINE)} [cut]` : clean;
+  return cut(x, first, MAX_LINE, ' [cut]');
 }
 
-/** What a reader sees of a Markdown line: escapes and the zero-width joints of `inline()` undone, so the verifier reads text, not syntax. */
+/**
+ * Redacted text cut to n characters, then the whole composed piece redacted again: a cut can leave
+ * half a structure (a JSON object without its end) that the rules read differently, and the
+ * verifier reads exactly what we print. The `[cut]` marker is our own output (inert).
+ */
+function cut(x: Exit, s: string, n: number, marker = ''): string {
+  const once = x(s);
+  return once.length <= n ? once : x(cutOutsideInert(once, n) + marker);
+}
+
+/**
+ * What a reader sees of a Markdown line: escapes and the zero-width joints of `inline()` undone,
+ * and code-span/fence backticks read as the blanks they render as, so the verifier reads text, not
+ * syntax (`amount=` at the end of a cut code span is not `amount` = "`").
+ */
 function asRead(line: string): string {
-  return line.replace(/\\([\\`*_[\]|<>#])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\u200b/g, '');
+  return line.replace(/\\([\\`*_[\]|<>#])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\u200b/g, '').replace(/`/g, ' ');
 }
 
 export function buildReport(input: ReportInput): Report {
@@ -144,7 +157,7 @@ export function buildReport(input: ReportInput): Report {
             `   - decision ${code(f.decision)} by rule ${code(f.rule)}: ${inline(x(f.rationale))}`,
             `   - stage: ${code(f.stage)}`,
           ];
-          if (f.rootException) lines.push(`   - first exception: ${code(cutOutsideInert(x(`${f.rootException.type}: ${f.rootException.message}`), 300))}`);
+          if (f.rootException) lines.push(`   - first exception: ${code(cut(x, `${f.rootException.type}: ${f.rootException.message}`, 300))}`);
           if (f.exceptionChain.length > 1) lines.push(`   - wrapper path: ${f.exceptionChain.map((c) => code(x(c))).join(' › ')}`);
           lines.push(`   - evidence: ${f.evidence.slice(0, 12).map((e) => code(x(`${e.file}:${e.line}`))).join(', ')}`);
           return lines.join('\n');
@@ -214,6 +227,7 @@ export function buildReport(input: ReportInput): Report {
 
   const mdLines = markdown.split('\n');
   const v = verifyRedacted(mdLines.map(asRead).join('\n'), { rawValues: input.rawValues ?? [], ids: input.ids, independentLines: true });
+  if (!v.ok && process.env.DBG) for (const h of v.hits) console.error(h.rule, JSON.stringify(mdLines[h.line - 1]));
   if (!v.ok) {
     // Place each hit: the timeline's excerpt lines map back to their evidence line.
     const fenceAt = excerpt.length ? mdLines.findIndex((l, i) => l.startsWith('```') && mdLines[i - 2] === '### Timeline (correlated, redacted excerpt)') : -1;
