@@ -3,11 +3,12 @@
 import { Editor, type Edit } from './editor.ts';
 import { LiteralSweeper, SweepTrace } from './sweeper.ts';
 import { parseJsonAt, quoteLike, summarise, type JMember, type JNode } from './json.ts';
-import { sessionPseudonym } from './pseudonym.ts';
+import { pseudonym, sessionPseudonym } from './pseudonym.ts';
 import { CONTEXT_RULES } from './rules/context.ts';
 import { FORMAT_RULES } from './rules/formats.ts';
 import { ARGUMENT_KEYS, JSON_PATH_RULES, matchJsonPath } from './rules/json-paths.ts';
-import { classifyKey, isInert, OAUTH_CONTEXT, passwordLike, type KeyClass } from './rules/keys.ts';
+import { classifyKey, isInert, isUserKey, OAUTH_CONTEXT, passwordLike, type KeyClass } from './rules/keys.ts';
+import { isPersonAccount } from './rules/context.ts';
 import { PII_RULES } from './rules/pii.ts';
 import { idVariants, MASKED_MIDDLE, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
 import type { SecretLedger } from './ledger.ts';
@@ -383,6 +384,12 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
       }
       if (harRule && m === valueM) {
         redactEdit(m.value, harRule, q, st, edits);
+        continue;
+      }
+      // `"username": "mary"`: the account a key names, in any JSON container (as @username in text).
+      if (m.value.t === 'str' && isUserKey(m.key) && isPersonAccount(m.value.value)) {
+        edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(pseudonym(st.key, 'user', m.value.value), m.value.quote), rule: '@username', originalLength: m.value.end - m.value.start });
+        st.ledger.record('@username', m.value.value, 'pii', pseudonym(st.key, 'user', m.value.value));
         continue;
       }
       const cls = classifyKey(m.key);

@@ -73,6 +73,11 @@ const DB_CLIENT = /\b(?:mysql|mysqldump|mysqladmin|mariadb|psql|pg_dump|pg_resto
 /** Service accounts and placeholders that name no person. */
 const NOT_A_USER = /^(?:-|none|null|nil|undefined|anonymous|anon|guest|root|admin|administrator|system|nobody|daemon|www-data|git|runner|node|app|user|users|username|default|unknown|true|false|me|self|service|svc|ubuntu|ec2-user)$/i;
 
+/** Does this value name an account (not a placeholder, a service account or a word like "agent")? */
+export function isPersonAccount(v: string): boolean {
+  return !isInert(v) && !NOT_A_USER.test(v) && !/^(?:agent|data|name|id|info|input|interface|settings|session|sessions)$/i.test(v) && /^[A-Za-z][A-Za-z0-9._@\\\-]{0,127}$/.test(v);
+}
+
 /** A user-name rule: the `v` group is an account name, pseudonymised as `user-…` (keyed, like a home path's user). */
 function userRow(id: string, description: string, keywords: string[], source: string, ok: (m: RegExpExecArray, ctx: RuleContext) => boolean, tps: string[], fps: string[]): PatternRule {
   return {
@@ -82,7 +87,7 @@ function userRow(id: string, description: string, keywords: string[], source: st
     keywords,
     pattern: new RegExp(source, 'dg'),
     secretKind: 'pii',
-    validate: (v, m, ctx) => !isInert(v) && !NOT_A_USER.test(v) && !/^(?:agent|data|name|id|info|input|interface|settings|session|sessions)$/i.test(v) && ok(m, ctx),
+    validate: (v, m, ctx) => isPersonAccount(v) && ok(m, ctx),
     replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
     tps,
     fps: [...fps, 'request_id=0af7651916cd43dd8448eb211c80319c', 'at 2026-03-14T09:26:10.123+01:00'],
