@@ -7,8 +7,9 @@ import { pseudonym, sessionPseudonym } from './pseudonym.ts';
 import { CONTEXT_RULES } from './rules/context.ts';
 import { FORMAT_RULES } from './rules/formats.ts';
 import { ARGUMENT_KEYS, JSON_PATH_RULES, matchJsonPath } from './rules/json-paths.ts';
-import { classifyKey, isInert, isUserKey, OAUTH_CONTEXT, passwordLike, type KeyClass } from './rules/keys.ts';
-import { isPersonAccount } from './rules/context.ts';
+import { classifyKey, isHostKey, isInert, isUserKey, OAUTH_CONTEXT, passwordLike, type KeyClass } from './rules/keys.ts';
+import { isBusinessKey, isPersonAccount } from './rules/context.ts';
+import { hostValue } from './rules/pii.ts';
 import { PII_RULES } from './rules/pii.ts';
 import { idVariants, MASKED_MIDDLE, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
 import type { SecretLedger } from './ledger.ts';
@@ -149,7 +150,8 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
   for (const rule of rules) {
     if (rule.keywords) {
       if (lower === null) {
-        lower = ed.text.toLowerCase();
+        // A JSON leaf's key counts too: `"ssn": "585-74-6161"` has its keyword in the key.
+        lower = keyHint ? `${ed.text.toLowerCase()}\n${keyHint.toLowerCase()}` : ed.text.toLowerCase();
         chars = new CharSet(lower);
       }
       if (!hasKeyword(lower, chars!, rule.keywords)) continue;
@@ -386,6 +388,19 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
         redactEdit(m.value, harRule, q, st, edits);
         continue;
       }
+      // `"upstream_addr": "orders_mcp_backend"`: a host a key names (as @host does in text).
+      if (m.value.t === 'str' && isHostKey(m.key)) {
+        const h = hostValue(st.key, m.value.value);
+        if (h !== null) {
+          edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(h, m.value.quote), rule: '@host', originalLength: m.value.end - m.value.start });
+          continue;
+        }
+      }
+      // `"customer": "Jane Roe"`, `"sku": "DSK-1"`: business data a key names (as @business-kv in text).
+      if ((m.value.t === 'str' || m.value.t === 'num') && isBusinessKey(m.key, m.value.t === 'str' ? m.value.value : m.value.raw)) {
+        summaryEdit(m.value, '@business-kv', q, edits);
+        continue;
+      }
       // `"username": "mary"`: the account a key names, in any JSON container (as @username in text).
       if (m.value.t === 'str' && isUserKey(m.key) && isPersonAccount(m.value.value)) {
         edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(pseudonym(st.key, 'user', m.value.value), m.value.quote), rule: '@username', originalLength: m.value.end - m.value.start });
@@ -476,7 +491,17 @@ function memberLine(ed: Editor, st: EngineState, depth: number): boolean {
 
 // Free-text arguments: `arguments: {…}`, `args=(…)`, `tool_input={…}`, a quoted string or the rest
 // of the line. Everything under arguments is business data, whatever its language or syntax.
-const ARG_LEAD = new RegExp(String.raw`(?<![A-Za-z0-9_])(?:${ARGUMENT_KEYS.join('|')})["']?[ 	]{0,3}[:=][ 	]{0,3}`, 'g');
+const ARG_LEAD = new RegExp(
+  [
+    // `arguments: {…}`, `args=(…)`, `kwargs: a=1, b=2`, `with arguments map[…]`
+    String.raw`(?<![A-Za-z0-9_])(?<key>${ARGUMENT_KEYS.join('|')}|kwargs)["']?(?:[ \t]{0,3}[:=][ \t]{0,3}|[ \t]{1,3}(?=(?:map)?[{[(]))(?:map(?=\[))?`,
+    // `Calling tool get_order {"order_id": …}`: the JSON after a tool call's name is its arguments
+    String.raw`\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Cc]all(?:ed)?) tool [\w.\-]{1,80}(?: with)?[:=]?[ \t]{1,3}(?=(?:map)?[{[(])(?:map(?=\[))?`,
+    // `Tool get_order returned isError=false in 5 ms: {…}`, `structured output: {…}`: a result
+    String.raw`(?<result>\b[Tt]ool [\w.\-]{1,80} returned\b[^{[\n]{0,80}?[:=][ \t]{0,3}(?=[{[])|\bstructured (?:output|content)[:=][ \t]{0,3}(?=[{[])|\bstructuredContent=(?=[{[]))`,
+  ].join('|'),
+  'g',
+);
 const CLOSE: Record<string, string> = { '{': '}', '[': ']', '(': ')' };
 
 /** End of the bracketed span starting at `at` (quotes skipped), or the end of the text if it never closes. */
@@ -509,7 +534,7 @@ function hasData(s: string): boolean {
 
 function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
   const text = ed.text;
-  if (!/arg|tool_input|toolInput/i.test(text)) return;
+  if (!/arg|tool|structured/i.test(text)) return;
   ARG_LEAD.lastIndex = 0;
   const edits: Edit[] = [];
   const frozen: Array<[number, number]> = [];
@@ -517,6 +542,7 @@ function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
   for (const m of text.matchAll(ARG_LEAD)) {
     const at = m.index + m[0].length;
     if (at < from || at >= text.length || ed.isFrozen(at, at + 1) || ed.insideRemark(at, at + 1)) continue;
+    const rule = m.groups!.result !== undefined ? '@tool-result' : '@tool-arguments';
     const c = text[at]!;
     let end: number;
     if (c === '{' || c === '[') {
@@ -524,7 +550,7 @@ function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
       const node = strict ?? parseJsonAt(text, at, true);
       if (node) {
         const q = strict ? '"' : "'";
-        summariseContainer(node, '@tool-arguments', [], ['arguments'], false, { st, depth, loose: !strict, line: text, edits, key: 'arguments', q });
+        summariseContainer(node, rule, [], ['arguments'], false, { st, depth, loose: !strict, line: text, edits, key: 'arguments', q });
         frozen.push([node.start, node.end]);
         from = node.end;
         continue;
@@ -538,7 +564,7 @@ function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
     const open = CLOSE[c] ? 1 : 0;
     const close = CLOSE[c] && text[end - 1] === CLOSE[c] ? 1 : 0;
     const inner = text.slice(at + open, end - close);
-    if (inner.trim() && hasData(inner)) edits.push({ start: at + open, end: end - close, text: `<string len=${inner.length}>`, rule: '@tool-arguments' });
+    if (inner.trim() && hasData(inner)) edits.push({ start: at + open, end: end - close, text: `<string len=${inner.length}>`, rule });
     frozen.push([at, end]);
     from = end;
   }

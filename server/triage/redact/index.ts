@@ -8,6 +8,7 @@ import { SecretLedger } from './ledger.ts';
 import { SessionIdBook } from './session.ts';
 import { classifyKey, isInert, type KeyClass } from './rules/keys.ts';
 import { inertRanges } from './vocabulary.ts';
+import { isBusinessKey } from './rules/context.ts';
 import { placeholder, type MaskedResolution, type PatternRule, type RedactResult, type Remark } from './types.ts';
 
 export type { MaskedResolution, PatternRule, RedactResult, Remark } from './types.ts';
@@ -92,18 +93,32 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
   // Pretty-printed HAR/JSON: a sensitive `"name"` line makes the next `"value"` line secret,
   // and every value inside a `"cookies": [` block is a cookie.
   let pendingName: string | null = null;
+  let pendingBusiness = false;
   let inCookies = false;
   const harValue = (text: string): { text: string; remark?: Remark } => {
     const nm = HAR_NAME.exec(text);
     if (nm) {
       const cls = classifyKey(nm[1]!);
       pendingName = cls && cls !== 'session' && cls !== 'oauth-code' ? SECRET_RULE[cls] : null;
+      pendingBusiness = isBusinessKey(nm[1]!.replace(/^x-/i, ''), 'x0');
       return { text };
     }
     if (/"cookies"\s{0,4}:\s{0,4}\[\s{0,4}$/.test(text)) inCookies = true;
     else if (inCookies && /^\s{0,64}\]/.test(text)) inCookies = false;
+    const business = pendingBusiness;
     const rule = pendingName ?? (inCookies ? '@cookie' : null);
-    if (text.trim()) pendingName = null;
+    if (text.trim()) {
+      pendingName = null;
+      pendingBusiness = false;
+    }
+    if (business && !rule) {
+      // `"name": "tenant"` then `"value": "CUST-851857"`: a business value, summarised.
+      const bv = HAR_VALUE_LINE.exec(text);
+      if (!bv || isInert(bv.groups!.v!)) return { text };
+      const [s, e] = bv.indices!.groups!.v!;
+      const ph = `<string len=${e - s}>`;
+      return { text: text.slice(0, s) + ph + text.slice(e), remark: { rule: '@business-kv', start: s, end: s + ph.length, originalLength: e - s } };
+    }
     const v = rule ? HAR_VALUE_LINE.exec(text) : null;
     if (!v || !rule || isInert(v.groups!.v!)) return { text };
     const [s, e] = v.indices!.groups!.v!;

@@ -113,10 +113,12 @@ export function idVariants(id: string): string[] {
 
 // Places a raw session id shows up in MCP logs (redaction.md "What MCP puts into logs").
 // No quotes, backslashes or angle brackets inside an id: `"key":""` (an empty value) must not swallow the next key.
-const ID = String.raw`([^\s"'\\<>]{6,256}?)`;
+// Nor brackets, braces or parentheses: `"Mcp-Session-Id":[]string{"…"}` (a Go dump) names no id `[]string{`.
+const ID = String.raw`([^\s"'\\<>\[\]{}()|,;]{6,256}?)`;
 const END = String.raw`(?=$|[\s"',;&)\]}>\\\x60])`;
 export const SESSION_ID_PATTERNS: RegExp[] = [
-  new RegExp(String.raw`mcp[-_]?session[-_]?id\\{0,7}["']?\s{0,8}[:=]\s{0,8}\\{0,7}["']?` + ID + END, 'gi'),
+  // (Also Go header maps: `"Mcp-Session-Id":[]string{"<id>"}`.)
+  new RegExp(String.raw`mcp[-_]?session[-_]?id\\{0,7}["']?\s{0,8}[:=]\s{0,8}(?:\[\]string\{|\[)?\\{0,7}["']?` + ID + END, 'gi'),
   new RegExp(String.raw`(?:[?&;]|&amp;)(?:session_id|sessionId|mcp_session_id|session|sid)=` + ID + String.raw`(?=$|[\s"',;&)\]}>#\\])`, 'g'),
   // (No leading `\\{0,7}`: backslashes before the opening quote change neither which ids match
   // nor the captured id, and a pattern that starts with the quote is scanned much faster.)
@@ -129,6 +131,12 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
     'g',
   ),
   new RegExp(String.raw`\bSession ` + ID + String.raw` (?:idle timeout|crashed|terminated|expired|closed)`, 'g'),
+  // Error messages and logfmt/dotted keys: `Session not found: <id>`, `(mcp-session-id <id>)`,
+  // `mcp.session=<id>`, `session=<id>` (a word there is no id: see WORD and the digit rule below).
+  new RegExp(String.raw`(?:[Ss]ession not found|[Uu]nknown session|[Ii]nvalid session|[Ss]ession expired|mcp-session-id)[:=]?\s{1,8}\(?(?=[^\s"'\\<>\[\]{}()|,;]{0,255}[0-9])` + ID + END, 'g'),
+  new RegExp(String.raw`(?<![A-Za-z0-9_\-])(?:mcp[._]session(?:[._]id)?|session)=` + ID + END, 'g'),
+  // OTel / header maps: `"http.request.header.mcp-session-id":["<id>"]`.
+  new RegExp(String.raw`["'](?:[\w.\-]{1,80}\.)?(?:mcp-session-id|mcp_session_id|mcpsessionid)["']\s{0,8}:\s{0,8}\[\s{0,8}["']([^"'\\\s]{6,256})`, 'gi'),
 ];
 
 /**
@@ -144,6 +152,9 @@ const NEEDS: Array<string | RegExp> = [
   // "ession with ID", and [:=]? and a blank follow: a literal-led scan, much cheaper.
   /ession(?: ID| id|Id| with ID)?[:=]?\s/,
   'Session ',
+  /ession not found|nknown session|nvalid session|ession expired|mcp-session-id/,
+  'session=',
+  /session-id["']\s{0,8}:\s{0,8}\[/i,
 ];
 
 const NOT_IDS = new Set(['None', 'null', 'undefined', 'none', 'provided', 'required', 'missing', 'invalid', 'header', 'expired']);
@@ -160,7 +171,11 @@ const MASKED_TAIL = /(?:\*{3,}|…|\.\.\.|\[masked\])$/;
 const HAR_NAME = /^\s{0,64}"name"\s{0,4}:\s{0,4}"([^"\\]{1,128})"\s{0,4},?\s{0,4}$/;
 const HAR_VALUE = /^\s{0,64}"value"\s{0,4}:\s{0,4}"([^"\\\s]{6,256})"/;
 
-export function collectSessionIds(line: string, book: SessionIdBook): void {
+const ANSI = /\x1b\[[0-9;]{0,16}m/g;
+
+export function collectSessionIds(raw: string, book: SessionIdBook): void {
+  // Colours between a key and its value (`mcp-session-id\x1b[0m: \x1b[35m<id>`) hide neither.
+  const line = raw.includes('\x1b[') ? raw.replace(ANSI, '') : raw;
   const name = HAR_NAME.exec(line);
   if (name) {
     book.lastHeaderName = name[1]!;
@@ -181,6 +196,8 @@ export function collectSessionIds(line: string, book: SessionIdBook): void {
       const id = m[1]!.replace(/[.:`*]+$/, '');
       if (book.raw.has(id.trim())) continue; // known already: adding it again would change nothing
       if (p >= FREE_TEXT_FROM && WORD.test(id)) continue;
+      // The error-message and logfmt forms take an id only if it has a digit (`session=expired` is a word).
+      if (p >= 6 && p <= 7 && !/[0-9]/.test(id)) continue;
       if (NOT_IDS.has(id) || /^\*+/.test(id) || MASKED_TAIL.test(id) || id.includes('…') || /\*{3,}/.test(id) || X_MASKED.test(id) || id.includes('...')) continue;
       if (id.startsWith('[REDACTED') || id.startsWith('<') || PSEUDO.test(id)) continue;
       book.add(id);

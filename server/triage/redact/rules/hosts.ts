@@ -8,6 +8,10 @@ const PUBLIC_HOST_SUFFIXES = [
   'github.com',
   'githubusercontent.com',
   'github.io',
+  'huggingface.co',
+  'microsoftonline.com',
+  'docker.io',
+  'docker.com',
   'openai.com',
   'anthropic.com',
   'claude.ai',
@@ -62,3 +66,9 @@ export function isPrivateHostName(host: string): boolean {
   if (h === 'localhost' || !h.includes('.')) return false;
   return PRIVATE_SUFFIXES.some((s) => h.endsWith('.' + s));
 }
+
+/**
+ * URL schemes that name a network host (an MCP resource URI like `notes://customer/1` names none).
+ * Anchored at the end only: an ANSI colour or a key glued in front (`\x1b[4mhttp://`) does not hide it.
+ */
+export const NETWORK_SCHEMES = /(?:https?|wss?|ftps?|sftp|ssh|grpcs?|h2c?|tcp|udp|tls|ldaps?|smtps?|imaps?|pop3s?|postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|kafka|nats|mqtts?|sqlserver|jdbc:[a-z0-9]+|clickhouse|cassandra|elasticsearch|memcached|socks[45]?h?|proxy)$/i;

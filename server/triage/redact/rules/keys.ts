@@ -61,6 +61,7 @@ const CONTAINS = [
   'connectionstring',
   'passphrase',
   'cookie',
+  'ticket',
 ];
 
 // Names that contain a sensitive word but describe it (types, endpoints, counts, diagnostics).
@@ -127,6 +128,8 @@ function classifyKeyUncached(rawName: string): KeyClass | null {
   if (exact) return exact;
   if (SAFE_EXACT.has(n)) return null;
   if (n.endsWith('sessionid') && n.length <= 20) return 'session';
+  // `x-upstream-auth`, `proxy_auth`: a header or key that ends in auth carries credentials.
+  if (n.endsWith('auth') && n.length > 4 && !/(?:oauth|author)$/.test(n)) return 'secret';
   if (!CONTAINS.some((w) => n.includes(w))) return null;
   if (SAFE_SUFFIX.some((s) => n.endsWith(s) && n !== s)) return null;
   return n.includes('cookie') ? 'cookie' : 'secret';
@@ -139,7 +142,7 @@ export function passwordLike(rawName: string): boolean {
 }
 
 /** Keys whose value names a person's account (pseudonymised as `user-…`, like a user in a home path). */
-export const USER_KEYS = new Set(['user', 'username', 'usrname', 'login', 'loginname', 'account', 'accountname', 'owner', 'remoteuser', 'principal', 'upn', 'samaccountname', 'userprincipalname', 'dbuser', 'pguser', 'mysqluser', 'userid']);
+export const USER_KEYS = new Set(['logname', 'user', 'username', 'usrname', 'login', 'loginname', 'account', 'accountname', 'owner', 'remoteuser', 'principal', 'upn', 'samaccountname', 'userprincipalname', 'dbuser', 'pguser', 'mysqluser', 'userid']);
 export const isUserKey = (rawName: string) => USER_KEYS.has(normaliseKey(rawName.includes('.') ? rawName.slice(rawName.lastIndexOf('.') + 1) : rawName));
 
 /** Lines in which `code` and `state` are OAuth material rather than an error code or a state name. */
@@ -152,3 +155,7 @@ export function isInert(v: string): boolean {
   if (s.length === 0 || /^(?:bearer|basic|dpop)(?:\s{1,8}|%20|\+)$/i.test(s)) return true;
   return /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) || isOurOutput(s);
 }
+
+/** Keys whose value names a host (JSON log fields of proxies and servers). */
+export const HOST_KEYS = new Set(['host', 'hostname', 'upstream', 'upstreamaddr', 'upstreamhost', 'upstreamcluster', 'upstreamname', 'backend', 'backendhost', 'servername', 'targethost', 'proxyhost', 'dbhost', 'databasehost', 'redishost', 'smtphost', 'peeraddress', 'serveraddress', 'netpeername', 'netpeerhost', 'authority', 'xforwardedhost']);
+export const isHostKey = (rawName: string) => HOST_KEYS.has(normaliseKey(rawName));

@@ -6,7 +6,7 @@ import { isIPv6 } from 'node:net';
 import { pseudonym } from '../pseudonym.ts';
 import type { PatternRule } from '../types.ts';
 import { LB } from './formats.ts';
-import { isPrivateHostName, isPublicHost, PRIVATE_SUFFIXES } from './hosts.ts';
+import { isPrivateHostName, isPublicHost, NETWORK_SCHEMES, PRIVATE_SUFFIXES } from './hosts.ts';
 
 export { isPublicHost };
 
@@ -118,6 +118,18 @@ export const ID_LOOKALIKES = [
   'pi_3MtwBwLkdIwHu7ix28a3tqPa charged',
 ];
 
+/**
+ * The pseudonym of a host named by a key (`"upstream_addr": "orders_mcp_backend:8080"`), the port
+ * kept; null for loopback, public hosts, IPs (the IP rules take them), URLs and non-names.
+ */
+export function hostValue(key: Uint8Array, v: string): string | null {
+  const m = /^(?<h>[A-Za-z][A-Za-z0-9\-_]{0,62}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})(?<port>:\d{1,5})?$/.exec(v);
+  if (!m) return null;
+  const h = m.groups!.h!;
+  if (isPublicHost(h) || /^(?:host|ip|user|email|sess|h|req)[-_][a-z2-7]{10,16}$/.test(h) || /^(?:unix|none|null|unknown|localhost|default)$/i.test(h)) return null;
+  return pseudonym(key, 'host', h.toLowerCase()) + (m.groups!.port ?? '');
+}
+
 export const PII_RULES: PatternRule[] = [
   gated({
     id: '@email',
@@ -193,7 +205,7 @@ export const PII_RULES: PatternRule[] = [
     description: 'phone numbers: E.164 (+ and 8–15 digits, separators allowed) anywhere; national forms ((415) 555-0199, 020 7946 0958) after a phone word or key; never inside ids or timestamps',
     keywords: ['+', 'phone', 'tel', 'mobile', 'cell', 'fax', 'call', 'sms', 'whatsapp', 'contact', '('],
     // Digit groups are separated or parenthesised, so a run splits one way only (bounded backtracking).
-    pattern: /(?<![A-Za-z0-9_\-.\/+:=])(?<v>\+[1-9][0-9]{6,14}|\+[1-9][0-9]{0,3}(?:[ .\-]?\([0-9]{1,4}\)[0-9]{0,5}|[ .\-][0-9]{1,8}){1,6}|\([0-9]{2,4}\) ?[0-9]{3,4}[ .\-][0-9]{3,4}|0[0-9]{1,4}(?:[ .\-][0-9]{2,4}){2,4}|[0-9]{3}[ .\-][0-9]{3}[ .\-][0-9]{4})(?![A-Za-z0-9_\-:+]|[.,][0-9])/dg,
+    pattern: /(?<![A-Za-z0-9_\-.\/+])(?<v>\+[1-9][0-9]{6,14}|\+[1-9][0-9]{0,3}(?:[ .\-]?\([0-9]{1,4}\)[0-9]{0,5}|[ .\-][0-9]{1,8}){1,6}|\([0-9]{2,4}\) ?[0-9]{3,4}[ .\-][0-9]{3,4}|0[0-9]{1,4}(?:[ .\-][0-9]{2,4}){2,4}|[0-9]{3}[ .\-][0-9]{3}[ .\-][0-9]{4})(?![A-Za-z0-9_\-:+]|[.,][0-9])/dg,
     secretKind: 'pii',
     validate: (v, m, ctx) => {
       const digits = v.replace(/[^0-9]/g, '').length;
@@ -249,17 +261,18 @@ export const PII_RULES: PatternRule[] = [
     pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|hostname|x-forwarded-host|x-forwarded-server|x-original-host|:authority|server_name|server|upstream|upstream_host|upstream_cluster|backend|backend_host|target_host|proxy_host|db_host|database_host|redis_host|smtp_host)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
     secretKind: 'pii',
     // (A key's value that is a URL is the URL branch's: `upstream: "http://…"` names no host `http`.)
-    validate: (v, m, ctx) => !(/^server/i.test(m[0]) && !v.includes('.')) && !(!m[0].includes('://') && ctx.line.startsWith('://', m.index + m[0].length)) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
+    // Only network schemes name a host: an MCP resource URI (`notes://customer/1240`) does not.
+    validate: (v, m, ctx) => (!m[0].includes('://') || NETWORK_SCHEMES.test(m[0].slice(0, m[0].indexOf('://')).replace(/^.*[^A-Za-z0-9+.:\-]/, ''))) && !(/^server/i.test(m[0]) && !v.includes('.')) && !(!m[0].includes('://') && ctx.line.startsWith('://', m.index + m[0].length)) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
     tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"', 'Host: mcp-gateway', 'upstream_cluster=orders-v2', 'db_host: pg-primary-3'],
-    fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3', ...ID_LOOKALIKES],
+    fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3', 'resources/read uri=notes://customer/1240', 'ui://widget/orders', ...ID_LOOKALIKES],
   }),
   gated({
     id: '@internal-host',
     kind: 'free-text',
     description: 'host names under a private DNS suffix anywhere in a line (.internal, .local, .svc.cluster.local, .corp, .lan, .home.arpa, .consul …) → host-…; public SDK/doc hosts and loopback are kept',
     keywords: PRIVATE_SUFFIXES.map((x) => '.' + x.split('.').pop()),
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_\-.@/\\])(?<v>[A-Za-z0-9][A-Za-z0-9\-_]{0,62}(?:\.[A-Za-z0-9\-_]{1,63}){0,10}\.(?:${PRIVATE_SUFFIXES.map((x) => x.replace('.', '\\.')).join('|')}))(?![A-Za-z0-9\-_]|\.[A-Za-z0-9])`, 'dgi'),
+    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_\-./\\])(?<v>[A-Za-z0-9][A-Za-z0-9\-_]{0,62}(?:\.[A-Za-z0-9\-_]{1,63}){0,10}\.(?:${PRIVATE_SUFFIXES.map((x) => x.replace('.', '\\.')).join('|')}))(?![A-Za-z0-9\-_]|\.[A-Za-z0-9])`, 'dgi'),
     secretKind: 'pii',
     validate: (v) => isPrivateHostName(v) && !/^(?:host|ip|user|email|sess|h|req)[-_][a-z2-7]{10,16}\./.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
@@ -277,6 +290,30 @@ export const PII_RULES: PatternRule[] = [
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
     tps: ['proxying to upstream orders_backend', 'HAProxy backend mcp-pool/srv2 is DOWN', 'no healthy upstream in cluster outbound-8080'],
     fps: ['upstream prematurely closed connection', 'upstream timed out (110: Connection timed out)', 'backend error', 'upstream http2 settings'],
+  }),
+  gated({
+    id: '@upstream-name:haproxy',
+    kind: 'free-text',
+    description: "HAProxy's backend/server field (`fe_mcp~ be_mcp/mcp-orders-2 0/0/1/76/39`): the server name → host-…",
+    keywords: ['/'],
+    pattern: /\] [\w.\-]{1,64}~? [\w.\-]{1,64}\/(?<v>[A-Za-z][\w.\-]{0,63}) -?\d{1,9}\/-?\d{1,9}\//dg,
+    secretKind: 'pii',
+    validate: (v) => !isPublicHost(v) && !/^(?:host|ip)-[a-z2-7]{10,16}$/.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['haproxy[1234]: 127.0.0.1:31154 [14/Mar/2026:10:10:03.767] fe_mcp~ be_mcp/mcp-orders-2 0/0/1/76/39 200 3281'],
+    fps: ['haproxy[1234]: 127.0.0.1:31154 [14/Mar/2026:10:10:03.767] fe_mcp~ be_mcp/<NOSRV> -1/-1/-1/-1/0 503 217'],
+  }),
+  gated({
+    id: '@upstream-name:envoy',
+    kind: 'free-text',
+    description: "Envoy/Istio cluster names (`outbound|8080||ext-authz-opa`): the service name → host-…",
+    keywords: ['bound|'],
+    pattern: /\b(?:outbound|inbound)\|\d{1,5}\|[\w.\-]{0,64}\|(?<v>[A-Za-z][\w.\-]{0,252})/dg,
+    secretKind: 'pii',
+    validate: (v) => !isPublicHost(v) && !/^(?:host|ip)-[a-z2-7]{10,16}$/.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['"mcp.orders.internal" "-" outbound|8080||ext-authz-opa ext_authz_denied'],
+    fps: ['outbound|8080||host-abcdefghij ok'],
   }),
   gated({
     id: '@opaque',
