@@ -148,6 +148,7 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
   let lower: string | null = null;
   let chars: CharSet | null = null;
   for (const rule of rules) {
+    if (rule.minLength !== undefined && ed.text.length < rule.minLength) continue; // cheapest first
     if (rule.keywords) {
       if (lower === null) {
         // A JSON leaf's key counts too: `"ssn": "585-74-6161"` has its keyword in the key.
@@ -214,8 +215,8 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
   if (!masked && !(sessionish && st.book.raw.size)) return;
   const edits: Edit[] = [];
   // Our own pseudonyms and placeholders are never a masked or shortened id (`sess_…` in a report).
-  const inert = inertRanges(ed.text);
-  const ours = (s: number, e: number) => inert.some(([a, b]) => s < b && e > a);
+  let inert: Array<[number, number]> | null = null;
+  const ours = (s: number, e: number) => (inert ??= inertRanges(ed.text)).some(([a, b]) => s < b && e > a);
   if (masked) {
     // Middle forms first: `3f2a…3a4b` is one masked id, not a prefix `3f2a…` and a word `3a4b`.
     MASKED_MIDDLE.lastIndex = 0;

@@ -46,8 +46,9 @@ function inertPattern(): RegExp {
 }
 
 /** Cheap test: can the text hold any inert token at all? */
+const MAY_HOLD = /\[RE|\[cut\]|<(?:string|number|boolean|null|array|object) |<(?:number|boolean|null)>|@[a-z]|(?:sess_|h-|host-|email_|ip-|user-|req-)[a-z2-7]/;
 function mayHold(text: string): boolean {
-  return text.includes('[RE') || text.includes('<') || text.includes('@') || /(?:sess_|h-|host-|email_|ip-|user-|req-)[a-z2-7]/.test(text);
+  return MAY_HOLD.test(text);
 }
 
 /** Ranges [start, end) of every inert token in the text, in order. */

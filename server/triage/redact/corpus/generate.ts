@@ -442,6 +442,50 @@ line(`2026-03-14 09:32:01 WARNING mcp.client: resuming session …${G1.slice(-8)
 line(`2026-03-14 09:32:02 INFO mcp.client: session ${G1.slice(0, 8)} idle`);
 line(`2026-03-14 09:32:03 DEBUG mcp.client: mcp-session-id: ${G2.slice(0, 8)}-xxxx-xxxx-xxxx-xxxxxx${G2.slice(-6)}`);
 
+// ---------- issue #18, second pass: the shapes an outside corpus showed (one file, so earlier files keep their bytes) ----------
+file('more-kinds.log');
+const G7 = 'e7d1c0b2-5a4f-4c3e-9b2a-1f0e9d8c7b6a';
+line(`2026-03-14 09:40:00 INFO server: Created new session with ID: ${G7}`);
+line(`2026-03-14 09:40:01 WARN server: Session not found: ${G7}`);
+line(`2026-03-14 09:40:02 request: &http.Request{Method:"POST", Proto:"${K('HTTP/1.1')}", Header:http.Header{"Mcp-Session-Id":[]string{"${G7}"}}, Host:"${S('host-go-dump', 'mcp.' + pick('abcdef', 5) + '.internal')}"}`);
+line(`2026-03-14 09:40:03 headers: map[Authorization:[Bearer ${S('bearer', fake(40))}] Cookie:[grafana_session=${S('cookie-go-map', pick(HEX, 32))}]]`);
+line(`${ips[0]} - - [14/Mar/2026:09:40:04 +0000] "GET /cb?access_token=${S('query-access-token', fake(30))}&token_type=bearer ${K('HTTP/1.1')}" 200 0 "-" "node"`);
+line(`{"level":30,"msg":"resources/read","uri":"${K('notes://customer/1240')}","contents":[{"uri":"notes://x","text":"${S('resource-contents', 'Customer prefers invoices in ' + pick1(['Portuguese', 'Finnish', 'Welsh']))}"}]}`);
+line(`[03/14/26 09:40:05] DEBUG resources/read -> TextResourceContents(text='${S('resource-repr', 'Deal desk: ' + pick1(NAMES) + ' asks for 90-day terms')}')`);
+line(`[03/14/26 09:40:06] INFO elicitation/create message='${S('elicitation-repr', 'Confirm the refund of ' + digits(4) + '.00 EUR?')}'`);
+line(`data: {"jsonrpc":"2.0","method":"elicitation/create","id":9,"params":{"message":"${S('elicitation-json', 'Please confirm shipping to ' + pick1(STREETS))}","requestedSchema":{"type":"object"}}}`);
+line(`2026-03-14T09:40:07.000Z INFO [host-app] Calling tool get_order {"order_id":"${S('args-calling-tool', 'ORD-' + digits(5))}"}`);
+line(`2026-03-14T09:40:08.000Z INFO [host-app] Tool get_order returned isError=false in 5 ms: {"ship_to":"${S('result-tool-returned', pick1(STREETS))}"}`);
+line(`[03/14/26 09:40:09] WARNING structured output: {'consignee': '${S('result-structured', pick1(NAMES))}'}`);
+line(`[03/14/26 09:40:10] INFO tool call lookup_customer kwargs: customer_id=${S('args-kwargs', 'CUST-' + digits(6))}, name='${S('args-kwargs', pick1(NAMES))}'`);
+line(`2026/03/14 09:40:11 calling tool search_issues with arguments map[assignee:${S('args-go-map', pick1(NAMES))} project:payments]`);
+line(`2026-03-14T09:40:12.000Z INFO [host-app] create_order committed order=${S('kv-order-anywhere', 'ORD-' + digits(5))} customer=${S('kv-customer-anywhere', 'CUST-' + digits(6))} total=${S('kv-money-anywhere', digits(4) + '.' + digits(2))}`);
+line(`payout prepared holder=${S('kv-person', pick1(NAMES))} amount=${S('kv-amount', digits(3) + '.' + digits(2))}`);
+line(`customer: ${S('kv-yaml-person', pick1(NAMES))}, ssn ${S('ssn', '5' + digits(2) + '-' + '3' + digits(1) + '-' + '8' + digits(3))}`);
+push({ level: 30, time: TS(80), msg: 'user login', user: { username: S('user-json', 'akow' + pick('abcdef', 4)), ssn: S('ssn-json', '4' + digits(2) + '-5' + digits(1) + '-7' + digits(3)), customer_id: S('kv-json', 'CUST-' + digits(6)) } });
+push({ level: 30, time: TS(81), msg: 'proxied', upstream_addr: S('host-json-key', 'orders_backend_' + pick('abcdef', 4)), hostname: S('host-json-key', 'replica-' + pick('abcdef', 4)) });
+line(`Mar 14 09:40:13 lb1 haproxy[1234]: 127.0.0.1:31154 [14/Mar/2026:09:40:13.767] fe_mcp~ be_mcp/${S('upstream-haproxy', 'mcp-orders-' + digits(1))} 0/0/1/76/39 200 3281 - - ---- 1/1/0/0/0 0/0 "POST /mcp HTTP/1.1"`);
+line(`[2026-03-14T09:40:14.792Z] "POST /mcp HTTP/2" 401 UAEX 0 61 1 - outbound|8080||${S('upstream-envoy', 'ext-authz-' + pick('abcdef', 4))} ext_authz_denied`);
+line(`2026/03/14 09:40:15 [error] 40#40: *35 user "${S('user-quoted', 'ops-' + pick('abcdef', 4))}": password mismatch, client: 127.0.0.1`);
+line(`* Proxy auth using Basic with user '${S('user-with', 'proxy' + pick('abcdef', 4))}'`);
+line(`Starting OrdersAgentApplication v2.0.3 (/app/orders-agent.jar started by ${S('user-started-by', 'svc_' + pick('abcdef', 5))} in /app)`);
+line(`LOGNAME=${S('user-logname', 'pkov' + pick('abcdef', 3))}`);
+line(`{"level":"debug","message":"[MCP][User: ${S('user-objectid', pick(HEX, 24))}][crm-mcp] Removed connection entry."}`);
+line(`DB = ("pg.${pick('abcdef', 5)}.internal", 5432, "finance", "${S('password-conn-tuple', 'Fin4nce' + digits(4))}")`);
+line(`proxy: &url.URL{Scheme:"http", User:url.UserPassword("svc-mcp", "${S('password-go-userpassword', 'winter-is-' + pick('abcdef', 5))}")}`);
+line(`$ curl -v -u admin:${S('password-curl-u', 'changeme' + digits(2))} https://mcp.example/mcp`);
+line(`$ sshpass -p ${S('password-sshpass', 'Spring' + digits(4) + '!')} ssh deploy@10.0.0.9 'uptime'`);
+line(`c.zaxxer.hikari.HikariConfig : password........................${S('password-dotted', 'hikariSecret' + digits(2))}`);
+line(`auth-proxy level=debug msg="ticket" x-upstream-auth=${S('secret-auth-suffix', fake(40))} x-tenant-ticket=${S('secret-ticket', pick(HEX, 48))}`);
+line(`AZURE_TENANT_ID=${S('cloud-tenant-id', uuid())}`);
+line(`  subscriptionId: ${S('cloud-subscription-id', uuid())}`);
+line(`Image: ${S('cloud-aws-account', digits(12))}.dkr.ecr.eu-west-1.amazonaws.com/orders-mcp:1.4.2`);
+line(`role arn:aws:iam::${S('cloud-aws-account', digits(12))}:role/orders`);
+line(`auth-proxy level=info msg="contact" tel=${S('phone-logfmt', '020 7946 ' + digits(4))} addr="${S('kv-addr', pick1(STREETS))}"`);
+line(`connectionString=mongodb://orders:${S('conn-string-password', 'mongo-pass-' + digits(2))}@${S('internal-host', 'mongo-0.' + pick('abcdef', 3) + '.internal')}:27017/orders`);
+line(`gateway-1 | \x1b[2m2026-03-14T09:40:16.045Z\x1b[0m DEBUG \x1b[33mmcp-session-id\x1b[0m: \x1b[35m${G7}\x1b[0m upstream \x1b[4mhttp://${S('host-ansi-url', 'orders-mcp-' + digits(1))}:8000/mcp\x1b[0m`);
+line(`2026-03-14T09:40:17Z info request mcp.session=${G7} http.status=200`);
+
 // More must-keeps that appear in the lines above.
 const outputMustContain = ['session_id=sess_', 'Mcp-Session-Id: sess_', 'mcp-session-id: sess_', 'Received session ID: sess_', '"mcp-session-id":"sess_'];
 for (const k of ['"jsonrpc":"2.0"', '"id":48', '"id":49', '"isError":true', 'X-Request-ID: ', 'mcp.client.streamable_http', '"method":"tools/call"', 'error_description="expired"', '[error] 29#29', 'python-httpx/0.28.1', 'kube-probe/1.29', 'GET /healthz HTTP/1.1', 'Connection refused', '"type":"text"', 'response_type=code', 'redirect_uri=', 'HTTP/1.1" 302']) K(k);
@@ -469,6 +513,7 @@ const manifest = {
     { name: 'opaque-percent', raw: G3, spellings: [G3, G3pct], masked: [], files: ['proxy-access.log', 'session.har', 'encoded.log'], expect: 'one-pseudonym' },
     { name: 'prefix-twin-a', raw: G4, spellings: [G4], masked: [], files: ['server-node.jsonl'], expect: 'one-pseudonym' },
     { name: 'prefix-twin-b', raw: G5, spellings: [G5], masked: [], files: ['server-node.jsonl'], expect: 'one-pseudonym' },
+    { name: 'uuid-more-kinds', raw: G7, spellings: [G7], masked: [], files: ['more-kinds.log'], expect: 'one-pseudonym' },
     { name: 'opaque-server', raw: G6, spellings: [G6], masked: [], files: ['server-node.jsonl', 'sse-stream.log'], expect: 'one-pseudonym' },
     { name: 'ambiguous-mask', raw: null, spellings: [], masked: ['c0ffee12****'], candidates: [G4, G5], files: ['client-python.log'], expect: 'joins-none' },
     { name: 'unresolved-mask', raw: null, spellings: [], masked: ['deadbeef42****'], candidates: [], files: ['client-python.log'], expect: 'own-pseudonym' },

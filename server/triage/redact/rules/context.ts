@@ -7,6 +7,7 @@ import type { PatternRule, RuleContext } from '../types.ts';
 import { placeholder } from '../types.ts';
 import { classifyKey, isInert, isUserKey, normaliseKey, OAUTH_CONTEXT, passwordLike, type KeyClass } from './keys.ts';
 import { pseudonym } from '../pseudonym.ts';
+import { inertRanges } from '../vocabulary.ts';
 import { isPrivateHostName } from './hosts.ts';
 
 // key, optional quote(s) around it (JSON escaped up to 3 levels: \\\"), an operator, an
@@ -22,7 +23,12 @@ const bracketed = (m: RegExpExecArray) => m.groups!.open === '[';
 /** Length of the value: a quoted one is all of v, a bracketed one ends at `]`, a bare one at a delimiter. */
 function valueLength(v: string, m: RegExpExecArray, query: boolean): number {
   if (quoted(m)) return v.length;
-  if (bracketed(m)) return v.indexOf(']') === -1 ? v.length : v.indexOf(']');
+  if (bracketed(m)) {
+    // The first `]` that is not the end of our own placeholder (`[a=[REDACTED:cookie]]`).
+    const inert = inertRanges(v);
+    for (let i = v.indexOf(']'); i !== -1; i = v.indexOf(']', i + 1)) if (!inert.some(([a, b]) => i >= a && i < b)) return i;
+    return v.length;
+  }
   return unquotedLength(v, query);
 }
 
@@ -125,6 +131,7 @@ function userRow(id: string, description: string, keywords: string[], source: st
     kind: 'key-name',
     description,
     keywords,
+    minLength: 4,
     pattern: new RegExp(source, 'dg'),
     secretKind: 'pii',
     validate: (v, m, ctx) => isPersonAccount(v) && ok(m, ctx),
@@ -292,6 +299,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cli-secret-flag',
+    minLength: 8,
     kind: 'key-name',
     description: 'command-line flags naming a secret (--password X, --password=X, --api-key X, --client-secret=X); the KV rules need a key not glued to a dash',
     keywords: ['--'],
@@ -307,6 +315,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@mysql-password',
+    minLength: 10,
     kind: 'key-name',
     description: 'the MySQL/MariaDB client password glued to -p (mysql -u root -pS3cret)',
     keywords: ['mysql', 'mariadb'],
@@ -317,6 +326,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@auth-tuple',
+    minLength: 12,
     kind: 'key-name',
     description: "a (user, password) pair by position: auth=('alice', 'hunter2') in requests/httpx, credentials/login tuples; the user becomes user-…, the password goes",
     keywords: ['auth', 'credential', 'login', 'userpassword'],
@@ -335,6 +345,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@xml-secret',
+    minLength: 10,
     kind: 'key-name',
     description: 'XML/HTML elements naming a secret (<password>x</password>, <ns:ClientSecret>x</ns:ClientSecret>)',
     keywords: ['</'],
@@ -349,6 +360,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@business-kv',
+    minLength: 5,
     kind: 'key-name',
     description: 'business values and people in k=v / k: v pairs (sku, order id, customer, amount, address, account holder…) anywhere; weaker keys (total, price, product, project, email, phone) on tool-call lines; summarised like JSON arguments (<string len=N>, <number>)',
     keywords: ['sku', 'order', 'customer', 'client', 'amount', 'total', 'price', 'invoice', 'account', 'addr', 'street', 'city', 'zip', 'post', 'phone', 'project', 'product', 'recipient', 'payee', 'tenant', 'holder', 'assignee', 'reporter', 'consignee', 'ship', 'bill', 'name', 'beneficiary', 'email'],
@@ -429,6 +441,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   ),
   {
     id: '@conn-tuple',
+    minLength: 16,
     kind: 'key-name',
     description: "a connection tuple by position: (host, port, user, password) — the password goes, the user becomes user-…",
     keywords: [','],
@@ -447,6 +460,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cli-userinfo',
+    minLength: 8,
     kind: 'key-name',
     description: 'user:password on a command line (curl -u admin:pw, --proxy-user u:p); the user becomes user-…',
     keywords: ['-u', '--user', '--proxy-user'],
@@ -460,6 +474,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@sshpass',
+    minLength: 12,
     kind: 'key-name',
     description: 'the password given to sshpass -p',
     keywords: ['sshpass'],
@@ -470,6 +485,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@dotted-secret',
+    minLength: 8,
     kind: 'key-name',
     description: 'config dumps that pad a secret key with dots (HikariConfig: password........hikariSecret9)',
     keywords: ['....'],
@@ -481,6 +497,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@ssn',
+    minLength: 11,
     kind: 'free-text',
     description: 'US social security numbers (AAA-GG-SSSS) with a context word or key (ssn, social security); never a date, id or phone',
     keywords: ['ssn', 'social', 'ss#'],
@@ -492,6 +509,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cloud-account-id',
+    minLength: 12,
     kind: 'key-name',
     description: 'cloud account, tenant and subscription ids by context (AZURE_TENANT_ID, subscriptionId, tenantId, AWS account in an ARN or an ECR registry, Entra authority URLs)',
     keywords: ['tenant', 'subscription', 'account', 'arn:aws', '.dkr.ecr.', 'microsoftonline', 'directory'],
@@ -508,6 +526,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@tool-result-repr',
+    minLength: 16,
     kind: 'key-name',
     description: "MCP content in Python reprs (TextContent(text='…'), TextResourceContents(text='…'), SamplingMessage(…)) and elicitation/create message='…': the text is business data, summarised",
     keywords: ['content(', 'contents(', 'message(', 'elicitation'],

@@ -184,6 +184,7 @@ export const PII_RULES: PatternRule[] = [
   },
   gated({
     id: '@card',
+    minLength: 13,
     kind: 'free-text',
     description: 'payment card numbers: Luhn-valid with a card IIN, and either grouped (4-4-4-4, 4-6-5, one separator) or bare after a card word/key; never a run inside a longer id, hex or timestamp',
     // Left: not after an id character or a separator that joins ids (`req_`, `00-`, `v1.`); right: not before one.
@@ -201,6 +202,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@phone',
+    minLength: 9,
     kind: 'free-text',
     description: 'phone numbers: E.164 (+ and 8–15 digits, separators allowed) anywhere; national forms ((415) 555-0199, 020 7946 0958) after a phone word or key; never inside ids or timestamps',
     keywords: ['+', 'phone', 'tel', 'mobile', 'cell', 'fax', 'call', 'sms', 'whatsapp', 'contact', '('],
@@ -269,6 +271,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@internal-host',
+    minLength: 7,
     kind: 'free-text',
     description: 'host names under a private DNS suffix anywhere in a line (.internal, .local, .svc.cluster.local, .corp, .lan, .home.arpa, .consul …) → host-…; public SDK/doc hosts and loopback are kept',
     keywords: PRIVATE_SUFFIXES.map((x) => '.' + x.split('.').pop()),
@@ -281,6 +284,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name',
+    minLength: 12,
     kind: 'free-text',
     description: 'an upstream/backend/cluster name in proxy prose (proxying to upstream orders_backend, backend mcp-pool/srv2): an identifier with _ - or a digit, never an English word → host-…',
     keywords: ['upstream', 'backend', 'cluster'],
@@ -293,6 +297,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name:haproxy',
+    minLength: 20,
     kind: 'free-text',
     description: "HAProxy's backend/server field (`fe_mcp~ be_mcp/mcp-orders-2 0/0/1/76/39`): the server name → host-…",
     keywords: ['/'],
@@ -305,6 +310,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name:envoy',
+    minLength: 14,
     kind: 'free-text',
     description: "Envoy/Istio cluster names (`outbound|8080||ext-authz-opa`): the service name → host-…",
     keywords: ['bound|'],
