@@ -2,7 +2,8 @@
 // samples/recorded/*), analysing the output of `mcp-triage redact` must give the same decisions
 // as analysing the logs themselves — the same headline, and each failure with the same decision,
 // rule, role, stage, request and evidence lines. Redact keeps line numbers, session pseudonyms
-// (same workspace key) and everything triage reads; this test proves it on every incident.
+// (same workspace key) and everything triage reads; this test proves it on every incident. And
+// `report` succeeds on every incident, from the logs and from their redacted copy.
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { redactCommand } from './cli/commands/redact.ts';
 import type { Analysis } from './contract/analysis.ts';
-import { ingestIncident, type Context } from './incidents.ts';
+import { incidentReport, ingestIncident, type Context } from './incidents.ts';
 import { entriesFromPaths } from './ingest/inputs.ts';
 import { recordedCases } from './accuracy/corpora.ts';
 import { sampleDirs } from './samples.ts';
@@ -39,9 +40,15 @@ function decisions(a: Analysis) {
   };
 }
 
+/** The analysis of the files, and the incident's public report (which must not be refused). */
 async function analyse(dir: string, files: string[], name: string): Promise<Analysis> {
   const r = await ingestIncident(ctx, entriesFromPaths(files.map((f) => join(dir, f))), { name });
-  await ctx.store.deleteIncident(r.id);
+  try {
+    const report = await incidentReport(ctx.store, r.id, { secrets: r.secrets, key: ctx.key });
+    expect(report.markdown).toContain('### Timeline');
+  } finally {
+    await ctx.store.deleteIncident(r.id);
+  }
   return r.analysis;
 }
 
@@ -53,7 +60,7 @@ async function redactInto(dir: string, logs: string[], out: string): Promise<voi
   expect(code, err).toBe(0);
 }
 
-describe('analyze(redact(x)) gives the same decisions as analyze(x)', () => {
+describe('analyze(redact(x)) gives the same decisions as analyze(x), and report(x) is never refused', () => {
   it('covers the samples and the recorded incidents', () => expect(incidents.length).toBeGreaterThanOrEqual(100));
   for (const dir of incidents) {
     const name = dir.split('/').slice(-2).join('/');

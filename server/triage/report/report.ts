@@ -227,7 +227,6 @@ export function buildReport(input: ReportInput): Report {
 
   const mdLines = markdown.split('\n');
   const v = verifyRedacted(mdLines.map(asRead).join('\n'), { rawValues: input.rawValues ?? [], ids: input.ids, independentLines: true });
-  if (!v.ok && process.env.DBG) for (const h of v.hits) console.error(h.rule, JSON.stringify(mdLines[h.line - 1]));
   if (!v.ok) {
     // Place each hit: the timeline's excerpt lines map back to their evidence line.
     const fenceAt = excerpt.length ? mdLines.findIndex((l, i) => l.startsWith('```') && mdLines[i - 2] === '### Timeline (correlated, redacted excerpt)') : -1;
