@@ -2,8 +2,8 @@
 // (re)compute its analysis.
 import type { CompiledFormat } from '../parsers/engine/apply.ts';
 import { loadFormats } from '../parsers/engine/registry.ts';
-import type { Analysis } from './contract/analysis.ts';
-import { ingestIntoStore, type IngestResult, type Progress } from './ingest/pipeline.ts';
+import type { Analysis, SkippedFile } from './contract/analysis.ts';
+import { ingestIntoStore, type IncidentName, type IngestResult, type Progress } from './ingest/pipeline.ts';
 import type { InputEntry } from './ingest/inputs.ts';
 import { DEFAULT_FOCUS, type FocusLimits } from './store/focus.ts';
 import { Store } from './store/store.ts';
@@ -46,12 +46,15 @@ export async function refreshAnalysis(store: Store, id: string, opts: { fullLimi
   const events = await store.triageEvents(id, focused ? Number.MAX_SAFE_INTEGER : 500_000, focused ? { focus: opts.focus ?? DEFAULT_FOCUS } : {});
   const whole = focused ? { sessions: await store.sessionStats(id), protocolVersions: await store.protocolVersions(id), triageEvents: triage } : undefined;
   const stored = await store.toolPolicy(id);
-  const analysis = analyze({
+  const skipped = await store.skippedFiles(id);
+  const analysed = analyze({
     whole,
     toolPolicy: stored ? ToolPolicy.parse(stored) : null,
     inputs: files.map((f) => ({ file: f.path, source: f.source as Analysis['inputs'][number]['source'], format: f.format, lines: f.lines, events: f.events, unparsed: f.unparsed, truncatedLines: f.truncatedLines })),
     events,
   });
+  // Files that are not logs are named, never diagnosed (ingest/screen.ts); absent when there are none.
+  const analysis: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
   await store.setAnalysis(id, analysis);
   return analysis;
 }
@@ -59,8 +62,8 @@ export async function refreshAnalysis(store: Store, id: string, opts: { fullLimi
 export async function ingestIncident(
   ctx: Context,
   entries: readonly InputEntry[],
-  opts: { id?: string; name: string; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
-): Promise<{ id: string; added: number; skipped: number; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
+  opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
+): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
   const id = opts.id ?? ctx.store.newIncidentId();
   const skipHashes = opts.id ? await ctx.store.fileHashes(id) : undefined;
   // A tool policy file among the inputs is configuration, not a log (classify/policy.ts).
@@ -84,7 +87,7 @@ export async function ingestIncident(
   if (policy) await ctx.store.setToolPolicy(id, policy);
   opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
   const analysis = await refreshAnalysis(ctx.store, id);
-  return { id, added: r.added, skipped: r.skipped, analysis, secrets: { book: r.book, ledger: r.ledger } };
+  return { id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles, analysis, secrets: { book: r.book, ledger: r.ledger } };
 }
 
 export interface ReportOptions {

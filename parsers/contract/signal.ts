@@ -39,6 +39,7 @@ export const SignalCause = z.enum([
   'auth-token-expired',
   'oauth-flow-failed',
   'auth-challenge',
+  'discovery-probe', // a client looking for metadata (OAuth well-known documents) or a browser asset: a 404 there is an answer, not a broken route
   // network and proxies
   'conn-refused',
   'dns-failure',

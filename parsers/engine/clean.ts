@@ -18,27 +18,37 @@ export function stripAnsi(line: string): { text: string; stripped: boolean } {
 export interface PrefixRule {
   id: string;
   re: RegExp;
+  /** The prefix carries the line's time (capture group 1, RFC 3339): lines whose own text has none take it. */
+  stamp?: boolean;
+  /** Specific enough to trust on a file of one or two lines (a pasted excerpt). */
+  strong?: boolean;
 }
 
 const LEVEL_WORD = '(?!(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)\\s)';
 
 export const PREFIX_RULES: readonly PrefixRule[] = [
   // Kubernetes CRI container logs (/var/log/containers/*.log): RFC 3339 stamp, stream, partial flag.
-  { id: 'cri-container', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}) (?:stdout|stderr) [FP] / },
+  { id: 'cri-container', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) (?:stdout|stderr) [FP] /, stamp: true, strong: true },
   // kubectl logs --prefix
-  { id: 'kubectl-prefix', re: /^\[pod\/[\w.-]{1,253}\/[\w.-]{1,253}\] / },
+  { id: 'kubectl-prefix', re: /^\[pod\/[\w.-]{1,253}\/[\w.-]{1,253}\] /, strong: true },
   // ECS / CloudWatch console copy: `06-02-2025 03:41:05 PM ` before the application's line.
   { id: 'console-ampm', re: /^\d{2}[-/]\d{2}[-/]\d{4},? \d{1,2}:\d{2}:\d{2}(?:\.\d{1,3})? [AP]M / },
   // CloudWatch Logs export / `aws logs tail`: stamp, tab (or stream name) before the line.
   { id: 'cloudwatch-tab', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})\t/ },
   { id: 'compose-service', re: new RegExp(`^${LEVEL_WORD}[A-Za-z0-9][\\w.-]{0,63}(?:[-_]\\d{1,3})?\\s{1,32}\\| ?`) },
+  // the same gutter with compose v2's replica index (`api-1  | `): specific enough for a one-line excerpt
+  { id: 'compose-replica', re: new RegExp(`^${LEVEL_WORD}[A-Za-z0-9][\\w.-]{0,63}[-_]\\d{1,3}\\s{1,32}\\| ?`), strong: true },
   // The separator must not be followed by a digit, so `12:00:01 …` is a time, not a gutter.
   { id: 'line-number-gutter', re: /^\s{0,8}\d{1,7}\s{0,4}[|│:](?!\d)\s?/ },
   { id: 'line-number-tab', re: /^\s{0,8}\d{1,7}\t/ },
   // CloudWatch / ECS / kubectl --timestamps: an RFC 3339 stamp followed by the application's own line.
   // Only when the application's own line follows (JSON, or a second date), so a file whose own
   // format starts with an RFC 3339 stamp keeps it.
-  { id: 'rfc3339-wrapper', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z\s(?=\{|\d{4}-\d{2}-\d{2}[ T]|\[\d{4}-\d{2}-\d{2})/ },
+  { id: 'rfc3339-wrapper', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z)\s(?=\{|\d{4}-\d{2}-\d{2}[ T]|\[\d{4}-\d{2}-\d{2})/, stamp: true, strong: true },
+  // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds (6–9 digits) and Z before any
+  // application line. The stamp is kept as the line's time where the application's line has none, so a
+  // format whose own lines start with such a stamp loses nothing.
+  { id: 'container-timestamps', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6,9}Z) (?=.)/, stamp: true, strong: true },
 ];
 
 /**
@@ -87,13 +97,25 @@ export function detectLayout(sample: readonly string[]): Layout {
 
 export function detectPrefix(sample: readonly string[]): PrefixRule | null {
   const lines = sample.filter((l) => l.trim() !== '');
-  if (lines.length < 3) return null;
+  if (!lines.length) return null;
+  // one or two lines (a pasted excerpt): only a prefix specific enough to be no message's own words, on every line
+  const short = lines.length < 3;
   for (const rule of PREFIX_RULES) {
+    if (short && !rule.strong) continue;
     let hits = 0;
     for (const l of lines) if (rule.re.test(l)) hits++;
-    if (hits / lines.length >= 0.8) return rule;
+    if (short ? hits === lines.length : hits / lines.length >= 0.8) return rule;
   }
   return null;
+}
+
+/** The time a stamp-carrying prefix gives this line (ms), or null. */
+export function prefixStamp(line: string, rule: PrefixRule | null): number | null {
+  if (!rule?.stamp) return null;
+  const m = rule.re.exec(line);
+  if (!m?.[1]) return null;
+  const t = Date.parse(m[1]);
+  return Number.isNaN(t) ? null : t;
 }
 
 export function stripPrefix(line: string, rule: PrefixRule | null): string {

@@ -7,6 +7,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entriesFromPaths } from '../../server/ingest/inputs.ts';
+import { scanEntries } from '../../server/ingest/pipeline.ts';
+import { SessionIdBook } from '../../server/triage/redact/index.ts';
 import { caseFiles } from '../../server/accuracy/analyze-case.ts';
 import { recordedCases } from '../../server/accuracy/corpora.ts';
 import { sampleDirs } from '../../server/samples.ts';
@@ -34,9 +36,12 @@ async function rowsOf(paths: string[], label: (name: string, path: string) => st
   const formats = loadFormats();
   const rows: CoverageRow[] = [];
   for (const p of paths) {
-    for (const entry of entriesFromPaths([p])) {
-      // A sample's tool policy (mcp-triage.tools.json) is configuration, not a log.
-      if (entry.name.endsWith('mcp-triage.tools.json')) continue;
+    // Only what an ingest reads: a sample's tool policy (mcp-triage.tools.json) is configuration,
+    // and what the screen skips (its expected.analysis.json) is not a log (server/ingest/screen.ts).
+    const candidates = entriesFromPaths([p]).filter((e) => !e.name.endsWith('mcp-triage.tools.json'));
+    const read = new Set((await scanEntries(candidates, new SessionIdBook(), formats)).filter((s) => !s.skip).map((s) => s.entry));
+    for (const entry of candidates) {
+      if (!read.has(entry)) continue;
       const stats = newStats(entry.name);
       for await (const _ of parseFile(readLines(entry.open()), { file: entry.name, formats, redact: (t) => t }, stats));
       rows.push({ ...coverageRow(stats), file: label(entry.name, p) });

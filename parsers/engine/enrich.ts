@@ -36,7 +36,7 @@ export interface Extractor {
 // Vocabulary.
 
 /** MCP methods with a slash: unambiguous in prose (the namespaces the spec defines). */
-const SLASH_METHOD = '(?:notifications/(?:tools|resources|prompts|roots)/[A-Za-z_]{1,30}|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)/[A-Za-z_]{1,30}(?:/[A-Za-z_]{1,30})?)';
+const SLASH_METHOD = '(?:notifications/(?:tools|resources|prompts|roots)/[A-Za-z_]{1,30}|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)/[A-Za-z_]{1,30}(?:/[A-Za-z_]{1,30})?)';
 /** Any MCP method, where the context already says a method follows (`method=`, `Sending request …`). */
 const MCP_METHOD = `(?:${SLASH_METHOD}|initialize|ping)`;
 /** A slash method standing alone: not inside a path (`/mcp/tools/call`) or a file name (`resources/read.ts`). */
@@ -305,6 +305,28 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    re: /\b(?:[Ff]ailed to (?:invoke|call|execute|run)|[Ee]rror (?:invoking|executing|calling|running)|[Ee]xception (?:invoking|executing|calling)) (?:the |an? )?(?:MCP )?tool\b(?! ?(?:list|s\b|schema|definition))|\b(?:[Ff]ailed to (?:get|list|fetch|load|discover)|[Ee]rror (?:getting|listing|fetching|loading|discovering)) (?:the )?(?:MCP )?tools\b/,
+    read: (_t, m) => (/tools\b/.test(m[0]) ? 'tools/list' : 'tools/call'),
+    needs: ['tool'],
+    why: 'host prose naming the kind of call that failed without naming the tool: `Error executing MCP tool:`, `failed to invoke tool: …`, `Failed to get tools from MCP server`',
+    examples: [['Error executing MCP tool:', 'tools/call'], ['failed to invoke tool: request failed with status: 502', 'tools/call'], ['ConnectionError: Failed to get tools from MCP server: ', 'tools/list']],
+    nearMisses: ['Error executing tool schema validation', 'failed to load toolchain', 'calling tool succeeded'],
+  },
+  {
+    field: 'rpcMethod',
+    re: /\b(?:[Ff]ailed to initiali[sz]e|[Ee]rror (?:during|while|in|on) initiali[sz](?:e|ation|ing)|[Ii]nitiali[sz]ation (?:failed|error|timed out)|\binitialize (?:failed|timed out|error(?:ed)?))\b|\b(?:[Ee]rror|[Ff]ailed to|[Ff]ailure) (?:reading|read) (?:the |a )?resource\b|\b(?:[Ee]rror|[Ff]ailed to|[Ff]ailure) (?:fetching|getting|listing|list|fetch|get) (?:the )?prompts\b|\b(list_tools|call_tool|read_resource|list_resources|get_prompt|list_prompts|send_ping|listTools|callTool|readResource|listResources|getPrompt|listPrompts)(?:\(\))? (?:failed|error(?:ed)?|timed out|raised)\b|\b[Pp]ing (?:failed|timed out|error)\b/,
+    read: (_t, m) => {
+      if (m[1]) return ({ list_tools: 'tools/list', listTools: 'tools/list', call_tool: 'tools/call', callTool: 'tools/call', read_resource: 'resources/read', readResource: 'resources/read', list_resources: 'resources/list', listResources: 'resources/list', get_prompt: 'prompts/get', getPrompt: 'prompts/get', list_prompts: 'prompts/list', listPrompts: 'prompts/list', send_ping: 'ping' } as Record<string, string>)[m[1]] ?? null;
+      const w = m[0].toLowerCase();
+      return w.includes('initiali') ? 'initialize' : w.includes('resource') ? 'resources/read' : w.includes('prompts') ? 'prompts/list' : w.includes('ping') ? 'ping' : null;
+    },
+    needs: ['nitiali', 'esource', 'rompts', 'failed', 'error', 'timed out', 'raised', 'ing '],
+    why: 'host prose naming the operation that failed: `Failed to initialize MCP client`, `Error reading resource x`, `Error fetching prompts`, `list_tools() failed`, `callTool failed`, `ping timed out`',
+    examples: [['Failed to initialize MCP client: connection refused', 'initialize'], ['MCP server initialization failed: HTTP 401', 'initialize'], ['Error reading resource file:///notes/a.md: 404', 'resources/read'], ['Error fetching prompts: HTTP 500', 'prompts/list'], ['list_tools() failed: ConnectError', 'tools/list'], ['callTool failed: McpError: MCP error -32001: Request timed out', 'tools/call'], ['ping timed out after 5 s', 'ping']],
+    nearMisses: ['initialized session abc', 'resource usage high', 'Initialization complete', 'ping ok in 4 ms'],
+  },
+  {
+    field: 'rpcMethod',
     re: /[.#:](list|call|read|get)Mcp(Tools|Tool|Resources|Resource|Prompts|Prompt)\b/,
     read: (_t, m) => ({ listTools: 'tools/list', callTool: 'tools/call', readResource: 'resources/read', listResources: 'resources/list', getPrompt: 'prompts/get', listPrompts: 'prompts/list' } as Record<string, string>)[`${m[1]}${m[2]}`] ?? null,
     needs: ['Mcp'],
@@ -444,10 +466,10 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
-    re: new RegExp(`\\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Rr]unning)(?: the)?(?: MCP)? [Tt]ool(?: call)?:? ['"\`]?${TOOL_NAME}`),
+    re: new RegExp(`\\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Rr]unning|[Ff]ailed to (?:call|invoke|execute|run))(?: the)?(?: MCP)? [Tt]ool(?: call)?:? ['"\`]?${TOOL_NAME}`),
     needs: ['ool'],
     why: 'host prose: `Calling MCP tool: x`, `calling tool x`, `Error invoking MCP tool x`, Spring AI `Executing tool call: x`',
-    examples: [['Calling MCP tool: createConfluencePage', 'createConfluencePage'], ['Error invoking MCP tool get_order: boom', 'get_order'], ["calling tool 'search'", 'search'], ['o.s.a.m.tool.DefaultToolCallingManager : Executing tool call: inventory_list_items', 'inventory_list_items']],
+    examples: [['Calling MCP tool: createConfluencePage', 'createConfluencePage'], ['Error invoking MCP tool get_order: boom', 'get_order'], ["calling tool 'search'", 'search'], ['o.s.a.m.tool.DefaultToolCallingManager : Executing tool call: inventory_list_items', 'inventory_list_items'], ['Failed to call tool search_docs: timeout', 'search_docs']],
     nearMisses: ['calling tool failed', 'Calling tools/list'],
   },
   {
@@ -457,6 +479,14 @@ export const EXTRACTORS: readonly Extractor[] = [
     why: 'host prose reporting a call\'s outcome: `Tool get_order returned isError=false`, `tool search failed: …`',
     examples: [['Tool import_orders returned isError=false in 2508 ms: {}', 'import_orders'], ['MCP tool search_docs failed: timeout', 'search_docs']],
     nearMisses: ['Tool returned 3 results', 'the tool failed'],
+  },
+  {
+    field: 'tool',
+    re: /\b[Tt]ool call ['"`]([A-Za-z_][\w.:-]{0,99})['"`]/,
+    needs: ['ool call'],
+    why: 'a quoted name after "tool call": `tool call "create_issue" failed with status 500`',
+    examples: [['tool call "create_issue" failed with status 500', 'create_issue']],
+    nearMisses: ['tool call "" failed', 'tool call failed'],
   },
   {
     field: 'tool',
@@ -525,7 +555,7 @@ export const EXTRACTORS: readonly Extractor[] = [
  * field, so its extractors are skipped together). Every extractor's examples pass their gate (test).
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
-  rpcMethod: /"method"|method=|Request|Notification|initialize|[Pp]ing|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
+  rpcMethod: /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
   tool: /ool|"arguments"/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)

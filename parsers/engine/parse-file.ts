@@ -4,7 +4,7 @@
 import { emptyEvent, type Event, type Source } from '../contract/event.ts';
 import { blockFolders, MAX_HELD, type BlockFolder } from '../special/index.ts';
 import { applyFormat, type CompiledFormat } from './apply.ts';
-import { detectLayout, detectPrefix, NUMBER_LINE, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
+import { detectLayout, detectPrefix, NUMBER_LINE, prefixStamp, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
@@ -77,11 +77,11 @@ export function planLines(head: readonly RawLine[]): LinePlan {
 }
 
 /** In line mode: the text parseFile gives `redact` for this physical line, or null when the layout skips it. */
-export function redactInput(raw: RawLine, plan: LinePlan): { text: string | null; ansi: boolean } {
+export function redactInput(raw: RawLine, plan: LinePlan): { text: string | null; ansi: boolean; stamp: number | null } {
   const a = stripAnsi(raw.text);
   const cleaned = stripPrefix(a.text, plan.prefix);
   const skip = (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '');
-  return { text: skip ? null : cleaned, ansi: a.stripped };
+  return { text: skip ? null : cleaned, ansi: a.stripped, stamp: prefixStamp(a.text, plan.prefix) };
 }
 
 /** The first SAMPLE_LINES lines, read off an iterator (detection looks at them; they are replayed). */
@@ -146,7 +146,11 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   // Events whose time was carried over from the line above (counted apart in stats.coverage).
   const carried = new WeakSet<Event>();
   /** An event with its own time sets the clock; one without takes the last time seen. */
+  // the times physical lines' prefixes gave (docker/kubectl timestamps), for their events without one; a
+  // block's event is made when the block closes, lines later, so the stamps wait here until then
+  const stamps = new Map<number, number>();
   const ownOrCarriedTs = (e: Event): void => {
+    if (e.ts === null && stamps.size) e.ts = stamps.get(e.line) ?? null;
     if (e.ts !== null) lastTs = e.ts;
     else if (lastTs !== null) {
       e.ts = lastTs;
@@ -215,6 +219,10 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       stats.skippedLines++;
       return;
     }
+    if (input.stamp !== null) {
+      stamps.set(raw.n, input.stamp);
+      stamps.delete(raw.n - STAMP_LINES);
+    }
     yield* handleText(raw.n, opts.redact(input.text));
   };
 
@@ -255,12 +263,17 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     if (
       pending &&
       pending.endLine - pending.line < MAX_FOLDED_LINES &&
+      (pending.kind !== 'raw' || wrapsProse(pending.text, text)) &&
       (inHtmlBody(pending.text) || chainsOn(pending, text) || ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) && !tryFormats.some((f) => applyFormat(f, text))))
     ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
       pending.endLine = n;
-      pending.kind = 'block';
+      // an unparsed line's wrapped continuation is still unparsed text, not a traceback — unless frames follow
+      if (pending.kind === 'raw') {
+        stats.unparsed++;
+        if (/^\s+(?:at |File ")/.test(text)) pending.kind = 'block';
+      } else pending.kind = 'block';
       return;
     }
     blanks = 0;
@@ -291,12 +304,12 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       return;
     }
     stats.unparsed++;
-    countLine('unknown', 1);
     const e = emptyEvent({ file: opts.file, line: n, source, format: 'unknown', kind: 'raw', text });
     // No format read it: the line reader reads its prefix in any order, the wording gives a level.
     readLine(e, null, null, lastTs);
     ownOrCarriedTs(e);
-    yield enrich(e);
+    // held like a parsed line, so a message wrapped onto indented lines stays one event
+    pending = e;
   };
 
   for (const raw of head) for (const e of handle(raw)) yield emit(e);
@@ -411,6 +424,14 @@ function inJsonBody(text: string): boolean {
   }
   // a string cut by the line end (`"message":"Not Found: MCP session is …`) leaves the object open too
   return depth > 0;
+}
+
+/** How many lines back a prefix's stamp is kept for the event that opens there (a block's first line). */
+const STAMP_LINES = 4096;
+
+/** An unparsed line continues only as wrapped prose or frames (`   dropped before the result…`, `    at f (x.js:1)`), never as a document. */
+function wrapsProse(pendingText: string, line: string): boolean {
+  return /[A-Za-z]{3}/.test(pendingText) && /^\s+(?:[A-Za-z(]|at |File ")/.test(line);
 }
 
 /**

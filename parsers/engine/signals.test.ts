@@ -65,7 +65,9 @@ describe('signal table', () => {
       fc.property(hostile, (line) => {
         const t = performance.now();
         table.match(line);
-        expect(performance.now() - t).toBeLessThan(200);
+        // a ReDoS guard, not a speed test: catastrophic backtracking takes seconds or hours, so the bound
+        // is loose enough that a busy machine never trips it
+        expect(performance.now() - t).toBeLessThan(2000);
       }),
       { numRuns: 300, seed: 17 },
     );

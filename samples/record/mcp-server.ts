@@ -9,7 +9,11 @@
  * process prints one line `{"listening":<port>}` on stdout; everything else goes
  * to its own JSON-lines log (pino-style) at `cfg.log`.
  *
- * NOT run by CI. Started by samples/record/record.ts.
+ * Started by samples/record/record.ts with a full config. Started by hand (the
+ * root README's probe example), everything but the port has a default: no `log`
+ * logs to stderr, no `db` keeps the orders in memory:
+ *
+ *   npx tsx samples/record/mcp-server.ts '{"port":3000}'
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -91,8 +95,8 @@ export interface ServerConfig {
   noDelete?: boolean;
 }
 
-const cfg: ServerConfig = JSON.parse(process.argv[2] ?? '{}');
-const logFd = openSync(cfg.log, 'a');
+const cfg: ServerConfig = { port: 0, log: '', db: '', name: 'orders-mcp', unknownSession: '404', jsonResponse: false, ...(JSON.parse(process.argv[2] ?? '{}') as Partial<ServerConfig>) };
+const logFd = cfg.log ? openSync(cfg.log, 'a') : 2;
 const HOST = cfg.hostname ?? hostname();
 
 type Fields = Record<string, unknown>;
@@ -152,13 +156,17 @@ const SEED: Order[] = [
   { id: 'ORD-1001', sku: 'SKU-RED-MUG', qty: 2, status: 'shipped' },
   { id: 'ORD-1002', sku: 'SKU-BLUE-CAP', qty: 1, status: 'processing' },
 ];
+/** no cfg.db (started by hand): the orders live in memory */
+let memoryOrders: Order[] = SEED;
 function loadOrders(): Order[] {
+  if (!cfg.db) return memoryOrders;
   return existsSync(cfg.db) ? (JSON.parse(readFileSync(cfg.db, 'utf8')) as Order[]) : SEED;
 }
 function saveOrder(sku: string, qty: number): Order {
   const all = loadOrders();
   const o: Order = { id: `ORD-${4711 + all.length - SEED.length}`, sku, qty, status: 'created' };
-  writeFileSync(cfg.db, JSON.stringify([...all, o]));
+  if (cfg.db) writeFileSync(cfg.db, JSON.stringify([...all, o]));
+  else memoryOrders = [...all, o];
   return o;
 }
 

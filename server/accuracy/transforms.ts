@@ -11,7 +11,7 @@ export interface Bundle {
   files: { name: string; data: Buffer }[];
 }
 
-export type TransformId = 'style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise';
+export type TransformId = 'style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise' | 'container' | 'timestamps' | 'ansi';
 
 /** The names of a bundle directory's logs (not its labels, READMEs, expected output or style variants). */
 export function readBundleNames(dir: string): string[] {
@@ -171,6 +171,28 @@ export function transform(b: Bundle, id: TransformId, seed: number, opts: { styl
       const ms = 400 + Math.floor(r() * 1200);
       return { files: files.map((f) => (isServer(f.name) ? { name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), ms)) } : f)) };
     }
+    case 'container': {
+      // `docker compose logs`: a service gutter on every line of every file
+      const svc = ['api', 'mcp-gateway', 'worker', 'tools'][Math.floor(r() * 4)]!;
+      const pad = ' '.repeat(2 + Math.floor(r() * 3)); // compose pads every line of a service alike
+      return { files: files.map((f, i) => ({ name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => `${svc}-${i + 1}${pad}| ${l}`)) })) };
+    }
+    case 'timestamps': {
+      // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds before every line,
+      // microseconds apart (one print's lines arrive together)
+      const base = Date.UTC(2026, 2, 4, 10, 0, 0) + Math.floor(r() * 3_600_000);
+      return {
+        files: files.map((f) => {
+          let i = 0;
+          return { name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => `${new Date(base + Math.floor((i++ * 37) / 1000)).toISOString().slice(0, 19)}.${String(((i * 37) % 1_000_000) + 100_000).padStart(6, '0')}123Z ${l}`)) };
+        }),
+      };
+    }
+    case 'ansi': {
+      // a terminal copy: level words coloured, the rest reset
+      const colour: Record<string, string> = { ERROR: '31', error: '31', WARN: '33', WARNING: '33', warn: '33', INFO: '32', info: '32', DEBUG: '2', debug: '2' };
+      return { files: files.map((f) => ({ name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => l.replace(/\b(ERROR|WARNING|WARN|INFO|DEBUG|error|warn|info|debug)\b/, (w) => `\x1b[${colour[w]}m${w}\x1b[0m`))) })) };
+    }
     case 'noise': {
       const start = firstTime(b);
       if (start === null || !opts.noise?.length) return { files };
@@ -189,6 +211,11 @@ export function transform(b: Bundle, id: TransformId, seed: number, opts: { styl
       return { files };
     }
   }
+}
+
+/** Every non-empty line rewritten (line ends, CRLF included, kept). */
+function eachLine(text: string, f: (line: string) => string): string {
+  return text.replace(/[^\r\n]+/g, (l) => f(l));
 }
 
 /**

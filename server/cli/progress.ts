@@ -3,6 +3,7 @@
 // and one when the analysis starts, so logs stay short and scripts can follow along.
 import { formatDuration } from '../contract/progress.ts';
 import type { Progress } from '../ingest/pipeline.ts';
+import { describeSkip, type SkippedFile } from '../ingest/screen.ts';
 
 const VERB: Record<Progress['phase'], string> = { scan: 'reading', parse: 'parsing', analyze: 'analyzing' };
 
@@ -47,4 +48,9 @@ export function progressPrinter(stderr: NodeJS.WritableStream, now: () => number
     const rate = secs >= 1 && p.done !== undefined ? (p.done - done0) / secs : null;
     stderr.write(`\r\x1b[2K${progressLine(p, rate)}${p.phase === 'analyze' ? '\n' : ''}`);
   };
+}
+
+/** One line per input that was not read because it is not a log (ingest/screen.ts), names made inert. */
+export function printSkipped(stderr: NodeJS.WritableStream, skipped: readonly SkippedFile[]): void {
+  for (const s of skipped) stderr.write(`skipped ${describeSkip(s)}\n`);
 }

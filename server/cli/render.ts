@@ -43,6 +43,10 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
   out.push(b('Inputs'));
   for (const i of a.inputs) out.push(`  ${SAFE(i.file)}  ${i.source}/${i.format}  ${i.lines} lines, ${i.events} events${i.unparsed ? `, ${i.unparsed} unparsed` : ''}`);
   if (a.protocolVersions.length) out.push(`  protocol: ${SAFE(a.protocolVersions.join(', '))}`);
+  if (a.skipped?.length) {
+    out.push(`  not read (${a.skipped.length}, not logs):`);
+    for (const k of a.skipped) out.push(...wrap(`${SAFE(k.file)} — ${SAFE(k.detail)}`, '    '));
+  }
   if (a.coverage?.focused) out.push(...wrap(`large incident: decided from the first failures and what joins them (${a.coverage.analysedEvents.toLocaleString('en')} of ${a.coverage.triageEvents.toLocaleString('en')} keyed events)`, '  '));
   out.push('');
   if (!a.failures.length) {

@@ -23,6 +23,13 @@ describe('Analysis schema', () => {
     const bad = { ...doc, sessions: [{ ...doc.sessions[0], session: 'f790ede9-8a4a-4913-849e-bc32ee245fe4' }] };
     expect(Analysis.safeParse(bad).success).toBe(false);
   });
+  it('takes skipped files (added 2026-12) with a reason from the vocabulary, and stays valid without them', () => {
+    const skipped = [{ file: 'README.md', reason: 'not-a-log', detail: 'a Markdown document' }, { file: 'shot.png', reason: 'binary', detail: 'a PNG image' }];
+    expect(Analysis.parse({ ...doc, skipped }).skipped).toEqual(skipped);
+    expect(Analysis.parse(doc).skipped).toBeUndefined();
+    expect(Analysis.safeParse({ ...doc, skipped: [{ file: 'x', reason: 'ugly', detail: 'y' }] }).success).toBe(false);
+    expect(Analysis.safeParse({ ...doc, skipped: [{ file: 'x', reason: 'empty' }] }).success).toBe(false);
+  });
   it('rejects another schemaVersion', () => expect(Analysis.safeParse({ ...doc, schemaVersion: 2 }).success).toBe(false));
   it('has exactly the contract vocabulary, most urgent first', () => {
     expect(DECISION_URGENCY).toEqual(['check_write_then_escalate', 'read_result_no_repeat', 'fix_auth', 'fix_route_or_config', 'escalate', 'reinitialize', 'retry', 'no_action']);

@@ -125,6 +125,24 @@ export const ClockOffset = z.object({
   spreadMs: z.number(),
 });
 
+/**
+ * Added 2026-12 (issue #18): why an input was not read as a log. empty: no bytes, or only
+ * whitespace; binary: not text (a magic number or too many non-text bytes); damaged: a compressed
+ * file or archive that cannot be read; not-a-log: text, but no line of it is a log line (our own
+ * output, a Markdown or prose document, a JSON document of data). Decided by content (server/ingest/screen.ts).
+ */
+export const SkipReason = z.enum(['empty', 'binary', 'damaged', 'not-a-log']);
+export type SkipReason = z.infer<typeof SkipReason>;
+
+export const SkippedFile = z.object({
+  /** As in `inputs[].file`: relative to the PATH given, or the uploaded name. */
+  file: z.string(),
+  reason: SkipReason,
+  /** One sentence a person can check: what the file is, and what to do instead. */
+  detail: z.string(),
+});
+export type SkippedFile = z.infer<typeof SkippedFile>;
+
 export const Analysis = z.object({
   schemaVersion: z.literal(1),
   inputs: z.array(InputSummary),
@@ -146,6 +164,8 @@ export const Analysis = z.object({
       focused: z.boolean(),
     })
     .optional(),
+  /** Added 2026-12: inputs that were not read because they are not logs (absent when none). */
+  skipped: z.array(SkippedFile).optional(),
 });
 export type Analysis = z.infer<typeof Analysis>;
 

@@ -72,7 +72,7 @@ describe('loopback server (127.0.0.1)', () => {
   });
 
   it('refuses state changes without X-Requested-With, from a foreign Origin, cross-site or opaque origins', async () => {
-    const { payload, headers } = multipart([{ name: 'a.log', data: 'hello\n' }]);
+    const { payload, headers } = multipart([{ name: 'a.log', data: '2026-07-28 10:00:00,000 INFO mcp.client: hello\n' }]);
     const ct = headers['content-type']!;
     const cases: [string, Record<string, string>][] = [
       ['no X-Requested-With', { 'content-type': ct }],
@@ -148,7 +148,7 @@ describe('loopback server (127.0.0.1)', () => {
       const again = multipart(files);
       const r = await call(port, { method: 'POST', path: `/api/incidents/${first}/files`, headers: again.headers, body: again.payload });
       expect(r.status, r.body).toBe(200);
-      expect(JSON.parse(r.body)).toEqual({ id: first, added: 0, skipped: files.length });
+      expect(JSON.parse(r.body)).toEqual({ id: first, added: 0, skipped: files.length, skippedFiles: [] });
     }
     const after = await ctx.store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM events WHERE incident_id = $id', { id: first });
     expect(after).toEqual(before);
@@ -196,7 +196,7 @@ describe('serve on a non-loopback address', () => {
     expect((await call(port, { headers: { authorization: token } })).status).toBe(403);
     expect((await call(port, { headers: auth })).status).toBe(200);
     expect((await call(port, { headers: { ...auth, host: `rebind.attacker.example:${port}` } })).status).toBe(403);
-    const m = multipart([{ name: 'a.log', data: 'hello\n' }]);
+    const m = multipart([{ name: 'a.log', data: '2026-07-28 10:00:00,000 INFO mcp.client: hello\n' }]);
     expect((await call(port, { method: 'POST', path: '/api/incidents', headers: { ...auth, 'content-type': m.headers['content-type']! }, body: m.payload })).status).toBe(403);
     expect((await call(port, { method: 'POST', path: '/api/incidents', headers: { ...m.headers }, body: m.payload })).status).toBe(403);
     const ok = await call(port, { method: 'POST', path: '/api/incidents', headers: { ...m.headers, ...auth }, body: m.payload });

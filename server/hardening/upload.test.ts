@@ -183,7 +183,7 @@ describe('hostile archives', () => {
   });
 
   it('a client file name is a display name only (busboy keeps its last segment), never a path', async () => {
-    const r = await post([{ name: '../../../../tmp/owned.log', data: LOG }, { name: 'C:\\x\\..\\y.log\u202e', data: 'other\n' }]);
+    const r = await post([{ name: '../../../../tmp/owned.log', data: LOG }, { name: 'C:\\x\\..\\y.log\u202e', data: LOG.replace('hello', 'other') }]);
     expect(r.statusCode, r.body).toBe(201);
     const inc = (await app.inject({ method: 'GET', url: `/api/incidents/${r.json().id}` })).json();
     expect(inc.inputs.map((i: { path: string }) => i.path)).toEqual(['owned.log', 'y.log']);
@@ -191,13 +191,13 @@ describe('hostile archives', () => {
 });
 
 describe('random binary uploads', () => {
-  it('are 201 with every line counted as unparsed, or 415; never a 500', async () => {
+  it('are 201, or refused with a named reason (413, 415 binary or damaged, 422 not a log); never a 500', async () => {
     const magic = fc.constantFrom(Buffer.alloc(0), Buffer.from([0x1f, 0x8b]), Buffer.from([0x1f, 0x8b, 8, 0]), Buffer.from('PK\x03\x04'), Buffer.from('\xff\xfe'));
     await fc.assert(
       fc.asyncProperty(magic, fc.uint8Array({ minLength: 1, maxLength: 4096 }), fc.constantFrom('blob.log', 'blob.gz', 'blob.zip', 'blob.tar.gz', 'blob'), async (m, bytes, name) => {
         const data = Buffer.concat([m, Buffer.from(bytes)]);
         const r = await post([{ name, data }]);
-        expect([201, 413, 415], `${name}: ${r.body}`).toContain(r.statusCode);
+        expect([201, 413, 415, 422], `${name}: ${r.body}`).toContain(r.statusCode);
         if (r.statusCode !== 201) expect(r.json().error.message).toBeTruthy();
       }),
       { numRuns: 60, seed: 11 },
@@ -205,15 +205,13 @@ describe('random binary uploads', () => {
     expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
   });
 
-  it('a random binary file becomes unparsed raw events, all of them counted', async () => {
+  it('a random binary file is refused as binary (415), naming it; no incident is created', async () => {
     const bytes = Buffer.from(fc.sample(fc.uint8Array({ minLength: 20000, maxLength: 20000 }), { numRuns: 1, seed: 7 })[0]!);
+    const before = (await ctx.store.listIncidents()).length;
     const r = await post([{ name: 'noise.bin', data: bytes }]);
-    expect(r.statusCode, r.body).toBe(201);
-    const inc = (await app.inject({ method: 'GET', url: `/api/incidents/${r.json().id}` })).json();
-    const f = inc.inputs[0];
-    expect(f.format).toBe('unknown');
-    expect(f.unparsed).toBe(f.events);
-    expect(f.lines).toBeGreaterThan(0);
+    expect(r.statusCode, r.body).toBe(415);
+    expect(r.json().error).toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message: expect.stringMatching(/noise\.bin: binary data \(\d+% /) });
+    expect((await ctx.store.listIncidents()).length).toBe(before);
   });
 });
 

@@ -99,9 +99,10 @@ describe('HTTP API', () => {
   });
 
   it('POST /files skips identical files and adds new ones', async () => {
-    const r = await app.inject({ method: 'POST', url: `/api/incidents/${id}/files`, ...multipart([sampleFiles()[0]!, { name: 'extra.log', data: 'hello\n' }]) });
+    const extra = '2026-11-29 10:00:00,000 INFO mcp.client: extra\n';
+    const r = await app.inject({ method: 'POST', url: `/api/incidents/${id}/files`, ...multipart([sampleFiles()[0]!, { name: 'extra.log', data: extra }]) });
     expect(r.statusCode, r.body).toBe(200);
-    expect(r.json()).toEqual({ id, added: 1, skipped: 1 });
+    expect(r.json()).toEqual({ id, added: 1, skipped: 1, skippedFiles: [] });
   });
 
   it('GET /report is the redacted Markdown report, or JSON with counts and sections', async () => {

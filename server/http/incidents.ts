@@ -1,6 +1,7 @@
 // /api/incidents: create by upload, add files, list, analysis, events (Arrow), report, delete.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { TriageError } from '../errors.ts';
+import type { SkippedFile } from '../contract/analysis.ts';
 import { incidentReport, ingestIncident, type Context } from '../incidents.ts';
 import { countEvents, EventFilters, eventsToArrow, queryEventsPage } from '../store/events-query.ts';
 import { assertIncident } from '../store/store.ts';
@@ -25,15 +26,19 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     const uploadId = uploadIdOf(req);
     const up = await receiveUpload(req, upload);
     let id: string;
+    let skippedFiles: SkippedFile[];
     try {
       const { entries } = up;
-      const name = entries.length === 1 ? entries[0]!.name : `${entries[0]!.name} +${entries.length - 1}`;
-      id = (await ingestIncident(ctx, entries, { name, onProgress: board.follow(uploadId) })).id;
+      // Named after the files that are logs: a README or a screenshot uploaded with them does not name it.
+      const name = (logs: readonly string[]) => (logs.length <= 1 ? (logs[0] ?? entries[0]!.name) : `${logs[0]} +${logs.length - 1}`);
+      // Nothing that is a log: 415 (nothing was text) or 422 (text, but no log line), from the ingest.
+      ({ id, skippedFiles } = await ingestIncident(ctx, entries, { name, onProgress: board.follow(uploadId) }));
     } finally {
       board.forget(uploadId);
       await up.dispose(); // before answering: the raw upload is gone when the client hears back
     }
-    return reply.code(201).send({ id });
+    // Added (issue #18): the files that were not read because they are not logs, and why; also in the analysis.
+    return reply.code(201).send({ id, skippedFiles });
   });
 
   app.post('/api/incidents/:id/files', async (req) => {
@@ -43,7 +48,8 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     const up = await receiveUpload(req, upload);
     try {
       const r = await ingestIncident(ctx, up.entries, { id, name: id, onProgress: board.follow(uploadId) });
-      return { id, added: r.added, skipped: r.skipped };
+      // skipped: identical to files already held; skippedFiles (added): not logs, with why.
+      return { id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles };
     } finally {
       board.forget(uploadId);
       await up.dispose();

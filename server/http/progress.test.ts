@@ -22,7 +22,7 @@ function bigLog(): string {
 describe('GET /api/uploads/:uploadId/progress', () => {
   it('follows an ingest while its POST runs, and forgets it after', async () => {
     const uploadId = 'test-upload-0001';
-    const body = multipart([{ name: 'client.log', data: bigLog() }, { name: 'other.log', data: 'hello\n' }]);
+    const body = multipart([{ name: 'client.log', data: bigLog() }, { name: 'other.log', data: '2026-11-29 10:00:00,000 INFO mcp.client: other\n' }]);
     let finished = false;
     const post = app.inject({ method: 'POST', url: '/api/incidents', payload: body.payload, headers: { ...body.headers, 'x-upload-id': uploadId } }).finally(() => (finished = true));
     const seen: IngestProgress[] = [];

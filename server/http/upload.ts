@@ -15,6 +15,8 @@
 // Limits: every file part and the sum of all parts ≤ maxBytes (413); at most UPLOAD_LIMITS.files
 // files and .parts parts (413); gzip, zip and tar.gz expansion capped by inputs.ts (413); at most
 // ARCHIVE_LIMITS.maxEntries log files per upload (413); what cannot be read at all is a 415.
+// Whether each file is a log is decided by content in pass 1 (ingest/screen.ts): files that are
+// not are skipped and listed; when none is left, 415 (nothing was text) or 422 (no log line).
 import type { FastifyRequest } from 'fastify';
 import { closeSync, createWriteStream, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TriageError } from '../errors.ts';
-import { ARCHIVE_LIMITS, fileEntry, tarGzEntries, zipEntries, type InputEntry } from '../ingest/inputs.ts';
+import { ARCHIVE_LIMITS, archiveEntries, fileEntry, tarGzEntries, zipEntries, type InputEntry } from '../ingest/inputs.ts';
 
 /** Per-upload part counts, registered on @fastify/multipart in app.ts. */
 export const UPLOAD_LIMITS = {
@@ -121,14 +123,18 @@ function head(path: string, n: number): Buffer {
   }
 }
 
-/** What a stored part is: by name first, then by magic bytes (a renamed .gz or .zip still reads). */
+/**
+ * What a stored part is: by name first, then by magic bytes (a renamed .gz or .zip still reads).
+ * Whether it is a log is decided later, by content, for every entry (server/ingest/screen.ts).
+ */
 function entriesFor(path: string, name: string): InputEntry[] {
   const magic = head(path, 4);
   const isGz = magic[0] === 0x1f && magic[1] === 0x8b;
   const isZip = magic.length === 4 && magic.readUInt32LE(0) === 0x04034b50;
   try {
-    if (/\.(tar\.gz|tgz)$/i.test(name)) return tarGzEntries(path, name);
-    if (/\.zip$/i.test(name) || isZip) return zipEntries(path, name);
+    // A damaged archive becomes one entry that pass 1 names as damaged (server/ingest/screen.ts).
+    if (/\.(tar\.gz|tgz)$/i.test(name)) return archiveEntries(path, name, tarGzEntries);
+    if (/\.zip$/i.test(name) || isZip) return archiveEntries(path, name, zipEntries);
     if (/\.(tar|7z|rar|bz2|xz|zst)$/i.test(name)) {
       throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', `${name}: this archive or compression type is not read; use .zip, .tar.gz or .gz, or upload the log files themselves`);
     }

@@ -94,6 +94,44 @@ function readable(name: string, streams: NodeJS.ReadableStream[]): AsyncIterable
   })();
 }
 
+/**
+ * An archive that cannot be opened at all (no zip directory, a damaged tar header, not gzip): not
+ * an error of the whole ingest but of this input, which is named and skipped like any other input
+ * that is not a log (screen.ts). Refusals for safety (links, `..`, bombs, nesting) stay errors.
+ */
+export class DamagedInput extends TriageError {
+  constructor(message: string) {
+    super('TRIAGE_ERR_UNSUPPORTED_MEDIA', message);
+  }
+}
+
+function damaged(archive: string, msg: string): never {
+  throw new DamagedInput(`${archive}: ${msg}`);
+}
+
+/** An entry standing for an archive that could not be opened: reading it fails with the damage, and pass 1 names it. */
+export function damagedEntry(name: string, size: number, err: DamagedInput): InputEntry {
+  return {
+    name,
+    size,
+    open(): AsyncIterable<Buffer> {
+      return {
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(err) }),
+      };
+    },
+  };
+}
+
+/** The entries of an archive on disk, or one damaged entry when it cannot be opened. */
+export function archiveEntries(path: string, display: string, list: (path: string, display: string) => InputEntry[]): InputEntry[] {
+  try {
+    return list(path, display);
+  } catch (e) {
+    if (e instanceof DamagedInput) return [damagedEntry(display, statSync(path).size, e)];
+    throw e;
+  }
+}
+
 /** Expand CLI paths into entries. Unreadable paths and empty folders are errors that say what to do. */
 export function entriesFromPaths(paths: string[]): InputEntry[] {
   if (!paths.length) throw new TriageError('TRIAGE_ERR_USAGE', 'no PATH given; pass log files, folders or archives (see --help)');
@@ -107,8 +145,8 @@ export function entriesFromPaths(paths: string[]): InputEntry[] {
       if (!found.length) throw new TriageError('TRIAGE_ERR_EMPTY', `${p}: no log files found in this folder (looked for .log .txt .json .jsonl .ndjson .har .gz)`);
       out.push(...found);
     } else if (st.isFile()) {
-      if (/\.zip$/i.test(p)) out.push(...zipEntries(p, basename(p)));
-      else if (/\.(tar\.gz|tgz)$/i.test(p)) out.push(...tarGzEntries(p, basename(p)));
+      if (/\.zip$/i.test(p)) out.push(...archiveEntries(p, basename(p), zipEntries));
+      else if (/\.(tar\.gz|tgz)$/i.test(p)) out.push(...archiveEntries(p, basename(p), tarGzEntries));
       else out.push(fileEntry(p, basename(p)));
     } else throw new TriageError('TRIAGE_ERR_INPUT', `${p}: not a regular file or folder`);
   }
@@ -121,9 +159,10 @@ function walk(root: string, dir: string, out: InputEntry[]): void {
     const full = join(dir, name);
     const st = statSync(full);
     if (st.isDirectory()) walk(root, full, out);
-    else if (st.isFile() && /\.zip$/i.test(name)) out.push(...zipEntries(full, relative(root, full)));
-    else if (st.isFile() && /\.(tar\.gz|tgz)$/i.test(name)) out.push(...tarGzEntries(full, relative(root, full)));
-    else if (st.isFile() && LOG_EXTENSIONS.test(name) && !/^expected\./.test(name)) out.push(fileEntry(full, relative(root, full)));
+    else if (st.isFile() && /\.zip$/i.test(name)) out.push(...archiveEntries(full, relative(root, full), zipEntries));
+    else if (st.isFile() && /\.(tar\.gz|tgz)$/i.test(name)) out.push(...archiveEntries(full, relative(root, full), tarGzEntries));
+    // Which files of a folder are candidates goes by extension; whether one is a log, by its content (screen.ts).
+    else if (st.isFile() && LOG_EXTENSIONS.test(name)) out.push(fileEntry(full, relative(root, full)));
   }
 }
 
@@ -195,7 +234,7 @@ function wanted(name: string, archive?: string): boolean {
   if (archive && NESTED_ARCHIVE.test(base) && !base.startsWith('.') && !name.split('/').includes('__MACOSX')) {
     refuse(archive, `entry "${name.slice(0, 200)}" is an archive inside the archive; nested archives are not read — extract it and upload its files`);
   }
-  return !base.startsWith('.') && !name.split('/').some((s) => s === '__MACOSX') && LOG_EXTENSIONS.test(base) && !/^expected\./.test(base);
+  return !base.startsWith('.') && !name.split('/').some((s) => s === '__MACOSX') && LOG_EXTENSIONS.test(base);
 }
 
 function readAt(fd: number, pos: number, len: number): Buffer {
@@ -218,18 +257,18 @@ export function zipEntries(path: string, display: string): InputEntry[] {
     const tail = readAt(fd, size - tailLen, tailLen);
     let eocd = -1;
     for (let i = tail.length - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
-    if (eocd < 0) refuse(display, 'not a zip file (no end of central directory); re-create the archive or pass the files');
+    if (eocd < 0) damaged(display, 'not a zip file (no end of central directory); re-create the archive or pass the files');
     const count = tail.readUInt16LE(eocd + 10);
     const cdSize = tail.readUInt32LE(eocd + 12);
     const cdOffset = tail.readUInt32LE(eocd + 16);
     if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) refuse(display, 'ZIP64 archives are not supported; use .tar.gz or pass the folder');
-    if (cdSize > ARCHIVE_LIMITS.maxCentralDirectory || cdOffset + cdSize > size) refuse(display, 'central directory is damaged or too large');
+    if (cdSize > ARCHIVE_LIMITS.maxCentralDirectory || cdOffset + cdSize > size) damaged(display, 'central directory is damaged or too large; re-create the archive');
     const cd = readAt(fd, cdOffset, cdSize);
     const out: InputEntry[] = [];
     let total = 0;
     let p = 0;
     for (let i = 0; i < count; i++) {
-      if (p + 46 > cd.length || cd.readUInt32LE(p) !== 0x02014b50) refuse(display, 'central directory is damaged');
+      if (p + 46 > cd.length || cd.readUInt32LE(p) !== 0x02014b50) damaged(display, 'central directory is damaged; re-create the archive');
       const flags = cd.readUInt16LE(p + 8);
       const method = cd.readUInt16LE(p + 10);
       const comp = cd.readUInt32LE(p + 20);
@@ -254,7 +293,7 @@ export function zipEntries(path: string, display: string): InputEntry[] {
       if (total > ARCHIVE_LIMITS.maxTotalBytes) refuse(display, `more than ${ARCHIVE_LIMITS.maxTotalBytes} bytes uncompressed; split the upload`, 'TRIAGE_ERR_TOO_LARGE');
       if (out.length >= ARCHIVE_LIMITS.maxEntries) refuse(display, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`, 'TRIAGE_ERR_TOO_LARGE');
       const lh = readAt(fd, local, 30);
-      if (lh.length < 30 || lh.readUInt32LE(0) !== 0x04034b50) refuse(display, `entry "${rawName}": local header is damaged`);
+      if (lh.length < 30 || lh.readUInt32LE(0) !== 0x04034b50) damaged(display, `entry "${rawName.slice(0, 200)}": local header is damaged; re-create the archive`);
       const dataStart = local + 30 + lh.readUInt16LE(26) + lh.readUInt16LE(28);
       const gz = /\.gz$/i.test(name);
       const shown = `${display}/${gz ? name.replace(/\.gz$/i, '') : name}`;
@@ -335,7 +374,7 @@ class TarWalker {
     }
     const str = (a: number, b: number) => h.subarray(a, b).toString('utf8').replace(/\0[\s\S]*$/, '');
     const size = parseInt(str(124, 136).trim() || '0', 8);
-    if (!Number.isFinite(size) || size < 0) refuse(this.archive, 'damaged tar header');
+    if (!Number.isFinite(size) || size < 0) damaged(this.archive, 'damaged tar header; re-create the archive');
     const type = str(156, 157) || '0';
     const prefix = h.subarray(257, 263).toString('latin1').startsWith('ustar') ? str(345, 500) : '';
     let name = this.longName ?? (prefix ? `${prefix}/${str(0, 100)}` : str(0, 100));
@@ -410,7 +449,7 @@ function* gunzipChunksSync(path: string, display: string, limit: number): Genera
     }
   } catch (e) {
     if (e instanceof TriageError) throw e;
-    refuse(display, `not a readable gzip stream (${(e as Error).message})`);
+    damaged(display, `not a readable gzip stream (${(e as Error).message}); re-create the archive`);
   } finally {
     closeSync(fd);
     z.close();

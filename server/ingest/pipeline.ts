@@ -14,6 +14,8 @@ import type { InputEntry } from './inputs.ts';
 import { mergeOutcome, outcomeHolds, ParsePool, WORKER_BUDGET_BYTES, workerCount, workerOrder, type FileOutcome } from './parallel.ts';
 import { ProgressMeter, type Progress } from './progress.ts';
 import { PIPELINE_MIN_BYTES, PipelineFailed, RedactPipeline } from './redact-pipeline.ts';
+import { binaryKind, describeSkip, SCREEN_BYTES, screenHead, SNIFF_BYTES, type SkippedFile } from './screen.ts';
+import { TriageError } from '../errors.ts';
 
 export type { Progress } from './progress.ts';
 
@@ -42,28 +44,82 @@ export interface ScannedEntry {
   entry: InputEntry;
   sha256: string;
   bytes: number;
+  /** Set when the entry is not a log (screen.ts): it is named in the analysis and never parsed. */
+  skip?: SkippedFile;
 }
 
-/** Pass 1: hash every entry and collect the raw session ids it mentions (memory only). */
-export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, onProgress?: IngestOptions['onProgress']): Promise<ScannedEntry[]> {
+/** A reader's damage message without the entry name it starts with (the skip names the file). */
+function damageDetail(name: string, message: string): string {
+  return message.startsWith(`${name}: `) ? message.slice(name.length + 2) : message;
+}
+
+/**
+ * Pass 1: hash every entry, collect the raw session ids it mentions (memory only), and screen its
+ * first bytes (screen.ts): empty, binary, damaged and not-a-log entries are marked, not parsed.
+ */
+export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, formats: readonly CompiledFormat[], onProgress?: IngestOptions['onProgress']): Promise<ScannedEntry[]> {
   const out: ScannedEntry[] = [];
   const meter = new ProgressMeter('scan', entries, onProgress);
   for (const [i, entry] of entries.entries()) {
     meter.start(i);
     const hash = createHash('sha256');
     let bytes = 0;
+    const head: Buffer[] = [];
+    let headLen = 0;
+    let binary: string | null = null;
+    let sniffed = false;
     const tee = async function* () {
       for await (const chunk of meter.counted(entry).open()) {
         hash.update(chunk);
         bytes += chunk.length;
-        yield chunk;
+        if (headLen < SCREEN_BYTES) {
+          const part = chunk.subarray(0, SCREEN_BYTES - headLen);
+          head.push(part);
+          headLen += part.length;
+        }
+        if (!sniffed && headLen >= SNIFF_BYTES) {
+          sniffed = true;
+          binary = binaryKind(Buffer.concat(head), false);
+        }
+        // Binary: read on (a decompression bomb is still refused by its reader, 413) but split no lines.
+        if (!binary) yield chunk;
       }
     };
-    for await (const l of readLines(tee())) collectSessionIds(stripAnsi(l.text).text, book);
-    out.push({ entry, sha256: hash.digest('hex'), bytes });
+    let damaged: string | null = null;
+    try {
+      for await (const l of readLines(tee())) collectSessionIds(stripAnsi(l.text).text, book);
+    } catch (e) {
+      // A compressed stream that breaks is this entry's problem, not the ingest's (bombs stay errors: 413).
+      if (!(e instanceof TriageError) || e.code !== 'TRIAGE_ERR_UNSUPPORTED_MEDIA') throw e;
+      damaged = damageDetail(entry.name, e.message);
+    }
+    const scanned: ScannedEntry = { entry, sha256: hash.digest('hex'), bytes };
+    if (damaged) scanned.skip = { file: entry.name, reason: 'damaged', detail: damaged };
+    else if (binary) scanned.skip = { file: entry.name, reason: 'binary', detail: binary };
+    else {
+      const v = await screenHead(Buffer.concat(head), { name: entry.name, total: bytes, complete: bytes <= SCREEN_BYTES, formats });
+      if (!v.log) scanned.skip = { file: entry.name, reason: v.reason, detail: v.detail };
+    }
+    out.push(scanned);
   }
   meter.finish();
   return out;
+}
+
+/**
+ * Nothing in the input is a log: 415 when nothing was text at all (binary, images, damaged
+ * archives), 422 when some text was read and none of it is a log (or a file was empty).
+ * One line, naming each file (the first few) and why.
+ */
+export function nothingToAnalyse(skipped: readonly SkippedFile[]): TriageError {
+  const text = skipped.some((s) => s.reason === 'not-a-log' || s.reason === 'empty');
+  const shown = skipped.slice(0, 5).map(describeSkip).join('; ');
+  const more = skipped.length > 5 ? `; and ${skipped.length - 5} more` : '';
+  const message =
+    skipped.length === 1
+      ? `nothing to analyse: ${describeSkip(skipped[0]!)}`
+      : `nothing to analyse: none of the ${skipped.length} files is a log — ${shown}${more}`;
+  return new TriageError(text ? 'TRIAGE_ERR_NOT_A_LOG' : 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message);
 }
 
 /** Pass 2 for one entry: yields redacted, parsed events; fills stats and redaction counts. */
@@ -127,10 +183,16 @@ export function fileRow(no: number, s: ScannedEntry, stats: FileStats): FileRow 
   };
 }
 
+/** An incident's name, or how to make it from the names of the inputs that are logs (so a skipped README does not name it). */
+export type IncidentName = string | ((logs: readonly string[]) => string);
+
 /** Ingest entries into one incident of the store, as one transaction. Returns added and skipped counts. */
 export interface IngestResult {
   added: number;
+  /** Files identical to ones already held (by content hash). */
   skipped: number;
+  /** Files that are not logs, with why (screen.ts); they are stored with the incident for its analysis. */
+  skippedFiles: SkippedFile[];
   files: FileRow[];
   /** Raw session ids and removed secrets of this ingest: memory only, for the report's leak check. */
   book: SessionIdBook;
@@ -155,7 +217,7 @@ export function threadPlan(entries: readonly InputEntry[], bytes: number, opts: 
   return bytes >= PIPELINE_MIN_BYTES ? 'pipeline' : 'serial';
 }
 
-export async function ingestIntoStore(store: Store, incidentId: string, name: string, entries: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
+export async function ingestIntoStore(store: Store, incidentId: string, name: IncidentName, entries: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
   const bytes = entries.reduce((n, e) => n + e.size, 0);
   const plan = threadPlan(entries, bytes, opts);
   // Workers start while pass 1 reads the inputs (their start-up is ~0.5 s under tsx).
@@ -202,11 +264,15 @@ async function ingestWith(
   ledger: SecretLedger,
   store: Store,
   incidentId: string,
-  name: string,
+  name: IncidentName,
   entries: readonly InputEntry[],
   opts: IngestOptions,
 ): Promise<IngestResult> {
-  const scanned = await scanEntries(entries, book, opts.onProgress);
+  const all = await scanEntries(entries, book, opts.formats, opts.onProgress);
+  const skippedFiles = all.flatMap((s) => (s.skip ? [s.skip] : []));
+  const scanned = all.filter((s) => !s.skip);
+  // Nothing left to read: refuse before anything is written, so no empty incident appears.
+  if (all.length > 0 && scanned.length === 0) throw nothingToAnalyse(skippedFiles);
   const seen = new Set(opts.skipHashes ?? []);
   const fresh: ScannedEntry[] = [];
   for (const s of scanned) {
@@ -215,7 +281,7 @@ async function ingestWith(
     fresh.push(s);
   }
   const skipped = scanned.length - fresh.length;
-  const files = await store.ingest(incidentId, name, async (writer, _seq, file0) => {
+  const files = await store.ingest(incidentId, typeof name === 'function' ? name(scanned.map((s) => s.entry.name)) : name, async (writer, _seq, file0) => {
     const rows: FileRow[] = [];
     const redactions: Record<string, number> = {};
     let merged = 0; // files 0..merged-1 are written and their book/ledger changes applied
@@ -245,7 +311,7 @@ async function ingestWith(
     }
     await pipe?.finish(book, ledger);
     meter.finish();
-    return { files: rows, redactions };
+    return { files: rows, redactions, skipped: skippedFiles };
   });
-  return { added: fresh.length, skipped, files, book, ledger };
+  return { added: fresh.length, skipped, skippedFiles, files, book, ledger };
 }

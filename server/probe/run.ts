@@ -20,6 +20,19 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONNECTIONS = 2;
 export const MAX_CONNECTIONS = 10;
 const MAX_PAGES = 100;
+/** how much of a tool's error text the result carries (errorText) */
+export const ERROR_TEXT_MAX = 200;
+export const TOOL_ERROR_WARNING = 'the tool reported an application error';
+
+interface CallOutcome {
+  ok: boolean;
+  evidence: string;
+  diagnosis?: string;
+  /** set when a complete result arrived */
+  isError?: boolean;
+  /** isError: the result's text, redacted and cut */
+  errorText?: string;
+}
 
 /** Validate the URL as the probe will use it; throws TRIAGE_ERR_USAGE (exit 1). */
 export function parseProbeUrl(raw: string): URL {
@@ -170,12 +183,13 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
   const push = (s: ProbeStep): ProbeStep => {
     s.evidence = red(s.evidence);
     if (s.diagnosis !== undefined) s.diagnosis = red(s.diagnosis);
+    if (s.warning !== undefined) s.warning = red(s.warning);
     if (s.requestHeaders) s.requestHeaders = Object.fromEntries(Object.entries(s.requestHeaders).map(([k, v]) => [k, red(v)]));
     steps.push(s);
     if (!s.ok && !result.failedStep) result.failedStep = s.name;
     emit({
-      level: s.ok ? 'info' : 'error',
-      msg: `probe step ${s.name}${s.connection && s.connection > 1 ? ` #${s.connection}` : ''} ${s.refused ? 'REFUSED' : s.ok ? 'passed' : 'FAILED'} in ${s.ms} ms: ${s.evidence}${s.diagnosis ? ` — ${s.diagnosis}` : ''}`,
+      level: s.ok ? (s.warning ? 'warn' : 'info') : 'error',
+      msg: `probe step ${s.name}${s.connection && s.connection > 1 ? ` #${s.connection}` : ''} ${s.refused ? 'REFUSED' : s.ok ? (s.warning ? `passed with a warning (${s.warning})` : 'passed') : 'FAILED'} in ${s.ms} ms: ${s.evidence}${s.diagnosis ? ` — ${s.diagnosis}` : ''}`,
       step: s.name,
       connection: s.connection ?? 1,
       durationMs: s.ms,
@@ -298,7 +312,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     result.ok = steps.length > 0 && steps.every((s) => s.ok);
     result.exitCode = result.refused ? 1 : result.ok ? 0 : 3;
     current = 'done';
-    emit({ level: result.ok ? 'info' : 'error', msg: `probe done: ${result.ok ? 'every step passed' : result.refused ? `refused at ${result.failedStep}` : `FAILED at ${result.failedStep}`} (exit ${result.exitCode})`, step: 'done', ok: result.ok });
+    emit({ level: result.ok ? (result.isError ? 'warn' : 'info') : 'error', msg: `probe done: ${result.ok ? (result.isError ? 'every step passed; the tool reported an application error' : 'every step passed') : result.refused ? `refused at ${result.failedStep}` : `FAILED at ${result.failedStep}`} (exit ${result.exitCode})`, step: 'done', ok: result.ok });
     return result;
   };
 
@@ -391,6 +405,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     callTool = tool;
     repeatCall = v.readOnly;
     const { value: r, ms } = await timed('tools/call', () => callOnce(first, tool.name));
+    noteToolError(r);
     push({
       name: 'tools/call',
       ok: r.ok,
@@ -398,6 +413,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       connection: 1,
       evidence: (v.readOnly ? '' : `called despite the annotations (--i-know-it-writes: ${v.reason}); `) + r.evidence,
       ...(r.diagnosis ? { diagnosis: r.diagnosis } : {}),
+      ...(r.isError ? { warning: TOOL_ERROR_WARNING } : {}),
     });
     if (!r.ok) return finish();
   }
@@ -426,6 +442,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       return finish();
     }
     const fromSeq = exchanges.lastSeq;
+    let warning: string | undefined;
     let listed: { tools: Tool[]; pages: number };
     try {
       listed = await listAll(c.client, timeoutMs);
@@ -438,13 +455,15 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     }
     if (callTool && repeatCall) {
       const r = await callOnce(c, callTool.name);
+      noteToolError(r);
+      if (r.isError) warning = TOOL_ERROR_WARNING;
       parts.push(`${callTool.name}: ${r.evidence}`);
       if (!r.ok) {
         push({ name: 'second-connection', ok: false, ms: ms(), connection: n, evidence: parts.join('; '), diagnosis: `tools/call on a fresh connection: ${r.diagnosis ?? 'failed'}` });
         return finish();
       }
     } else if (callTool) parts.push(`${callTool.name} not called again (it may write)`);
-    push({ name: 'second-connection', ok: true, ms: ms(), connection: n, evidence: parts.join('; '), ...(init ? { requestHeaders: init.requestHeaders, sessionIdSent: sent } : {}) });
+    push({ name: 'second-connection', ok: true, ms: ms(), connection: n, evidence: parts.join('; '), ...(warning ? { warning } : {}), ...(init ? { requestHeaders: init.requestHeaders, sessionIdSent: sent } : {}) });
   }
 
   // ---- close ----
@@ -453,21 +472,49 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
   return finish();
 
   // ---------------------------------------------------------------------------------------
-  async function callOnce(c: Conn, name: string): Promise<{ ok: boolean; evidence: string; diagnosis?: string }> {
+  /** The first application error a call reported: isError and its text on the result. */
+  function noteToolError(r: CallOutcome): void {
+    if (r.isError === undefined) return;
+    if (r.isError && !result.isError) {
+      result.isError = true;
+      result.errorText = r.errorText ?? '';
+    } else if (result.isError === undefined) result.isError = false;
+  }
+
+  async function callOnce(c: Conn, name: string): Promise<CallOutcome> {
     const fromSeq = exchanges.lastSeq;
     try {
       const r = await withTimeout(c.client.callTool({ name, arguments: opts.args ?? {} }, undefined, { timeout: timeoutMs }), timeoutMs + 250, 'tools/call');
       const content = Array.isArray(r.content) ? (r.content as { type?: string }[]) : [];
       const bytes = Buffer.byteLength(JSON.stringify(r.content ?? null)) + (r.structuredContent ? Buffer.byteLength(JSON.stringify(r.structuredContent)) : 0);
       const kinds = [...new Set(content.map((x) => x.type ?? '?'))].join('/');
-      const ev = `complete result received: isError=${r.isError === true}, ${content.length} content item${content.length === 1 ? '' : 's'}${kinds ? ` (${kinds})` : ''}${r.structuredContent ? ' + structuredContent' : ''}, ${bytes} bytes (content not shown: tool results are business data)`;
-      if (r.isError === true)
-        return { ok: false, evidence: ev, diagnosis: 'the tool ran and reported an error (isError=true): the connection works, but this call failed; check --args or the tool\'s own backend' };
-      return { ok: true, evidence: ev };
+      const ev = `complete result received: isError=${r.isError === true}, ${content.length} content item${content.length === 1 ? '' : 's'}${kinds ? ` (${kinds})` : ''}${r.structuredContent ? ' + structuredContent' : ''}, ${bytes} bytes`;
+      // isError is the TOOL's answer (an unknown id, bad arguments, its backend said no), carried
+      // by a complete JSON-RPC result: transport and session did their job, which is what the
+      // probe verifies. So the step passes with a warning, and the error text is shown (redacted,
+      // cut) because that is what a person needs to fix the call. Successful content never is.
+      if (r.isError === true) return { ok: true, isError: true, errorText: errorTextOf(content), evidence: `${ev} (an application error; its text, redacted, is in errorText)` };
+      return { ok: true, isError: false, evidence: `${ev} (content not shown: tool results are business data)` };
     } catch (e) {
       const d = diagnose(e, c.n, fromSeq, !!c.sessionId, false);
       return { ok: false, evidence: d.failing ? describeExchange(d.failing) : `${name} failed: ${clip(innermostMessage(e), 160)}`, diagnosis: d.diagnosis };
     }
+  }
+
+  /**
+   * The text items of an error result, as one line: redacted first (secrets, session ids as
+   * pseudonyms) and only then cut to ERROR_TEXT_MAX characters, so the cut can never leave a
+   * partial secret that the redactor would no longer recognise.
+   */
+  function errorTextOf(content: { type?: string; text?: unknown }[]): string {
+    const text = content
+      .filter((x) => x.type === 'text' && typeof x.text === 'string')
+      .map((x) => x.text as string)
+      .join(' ')
+      .slice(0, 64 * 1024)
+      .replace(/\s+/g, ' ')
+      .trim();
+    return clip(red(text).trim(), ERROR_TEXT_MAX);
   }
 
   async function closeStep(list: Conn[]): Promise<void> {

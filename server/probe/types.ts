@@ -20,6 +20,11 @@ export interface ProbeStep {
   sessionIdSent?: boolean;
   /** tools/call: the call was refused before sending (the tool is not marked read-only) */
   refused?: boolean;
+  /**
+   * A passed step with something to look at: "the tool reported an application error" when the
+   * call (tools/call, or the repeat on a second-connection) came back complete with isError: true
+   */
+  warning?: string;
 }
 
 export type TransportKind = 'streamable-http' | 'legacy-sse';
@@ -41,6 +46,13 @@ export interface ProbeResult {
   /** set when Streamable HTTP failed and the legacy HTTP+SSE transport answered instead */
   fallback: { from: 'streamable-http'; reason: string } | null;
   server: { name: string; version: string } | null;
+  /**
+   * Set once a tool call completed: true when the tool answered isError: true (an application
+   * error; transport and session are fine, ok and the exit code say so). Absent without --tool.
+   */
+  isError?: boolean;
+  /** with isError: the error result's text, its first 200 characters, redacted */
+  errorText?: string;
   /** 0 every step passed, 3 the endpoint failed a step, 1 refused (a usage decision) */
   exitCode: 0 | 1 | 3;
 }

@@ -63,6 +63,14 @@ export const SCHEMA = [
   // Added 2026-12: the ids of the signals that fired on the event (parsers/signals), space-separated;
   // NULL when none fired. Incidents stored before have NULL everywhere: re-ingest them to read signals.
   `ALTER TABLE events ADD COLUMN IF NOT EXISTS signals VARCHAR`,
+  // Added 2026-12 (issue #18): inputs of the incident that were not read because they are not logs
+  // (server/ingest/screen.ts); the analysis lists them as `skipped`. Names only, never content.
+  `CREATE TABLE IF NOT EXISTS skipped_files (
+     incident_id VARCHAR NOT NULL,
+     file VARCHAR NOT NULL,
+     reason VARCHAR NOT NULL,
+     detail VARCHAR NOT NULL
+   )`,
   `CREATE TABLE IF NOT EXISTS redactions (
      incident_id VARCHAR NOT NULL,
      rule VARCHAR NOT NULL,

@@ -6,12 +6,46 @@ import { chmodSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { SessionStat } from '../triage/analyze.ts';
-import { Analysis } from '../contract/analysis.ts';
+import { Analysis, type SkippedFile } from '../contract/analysis.ts';
 import { TriageError } from '../errors.ts';
 import { ensurePrivateDir } from '../workspace.ts';
 import { focusSql, triageFrom, type FocusLimits } from './focus.ts';
 import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { TextIndexBuilder, type TextBlock } from './text-index.ts';
+
+/**
+ * DuckDB refuses a second process on a database file ("Could not set lock on file … Conflicting
+ * lock is held in … (PID n)"): that is a busy workspace, not an internal error. Returns the
+ * one-line TRIAGE_ERR_BUSY to throw instead, or null for any other error.
+ */
+function lockConflict(path: string, e: unknown): TriageError | null {
+  const msg = String((e as Error)?.message ?? e);
+  if (!/Could not set lock on file/i.test(msg)) return null;
+  const pid = /\(PID (\d+)\)/.exec(msg)?.[1];
+  return new TriageError(
+    'TRIAGE_ERR_BUSY',
+    `database ${path} is in use by another process${pid ? ` (PID ${pid})` : ''}, most likely a running mcp-triage serve or analyze --db; stop it or wait for it, or use another --db FILE`,
+  );
+}
+
+/**
+ * Which other process has this database file open, if any (DuckDB's own file lock, tried with a
+ * read-only open that changes nothing). Purge asks this before deleting the workspace, so a
+ * long `analyze --db` into the workspace database is not deleted under it either.
+ */
+export async function databaseHolder(path: string): Promise<{ pid?: number } | null> {
+  if (!existsSync(path)) return null;
+  try {
+    const probe = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+    probe.closeSync();
+    return null;
+  } catch (e) {
+    const msg = String((e as Error)?.message ?? e);
+    if (!/Could not set lock on file/i.test(msg)) return null; // damaged or foreign: nothing holds it
+    const pid = /\(PID (\d+)\)/.exec(msg)?.[1];
+    return pid ? { pid: Number(pid) } : {};
+  }
+}
 
 export interface IncidentRow {
   id: string;
@@ -84,6 +118,8 @@ export class Store {
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(path, options);
+    } catch (e) {
+      throw lockConflict(path, e) ?? e;
     } finally {
       if (umask !== null) process.umask(umask);
     }
@@ -135,7 +171,7 @@ export class Store {
   async ingest(
     incidentId: string,
     name: string,
-    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number> }>,
+    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[] }>,
   ): Promise<FileRow[]> {
     return this.exclusive(async () => {
       const w = this.writer;
@@ -155,7 +191,7 @@ export class Store {
         const index = new TextIndexBuilder((b) => appendBlock(blocks, incidentId, b));
         const chunk = new EventChunks(app, incidentId, seq0, index);
         const writer: EventWriter = { write: (e) => chunk.write(e) };
-        const { files, redactions } = await fn(writer, seq0, file0);
+        const { files, redactions, skipped = [] } = await fn(writer, seq0, file0);
         chunk.flush();
         app.flushSync();
         app.closeSync();
@@ -168,6 +204,13 @@ export class Store {
           });
         }
         for (const [rule, count] of Object.entries(redactions)) await w.run('INSERT INTO redactions VALUES ($i, $r, $c)', { i: incidentId, r: rule, c: count });
+        // The same file added again is listed once.
+        for (const k of skipped) {
+          await w.run(
+            `INSERT INTO skipped_files SELECT $i, $f, $r, $d WHERE NOT EXISTS (SELECT 1 FROM skipped_files WHERE incident_id = $i AND file = $f AND reason = $r AND detail = $d)`,
+            { i: incidentId, f: k.file, r: k.reason, d: k.detail },
+          );
+        }
         await w.run(`UPDATE incidents SET state = 'ready' WHERE id = $id`, { id: incidentId });
         await w.run('COMMIT');
         return files;
@@ -218,6 +261,11 @@ export class Store {
     return rows[0]?.p ? JSON.parse(rows[0].p) : null;
   }
 
+  /** The incident's inputs that were not read because they are not logs, in the order they were met. */
+  async skippedFiles(incidentId: string): Promise<SkippedFile[]> {
+    return this.query<SkippedFile>('SELECT file, reason, detail FROM skipped_files WHERE incident_id = $id ORDER BY rowid', { id: incidentId });
+  }
+
   async fileHashes(incidentId: string): Promise<Set<string>> {
     const rows = await this.query<{ sha256: string }>('SELECT sha256 FROM files WHERE incident_id = $id', { id: incidentId });
     return new Set(rows.map((r) => r.sha256));
@@ -264,7 +312,7 @@ export class Store {
       if (!found) return false;
       await w.run('BEGIN TRANSACTION');
       try {
-        for (const t of ['events', 'text_blocks', 'files', 'redactions']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
+        for (const t of ['events', 'text_blocks', 'files', 'redactions', 'skipped_files']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
         await w.run('DELETE FROM incidents WHERE id = $id', { id });
         await w.run('COMMIT');
       } catch (e) {

@@ -269,6 +269,19 @@ describe('verify panel', () => {
     await panel.screenshot({ path: join(SHOTS, 'verify-ok.png') });
   });
 
+  it('a tool answering isError: true: ok with a warning and the redacted error text', async () => {
+    await page.goto(`${h.base}/incidents/${id}`);
+    await page.getByTestId('verify-panel').waitFor();
+    await page.getByTestId('verify-url').fill(mcp.url);
+    await page.getByTestId('verify-tool').fill('get_order');
+    await page.getByTestId('verify-args').fill('{"order_id": "ORD-9999"}');
+    await page.getByTestId('verify-run').click();
+    const step = page.locator('[data-testid=verify-result][data-ok=true] tr[data-step="tools/call"][data-ok=true]');
+    await step.waitFor({ timeout: 30_000 });
+    expect(await step.getByTestId('verify-warning').textContent()).toBe('the tool reported an application error: order ORD-9999 not found');
+    expect(await step.locator('.pill').textContent()).toBe('warning');
+  });
+
   it('shows the failed step for a dead port', async () => {
     const dead = await new Promise<number>((res) => {
       const s = createServer();

@@ -9,7 +9,7 @@ import { workspaceDir } from '../../workspace.ts';
 import { ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
 import { renderAnalysis } from '../render.ts';
-import { progressPrinter } from '../progress.ts';
+import { printSkipped, progressPrinter } from '../progress.ts';
 
 /** Above this much input, the default database is a temporary file (it spills; memory does not). */
 const SPILL_BYTES = 16 * 1024 * 1024;
@@ -32,7 +32,10 @@ Options:
   --key-file FILE  pseudonymisation key (default: the workspace key, so pseudonyms agree across runs)
 
 Progress goes to stderr: on a terminal one line with the phase, file, percent, MiB/s and
-time left; otherwise one line per file parsed. Exit codes: 0 analysed (whatever was diagnosed), 1 unusable input, 2 internal error.
+time left; otherwise one line per file parsed. A file that is not a log (empty, binary, a damaged
+archive, a README, our own analysis output) is skipped with one "skipped FILE: why" line on stderr
+and listed under "skipped" in --json. Exit codes: 0 analysed (whatever was diagnosed), 1 unusable
+input (also when no input is a log: one line on stderr, nothing on stdout), 2 internal error.
 
 Example:
   mcp-triage analyze samples/restart-stale-session --json | jq .decision`,
@@ -53,7 +56,8 @@ Example:
     });
     try {
       const name = a.positionals.map((p) => basename(p)).join(', ');
-      const { analysis } = await ingestIncident(ctx, entries, { toolPolicy, name, onProgress: progressPrinter(io.stderr) });
+      const { analysis, skippedFiles } = await ingestIncident(ctx, entries, { toolPolicy, name, onProgress: progressPrinter(io.stderr) });
+      printSkipped(io.stderr, skippedFiles);
       io.stdout.write(a.options.json ? JSON.stringify(analysis, null, 2) + '\n' : renderAnalysis(analysis, { color: (io.stdout as NodeJS.WriteStream).isTTY === true }));
       return 0;
     } finally {

@@ -66,6 +66,28 @@ describe('probe CLI', () => {
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 
+  it('a tool answering isError: true is exit 0: the checklist shows it as a warning with the error text, --json adds isError and errorText', async () => {
+    const r = await cli([s.url, '--tool', 'get_order', '--args', '{"order_id":"ORD-9999"}']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.find((l) => /^ {2}! tools\/call /.test(l))).toMatch(/isError=true/);
+    expect(lines.find((l) => /^ {2}! second-connection #2 /.test(l))).toBeDefined();
+    expect(lines.filter((l) => l.includes('→ warning: the tool reported an application error'))).toEqual([
+      expect.stringMatching(/→ warning: the tool reported an application error: "order ORD-9999 not found"$/),
+      expect.stringMatching(/→ warning: the tool reported an application error$/),
+    ]);
+    expect(lines.some((l) => /^ {2}✘ /.test(l))).toBe(false);
+    expect(lines.at(-1)).toMatch(/^OK with a warning: transport and session work \(streamable-http, protocol 2025-11-25, session assigned\), but the tool answered isError=true; check --args/);
+
+    const j = await cli([s.url, '--tool', 'get_order', '--args', '{"order_id":"ORD-9999"}', '--json']);
+    expect(j.code).toBe(0);
+    const doc = JSON.parse(j.stdout);
+    expect(Object.keys(doc).slice(0, 6)).toEqual(['ok', 'url', 'protocolVersion', 'sessionAssigned', 'transport', 'steps']);
+    expect(doc).toMatchObject({ ok: true, failedStep: null, isError: true, errorText: 'order ORD-9999 not found' });
+    expect(doc.steps.find((x: { name: string }) => x.name === 'tools/call')).toMatchObject({ ok: true, warning: 'the tool reported an application error' });
+  });
+
   it('a destructive or writing tool is refused with exit 1 (a usage decision) unless --i-know-it-writes', async () => {
     const before = s.calls.length;
     const r = await cli([s.url, '--tool', 'delete_order', '--args', '{"order_id":"ORD-1001"}', '--json']);

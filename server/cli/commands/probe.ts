@@ -19,7 +19,10 @@ initialize (never an old session id), then:
   initialize         negotiated protocol version, server info, session assigned or not, and
                      the exact request headers sent (no Mcp-Session-Id)
   tools/list         every page (nextCursor followed)
-  tools/call         only with --tool, and only a tool annotated readOnlyHint=true
+  tools/call         only with --tool, and only a tool annotated readOnlyHint=true; a result with
+                     isError=true (an unknown id, bad arguments) still passes, as a warning
+                     (!): the connection works. --json then adds isError and errorText (the
+                     first 200 characters of the error text, redacted)
   second-connection  another fresh connection doing the same (N−1 of them with --connections N)
   close              DELETE for sessions the server assigned (405 is fine)
 
@@ -43,11 +46,13 @@ Options:
                        match analyze and the UI)
 
 Everything printed is redacted: session ids appear as sess_… pseudonyms, credentials never.
-Exit codes: 0 every step passed · 3 the endpoint failed a step (the checklist names it) ·
+Exit codes: 0 every step passed (warnings included) · 3 the endpoint failed a step (the checklist names it) ·
 1 unusable input (bad URL, bad --args, unknown option) or a refused call · 2 internal error.
 
-Examples:
+Examples (the first two against the repository's sample server, started with
+npx tsx samples/record/mcp-server.ts '{"port":3000}'):
   mcp-triage probe http://127.0.0.1:3000/mcp
+  mcp-triage probe http://127.0.0.1:3000/mcp --tool get_order --args '{"order_id":"ORD-1001"}'
   MCP_TRIAGE_BEARER=… mcp-triage probe https://mcp.example.com/mcp --tool get_order --args '{"order_id":"ORD-1"}' --json
   mcp-triage probe http://127.0.0.1:3000/mcp --log probe-client.log && mcp-triage analyze incident/ probe-client.log`;
 
@@ -135,7 +140,7 @@ export const probeCommand: Command = {
         ...(bearer ? { bearer } : {}),
         allowWrites: a.options['i-know-it-writes'] === true,
         ...(log ? { onEvent: (e) => log!.write(e) } : {}),
-        ...(tty ? { onStep: (s) => io.stderr.write(`probe: ${s.ok ? '✔' : '✘'} ${s.name} ${s.ms} ms\n`) } : {}),
+        ...(tty ? { onStep: (s) => io.stderr.write(`probe: ${!s.ok ? '✘' : s.warning ? '!' : '✔'} ${s.name} ${s.ms} ms${s.warning ? ` (${s.warning})` : ''}\n`) } : {}),
       });
       io.stdout.write(a.options.json ? JSON.stringify(probeJson(r), null, 2) + '\n' : renderProbe(r));
       if (r.refused) io.stderr.write(`mcp-triage: probe refused to call ${r.refused.tool}: ${r.refused.reason}. The probe only makes side-effect-free calls; choose a read-only tool, or add --i-know-it-writes if a repeat is harmless.\n`);

@@ -86,4 +86,39 @@ describe('mcp-triage redact', () => {
     expect(t.out()).not.toContain('SECRETTAIL');
     expect(lines[0]).toMatch(/\[REDACTED:line-truncated 20 chars\]$/);
   });
+
+  // Issue #18: redact used to dump binary input to the terminal.
+  it('refuses binary input (an image, an executable, a .gz) before writing anything', async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 0x17)]);
+    writeFileSync(join(dir, 'shot.png'), png);
+    writeFileSync(join(dir, 'node.log'), readFileSync(process.execPath).subarray(0, 2048));
+    writeFileSync(join(dir, 'ok.log'), 'Authorization: Bearer abcdef0123456789\n');
+    for (const [name, what] of [['shot.png', /PNG image/], ['node.log', /ELF executable/]] as const) {
+      const t = io();
+      await expect(redact.run([name], t.io)).rejects.toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message: expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')} is not text: `)) });
+      await expect(redact.run([name], io().io)).rejects.toMatchObject({ message: expect.stringMatching(what) });
+      expect(t.out()).toBe('');
+    }
+    // Several files: one binary refuses them all, and nothing is written to --out-dir.
+    const t = io();
+    await expect(redact.run(['ok.log', 'shot.png', '--out-dir', 'out'], t.io)).rejects.toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message: expect.stringMatching(/shot\.png/) });
+    expect(() => readFileSync(join(dir, 'out', 'ok.log'))).toThrow();
+    // The text file alone is still redacted.
+    const ok = io();
+    expect(await redact.run(['ok.log'], ok.io)).toBe(0);
+    expect(ok.out()).toMatch(/^Authorization: Bearer \[REDACTED/);
+  });
+
+  it('refuses binary on stdin, and passes text on stdin through whole', async () => {
+    const bin = io();
+    bin.io.stdin = Readable.from([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0])]);
+    await expect(redact.run(['-'], bin.io)).rejects.toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message: expect.stringMatching(/^stdin is not text: an ELF executable/) });
+    expect(bin.out()).toBe('');
+    // Text longer than the sniffed head, in many chunks: every line comes out, in order.
+    const lines = Array.from({ length: 5000 }, (_, i) => `2026-11-29 10:00:00,000 INFO line ${i} of a long stream`);
+    const txt = io();
+    txt.io.stdin = Readable.from(lines.map((l) => l + '\n'));
+    expect(await redact.run(['-'], txt.io)).toBe(0);
+    expect(txt.out().split('\n').slice(0, -1)).toEqual(lines);
+  });
 });

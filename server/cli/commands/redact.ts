@@ -3,7 +3,7 @@
 // Several files: pass 1 reads all of them first, so an id seen in one file resolves a masked
 // id in another; pass 2 streams each file to DIR/<same name>. Both passes stream: a
 // multi-GB log is never held in memory (only one line at a time, capped at 1 MiB).
-import { createReadStream, createWriteStream, mkdirSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -11,6 +11,7 @@ import type { CliIO, Command } from '../command.ts';
 import { TriageError } from '../../errors.ts';
 import { collectSessionIds, createLineRedactor, MAX_LINE, SecretLedger, SessionIdBook, type LineRedactor, type MaskedResolution } from '../../triage/redact/index.ts';
 import { loadOrCreateKey, resolveWorkspace } from '../../workspace.ts';
+import { binaryKind, shownName, SNIFF_BYTES } from '../../ingest/screen.ts';
 
 const HELP = `Usage: mcp-triage redact [FILE…|-] [--out-dir DIR] [--key-file FILE]
 
@@ -24,6 +25,9 @@ stable pseudonyms (sess_…), line for line: the output has the same number of l
   --key-file FILE  the pseudonymisation key (default: the workspace key, created on first
                    use), so the same session id gets the same pseudonym in every run.
   -h, --help       this text
+
+Binary input (an image, an executable, a compressed file) is refused with exit 1 and one line on
+stderr, before anything is written.
 
 Several files are read twice: first all of them to collect session ids, so a masked id
 (abcd1234****) in one file resolves to the full id seen in another; stdin can only
@@ -64,7 +68,7 @@ function parseArgs(args: string[]): Args {
  * last line without newline). A line longer than MAX_LINE keeps its head; the rest is only
  * counted, so memory stays bounded whatever the input.
  */
-async function* lines(stream: Readable): AsyncGenerator<{ text: string; eol: string; dropped: number }> {
+async function* lines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<{ text: string; eol: string; dropped: number }> {
   const dec = new StringDecoder('utf8');
   let buf = '';
   let dropped = 0;
@@ -107,7 +111,7 @@ function write(out: Writable, s: string): Promise<void> | void {
   if (!out.write(s)) return new Promise((res) => out.once('drain', () => res()));
 }
 
-async function redactStream(input: Readable, out: Writable, redactor: LineRedactor, book: SessionIdBook): Promise<number> {
+async function redactStream(input: AsyncIterable<Buffer | string>, out: Writable, redactor: LineRedactor, book: SessionIdBook): Promise<number> {
   let n = 0;
   for await (const l of lines(input)) {
     collectSessionIds(l.text, book); // stdin: ids become known as the stream goes
@@ -137,6 +141,50 @@ function checkReadable(path: string, shown: string): void {
   if (!st.isFile()) throw new TriageError('TRIAGE_ERR_INPUT', `${shown} is not a regular file; pass log files (folders and archives are for analyze)`);
 }
 
+/** Redact reads text: binary input (an image, an executable, a .gz) is refused before anything is written (ingest/screen.ts decides). */
+function refuseBinary(shown: string, head: Buffer, complete: boolean): void {
+  const kind = binaryKind(head, complete);
+  if (kind) throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', `${shownName(shown)} is not text: ${kind}; redact reads plain-text logs`);
+}
+
+function checkText(path: string, shown: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(SNIFF_BYTES);
+    const n = readSync(fd, b, 0, b.length, 0);
+    refuseBinary(shown, b.subarray(0, n), n < SNIFF_BYTES);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** stdin, with its first bytes read ahead and checked to be text; then the whole stream, unchanged. */
+async function textStdin(stream: Readable): Promise<AsyncIterable<Buffer | string>> {
+  const it = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  const head: (Buffer | string)[] = [];
+  let n = 0;
+  let ended = false;
+  while (n < SNIFF_BYTES) {
+    const r = await it.next();
+    if (r.done) {
+      ended = true;
+      break;
+    }
+    head.push(r.value);
+    n += r.value.length;
+  }
+  refuseBinary('stdin', Buffer.concat(head.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))), ended);
+  return (async function* () {
+    yield* head;
+    if (ended) return;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  })();
+}
+
 function summariseMasked(all: MaskedResolution[]): string {
   if (all.length === 0) return '';
   const c = { matched: 0, unresolved: 0, ambiguous: 0 };
@@ -160,6 +208,8 @@ export const redactCommand: Command = {
 
     const paths = files.map((f) => (f === '-' ? '-' : resolve(io.cwd, f)));
     for (let i = 0; i < files.length; i++) if (paths[i] !== '-') checkReadable(paths[i]!, files[i]!);
+    // Every file is checked before any is read or written, so a refusal leaves nothing half done.
+    for (let i = 0; i < files.length; i++) if (paths[i] !== '-') checkText(paths[i]!, files[i]!);
     const outDir = a.outDir ? resolve(io.cwd, a.outDir) : undefined;
     if (outDir && files.length > 0 && paths[0] !== '-') {
       const names = new Set<string>();
@@ -179,7 +229,7 @@ export const redactCommand: Command = {
 
     if (paths[0] === '-') {
       const redactor = createLineRedactor({ key, ids: book, ledger });
-      await redactStream(io.stdin, io.stdout, redactor, book);
+      await redactStream(await textStdin(io.stdin), io.stdout, redactor, book);
       io.stderr.write(summariseMasked(redactor.maskedResolutions()));
       return 0;
     }

@@ -7,7 +7,7 @@ import { loadToolPolicy } from '../../triage/classify/policy.ts';
 import { workspaceDir } from '../../workspace.ts';
 import { incidentReport, ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
-import { progressPrinter } from '../progress.ts';
+import { printSkipped, progressPrinter } from '../progress.ts';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -21,6 +21,9 @@ each redaction rule removed. Request ids become keyed pseudonyms (req-…). Befo
 written, the redactor runs again over the report and every raw secret or session id seen in the
 inputs is searched for; any hit refuses the report (exit 2, nothing written) and names the report
 line, the rule and the evidence line it came from.
+
+Files that are not logs are skipped with one "skipped FILE: why" line on stderr; when none is a
+log, exit 1 with one line on stderr and nothing written.
 
   --out FILE              write to FILE instead of stdout
   --format md|json        Markdown (default) or {"markdown","redactions","sections"}
@@ -39,6 +42,7 @@ line, the rule and the evidence line it came from.
     try {
       const r = await ingestIncident(ctx, entries, {
         toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr) });
+      printSkipped(io.stderr, r.skippedFiles);
       const report = await incidentReport(ctx.store, r.id, { secrets: r.secrets, key: ctx.key, exclude });
       const text = format === 'json' ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }, null, 2) + '\n' : report.markdown;
       if (a.options.out) {

@@ -8,6 +8,7 @@ import { ingestIncident, openContext } from '../../incidents.ts';
 import { queryEvents, EventFilters } from '../../store/events-query.ts';
 import { TriageError } from '../../errors.ts';
 import { terminalSafe } from '../render.ts';
+import { printSkipped } from '../progress.ts';
 
 const SAFE = terminalSafe;
 const COLOR: Record<string, string> = { client: '\x1b[36m', proxy: '\x1b[35m', server: '\x1b[33m', unknown: '\x1b[90m' };
@@ -42,8 +43,9 @@ Merges every input into one timeline ordered by time (as logged; no clock is rew
     const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
-      const { id } = await ingestIncident(ctx, entries, {
+      const { id, skippedFiles } = await ingestIncident(ctx, entries, {
         toolPolicy, name: a.positionals.map((p) => basename(p)).join(', ') });
+      printSkipped(io.stderr, skippedFiles);
       const { rows, total } = await queryEvents(ctx.store, id, filters.data);
       const color = (io.stdout as NodeJS.WriteStream).isTTY === true;
       for (const r of rows) {

@@ -99,7 +99,7 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       out[i] = { ...out[i]!, role: d.rule.role, reason: firstSentence(d.rationale) };
       continue;
     }
-    if (f.recovered === true && SETTLED_BY_SUCCESS.has(d.decision)) {
+    if (f.recovered === true && (SETTLED_BY_SUCCESS.has(d.decision) || d.rule.settledBySuccess)) {
       out[i] = { ...out[i]!, role: 'recovered', reason: f.recoveredBy ?? 'a later success of the same call' };
       continue;
     }

@@ -133,7 +133,7 @@ export interface FailureCandidate {
 }
 
 /** Methods that read and can be repeated (failure-signatures D6). */
-export const READ_METHODS = new Set(['initialize', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'ping', 'completion/complete', 'tasks/get', 'tasks/list', 'logging/setLevel']);
+export const READ_METHODS = new Set(['initialize', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'ping', 'completion/complete', 'tasks/get', 'tasks/list', 'logging/setLevel', 'subscriptions/listen']);
 /** Infrastructure timers of failure-signatures (c), in seconds. */
 const TIMERS = [15, 30, 60, 100, 125, 300];
 const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;

@@ -248,7 +248,10 @@ export class IncidentIndex {
       if (me.target !== null && before !== null && before !== me.target) continue;
       const last = me.lastLine.get(e.file);
       const timed = span.end !== null && e.ts !== null;
-      const ok = timed ? e.ts! > span.end! && e.ts! - span.end! <= RECOVERY_WINDOW_MS : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
+      // the same millisecond is common (a prefix stamp, a fast client): then the file's order says after
+      const ok = timed
+        ? (e.ts! > span.end! || (e.ts === span.end && last !== undefined && e.line > last)) && e.ts! - span.end! <= RECOVERY_WINDOW_MS
+        : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
       if (!ok) continue;
       return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line, resumed: rec.cause === 'stream-resumed' };
     }

@@ -23,6 +23,8 @@ export interface Rule {
    * consequences, recoveries). Absent: episodes.ts decides from the episode.
    */
   role?: Exclude<FailureRole, 'primary'>;
+  /** A later success of the same call settles a failure this rule decides (the client corrected itself). */
+  settledBySuccess?: boolean;
   /** true when the rule applies; otherwise a short reason it does not ("why not"). */
   when(f: Facts): true | string;
   rationale(f: Facts): string;

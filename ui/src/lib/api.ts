@@ -410,6 +410,8 @@ export const ProbeStep = z.object({
   diagnosis: z.string().optional(),
   connection: z.number().optional(),
   refused: z.boolean().optional(),
+  /** a passed step with something to look at (the tool answered isError: true) */
+  warning: z.string().optional(),
 });
 export type ProbeStep = z.infer<typeof ProbeStep>;
 export const ProbeResult = z.looseObject({
@@ -421,6 +423,10 @@ export const ProbeResult = z.looseObject({
   steps: z.array(ProbeStep),
   failedStep: z.string().nullable().optional(),
   server: z.object({ name: z.string(), version: z.string() }).nullable().optional(),
+  /** a tool call completed; true when the tool reported an application error (still ok) */
+  isError: z.boolean().optional(),
+  /** with isError: the first 200 characters of its text, redacted by the server */
+  errorText: z.string().optional(),
 });
 export type ProbeResult = z.infer<typeof ProbeResult>;
 export interface Verification {

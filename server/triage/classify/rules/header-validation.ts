@@ -10,6 +10,9 @@ const VALIDATION: SignalCause[] = ['not-acceptable', 'unsupported-media-type', '
 export const headerValidation: Rule = {
   id: 'request-rejected-at-validation',
   decision: 'fix_route_or_config',
+  // a client that corrected itself (retried with a version from data.supported, re-listed tools for
+  // Mcp-Param-*) and got the same call answered has nothing left to fix
+  settledBySuccess: true,
   source: 'triage-rules.md §3 · failure-signatures D14, D15, rows 26, 28–30, 53, 54, 56, 57, 86–88',
   when(f) {
     if (has(f, ...VALIDATION)) return true;
@@ -18,10 +21,15 @@ export const headerValidation: Rule = {
     if (f.jsonRpcCode === -32020 || f.jsonRpcCode === -32021 || f.jsonRpcCode === -32022) return true;
     if (f.httpStatus === 406 || f.httpStatus === 413 || f.httpStatus === 415) return true;
     if (f.httpStatus === 400 && f.era === 'sessionless' && f.bodyKind !== 'jsonrpc-error') return true; // D15: a bare 400 to a 2026 request
+    // D15: a 2026-07-28 request (no handshake, no session) answered with a session-era complaint: the
+    // server speaks an earlier revision and wants initialize first
+    if (f.era === 'sessionless' && has(f, 'server-not-initialized', 'session-missing', 'session-invalid')) return true;
     return 'no header, version, content-type or size rejection';
   },
   rationale: (f) => {
-    const why = has(f, 'session-missing') || has(f, 'session-invalid')
+    const why = f.era === 'sessionless' && has(f, 'server-not-initialized', 'session-missing', 'session-invalid')
+      ? 'a 2026-07-28 request (no initialize, no session) was answered as a session-era server answers it: the server speaks an earlier revision. The client should fall back to initialize (or be pinned to the server\'s revision); upgrading the server also fixes it'
+      : has(f, 'session-missing') || has(f, 'session-invalid')
       ? 'the session header never reached the server (the client did not keep it, CORS does not expose it, a proxy strips it, or the client speaks another transport mode)'
       : has(f, 'already-initialized')
         ? 'the client re-sent initialize on a live session; drop the old session id before re-initializing'
@@ -36,6 +44,7 @@ export const headerValidation: Rule = {
     { name: '413 from the proxy', facts: { httpStatus: 413, method: 'tools/call', causes: ['body-too-large'] }, fires: true },
     { name: '"No valid session ID" and the request line shows none', facts: { httpStatus: 400, method: 'tools/list', sessionSent: false, causes: ['session-invalid'] }, fires: true },
     { name: '"No valid session ID", unknown whether one was sent', facts: { httpStatus: 400, method: 'tools/list', causes: ['session-invalid'] }, fires: false },
+    { name: '2026 client, "Server not initialized" from a 2025 server', facts: { httpStatus: 400, method: 'server/discover', era: 'sessionless', bodyKind: 'jsonrpc-error', causes: ['server-not-initialized'] }, fires: true },
     { name: 'a 404', facts: { httpStatus: 404 }, fires: false },
     { name: 'a bare 400 in the session era', facts: { httpStatus: 400, era: 'session' }, fires: false },
   ],

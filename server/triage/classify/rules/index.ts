@@ -11,6 +11,7 @@ import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, unreachablePersistent } from './never-reached.ts';
+import { discoveryProbe } from './discovery-probe.ts';
 import { optionalStream } from './optional-stream.ts';
 import { clientProtocolDefect, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { redirectNotFollowed } from './redirect.ts';
@@ -34,6 +35,7 @@ export const RULES: readonly Rule[] = [
   // not an MCP failure, an optional channel, a consequence, or something the client got past
   toolSchemaRejected,
   modelApiError,
+  discoveryProbe,
   optionalStream,
   serverStreamNoise,
   shutdownNoise,

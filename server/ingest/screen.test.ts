@@ -1,0 +1,201 @@
+// What is a log (screen.ts), through the same pass 1 every ingest runs (scanEntries): junk of each
+// kind is named with its reason, and every real log shape we hold is read — none skipped.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadFormats } from '../../parsers/engine/registry.ts';
+import { isPolicyFile } from '../triage/classify/policy.ts';
+import { SessionIdBook } from '../triage/redact/index.ts';
+import { REPO, SHARED } from '../testing/helpers.ts';
+import { entriesFromPaths, fileEntry, type InputEntry } from './inputs.ts';
+import { nothingToAnalyse, scanEntries } from './pipeline.ts';
+import { binaryKind, isProse, jsonHasLogContent, SNIFF_BYTES } from './screen.ts';
+
+const formats = loadFormats();
+const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-screen-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A deterministic stream of bytes that is not text (xorshift). */
+function noise(n: number, seed = 7): Buffer {
+  const b = Buffer.alloc(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    b[i] = x & 0xff;
+  }
+  return b;
+}
+
+function file(name: string, data: string | Buffer): string {
+  const p = join(dir, name);
+  writeFileSync(p, data);
+  return p;
+}
+
+async function verdicts(entries: InputEntry[]): Promise<Map<string, { reason: string; detail: string } | null>> {
+  const scanned = await scanEntries(entries, new SessionIdBook(), formats);
+  return new Map(scanned.map((s) => [s.entry.name, s.skip ? { reason: s.skip.reason, detail: s.skip.detail } : null]));
+}
+
+async function verdictOf(name: string, data: string | Buffer): Promise<{ reason: string; detail: string } | null> {
+  const p = file(name, data);
+  return (await verdicts([fileEntry(p, name, { gz: false })])).get(name)!;
+}
+
+const SAMPLE_README = readFileSync(join(REPO, 'samples/wrong-path/README.md'), 'utf8');
+const SAMPLE_ANALYSIS = readFileSync(join(REPO, 'samples/wrong-path/expected.analysis.json'), 'utf8');
+const SAMPLE_REPORT = readFileSync(join(REPO, 'samples/wrong-path/expected.report.md'), 'utf8');
+const ELF = readFileSync(process.execPath).subarray(0, 4096);
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), noise(300, 3)]);
+const PROSE = [
+  'This folder holds the logs we collected on Tuesday when the assistant stopped answering.',
+  'The client was restarted twice before the problem went away, and nobody changed the proxy.',
+  'We think the server was redeployed during the afternoon, but nobody wrote down the time.',
+  'Please look at the other files in this upload; they come from the gateway and the client.',
+  'If anything is missing, ask the platform team, who keep the gateway logs for a week.',
+].join('\n');
+
+describe('junk is named, by content, whatever its name', () => {
+  const cases: [string, string | Buffer, string, RegExp][] = [
+    ['empty.log', '', 'empty', /empty file \(0 bytes\)/],
+    ['blank.log', '  \n\n\t\n', 'empty', /only whitespace/],
+    ['random.log', noise(5000), 'binary', /binary data \(\d+% of its first 5 KiB is not text/],
+    ['node.log', ELF, 'binary', /ELF executable/],
+    ['screenshot.log', PNG, 'binary', /PNG image/],
+    ['photo.txt', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), noise(200)]), 'binary', /JPEG image/],
+    ['manual.log', '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'binary', /PDF document/],
+    ['inner.log', Buffer.concat([Buffer.from('PK\x03\x04'), noise(100)]), 'binary', /zip archive/],
+    ['double.log', gzipSync(Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: boom\n')), 'binary', /gzip-compressed data/],
+    ['zeros.log', Buffer.alloc(1000), 'binary', /only NUL bytes/],
+    ['README.md', SAMPLE_README, 'not-a-log', /a Markdown document/],
+    ['client.log', SAMPLE_README, 'not-a-log', /a Markdown document/], // the name does not matter
+    ['expected.report.md', SAMPLE_REPORT, 'not-a-log', /a Markdown document/],
+    ['analysis.json', SAMPLE_ANALYSIS, 'not-a-log', /mcp-triage analysis document/],
+    ['notes.txt', PROSE, 'not-a-log', /prose: 5 of its 5 lines are sentences/],
+    ['package.json', readFileSync(join(REPO, 'package.json')), 'not-a-log', /one JSON document with no log field/],
+    ['hello.txt', 'hello world\n', 'not-a-log', /no line looks like a log line/],
+  ];
+  for (const [name, data, reason, detail] of cases) {
+    it(`${name}: ${reason}`, async () => {
+      const v = await verdictOf(name, data);
+      expect(v, `${name} was read as a log`).not.toBeNull();
+      expect(v!.reason).toBe(reason);
+      expect(v!.detail).toMatch(detail);
+    });
+  }
+
+  it('a damaged .gz is named damaged; a cut one is read for what it holds', async () => {
+    const gz = gzipSync(Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: connection refused\n'.repeat(200)));
+    const bad = Buffer.from(gz);
+    bad.fill(0xaa, 20, 60);
+    const v = await verdicts([fileEntry(file('bad.log.gz', bad), 'bad.log.gz'), fileEntry(file('cut.log.gz', gz.subarray(0, gz.length - 12)), 'cut.log.gz')]);
+    expect(v.get('bad.log')).toMatchObject({ reason: 'damaged', detail: expect.stringMatching(/damaged compressed data/) });
+    expect(v.get('cut.log')).toBeNull();
+  });
+
+  it('a damaged zip or tar.gz in a folder is one damaged entry, next to the logs that are read', async () => {
+    const folder = mkdtempSync(join(dir, 'mixed-'));
+    writeFileSync(join(folder, 'client.log'), '2026-11-29 10:00:00,000 ERROR mcp.client: connection refused\n');
+    writeFileSync(join(folder, 'bundle.zip'), 'not a zip at all\n');
+    writeFileSync(join(folder, 'more.tar.gz'), noise(2000));
+    const v = await verdicts(entriesFromPaths([folder]));
+    expect(v.get('client.log')).toBeNull();
+    expect(v.get('bundle.zip')).toMatchObject({ reason: 'damaged', detail: expect.stringMatching(/not a zip file/) });
+    expect(v.get('more.tar.gz')).toMatchObject({ reason: 'damaged', detail: expect.stringMatching(/not a readable gzip stream/) });
+  });
+
+  it('nothing left: 415 when nothing was text, 422 when text had no log line; one line naming each file', () => {
+    const bin = nothingToAnalyse([{ file: 'a.png', reason: 'binary', detail: 'a PNG image' }, { file: 'b.gz', reason: 'damaged', detail: 'damaged compressed data' }]);
+    expect(bin).toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', status: 415, exitCode: 1 });
+    expect(bin.message).toBe('nothing to analyse: none of the 2 files is a log — a.png: a PNG image; b.gz: damaged compressed data');
+    const text = nothingToAnalyse([{ file: 'a.png', reason: 'binary', detail: 'a PNG image' }, { file: 'README.md', reason: 'not-a-log', detail: 'a Markdown document' }]);
+    expect(text).toMatchObject({ code: 'TRIAGE_ERR_NOT_A_LOG', status: 422, exitCode: 1 });
+    const many = nothingToAnalyse(Array.from({ length: 9 }, (_, i) => ({ file: `f${i}\u001b[31m.log`, reason: 'damaged' as const, detail: 'entry "x\u001b]0;owned\u0007\n.log": local header is damaged' })));
+    expect(many.message).toMatch(/; and 4 more$/);
+    expect(many.message).not.toMatch(/[\n\u001b]/);
+  });
+});
+
+describe('short and odd real logs are read', () => {
+  const kept: [string, string | Buffer][] = [
+    ['one error line', 'Error POSTing to endpoint (HTTP 404): Not Found\n'],
+    ['a bare traceback', 'Traceback (most recent call last):\n  File "/app/x.py", line 3, in <module>\n    main()\nhttpx.ConnectError: All connection attempts failed\n'],
+    ['a JSON dump holding an error string', JSON.stringify({ data: { name: 'search', last_sync_status: 'error', last_sync_error: 'mcp request failed with status 400' } })],
+    ['a user-facing error in two sentences', '❌ The tool did not answer this call. The connection to the relay\n   dropped before the result came back. Please retry.\n'],
+    ['a status table', 'huggingface  3/5   OK ERR OK OK ERR\ngitmcp       5/5\n'],
+    ['access lines without a known format', 'GET  /mcp  406\nPOST /mcp  200\n'],
+    ['UTF-16 with a BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: boom\r\n', 'utf16le')])],
+    ['Latin-1 bytes in a log', Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: caf\xe9 refused\n', 'latin1')],
+    ['NUL padding before the log (truncated in place)', Buffer.concat([Buffer.alloc(4096), Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: boom\n')])],
+    ['ANSI colours', '\x1b[31m2026-11-29 10:00:00 ERROR\x1b[0m connection refused\n'],
+    ['pretty-printed JSON log objects cut mid-array', '  "debug": "Calling MCP tool: create_page",\n    "timestamp": "2026-11-29T10:00:00.000Z"\n  },\n  {\n'],
+  ];
+  for (const [what, data] of kept) {
+    it(what, async () => {
+      expect(await verdictOf('x.log', data)).toBeNull();
+    });
+  }
+});
+
+describe('every real log shape we hold is read, none skipped', () => {
+  const corpora: [string, string][] = [
+    ['samples/real-world/shapes', join(REPO, 'samples/real-world/shapes')],
+    ['shared corpus real-dev', join(SHARED, 'corpus', 'real-dev')],
+    ['samples/recorded', join(REPO, 'samples/recorded')],
+  ];
+  for (const [name, root] of corpora) {
+    it.skipIf(!existsSync(root))(name, async () => {
+      const entries = entriesFromPaths([root]).filter((e) => !e.name.endsWith('label.json')); // the recorder's labels are data
+      expect(entries.length).toBeGreaterThan(40);
+      const skipped = [...(await verdicts(entries))].filter(([, v]) => v !== null).map(([n, v]) => `${n}: ${v!.reason}: ${v!.detail}`);
+      expect(skipped).toEqual([]);
+    });
+  }
+
+  it('every committed sample: its logs are read, only its expected analysis is skipped', async () => {
+    for (const d of readdirSync(join(REPO, 'samples'))) {
+      const root = join(REPO, 'samples', d);
+      if (!existsSync(join(root, 'expected.analysis.json'))) continue;
+      // A tool policy file is configuration, taken out before the ingest (incidents.ts).
+      const v = await verdicts(entriesFromPaths([root]).filter((e) => !isPolicyFile(e.name)));
+      const skipped = [...v].filter(([, x]) => x !== null).map(([n]) => n);
+      expect(skipped, d).toEqual(['expected.analysis.json']);
+      expect(v.size, d).toBeGreaterThan(1);
+    }
+  });
+});
+
+describe('the pieces', () => {
+  it('binaryKind: text stays text under the ratio, noise does not', () => {
+    expect(binaryKind(Buffer.from('plain text\n'))).toBeNull();
+    // 5% bad bytes (a Latin-1 file) is text; 30% is not.
+    const mostly = Buffer.from('a'.repeat(95) + '\x01'.repeat(5));
+    expect(binaryKind(mostly)).toBeNull();
+    expect(binaryKind(Buffer.from('a'.repeat(70) + '\x01'.repeat(30)))).toMatch(/30% of its first 100 bytes/);
+    // A multi-byte character cut at the end of a head is not evidence; at the end of a file it is.
+    const cut = Buffer.from('ab\xe2\x82', 'latin1');
+    expect(binaryKind(cut, false)).toBeNull();
+    expect(binaryKind(cut, true)).toMatch(/binary data/);
+    // Only the first SNIFF_BYTES are tested.
+    expect(binaryKind(Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x61), noise(1000)]))).toBeNull();
+  });
+
+  it('isProse: sentences are prose; log lines, JSON and short error lines are not', () => {
+    expect(isProse('The client was restarted twice before the problem went away.')).toBe(true);
+    expect(isProse('2026-11-29 10:00:00,000 ERROR mcp.client: the server went away')).toBe(false);
+    expect(isProse('{"error": "the session was not found on this server"}')).toBe(false);
+    expect(isProse('Error: Request timed out')).toBe(false);
+  });
+
+  it('jsonHasLogContent: log keys and error text count, configuration does not', () => {
+    expect(jsonHasLogContent({ level: 'info', msg: 'x' })).toBe(true);
+    expect(jsonHasLogContent({ lastSyncError: '' })).toBe(true);
+    expect(jsonHasLogContent({ result: 'Error POSTing to endpoint (HTTP 404)' })).toBe(true);
+    expect(jsonHasLogContent({ compilerOptions: { allowImportingTsExtensions: true, timeoutMs: 5 } })).toBe(false);
+    expect(jsonHasLogContent({ dependencies: { debug: '4.4.3' }, scripts: { check: 'svelte-check --fail-on-warnings' } })).toBe(false);
+  });
+});
