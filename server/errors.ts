@@ -23,6 +23,8 @@ export class TriageError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Added, optional: machine-readable details a client can act on (sent as `error.details`). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'TriageError';

@@ -90,13 +90,23 @@ export async function ingestIncident(
   return { id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles, analysis, secrets: { book: r.book, ledger: r.ledger } };
 }
 
-/** The redacted public report of a stored incident; raw values (CLI ingest in this process) tighten the leak check. */
-export async function incidentReport(store: Store, id: string, secrets?: Pick<IngestResult, 'book' | 'ledger'>): Promise<Report> {
+export interface ReportOptions {
+  /** Raw values from an ingest in this process (CLI): tighten the leak check and let the exit pass sweep late-found secrets. */
+  secrets?: Pick<IngestResult, 'book' | 'ledger'>;
+  /** The workspace key (request-id pseudonyms); without it they differ between runs. */
+  key?: Uint8Array;
+  /** Evidence lines (`file:line`) to leave out of the timeline (the answer to a refusal). */
+  exclude?: readonly string[];
+}
+
+/** The redacted public report of a stored incident. */
+export async function incidentReport(store: Store, id: string, opts: ReportOptions = {}): Promise<Report> {
   const row = await store.incident(id);
   const analysis = await store.analysis(id);
   if (!row || !analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no analysed incident ${id}`);
   const refs = analysis.failures.flatMap((f) => f.evidence);
   const [evidence, head, redactions] = await Promise.all([store.eventsAt(id, refs), store.headEvents(id), store.redactionCounts(id)]);
+  const { secrets } = opts;
   return buildReport({
     title: `MCP connection failure: ${analysis.decision}${row.name.startsWith('sample: ') ? ` (${row.name})` : ''}`,
     analysis,
@@ -105,5 +115,8 @@ export async function incidentReport(store: Store, id: string, secrets?: Pick<In
     redactions,
     rawValues: secrets ? rawValuesFor(secrets.book, secrets.ledger) : undefined,
     ids: secrets?.book,
+    ledger: secrets?.ledger,
+    key: opts.key,
+    exclude: opts.exclude,
   });
 }

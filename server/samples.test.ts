@@ -32,7 +32,7 @@ describe('sample incidents', () => {
       expect(analysis.decision).toBe(expected.decision);
       expect(analysis).toEqual(expected);
       // The public report, reviewed by hand like the analysis (and verified leak-free as it is built).
-      const report = await incidentReport(ctx.store, id, secrets);
+      const report = await incidentReport(ctx.store, id, { secrets, key: ctx.key });
       const reportGolden = join(dir, 'expected.report.md');
       if (process.env.UPDATE_GOLDEN === '1') writeFileSync(reportGolden, report.markdown);
       expect(report.markdown).toBe(readFileSync(reportGolden, 'utf8'));

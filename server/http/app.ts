@@ -43,7 +43,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   sweepUploads(uploadRoot);
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: false });
   app.setErrorHandler((err, _req, reply) => {
-    if (err instanceof TriageError) return reply.code(err.status).send({ error: { code: err.code, message: err.message } });
+    if (err instanceof TriageError) return reply.code(err.status).send({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } });
     const e = err as { statusCode?: number; code?: string; message: string };
     if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE' || e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT') {
       const what =

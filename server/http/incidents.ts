@@ -96,7 +96,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
   app.get('/api/incidents/:id/report', async (req, reply) => {
     const id = incidentId(req);
     assertIncident(await store.incident(id), id);
-    const report = await incidentReport(store, id);
+    const report = await incidentReport(store, id, { key: ctx.key, exclude: excludeOf(req.query) });
     if ((req.query as { format?: string }).format === 'json') return { markdown: report.markdown, redactions: report.redactions, sections: report.sections };
     return reply.type('text/markdown; charset=utf-8').header('Content-Disposition', `inline; filename="${id}-report.md"`).send(report.markdown);
   });
@@ -107,6 +107,15 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     return reply.code(204).send();
   });
 };
+
+/** `?exclude=file:line` (repeatable, or comma-separated): evidence lines the user left out after a refusal. */
+export function excludeOf(query: unknown): string[] {
+  const raw = (query as { exclude?: string | string[] } | undefined)?.exclude;
+  const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+  if (list.length > 200) throw new TriageError('TRIAGE_ERR_USAGE', 'bad query: at most 200 exclude places');
+  for (const v of list) if (v.length > 1000 || !/^.+:\d{1,10}$/.test(v)) throw new TriageError('TRIAGE_ERR_USAGE', `bad query: exclude takes file:line places, not ${JSON.stringify(v.slice(0, 80))}`);
+  return list;
+}
 
 function eventFilters(query: unknown): EventFilters {
   const parsed = EventFilters.safeParse(query);

@@ -6,13 +6,15 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { TriageError } from '../errors.ts';
 import { incidentReport, type Context } from '../incidents.ts';
+import { excludeOf } from './incidents.ts';
 import { assertIncident } from '../store/store.ts';
 import { histogram, unitOf } from '../store/units.ts';
 import { lastVerification } from '../store/verifications.ts';
 import { verifyRedacted } from '../triage/redact/index.ts';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { Analysis } from '../contract/analysis.ts';
-import type { Report } from '../triage/report/report.ts';
+import { reportRefused, type Report } from '../triage/report/report.ts';
+import { createExitRedactor } from '../triage/redact/exit.ts';
 import type { Verification } from '../store/verifications.ts';
 import { DECISION_INFO } from '../contract/decisions.ts';
 import { blocksToHtml, escapeHtml, parseMarkdown, splitPlaceholders } from '../triage/report/markdown-tree.ts';
@@ -57,14 +59,27 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context }> = async (app, { c
     const analysis = await store.analysis(id);
     if (!analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet`);
     const [report, evidence, verification] = await Promise.all([
-      incidentReport(store, id),
+      incidentReport(store, id, { key: ctx.key, exclude: excludeOf(req.query) }),
       store.eventsAt(id, analysis.failures.flatMap((f) => f.evidence)),
       lastVerification(store, id),
     ]);
-    // Fail closed like the report: the evidence lines go out in full, so they pass the same scan.
-    const scan = verifyRedacted(evidence.map((e) => e.text).join('\n'), { rawValues: [] });
-    if (!scan.ok) throw new TriageError('TRIAGE_ERR_REPORT_LEAK', `the export was refused: its leak check found ${scan.hits.length} suspect value(s) in the evidence lines. Nothing was written.`);
-    const html = exportHtml({ id, name: row.name, createdAt: row.createdAt, analysis, report, evidence, verification, generatedAt: new Date() });
+    // The evidence lines go out in full: through the same exit pass as the report (request ids
+    // pseudonymised), then the same verifier (fail closed, naming the line and the rule).
+    const excluded = new Set(excludeOf(req.query));
+    const exit = createExitRedactor({ key: ctx.key, requestIds: evidence.map((ev) => ev.requestId).filter((v): v is string => !!v) });
+    const shown = evidence.filter((ev) => !excluded.has(`${ev.file}:${ev.line}`)).map((ev) => ({ ...ev, text: exit.text(ev.text), requestId: ev.requestId ? exit.text(`request_id=${ev.requestId}`).slice('request_id='.length) : null }));
+    const scan = verifyRedacted(shown.map((ev) => ev.text).join('\n'), { rawValues: [], independentLines: true });
+    if (!scan.ok) {
+      const starts: number[] = [];
+      shown.reduce((at, ev) => (starts.push(at), at + ev.text.split('\n').length), 1);
+      const place = (line: number) => {
+        let k = 0;
+        while (k + 1 < starts.length && starts[k + 1]! <= line) k++;
+        return shown[k] ? { file: shown[k]!.file, line: shown[k]!.line } : null;
+      };
+      throw reportRefused(scan.hits.map((h) => ({ reportLine: h.line, rule: h.rule, evidence: place(h.line) })), 'export');
+    }
+    const html = exportHtml({ id, name: row.name, createdAt: row.createdAt, analysis, report, evidence: shown, verification, generatedAt: new Date() });
     return reply
       .type('text/html; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${id}-export.html"`)
@@ -127,7 +142,7 @@ th{font-size:11px;text-transform:uppercase;letter-spacing:.03em;color:var(--mut)
 code,pre,.mono{font-family:var(--mono);font-size:12px}pre{background:var(--sunk);border:1px solid var(--bd);border-radius:4px;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;word-break:break-word}
 .ev{margin:0 0 6px}.ev .where{font:600 11px var(--mono);color:var(--mut)}
 mark.ph{background:var(--hl);color:inherit;border-radius:2px;outline:1px dashed #a15c00;padding:0 1px}
-mark.ph-session{background:transparent;outline-color:#7c4ddb}
+mark.ph-session,mark.ph-pseudonym{background:transparent;outline-color:#7c4ddb}
 .report h2{font-size:16px}.report h3,.report h4{font-size:14px;margin:16px 0 6px}.report p.small{font-size:11.5px;color:var(--mut)}
 .nw{white-space:nowrap}.ok{color:#18794e;font-weight:600}.bad{color:#c0262d;font-weight:600}
 footer{color:var(--mut);font-size:11.5px;margin-top:16px}

@@ -12,25 +12,29 @@ import { printSkipped, progressPrinter } from '../progress.ts';
 export const reportCommand: Command = {
   name: 'report',
   summary: 'write the redacted public issue report (Markdown) for a set of logs',
-  help: `Usage: mcp-triage report PATH… [--out FILE] [--format md|json] [--key-file FILE]
+  help: `Usage: mcp-triage report PATH… [--out FILE] [--format md|json] [--exclude FILE:LINE,…] [--key-file FILE]
 
 Ingests the logs (as analyze does, in memory), then writes a Markdown issue that is safe to paste
 in public: summary, environment and versions, what happened (decision, rule, stage, first
 exception and its wrapper path), a short correlated timeline, what to check, and how many values
-each redaction rule removed. Before anything is written, every detector runs again over the report
-and every raw secret or session id seen in the inputs is searched for; any hit refuses the report
-(exit 2, nothing written).
+each redaction rule removed. Request ids become keyed pseudonyms (req-…). Before anything is
+written, the redactor runs again over the report and every raw secret or session id seen in the
+inputs is searched for; any hit refuses the report (exit 2, nothing written) and names the report
+line, the rule and the evidence line it came from.
 
 Files that are not logs are skipped with one "skipped FILE: why" line on stderr; when none is a
 log, exit 1 with one line on stderr and nothing written.
 
-  --out FILE        write to FILE instead of stdout
-  --format md|json  Markdown (default) or {"markdown","redactions","sections"}`,
+  --out FILE              write to FILE instead of stdout
+  --format md|json        Markdown (default) or {"markdown","redactions","sections"}
+  --exclude FILE:LINE,…   leave these evidence lines out of the timeline (after a refusal)`,
   async run(args, io) {
-    const a = parseArgs('report', args, { out: { type: 'string' }, format: { type: 'string' }, 'key-file': { type: 'string' } });
+    const a = parseArgs('report', args, { out: { type: 'string' }, format: { type: 'string' }, exclude: { type: 'string' }, 'key-file': { type: 'string' } });
     const format = (a.options.format as string | undefined) ?? 'md';
     if (format !== 'md' && format !== 'json') throw new TriageError('TRIAGE_ERR_USAGE', `report: --format takes md or json, not "${format}"`);
     if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'report: give at least one PATH (see mcp-triage report --help)');
+    const exclude = a.options.exclude ? String(a.options.exclude).split(',').map((x) => x.trim()).filter(Boolean) : [];
+    for (const x of exclude) if (!/^.+:\d+$/.test(x)) throw new TriageError('TRIAGE_ERR_USAGE', `report: --exclude takes FILE:LINE places (as the refusal names them), not "${x.slice(0, 80)}"`);
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
     const entries = entriesFromPaths(paths);
     const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
@@ -39,7 +43,7 @@ log, exit 1 with one line on stderr and nothing written.
       const r = await ingestIncident(ctx, entries, {
         toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr) });
       printSkipped(io.stderr, r.skippedFiles);
-      const report = await incidentReport(ctx.store, r.id, r.secrets);
+      const report = await incidentReport(ctx.store, r.id, { secrets: r.secrets, key: ctx.key, exclude });
       const text = format === 'json' ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }, null, 2) + '\n' : report.markdown;
       if (a.options.out) {
         writeFileSync(resolve(io.cwd, String(a.options.out)), text, { mode: 0o644 });

@@ -47,9 +47,9 @@ const encodings = (v: string) => {
 
 describe('planted-secrets corpus', () => {
   it('has the promised size', () => {
-    expect(manifest.secrets.length).toBeGreaterThanOrEqual(150);
-    expect(new Set(manifest.secrets.map((s) => s.kind)).size).toBeGreaterThanOrEqual(30);
-    expect(manifest.mustKeep.length).toBeGreaterThanOrEqual(50);
+    expect(manifest.secrets.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(manifest.secrets.map((s) => s.kind)).size).toBeGreaterThanOrEqual(70);
+    expect(manifest.mustKeep.length).toBeGreaterThanOrEqual(100);
   });
 
   it('leaks no secret, in any obvious encoding, in any output file', () => {
@@ -118,6 +118,21 @@ describe('planted-secrets corpus', () => {
       for (const h of r.hits) bad.push(`${n}: ${h.rule} @${h.index} ${JSON.stringify(text.slice(h.index, h.index + 40))}`);
     }
     expect(bad).toEqual([]);
+  });
+
+  it('the verifier refuses every planted raw secret (each occurrence in the raw logs is a hit)', () => {
+    const missed: string[] = [];
+    for (const n of names) {
+      const raw = readFileSync(join(CORPUS, 'logs', n), 'utf8');
+      const hits = verifyRedacted(raw, { rawValues: [] }).hits;
+      for (const s of manifest.secrets.filter((x) => x.file === n)) {
+        for (let i = raw.indexOf(s.value); i !== -1; i = raw.indexOf(s.value, i + 1)) {
+          const e = i + s.value.length;
+          if (!hits.some((h) => h.index < e && h.index + Math.max(1, h.length) > i)) missed.push(`${s.kind} (${n}@${i})`);
+        }
+      }
+    }
+    expect(missed).toEqual([]);
   });
 
   it('runs in bounded time', () => {

@@ -118,6 +118,13 @@ describe('ReDoS bait finishes in bounded time', () => {
     'A1b2C3d4/'.repeat(10_000),
     '*'.repeat(100_000),
     'ab12*'.repeat(20_000),
+    // phone, card: digit groups and separators
+    '+1 '.repeat(30_000),
+    '+' + '1'.repeat(100_000) + 'a',
+    '(415) 555-'.repeat(10_000),
+    '4111 '.repeat(20_000),
+    '4111-1111-'.repeat(10_000),
+    'phone 0'.repeat(10_000) + '1 22 33 44',
   ];
   for (const b of baits) {
     it(`${JSON.stringify(b.slice(0, 12))}… (${b.length} chars)`, () => {
@@ -142,8 +149,47 @@ describe('verifyRedacted', () => {
     const r = verifyRedacted('report\nleaked tok_0123456789abcdef here\nand ghp_Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4', { rawValues: ['tok_0123456789abcdef'] });
     expect(r.ok).toBe(false);
     expect(r.hits).toEqual([
-      { rule: '@literal', index: 14 },
-      { rule: '@vendor-token:github', index: 44 },
+      { rule: '@literal', index: 14, length: 20, line: 2 },
+      { rule: '@vendor-token:github', index: 44, length: 40, line: 3 },
     ]);
+  });
+});
+
+describe('no line boundary is crossed (issue #18 part 3)', () => {
+  const jwtHead = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJmYWtlLXVzZXIifQ';
+  const nextLines = [
+    '2026-03-14T09:26:10.123Z INFO next request',
+    '2026-03-14 09:26:10,101 DEBUG httpx: HTTP Request: POST http://127.0.0.1:8000/mcp',
+    '[pid 12] c2lnbmF0dXJlLWZha2UabcdEF123',
+    '09:26:10 c2lnbmF0dXJlLWZha2UabcdEF123 trailing words',
+    'INFO 2026-03-14T09:26:10Z',
+    '{"level":30,"time":1795942947337,"msg":"next"}',
+  ];
+  for (const next of nextLines) {
+    it(`a wrapped-JWT continuation leaves a prefixed next line alone: ${next.slice(0, 40)}`, () => {
+      const out = red(`Authorization: Bearer ${jwtHead}\n${next}`).split('\n');
+      expect(out[0]).toBe('Authorization: Bearer [REDACTED:jwt]');
+      // The next line keeps its own text (its timestamp and prefix); only its own rules may touch it.
+      expect(out[1]).toBe(red(next));
+      expect(out[1]).not.toContain('jwt-continuation');
+    });
+  }
+  it('a bare fragment alone on the next line is the wrapped token, and only it', () => {
+    expect(red(`Authorization: Bearer ${jwtHead}\n  c2lnbmF0dXJlLWZha2UabcdEF123",\n2026-03-14 INFO after`)).toBe('Authorization: Bearer [REDACTED:jwt]\n  [REDACTED:jwt-continuation]",\n2026-03-14 INFO after');
+  });
+  it('a PEM block with a logger prefix on every line: only the key material goes', () => {
+    const input = ['2026-03-14 09:26:10 DEBUG key: -----BEGIN PRIVATE KEY-----', '2026-03-14 09:26:10 DEBUG MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '2026-03-14 09:26:10 DEBUG AQEFAASCBKcwggSjAgEAAoIB', '2026-03-14 09:26:10 DEBUG -----END PRIVATE KEY-----', '2026-03-14 09:26:11 INFO done'];
+    expect(red(input.join('\n')).split('\n')).toEqual([input[0], '2026-03-14 09:26:10 DEBUG [REDACTED:pem]', '2026-03-14 09:26:10 DEBUG [REDACTED:pem]', input[3], input[4]]);
+  });
+  it('a line that is not key material inside a PEM block keeps its text (redacted as usual)', () => {
+    const out = red('-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n2026-03-14 09:26:10 INFO unrelated POST /mcp 200 from 10.42.7.19\nAg==\n-----END PRIVATE KEY----- 2026-03-14 09:26:11 INFO after').split('\n');
+    expect(out[1]).toBe('[REDACTED:pem]');
+    expect(out[2]).toMatch(/^2026-03-14 09:26:10 INFO unrelated POST \/mcp 200 from ip-[a-z2-7]{10}$/);
+    expect(out[3]).toBe('[REDACTED:pem]');
+    expect(out[4]).toBe('-----END PRIVATE KEY----- 2026-03-14 09:26:11 INFO after');
+  });
+  it('the redacted PEM block reads back as inert (verify(redact(x)) passes)', () => {
+    const out = red('-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----');
+    expect(verifyRedacted(out, { rawValues: [] })).toEqual({ ok: true, hits: [] });
   });
 });

@@ -3,15 +3,18 @@
 import { Editor, type Edit } from './editor.ts';
 import { LiteralSweeper, SweepTrace } from './sweeper.ts';
 import { parseJsonAt, quoteLike, summarise, type JMember, type JNode } from './json.ts';
-import { sessionPseudonym } from './pseudonym.ts';
+import { pseudonym, sessionPseudonym } from './pseudonym.ts';
 import { CONTEXT_RULES } from './rules/context.ts';
 import { FORMAT_RULES } from './rules/formats.ts';
-import { JSON_PATH_RULES, matchJsonPath } from './rules/json-paths.ts';
-import { classifyKey, isInert, OAUTH_CONTEXT, type KeyClass } from './rules/keys.ts';
+import { ARGUMENT_KEYS, JSON_PATH_RULES, matchJsonPath } from './rules/json-paths.ts';
+import { classifyKey, isHostKey, isInert, isUserKey, OAUTH_CONTEXT, passwordLike, type KeyClass } from './rules/keys.ts';
+import { isBusinessKey, isPersonAccount } from './rules/context.ts';
+import { hostValue } from './rules/pii.ts';
 import { PII_RULES } from './rules/pii.ts';
-import { idVariants, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
+import { idVariants, MASKED_MIDDLE, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
 import type { SecretLedger } from './ledger.ts';
-import { placeholder, type PatternRule, type RedactResult, type RuleContext, type SecretKind } from './types.ts';
+import { inertRanges, registerRuleIds } from './vocabulary.ts';
+import { placeholder, type MaskedResolution, type PatternRule, type RedactResult, type RuleContext, type SecretKind } from './types.ts';
 
 export const MAX_DECODE_DEPTH = 3;
 export const MAX_DECODE_SPAN = 64 * 1024;
@@ -49,12 +52,6 @@ class Ctx implements RuleContext {
 
 function ruleContext(st: EngineState, text: string, keyHint?: string): RuleContext {
   return new Ctx(st, st.key, text, keyHint);
-}
-
-const PLACEHOLDER = /\[REDACTED:[^\]\s]{0,120}\]/g;
-function placeholderRanges(text: string): Array<[number, number]> {
-  if (!text.includes('[REDACTED:')) return [];
-  return [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length] as [number, number]);
 }
 
 function inInert(inert: Array<[number, number]>, i: number): boolean {
@@ -151,9 +148,11 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
   let lower: string | null = null;
   let chars: CharSet | null = null;
   for (const rule of rules) {
+    if (rule.minLength !== undefined && ed.text.length < rule.minLength) continue; // cheapest first
     if (rule.keywords) {
       if (lower === null) {
-        lower = ed.text.toLowerCase();
+        // A JSON leaf's key counts too: `"ssn": "585-74-6161"` has its keyword in the key.
+        lower = keyHint ? `${ed.text.toLowerCase()}\n${keyHint.toLowerCase()}` : ed.text.toLowerCase();
         chars = new CharSet(lower);
       }
       if (!hasKeyword(lower, chars!, rule.keywords)) continue;
@@ -167,8 +166,9 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
     let m = gateCtx ? gatedExec(rule, text, gateCtx) : re.exec(text);
     if (m === null) continue; // most rules find nothing: no context, no ranges
     const ctx = gateCtx ?? ruleContext(st, text, keyHint);
-    // `[REDACTED:vendor-token:github]` must not read as `token: github]` to the key rules.
-    const inert = placeholderRanges(text);
+    // Our own output is inert: `[REDACTED:vendor-token:github]` or a report's `@vendor-token:github`
+    // must not read as `token: github` to the key rules (vocabulary.ts).
+    const inert = inertRanges(text);
     const edits: Edit[] = [];
     for (; m !== null; m = gateCtx ? gatedExec(rule, text, gateCtx) : re.exec(text)) {
       if (m[0].length === 0) {
@@ -188,7 +188,9 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
         if (e <= s) continue;
       }
       re.lastIndex = Math.max(m.index + 1, e);
-      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e) || inInert(inert, m.index) || inInert(inert, s)) continue;
+      // A value that starts inside our own output is that output (a rule id, a placeholder).
+      if (inInert(inert, s)) continue;
+      if (isInert(value) || ed.isFrozen(s, e) || ed.insideRemark(s, e)) continue;
       const replacement = rule.replace ? rule.replace(value, ctx, m) : placeholder(rule.id);
       if (replacement === null || replacement === value) continue;
       const id = rule.ruleFor ? rule.ruleFor(m, ctx) : rule.id;
@@ -208,26 +210,56 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
 
 function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweeper): void {
   ed.apply(sessionSweeper.edits(ed.text));
-  if (!/\*{3}|…|\.\.\.|\[masked\]/.test(ed.text)) return;
-  const edits: Edit[] = [];
+  const masked = /\*{2}|…|\.\.\.|\[masked\]|xxxx/i.test(ed.text);
   const sessionish = /session|sid\b|mcp/i.test(ed.text);
-  for (const [re, position] of [
-    [MASKED_PREFIX, 'prefix'],
-    [MASKED_SUFFIX, 'suffix'],
-  ] as const) {
-    re.lastIndex = 0;
-    for (const m of ed.text.matchAll(re)) {
-      const visible = m.groups!.v!;
+  if (!masked && !(sessionish && st.book.raw.size)) return;
+  const edits: Edit[] = [];
+  // Our own pseudonyms and placeholders are never a masked or shortened id (`sess_…` in a report).
+  let inert: Array<[number, number]> | null = null;
+  const ours = (s: number, e: number) => (inert ??= inertRanges(ed.text)).some(([a, b]) => s < b && e > a);
+  if (masked) {
+    // Middle forms first: `3f2a…3a4b` is one masked id, not a prefix `3f2a…` and a word `3a4b`.
+    MASKED_MIDDLE.lastIndex = 0;
+    for (const m of ed.text.matchAll(MASKED_MIDDLE)) {
       const [s, e] = m.indices![0]!;
-      if (ed.insideRemark(s, e)) continue;
-      const res = st.book.resolveMasked(st.key, visible, position);
-      // Only treat it as a session id in session context, or when it resolves to a known id.
-      if (res.candidates === 0 && !(sessionish && /[0-9]/.test(visible))) continue;
+      if (ed.insideRemark(s, e) || ours(s, e)) continue;
+      const res = st.book.resolveMasked(st.key, m.groups!.a!, 'middle', m.groups!.b!);
+      if (res.candidates === 0 && !(sessionish && /[0-9]/.test(m.groups!.a! + m.groups!.b!))) continue;
       edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
+    }
+    for (const [re, position] of [
+      [MASKED_PREFIX, 'prefix'],
+      [MASKED_SUFFIX, 'suffix'],
+    ] as const) {
+      re.lastIndex = 0;
+      for (const m of ed.text.matchAll(re)) {
+        const visible = m.groups!.v!;
+        const [s, e] = m.indices![0]!;
+        if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || ours(s, e) || /^(?:sess|h|host|email|ip|user|req)[-_]$/.test(visible)) continue;
+        const res = st.book.resolveMasked(st.key, visible, position);
+        // Only treat it as a session id in session context, or when it resolves to a known id.
+        if (res.candidates === 0 && !(sessionish && /[0-9]/.test(visible))) continue;
+        edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
+      }
+    }
+  }
+  // A shortened spelling with no mask at all (`session 3f2a9c1e expired`): joined only when one id starts so.
+  if (sessionish && st.book.raw.size) {
+    ID_TOKEN.lastIndex = 0;
+    for (const m of ed.text.matchAll(ID_TOKEN)) {
+      const s = m.index;
+      const e = s + m[0].length;
+      if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || ours(s, e) || !/[0-9]/.test(m[0])) continue;
+      const full = st.book.completePrefix(m[0]);
+      if (full === null) continue;
+      const info: MaskedResolution = { visible: m[0], position: 'prefix', status: 'matched', candidates: 1, pseudonym: sessionPseudonym(st.key, full), weak: false };
+      edits.push({ start: s, end: e, text: info.pseudonym, rule: '@mcp-session-masked', info });
     }
   }
   ed.apply(edits);
 }
+
+const ID_TOKEN = /(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{8,64}(?![A-Za-z0-9_\-*…])/g;
 
 // ---------- structural JSON (and Python reprs) ----------
 
@@ -357,6 +389,25 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
         redactEdit(m.value, harRule, q, st, edits);
         continue;
       }
+      // `"upstream_addr": "orders_mcp_backend"`: a host a key names (as @host does in text).
+      if (m.value.t === 'str' && isHostKey(m.key)) {
+        const h = hostValue(st.key, m.value.value);
+        if (h !== null) {
+          edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(h, m.value.quote), rule: '@host', originalLength: m.value.end - m.value.start });
+          continue;
+        }
+      }
+      // `"customer": "Jane Roe"`, `"sku": "DSK-1"`: business data a key names (as @business-kv in text).
+      if ((m.value.t === 'str' || m.value.t === 'num') && isBusinessKey(m.key, m.value.t === 'str' ? m.value.value : m.value.raw)) {
+        summaryEdit(m.value, '@business-kv', q, edits);
+        continue;
+      }
+      // `"username": "mary"`: the account a key names, in any JSON container (as @username in text).
+      if (m.value.t === 'str' && isUserKey(m.key) && isPersonAccount(m.value.value)) {
+        edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(pseudonym(st.key, 'user', m.value.value), m.value.quote), rule: '@username', originalLength: m.value.end - m.value.start });
+        st.ledger.record('@username', m.value.value, 'pii', pseudonym(st.key, 'user', m.value.value));
+        continue;
+      }
       const cls = classifyKey(m.key);
       const rule = cls ? SECRET_CLASS_RULE[cls] : null;
       if (rule && (m.value.t === 'str' || m.value.t === 'num')) {
@@ -364,7 +415,7 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
         const skip =
           isInert(v) ||
           (cls === 'oauth-code' && (m.value.t !== 'str' || !OAUTH_CONTEXT.test(line))) ||
-          (cls === 'secret' && /^\d{1,10}$/.test(v)) ||
+          (cls === 'secret' && /^\d{1,10}$/.test(v) && !passwordLike(m.key)) ||
           (cls === 'authorization' && /^[A-Za-z0-9-]{1,30}\s+\[REDACTED/.test(v));
         if (!skip) {
           redactEdit(m.value, rule, q, st, edits);
@@ -417,6 +468,8 @@ function summariseContainer(n: JNode, rule: string, keep: string[], path: string
 }
 
 const JSON_START = /[{[]/g;
+/** `{ customer: …` (util.inspect): worth a loose parse. */
+const BARE_KEY = /^\{\s{0,8}[A-Za-z_$][\w$]{0,64}\s{0,4}:/;
 
 const MEMBER_LINE = /^(?<ws>\s{0,64})(?<key>"(?:[^"\\]|\\.){1,256}")\s{0,8}:\s{0,8}/d;
 
@@ -437,9 +490,104 @@ function memberLine(ed: Editor, st: EngineState, depth: number): boolean {
   return true;
 }
 
+// Free-text arguments: `arguments: {…}`, `args=(…)`, `tool_input={…}`, a quoted string or the rest
+// of the line. Everything under arguments is business data, whatever its language or syntax.
+const ARG_LEAD = new RegExp(
+  [
+    // `arguments: {…}`, `args=(…)`, `kwargs: a=1, b=2`, `with arguments map[…]`
+    String.raw`(?<![A-Za-z0-9_])(?<key>${ARGUMENT_KEYS.join('|')}|kwargs)["']?(?:[ \t]{0,3}[:=][ \t]{0,3}|[ \t]{1,3}(?=(?:map)?[{[(]))(?:map(?=\[))?`,
+    // `Calling tool get_order {"order_id": …}`: the JSON after a tool call's name is its arguments
+    String.raw`\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Cc]all(?:ed)?) tool [\w.\-]{1,80}(?: with)?[:=]?[ \t]{1,3}(?=(?:map)?[{[(])(?:map(?=\[))?`,
+    // `Tool get_order returned isError=false in 5 ms: {…}`, `structured output: {…}`: a result
+    String.raw`(?<result>\b[Tt]ool [\w.\-]{1,80} returned\b[^{[\n]{0,80}?[:=][ \t]{0,3}(?=[{[])|\bstructured (?:output|content)[:=][ \t]{0,3}(?=[{[])|\bstructuredContent=(?=[{[]))`,
+  ].join('|'),
+  'g',
+);
+const CLOSE: Record<string, string> = { '{': '}', '[': ']', '(': ')' };
+
+/** End of the bracketed span starting at `at` (quotes skipped), or the end of the text if it never closes. */
+function balancedEnd(text: string, at: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = at; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return text.length;
+}
+
+/** Does the text hold anything but our own output, key names, spacing and punctuation? */
+function hasData(s: string): boolean {
+  let rest = s;
+  for (const [a, b] of inertRanges(s).reverse()) rest = rest.slice(0, a) + rest.slice(b);
+  return /[A-Za-z0-9]/.test(rest.replace(/\\?["']?[A-Za-z_$][\w$.\-]{0,64}\\?["']?[ \t]{0,4}[:=]/g, ' ').replace(/\b(?:None|null|undefined|true|false|True|False)\b/g, ''));
+}
+
+function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
+  const text = ed.text;
+  if (!/arg|tool|structured/i.test(text)) return;
+  ARG_LEAD.lastIndex = 0;
+  const edits: Edit[] = [];
+  const frozen: Array<[number, number]> = [];
+  let from = 0;
+  for (const m of text.matchAll(ARG_LEAD)) {
+    const at = m.index + m[0].length;
+    if (at < from || at >= text.length || ed.isFrozen(at, at + 1) || ed.insideRemark(at, at + 1)) continue;
+    const rule = m.groups!.result !== undefined ? '@tool-result' : '@tool-arguments';
+    const c = text[at]!;
+    let end: number;
+    if (c === '{' || c === '[') {
+      const strict = parseJsonAt(text, at, false);
+      const node = strict ?? parseJsonAt(text, at, true);
+      if (node) {
+        const q = strict ? '"' : "'";
+        summariseContainer(node, rule, [], ['arguments'], false, { st, depth, loose: !strict, line: text, edits, key: 'arguments', q });
+        frozen.push([node.start, node.end]);
+        from = node.end;
+        continue;
+      }
+      end = balancedEnd(text, at);
+    } else if (c === '(') end = balancedEnd(text, at);
+    else if (c === '"' || c === "'") {
+      const node = parseJsonAt(text, at, c === "'");
+      end = node ? node.end : text.length;
+    } else end = text.length; // `args=customer=Bob Jones,city=London`: the rest of the line
+    const open = CLOSE[c] ? 1 : 0;
+    const close = CLOSE[c] && text[end - 1] === CLOSE[c] ? 1 : 0;
+    const inner = text.slice(at + open, end - close);
+    if (inner.trim() && hasData(inner)) edits.push({ start: at + open, end: end - close, text: `<string len=${inner.length}>`, rule });
+    frozen.push([at, end]);
+    from = end;
+  }
+  if (!frozen.length) return;
+  ed.apply(edits);
+  // The spans, moved by the edits inside them (and before them): later passes leave them alone.
+  for (const [a, b] of frozen) {
+    let shiftA = 0;
+    let shiftB = 0;
+    for (const e of edits) {
+      const dd = e.text.length - (e.end - e.start);
+      if (e.end <= a) shiftA += dd;
+      if (e.end <= b) shiftB += dd;
+    }
+    ed.frozen.push([a + shiftA, b + shiftB]);
+  }
+}
+
 function structural(ed: Editor, st: EngineState, depth: number): boolean {
   let wholeLine = false;
   if (memberLine(ed, st, depth)) return true;
+  argumentsPass(ed, st, depth);
   const text = ed.text;
   if (!text.includes('{') && !text.includes('[')) return false;
   const spans: Array<{ start: number; end: number; edits: Edit[] }> = [];
@@ -452,7 +600,7 @@ function structural(ed: Editor, st: EngineState, depth: number): boolean {
     attempts++;
     let loose = false;
     let node = parseJsonAt(text, at, false);
-    if (!node && text.includes("'")) {
+    if (!node && (text.includes("'") || BARE_KEY.test(text.slice(at, at + 80)))) {
       node = parseJsonAt(text, at, true);
       loose = node !== null;
     }
@@ -569,6 +717,19 @@ function overlapsAny(edits: Edit[], s: number, e: number): boolean {
   return false;
 }
 
+/** The text with every inert token's characters replaced by `x` (same length): for choosing cut points only. */
+function maskInert(text: string): string {
+  const inert = inertRanges(text);
+  if (!inert.length) return text;
+  let out = '';
+  let pos = 0;
+  for (const [a, b] of inert) {
+    out += text.slice(pos, a) + 'x'.repeat(b - a);
+    pos = b;
+  }
+  return out + text.slice(pos);
+}
+
 function decodeViews(ed: Editor, st: EngineState, depth: number): void {
   const text = ed.text;
   const edits: Edit[] = [];
@@ -577,19 +738,24 @@ function decodeViews(ed: Editor, st: EngineState, depth: number): void {
   // so an untouched `redirect_uri=http%3A%2F%2F…` keeps its exact spelling.
   if (HAS_PERCENT.test(text) || HAS_JSON_ESC.test(text) || HAS_HTML.test(text)) {
     const view = (s: number, raw: string, whole: boolean) => decodedView(st, depth, edits, s, raw, whole);
+    // Tokens and pieces are cut on the text with our own output masked: a split never falls inside
+    // `<string len=25>` (a blank and an `=`), or a decoded half of it would read as data.
+    const masked = maskInert(text);
     TOKEN.lastIndex = 0;
-    for (const m of text.matchAll(TOKEN)) {
+    for (const m of masked.matchAll(TOKEN)) {
       const s = m.index;
       const e = s + m[0].length;
-      if (ed.isFrozen(s, e) || m[0].length > MAX_DECODE_SPAN) continue;
-      if (HAS_HTML.test(m[0])) {
-        view(s, m[0], true);
+      const tok = text.slice(s, e);
+      if (ed.isFrozen(s, e) || tok.length > MAX_DECODE_SPAN) continue;
+      if (HAS_HTML.test(tok)) {
+        view(s, tok, true);
         continue;
       }
       let off = 0;
-      for (const piece of m[0].split(/(?<=[?&;=,])|(?=[?&;=,])/)) {
+      for (const mp of m[0].split(/(?<=[?&;=,])|(?=[?&;=,])/)) {
+        const piece = tok.slice(off, off + mp.length);
         if (piece.length >= 6 && (HAS_PERCENT.test(piece) || HAS_JSON_ESC.test(piece))) view(s + off, piece, false);
-        off += piece.length;
+        off += mp.length;
       }
     }
   }
@@ -654,6 +820,7 @@ export function defaultState(key: Uint8Array, book: SessionIdBook, ledger: Secre
 }
 
 export const ALL_PATTERN_RULES: PatternRule[] = [...FORMAT_RULES, ...CONTEXT_RULES, ...PII_RULES];
+registerRuleIds(() => [...ALL_PATTERN_RULES.map((r) => r.id), ...JSON_PATH_RULES.map((r) => r.id)]);
 export { JSON_PATH_RULES };
 export type { SecretKind };
 export { LiteralSweeper, SweepTrace };

@@ -7,6 +7,8 @@ import type { SweepTrace } from './sweeper.ts';
 import { SecretLedger } from './ledger.ts';
 import { SessionIdBook } from './session.ts';
 import { classifyKey, isInert, type KeyClass } from './rules/keys.ts';
+import { inertRanges } from './vocabulary.ts';
+import { isBusinessKey } from './rules/context.ts';
 import { placeholder, type MaskedResolution, type PatternRule, type RedactResult, type Remark } from './types.ts';
 
 export type { MaskedResolution, PatternRule, RedactResult, Remark } from './types.ts';
@@ -27,7 +29,13 @@ export const LINE_FAILED = '[REDACTED:line redaction failed]';
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
-const CONTINUATION = /^(?<ws>\s{0,16})(?<v>[A-Za-z0-9_\-]{8,16384}(?:\.[A-Za-z0-9_\-]{0,16384}){0,4})/d;
+// A wrapped token owns its whole line: only the fragment and closing punctuation, nothing after.
+// A next line that starts with a timestamp or any prefix is a new log line, never a continuation.
+const CONTINUATION = /^(?<ws>\s{0,16})(?<v>[A-Za-z0-9_\-]{8,16384}(?:\.[A-Za-z0-9_\-]{0,16384}){0,4})["',;)\]}\\\s]{0,16}$/d;
+// A PEM body line: one base64 run alone, or a long run after a logger's prefix (`ts DEBUG MIIE…`).
+const PEM_BODY_ALONE = /^(?<ws>\s{0,64})(?<v>[A-Za-z0-9+/]{1,4096}={0,2})\s{0,16}$/d;
+const PEM_BODY_RUN = /^[A-Za-z0-9+/]{16,4096}={0,2}$/;
+const PEM_HEADER = /^\s{0,16}(?:Proc-Type|DEK-Info|Comment):/;
 const HAR_NAME = /^\s{0,64}"name"\s{0,4}:\s{0,4}"([^"\\]{1,128})"\s{0,4},?\s{0,4}$/;
 const HAR_VALUE_LINE = /^\s{0,64}"value"\s{0,4}:\s{0,4}"(?<v>(?:[^"\\]|\\.){1,65536})"/d;
 const SECRET_RULE: Record<KeyClass, string> = { authorization: '@authorization', cookie: '@cookie', 'set-cookie': '@cookie', 'api-key': '@api-key', secret: '@query-secret', 'oauth-code': '@oauth-code', 'env-secret': '@env-secret', session: '@mcp-session' };
@@ -52,6 +60,28 @@ export interface LineRedactorOptions {
   rules?: { format?: PatternRule[]; context?: PatternRule[]; pii?: PatternRule[] };
 }
 
+/** The base64 body of a line inside a PEM block, if the line carries one. */
+function pemBody(text: string): { start: number; end: number; value: string } | null {
+  if (isOurs(text)) return null;
+  const m = PEM_BODY_ALONE.exec(text);
+  if (m) {
+    const [start, end] = m.indices!.groups!.v!;
+    return { start, end, value: m.groups!.v! };
+  }
+  // After a prefix: the last word, if it is a long base64 run.
+  const t = text.trimEnd();
+  const start = Math.max(t.lastIndexOf(' '), t.lastIndexOf('\t')) + 1;
+  const value = t.slice(start);
+  return start > 0 && PEM_BODY_RUN.test(value) ? { start, end: t.length, value } : null;
+}
+
+/** A line that is only our own output and spacing (a `[REDACTED:pem]` line read back). */
+function isOurs(text: string): boolean {
+  let rest = text;
+  for (const [a, b] of inertRanges(text).reverse()) rest = rest.slice(0, a) + rest.slice(b);
+  return text.trim() !== '' && rest.trim() === '';
+}
+
 /** Pass 2. One instance per file: PEM blocks and wrapped JWTs carry state from line to line. */
 export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
   const ledger = opts.ledger ?? new SecretLedger();
@@ -63,18 +93,32 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
   // Pretty-printed HAR/JSON: a sensitive `"name"` line makes the next `"value"` line secret,
   // and every value inside a `"cookies": [` block is a cookie.
   let pendingName: string | null = null;
+  let pendingBusiness = false;
   let inCookies = false;
   const harValue = (text: string): { text: string; remark?: Remark } => {
     const nm = HAR_NAME.exec(text);
     if (nm) {
       const cls = classifyKey(nm[1]!);
       pendingName = cls && cls !== 'session' && cls !== 'oauth-code' ? SECRET_RULE[cls] : null;
+      pendingBusiness = isBusinessKey(nm[1]!.replace(/^x-/i, ''), 'x0');
       return { text };
     }
     if (/"cookies"\s{0,4}:\s{0,4}\[\s{0,4}$/.test(text)) inCookies = true;
     else if (inCookies && /^\s{0,64}\]/.test(text)) inCookies = false;
+    const business = pendingBusiness;
     const rule = pendingName ?? (inCookies ? '@cookie' : null);
-    if (text.trim()) pendingName = null;
+    if (text.trim()) {
+      pendingName = null;
+      pendingBusiness = false;
+    }
+    if (business && !rule) {
+      // `"name": "tenant"` then `"value": "CUST-851857"`: a business value, summarised.
+      const bv = HAR_VALUE_LINE.exec(text);
+      if (!bv || isInert(bv.groups!.v!)) return { text };
+      const [s, e] = bv.indices!.groups!.v!;
+      const ph = `<string len=${e - s}>`;
+      return { text: text.slice(0, s) + ph + text.slice(e), remark: { rule: '@business-kv', start: s, end: s + ph.length, originalLength: e - s } };
+    }
     const v = rule ? HAR_VALUE_LINE.exec(text) : null;
     if (!v || !rule || isInert(v.groups!.v!)) return { text };
     const [s, e] = v.indices!.groups!.v!;
@@ -100,16 +144,22 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
       const end = PEM_END.exec(text);
       pemLines++;
       if (end || pemLines > MAX_PEM_LINES) inPem = false;
-      if (end) {
-        const head = text.slice(0, end.index);
-        const tail = redactString(text.slice(end.index), st, 0);
-        const ph = head.trim() ? placeholder('@pem') : head;
-        if (head.trim()) ledger.record('@pem', head.trim(), 'secret');
-        res = { text: ph + tail.text, remarks: [...(head.trim() ? [{ rule: '@pem', start: 0, end: ph.length, originalLength: head.length }] : []), ...tail.remarks.map((r) => ({ ...r, start: r.start + ph.length, end: r.end + ph.length }))] };
-      } else {
-        if (text.trim()) ledger.record('@pem', text.trim(), 'secret');
-        res = text.trim() ? { text: placeholder('@pem'), remarks: [{ rule: '@pem', start: 0, end: placeholder('@pem').length, originalLength: text.length }] } : { text, remarks: [] };
-      }
+      // Only the key material is the block's: a logger's prefix, our own placeholder, a PEM
+      // header and the END marker stay; a line that is none of these is redacted as usual.
+      const body = pemBody(end ? text.slice(0, end.index) : text);
+      const tail = end ? redactString(text.slice(end.index), st, 0) : null;
+      if (body) {
+        ledger.record('@pem', body.value, 'secret');
+        const ph = placeholder('@pem');
+        const head = text.slice(0, body.start) + ph + text.slice(body.end, end ? end.index : text.length);
+        res = {
+          text: head + (tail ? tail.text : ''),
+          remarks: [{ rule: '@pem', start: body.start, end: body.start + ph.length, originalLength: body.end - body.start }, ...(tail ? tail.remarks.map((r) => ({ ...r, start: r.start + head.length, end: r.end + head.length })) : [])],
+        };
+      } else if (end || isOurs(text) || PEM_HEADER.test(text) || !text.trim()) {
+        const head = end ? text.slice(0, end.index) : text;
+        res = tail ? { text: head + tail.text, remarks: tail.remarks.map((r) => ({ ...r, start: r.start + head.length, end: r.end + head.length })) } : { text, remarks: [] };
+      } else res = redactString(text, st, 0);
     } else {
       const har = harValue(text);
       let pre: Remark[] = har.remark ? [har.remark] : [];

@@ -1,7 +1,7 @@
 // A small JSON scanner that keeps source offsets, so the redactor can rewrite one value in
 // place and leave every other byte (spacing, number spelling, big JSON-RPC ids) untouched.
-// `loose` also reads Python reprs: 'single quotes', True/False/None. Hand-written and
-// linear: no regex backtracking, depth-capped.
+// `loose` also reads Python reprs ('single quotes', True/False/None) and Node's util.inspect
+// (bare identifier keys, `undefined`). Hand-written and linear: no regex backtracking, depth-capped.
 
 export type JNode =
   | { t: 'obj'; start: number; end: number; members: JMember[] }
@@ -29,6 +29,9 @@ export function parseJsonAt(text: string, start: number, loose = false): JNode |
     throw e;
   }
 }
+
+const isIdentStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+const isIdentChar = (c: number) => isIdentStart(c) || (c >= 48 && c <= 57);
 
 /** [0-9.eE+-] */
 const isNumChar = (c: number) => (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
@@ -111,8 +114,14 @@ class Parser {
       if (text[this.i] === '}') return { t: 'obj', start: s, end: ++this.i, members };
       for (;;) {
         this.ws();
-        if (text[this.i] !== '"' && !(loose && text[this.i] === "'")) throw FAIL;
-        const k = this.str();
+        let k: { value: string };
+        if (loose && isIdentStart(text.charCodeAt(this.i))) {
+          // util.inspect: `{ customer: 'Bob', qty: 3 }`
+          const ks = this.i;
+          while (this.i < text.length && isIdentChar(text.charCodeAt(this.i))) this.i++;
+          k = { value: text.slice(ks, this.i) };
+        } else if (text[this.i] !== '"' && !(loose && text[this.i] === "'")) throw FAIL;
+        else k = this.str();
         this.ws();
         if (text[this.i] !== ':') throw FAIL;
         this.i++;
@@ -155,7 +164,7 @@ class Parser {
       this.word('true', 'bool') ??
       this.word('false', 'bool') ??
       this.word('null', 'null') ??
-      (loose ? (this.word('True', 'bool') ?? this.word('False', 'bool') ?? this.word('None', 'null')) : null);
+      (loose ? (this.word('True', 'bool') ?? this.word('False', 'bool') ?? this.word('None', 'null') ?? this.word('undefined', 'null')) : null);
     if (w) return w;
     throw FAIL;
   }

@@ -35,7 +35,9 @@ export class SecretLedger {
     v = detach(v); // kept for the whole ingest: not the line's chunk with it
     this.entries.set(v, { rule, kind });
     this.journal?.push([rule, v, kind, replacement]);
-    if (replacement !== undefined && v.length >= 8 && !/^\d+$/.test(v)) {
+    // A plain word that a PII rule took (a host `customer` from `notes://customer/1`, a user name)
+    // is not swept: sweeping it would eat the word everywhere. Secrets are swept whatever they look like.
+    if (replacement !== undefined && v.length >= 8 && !/^\d+$/.test(v) && !(kind === 'pii' && /^[A-Za-z]+$/.test(v)) && !/^HTTP\/\d/.test(v)) {
       this.sweeper.add(v, replacement, rule);
       this.swept.push([rule, v, kind, replacement]);
     }

@@ -37,7 +37,7 @@ export function canonicalId(raw: string): string {
   return v;
 }
 
-export type PseudonymDomain = 'mcp-session' | 'masked-session' | 'email' | 'host' | 'opaque' | 'ip' | 'user';
+export type PseudonymDomain = 'mcp-session' | 'masked-session' | 'email' | 'host' | 'opaque' | 'ip' | 'user' | 'request';
 
 const PREFIX: Record<PseudonymDomain, string> = {
   'mcp-session': 'sess_',
@@ -47,6 +47,8 @@ const PREFIX: Record<PseudonymDomain, string> = {
   opaque: 'h-',
   ip: 'ip-',
   user: 'user-',
+  // Reports only (exit.ts): request ids stay raw inside the tool, where correlation joins on them.
+  request: 'req-',
 };
 
 export function pseudonym(key: Uint8Array, domain: PseudonymDomain, value: string, length = 10): string {

@@ -3,7 +3,8 @@
 /** How a masked session id (`abcd1234****`, `****abcd`, `abcd…`) was resolved against the full ids. */
 export interface MaskedResolution {
   visible: string;
-  position: 'prefix' | 'suffix';
+  /** Where the visible part sits; `middle` is `head…tail` (visible holds `head…tail`). */
+  position: 'prefix' | 'suffix' | 'middle';
   /** matched: exactly one candidate; unresolved: none; ambiguous: two or more (joined to none). */
   status: 'matched' | 'unresolved' | 'ambiguous';
   candidates: number;

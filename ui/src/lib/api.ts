@@ -15,17 +15,19 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Added by the server when a client can act on the error (a report refusal names its line). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
 
-const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }) });
 
 function errorFrom(status: number, body: unknown, fallback: string): ApiError {
   const parsed = ErrorBody.safeParse(body);
-  if (parsed.success) return new ApiError(status, parsed.data.error.code, parsed.data.error.message);
+  if (parsed.success) return new ApiError(status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details);
   return new ApiError(status, `HTTP_${status}`, fallback || `Request failed with HTTP ${status}`);
 }
 
@@ -325,12 +327,30 @@ export const ReportDoc = z.object({
 });
 export type ReportDoc = z.infer<typeof ReportDoc>;
 
-export async function getReport(id: string, signal?: AbortSignal): Promise<ReportDoc> {
-  return validated(ReportDoc, await getJson(`${base(id)}/report?format=json`, signal), 'a report');
+/** Evidence lines (`file:line`) left out of the report, as query parameters. */
+const excludeQuery = (exclude: readonly string[]) => exclude.map((e) => `&exclude=${encodeURIComponent(e)}`).join('');
+
+export async function getReport(id: string, signal?: AbortSignal, exclude: readonly string[] = []): Promise<ReportDoc> {
+  return validated(ReportDoc, await getJson(`${base(id)}/report?format=json${excludeQuery(exclude)}`, signal), 'a report');
 }
 
-export function exportHref(id: string): string {
-  return `${base(id)}/export.html`;
+/** Where a refused report's leak check fired: the report line, the rule, and the evidence line it came from. */
+export const RefusedAt = z.object({
+  reportLine: z.number().int(),
+  rule: z.string(),
+  evidence: z.object({ file: z.string(), line: z.number().int() }).nullable(),
+});
+export type RefusedAt = z.infer<typeof RefusedAt>;
+
+/** The places of a TRIAGE_ERR_REPORT_LEAK refusal, or [] for any other error. */
+export function refusedAt(e: unknown): RefusedAt[] {
+  if (!(e instanceof ApiError) || e.code !== 'TRIAGE_ERR_REPORT_LEAK') return [];
+  const r = z.array(RefusedAt).safeParse(e.details?.refused);
+  return r.success ? r.data : [];
+}
+
+export function exportHref(id: string, exclude: readonly string[] = []): string {
+  return `${base(id)}/export.html${exclude.length ? `?${excludeQuery(exclude).slice(1)}` : ''}`;
 }
 
 export const UnitEvent = z.object({

@@ -341,6 +341,151 @@ for (let i = 0; i < 12; i++) {
   line(`${K('127.0.0.1')} - - [14/Mar/2026:09:28:${String(i).padStart(2, '0')} +0000] "GET /sse?v=2${sep}${n}=${S('query-' + n.replace('_', '-'), fake(24 + i))} HTTP/1.1" 200 0 "-" "node" ${K(RID())}`);
 }
 
+// ---------- issue #18: recall gaps by kind (hosts, phones, arguments, business k=v, passwords, users, cloud keys, cards) ----------
+const NAMES = ['Ada Fakelace', 'Jürgen Müllerfake', 'Zoë Fake-Okafor', 'Björn Fakesson', 'Amélie Fauxbert', 'Kenji Fakemoto'];
+const STREETS = ['12 Rue de la Fausse Paix, 75002 Paris', 'Hauptstraße 5, 10115 Fakeberlin', '221B Fake Street, London NW1', '1 Infinite Fake Loop, Cupertino CA 95014'];
+const pick1 = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+const digits = (n: number) => pick('0123456789', n);
+
+file('infra.log');
+// Internal host names by structure: DNS suffix anywhere, or a host-naming position.
+for (const [kind, make] of [
+  ['host-dot-internal', () => `${pick('abcdefghijklmnop', 6)}.fake-${pick('abcdef', 3)}.internal`],
+  ['host-dot-local', () => `nas-${pick('abcdef', 4)}.local`],
+  ['host-svc-cluster', () => `orders-${pick('abcdef', 3)}.shop-fake.svc.cluster.local`],
+  ['host-corp', () => `git.fake${pick('abcdef', 3)}.corp`],
+  ['host-lan', () => `printer${digits(2)}.lan`],
+  ['host-home-arpa', () => `pi-${pick('abcdef', 3)}.home.arpa`],
+  ['host-consul', () => `vault-${pick('abcdef', 3)}.service.consul`],
+] as Array<[string, () => string]>) {
+  for (let r = 0; r < 4; r++) {
+    const h = S(kind, make());
+    line(`2026-03-14 09:30:${String(r * 7).padStart(2, '0')},120 WARNING httpx: ${pick1(['connecting to', 'lookup', 'retrying'])} ${h}${r === 1 ? ':5432' : ''} ${K('(attempt 2)')}`);
+  }
+}
+line(`> Host: ${S('host-header', 'mcp-gw-' + pick('abcdef', 5))}`);
+line(`< Host: ${S('host-header', 'edge' + digits(2) + '.fakecorp-intra.net')}`);
+line(`2026/03/14 09:30:40 [error] 31#31: *88 upstream timed out, client: 127.0.0.1, server: ${S('host-server-key', 'mcp.' + pick('abcdef', 5) + '-fake.io')}, request: "POST /mcp HTTP/1.1"`);
+line(`envoy upstream_cluster=${S('host-upstream-key', 'outbound-8080-orders-' + pick('abcdef', 4))} response_code=503`);
+line(`db_host: ${S('host-db-key', 'pg-primary-' + digits(1) + '-' + pick('abcdef', 4))}`);
+line(`2026-03-14 09:30:41 nginx: proxying to upstream ${S('host-upstream-prose', 'orders_backend_' + pick('abcdef', 4))}, ${K('upstream prematurely closed connection')}`);
+line(`HAProxy backend ${S('host-upstream-prose', 'mcp-pool-' + pick('abcdef', 4))}/srv2 is DOWN`);
+line(`docs at ${K('https://modelcontextprotocol.io/specification/2025-06-18/basic/transports')} and ${K('https://github.com/modelcontextprotocol/typescript-sdk/issues/1211')}`);
+line(`listening on ${K('http://localhost:3000/mcp')} and ${K('http://127.0.0.1:8000/mcp')}; loaded ${K('.env.local')}`);
+// Passwords by position, whatever their entropy.
+line(`REDIS_URL=redis://default:${S('password-low-entropy', 'password1fake')}@cache:6379`);
+line(`password=${S('password-digits', digits(8))}`);
+line(`{"db": {"user": "svc", "password": ${S('password-json-number', digits(9))}}}`);
+line(`  password: ${S('password-yaml', 'letmein-' + pick('abcdef', 4))}`);
+line(`$ mcp-server --port 8000 --password ${S('password-cli-flag', 'Autumn' + digits(4) + 'fake')} --verbose`);
+line(`$ psql --password=${S('password-cli-flag', 'qwerty' + digits(3) + 'fake')} -h db`);
+line(`$ mysql -u ${S('user-flag', 'shop_' + pick('abcdef', 4))} -p${S('password-mysql-p', 'S3cret' + pick('abcdef', 3))} shop`);
+line(`Server=sql01;Database=app;User Id=sa;Password=${S('password-ado', 'weakpass' + digits(2))};Encrypt=true`);
+line(`<config><username>svc</username><password>${S('password-xml', 'changeme' + digits(2))}</password></config>`);
+line(`requests.get(url, auth=('${S('user-tuple', 'alice' + pick('abcdef', 3))}', '${S('password-auth-tuple', 'hunter' + digits(2) + 'fake')}'))`);
+line(`psycopg.connect("dbname=app user=app password=${S('password-libpq', 'dragon' + digits(3))} host=127.0.0.1")`);
+// User names outside home paths.
+line(`user=${S('user-key', 'jdoe' + pick('abcdef', 3))} logged in from 127.0.0.1`);
+line(`{"level":30,"msg":"login","username":"${S('user-json', 'mary.' + pick('abcdef', 5))}"}`);
+line(`Logon failure: ${S('user-domain-full', 'FAKECORP\\' + 'bsmith' + pick('abcdef', 2))}`);
+line(`$ ssh ${S('user-ssh', 'deploy' + pick('abcdef', 3))}@bastion-01`);
+line(`$ mcp-proxy --user ${S('user-flag', 'ops' + pick('abcdef', 4))} --port 8080`);
+line(`access denied for user ${S('user-prose', 'erin' + pick('abcdef', 3))}`);
+line(`  File "/Users/${S('user-path-mac', 'kim' + pick('abcdef', 3))}/proj/server.py", line 4`);
+// Cloud secret keys by context.
+const akid = () => 'AKIA' + 'FAKE' + pick(B32U, 12);
+const aws40 = () => 'Fk' + pick(AL, 10) + '/' + pick(AL, 12) + '+' + pick(AL, 14);
+line(`aws configure: ${S('aws-access-key', akid())} ${S('aws-secret-after-id', aws40())}`);
+line(`User name,Access key ID,Secret access key`);
+line(`svc-bot,${S('aws-access-key', akid())},${S('aws-secret-csv', aws40())}`);
+line(`{"Credentials": {"AccessKeyId": "${S('aws-access-key', 'ASIA' + 'FAKE' + pick(B32U, 12))}", "SecretAccessKey": "${S('aws-secret-json-key', aws40())}"}}`);
+line(`aws_secret_access_key = ${S('aws-secret-env-lower', aws40())}`);
+
+file('tool-args.log');
+// Business data inside tool arguments, whatever the syntax or language.
+for (let r = 0; r < 5; r++) {
+  const n = S('args-python-repr', pick1(NAMES));
+  const a = S('args-address', pick1(STREETS));
+  line(`2026-03-14 09:31:0${r},000 DEBUG mcp.client: tool call arguments: {'customer': '${n}', 'address': '${a}', 'qty': ${r + 1}}`);
+}
+for (let r = 0; r < 5; r++) line(`[mcp-client] calling tool create_order args={ customer: '${S('args-inspect', pick1(NAMES))}', street: '${S('args-address', pick1(STREETS))}' }`);
+for (let r = 0; r < 2; r++) line(`2026-03-14 09:31:2${r} DEBUG tool create_order args=customer=${S('args-free-text', pick1(NAMES))},note=${S('args-free-text', 'leave at back door ' + digits(4))}`);
+for (let r = 0; r < 5; r++) push({ level: 20, time: TS(60 + r), msg: 'tool call', tool: 'create_order', args: { name: S('args-name-unicode', pick1(NAMES)), street: S('args-json-log', pick1(STREETS)) } });
+line(`call_tool('send_invoice', arguments=('${S('args-tuple', pick1(NAMES))}', ${digits(3)}))`);
+line(`tool_input: "${S('args-quoted', 'ship to ' + pick1(STREETS))}"`);
+// Business values in k=v pairs of tool calls.
+for (let r = 0; r < 5; r++) {
+  line(`{"level":30,"tool":"create_order","msg":"tools/call create_order start sku=${S('kv-sku', 'SKU-' + pick('ABCDEFGH', 4) + '-FAKE')} ${K('qty=2')}"}`);
+  line(`{"level":30,"tool":"create_order","msg":"tools/call create_order committed order=${S('kv-order', 'ORD-F' + digits(5))}"}`);
+}
+line(`tools/call send_invoice customer=${S('kv-customer', 'Initech-Fake-' + digits(3))} email=${S('kv-email', 'ap.' + pick('abcdef', 4) + '@initech-fake.test')} amount=${S('kv-amount', '1' + digits(3) + '.' + digits(2))}`);
+line(`tool=ship_parcel address="${S('kv-address', pick1(STREETS))}" carrier=ups`);
+line(`tools/call delete_project start project=${S('kv-project', 'prj-' + digits(5))} (removing 3 environments)`);
+line(`${K('tools/call import_orders committed batch=b1 imported=42')}`);
+// Phone numbers: E.164 anywhere, national forms with context; never inside ids or timestamps.
+for (let r = 0; r < 5; r++) line(`contact ${S('phone-e164', '+1415555' + digits(4))} for escalations`);
+line(`call me at ${S('phone-e164-spaced', '+44 20 7946 ' + digits(4))} or ${S('phone-nanp-parens', '(415) 555-' + digits(4))}`);
+line(`phone: ${S('phone-national-uk', '020 7946 ' + digits(4))}`);
+line(`tel ${S('phone-national-fr', '01 42 68 ' + digits(2) + ' ' + digits(2))}`);
+push({ level: 30, time: TS(70), msg: 'profile', profile: { phone: S('phone-key-json', '+49 30 ' + digits(7)) } });
+// Cards and IBANs: Luhn/mod-97 plus separators or context; ids that merely start with such digits stay.
+line(`charged card ${S('card-grouped-dash', '5500-0000-0000-0004')} ok`);
+line(`amex ${S('card-amex', '3782 822463 10005')} declined`);
+line(`{"card_number": "${S('card-context-bare', '4012888888881881')}"}`);
+line(`iban ${S('iban-de', 'DE89 3704 0044 0532 0130 00')}`);
+line(`${K('X-Request-ID: 4111111111111111a3ce929d0e0e4736')}`);
+line(`${K('traceparent: 00-4111111111111111a3ce929d0e0e4736-00f067aa0ba902b7-01')}`);
+line(`${K('request_id=5500000000000004')}ffee ${K('ts=2026-03-14T09:26:10.123+01:00')} ${K('epoch_ms=1718000000000')}`);
+// Masked and shortened session ids that must join their session's pseudonym.
+line(`2026-03-14 09:32:00 WARNING mcp.client: session ${G1.slice(0, 4)}…${G1.slice(-4)} expired`);
+line(`2026-03-14 09:32:01 WARNING mcp.client: resuming session …${G1.slice(-8)}`);
+line(`2026-03-14 09:32:02 INFO mcp.client: session ${G1.slice(0, 8)} idle`);
+line(`2026-03-14 09:32:03 DEBUG mcp.client: mcp-session-id: ${G2.slice(0, 8)}-xxxx-xxxx-xxxx-xxxxxx${G2.slice(-6)}`);
+
+// ---------- issue #18, second pass: the shapes an outside corpus showed (one file, so earlier files keep their bytes) ----------
+file('more-kinds.log');
+const G7 = 'e7d1c0b2-5a4f-4c3e-9b2a-1f0e9d8c7b6a';
+line(`2026-03-14 09:40:00 INFO server: Created new session with ID: ${G7}`);
+line(`2026-03-14 09:40:01 WARN server: Session not found: ${G7}`);
+line(`2026-03-14 09:40:02 request: &http.Request{Method:"POST", Proto:"${K('HTTP/1.1')}", Header:http.Header{"Mcp-Session-Id":[]string{"${G7}"}}, Host:"${S('host-go-dump', 'mcp.' + pick('abcdef', 5) + '.internal')}"}`);
+line(`2026-03-14 09:40:03 headers: map[Authorization:[Bearer ${S('bearer', fake(40))}] Cookie:[grafana_session=${S('cookie-go-map', pick(HEX, 32))}]]`);
+line(`${ips[0]} - - [14/Mar/2026:09:40:04 +0000] "GET /cb?access_token=${S('query-access-token', fake(30))}&token_type=bearer ${K('HTTP/1.1')}" 200 0 "-" "node"`);
+line(`{"level":30,"msg":"resources/read","uri":"${K('notes://customer/1240')}","contents":[{"uri":"notes://x","text":"${S('resource-contents', 'Customer prefers invoices in ' + pick1(['Portuguese', 'Finnish', 'Welsh']))}"}]}`);
+line(`[03/14/26 09:40:05] DEBUG resources/read -> TextResourceContents(text='${S('resource-repr', 'Deal desk: ' + pick1(NAMES) + ' asks for 90-day terms')}')`);
+line(`[03/14/26 09:40:06] INFO elicitation/create message='${S('elicitation-repr', 'Confirm the refund of ' + digits(4) + '.00 EUR?')}'`);
+line(`data: {"jsonrpc":"2.0","method":"elicitation/create","id":9,"params":{"message":"${S('elicitation-json', 'Please confirm shipping to ' + pick1(STREETS))}","requestedSchema":{"type":"object"}}}`);
+line(`2026-03-14T09:40:07.000Z INFO [host-app] Calling tool get_order {"order_id":"${S('args-calling-tool', 'ORD-' + digits(5))}"}`);
+line(`2026-03-14T09:40:08.000Z INFO [host-app] Tool get_order returned isError=false in 5 ms: {"ship_to":"${S('result-tool-returned', pick1(STREETS))}"}`);
+line(`[03/14/26 09:40:09] WARNING structured output: {'consignee': '${S('result-structured', pick1(NAMES))}'}`);
+line(`[03/14/26 09:40:10] INFO tool call lookup_customer kwargs: customer_id=${S('args-kwargs', 'CUST-' + digits(6))}, name='${S('args-kwargs', pick1(NAMES))}'`);
+line(`2026/03/14 09:40:11 calling tool search_issues with arguments map[assignee:${S('args-go-map', pick1(NAMES))} project:payments]`);
+line(`2026-03-14T09:40:12.000Z INFO [host-app] create_order committed order=${S('kv-order-anywhere', 'ORD-' + digits(5))} customer=${S('kv-customer-anywhere', 'CUST-' + digits(6))} total=${S('kv-money-anywhere', digits(4) + '.' + digits(2))}`);
+line(`payout prepared holder=${S('kv-person', pick1(NAMES))} amount=${S('kv-amount', digits(3) + '.' + digits(2))}`);
+line(`customer: ${S('kv-yaml-person', pick1(NAMES))}, ssn ${S('ssn', '5' + digits(2) + '-' + '3' + digits(1) + '-' + '8' + digits(3))}`);
+push({ level: 30, time: TS(80), msg: 'user login', user: { username: S('user-json', 'akow' + pick('abcdef', 4)), ssn: S('ssn-json', '4' + digits(2) + '-5' + digits(1) + '-7' + digits(3)), customer_id: S('kv-json', 'CUST-' + digits(6)) } });
+push({ level: 30, time: TS(81), msg: 'proxied', upstream_addr: S('host-json-key', 'orders_backend_' + pick('abcdef', 4)), hostname: S('host-json-key', 'replica-' + pick('abcdef', 4)) });
+line(`Mar 14 09:40:13 lb1 haproxy[1234]: 127.0.0.1:31154 [14/Mar/2026:09:40:13.767] fe_mcp~ be_mcp/${S('upstream-haproxy', 'mcp-orders-' + digits(1))} 0/0/1/76/39 200 3281 - - ---- 1/1/0/0/0 0/0 "POST /mcp HTTP/1.1"`);
+line(`[2026-03-14T09:40:14.792Z] "POST /mcp HTTP/2" 401 UAEX 0 61 1 - outbound|8080||${S('upstream-envoy', 'ext-authz-' + pick('abcdef', 4))} ext_authz_denied`);
+line(`2026/03/14 09:40:15 [error] 40#40: *35 user "${S('user-quoted', 'ops-' + pick('abcdef', 4))}": password mismatch, client: 127.0.0.1`);
+line(`* Proxy auth using Basic with user '${S('user-with', 'proxy' + pick('abcdef', 4))}'`);
+line(`Starting OrdersAgentApplication v2.0.3 (/app/orders-agent.jar started by ${S('user-started-by', 'svc_' + pick('abcdef', 5))} in /app)`);
+line(`LOGNAME=${S('user-logname', 'pkov' + pick('abcdef', 3))}`);
+line(`{"level":"debug","message":"[MCP][User: ${S('user-objectid', pick(HEX, 24))}][crm-mcp] Removed connection entry."}`);
+line(`DB = ("pg.${pick('abcdef', 5)}.internal", 5432, "finance", "${S('password-conn-tuple', 'Fin4nce' + digits(4))}")`);
+line(`proxy: &url.URL{Scheme:"http", User:url.UserPassword("svc-mcp", "${S('password-go-userpassword', 'winter-is-' + pick('abcdef', 5))}")}`);
+line(`$ curl -v -u admin:${S('password-curl-u', 'changeme' + digits(2))} https://mcp.example/mcp`);
+line(`$ sshpass -p ${S('password-sshpass', 'Spring' + digits(4) + '!')} ssh deploy@10.0.0.9 'uptime'`);
+line(`c.zaxxer.hikari.HikariConfig : password........................${S('password-dotted', 'hikariSecret' + digits(2))}`);
+line(`auth-proxy level=debug msg="ticket" x-upstream-auth=${S('secret-auth-suffix', fake(40))} x-tenant-ticket=${S('secret-ticket', pick(HEX, 48))}`);
+line(`AZURE_TENANT_ID=${S('cloud-tenant-id', uuid())}`);
+line(`  subscriptionId: ${S('cloud-subscription-id', uuid())}`);
+line(`Image: ${S('cloud-aws-account', digits(12))}.dkr.ecr.eu-west-1.amazonaws.com/orders-mcp:1.4.2`);
+line(`role arn:aws:iam::${S('cloud-aws-account', digits(12))}:role/orders`);
+line(`auth-proxy level=info msg="contact" tel=${S('phone-logfmt', '020 7946 ' + digits(4))} addr="${S('kv-addr', pick1(STREETS))}"`);
+line(`connectionString=mongodb://orders:${S('conn-string-password', 'mongo-pass-' + digits(2))}@${S('internal-host', 'mongo-0.' + pick('abcdef', 3) + '.internal')}:27017/orders`);
+line(`gateway-1 | \x1b[2m2026-03-14T09:40:16.045Z\x1b[0m DEBUG \x1b[33mmcp-session-id\x1b[0m: \x1b[35m${G7}\x1b[0m upstream \x1b[4mhttp://${S('host-ansi-url', 'orders-mcp-' + digits(1))}:8000/mcp\x1b[0m`);
+line(`2026-03-14T09:40:17Z info request mcp.session=${G7} http.status=200`);
+
 // More must-keeps that appear in the lines above.
 const outputMustContain = ['session_id=sess_', 'Mcp-Session-Id: sess_', 'mcp-session-id: sess_', 'Received session ID: sess_', '"mcp-session-id":"sess_'];
 for (const k of ['"jsonrpc":"2.0"', '"id":48', '"id":49', '"isError":true', 'X-Request-ID: ', 'mcp.client.streamable_http', '"method":"tools/call"', 'error_description="expired"', '[error] 29#29', 'python-httpx/0.28.1', 'kube-probe/1.29', 'GET /healthz HTTP/1.1', 'Connection refused', '"type":"text"', 'response_type=code', 'redirect_uri=', 'HTTP/1.1" 302']) K(k);
@@ -363,11 +508,12 @@ const manifest = {
   mustKeep: [...mustKeep],
   outputMustContain,
   sessionGroups: [
-    { name: 'uuid-python', raw: G1, spellings: [G1, G1hex, G1.toUpperCase()], masked: ['3f2a9c1e****'], files: ['client-python.log', 'proxy-access.log', 'server-node.jsonl', 'mcp-remote-stderr.log', 'sse-stream.log'], expect: 'one-pseudonym' },
-    { name: 'uuid-ts', raw: G2, spellings: [G2], masked: ['****5a493827'], files: ['client-python.log', 'proxy-access.log', 'curl-verbose.txt', 'server-node.jsonl'], expect: 'one-pseudonym' },
+    { name: 'uuid-python', raw: G1, spellings: [G1, G1hex, G1.toUpperCase()], masked: ['3f2a9c1e****', `${G1.slice(0, 4)}…${G1.slice(-4)}`, `…${G1.slice(-8)}`, `session ${G1.slice(0, 8)} idle`], files: ['client-python.log', 'proxy-access.log', 'server-node.jsonl', 'mcp-remote-stderr.log', 'sse-stream.log', 'tool-args.log'], expect: 'one-pseudonym' },
+    { name: 'uuid-ts', raw: G2, spellings: [G2], masked: ['****5a493827', `${G2.slice(0, 8)}-xxxx-xxxx-xxxx-xxxxxx${G2.slice(-6)}`], files: ['client-python.log', 'proxy-access.log', 'curl-verbose.txt', 'server-node.jsonl', 'tool-args.log'], expect: 'one-pseudonym' },
     { name: 'opaque-percent', raw: G3, spellings: [G3, G3pct], masked: [], files: ['proxy-access.log', 'session.har', 'encoded.log'], expect: 'one-pseudonym' },
     { name: 'prefix-twin-a', raw: G4, spellings: [G4], masked: [], files: ['server-node.jsonl'], expect: 'one-pseudonym' },
     { name: 'prefix-twin-b', raw: G5, spellings: [G5], masked: [], files: ['server-node.jsonl'], expect: 'one-pseudonym' },
+    { name: 'uuid-more-kinds', raw: G7, spellings: [G7], masked: [], files: ['more-kinds.log'], expect: 'one-pseudonym' },
     { name: 'opaque-server', raw: G6, spellings: [G6], masked: [], files: ['server-node.jsonl', 'sse-stream.log'], expect: 'one-pseudonym' },
     { name: 'ambiguous-mask', raw: null, spellings: [], masked: ['c0ffee12****'], candidates: [G4, G5], files: ['client-python.log'], expect: 'joins-none' },
     { name: 'unresolved-mask', raw: null, spellings: [], masked: ['deadbeef42****'], candidates: [], files: ['client-python.log'], expect: 'own-pseudonym' },

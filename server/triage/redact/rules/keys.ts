@@ -3,6 +3,7 @@
 // pairs, env dumps. Names are compared lower-case without `-_.` and whitespace. We never
 // redact because a value *contains* "token": `error="invalid_token"` must survive.
 import { detach } from '../../../../parsers/engine/lines.ts';
+import { isOurOutput } from '../vocabulary.ts';
 
 export type KeyClass = 'authorization' | 'cookie' | 'set-cookie' | 'api-key' | 'secret' | 'oauth-code' | 'session' | 'env-secret';
 
@@ -60,6 +61,7 @@ const CONTAINS = [
   'connectionstring',
   'passphrase',
   'cookie',
+  'ticket',
 ];
 
 // Names that contain a sensitive word but describe it (types, endpoints, counts, diagnostics).
@@ -126,10 +128,22 @@ function classifyKeyUncached(rawName: string): KeyClass | null {
   if (exact) return exact;
   if (SAFE_EXACT.has(n)) return null;
   if (n.endsWith('sessionid') && n.length <= 20) return 'session';
+  // `x-upstream-auth`, `proxy_auth`: a header or key that ends in auth carries credentials.
+  if (n.endsWith('auth') && n.length > 4 && !/(?:oauth|author)$/.test(n)) return 'secret';
   if (!CONTAINS.some((w) => n.includes(w))) return null;
   if (SAFE_SUFFIX.some((s) => n.endsWith(s) && n !== s)) return null;
   return n.includes('cookie') ? 'cookie' : 'secret';
 }
+
+/** A key naming a password (any container): its value goes whatever it looks like, digits too. */
+export function passwordLike(rawName: string): boolean {
+  const n = normaliseKey(rawName.includes('.') ? rawName.slice(rawName.lastIndexOf('.') + 1) : rawName);
+  return /pass(?:word|wd|phrase)?$|pwd$|^pass|^pw$|^pin$|password/.test(n) && !SAFE_EXACT.has(n) && !SAFE_SUFFIX.some((x) => n.endsWith(x) && n !== x);
+}
+
+/** Keys whose value names a person's account (pseudonymised as `user-…`, like a user in a home path). */
+export const USER_KEYS = new Set(['logname', 'user', 'username', 'usrname', 'login', 'loginname', 'account', 'accountname', 'owner', 'remoteuser', 'principal', 'upn', 'samaccountname', 'userprincipalname', 'dbuser', 'pguser', 'mysqluser', 'userid']);
+export const isUserKey = (rawName: string) => USER_KEYS.has(normaliseKey(rawName.includes('.') ? rawName.slice(rawName.lastIndexOf('.') + 1) : rawName));
 
 /** Lines in which `code` and `state` are OAuth material rather than an error code or a state name. */
 export const OAUTH_CONTEXT = /\/authorize|\/callback|\/token\b|grant_type|redirect_uri|oauth|code_verifier/i;
@@ -139,10 +153,9 @@ export function isInert(v: string): boolean {
   // An auth scheme in front of a placeholder (`Bearer%20[REDACTED:jwt]`) is still inert.
   const s = v.trim().replace(/^["'\\]+|["'\\]+$/g, '').replace(/^(?:bearer|basic|token|dpop)(?:\s{1,8}|%20|\+)(?=\[REDACTED)/i, '');
   if (s.length === 0 || /^(?:bearer|basic|dpop)(?:\s{1,8}|%20|\+)$/i.test(s)) return true;
-  return (
-    /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) ||
-    /^\[REDACTED[^\]]{0,80}\]/.test(s) ||
-    /^<(?:string|number|boolean|null|array|object)[^>]{0,40}>$/.test(s) ||
-    /^(?:sess_|h-|host-|email_|ip-|user-)[a-z2-7]{10,16}$/.test(s)
-  );
+  return /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) || isOurOutput(s);
 }
+
+/** Keys whose value names a host (JSON log fields of proxies and servers). */
+export const HOST_KEYS = new Set(['host', 'hostname', 'upstream', 'upstreamaddr', 'upstreamhost', 'upstreamcluster', 'upstreamname', 'backend', 'backendhost', 'servername', 'targethost', 'proxyhost', 'dbhost', 'databasehost', 'redishost', 'smtphost', 'peeraddress', 'serveraddress', 'netpeername', 'netpeerhost', 'authority', 'xforwardedhost']);
+export const isHostKey = (rawName: string) => HOST_KEYS.has(normaliseKey(rawName));

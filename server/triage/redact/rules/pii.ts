@@ -6,40 +6,9 @@ import { isIPv6 } from 'node:net';
 import { pseudonym } from '../pseudonym.ts';
 import type { PatternRule } from '../types.ts';
 import { LB } from './formats.ts';
+import { isPrivateHostName, isPublicHost, NETWORK_SCHEMES, PRIVATE_SUFFIXES } from './hosts.ts';
 
-// Public SaaS and documentation hosts: naming them leaks nothing and helps triage.
-const PUBLIC_HOST_SUFFIXES = [
-  'github.com',
-  'githubusercontent.com',
-  'openai.com',
-  'anthropic.com',
-  'claude.ai',
-  'modelcontextprotocol.io',
-  'googleapis.com',
-  'google.com',
-  'npmjs.org',
-  'npmjs.com',
-  'pypi.org',
-  'sentry.io',
-  'slack.com',
-  'stripe.com',
-  'amazonaws.com',
-  'cloudflare.com',
-  'vercel.app',
-  'example.com',
-  'example.org',
-  'example.net',
-  'example',
-  'test',
-  'invalid',
-  'localhost',
-];
-
-export function isPublicHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  if (h === 'localhost' || h === '127.0.0.1' || h === '::1' || h === '0.0.0.0') return true;
-  return PUBLIC_HOST_SUFFIXES.some((s) => h === s || h.endsWith('.' + s));
-}
+export { isPublicHost };
 
 const isIPv4 = (v: string) => /^(?:\d{1,3}\.){3}\d{1,3}$/.test(v) && v.split('.').every((o) => Number(o) <= 255);
 const keepIp = (v: string) => v.startsWith('127.') || v === '0.0.0.0' || v === '255.255.255.255' || v === '::1' || v === '::';
@@ -57,9 +26,18 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+// IBAN length per country (the registry): an upper-case id that starts with two letters and two
+// digits is not an IBAN unless its country exists and its length is that country's.
+const IBAN_LENGTH: Record<string, number> = {
+  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21, CR: 22, CY: 28, CZ: 24, DE: 22, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24,
+  FI: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32,
+  LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MD: 24, ME: 22, MK: 19, MR: 27, MT: 31, MU: 30, NL: 18, NO: 15, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, SA: 24,
+  SC: 31, SE: 24, SI: 19, SK: 24, SM: 27, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29, VA: 22, VG: 24, XK: 20,
+};
+
 function ibanOk(v: string): boolean {
   const s = v.replace(/ /g, '');
-  if (s.length < 15 || s.length > 34) return false;
+  if (IBAN_LENGTH[s.slice(0, 2)] !== s.length) return false;
   const r = s.slice(4) + s.slice(0, 4);
   let rem = 0;
   for (const ch of r) {
@@ -115,6 +93,43 @@ function gated(rule: PatternRule): PatternRule {
   return { ...rule, gate: (m, ctx) => validate(m.groups!.v!, m, ctx) };
 }
 
+/** Words or keys that make a bare digit run a card number. */
+const CARD_CONTEXT = /\b(?:card|pan|cc|ccnum|cc_?number|credit|debit|visa|mastercard|amex|payment)/i;
+/** Words or keys that make a national-format digit group a phone number. */
+const PHONE_CONTEXT = /\b(?:phone|tel|telephone|telefon|mobile|cell|fax|call|sms|whatsapp|contact)|phone|mobile/i;
+
+/**
+ * Ids, trace ids and timestamps that PII rules must never eat (issue #18: `@card` cut request
+ * ids and broke their correlation). Every PII rule carries these as near-misses.
+ */
+export const ID_LOOKALIKES = [
+  'X-Request-ID: 4111111111111111a3ce929d0e0e4736',
+  'request_id=0af7651916cd43dd8448eb211c80319c',
+  'id=req_4111111111111111 done',
+  'traceparent: 00-4111111111111111a3ce929d0e0e4736-00f067aa0ba902b7-01',
+  'traceparent: 00-41111111111111114111111111111111-5500000000000004-01',
+  'trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7',
+  'corr f790ede9-8a4a-4913-849e-bc32ee245fe4 ok',
+  'uuid 41111111-1111-4111-8111-111111111111',
+  'at 2026-03-14T09:26:10.123+01:00 and 2026-03-14 09:26:10,101',
+  '[14/Mar/2026:09:26:10 +0000] msec=1795942947.466',
+  'epoch_ms=1718000000000 ts=20260314092610',
+  'commit 4111111111111111111111111111111111111111',
+  'pi_3MtwBwLkdIwHu7ix28a3tqPa charged',
+];
+
+/**
+ * The pseudonym of a host named by a key (`"upstream_addr": "orders_mcp_backend:8080"`), the port
+ * kept; null for loopback, public hosts, IPs (the IP rules take them), URLs and non-names.
+ */
+export function hostValue(key: Uint8Array, v: string): string | null {
+  const m = /^(?<h>[A-Za-z][A-Za-z0-9\-_]{0,62}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})(?<port>:\d{1,5})?$/.exec(v);
+  if (!m) return null;
+  const h = m.groups!.h!;
+  if (isPublicHost(h) || /^(?:host|ip|user|email|sess|h|req)[-_][a-z2-7]{10,16}$/.test(h) || /^(?:unix|none|null|unknown|localhost|default)$/i.test(h)) return null;
+  return pseudonym(key, 'host', h.toLowerCase()) + (m.groups!.port ?? '');
+}
+
 export const PII_RULES: PatternRule[] = [
   gated({
     id: '@email',
@@ -131,7 +146,7 @@ export const PII_RULES: PatternRule[] = [
     },
     replace: (v, ctx) => pseudonym(ctx.key, 'email', v.replace('%40', '@').toLowerCase()),
     tps: ['user alice.smith+mcp@acme-corp.internal logged in', 'email=bob%40fakecorp.test'],
-    fps: ['@modelcontextprotocol/sdk@1.32.2', 'mcp-remote@0.1.18', 'ssh://git@github.com/x'],
+    fps: ['@modelcontextprotocol/sdk@1.32.2', 'mcp-remote@0.1.18', 'ssh://git@github.com/x', ...ID_LOOKALIKES],
   }),
   gated({
     id: '@ip',
@@ -143,7 +158,7 @@ export const PII_RULES: PatternRule[] = [
     validate: (v) => isIPv4(v) && !keepIp(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'ip', v),
     tps: ['10.42.7.19 - - [01/Jan/2026:00:00:00 +0000] "POST /mcp HTTP/1.1" 200', 'connect to 203.0.113.57:443 failed'],
-    fps: ['127.0.0.1 - - "GET /mcp"', 'Python/3.11.4', 'v1.2.3.4', 'listening on 0.0.0.0:8000'],
+    fps: ['127.0.0.1 - - "GET /mcp"', 'Python/3.11.4', 'v1.2.3.4', 'listening on 0.0.0.0:8000', ...ID_LOOKALIKES],
   }),
   gated({
     id: '@ipv6',
@@ -155,7 +170,7 @@ export const PII_RULES: PatternRule[] = [
     validate: (v) => ipv6Shaped(v) && isIPv6(v) && !keepIp(v) && /[0-9a-f]{2}/i.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'ip', v.toLowerCase()),
     tps: ['client [2001:db8:85a3::8a2e:370:7334]:51234 connected', 'from fe80::1ff:fe23:4567:890a'],
-    fps: ['[::1]:8000', 'at 12:30:45', 'ts=2026-01-01T10:20:30.123Z'],
+    fps: ['[::1]:8000', 'at 12:30:45', 'ts=2026-01-01T10:20:30.123Z', ...ID_LOOKALIKES],
   }),
   {
     id: '@mac',
@@ -165,20 +180,47 @@ export const PII_RULES: PatternRule[] = [
     pattern: /(?<![0-9A-Fa-f:\-])(?<v>[0-9A-Fa-f]{2}(?:[:\-][0-9A-Fa-f]{2}){5})(?![0-9A-Fa-f:\-])/dg,
     secretKind: 'pii',
     tps: ['hwaddr 3c:22:fb:0a:1b:2c'],
-    fps: ['at 12:30:45', '2026-01-01'],
+    fps: ['at 12:30:45', '2026-01-01', ...ID_LOOKALIKES],
   },
   gated({
     id: '@card',
+    minLength: 13,
     kind: 'free-text',
-    description: 'payment card numbers (IIN prefix, 13–19 digits, Luhn)',
-    pattern: /(?<![0-9])(?<v>[2-6][0-9]{3}(?:[ \-]?[0-9]{2,4}){2,4})(?![0-9])/dg,
+    description: 'payment card numbers: Luhn-valid with a card IIN, and either grouped (4-4-4-4, 4-6-5, one separator) or bare after a card word/key; never a run inside a longer id, hex or timestamp',
+    // Left: not after an id character or a separator that joins ids (`req_`, `00-`, `v1.`); right: not before one.
+    pattern: /(?<![A-Za-z0-9_\-.\/+])(?<v>[2-6][0-9]{3}(?<sep>[ \-])[0-9]{4}\k<sep>[0-9]{4}\k<sep>[0-9]{1,7}|3[47][0-9]{2}(?<asep>[ \-])[0-9]{6}\k<asep>[0-9]{5}|[2-6][0-9]{12,18})(?![A-Za-z0-9_\-]|\.[0-9])/dg,
     secretKind: 'pii',
-    validate: (v) => {
+    validate: (v, m, ctx) => {
       const d = v.replace(/[ \-]/g, '');
-      return d.length >= 13 && d.length <= 19 && /^(?:4|5[1-5]|2[2-7]|3[47]|6011|65)/.test(d) && luhn(d);
+      if (d.length < 13 || d.length > 19 || !/^(?:4|5[1-5]|2[2-7]|3[47]|6011|65)/.test(d) || !luhn(d)) return false;
+      if (v.length !== d.length) return true; // grouped like a card
+      // Bare digits are a timestamp, a count or an id unless a card word or key says otherwise.
+      return CARD_CONTEXT.test(ctx.keyHint ?? '') || CARD_CONTEXT.test(ctx.line.slice(Math.max(0, m.index - 32), m.index));
     },
-    tps: ['card=4111 1111 1111 1111', 'pan 5500-0000-0000-0004'],
-    fps: ['ts=1718000000000', 'id 4111111111111112'],
+    tps: ['card=4111 1111 1111 1111', 'pan 5500-0000-0000-0004', 'amex 3782 822463 10005', '{"card_number": "4111111111111111"}', 'charged credit card 5500000000000004 ok'],
+    fps: ['ts=1718000000000', 'id 4111111111111112', 'total 4111111111111111 bytes', ...ID_LOOKALIKES],
+  }),
+  gated({
+    id: '@phone',
+    minLength: 9,
+    kind: 'free-text',
+    description: 'phone numbers: E.164 (+ and 8–15 digits, separators allowed) anywhere; national forms ((415) 555-0199, 020 7946 0958) after a phone word or key; never inside ids or timestamps',
+    keywords: ['+', 'phone', 'tel', 'mobile', 'cell', 'fax', 'call', 'sms', 'whatsapp', 'contact', '('],
+    // Digit groups are separated or parenthesised, so a run splits one way only (bounded backtracking).
+    pattern: /(?<![A-Za-z0-9_\-.\/+])(?<v>\+[1-9][0-9]{6,14}|\+[1-9][0-9]{0,3}(?:[ .\-]?\([0-9]{1,4}\)[0-9]{0,5}|[ .\-][0-9]{1,8}){1,6}|\([0-9]{2,4}\) ?[0-9]{3,4}[ .\-][0-9]{3,4}|0[0-9]{1,4}(?:[ .\-][0-9]{2,4}){2,4}|[0-9]{3}[ .\-][0-9]{3}[ .\-][0-9]{4})(?![A-Za-z0-9_\-:+]|[.,][0-9])/dg,
+    secretKind: 'pii',
+    validate: (v, m, ctx) => {
+      const digits = v.replace(/[^0-9]/g, '').length;
+      if (v.startsWith('+')) {
+        // `+0100`, `+00:00` are offsets, not numbers; an E.164 number has 8–15 digits.
+        return digits >= 8 && digits <= 15 && !/^\+[0-9]{2}:[0-9]{2}$/.test(v);
+      }
+      if (digits < 9 || digits > 12) return false;
+      if (v.startsWith('(')) return true;
+      return PHONE_CONTEXT.test(ctx.keyHint ?? '') || PHONE_CONTEXT.test(ctx.line.slice(Math.max(0, m.index - 32), m.index));
+    },
+    tps: ['call me at +1 415 555 0123', 'contact +14155550123', '{"phone": "+33 1 42 68 53 00"}', 'phone: 020 7946 0958', 'or (415) 555-0199 after 5pm', 'tel 415-555-0123'],
+    fps: ['ts=2026-03-14T09:26:10.123+01:00', 'offset +0100', 'took 415-555-0123ms', 'build 2026.03.14', 'range 100-200-3000', 'pid 4155550123', ...ID_LOOKALIKES],
   }),
   gated({
     id: '@iban',
@@ -188,7 +230,7 @@ export const PII_RULES: PatternRule[] = [
     secretKind: 'pii',
     validate: ibanOk,
     tps: ['iban DE89 3704 0044 0532 0130 00', 'GB82WEST12345698765432'],
-    fps: ['DE12 not an iban', 'HTTP2 STREAM'],
+    fps: ['DE12 not an iban', 'HTTP2 STREAM', ...ID_LOOKALIKES],
   }),
   gated({
     id: '@user-path',
@@ -217,13 +259,67 @@ export const PII_RULES: PatternRule[] = [
     id: '@host',
     kind: 'free-text',
     description: 'host names in URLs and Host/:authority/server_name/upstream positions, except loopback and public SaaS hosts → host-… (path kept)',
-    keywords: ['://', 'host', 'authority', 'server'],
-    pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|hostname|x-forwarded-host|:authority|server_name|server)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
+    keywords: ['://', 'host', 'authority', 'server', 'upstream', 'backend'],
+    pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|hostname|x-forwarded-host|x-forwarded-server|x-original-host|:authority|server_name|server|upstream|upstream_host|upstream_cluster|backend|backend_host|target_host|proxy_host|db_host|database_host|redis_host|smtp_host)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
     secretKind: 'pii',
-    validate: (v, m) => !(/^server/i.test(m[0]) && !v.includes('.')) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
+    // (A key's value that is a URL is the URL branch's: `upstream: "http://…"` names no host `http`.)
+    // Only network schemes name a host: an MCP resource URI (`notes://customer/1240`) does not.
+    validate: (v, m, ctx) => (!m[0].includes('://') || NETWORK_SCHEMES.test(m[0].slice(0, m[0].indexOf('://')).replace(/^.*[^A-Za-z0-9+.:\-]/, ''))) && !(/^server/i.test(m[0]) && !v.includes('.')) && !(!m[0].includes('://') && ctx.line.startsWith('://', m.index + m[0].length)) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
-    tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"'],
-    fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3'],
+    tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"', 'Host: mcp-gateway', 'upstream_cluster=orders-v2', 'db_host: pg-primary-3'],
+    fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3', 'resources/read uri=notes://customer/1240', 'ui://widget/orders', ...ID_LOOKALIKES],
+  }),
+  gated({
+    id: '@internal-host',
+    minLength: 7,
+    kind: 'free-text',
+    description: 'host names under a private DNS suffix anywhere in a line (.internal, .local, .svc.cluster.local, .corp, .lan, .home.arpa, .consul …) → host-…; public SDK/doc hosts and loopback are kept',
+    keywords: PRIVATE_SUFFIXES.map((x) => '.' + x.split('.').pop()),
+    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_\-./\\])(?<v>[A-Za-z0-9][A-Za-z0-9\-_]{0,62}(?:\.[A-Za-z0-9\-_]{1,63}){0,10}\.(?:${PRIVATE_SUFFIXES.map((x) => x.replace('.', '\\.')).join('|')}))(?![A-Za-z0-9\-_]|\.[A-Za-z0-9])`, 'dgi'),
+    secretKind: 'pii',
+    validate: (v) => isPrivateHostName(v) && !/^(?:host|ip|user|email|sess|h|req)[-_][a-z2-7]{10,16}\./.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['connecting to db.corp.internal:5432', 'resolved api.orders.svc.cluster.local to 10.0.0.3', 'printer.local is down', 'mDNS nas.home.arpa', 'dial tcp: lookup vault.service.consul: no such host'],
+    fps: ['loaded .env.local', 'settings.local.json', 'see https://modelcontextprotocol.io/docs', 'GET http://localhost:3000/mcp', 'internal error', 'a.local_var = 1', ...ID_LOOKALIKES],
+  }),
+  gated({
+    id: '@upstream-name',
+    minLength: 12,
+    kind: 'free-text',
+    description: 'an upstream/backend/cluster name in proxy prose (proxying to upstream orders_backend, backend mcp-pool/srv2): an identifier with _ - or a digit, never an English word → host-…',
+    keywords: ['upstream', 'backend', 'cluster'],
+    pattern: /\b(?:upstream|backend|cluster)[ \t]{1,4}["']?(?<v>[A-Za-z][A-Za-z0-9]{0,40}[_\-0-9][A-Za-z0-9_\-.]{0,80})/dgi,
+    secretKind: 'pii',
+    validate: (v, m, ctx) => !ctx.line.startsWith('://', m.index + m[0].length) && !isPublicHost(v) && !/^(?:host|ip|user|email|sess|h|req)-[a-z2-7]{10,16}$/.test(v) && !/^(?:v?[0-9.]+|http[0-9.]*|h2c?|tcp|udp)$/i.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['proxying to upstream orders_backend', 'HAProxy backend mcp-pool/srv2 is DOWN', 'no healthy upstream in cluster outbound-8080'],
+    fps: ['upstream prematurely closed connection', 'upstream timed out (110: Connection timed out)', 'backend error', 'upstream http2 settings'],
+  }),
+  gated({
+    id: '@upstream-name:haproxy',
+    minLength: 20,
+    kind: 'free-text',
+    description: "HAProxy's backend/server field (`fe_mcp~ be_mcp/mcp-orders-2 0/0/1/76/39`): the server name → host-…",
+    keywords: ['/'],
+    pattern: /\] [\w.\-]{1,64}~? [\w.\-]{1,64}\/(?<v>[A-Za-z][\w.\-]{0,63}) -?\d{1,9}\/-?\d{1,9}\//dg,
+    secretKind: 'pii',
+    validate: (v) => !isPublicHost(v) && !/^(?:host|ip)-[a-z2-7]{10,16}$/.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['haproxy[1234]: 127.0.0.1:31154 [14/Mar/2026:10:10:03.767] fe_mcp~ be_mcp/mcp-orders-2 0/0/1/76/39 200 3281'],
+    fps: ['haproxy[1234]: 127.0.0.1:31154 [14/Mar/2026:10:10:03.767] fe_mcp~ be_mcp/<NOSRV> -1/-1/-1/-1/0 503 217'],
+  }),
+  gated({
+    id: '@upstream-name:envoy',
+    minLength: 14,
+    kind: 'free-text',
+    description: "Envoy/Istio cluster names (`outbound|8080||ext-authz-opa`): the service name → host-…",
+    keywords: ['bound|'],
+    pattern: /\b(?:outbound|inbound)\|\d{1,5}\|[\w.\-]{0,64}\|(?<v>[A-Za-z][\w.\-]{0,252})/dg,
+    secretKind: 'pii',
+    validate: (v) => !isPublicHost(v) && !/^(?:host|ip)-[a-z2-7]{10,16}$/.test(v),
+    replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
+    tps: ['"mcp.orders.internal" "-" outbound|8080||ext-authz-opa ext_authz_denied'],
+    fps: ['outbound|8080||host-abcdefghij ok'],
   }),
   gated({
     id: '@opaque',

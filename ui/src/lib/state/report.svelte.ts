@@ -1,6 +1,6 @@
 // State of the report view: the redacted report from the server, the user's extra cuts
 // ("remove more": only ever more text taken away), and the copy / download actions.
-import { describeError, getReport, type ReportDoc } from '../api.ts';
+import { describeError, getReport, refusedAt, type RefusedAt, type ReportDoc } from '../api.ts';
 import { applyCuts, parseMarkdown, splitPlaceholders, type Block, type Cut } from '../../../../server/triage/report/markdown-tree.ts';
 
 export class ReportState {
@@ -8,6 +8,10 @@ export class ReportState {
   doc = $state<ReportDoc | null>(null);
   loading = $state(true);
   error = $state<string | null>(null);
+  /** When the server refused the report: where its leak check fired (report line, rule, evidence line). */
+  refused = $state<RefusedAt[]>([]);
+  /** Evidence lines (`file:line`) the user left out after a refusal; sent with every rebuild. */
+  excluded = $state<string[]>([]);
   /** Each user action is one group of cuts, so "undo" takes back the last action. */
   cuts = $state<Cut[][]>([]);
   /** Show the Markdown source to select ranges or lines to remove. */
@@ -23,7 +27,7 @@ export class ReportState {
   removedCount = $derived(this.cuts.length);
   /** Placeholders in the outgoing text, by kind. */
   placeholders = $derived.by(() => {
-    const n = { redacted: 0, session: 0, string: 0, removed: 0 };
+    const n = { redacted: 0, session: 0, pseudonym: 0, string: 0, removed: 0 };
     // As read: Markdown escapes (sess\_x) do not hide a placeholder.
     for (const p of splitPlaceholders(this.markdown.replace(/\\([\\`*_[\]|<>])/g, '$1'))) if (p.kind) n[p.kind]++;
     return n;
@@ -40,10 +44,14 @@ export class ReportState {
   async load(): Promise<void> {
     this.loading = true;
     this.error = null;
+    this.refused = [];
     try {
-      this.doc = await getReport(this.id, this.#ctrl.signal);
+      this.doc = await getReport(this.id, this.#ctrl.signal, this.excluded);
     } catch (e) {
-      if (!this.#ctrl.signal.aborted) this.error = describeError(e);
+      if (!this.#ctrl.signal.aborted) {
+        this.error = describeError(e);
+        this.refused = refusedAt(e);
+      }
     } finally {
       if (!this.#ctrl.signal.aborted) this.loading = false;
     }
@@ -62,6 +70,20 @@ export class ReportState {
   removeLines(lines: number[]): void {
     const group = lines.map((l) => ({ line: l, start: 0, end: this.originalLines[l]?.length ?? 0 })).filter((c) => c.end > 0);
     if (group.length) this.cuts = [...this.cuts, group];
+  }
+
+  /** The answer to a refusal: drop that evidence line from the report and build it again. */
+  async excludeEvidence(place: { file: string; line: number }): Promise<void> {
+    const key = `${place.file}:${place.line}`;
+    if (!this.excluded.includes(key)) this.excluded = [...this.excluded, key];
+    this.cuts = []; // cuts are kept against the old text's lines
+    await this.load();
+  }
+
+  async restoreEvidence(): Promise<void> {
+    this.excluded = [];
+    this.cuts = [];
+    await this.load();
   }
 
   undo(): void {
