@@ -8,14 +8,15 @@ import { LOGS_DIR, build } from './generate.ts';
 import { baselines, leakForms, measure, readManifest, type Result } from './measure.ts';
 
 /**
- * Floors at what the measurement gives at the time of writing, rounded down to the nearest 5%.
- * They only stop regressions: the figures themselves (74.2% overall, 76.5% without the disputed
- * x-request-id kind, 44 of 358 mustKeep destroyed) are reported in README.md, not here.
+ * Floors at what the measurement gives, rounded down to the nearest 5%; they only stop regressions.
+ * Written blind, the corpus first measured 74.2% overall (76.5% without the disputed x-request-id kind)
+ * with 44 of 358 mustKeep destroyed; after the issue #18 redaction work — done with these results in
+ * view, so no longer a blind figure — 96.2% / 99.1% with none destroyed (README.md has both).
  */
-const RECALL_FLOOR = 0.7;
-const RECALL_UNDISPUTED_FLOOR = 0.75;
+const RECALL_FLOOR = 0.95;
+const RECALL_UNDISPUTED_FLOOR = 0.95;
 /** mustKeep values destroyed today; the test fails if more are. */
-const MUSTKEEP_DESTROYED_MAX = 44;
+const MUSTKEEP_DESTROYED_MAX = 0;
 
 const manifest = readManifest();
 const fileLines = (name: string) => {
