@@ -12,27 +12,15 @@ import { TEST_KEY } from '../../testing/helpers.ts';
 import { buildReport } from '../report/report.ts';
 import { redactText, SecretLedger, SessionIdBook, verifyRedacted } from './index.ts';
 import { FORMAT_RULES } from './rules/formats.ts';
+import { alnum, sampleSeedLines } from './fuzz-support.ts';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
 const CORPUS = join(import.meta.dirname, 'corpus', 'logs');
 
-function sampleSeeds(): string[] {
-  const out: string[] = [];
-  const root = join(REPO, 'samples');
-  for (const d of readdirSync(root, { withFileTypes: true })) {
-    if (!d.isDirectory()) continue;
-    for (const f of readdirSync(join(root, d.name))) {
-      if (!/\.(log|jsonl?)$/.test(f)) continue;
-      out.push(...readFileSync(join(root, d.name, f), 'utf8').split('\n').filter((l) => l.trim()).slice(0, 20));
-    }
-  }
-  return out;
-}
-const SEEDS = sampleSeeds();
+const SEEDS = sampleSeedLines(20);
 /** One true positive of every pattern rule: the shapes the redactor knows. */
 const TPS = FORMAT_RULES.flatMap((r) => r.tps);
 
-const alnum = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'), minLength: min, maxLength: max });
 const hex = (n: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: n, maxLength: n });
 
 /** Lines with something to redact, in the shapes of issue #18. */

@@ -2,30 +2,12 @@
 // and real (samples/) contexts never come out, no exception escapes (a failure is the
 // fail-closed placeholder, never the raw line), and each line finishes in bounded time.
 import fc from 'fast-check';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../../testing/helpers.ts';
 import { createLineRedactor, SecretLedger, SessionIdBook } from './index.ts';
+import { alnum, b64url, sampleSeedLines, upperNum } from './fuzz-support.ts';
 
-const REPO = join(import.meta.dirname, '..', '..', '..');
-function seedLines(): string[] {
-  const out: string[] = [];
-  const root = join(REPO, 'samples');
-  for (const d of readdirSync(root, { withFileTypes: true })) {
-    if (!d.isDirectory()) continue;
-    for (const f of readdirSync(join(root, d.name))) {
-      if (!/\.(log|jsonl?)$/.test(f)) continue;
-      out.push(...readFileSync(join(root, d.name, f), 'utf8').split('\n').filter((l) => l.trim()).slice(0, 25));
-    }
-  }
-  return out;
-}
-const SEEDS = seedLines();
-
-const alnum = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'), minLength: min, maxLength: max });
-const upperNum = (n: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'), minLength: n, maxLength: n });
-const b64url = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: min, maxLength: max });
+const SEEDS = sampleSeedLines(25);
 
 /** A secret and a way to write it into a line: the value must not survive redaction. */
 const planted: fc.Arbitrary<{ kind: string; value: string; text: string }> = fc.oneof(
