@@ -2,8 +2,11 @@
 import { z } from 'zod';
 
 export const IngestProgress = z.object({
-  /** scan: reading every input for ids and hashes (pass 1); parse: redact, parse, store (pass 2); analyze: correlate and decide. */
-  phase: z.enum(['scan', 'parse', 'analyze']),
+  /**
+   * receive (added): the server is still taking the upload in; scan: reading every input for ids and hashes
+   * (pass 1); parse: redact, parse, store (pass 2); analyze: correlate and decide.
+   */
+  phase: z.enum(['receive', 'scan', 'parse', 'analyze']),
   /** The file being read (empty while analysing). */
   file: z.string(),
   fileIndex: z.number().int().nonnegative(),

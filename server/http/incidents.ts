@@ -24,7 +24,14 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
 
   app.post('/api/incidents', async (req, reply) => {
     const uploadId = uploadIdOf(req);
-    const up = await receiveUpload(req, upload);
+    board.receiving(uploadId);
+    let up: Awaited<ReturnType<typeof receiveUpload>>;
+    try {
+      up = await receiveUpload(req, upload);
+    } catch (e) {
+      board.forget(uploadId);
+      throw e;
+    }
     let id: string;
     let skippedFiles: SkippedFile[];
     try {
@@ -45,7 +52,14 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     const id = incidentId(req);
     assertIncident(await store.incident(id), id);
     const uploadId = uploadIdOf(req);
-    const up = await receiveUpload(req, upload);
+    board.receiving(uploadId);
+    let up: Awaited<ReturnType<typeof receiveUpload>>;
+    try {
+      up = await receiveUpload(req, upload);
+    } catch (e) {
+      board.forget(uploadId);
+      throw e;
+    }
     try {
       const r = await ingestIncident(ctx, up.entries, { id, name: id, onProgress: board.follow(uploadId) });
       // skipped: identical to files already held; skippedFiles (added): not logs, with why.

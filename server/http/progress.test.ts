@@ -1,9 +1,11 @@
 // Ingest progress over HTTP: an upload that names itself (X-Upload-Id) can be followed with
-// GET /api/uploads/:uploadId/progress while its POST runs; unknown and finished ids are 404, and
-// a malformed id is refused before anything is stored.
+// GET /api/uploads/:uploadId/progress while its POST runs; unknown ids are 404, a finished upload
+// keeps its last state for a grace period (then 404), and a malformed id is refused before anything
+// is stored.
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { IngestProgress } from '../contract/progress.ts';
+import { ProgressBoard } from './progress.ts';
 import { withHttpApp } from '../testing/context.ts';
 import { multipart, tempWorkspace } from '../testing/helpers.ts';
 
@@ -20,7 +22,7 @@ function bigLog(): string {
 }
 
 describe('GET /api/uploads/:uploadId/progress', () => {
-  it('follows an ingest while its POST runs, and forgets it after', async () => {
+  it('follows an ingest from the moment its POST arrives, and keeps its last state a moment after', async () => {
     const uploadId = 'test-upload-0001';
     const body = multipart([{ name: 'client.log', data: bigLog() }, { name: 'other.log', data: '2026-11-29 10:00:00,000 INFO mcp.client: other\n' }]);
     let finished = false;
@@ -29,19 +31,34 @@ describe('GET /api/uploads/:uploadId/progress', () => {
     while (!finished) {
       const r = await app.inject({ method: 'GET', url: `/api/uploads/${uploadId}/progress` });
       if (r.statusCode === 200) seen.push(IngestProgress.parse(r.json()));
-      else expect(r.statusCode).toBe(404); // not started yet, or just finished
+      else expect(r.statusCode).toBe(404); // the POST has not reached the handler yet
       await new Promise((res) => setTimeout(res, 5));
     }
     const created = await post;
     expect(created.statusCode, created.body).toBe(201);
     expect(seen.length).toBeGreaterThan(0);
-    const order = ['scan', 'parse', 'analyze'];
+    const order = ['receive', 'scan', 'parse', 'analyze'];
     for (let i = 1; i < seen.length; i++) expect(order.indexOf(seen[i]!.phase)).toBeGreaterThanOrEqual(order.indexOf(seen[i - 1]!.phase));
-    for (const p of seen) if (p.phase !== 'analyze') expect(p.done!).toBeLessThanOrEqual(p.total!);
+    for (const p of seen) if (p.phase === 'scan' || p.phase === 'parse') expect(p.done!).toBeLessThanOrEqual(p.total!);
     expect(seen.some((p) => p.phase === 'parse' && p.files === 2)).toBe(true);
+    // a browser's last poll may land just after the POST ended: it reads the last state, not a 404
     const after = await app.inject({ method: 'GET', url: `/api/uploads/${uploadId}/progress` });
-    expect(after.statusCode).toBe(404);
-    expect(after.json().error).toMatchObject({ code: 'TRIAGE_ERR_NOT_FOUND', message: expect.stringMatching(/no ingest running/) });
+    expect(after.statusCode).toBe(200);
+    expect(IngestProgress.parse(after.json()).phase).toBe('analyze');
+  });
+
+  it('forgets a finished upload after the grace period', async () => {
+    const board = new ProgressBoard(30);
+    board.receiving('grace-test-0001');
+    expect(board.get('grace-test-0001')?.phase).toBe('receive');
+    board.follow('grace-test-0001')!({ phase: 'analyze', file: '', fileIndex: 0, files: 1 });
+    board.forget('grace-test-0001');
+    expect(board.get('grace-test-0001')?.phase).toBe('analyze');
+    await new Promise((r) => setTimeout(r, 80));
+    expect(board.get('grace-test-0001')).toBeUndefined();
+    const r = await app.inject({ method: 'GET', url: '/api/uploads/grace-test-0001/progress' });
+    expect(r.statusCode).toBe(404);
+    expect(r.json().error).toMatchObject({ code: 'TRIAGE_ERR_NOT_FOUND', message: expect.stringMatching(/no ingest running/) });
   });
 
   it('refuses a malformed upload id before storing anything', async () => {

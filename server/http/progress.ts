@@ -1,6 +1,8 @@
 // Ingest progress for the browser. An upload may name itself (header X-Upload-Id); its ingest then
 // reports under that name and `GET /api/uploads/:uploadId/progress` reads it while the POST that
-// carries the files is still running. Known only while the ingest runs: 404 before and after.
+// carries the files is still running: from the moment the POST arrives (phase receive) until a short
+// grace after it ends (its last state), so a browser polling around its own upload never meets a 404
+// (which it would log as an error). 404 before the POST arrives and after the grace.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IngestProgress } from '../contract/progress.ts';
 import { TriageError } from '../errors.ts';
@@ -9,8 +11,18 @@ export const UPLOAD_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /** Ingests followed at once; past this the oldest is forgotten (its POST still completes). */
 const MAX_FOLLOWED = 64;
 
+/** How long a finished upload's last state stays readable. */
+export const PROGRESS_GRACE_MS = 15_000;
+
 export class ProgressBoard {
   private readonly now = new Map<string, IngestProgress>();
+
+  constructor(private readonly graceMs = PROGRESS_GRACE_MS) {}
+
+  /** The POST arrived: known from now on, even before a byte of it is ingested. */
+  receiving(uploadId: string | null): void {
+    this.follow(uploadId)?.({ phase: 'receive', file: '', fileIndex: 0, files: 0 });
+  }
 
   /** The reporter for one ingest, or undefined when the upload did not name itself. */
   follow(uploadId: string | null): ((p: IngestProgress) => void) | undefined {
@@ -21,8 +33,17 @@ export class ProgressBoard {
     };
   }
 
+  /** The POST ended: its last state stays readable for the grace period, then the id is unknown again. */
   forget(uploadId: string | null): void {
-    if (uploadId !== null) this.now.delete(uploadId);
+    if (uploadId === null) return;
+    const last = this.now.get(uploadId);
+    if (this.graceMs <= 0 || !last) {
+      this.now.delete(uploadId);
+      return;
+    }
+    setTimeout(() => {
+      if (this.now.get(uploadId) === last) this.now.delete(uploadId);
+    }, this.graceMs).unref();
   }
 
   get(uploadId: string): IngestProgress | undefined {
@@ -43,7 +64,7 @@ export function progressRoutes(app: FastifyInstance, board: ProgressBoard): void
   app.get('/api/uploads/:uploadId/progress', async (req) => {
     const id = (req.params as { uploadId: string }).uploadId;
     const p = UPLOAD_ID.test(id) ? board.get(id) : undefined;
-    if (!p) throw new TriageError('TRIAGE_ERR_NOT_FOUND', 'no ingest running under this upload id (not started yet, or finished: check the POST that carried the files)');
+    if (!p) throw new TriageError('TRIAGE_ERR_NOT_FOUND', 'no ingest running under this upload id (not started yet, or finished a while ago: check the POST that carried the files)');
     return p;
   });
 }

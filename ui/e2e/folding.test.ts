@@ -2,13 +2,13 @@
 // failures and folds the rest under their episode (click, keyboard, the URL's `expand`); an
 // incident whose failures are all optional says nothing needs action; signal chips carry the
 // titles from GET /api/signals; the timeline filters by a signal.
-import { readFileSync, readdirSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Analysis } from '../../server/contract/analysis.ts';
 import type { SignalInfo } from '../../server/contract/signals.ts';
-import { start, type Harness, watchErrors, screenshotsDir } from './support/harness.ts';
+import { start, type Harness, watchErrors, screenshotsDir, upload } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 /** A TS-SDK client log whose only failures are the standalone GET stream's 404s (optional). */
@@ -23,17 +23,9 @@ let signals: SignalInfo[];
 const pageErrors: string[] = [];
 const consoleErrors: string[] = [];
 
-async function upload(files: string[]): Promise<string> {
-  const form = new FormData();
-  for (const f of files) form.append('files', new Blob([readFileSync(f)]), basename(f));
-  const res = await fetch(`${h.base}/api/incidents`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'mcp-triage' } });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
-
 beforeAll(async () => {
   h = await start();
-  id = await upload(readdirSync(SAMPLE).filter((n) => n.endsWith('.log')).map((n) => join(SAMPLE, n)));
+  id = await upload(h, readdirSync(SAMPLE).filter((n) => n.endsWith('.log')).map((n) => join(SAMPLE, n)));
   analysis = await (await fetch(`${h.base}/api/incidents/${id}/analysis`)).json();
   signals = await (await fetch(`${h.base}/api/signals`)).json();
   page = await h.browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -224,7 +216,7 @@ describe('signals', () => {
 
 describe('an incident whose failures are all optional', () => {
   it('says nothing needs action, and why, instead of "No failures found"', async () => {
-    const calmId = await upload([OPTIONAL_ONLY]);
+    const calmId = await upload(h, [OPTIONAL_ONLY]);
     const doc = (await (await fetch(`${h.base}/api/incidents/${calmId}/analysis`)).json()) as Analysis;
     expect(doc.decision).toBe('no_action');
     expect(doc.failures.map((f) => [f.role, f.episode, f.rule])).toEqual([

@@ -3,11 +3,10 @@
 // again" that can only fail the same way. A refusal should never happen with the real redactor,
 // so the first answer is stubbed (the server's error shape, details included); the rebuild goes
 // to the real server, which leaves the line out.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Harness, watchErrors } from './support/harness.ts';
+import { start, type Harness, watchErrors, upload } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 
@@ -21,11 +20,7 @@ const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   h = await start();
-  const form = new FormData();
-  for (const f of readdirSync(SAMPLE).filter((n) => n.endsWith('.log'))) form.append('files', new Blob([readFileSync(join(SAMPLE, f))]), f);
-  const res = await fetch(`${h.base}/api/incidents`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'mcp-triage' } });
-  expect(res.status).toBe(201);
-  id = ((await res.json()) as { id: string }).id;
+  id = await upload(h, SAMPLE);
   const analysis = (await (await fetch(`${h.base}/api/incidents/${id}/analysis`)).json()) as { failures: { role?: string; evidence: { file: string; line: number }[] }[] };
   place = analysis.failures.find((f) => (f.role ?? 'primary') === 'primary')!.evidence[0]!;
   ctx = await h.browser.newContext({ viewport: { width: 1280, height: 900 } });

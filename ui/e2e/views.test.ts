@@ -1,7 +1,7 @@
 // Browser end-to-end for the views added in round two: report (highlighted redactions, counts,
 // copy, download, remove more), the offline HTML export, sessions, the unit-of-work drawer, the
 // status histogram, the verify panel against a real SDK server, and keyboard navigation.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestMcpServer } from '../../server/probe/testing/servers.ts';
-import { start, type Harness, watchErrors, screenshotsDir } from './support/harness.ts';
+import { start, type Harness, watchErrors, screenshotsDir, upload } from './support/harness.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 const SHOTS = screenshotsDir();
@@ -25,11 +25,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'mcp-triage-views-e2e-'));
 
 beforeAll(async () => {
   h = await start();
-  const form = new FormData();
-  for (const f of readdirSync(SAMPLE).filter((n) => n.endsWith('.log'))) form.append('files', new Blob([readFileSync(join(SAMPLE, f))]), f);
-  const res = await fetch(`${h.base}/api/incidents`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'mcp-triage' } });
-  expect(res.status).toBe(201);
-  id = ((await res.json()) as { id: string }).id;
+  id = await upload(h, SAMPLE);
   analysis = await (await fetch(`${h.base}/api/incidents/${id}/analysis`)).json();
   ctx = await h.browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.base });

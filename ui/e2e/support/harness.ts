@@ -1,8 +1,8 @@
 // The real server in-process (buildApp on a temp DuckDB file and a temp workspace) and a
 // headless Debian chromium, for the browser end-to-end tests.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../server/http/app.ts';
@@ -78,7 +78,25 @@ export async function start(): Promise<Harness> {
  */
 export function watchErrors(page: import('playwright-core').Page, into: { pageErrors: string[]; consoleErrors: string[] }): void {
   page.on('pageerror', (e) => into.pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') into.consoleErrors.push(m.text());
+  // Chromium logs a failed fetch as "Failed to load resource" without its URL: keep the URLs so a
+  // failure says which request it was
+  const failed: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
   });
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const text = m.text();
+    into.consoleErrors.push(text.startsWith('Failed to load resource') && failed.length ? `${text} [${failed.at(-1)}]` : text);
+  });
+}
+
+/** Upload log files (or every `.log` of a sample folder) over real HTTP, as the UI does; the new incident's id. */
+export async function upload(h: Harness, paths: string | readonly string[]): Promise<string> {
+  const files = typeof paths === 'string' ? readdirSync(paths).filter((n) => n.endsWith('.log')).map((n) => join(paths, n)) : paths;
+  const form = new FormData();
+  for (const f of files) form.append('files', new Blob([readFileSync(f)]), basename(f));
+  const res = await fetch(`${h.base}/api/incidents`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'mcp-triage' } });
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
 }
