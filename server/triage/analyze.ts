@@ -139,9 +139,12 @@ function attachOrphans(spans: SpanBuild[]): void {
     return into.method === null && into.tool === null && into.events.some((x) => x.httpMethod === 'GET');
   };
   const answersCall = (s: SpanBuild, call: SpanBuild, e: Event, prev: Event): boolean => {
-    if (s === call || owner.get(prev) !== call || s.method !== null || s.tool !== null) return false;
+    if (s === call || owner.get(prev) !== call) return false;
     if (s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
-    if (!s.events.some((x) => x.httpStatus !== null)) return false;
+    // keyed only by its status, or naming the same tool as the call (`calling tool x` … `tool x failed: …`)
+    const sameTool = s.tool !== null && s.tool === call.tool && (s.method === null || s.method === call.method);
+    if (!sameTool && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
+    if (!sameTool && !s.events.some((x) => x.httpStatus !== null)) return false;
     // the call: named, from this file, not answered, not a GET stream
     if (call.method === null && call.tool === null) return false;
     if (call.events.some((x) => x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
@@ -202,17 +205,23 @@ function refreshSpan(s: SpanBuild): void {
   s.end = ts.length ? Math.max(...ts) : null;
 }
 
+const MAX_EVIDENCE = 20;
+
+/** At most 20 lines in time order; the failure lines themselves are never the ones left out. */
 function uniqueEvidence(events: Event[]): Evidence[] {
+  const byTime = [...events].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.file.localeCompare(b.file) || a.line - b.line);
   const seen = new Set<string>();
-  const out: Evidence[] = [];
-  for (const e of [...events].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.file.localeCompare(b.file) || a.line - b.line)) {
+  const picked: Event[] = [];
+  const take = (e: Event) => {
     const k = `${e.file}:${e.line}`;
-    if (seen.has(k)) continue;
+    if (seen.has(k) || picked.length >= MAX_EVIDENCE) return;
     seen.add(k);
-    out.push({ file: e.file, line: e.line });
-    if (out.length >= 20) break;
-  }
-  return out;
+    picked.push(e);
+  };
+  for (const e of byTime) if (isFailureEvent(e)) take(e);
+  for (const e of byTime) take(e);
+  const order = new Map(byTime.map((e, i) => [e, i]));
+  return picked.sort((a, b) => order.get(a)! - order.get(b)!).map((e) => ({ file: e.file, line: e.line }));
 }
 
 function sessionStats(events: Event[]): SessionStat[] {

@@ -78,6 +78,8 @@ export interface Facts {
   neverConnected: Tri;
   /** The request reached the MCP server. */
   delivered: Tri;
+  /** The incident includes the server's own log: a call it does not mention is unknown, not undelivered. */
+  serverLogged: boolean;
   interruption: Interruption;
   /** A proxy's timer ended the exchange (read/idle timeout, 504/524). */
   proxyTimerCut: Tri;
@@ -409,7 +411,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       ? Math.round((Number(waitedClock[1]) * 3600 + Number(waitedClock[2]) * 60 + Number(waitedClock[3])) * 1000)
       : timeoutProp
         ? Number(timeoutProp[1])
-        : null;
+        : has('client-timeout')
+          ? measuredWait(evs)
+          : null;
   if (clientTimeoutMs !== null) durations.push(clientTimeoutMs);
   const elapsedMs = durations.length ? Math.max(...durations) : null;
   const knownTimerS = elapsedMs === null ? null : (TIMERS.find((t) => Math.abs(elapsedMs / 1000 - t) <= t * 0.1) ?? null);
@@ -485,6 +489,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     transportMismatch,
     neverConnected,
     delivered,
+    serverLogged: ix.serverLogged,
     interruption,
     proxyTimerCut,
     bodyKind,
@@ -511,6 +516,22 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
 }
 
 type SignalTable = ReturnType<typeof signalTable>;
+
+/**
+ * How long the client waited before its own timeout fired, when no line states the setting: from the
+ * first line of the call in the file that timed out to the timeout line (section (c): the elapsed time is
+ * the fingerprint of the timer). Only a client's own lines, one file, one clock.
+ */
+function measuredWait(evs: readonly Event[]): number | null {
+  const t = table();
+  const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'));
+  if (!out) return null;
+  const first = evs.filter((e) => e.file === out.file && e.ts !== null && e.line < out.line && (e.rpcMethod !== null || e.tool !== null || e.httpMethod !== null)).sort((a, b) => a.line - b.line)[0];
+  if (!first) return null;
+  const ms = out.ts! - first.ts!;
+  // under 100 ms is not a timer at all (a line logged twice); a day is not one call
+  return ms >= 100 && ms <= 86_400_000 ? ms : null;
+}
 
 function sameFileBefore(e: Event, span: SpanBuild): boolean {
   return span.events.some((x) => x.file === e.file && e.line < x.line);

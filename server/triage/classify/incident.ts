@@ -53,6 +53,8 @@ export class IncidentIndex {
   readonly streamable: boolean;
   /** Some exchange with the MCP endpoint succeeded: a 2xx answer, a handshake or an assigned session. */
   readonly endpointWorked: boolean;
+  /** The incident includes the MCP server's own log (a call it does not mention may still have reached it). */
+  readonly serverLogged: boolean;
   private readonly position = new Map<Event, number>();
   private readonly bySession = new Map<string, Event[]>();
   private readonly info: SpanInfo[];
@@ -85,6 +87,7 @@ export class IncidentIndex {
     this.handshake = handshake;
     this.legacy = legacy;
     this.streamable = streamable;
+    this.serverLogged = all.some((e) => e.source === 'server');
     this.endpointWorked = handshake || all.some((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null);
     this.info = spans.map((span) => {
       const failing = span.events.some(isFailureEvent);

@@ -64,6 +64,7 @@ export const BASE_FACTS: Facts = {
   transportMismatch: null,
   neverConnected: null,
   delivered: null,
+  serverLogged: false,
   interruption: null,
   proxyTimerCut: null,
   bodyKind: 'unknown',

@@ -323,6 +323,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (e.session && a.session && e.session !== a.session) return;
     // a line that is an exchange of its own (method and status) is another request, not this one's tail
     if (e.httpMethod !== null && (e.httpStatus !== null || e.httpPath !== null) && a.httpMethod !== null && (a.httpStatus !== null || a.httpPath !== null)) return;
+    // a line naming another call (`Calling tool get_order` under a resources/subscribe exchange) starts it
+    if ((e.tool !== null && e.tool !== a.tool) || (e.rpcMethod !== null && a.rpcMethod !== null && e.rpcMethod !== a.rpcMethod)) return;
     // an error naming a tool call belongs to that call: never to a GET stream, nor to another tool's exchange
     // (the tool-name+order join below takes it)
     const named = TOOL_CALL_ERROR.exec(e.message)?.[1];
