@@ -6,7 +6,6 @@
 // about a second, never after a UI build.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from '../args.ts';
 import type { CliIO, Command } from '../command.ts';
 import { buildApp } from '../../http/app.ts';
@@ -14,8 +13,9 @@ import { openContext, type Context } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
 import { workspaceDir } from '../../workspace.ts';
 import { acquireWorkspaceLock, describeHolder } from '../../workspace-lock.ts';
+import { repoPath } from '../../../parsers/engine/repo.ts';
 
-export const UI_DIST = fileURLToPath(new URL('../../../ui/dist/', import.meta.url));
+export const UI_DIST = repoPath('ui/dist/');
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|::1)$/;
 export const DEFAULT_PORT = 8765;
 
