@@ -9,7 +9,6 @@ import { dirname, join } from 'node:path';
 import type { CliIO } from './cli/command.ts';
 import { parsePort, parseServeArgs, serve } from './cli/commands/serve.ts';
 import { TriageError } from './errors.ts';
-import { loadSamples } from './samples.ts';
 import { repoPath } from '../parsers/engine/repo.ts';
 
 const REPO = repoPath('');
@@ -33,6 +32,7 @@ try {
   const o = parseServeArgs(['--port', String(port), ...argv.filter((a) => a !== '--no-build')]);
   process.exitCode = await serve(o, io, async (ctx) => {
     if (build) await buildUi();
+    const { loadSamples } = await import('./samples.ts');
     const n = await loadSamples(ctx, undefined, (s) => io.stderr.write(`mcp-triage: ${s}\n`));
     io.stderr.write(`mcp-triage: ${n} new sample incident(s) loaded into ${ctx.store.path}\n`);
   });
