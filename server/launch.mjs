@@ -12,14 +12,13 @@
 import { readFileSync, statSync } from 'node:fs';
 
 const ROOT = new URL('../', import.meta.url);
-export const DIST = new URL('dist/', ROOT);
-export const BUILD_INFO = new URL('build-info.json', DIST);
+const DIST = new URL('dist/', ROOT);
 
 /** Why dist/ cannot be used — not built, or a source changed since the build — or null when it can. */
-export function distProblem() {
+export function distProblem(root = ROOT) {
   let info;
   try {
-    info = JSON.parse(readFileSync(BUILD_INFO, 'utf8'));
+    info = JSON.parse(readFileSync(new URL('dist/build-info.json', root), 'utf8'));
   } catch {
     return 'dist/ is not built';
   }
@@ -27,7 +26,7 @@ export function distProblem() {
   for (const file of info.inputs) {
     let mtime;
     try {
-      mtime = statSync(new URL(file, ROOT)).mtimeMs;
+      mtime = statSync(new URL(file, root)).mtimeMs;
     } catch {
       return `${file} is gone since dist/ was built`;
     }
