@@ -62,11 +62,14 @@ describe('the built CLI loads heavy packages only when a command needs them', ()
     expect(r.heavy).toEqual([]);
   });
 
-  it('the record sees them when a command does load them (analyze: DuckDB, not fastify)', async () => {
-    const r = await traced('analyze', 'samples/wrong-path', '--key-file', ws.keyFile);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.heavy).toContain('@duckdb/node-api');
-    expect(r.heavy).not.toContain('fastify');
+  it('the record sees them when a command does load them (analyze: DuckDB; timeline: DuckDB and Arrow)', async () => {
+    const a = await traced('analyze', 'samples/wrong-path', '--key-file', ws.keyFile);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.heavy).toContain('@duckdb/node-api'); // require()d by the bundle
+    expect(a.heavy).not.toContain('fastify');
+    const t = await traced('timeline', 'samples/wrong-path', '--key-file', ws.keyFile);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.heavy).toEqual(expect.arrayContaining(['@duckdb/node-api', 'apache-arrow'])); // import()ed
   });
 });
 
