@@ -89,6 +89,8 @@ const result = await esbuild.build({
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked', // node --enable-source-maps (or NODE_OPTIONS) maps stack traces to server/…
+  // No keepNames (tsx sets it): nothing reads a function's name, and it costs a defineProperty per
+  // closure made (server/triage/redact/engine.ts). Errors name themselves (TriageError sets name).
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
