@@ -3,11 +3,11 @@
 // the signal and the line), evaluated once per event at ingest behind one cheap gate.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Event } from '../contract/event.ts';
 import { SignalGroup, type SignalCause, type SignalOutcome, type SignalSpec } from '../contract/signal.ts';
+import { repoPath } from './repo.ts';
 
-export const SIGNALS_DIR = fileURLToPath(new URL('../signals/', import.meta.url));
+export const SIGNALS_DIR = repoPath('parsers/signals/');
 
 export interface CompiledSignal {
   spec: SignalSpec;
