@@ -11,6 +11,6 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', './.ci/summary-reporter.ts'],
     // Tests spawn the built CLI (dist/): rebuild it first if a source is newer than it.
-    globalSetup: ['./scripts/test-setup.mjs'],
+    globalSetup: ['./server/build/test-setup.mjs'],
   },
 });

@@ -1,6 +1,6 @@
 // How `mcp-triage` (server/cli/bin.mjs) and `npm start` (server/start.mjs) find their code.
 //
-// Normally: the esbuild bundle in dist/ (scripts/build.mjs, run by `npm ci` through `prepare` and
+// Normally: the esbuild bundle in dist/ (server/build/build.mjs, run by `npm ci` through `prepare` and
 // by `npm run build`): plain JavaScript that starts in a fraction of the time tsx needs to compile
 // the TypeScript on every run. When dist/ is missing, or a source it was built from has changed
 // since (an edit, a pull, a checkout), running it would run old code. Then this runs the sources

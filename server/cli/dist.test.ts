@@ -1,6 +1,6 @@
-// The esbuild bundle (scripts/build.mjs → dist/) against the TypeScript sources: the same
+// The esbuild bundle (server/build/build.mjs → dist/) against the TypeScript sources: the same
 // answers, workers that start from dist/, and the launcher's rule for when dist/ is used
-// (server/launch.mjs). vitest's globalSetup (scripts/test-setup.mjs) has rebuilt dist/ if any
+// (server/launch.mjs). vitest's globalSetup (server/build/test-setup.mjs) has rebuilt dist/ if any
 // source was newer.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';

@@ -137,7 +137,7 @@ export class ParsePool {
   ) {
     for (let i = 0; i < n; i++) {
       // From the sources: server/ingest/parse-worker.mjs (it registers tsx). From the bundle: this
-      // code sits in a dist/ chunk and dist/parse-worker.mjs is the built worker; scripts/build.mjs
+      // code sits in a dist/ chunk and dist/parse-worker.mjs is the built worker; server/build/build.mjs
       // builds it under that name and fails if a worker URL in the bundle names no file in dist/.
       const w = new Worker(new URL('./parse-worker.mjs', import.meta.url));
       w.on('message', (m: WorkerReply) => this.onMessage(w, m));

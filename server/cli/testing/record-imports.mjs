@@ -1,6 +1,6 @@
 // node --import <this file>: appends the URL of every module the main thread loads — through
 // the ESM loader (node:fs, file:///…/dist/cli.mjs) and through require() (the bundle require()s
-// DuckDB: scripts/build.mjs) — to the file named by $MCP_TRIAGE_RECORD_IMPORTS, one per line.
+// DuckDB: server/build/build.mjs) — to the file named by $MCP_TRIAGE_RECORD_IMPORTS, one per line.
 // lazy.test.ts reads it to prove which packages a command loaded. The ESM hooks run on their own
 // thread, and this file is also that thread's hooks module, hence the isMainThread guard.
 import { appendFileSync } from 'node:fs';

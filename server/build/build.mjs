@@ -23,14 +23,14 @@
 //   is dist/parse-worker.mjs, so the same URL is right. Every such relative URL in the output is
 //   checked below: the build fails if one names a file that is not in dist/.
 //
-// Usage: node scripts/build.mjs [--if-stale]   (--if-stale: only when server/launch.mjs would not
+// Usage: node server/build/build.mjs [--if-stale]   (--if-stale: only when server/launch.mjs would not
 // use dist/ as it is; the test setup uses it so tests spawn a CLI built from the current sources)
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { distProblem } from '../server/launch.mjs';
+import { distProblem } from '../launch.mjs';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT = 'dist';
 const ENTRIES = {
   cli: 'server/cli/main.ts',
@@ -55,7 +55,7 @@ const requireCjs = {
 };
 
 /** Not esbuild inputs, but a change to them changes the output. */
-const ALSO_INPUTS = ['scripts/build.mjs', 'tsconfig.json'];
+const ALSO_INPUTS = ['server/build/build.mjs', 'tsconfig.json'];
 
 process.chdir(ROOT);
 if (process.argv.includes('--if-stale')) {
