@@ -2,8 +2,8 @@
 // transaction, so a crash leaves either the whole ingest or none of it), readers on their own.
 import { BIGINT, DOUBLE, DuckDBAppender, DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, type DuckDBValue } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { SessionStat } from '../triage/analyze.ts';
 import { Analysis, type SkippedFile } from '../contract/analysis.ts';
@@ -98,6 +98,8 @@ export class Store {
    */
   upkeep = false;
   private readonly background = new Set<Promise<unknown>>();
+  /** Gives back the private umask taken while this file database is open (privateUmask). */
+  private releaseUmask: (() => void) | null = null;
 
   private constructor(
     readonly path: string,
@@ -113,30 +115,39 @@ export class Store {
     // 80% of RAM). Only redacted rows are ever written there. An in-memory database cannot spill.
     const options: Record<string, string> = { threads: '2', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
     if (!memory) options.memory_limit = DUCKDB_MEMORY_LIMIT;
-    // DuckDB creates the file and its .wal with the process umask: make both private from birth.
-    const umask = memory ? null : process.umask(0o077);
+    // DuckDB creates the file, its .wal and its .tmp spill folder with the process umask, and not
+    // only now: the .wal is deleted at every checkpoint and created again by the next write, the
+    // spill files come and go. So the umask is 077 for as long as a file database is open (see
+    // privateUmask), and what an older version left readable is tightened here.
+    const release = memory ? null : privateUmask();
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(path, options);
     } catch (e) {
+      release?.();
       throw lockConflict(path, e) ?? e;
-    } finally {
-      if (umask !== null) process.umask(umask);
     }
-    if (!memory && existsSync(path)) chmodSync(path, 0o600);
-    if (!memory && existsSync(`${path}.wal`)) chmodSync(`${path}.wal`, 0o600);
-    const writer = await instance.connect();
-    for (const sql of SCHEMA) await writer.run(sql);
-    await writer.run(`INSERT OR REPLACE INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}')`);
-    // An ingest that was cut off (crash, kill -9) rolled back; an incident left "ingesting" by an
-    // older process is marked so the UI can offer a retry instead of showing half a story.
-    await writer.run(`UPDATE incidents SET state = 'incomplete' WHERE state = 'ingesting'`);
-    // Log content is untrusted and SQL reaches us from the console: no file or network access from
-    // SQL, for the life of this instance (DuckDB refuses to turn it back on while running).
-    await writer.run('SET enable_external_access = false');
-    // …and no later statement may loosen any setting (extension autoload, memory, threads).
-    await writer.run('SET lock_configuration = true');
-    return new Store(path, instance, writer);
+    try {
+      if (!memory) tightenStoreFiles(path);
+      const writer = await instance.connect();
+      for (const sql of SCHEMA) await writer.run(sql);
+      await writer.run(`INSERT OR REPLACE INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}')`);
+      // An ingest that was cut off (crash, kill -9) rolled back; an incident left "ingesting" by an
+      // older process is marked so the UI can offer a retry instead of showing half a story.
+      await writer.run(`UPDATE incidents SET state = 'incomplete' WHERE state = 'ingesting'`);
+      // Log content is untrusted and SQL reaches us from the console: no file or network access from
+      // SQL, for the life of this instance (DuckDB refuses to turn it back on while running).
+      await writer.run('SET enable_external_access = false');
+      // …and no later statement may loosen any setting (extension autoload, memory, threads).
+      await writer.run('SET lock_configuration = true');
+      const store = new Store(path, instance, writer);
+      store.releaseUmask = release;
+      return store;
+    } catch (e) {
+      instance.closeSync();
+      release?.();
+      throw e;
+    }
   }
 
   /** Serialise writes: DuckDB allows one write transaction per connection. */
@@ -437,6 +448,45 @@ export class Store {
     await this.settled();
     this.writer.closeSync();
     this.instance.closeSync();
+    this.releaseUmask?.();
+    this.releaseUmask = null;
+  }
+}
+
+let umaskHolders = 0;
+let savedUmask = 0;
+
+/**
+ * Set the process umask to 077 until the returned function is called (counted: several open
+ * stores share it; the last to close restores the umask found). Every file the process creates
+ * meanwhile is private: DuckDB's, the upload folders, the workspace lock.
+ */
+export function privateUmask(): () => void {
+  if (umaskHolders++ === 0) savedUmask = process.umask(0o077);
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    if (--umaskHolders === 0) process.umask(savedUmask);
+  };
+}
+
+/** The database, its .wal and its .tmp spill folder (and what is in it) made private, when they exist. */
+export function tightenStoreFiles(path: string): void {
+  const tighten = (p: string, mode: number) => {
+    try {
+      const st = lstatSync(p);
+      if (!st.isSymbolicLink() && (st.mode & 0o777) !== mode) chmodSync(p, mode);
+    } catch {
+      /* not there (yet) */
+    }
+  };
+  tighten(path, 0o600);
+  tighten(`${path}.wal`, 0o600);
+  const tmp = `${path}.tmp`;
+  if (existsSync(tmp) && lstatSync(tmp).isDirectory()) {
+    tighten(tmp, 0o700);
+    for (const f of readdirSync(tmp)) tighten(join(tmp, f), 0o600);
   }
 }
 
