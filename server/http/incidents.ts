@@ -1,11 +1,11 @@
 // /api/incidents: create by upload, add files, list, analysis, events (Arrow), report, delete.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { TriageError } from '../errors.ts';
 import type { SkippedFile } from '../contract/analysis.ts';
 import { incidentReport, ingestIncident, type Context } from '../incidents.ts';
 import { countEvents, EventFilters, eventsToArrow, queryEventsPage } from '../store/events-query.ts';
-import { assertIncident } from '../store/store.ts';
 import { ProgressBoard, progressRoutes, uploadIdOf } from './progress.ts';
+import { Serving } from './serving.ts';
 import { defaultUploadRoot, receiveUpload } from './upload.ts';
 
 const ID = /^inc_[a-z0-9]{6,40}$/;
@@ -16,8 +16,11 @@ function incidentId(req: FastifyRequest): string {
   return id;
 }
 
-export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes: number; uploadRoot?: string }> = async (app, { ctx, maxUploadBytes, uploadRoot }) => {
+export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes: number; uploadRoot?: string; serving?: Serving }> = async (app, opts) => {
+  const { ctx, maxUploadBytes, uploadRoot } = opts;
   const { store } = ctx;
+  const serving = opts.serving ?? new Serving(store);
+  const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
   const upload = { root: uploadRoot ?? defaultUploadRoot(store.path), maxBytes: maxUploadBytes };
   const board = new ProgressBoard();
   progressRoutes(app, board);
@@ -50,7 +53,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
 
   app.post('/api/incidents/:id/files', async (req) => {
     const id = incidentId(req);
-    assertIncident(await store.incident(id), id);
+    await serving.incident(id);
     const uploadId = uploadIdOf(req);
     board.receiving(uploadId);
     let up: Awaited<ReturnType<typeof receiveUpload>>;
@@ -70,49 +73,69 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     }
   });
 
-  app.get('/api/incidents', async () => store.listIncidents());
+  // Reads: the incident list and rows come from Serving's per-version list; the analysis and the
+  // report are cached per incident version (answers.ts); every store query runs in a read slot
+  // (admission.ts: 429/503 with Retry-After past the bounds).
+  app.get('/api/incidents', async (req, reply) => json(reply, await serving.cached(reply, serving.answers.key('list', null), async () => JSON.stringify(await serving.incidents()))));
 
-  app.get('/api/incidents/:id', async (req) => {
+  app.get('/api/incidents/:id', async (req, reply) => {
     const id = incidentId(req);
-    const row = assertIncident(await store.incident(id), id);
-    return { ...row, inputs: await store.files(id) };
+    await serving.incident(id);
+    return json(
+      reply,
+      await serving.cached(reply, serving.answers.key('incident', id), async () => JSON.stringify({ ...(await serving.incident(id)), inputs: await store.files(id) })),
+    );
   });
 
-  app.get('/api/incidents/:id/analysis', async (req) => {
+  app.get('/api/incidents/:id/analysis', async (req, reply) => {
     const id = incidentId(req);
-    assertIncident(await store.incident(id), id);
-    const a = await store.analysis(id);
-    if (!a) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet (state: ingesting or incomplete); upload its files again`);
-    return a;
+    await serving.incident(id);
+    return json(
+      reply,
+      await serving.cached(reply, serving.answers.key('analysis', id), async () => {
+        const a = await store.analysis(id);
+        if (!a) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet (state: ingesting or incomplete); upload its files again`);
+        return JSON.stringify(a);
+      }),
+    );
   });
 
   app.get('/api/incidents/:id/events', async (req, reply) => {
     const id = incidentId(req);
-    assertIncident(await store.incident(id), id);
-    const { rows, total, next } = await queryEventsPage(store, id, eventFilters(req.query));
-    // A text search's count may still be running (it scans every text): the page goes out first,
-    // and GET …/events/count answers once the count is in.
-    if (total !== null) reply.header('X-Total-Count', String(total));
-    else reply.header('X-Total-Pending', '1');
-    // Keyset cursor for the next page (`after=` it): cheaper than a deep offset. Added, optional.
-    if (next) reply.header('X-Next-After', next);
-    const ipc = eventsToArrow(rows);
+    await serving.incident(id);
+    const filters = eventFilters(req.query);
+    const ipc = await serving.read(reply, async () => {
+      const { rows, total, next } = await queryEventsPage(store, id, filters);
+      // A text search's count may still be running (it scans every text): the page goes out first,
+      // and GET …/events/count answers once the count is in.
+      if (total !== null) reply.header('X-Total-Count', String(total));
+      else reply.header('X-Total-Pending', '1');
+      // Keyset cursor for the next page (`after=` it): cheaper than a deep offset. Added, optional.
+      if (next) reply.header('X-Next-After', next);
+      return eventsToArrow(rows);
+    });
     return reply.type('application/vnd.apache.arrow.stream').send(Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength));
   });
 
   // Added: the number of events matching the same filters as /events (limit/offset/after ignored).
-  app.get('/api/incidents/:id/events/count', async (req) => {
+  app.get('/api/incidents/:id/events/count', async (req, reply) => {
     const id = incidentId(req);
-    assertIncident(await store.incident(id), id);
-    return { total: await countEvents(store, id, eventFilters(req.query)) };
+    await serving.incident(id);
+    const filters = eventFilters(req.query);
+    return { total: await serving.read(reply, () => countEvents(store, id, filters)) };
   });
 
   app.get('/api/incidents/:id/report', async (req, reply) => {
     const id = incidentId(req);
-    assertIncident(await store.incident(id), id);
-    const report = await incidentReport(store, id, { key: ctx.key, exclude: excludeOf(req.query) });
-    if ((req.query as { format?: string }).format === 'json') return { markdown: report.markdown, redactions: report.redactions, sections: report.sections };
-    return reply.type('text/markdown; charset=utf-8').header('Content-Disposition', `inline; filename="${id}-report.md"`).send(report.markdown);
+    await serving.incident(id);
+    const exclude = excludeOf(req.query);
+    const asJson = (req.query as { format?: string }).format === 'json';
+    const body = await serving.cached(reply, serving.answers.key(asJson ? 'report.json' : 'report.md', id, JSON.stringify(exclude)), async () => {
+      const report = await incidentReport(store, id, { key: ctx.key, exclude });
+      return asJson ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }) : report.markdown;
+    });
+    if (asJson) return json(reply, body);
+    return reply.type('text/markdown; charset=utf-8').header('Content-Disposition', `inline; filename="${id}-report.md"`).send(body);
   });
 
   app.delete('/api/incidents/:id', async (req, reply) => {

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { TriageError } from '../errors.ts';
 import { incidentReport, type Context } from '../incidents.ts';
 import { excludeOf } from './incidents.ts';
-import { assertIncident } from '../store/store.ts';
 import { histogram, unitOf } from '../store/units.ts';
 import { lastVerification } from '../store/verifications.ts';
+import { Serving } from './serving.ts';
 import { verifyRedacted } from '../triage/redact/index.ts';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { Analysis } from '../contract/analysis.ts';
@@ -36,36 +36,49 @@ function parse<T>(schema: z.ZodType<T>, v: unknown): T {
 const UnitQuery = z.object({ file: z.string().min(1).max(1000), line: z.coerce.number().int().min(1).max(2_147_483_647) });
 const HistogramQuery = z.object({ buckets: z.coerce.number().int().min(1).max(1000).default(120) });
 
-export const viewsPlugin: FastifyPluginAsync<{ ctx: Context }> = async (app, { ctx }) => {
+export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }> = async (app, opts) => {
+  const { ctx } = opts;
   const { store } = ctx;
+  const serving = opts.serving ?? new Serving(store);
 
-  app.get('/api/incidents/:id/unit', async (req) => {
+  app.get('/api/incidents/:id/unit', async (req, reply) => {
     const id = incidentIdOf(req);
-    assertIncident(await store.incident(id), id);
+    await serving.incident(id);
     const q = parse(UnitQuery, req.query);
-    return unitOf(store, id, q.file, q.line, await store.analysis(id));
+    return serving.read(reply, async () => unitOf(store, id, q.file, q.line, await store.analysis(id)));
   });
 
-  app.get('/api/incidents/:id/histogram', async (req) => {
+  // Cached per incident version, like the analysis (answers.ts).
+  app.get('/api/incidents/:id/histogram', async (req, reply) => {
     const id = incidentIdOf(req);
-    assertIncident(await store.incident(id), id);
+    await serving.incident(id);
     const q = parse(HistogramQuery, req.query);
-    return histogram(store, id, q.buckets);
+    const body = await serving.cached(reply, serving.answers.key('histogram', id, String(q.buckets)), async () => JSON.stringify(await histogram(store, id, q.buckets)));
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get('/api/incidents/:id/export.html', async (req, reply) => {
     const id = incidentIdOf(req);
-    const row = assertIncident(await store.incident(id), id);
+    const row = await serving.incident(id);
+    const html = await serving.read(reply, () => exportOf(id, row, req.query));
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${id}-export.html"`)
+      .header('Cache-Control', 'no-store')
+      .send(html);
+  });
+
+  async function exportOf(id: string, row: { name: string; createdAt: string }, query: unknown): Promise<string> {
     const analysis = await store.analysis(id);
     if (!analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet`);
     const [report, evidence, verification] = await Promise.all([
-      incidentReport(store, id, { key: ctx.key, exclude: excludeOf(req.query) }),
+      incidentReport(store, id, { key: ctx.key, exclude: excludeOf(query) }),
       store.eventsAt(id, analysis.failures.flatMap((f) => f.evidence)),
       lastVerification(store, id),
     ]);
     // The evidence lines go out in full: through the same exit pass as the report (request ids
     // pseudonymised), then the same verifier (fail closed, naming the line and the rule).
-    const excluded = new Set(excludeOf(req.query));
+    const excluded = new Set(excludeOf(query));
     const exit = createExitRedactor({ key: ctx.key, requestIds: evidence.map((ev) => ev.requestId).filter((v): v is string => !!v) });
     const shown = evidence.filter((ev) => !excluded.has(`${ev.file}:${ev.line}`)).map((ev) => ({ ...ev, text: exit.text(ev.text), requestId: ev.requestId ? exit.text(`request_id=${ev.requestId}`).slice('request_id='.length) : null }));
     const scan = verifyRedacted(shown.map((ev) => ev.text).join('\n'), { rawValues: [], independentLines: true });
@@ -79,13 +92,8 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context }> = async (app, { c
       };
       throw reportRefused(scan.hits.map((h) => ({ reportLine: h.line, rule: h.rule, evidence: place(h.line) })), 'export');
     }
-    const html = exportHtml({ id, name: row.name, createdAt: row.createdAt, analysis, report, evidence: shown, verification, generatedAt: new Date() });
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${id}-export.html"`)
-      .header('Cache-Control', 'no-store')
-      .send(html);
-  });
+    return exportHtml({ id, name: row.name, createdAt: row.createdAt, analysis, report, evidence: shown, verification, generatedAt: new Date() });
+  }
 };
 
 // ── the single-file export ─────────────────────────────────────────────────

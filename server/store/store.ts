@@ -100,6 +100,9 @@ export class Store {
   private readonly background = new Set<Promise<unknown>>();
   /** Gives back the private umask taken while this file database is open (privateUmask). */
   private releaseUmask: (() => void) | null = null;
+  /** Committed writes per incident, and to any incident (version()). */
+  private readonly writes = new Map<string, number>();
+  private writesAll = 0;
 
   private constructor(
     readonly path: string,
@@ -148,6 +151,22 @@ export class Store {
       release?.();
       throw e;
     }
+  }
+
+  /**
+   * What answers about an incident are a function of, in this process: a number that changes after
+   * every committed write to it (ingest, analysis, tool policy, delete). Without an id: to any
+   * incident (the incident list). The server's answer cache (http/answers.ts) is keyed on it; this
+   * process is the only writer of its database file (DuckDB's file lock).
+   */
+  version(incidentId?: string): number {
+    return incidentId === undefined ? this.writesAll : (this.writes.get(incidentId) ?? 0);
+  }
+
+  /** Called after a write to `incidentId` committed (never before: a reader must not cache old rows under the new version). */
+  private changed(incidentId: string): void {
+    this.writes.set(incidentId, (this.writes.get(incidentId) ?? 0) + 1);
+    this.writesAll++;
   }
 
   /** Serialise writes: DuckDB allows one write transaction per connection. */
@@ -224,6 +243,7 @@ export class Store {
         }
         await w.run(`UPDATE incidents SET state = 'ready' WHERE id = $id`, { id: incidentId });
         await w.run('COMMIT');
+        this.changed(incidentId);
         return files;
       } catch (e) {
         await w.run('ROLLBACK').catch(() => undefined);
@@ -261,10 +281,12 @@ export class Store {
 
   async setAnalysis(incidentId: string, analysis: Analysis): Promise<void> {
     await this.exclusive(() => this.writer.run('UPDATE incidents SET analysis = $a WHERE id = $id', { a: JSON.stringify(analysis), id: incidentId }));
+    this.changed(incidentId);
   }
 
   async setToolPolicy(incidentId: string, policy: unknown): Promise<void> {
     await this.exclusive(() => this.writer.run('UPDATE incidents SET tool_policy = $p WHERE id = $id', { p: JSON.stringify(policy), id: incidentId }));
+    this.changed(incidentId);
   }
 
   async toolPolicy(incidentId: string): Promise<unknown | null> {
@@ -326,6 +348,7 @@ export class Store {
         for (const t of ['events', 'text_blocks', 'files', 'redactions', 'skipped_files']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
         await w.run('DELETE FROM incidents WHERE id = $id', { id });
         await w.run('COMMIT');
+        this.changed(id);
       } catch (e) {
         await w.run('ROLLBACK').catch(() => undefined);
         throw e;
