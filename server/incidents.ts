@@ -62,7 +62,16 @@ export async function refreshAnalysis(store: Store, id: string, opts: { fullLimi
 export async function ingestIncident(
   ctx: Context,
   entries: readonly InputEntry[],
-  opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
+  opts: {
+    id?: string;
+    name: IncidentName;
+    onProgress?: (p: Progress) => void;
+    toolPolicy?: ToolPolicy | null;
+    /** Aborted before the commit: nothing is stored (IngestCancelled). */
+    signal?: AbortSignal;
+    /** An upload that named itself, recorded with the ingest (a retry finds it: Store.upload). */
+    upload?: { uploadId: string; target: string };
+  },
 ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
   const id = opts.id ?? ctx.store.newIncidentId();
   const skipHashes = opts.id ? await ctx.store.fileHashes(id) : undefined;
@@ -83,7 +92,7 @@ export async function ingestIncident(
       throw new TriageError('TRIAGE_ERR_INPUT', (err as Error).message);
     }
   }
-  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes });
+  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes, signal: opts.signal, upload: opts.upload });
   if (policy) await ctx.store.setToolPolicy(id, policy);
   opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
   const analysis = await refreshAnalysis(ctx.store, id);

@@ -9,7 +9,7 @@ import { stripAnsi } from '../../parsers/engine/clean.ts';
 import { readLines } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-file.ts';
 import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook } from '../triage/redact/index.ts';
-import type { EventWriter, FileRow, Store } from '../store/store.ts';
+import { IngestCancelled, type EventWriter, type FileRow, type Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
 import { mergeOutcome, outcomeHolds, ParsePool, WORKER_BUDGET_BYTES, workerCount, workerOrder, type FileOutcome } from './parallel.ts';
 import { ProgressMeter, type Progress } from './progress.ts';
@@ -38,6 +38,13 @@ export interface IngestOptions {
    * inputs from PIPELINE_MIN_BYTES on, unless MCP_TRIAGE_WORKERS=0 or file-level workers run.
    */
   pipeline?: boolean;
+  /**
+   * Aborted (the client went away): reading stops at the next chunk and the ingest rolls back
+   * (IngestCancelled), unless it has already committed.
+   */
+  signal?: AbortSignal;
+  /** An upload that named itself: recorded in the ingest's transaction with what it added (Store.ingest). */
+  upload?: { uploadId: string; target: string };
 }
 
 export interface ScannedEntry {
@@ -217,7 +224,23 @@ export function threadPlan(entries: readonly InputEntry[], bytes: number, opts: 
   return bytes >= PIPELINE_MIN_BYTES ? 'pipeline' : 'serial';
 }
 
-export async function ingestIntoStore(store: Store, incidentId: string, name: IncidentName, entries: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
+/** The entry with an open() that stops at the next chunk once `signal` is aborted. */
+function abortable(entry: InputEntry, signal: AbortSignal): InputEntry {
+  return {
+    ...entry,
+    async *open() {
+      if (signal.aborted) throw new IngestCancelled();
+      for await (const chunk of entry.open()) {
+        if (signal.aborted) throw new IngestCancelled();
+        yield chunk;
+      }
+    },
+  };
+}
+
+export async function ingestIntoStore(store: Store, incidentId: string, name: IncidentName, input: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
+  const { signal } = opts;
+  const entries = signal ? input.map((e) => abortable(e, signal)) : input;
   const bytes = entries.reduce((n, e) => n + e.size, 0);
   const plan = threadPlan(entries, bytes, opts);
   // Workers start while pass 1 reads the inputs (their start-up is ~0.5 s under tsx).
@@ -281,6 +304,7 @@ async function ingestWith(
     fresh.push(s);
   }
   const skipped = scanned.length - fresh.length;
+  const upload = opts.upload ? { ...opts.upload, result: { added: fresh.length, skipped, skippedFiles } } : undefined;
   const files = await store.ingest(incidentId, typeof name === 'function' ? name(scanned.map((s) => s.entry.name)) : name, async (writer, _seq, file0) => {
     const rows: FileRow[] = [];
     const redactions: Record<string, number> = {};
@@ -312,6 +336,6 @@ async function ingestWith(
     await pipe?.finish(book, ledger);
     meter.finish();
     return { files: rows, redactions, skipped: skippedFiles };
-  });
+  }, { signal: opts.signal, upload });
   return { added: fresh.length, skipped, skippedFiles, files, book, ledger };
 }

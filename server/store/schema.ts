@@ -71,6 +71,16 @@ export const SCHEMA = [
      reason VARCHAR NOT NULL,
      detail VARCHAR NOT NULL
    )`,
+  // Added 2026-12 (issue #20): uploads that named themselves (X-Upload-Id), written in the ingest's
+  // own transaction, so a retried upload finds the incident its first try committed instead of
+  // making a second one. target: 'new' (POST /api/incidents) or the incident files were added to.
+  `CREATE TABLE IF NOT EXISTS uploads (
+     upload_id VARCHAR PRIMARY KEY,
+     incident_id VARCHAR NOT NULL,
+     target VARCHAR NOT NULL,
+     result JSON NOT NULL,              -- {added, skipped, skippedFiles} as first answered
+     created_at BIGINT NOT NULL
+   )`,
   `CREATE TABLE IF NOT EXISTS redactions (
      incident_id VARCHAR NOT NULL,
      rule VARCHAR NOT NULL,

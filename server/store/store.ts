@@ -1,5 +1,6 @@
-// The embedded DuckDB store: one writer connection (ingests are serialised and each is one
-// transaction, so a crash leaves either the whole ingest or none of it), readers on their own.
+// The embedded DuckDB store: each ingest is one transaction on its own connection (a crash leaves
+// either the whole ingest or none of it; ingests into one incident run one after the other), other
+// writes go through one writer connection, readers on their own.
 import { BIGINT, DOUBLE, DuckDBAppender, DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, type DuckDBValue } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
@@ -75,6 +76,23 @@ export interface EventWriter {
   write(e: Event): void;
 }
 
+/** An upload that named itself (X-Upload-Id), recorded with the ingest that stored it. */
+export interface UploadRecord {
+  uploadId: string;
+  /** 'new' (it created the incident) or the id of the incident it added files to. */
+  target: string;
+  /** What its first answer said. */
+  result: { added: number; skipped: number; skippedFiles: SkippedFile[] };
+}
+
+/** The ingest was called off before its commit (the client went away): nothing of it was stored. */
+export class IngestCancelled extends Error {
+  constructor() {
+    super('the ingest was cancelled before it was stored (the client went away)');
+    this.name = 'IngestCancelled';
+  }
+}
+
 const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, kind, ts, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs, signals';
 
 /** The columns rowToEvent reads, as one DuckDB JSON array per row (see Store.triageEvents). */
@@ -100,6 +118,8 @@ export class Store {
   private readonly background = new Set<Promise<unknown>>();
   /** Gives back the private umask taken while this file database is open (privateUmask). */
   private releaseUmask: (() => void) | null = null;
+  /** The tail of each incident's ingests and delete (perIncident). */
+  private readonly incidentQueues = new Map<string, Promise<unknown>>();
   /** Committed writes per incident, and to any incident (version()). */
   private readonly writes = new Map<string, number>();
   private writesAll = 0;
@@ -194,62 +214,110 @@ export class Store {
     return `inc_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
   }
 
+  /** Work on one incident that must not overlap (its ingests and its delete), one after the other. */
+  private perIncident<T>(incidentId: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.incidentQueues.get(incidentId) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.incidentQueues.set(incidentId, tail);
+    void tail.then(() => {
+      if (this.incidentQueues.get(incidentId) === tail) this.incidentQueues.delete(incidentId);
+    });
+    return this.track(run);
+  }
+
   /**
    * Run one ingest as one transaction: the callback writes events through the writer and returns
    * the file rows; the incident becomes visible (ready) only on commit.
+   *
+   * Each ingest has its own connection, so ingests into different incidents run side by side (a
+   * small upload is not held behind a large one; the server decides how many run, ingest-queue.ts)
+   * and other writes go on meanwhile; DuckDB commits concurrent appends of different rows. Two
+   * ingests into the same incident (and its delete) run one after the other. `upload` is recorded
+   * in the same transaction (a retried upload finds it); `signal` aborted before the commit rolls
+   * the whole ingest back (IngestCancelled).
    */
   async ingest(
     incidentId: string,
     name: string,
     fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[] }>,
+    opts: { signal?: AbortSignal; upload?: UploadRecord } = {},
   ): Promise<FileRow[]> {
-    return this.exclusive(async () => {
-      const w = this.writer;
-      await w.run('BEGIN TRANSACTION');
+    return this.perIncident(incidentId, async () => {
+      const w = await this.instance.connect();
       try {
-        const exists = await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id: incidentId });
-        if (!exists.getRows().length) {
-          await w.run(`INSERT INTO incidents (id, name, created_at, state, analysis) VALUES ($id, $name, $at, 'ingesting', NULL)`, { id: incidentId, name, at: Date.now() });
-        }
-        const seq0 = Number((await w.runAndReadAll('SELECT coalesce(max(seq) + 1, 0) AS s FROM events WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
-        const file0 = Number((await w.runAndReadAll('SELECT coalesce(max(file_no) + 1, 0) AS s FROM files WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
-        const app = await w.createAppender('events');
-        const blocks = await w.createAppender('text_blocks');
-        // Rows are buffered column-wise and appended as DataChunks: numbers and NULLs go
-        // straight into vector memory, only non-null strings cost a native call; row by row
-        // it was ~23 native calls per event.
-        const index = new TextIndexBuilder((b) => appendBlock(blocks, incidentId, b));
-        const chunk = new EventChunks(app, incidentId, seq0, index);
-        const writer: EventWriter = { write: (e) => chunk.write(e) };
-        const { files, redactions, skipped = [] } = await fn(writer, seq0, file0);
-        chunk.flush();
-        app.flushSync();
-        app.closeSync();
-        index.finish();
-        blocks.flushSync();
-        blocks.closeSync();
-        for (const f of files) {
-          await w.run(`INSERT INTO files VALUES ($i, $n, $p, $h, $b, $s, $f, $l, $e, $u, $t, $x)`, {
-            i: incidentId, n: f.fileNo, p: f.path, h: f.sha256, b: f.bytes, s: f.source, f: f.format, l: f.lines, e: f.events, u: f.unparsed, t: f.truncatedLines, x: f.prefix,
-          });
-        }
-        for (const [rule, count] of Object.entries(redactions)) await w.run('INSERT INTO redactions VALUES ($i, $r, $c)', { i: incidentId, r: rule, c: count });
-        // The same file added again is listed once.
-        for (const k of skipped) {
-          await w.run(
-            `INSERT INTO skipped_files SELECT $i, $f, $r, $d WHERE NOT EXISTS (SELECT 1 FROM skipped_files WHERE incident_id = $i AND file = $f AND reason = $r AND detail = $d)`,
-            { i: incidentId, f: k.file, r: k.reason, d: k.detail },
-          );
-        }
-        await w.run(`UPDATE incidents SET state = 'ready' WHERE id = $id`, { id: incidentId });
-        await w.run('COMMIT');
-        this.changed(incidentId);
-        return files;
-      } catch (e) {
-        await w.run('ROLLBACK').catch(() => undefined);
-        throw e;
+        return await this.ingestOn(w, incidentId, name, fn, opts);
+      } finally {
+        w.closeSync();
       }
     });
+  }
+
+  private async ingestOn(
+    w: DuckDBConnection,
+    incidentId: string,
+    name: string,
+    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[] }>,
+    opts: { signal?: AbortSignal; upload?: UploadRecord },
+  ): Promise<FileRow[]> {
+    if (opts.signal?.aborted) throw new IngestCancelled();
+    await w.run('BEGIN TRANSACTION');
+    try {
+      const exists = await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id: incidentId });
+      if (!exists.getRows().length) {
+        await w.run(`INSERT INTO incidents (id, name, created_at, state, analysis) VALUES ($id, $name, $at, 'ingesting', NULL)`, { id: incidentId, name, at: Date.now() });
+      }
+      const seq0 = Number((await w.runAndReadAll('SELECT coalesce(max(seq) + 1, 0) AS s FROM events WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
+      const file0 = Number((await w.runAndReadAll('SELECT coalesce(max(file_no) + 1, 0) AS s FROM files WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
+      const app = await w.createAppender('events');
+      const blocks = await w.createAppender('text_blocks');
+      // Rows are buffered column-wise and appended as DataChunks: numbers and NULLs go
+      // straight into vector memory, only non-null strings cost a native call; row by row
+      // it was ~23 native calls per event.
+      const index = new TextIndexBuilder((b) => appendBlock(blocks, incidentId, b));
+      const chunk = new EventChunks(app, incidentId, seq0, index);
+      const writer: EventWriter = { write: (e) => chunk.write(e) };
+      const { files, redactions, skipped = [] } = await fn(writer, seq0, file0);
+      chunk.flush();
+      app.flushSync();
+      app.closeSync();
+      index.finish();
+      blocks.flushSync();
+      blocks.closeSync();
+      for (const f of files) {
+        await w.run(`INSERT INTO files VALUES ($i, $n, $p, $h, $b, $s, $f, $l, $e, $u, $t, $x)`, {
+          i: incidentId, n: f.fileNo, p: f.path, h: f.sha256, b: f.bytes, s: f.source, f: f.format, l: f.lines, e: f.events, u: f.unparsed, t: f.truncatedLines, x: f.prefix,
+        });
+      }
+      for (const [rule, count] of Object.entries(redactions)) await w.run('INSERT INTO redactions VALUES ($i, $r, $c)', { i: incidentId, r: rule, c: count });
+      // The same file added again is listed once.
+      for (const k of skipped) {
+        await w.run(
+          `INSERT INTO skipped_files SELECT $i, $f, $r, $d WHERE NOT EXISTS (SELECT 1 FROM skipped_files WHERE incident_id = $i AND file = $f AND reason = $r AND detail = $d)`,
+          { i: incidentId, f: k.file, r: k.reason, d: k.detail },
+        );
+      }
+      if (opts.upload) {
+        const u = opts.upload;
+        await w.run('INSERT INTO uploads VALUES ($u, $i, $t, $r, $at)', { u: u.uploadId, i: incidentId, t: u.target, r: JSON.stringify(u.result), at: Date.now() });
+      }
+      await w.run(`UPDATE incidents SET state = 'ready' WHERE id = $id`, { id: incidentId });
+      // The last moment to call it off: once committed, the ingest stands.
+      if (opts.signal?.aborted) throw new IngestCancelled();
+      await w.run('COMMIT');
+      this.changed(incidentId);
+      return files;
+    } catch (e) {
+      await w.run('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** The upload recorded under `uploadId` by a committed ingest, or null. */
+  async upload(uploadId: string): Promise<UploadRecord & { incidentId: string } | null> {
+    const rows = await this.query<{ incident_id: string; target: string; result: string }>('SELECT incident_id, target, result::VARCHAR AS result FROM uploads WHERE upload_id = $u', { u: uploadId });
+    const r = rows[0];
+    return r ? { uploadId, incidentId: r.incident_id, target: r.target, result: JSON.parse(r.result) as UploadRecord['result'] } : null;
   }
 
   /**
@@ -339,13 +407,14 @@ export class Store {
   }
 
   async deleteIncident(id: string): Promise<boolean> {
-    return this.exclusive(async () => {
+    return this.perIncident(id, () => this.exclusive(async () => {
       const w = this.writer;
       const found = (await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id })).getRows().length > 0;
       if (!found) return false;
       await w.run('BEGIN TRANSACTION');
       try {
-        for (const t of ['events', 'text_blocks', 'files', 'redactions', 'skipped_files']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
+        // uploads too: a retry of a deleted incident's upload makes it again.
+        for (const t of ['events', 'text_blocks', 'files', 'redactions', 'skipped_files', 'uploads']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
         await w.run('DELETE FROM incidents WHERE id = $id', { id });
         await w.run('COMMIT');
         this.changed(id);
@@ -354,7 +423,7 @@ export class Store {
         throw e;
       }
       return true;
-    });
+    }));
   }
 
   /** How many events of an incident are worth triaging (see TRIAGE_WHERE). */
