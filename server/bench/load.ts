@@ -106,7 +106,7 @@ function queueWait(h: IncomingHttpHeaders): number | null {
 }
 
 async function startServer(dir: string): Promise<{ proc: ChildProcess; url: string }> {
-  const env = { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') };
+  const env: NodeJS.ProcessEnv = { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') };
   delete env.MCP_TRIAGE_FROM_SOURCE;
   const proc = spawn(process.execPath, [BIN, 'serve', '--host', HOST, '--port', '0', '--db', join(dir, 'load.duckdb')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';

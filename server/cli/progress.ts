@@ -5,7 +5,7 @@ import { formatDuration } from '../contract/progress.ts';
 import type { Progress } from '../ingest/pipeline.ts';
 import { describeSkip, type SkippedFile } from '../ingest/screen.ts';
 
-const VERB: Record<Progress['phase'], string> = { receive: 'receiving', scan: 'reading', parse: 'parsing', analyze: 'analyzing' };
+const VERB: Record<Progress['phase'], string> = { receive: 'receiving', queued: 'waiting', scan: 'reading', parse: 'parsing', analyze: 'analyzing' };
 
 /** A file name from an archive is untrusted: no control characters (terminal escapes) reach stderr. */
 const printable = (name: string) => name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');

@@ -3,10 +3,13 @@ import { z } from 'zod';
 
 export const IngestProgress = z.object({
   /**
-   * receive (added): the server is still taking the upload in; scan: reading every input for ids and hashes
-   * (pass 1); parse: redact, parse, store (pass 2); analyze: correlate and decide.
+   * receive (added): the server is still taking the upload in; queued (added, issue #20): received,
+   * waiting for its turn behind other uploads (see `position`); scan: reading every input for ids and
+   * hashes (pass 1); parse: redact, parse, store (pass 2); analyze: correlate and decide.
    */
-  phase: z.enum(['receive', 'scan', 'parse', 'analyze']),
+  phase: z.enum(['receive', 'queued', 'scan', 'parse', 'analyze']),
+  /** Added (issue #20), phase queued only: its place in line, 1 = next to start. */
+  position: z.number().int().positive().optional(),
   /** The file being read (empty while analysing). */
   file: z.string(),
   fileIndex: z.number().int().nonnegative(),

@@ -6,9 +6,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TriageError } from '../errors.ts';
+import { IngestCancelled } from '../store/store.ts';
 import type { Context } from '../incidents.ts';
 import { ClientGone } from './admission.ts';
 import { incidentsPlugin } from './incidents.ts';
+import { INGEST_LIMITS, IngestQueue, type IngestLimits } from './ingest-queue.ts';
 import { Serving, type ServingLimits } from './serving.ts';
 import { securityPlugin } from './security.ts';
 import { defaultUploadRoot, ensureUploadRoot, sweepUploads, UPLOAD_LIMITS } from './upload.ts';
@@ -31,6 +33,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Bounds on concurrent store work and on the wait for it (admission.ts); defaults there. */
   limits?: ServingLimits;
+  /** Uploads held at once and the size that splits the two ingest lines (ingest-queue.ts). */
+  ingestLimits?: Partial<IngestLimits>;
   /** The SQL console's bounds (store/sql-console.ts); defaults there. */
   sqlConsole?: { rowCap?: number; timeLimitMs?: number; maxBytes?: number };
 }
@@ -51,7 +55,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const serving = new Serving(opts.ctx.store, opts.limits);
   app.setErrorHandler((err, _req, reply) => {
     // The client left while its request waited for a slot: nobody reads an answer (and it is no fault).
-    if (err instanceof ClientGone) return reply.code(400).send({ error: { code: 'TRIAGE_ERR_USAGE', message: err.message } });
+    if (err instanceof ClientGone || err instanceof IngestCancelled) return reply.code(400).send({ error: { code: 'TRIAGE_ERR_USAGE', message: err.message } });
     if (err instanceof TriageError) return reply.code(err.status).send({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } });
     const e = err as { statusCode?: number; code?: string; message: string };
     if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE' || e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT') {
@@ -73,7 +77,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(securityPlugin, { allowedHosts: opts.allowedHosts, token: opts.token });
   await app.register(fastifyMultipart, { limits: { fileSize: maxUpload, files: UPLOAD_LIMITS.files, parts: UPLOAD_LIMITS.parts, fields: UPLOAD_LIMITS.fields, fieldSize: UPLOAD_LIMITS.fieldSize, headerPairs: UPLOAD_LIMITS.headerPairs } });
   app.get('/api/health', async () => ({ ok: true, version: VERSION }));
-  await app.register(incidentsPlugin, { ctx: opts.ctx, maxUploadBytes: maxUpload, uploadRoot, serving });
+  await app.register(incidentsPlugin, { ctx: opts.ctx, maxUploadBytes: maxUpload, uploadRoot, serving, ingests: new IngestQueue({ ...INGEST_LIMITS, ...opts.ingestLimits }) });
   await app.register(viewsPlugin, { ctx: opts.ctx, serving });
   await app.register(verifyPlugin, { ctx: opts.ctx });
   await app.register(sqlPlugin, { ctx: opts.ctx, serving, limits: opts.sqlConsole });

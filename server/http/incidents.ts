@@ -2,8 +2,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { TriageError } from '../errors.ts';
 import type { SkippedFile } from '../contract/analysis.ts';
-import { incidentReport, ingestIncident, type Context } from '../incidents.ts';
+import { incidentReport, ingestIncident, refreshAnalysis, type Context } from '../incidents.ts';
 import { countEvents, EventFilters, eventsToArrow, queryEventsPage } from '../store/events-query.ts';
+import type { UploadRecord } from '../store/store.ts';
+import { ClientGone } from './admission.ts';
+import { IngestQueue } from './ingest-queue.ts';
 import { ProgressBoard, progressRoutes, uploadIdOf } from './progress.ts';
 import { Serving } from './serving.ts';
 import { defaultUploadRoot, receiveUpload } from './upload.ts';
@@ -16,7 +19,7 @@ function incidentId(req: FastifyRequest): string {
   return id;
 }
 
-export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes: number; uploadRoot?: string; serving?: Serving }> = async (app, opts) => {
+export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes: number; uploadRoot?: string; serving?: Serving; ingests?: IngestQueue }> = async (app, opts) => {
   const { ctx, maxUploadBytes, uploadRoot } = opts;
   const { store } = ctx;
   const serving = opts.serving ?? new Serving(store);
@@ -25,52 +28,112 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
   const board = new ProgressBoard();
   progressRoutes(app, board);
 
-  app.post('/api/incidents', async (req, reply) => {
+  const queue = opts.ingests ?? new IngestQueue();
+  /** Uploads under way, by upload id: a retry of one waits for it, then answers what it stored. */
+  const underway = new Map<string, Promise<unknown>>();
+
+  /**
+   * One upload, into a new incident (`target` 'new') or an existing one. In order:
+   *  - with an upload id, a retry: it waits for the try still under way, then answers what the
+   *    first committed try stored (X-Upload-Replayed: 1), without reading its own body;
+   *  - a place among the uploads the server holds (503 past the bound, before reading the body);
+   *  - the files, received to a private temp folder (upload.ts);
+   *  - its turn in its line by size (ingest-queue.ts: phase `queued` with its place meanwhile);
+   *  - the ingest, one transaction, recording the upload id with it.
+   * A client that goes away before the commit calls the whole upload off: nothing is stored.
+   */
+  async function receiveAndIngest(req: FastifyRequest, reply: FastifyReply, target: string): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; replayed: boolean }> {
     const uploadId = uploadIdOf(req);
-    board.receiving(uploadId);
-    let up: Awaited<ReturnType<typeof receiveUpload>>;
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableEnded) gone.abort();
+    };
+    reply.raw.on('close', onClose);
     try {
-      up = await receiveUpload(req, upload);
-    } catch (e) {
-      board.forget(uploadId);
-      throw e;
-    }
-    let id: string;
-    let skippedFiles: SkippedFile[];
-    try {
-      const { entries } = up;
-      // Named after the files that are logs: a README or a screenshot uploaded with them does not name it.
-      const name = (logs: readonly string[]) => (logs.length <= 1 ? (logs[0] ?? entries[0]!.name) : `${logs[0]} +${logs.length - 1}`);
-      // Nothing that is a log: 415 (nothing was text) or 422 (text, but no log line), from the ingest.
-      ({ id, skippedFiles } = await ingestIncident(ctx, entries, { name, onProgress: board.follow(uploadId) }));
+      if (uploadId) {
+        for (;;) {
+          const prior = underway.get(uploadId);
+          if (prior) {
+            await Promise.race([prior.catch(() => undefined), new Promise((r) => gone.signal.addEventListener('abort', r, { once: true }))]);
+            if (gone.signal.aborted) throw new ClientGone();
+            continue;
+          }
+          const done = await store.upload(uploadId);
+          if (done) return { ...(await replayed(done, uploadId, target)), replayed: true };
+          if (!underway.has(uploadId)) break; // else another retry started meanwhile: wait for it
+        }
+      }
+      const work = (async () => {
+        const held = queue.admit(reply);
+        board.receiving(uploadId);
+        try {
+          const up = await receiveUpload(req, upload);
+          try {
+            const { entries } = up;
+            const bytes = entries.reduce((n, e) => n + e.size, 0);
+            return await queue.run(
+              bytes,
+              gone.signal,
+              (position) => board.queued(uploadId, position, entries.length),
+              () =>
+                ingestIncident(ctx, entries, {
+                  ...(target === 'new'
+                    ? // Named after the files that are logs: a README or a screenshot uploaded with them does not name it.
+                      { name: (logs: readonly string[]) => (logs.length <= 1 ? (logs[0] ?? entries[0]!.name) : `${logs[0]} +${logs.length - 1}`) }
+                    : { id: target, name: target }),
+                  onProgress: board.follow(uploadId),
+                  signal: gone.signal,
+                  upload: uploadId ? { uploadId, target } : undefined,
+                }),
+            );
+          } finally {
+            await up.dispose(); // before answering: the raw upload is gone when the client hears back
+          }
+        } finally {
+          board.forget(uploadId);
+          held.release();
+        }
+      })();
+      if (uploadId) underway.set(uploadId, work);
+      try {
+        // Nothing that is a log: 415 (nothing was text) or 422 (text, but no log line), from the ingest.
+        const r = await work;
+        return { id: r.id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles, replayed: false };
+      } finally {
+        if (uploadId && underway.get(uploadId) === work) underway.delete(uploadId);
+      }
     } finally {
-      board.forget(uploadId);
-      await up.dispose(); // before answering: the raw upload is gone when the client hears back
+      reply.raw.off('close', onClose);
     }
+  }
+
+  /** What a committed upload answered, for its retry; 409 when the id was used for another target. */
+  async function replayed(done: UploadRecord & { incidentId: string }, uploadId: string, target: string) {
+    if (done.target !== target) {
+      const first = done.target === 'new' ? `an upload that created incident ${done.incidentId}` : `files added to incident ${done.target}`;
+      throw new TriageError('TRIAGE_ERR_CONFLICT', `X-Upload-Id ${uploadId} was already used for ${first}; send a new id with each upload (the same id only to retry the same upload)`, {
+        incidentId: done.incidentId,
+      });
+    }
+    // The analysis is written just after the commit: a server stopped in between left none.
+    if (!(await store.analysis(done.incidentId))) await refreshAnalysis(store, done.incidentId);
+    return { id: done.incidentId, ...done.result };
+  }
+
+  app.post('/api/incidents', async (req, reply) => {
+    const r = await receiveAndIngest(req, reply, 'new');
+    if (r.replayed) reply.header('X-Upload-Replayed', '1');
     // Added (issue #18): the files that were not read because they are not logs, and why; also in the analysis.
-    return reply.code(201).send({ id, skippedFiles });
+    return reply.code(201).send({ id: r.id, skippedFiles: r.skippedFiles });
   });
 
-  app.post('/api/incidents/:id/files', async (req) => {
+  app.post('/api/incidents/:id/files', async (req, reply) => {
     const id = incidentId(req);
     await serving.incident(id);
-    const uploadId = uploadIdOf(req);
-    board.receiving(uploadId);
-    let up: Awaited<ReturnType<typeof receiveUpload>>;
-    try {
-      up = await receiveUpload(req, upload);
-    } catch (e) {
-      board.forget(uploadId);
-      throw e;
-    }
-    try {
-      const r = await ingestIncident(ctx, up.entries, { id, name: id, onProgress: board.follow(uploadId) });
-      // skipped: identical to files already held; skippedFiles (added): not logs, with why.
-      return { id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles };
-    } finally {
-      board.forget(uploadId);
-      await up.dispose();
-    }
+    const r = await receiveAndIngest(req, reply, id);
+    if (r.replayed) reply.header('X-Upload-Replayed', '1');
+    // skipped: identical to files already held; skippedFiles (added): not logs, with why.
+    return { id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles };
   });
 
   // Reads: the incident list and rows come from Serving's per-version list; the analysis and the

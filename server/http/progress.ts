@@ -1,6 +1,7 @@
 // Ingest progress for the browser. An upload may name itself (header X-Upload-Id); its ingest then
 // reports under that name and `GET /api/uploads/:uploadId/progress` reads it while the POST that
-// carries the files is still running: from the moment the POST arrives (phase receive) until a short
+// carries the files is still running: from the moment the POST arrives (phase receive; then queued,
+// with its place in line, while it waits for its turn, ingest-queue.ts) until a short
 // grace after it ends (its last state), so a browser polling around its own upload never meets a 404
 // (which it would log as an error). 404 before the POST arrives and after the grace.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,6 +23,11 @@ export class ProgressBoard {
   /** The POST arrived: known from now on, even before a byte of it is ingested. */
   receiving(uploadId: string | null): void {
     this.follow(uploadId)?.({ phase: 'receive', file: '', fileIndex: 0, files: 0 });
+  }
+
+  /** Received, waiting for its turn (ingest-queue.ts): `position` 1 is next. */
+  queued(uploadId: string | null, position: number, files: number): void {
+    this.follow(uploadId)?.({ phase: 'queued', position, file: '', fileIndex: 0, files });
   }
 
   /** The reporter for one ingest, or undefined when the upload did not name itself. */
