@@ -8,6 +8,12 @@ export class IncidentListState {
   loaded = $state(false);
   error = $state<string | null>(null);
   #ctrl: AbortController | null = null;
+  /**
+   * The upload id of these files: kept while the list is the same, so "Analyse" again after a
+   * failure is a retry of the same upload, which the server answers with the incident its first
+   * try stored, if it stored one, instead of making a second (X-Upload-Id). New files, a new id.
+   */
+  #uploadId: string | null = null;
 
   async load(): Promise<void> {
     this.#ctrl?.abort();
@@ -53,6 +59,12 @@ export class UploadState {
   /** Seconds left in the current ingest phase, from its rate so far (null: not known yet). */
   ingestLeft = $state<number | null>(null);
   #ctrl: AbortController | null = null;
+  /**
+   * The upload id of these files: kept while the list is the same, so "Analyse" again after a
+   * failure is a retry of the same upload, which the server answers with the incident its first
+   * try stored, if it stored one, instead of making a second (X-Upload-Id). New files, a new id.
+   */
+  #uploadId: string | null = null;
 
   percent = $derived(this.total > 0 ? Math.min(100, Math.round((this.loaded / this.total) * 100)) : 0);
   /** Percent of the current ingest phase's bytes (null: not known, e.g. while analysing). */
@@ -70,16 +82,19 @@ export class UploadState {
       next.push({ file, error: null });
     }
     this.files = next;
+    this.#uploadId = null;
     if (this.phase === 'error' || this.phase === 'done') this.phase = 'idle';
     this.error = null;
   }
 
   remove(index: number): void {
     this.files = this.files.filter((_, i) => i !== index);
+    this.#uploadId = null;
   }
 
   clear(): void {
     this.files = [];
+    this.#uploadId = null;
     this.phase = 'idle';
     this.error = null;
     this.loaded = this.total = 0;
@@ -98,7 +113,7 @@ export class UploadState {
     this.loaded = 0;
     this.total = this.totalBytes;
     this.files = this.files.map((f) => ({ ...f, error: null }));
-    const uploadId = newUploadId();
+    const uploadId = (this.#uploadId ??= newUploadId());
     let polling = false;
     try {
       const { id } = await uploadIncident(
@@ -119,6 +134,7 @@ export class UploadState {
         uploadId,
       );
       this.phase = 'done';
+      this.#uploadId = null;
       return id;
     } catch (e) {
       const err =
