@@ -42,8 +42,29 @@ async function failed(res: Response): Promise<ApiError> {
   return errorFrom(res.status, body, res.statusText);
 }
 
+/** Retries of a read the server turned away for now (429/503), and the longest Retry-After waited for. */
+const BUSY_RETRIES = 2;
+const BUSY_WAIT_MAX_S = 10;
+
+/**
+ * GET, waiting out a busy server: a 429 or 503 with a short Retry-After is asked again after that
+ * many seconds (at most twice); a longer one, or a third, is the caller's error to show.
+ */
+async function getPatiently(url: string, init: RequestInit & { signal?: AbortSignal }): Promise<Response> {
+  for (let tries = 0; ; tries++) {
+    const res = await fetch(url, init);
+    const wait = Number(res.headers.get('Retry-After'));
+    if ((res.status !== 429 && res.status !== 503) || tries >= BUSY_RETRIES || !(wait > 0 && wait <= BUSY_WAIT_MAX_S)) return res;
+    await res.body?.cancel().catch(() => undefined);
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(resolve, wait * 1000);
+      init.signal?.addEventListener('abort', () => (clearTimeout(t), reject(init.signal!.reason)), { once: true });
+    });
+  }
+}
+
 async function getJson(url: string, signal?: AbortSignal): Promise<unknown> {
-  const res = await fetch(url, { headers: { Accept: 'application/json' }, signal });
+  const res = await getPatiently(url, { headers: { Accept: 'application/json' }, signal });
   if (!res.ok) throw await failed(res);
   return res.json();
 }
@@ -266,7 +287,7 @@ export interface EventPage {
 }
 
 export async function getEvents(id: string, filter: EventFilter, signal?: AbortSignal): Promise<EventPage> {
-  const res = await fetch(eventsUrl(id, filter), {
+  const res = await getPatiently(eventsUrl(id, filter), {
     headers: { Accept: 'application/vnd.apache.arrow.stream' },
     signal,
   });
@@ -282,7 +303,7 @@ export async function getEvents(id: string, filter: EventFilter, signal?: AbortS
 /** The number of events matching a filter (waits for a count the server is still running). */
 export async function countEvents(id: string, filter: EventFilter, signal?: AbortSignal): Promise<number> {
   const { limit: _l, offset: _o, ...f } = filter;
-  const res = await fetch(eventsUrl(id, f, 'events/count'), { headers: { Accept: 'application/json' }, signal });
+  const res = await getPatiently(eventsUrl(id, f, 'events/count'), { headers: { Accept: 'application/json' }, signal });
   if (!res.ok) throw await failed(res);
   const body = (await res.json()) as { total?: unknown };
   if (typeof body.total !== 'number') throw new Error('count: the server sent no total');
