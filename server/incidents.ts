@@ -11,6 +11,7 @@ import { analyze } from './triage/analyze.ts';
 import { isPolicyFile, parseToolPolicy, ToolPolicy } from './triage/classify/policy.ts';
 import { rawValuesFor } from './triage/redact/index.ts';
 import { buildReport, type Report } from './triage/report/report.ts';
+import { analyzeOffThread } from './ingest/analyze-off-thread.ts';
 import { TriageError } from './errors.ts';
 import { loadOrCreateKey, resolveWorkspace } from './workspace.ts';
 
@@ -39,20 +40,22 @@ export async function openContext(opts: ContextOptions = {}): Promise<Context> {
 /** Above this many triage events an incident is analysed around its first failures (store/focus.ts), so memory stays bounded. */
 export const FULL_ANALYSIS_LIMIT = 250_000;
 
-export async function refreshAnalysis(store: Store, id: string, opts: { fullLimit?: number; focus?: FocusLimits } = {}): Promise<Analysis> {
+export async function refreshAnalysis(store: Store, id: string, opts: { fullLimit?: number; focus?: FocusLimits; offThread?: boolean } = {}): Promise<Analysis> {
   const files = await store.files(id);
   const triage = await store.triageCount(id);
   const focused = triage > (opts.fullLimit ?? FULL_ANALYSIS_LIMIT);
-  const events = await store.triageEvents(id, focused ? Number.MAX_SAFE_INTEGER : 500_000, focused ? { focus: opts.focus ?? DEFAULT_FOCUS } : {});
+  const limit = focused ? Number.MAX_SAFE_INTEGER : 500_000;
+  const read = focused ? { focus: opts.focus ?? DEFAULT_FOCUS } : {};
   const whole = focused ? { sessions: await store.sessionStats(id), protocolVersions: await store.protocolVersions(id), triageEvents: triage } : undefined;
   const stored = await store.toolPolicy(id);
   const skipped = await store.skippedFiles(id);
-  const analysed = analyze({
-    whole,
-    toolPolicy: stored ? ToolPolicy.parse(stored) : null,
-    inputs: files.map((f) => ({ file: f.path, source: f.source as Analysis['inputs'][number]['source'], format: f.format, lines: f.lines, events: f.events, unparsed: f.unparsed, truncatedLines: f.truncatedLines })),
-    events,
-  });
+  const toolPolicy = stored ? ToolPolicy.parse(stored) : null;
+  const inputs = files.map((f) => ({ file: f.path, source: f.source as Analysis['inputs'][number]['source'], format: f.format, lines: f.lines, events: f.events, unparsed: f.unparsed, truncatedLines: f.truncatedLines }));
+  // offThread (the server): the events are parsed and analysed on a worker thread, so the server
+  // answers other requests meanwhile (ingest/analyze-off-thread.ts).
+  const analysed = opts.offThread
+    ? await analyzeOffThread({ whole, toolPolicy, inputs, batches: await store.triageEventsJson(id, limit, read) })
+    : analyze({ whole, toolPolicy, inputs, events: await store.triageEvents(id, limit, read) });
   // Files that are not logs are named, never diagnosed (ingest/screen.ts); absent when there are none.
   const analysis: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
   await store.setAnalysis(id, analysis);
@@ -71,6 +74,8 @@ export async function ingestIncident(
     signal?: AbortSignal;
     /** An upload that named itself, recorded with the ingest (a retry finds it: Store.upload). */
     upload?: { uploadId: string; target: string };
+    /** Analyse on a worker thread (the server: refreshAnalysis offThread). */
+    analyzeOffThread?: boolean;
   },
 ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
   const id = opts.id ?? ctx.store.newIncidentId();
@@ -95,7 +100,7 @@ export async function ingestIncident(
   const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes, signal: opts.signal, upload: opts.upload });
   if (policy) await ctx.store.setToolPolicy(id, policy);
   opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
-  const analysis = await refreshAnalysis(ctx.store, id);
+  const analysis = await refreshAnalysis(ctx.store, id, { offThread: opts.analyzeOffThread });
   return { id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles, analysis, secrets: { book: r.book, ledger: r.ledger } };
 }
 

@@ -8,6 +8,7 @@
 //   dist/server.mjs         server/main.ts (npm start, through server/start.mjs)
 //   dist/parse-worker.mjs   server/ingest/parse-worker.ts  } the `new Worker(...)` entries; see
 //   dist/redact-worker.mjs  server/ingest/redact-worker.ts } "Workers" below
+//   dist/analyze-worker.mjs server/ingest/analyze-worker.ts }
 //   dist/chunk-*.mjs        code shared by those, and each command's lazily imported part
 //   dist/build-info.json    when it was built and from which sources (the staleness check)
 //
@@ -37,6 +38,7 @@ const ENTRIES = {
   server: 'server/main.ts',
   'parse-worker': 'server/ingest/parse-worker.ts',
   'redact-worker': 'server/ingest/redact-worker.ts',
+  'analyze-worker': 'server/ingest/analyze-worker.ts',
 };
 /**
  * Node reads a CommonJS package that ESM imports twice: cjs-module-lexer first scans its source

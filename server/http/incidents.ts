@@ -84,6 +84,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
                   onProgress: board.follow(uploadId),
                   signal: gone.signal,
                   upload: uploadId ? { uploadId, target } : undefined,
+                  analyzeOffThread: true,
                 }),
             );
           } finally {
@@ -116,7 +117,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
       });
     }
     // The analysis is written just after the commit: a server stopped in between left none.
-    if (!(await store.analysis(done.incidentId))) await refreshAnalysis(store, done.incidentId);
+    if (!(await store.analysis(done.incidentId))) await refreshAnalysis(store, done.incidentId, { offThread: true });
     return { id: done.incidentId, ...done.result };
   }
 

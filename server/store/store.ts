@@ -13,6 +13,9 @@ import { ensurePrivateDir } from '../workspace.ts';
 import { focusSql, triageFrom, type FocusLimits } from './focus.ts';
 import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { TextIndexBuilder, type TextBlock } from './text-index.ts';
+import { eventsFromJson, JSON_FIELDS, rowToEvent } from './event-rows.ts';
+
+export { rowToEvent } from './event-rows.ts';
 
 /**
  * DuckDB refuses a second process on a database file ("Could not set lock on file … Conflicting
@@ -95,18 +98,11 @@ export class IngestCancelled extends Error {
 
 const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, kind, ts, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs, signals';
 
-/** The columns rowToEvent reads, as one DuckDB JSON array per row (see Store.triageEvents). */
-const JSON_FIELDS = ['file', 'line', 'end_line', 'source', 'format', 'kind', 'ts', 'level', 'message', 'text', 'http_method', 'http_path', 'http_status', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'duration_ms', 'attrs', 'signals'] as const;
 const EVENT_JSON = `json_array(${JSON_FIELDS.map((c) => (c === 'ts' || c === 'duration_ms' || c === 'attrs' ? `${c}::VARCHAR` : c)).join(', ')})::VARCHAR`;
 const JSON_BATCH_BYTES = 16 << 20;
 const DUCKDB_MEMORY_LIMIT = '512MB';
 const TRIAGE_PAGE = 50_000;
 
-function jsonRow(a: unknown[]): Record<string, unknown> {
-  const r: Record<string, unknown> = {};
-  for (let i = 0; i < JSON_FIELDS.length; i++) r[JSON_FIELDS[i]!] = a[i];
-  return r;
-}
 
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
@@ -438,6 +434,23 @@ export class Store {
    * analysis reads, bounded whatever the size of the logs.
    */
   async triageEvents(id: string, limit = 500_000, opts: { focus?: FocusLimits } = {}): Promise<Event[]> {
+    const out: Event[] = [];
+    await this.triageBatches(id, limit, opts, (j) => eventsFromJson(j, out));
+    return out;
+  }
+
+  /**
+   * The same events as triageEvents, unparsed: JSON arrays of rows (event-rows.ts eventsFromJson
+   * reads them), one string per ~16 MB. Parsing them is seconds of a core for a large incident:
+   * the server leaves that to a worker thread (ingest/analyze-off-thread.ts).
+   */
+  async triageEventsJson(id: string, limit = 500_000, opts: { focus?: FocusLimits } = {}): Promise<string[]> {
+    const out: string[] = [];
+    await this.triageBatches(id, limit, opts, (j) => out.push(j));
+    return out;
+  }
+
+  private async triageBatches(id: string, limit: number, opts: { focus?: FocusLimits }, take: (json: string) => void): Promise<void> {
     // Rows come back as JSON arrays built by DuckDB (one string per ~16 MB of text) rather than
     // value by value: reading strings one at a time from result vectors cost ~1.3 µs each,
     // seconds per 100k events; one big string and JSON.parse is an order of magnitude cheaper.
@@ -452,13 +465,13 @@ export class Store {
         await c.run(`CREATE OR REPLACE TEMP TABLE focus_seq AS ${focusSql(opts.focus)}`, { id } as never);
         source = '(SELECT * FROM events WHERE incident_id = $id AND seq > $after AND seq IN (SELECT seq FROM focus_seq))';
       }
-      const out: Event[] = [];
+      let taken = 0;
       const max = Math.trunc(limit);
       let after = -1;
-      while (out.length < max) {
-        const n = Math.min(TRIAGE_PAGE, max - out.length);
+      while (taken < max) {
+        const n = Math.min(TRIAGE_PAGE, max - taken);
         const r = await c.runAndReadAll(
-          `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j, max(seq) AS last FROM (
+          `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j, max(seq) AS last, count(*) AS rows FROM (
              SELECT seq, ${EVENT_JSON} AS j,
                     sum(strlen(text) + strlen(message) + 256) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) // ${JSON_BATCH_BYTES} AS b
              FROM (SELECT * FROM ${source} ORDER BY seq LIMIT ${n}))
@@ -466,16 +479,14 @@ export class Store {
           { id, after } as never,
         );
         let rows = 0;
-        for (const { j, last } of r.getRowObjectsJS() as { j: string; last: bigint }[]) {
-          for (const a of JSON.parse(j) as unknown[][]) {
-            out.push(rowToEvent(jsonRow(a)));
-            rows++;
-          }
-          after = Number(last);
+        for (const b of r.getRowObjectsJS() as { j: string; last: bigint; rows: bigint }[]) {
+          take(b.j);
+          rows += Number(b.rows);
+          after = Number(b.last);
         }
+        taken += rows;
         if (rows < n) break; // a short page is the last one
       }
-      return out;
     } finally {
       c.closeSync();
     }
@@ -655,35 +666,6 @@ class EventChunks {
     this.cols = EVENT_TYPES.map(() => []);
     this.n = 0;
   }
-}
-
-export function rowToEvent(r: Record<string, unknown>): Event {
-  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
-  return {
-    file: String(r.file),
-    line: Number(r.line),
-    endLine: Number(r.end_line),
-    source: r.source as Event['source'],
-    format: String(r.format),
-    kind: r.kind as Event['kind'],
-    ts: n(r.ts),
-    level: s(r.level) as Event['level'],
-    message: String(r.message),
-    text: String(r.text),
-    httpMethod: s(r.http_method),
-    httpPath: s(r.http_path),
-    httpStatus: n(r.http_status),
-    requestId: s(r.request_id),
-    rpcId: r.rpc_id === null || r.rpc_id === undefined ? null : (JSON.parse(String(r.rpc_id)) as Event['rpcId']),
-    rpcMethod: s(r.rpc_method),
-    tool: s(r.tool),
-    session: s(r.session),
-    protocolVersion: s(r.protocol_version),
-    durationMs: n(r.duration_ms),
-    signals: r.signals ? String(r.signals).split(' ') : [],
-    attrs: r.attrs ? (typeof r.attrs === 'string' ? JSON.parse(r.attrs) : (r.attrs as Event['attrs'])) : {},
-  };
 }
 
 export function assertIncident(row: IncidentRow | null, id: string): IncidentRow {

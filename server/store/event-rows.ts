@@ -1,0 +1,48 @@
+// Stored event rows → Event, without DuckDB: the store reads triage events as JSON arrays built
+// by DuckDB (Store.triageEvents), and a worker thread that parses them (ingest/analyze-worker.ts)
+// must not load the database's native binding, so the reading lives here.
+import type { Event } from '../../parsers/contract/event.ts';
+
+/** The columns rowToEvent reads, as one DuckDB JSON array per row (see Store.triageEvents). */
+export const JSON_FIELDS = ['file', 'line', 'end_line', 'source', 'format', 'kind', 'ts', 'level', 'message', 'text', 'http_method', 'http_path', 'http_status', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'duration_ms', 'attrs', 'signals'] as const;
+
+export function jsonRow(a: unknown[]): Record<string, unknown> {
+  const r: Record<string, unknown> = {};
+  for (let i = 0; i < JSON_FIELDS.length; i++) r[JSON_FIELDS[i]!] = a[i];
+  return r;
+}
+
+/** One batch of Store.triageEventsJson: its events appended to `out`. */
+export function eventsFromJson(json: string, out: Event[]): void {
+  for (const a of JSON.parse(json) as unknown[][]) out.push(rowToEvent(jsonRow(a)));
+}
+
+export function rowToEvent(r: Record<string, unknown>): Event {
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return {
+    file: String(r.file),
+    line: Number(r.line),
+    endLine: Number(r.end_line),
+    source: r.source as Event['source'],
+    format: String(r.format),
+    kind: r.kind as Event['kind'],
+    ts: n(r.ts),
+    level: s(r.level) as Event['level'],
+    message: String(r.message),
+    text: String(r.text),
+    httpMethod: s(r.http_method),
+    httpPath: s(r.http_path),
+    httpStatus: n(r.http_status),
+    requestId: s(r.request_id),
+    rpcId: r.rpc_id === null || r.rpc_id === undefined ? null : (JSON.parse(String(r.rpc_id)) as Event['rpcId']),
+    rpcMethod: s(r.rpc_method),
+    tool: s(r.tool),
+    session: s(r.session),
+    protocolVersion: s(r.protocol_version),
+    durationMs: n(r.duration_ms),
+    signals: r.signals ? String(r.signals).split(' ') : [],
+    attrs: r.attrs ? (typeof r.attrs === 'string' ? JSON.parse(r.attrs) : (r.attrs as Event['attrs'])) : {},
+  };
+}
+
