@@ -196,6 +196,15 @@ async function ingestPhase(corpusFiles: string[]): Promise<string> {
       await new Promise((res) => setTimeout(res, 200));
     }
   })();
+  // The server's own responsiveness meanwhile: /api/health does no work, so its time is the wait
+  // for the server's event loop.
+  const health: number[] = [];
+  const probing = (async () => {
+    while (!bigDone) {
+      health.push((await send('GET', '/api/health', { keepBody: false })).ms);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  })();
   const smallTimes: string[] = [];
   for (let i = 0; i < 3 && !bigDone; i++) {
     const id = `load-small2-${Date.now()}-${i}`;
@@ -208,6 +217,7 @@ async function ingestPhase(corpusFiles: string[]): Promise<string> {
   }
   const b = await big;
   await reading;
+  await probing;
   const seenBig = await bigSeen;
   if (b.status !== 201) throw new Error(`large upload: HTTP ${b.status} ${b.body.toString().slice(0, 300)}`);
   const bigId = (JSON.parse(b.body.toString()) as { id: string }).id;
@@ -217,6 +227,8 @@ async function ingestPhase(corpusFiles: string[]): Promise<string> {
   console.log(`- large upload: ${mib.toFixed(1)} MiB, ${corpusFiles.length} files, answered in ${(b.ms / 1000).toFixed(1)} s (server reading it after ${startedAt.toFixed(1)} s); progress: ${seenBig.join(' → ')}`);
   console.log(`- small upload (${small.length} files, ${(small.reduce((n, f) => n + statSync(f).size, 0) / 1024).toFixed(0)} KiB) before it: ${(first.ms / 1000).toFixed(2)} s`);
   for (const s of smallTimes) console.log(`- small upload while the large one ingests: ${s}`);
+  const sh = [...health].sort((x, y) => x - y);
+  console.log(`- GET /api/health meanwhile (every 100 ms; the server's event loop): ${health.length}, p50 ${ms(pct(sh, 50))} ms, p95 ${ms(pct(sh, 95))} ms, max ${ms(sh[sh.length - 1] ?? NaN)} ms`);
   console.log(`- reads of the small incident meanwhile (analysis / events page, one at a time): ${reads.length}, p50 ${ms(pct(sr, 50))} ms, p95 ${ms(pct(sr, 95))} ms, max ${ms(sr[sr.length - 1] ?? NaN)} ms; statuses ${[...readStatus].map(([s, n]) => `${s}×${n}`).join(' ')}`);
   return bigId;
 }

@@ -12,6 +12,7 @@ import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook } fr
 import { IngestCancelled, type EventWriter, type FileRow, type Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
 import { mergeOutcome, outcomeHolds, ParsePool, WORKER_BUDGET_BYTES, workerCount, workerOrder, type FileOutcome } from './parallel.ts';
+import { fairly } from './fair.ts';
 import { ProgressMeter, type Progress } from './progress.ts';
 import { PIPELINE_MIN_BYTES, PipelineFailed, RedactPipeline } from './redact-pipeline.ts';
 import { binaryKind, describeSkip, SCREEN_BYTES, screenHead, SNIFF_BYTES, type SkippedFile } from './screen.ts';
@@ -224,6 +225,11 @@ export function threadPlan(entries: readonly InputEntry[], bytes: number, opts: 
   return bytes >= PIPELINE_MIN_BYTES ? 'pipeline' : 'serial';
 }
 
+/** The entry with an open() that gives the event loop a turn between chunks now and then (fair.ts). */
+function fairEntry(entry: InputEntry): InputEntry {
+  return { ...entry, open: () => fairly(entry.open()) };
+}
+
 /** The entry with an open() that stops at the next chunk once `signal` is aborted. */
 function abortable(entry: InputEntry, signal: AbortSignal): InputEntry {
   return {
@@ -313,7 +319,8 @@ async function ingestWith(
     if (parallel) pool!.start(fresh, workerOrder(fresh), { key: opts.key, book, ledger, formats: opts.formats, isMergedUpTo: (k) => k === merged });
     // Bytes read on this thread move the meter (a pool worker's files move it a file at a time).
     const meter = new ProgressMeter('parse', fresh.map((s) => s.entry), opts.onProgress);
-    const reading = fresh.map((s) => ({ ...s, entry: meter.counted(s.entry) }));
+    // …and take turns with the rest of the process while parsing here (fair.ts).
+    const reading = fresh.map((s) => ({ ...s, entry: fairEntry(meter.counted(s.entry)) }));
     pipe?.start(reading, { key: opts.key, book, ledger, formats: opts.formats });
     for (const [i, s] of fresh.entries()) {
       meter.start(i);

@@ -16,6 +16,7 @@ import { readLines, type RawLine } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-file.ts';
 import type { LedgerRecord, SecretLedger, SessionIdBook } from '../triage/redact/index.ts';
 import type { EventWriter } from '../store/store.ts';
+import { Fair } from './fair.ts';
 import type { ScannedEntry } from './pipeline.ts';
 
 export type ToWorker =
@@ -76,6 +77,7 @@ export class RedactPipeline {
   private reading: Promise<void> | null = null;
   /** The ingest's ledger: what the worker's ledger keeps is replayed into it as it arrives. */
   private ledger: SecretLedger | null = null;
+  private readonly fair = new Fair();
 
   constructor() {
     // Sources: server/ingest/redact-worker.mjs (registers tsx); bundle: dist/redact-worker.mjs,
@@ -175,10 +177,12 @@ export class RedactPipeline {
     this.post({ type: 'finish' });
   }
 
-  /** The main thread's copy of file k's bytes, as they are read. */
+  /** The main thread's copy of file k's bytes, as they are read (taking turns with the process: fair.ts). */
   private async *localChunks(k: number): AsyncGenerator<Buffer> {
     const f = this.feed(k);
     for (;;) {
+      const t = this.fair.turn();
+      if (t) await t;
       await this.until(() => f.chunks.length > 0 || f.ended);
       const c = f.chunks.shift();
       if (!c) return;
