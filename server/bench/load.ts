@@ -140,15 +140,18 @@ async function upload(paths: string[], uploadId: string): Promise<Answer> {
   return send('POST', '/api/incidents', { body: m.body, headers: { ...m.headers, 'x-upload-id': uploadId }, timeoutMs: UPLOAD_TIMEOUT_MS });
 }
 
-/** Poll an upload's progress until `done()`; returns the distinct states seen (phase, queue place). */
+/** Poll an upload's progress until `done()`; returns the distinct states seen (phase, queue place) and when (s). */
 async function follow(uploadId: string, done: () => boolean): Promise<string[]> {
   const seen: string[] = [];
+  let last = '';
+  const t0 = performance.now();
   while (!done()) {
     const r = await send('GET', `/api/uploads/${uploadId}/progress`);
     if (r.status === 200) {
       const p = JSON.parse(r.body.toString()) as { phase: string; position?: number };
       const s = p.position !== undefined ? `${p.phase} #${p.position}` : p.phase;
-      if (seen[seen.length - 1] !== s) seen.push(s);
+      if (last !== s) seen.push(`${s}@${((performance.now() - t0) / 1000).toFixed(1)}`);
+      last = s;
     }
     await new Promise((res) => setTimeout(res, 100));
   }

@@ -134,6 +134,11 @@ export class Store {
     // 80% of RAM). Only redacted rows are ever written there. An in-memory database cannot spill.
     const options: Record<string, string> = { threads: '2', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
     if (!memory) options.memory_limit = DUCKDB_MEMORY_LIMIT;
+    // Give memory back after a large query: DuckDB's allocator keeps what its threads freed (a
+    // refused SQL console query once left the server 2.8× its idle size); flushing past 8 MB and
+    // purging in the background brings it back within ~20% (measured: 365 → 156 MiB, idle 132).
+    options.allocator_flush_threshold = '8MB';
+    options.allocator_background_threads = 'true';
     // DuckDB creates the file, its .wal and its .tmp spill folder with the process umask, and not
     // only now: the .wal is deleted at every checkpoint and created again by the next write, the
     // spill files come and go. So the umask is 077 for as long as a file database is open (see
