@@ -1,7 +1,7 @@
 // Browser end-to-end: the real server (buildApp) + the built UI (ui/dist) + Debian chromium.
 // Upload a recorded incident through the file input, read the decision, follow evidence,
 // reload the deep link, and prove log text can never become markup.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -359,6 +359,57 @@ describe('upload progress', () => {
       const status = await p.evaluate(() => (window as unknown as { __status: string[] }).__status);
       expect(status.some((t) => /^(Reading|Redacting and parsing) 1\/1 big-client\.log — \d+%(, \w+ left)?$/.test(t)), status.join(' | ')).toBe(true);
       await p.getByTestId('decision-table').or(p.getByTestId('timeline-table')).first().waitFor({ timeout: 60_000 });
+    } finally {
+      await p.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('upload line', () => {
+  it('shows where an upload waits while a large one ingests, then opens it', { timeout: 240_000 }, async () => {
+    // Two uploads over 8 MiB take the large line (server/http/ingest-queue.ts): one at a time.
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-ui-line-'));
+    const big = (name: string, seed: number) => {
+      const t0 = Date.parse('2026-11-29T09:00:00.000Z') + seed * 3_600_000;
+      const lines: string[] = [];
+      for (let i = 0; i < 95_000; i++) lines.push(`${new Date(t0 + i * 7).toISOString()} INFO [host-app] tick ${seed}-${i} ${'x'.repeat(48)}`);
+      const file = join(dir, name);
+      writeFileSync(file, lines.join('\n') + '\n');
+      return file;
+    };
+    const first = big('first-client.log', 1);
+    const second = big('second-client.log', 2);
+    const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      // The first goes in through the API and takes the large line…
+      const form = new FormData();
+      form.append('files', new Blob([readFileSync(first)]), 'first-client.log');
+      const firstDone = fetch(`${h.base}/api/incidents`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'mcp-triage', 'X-Upload-Id': 'e2e-line-first-0001' } });
+      for (;;) {
+        const r = await fetch(`${h.base}/api/uploads/e2e-line-first-0001/progress`);
+        if (r.ok && ['scan', 'parse'].includes(((await r.json()) as { phase: string }).phase)) break;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      // …so the second, from the UI, waits for its turn and says so.
+      await p.goto(h.base);
+      await p.evaluate(() => {
+        const status: string[] = [];
+        (window as unknown as { __status: string[] }).__status = status;
+        new MutationObserver(() => {
+          const t = document.querySelector('[data-testid=upload-status]')?.textContent?.replace(/\s+/g, ' ').trim();
+          if (t && status[status.length - 1] !== t) status.push(t);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      await p.setInputFiles('[data-testid=file-input]', second);
+      await p.click('[data-testid=upload-submit]');
+      await p.getByTestId('upload-status').filter({ hasText: /waiting for its turn: next/ }).waitFor({ timeout: 120_000 });
+      await p.screenshot({ path: join(SHOTS, 'upload-waiting.png') });
+      expect((await firstDone).status).toBe(201);
+      await p.waitForURL(/\/incidents\/[^/?]+$/, { timeout: 180_000 });
+      const status = await p.evaluate(() => (window as unknown as { __status: string[] }).__status);
+      // Its own ingest follows once the first is done.
+      expect(status.findIndex((t) => /waiting for its turn/.test(t)), status.join(' | ')).toBeLessThan(status.findIndex((t) => /^(Reading|Redacting and parsing) 1\/1 second-client\.log/.test(t)));
     } finally {
       await p.close();
       rmSync(dir, { recursive: true, force: true });
