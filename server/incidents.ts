@@ -37,10 +37,17 @@ export async function openContext(opts: ContextOptions = {}): Promise<Context> {
   return { store, key, formats };
 }
 
+/** From this many triage events on, the server analyses on a worker thread (refreshAnalysis offThread). */
+export const OFF_THREAD_MIN_EVENTS = 20_000;
+
 /** Above this many triage events an incident is analysed around its first failures (store/focus.ts), so memory stays bounded. */
 export const FULL_ANALYSIS_LIMIT = 250_000;
 
-export async function refreshAnalysis(store: Store, id: string, opts: { fullLimit?: number; focus?: FocusLimits; offThread?: boolean } = {}): Promise<Analysis> {
+export async function refreshAnalysis(
+  store: Store,
+  id: string,
+  opts: { fullLimit?: number; focus?: FocusLimits; offThread?: boolean; /** Tests: the smallest incident analysed off thread. */ offThreadMin?: number } = {},
+): Promise<Analysis> {
   const files = await store.files(id);
   const triage = await store.triageCount(id);
   const focused = triage > (opts.fullLimit ?? FULL_ANALYSIS_LIMIT);
@@ -51,9 +58,10 @@ export async function refreshAnalysis(store: Store, id: string, opts: { fullLimi
   const skipped = await store.skippedFiles(id);
   const toolPolicy = stored ? ToolPolicy.parse(stored) : null;
   const inputs = files.map((f) => ({ file: f.path, source: f.source as Analysis['inputs'][number]['source'], format: f.format, lines: f.lines, events: f.events, unparsed: f.unparsed, truncatedLines: f.truncatedLines }));
-  // offThread (the server): the events are parsed and analysed on a worker thread, so the server
-  // answers other requests meanwhile (ingest/analyze-off-thread.ts).
-  const analysed = opts.offThread
+  // offThread (the server): a large incident's events are parsed and analysed on a worker thread,
+  // so the server answers other requests meanwhile (ingest/analyze-off-thread.ts); a small one's
+  // analysis takes less than starting a worker.
+  const analysed = opts.offThread && triage >= (opts.offThreadMin ?? OFF_THREAD_MIN_EVENTS)
     ? await analyzeOffThread({ whole, toolPolicy, inputs, batches: await store.triageEventsJson(id, limit, read) })
     : analyze({ whole, toolPolicy, inputs, events: await store.triageEvents(id, limit, read) });
   // Files that are not logs are named, never diagnosed (ingest/screen.ts); absent when there are none.

@@ -23,14 +23,14 @@ describe('analysis on a worker thread', () => {
     for (const s of SAMPLES) {
       const { id } = await ingestIncident(ctx, entriesFromPaths([join(REPO, 'samples', s)]), { name: s });
       const here = await refreshAnalysis(ctx.store, id);
-      const there = await refreshAnalysis(ctx.store, id, { offThread: true });
+      const there = await refreshAnalysis(ctx.store, id, { offThread: true, offThreadMin: 0 });
       expect(there, s).toEqual(here);
       const focus = { fullLimit: 0, focus: { ...DEFAULT_FOCUS, head: 0 } };
-      expect(await refreshAnalysis(ctx.store, id, { ...focus, offThread: true }), `${s} focused`).toEqual(await refreshAnalysis(ctx.store, id, focus));
+      expect(await refreshAnalysis(ctx.store, id, { ...focus, offThread: true, offThreadMin: 0 }), `${s} focused`).toEqual(await refreshAnalysis(ctx.store, id, focus));
     }
   });
 
-  it('is what the server stores after an upload', async () => {
+  it('is what the server stores after an upload (a small incident is analysed in process)', async () => {
     const { id, analysis } = await ingestIncident(ctx, entriesFromPaths([join(REPO, 'samples', 'restart-stale-session')]), { name: 'server', analyzeOffThread: true });
     expect(await ctx.store.analysis(id)).toEqual(analysis);
     expect(analysis).toEqual(await refreshAnalysis(ctx.store, id));

@@ -3,8 +3,10 @@
 // never has to wait for I/O: its awaits resolve at once, as microtasks, and nothing else of the
 // process runs — measured in the server, 1.5-3.5 s at a time with no request answered. So the
 // readers of an ingest's bytes give the event loop a turn (setImmediate) once they have worked
-// FAIR_SLICE_MS without one: other requests and uploads are served between chunks.
-export const FAIR_SLICE_MS = 25;
+// FAIR_SLICE_MS without one: other requests and uploads are served between chunks. Short, because
+// a small upload beside a large one takes some forty turns (its multipart parts, file reads,
+// queries) and waits up to a slice for each.
+export const FAIR_SLICE_MS = 10;
 
 export class Fair {
   private since = performance.now();
