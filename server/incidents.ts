@@ -99,8 +99,11 @@ export interface ReportOptions {
   exclude?: readonly string[];
 }
 
+/** What a report reads of a stored incident: the embedded store, or the shared one (store/clickhouse). */
+export type ReportSource = Pick<Store, 'incident' | 'analysis' | 'eventsAt' | 'headEvents' | 'redactionCounts'>;
+
 /** The redacted public report of a stored incident. */
-export async function incidentReport(store: Store, id: string, opts: ReportOptions = {}): Promise<Report> {
+export async function incidentReport(store: ReportSource, id: string, opts: ReportOptions = {}): Promise<Report> {
   const row = await store.incident(id);
   const analysis = await store.analysis(id);
   if (!row || !analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no analysed incident ${id}`);
