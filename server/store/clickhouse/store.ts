@@ -331,6 +331,18 @@ export class ClickHouseStore {
       // Nothing new (every file already held): nothing to write, the stored analysis stands.
       return { ...r, id, analysis: (await this.analysis(id)) ?? r.analysis };
     }
+    await this.publish(scratch, id, r.analysis, prev, loaded);
+    const analysis = await this.analysis(id);
+    if (!analysis) throw new TriageError('TRIAGE_ERR_STORE', `${this.target.display}: incident ${id} was written but its analysis cannot be read back`);
+    return { ...r, id, analysis };
+  }
+
+  /**
+   * Write what an ingest added to the private DuckDB incident `id` (files from `loaded.firstFile`,
+   * events from `loaded.firstSeq`, this ingest's redaction counts and skipped files) and its
+   * analysis, then mark the ingest complete. Exported for the tests' synthetic incidents.
+   */
+  async publish(scratch: Store, id: string, analysis: Analysis, prev: IncidentState | null, loaded = { firstSeq: 0, firstFile: 0, skipped: 0 }): Promise<void> {
     const row = (await scratch.incident(id))!;
     const files = await scratch.files(id);
     const ingest = newIngestId();
@@ -354,7 +366,7 @@ export class ClickHouseStore {
         ),
         w.rows('redactions', Object.entries(redactions).map(([rule, count]) => ({ rule, count }))),
         w.skipped(skipped.slice(loaded.skipped), loaded.skipped),
-        w.analysis(r.analysis, createdAt),
+        w.analysis(analysis, createdAt),
       ]);
       const events = await w.events(scratch, id, loaded.firstSeq);
       await w.verify();
@@ -365,7 +377,7 @@ export class ClickHouseStore {
         state: 'ready',
         ingests: [...base.ingests, ingest],
         analysisIngest: ingest,
-        decision: r.analysis.decision,
+        decision: analysis.decision,
         privacyMode: 'strict',
         toolPolicy: await scratch.toolPolicy(id),
         files: files.length,
@@ -376,9 +388,6 @@ export class ClickHouseStore {
       if (!prev) await w.state({ ...base, version: nextVersion(), ts: Date.now(), state: 'incomplete' }).catch(() => undefined);
       throw e;
     }
-    const analysis = await this.analysis(id);
-    if (!analysis) throw new TriageError('TRIAGE_ERR_STORE', `${this.target.display}: incident ${id} was written but its analysis cannot be read back`);
-    return { ...r, id, analysis };
   }
 
   /**
