@@ -370,6 +370,7 @@ export class ClickHouseStore {
       ]);
       const events = await w.events(scratch, id, loaded.firstSeq);
       await w.verify();
+      IngestWriter.faults.commit?.();
       await w.state({
         ...base,
         version: nextVersion(),

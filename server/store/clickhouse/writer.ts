@@ -67,8 +67,11 @@ export class IngestWriter {
   private readonly settings: Record<string, string | number>;
   /** Rows written per table, to be counted before the ingest is declared complete. */
   private readonly expected = new Map<TableName, number>();
-  /** Tests: called before each insert (a fault injected here is a broken connection). */
-  static beforeInsert: ((table: TableName, attempt: number) => void) | null = null;
+  /**
+   * Tests: faults injected around each insert of an ingest's rows ('before': the connection broke
+   * before the rows were sent; 'after': they landed and the answer was lost) and before the commit.
+   */
+  static faults: { insert?: (table: TableName, attempt: number, when: 'before' | 'after') => void; commit?: () => void } = {};
 
   constructor(
     private readonly ch: ClickHouseClient,
@@ -94,8 +97,9 @@ export class IngestWriter {
     this.expected.set(table, (this.expected.get(table) ?? 0) + rows);
     for (let attempt = 1; ; attempt++) {
       try {
-        IngestWriter.beforeInsert?.(table, attempt);
+        IngestWriter.faults.insert?.(table, attempt, 'before');
         await this.ch.insert(table, body, { settings: this.settings });
+        IngestWriter.faults.insert?.(table, attempt, 'after');
         return;
       } catch (e) {
         if (!(e instanceof TriageError) || e.details?.kind !== 'unreachable' || attempt >= 3) throw e;
