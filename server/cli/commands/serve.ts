@@ -14,6 +14,8 @@ import { TriageError } from '../../errors.ts';
 import { workspaceDir } from '../../workspace.ts';
 import { acquireWorkspaceLock, describeHolder } from '../../workspace-lock.ts';
 import { repoPath } from '../../../parsers/engine/repo.ts';
+import { STORE_HELP, storeChoice } from '../store-option.ts';
+import type { StoreTarget } from '../../store/clickhouse/target.ts';
 
 export const UI_DIST = repoPath('ui/dist/');
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|::1)$/;
@@ -26,6 +28,8 @@ export interface ServeOptions {
   keyFile?: string;
   maxUploadMb?: number;
   token?: string;
+  /** A shared store (issue #20): the API reads and writes it instead of the workspace DuckDB. */
+  store?: StoreTarget;
 }
 
 /** Work done after the port is held and the database is open, before the app is built (npm start). */
@@ -39,8 +43,9 @@ export function parsePort(v: string | number | undefined, what = '--port'): numb
   return n;
 }
 
-export function parseServeArgs(args: string[]): ServeOptions {
-  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' } });
+export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' }, store: { type: 'string' }, 'store-credentials': { type: 'string' } });
+  const { target } = storeChoice('serve', a, env);
   const port = parsePort(a.options.port as string | undefined);
   const host = (a.options.host as string | undefined) ?? '127.0.0.1';
   let token: string | undefined;
@@ -60,6 +65,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(a.options['key-file'] !== undefined ? { keyFile: String(a.options['key-file']) } : {}),
     ...(a.options['max-upload-mb'] !== undefined ? { maxUploadMb: a.options['max-upload-mb'] as number } : {}),
     ...(token !== undefined ? { token } : {}),
+    ...(target ? { store: target } : {}),
   };
 }
 
@@ -124,9 +130,23 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
   try {
     held = await holdPort(o.host, o.port);
     const [{ openContext }, { buildApp }] = await Promise.all([import('../../incidents.ts'), import('../../http/app.ts')]);
-    ctx = await openContext({ env: io.env, db: o.db, keyFile: o.keyFile });
-    await warmup?.(ctx, io);
-    const app = await buildApp({ ctx, uiDist: existsSync(UI_DIST) ? UI_DIST : undefined, maxUploadMb: o.maxUploadMb, token: o.token, allowedHosts: LOOPBACK.test(o.host) ? [] : [o.host] });
+    const common = { uiDist: existsSync(UI_DIST) ? UI_DIST : undefined, maxUploadMb: o.maxUploadMb, token: o.token, allowedHosts: LOOPBACK.test(o.host) ? [] : [o.host] };
+    let app: Awaited<ReturnType<typeof buildApp>>;
+    let where: string;
+    if (o.store) {
+      // A shared store: the workspace gives the key and formats; incidents live in ClickHouse.
+      const [{ ClickHouseStore }, { buildSharedApp }] = await Promise.all([import('../../store/clickhouse/store.ts'), import('../../http/shared-app.ts')]);
+      ctx = await openContext({ env: io.env, db: ':memory:', keyFile: o.keyFile });
+      const shared = await ClickHouseStore.open(o.store);
+      await warmup?.(ctx, io);
+      app = await buildSharedApp({ ctx, shared, ...common });
+      where = `store ${shared.path}`;
+    } else {
+      ctx = await openContext({ env: io.env, db: o.db, keyFile: o.keyFile });
+      await warmup?.(ctx, io);
+      app = await buildApp({ ctx, ...common });
+      where = `database ${ctx.store.path}`;
+    }
     // Hand the port over: released and re-bound within the same tick of work, so the window in
     // which another process could take it is a few milliseconds (and then it is reported below).
     await held.release();
@@ -139,7 +159,7 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
     }
     const url = `${address.replace('0.0.0.0', o.host)}/`;
     lock.update({ url });
-    io.stderr.write(`mcp-triage: serving ${url} (database ${ctx.store.path})\n`);
+    io.stderr.write(`mcp-triage: serving ${url} (${where})\n`);
     await new Promise<void>((done) => {
       stop = () => {
         stop = () => undefined; // a second Ctrl-C while closing changes nothing
@@ -161,7 +181,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the web UI and HTTP API (127.0.0.1:8765 by default)',
-  help: `Usage: mcp-triage serve [--port N] [--host H] [--db FILE] [--max-upload-mb N] [--token-file FILE]
+  help: `Usage: mcp-triage serve [--port N] [--host H] [--db FILE] [--max-upload-mb N] [--token-file FILE] [--store URL]
 
 Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
   --port N            port, 0…65535 (default 8765; 0 picks a free one)
@@ -169,12 +189,13 @@ Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
   --db FILE           DuckDB file (default: the workspace database)
   --max-upload-mb N   largest upload accepted (default 2048)
   --token-file FILE   require Authorization: Bearer <token from this file> on every request
+${STORE_HELP.split('\n').filter((l) => !l.includes('--incident') && !l.includes('stored incident ID')).join('\n')}
 
 One serve per workspace: it holds <workspace>/workspace.lock (its PID) while it runs, so a second
 serve on the same workspace, and purge, refuse and name that PID. The lock is removed on exit,
 Ctrl-C, SIGTERM and SIGHUP; one left behind by a killed process is taken over with a note.
 A busy or invalid port is reported (exit 1) before the database is opened.`,
   async run(args, io) {
-    return serve(parseServeArgs(args), io);
+    return serve(parseServeArgs(args, io.env), io);
   },
 };
