@@ -172,15 +172,22 @@ export class TestClickHouse {
     return text;
   }
 
-  /** Stop every node by its PID (SIGTERM, then SIGKILL after 10 s) and remove the folder. */
+  /** Stop every node by its PID (SIGTERM, then SIGKILL after 5 s: the data is thrown away) and remove the folder. */
   async stop(): Promise<void> {
+    const kill = (pid: number | undefined, sig: NodeJS.Signals) => {
+      try {
+        if (pid) process.kill(pid, sig);
+      } catch {
+        // already gone
+      }
+    };
     await Promise.all(
       this.nodes.map(async (n) => {
         const p = n.proc;
         if (!p || p.exitCode !== null || p.signalCode !== null) return;
         const done = new Promise<void>((r) => p.once('exit', () => r()));
-        process.kill(p.pid!, 'SIGTERM');
-        const t = setTimeout(() => p.pid && process.kill(p.pid, 'SIGKILL'), 10_000);
+        kill(p.pid, 'SIGTERM');
+        const t = setTimeout(() => kill(p.pid, 'SIGKILL'), 5_000);
         await done;
         clearTimeout(t);
       }),
