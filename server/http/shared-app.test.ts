@@ -11,6 +11,7 @@ import { openContext, type Context } from '../incidents.ts';
 import { ClickHouseStore } from '../store/clickhouse/store.ts';
 import { parseStoreUrl } from '../store/clickhouse/target.ts';
 import { TEST_USER, TestClickHouse } from '../store/clickhouse/testing/server.ts';
+import { strict } from '../store/clickhouse/testing/strict.ts';
 import { multipart, REPO, sampleFiles, tempWorkspace } from '../testing/helpers.ts';
 import { buildApp } from './app.ts';
 import { buildSharedApp } from './shared-app.ts';
@@ -24,7 +25,8 @@ let shared: FastifyInstance;
 beforeAll(async () => {
   server = await TestClickHouse.start(2);
   ctx = await openContext({ env: ws.env, db: ':memory:', keyFile: ws.keyFile });
-  local = await buildApp({ ctx, uploadDir: join(ws.dir, 'up-local') });
+  // Compared with a strict embedded app: a shared store is always strict.
+  local = await buildApp({ ctx: strict(ctx), uploadDir: join(ws.dir, 'up-local') });
   const store = await ClickHouseStore.open(parseStoreUrl(server.url('api'), 'env'));
   shared = await buildSharedApp({ ctx, shared: store, uploadDir: join(ws.dir, 'up-shared') });
 });

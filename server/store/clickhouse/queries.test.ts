@@ -14,6 +14,7 @@ import { chCountEvents, chHistogram, chQueryEvents } from './events.ts';
 import { ClickHouseStore } from './store.ts';
 import { parseStoreUrl } from './target.ts';
 import { TestClickHouse } from './testing/server.ts';
+import { strict } from './testing/strict.ts';
 import { STUB_ANALYSIS, writeSynthetic } from './testing/synthetic.ts';
 
 const SYNTHETIC_EVENTS = 26_000;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   incidents.push({ name: 'synthetic', local: syn, stored: topologies.map(() => syn) });
   for (const name of SAMPLES) {
     const entries = () => entriesFromPaths([join(REPO, 'samples', name)]);
-    const local = await ingestIncident(ctx, entries(), { name });
+    const local = await ingestIncident(strict(ctx), entries(), { name });
     const stored: string[] = [];
     for (const t of topologies) stored.push((await t.store.ingest(ctx, entries(), { name })).id);
     incidents.push({ name, local: local.id, stored });

@@ -13,6 +13,7 @@ import { chQueryEvents } from './events.ts';
 import { ClickHouseStore } from './store.ts';
 import { parseStoreUrl } from './target.ts';
 import { TestClickHouse } from './testing/server.ts';
+import { strict } from './testing/strict.ts';
 import { IngestWriter } from './writer.ts';
 
 const DIR = join(REPO, 'samples', 'restart-stale-session');
@@ -60,8 +61,8 @@ describe.each([1, 2])('writing to ClickHouse (%i shard(s))', (shards) => {
   });
 
   it('files added later: the same incident as the embedded store makes; the same files again add nothing', async () => {
-    const a = await ingestIncident(ctx, entries(FIRST), { name: 'x' });
-    const b = await ingestIncident(ctx, entries(SECOND), { id: a.id, name: 'x' });
+    const a = await ingestIncident(strict(ctx), entries(FIRST), { name: 'x' });
+    const b = await ingestIncident(strict(ctx), entries(SECOND), { id: a.id, name: 'x' });
     const s1 = await store.ingest(ctx, entries(FIRST), { name: 'x' });
     expect(s1.analysis).toEqual(json(a.analysis));
     const s2 = await store.ingest(ctx, entries(SECOND), { id: s1.id, name: 'x' });
@@ -78,7 +79,7 @@ describe.each([1, 2])('writing to ClickHouse (%i shard(s))', (shards) => {
   });
 
   it('a batch whose answer was lost is counted, not sent twice; one broken before sending is sent again', async () => {
-    const want = await ingestIncident(ctx, entries([DIR]), { name: 'x' });
+    const want = await ingestIncident(strict(ctx), entries([DIR]), { name: 'x' });
     const seen: string[] = [];
     IngestWriter.faults.insert = (table, attempt, when) => {
       seen.push(`${table}:${attempt}:${when}`);
@@ -119,8 +120,8 @@ describe.each([1, 2])('writing to ClickHouse (%i shard(s))', (shards) => {
     // The retry adds the files (their rows from the crashed ingest stay invisible: no duplicates).
     const retry = await store.ingest(ctx, entries(SECOND), { id: first.id, name: 'x' });
     expect(retry.added).toBe(3);
-    const a = await ingestIncident(ctx, entries(FIRST), { name: 'x' });
-    const b = await ingestIncident(ctx, entries(SECOND), { id: a.id, name: 'x' });
+    const a = await ingestIncident(strict(ctx), entries(FIRST), { name: 'x' });
+    const b = await ingestIncident(strict(ctx), entries(SECOND), { id: a.id, name: 'x' });
     expect(retry.analysis).toEqual(json(b.analysis));
     expect(await eventsOf(store, first.id)).toEqual(await embeddedEvents(a.id));
     const total = await chQueryEvents(store, first.id, EventFilters.parse({ limit: 1 }));

@@ -13,7 +13,8 @@ import { REPO, tempWorkspace } from '../../../testing/helpers.ts';
 import { rowToEvent } from '../../store.ts';
 import { ClickHouseStore } from '../store.ts';
 import { parseStoreUrl } from '../target.ts';
-import { cli, storedId } from './cli.ts';
+import { cli, storedId, strictArgs } from './cli.ts';
+import { strict } from './strict.ts';
 import { TestClickHouse } from './server.ts';
 
 export function parityIncidents(): { name: string; dir: string }[] {
@@ -59,12 +60,12 @@ export function parityTests(topologies: readonly number[]): void {
     });
     it.each(incidents)('$name', async ({ name, dir }) => {
       const args = ['analyze', dir, '--json', '--key-file', ws.keyFile];
-      const local = await cli(args, ws.env);
+      const local = await cli([...args, ...(await strictArgs(ws.env))], ws.env);
       expect(local.code, local.stderr).toBe(0);
       // The samples (whose analyses and reports are reviewed goldens) also compare every stored
       // event and the report read back; the recorded incidents compare the analysis.
       const deep = !name.startsWith('recorded/');
-      const e = deep ? await ingestIncident(embedded, entriesFromPaths([dir]), { name: 'x' }) : null;
+      const e = deep ? await ingestIncident(strict(embedded), entriesFromPaths([dir]), { name: 'x' }) : null;
       const events = e ? await allEmbedded(embedded, e.id) : [];
       const report = e ? await incidentReport(embedded.store, e.id, { key: embedded.key }) : null;
       for (const s of stores) {
