@@ -84,7 +84,9 @@ function incidentRow(s: IncidentState): IncidentRow {
     files: s.files,
     events: s.events,
     decision: s.ingests.length ? s.decision : null,
-  };
+    // Where incident rows carry the privacy mode (redaction tiers): a shared store's is always strict.
+    privacyMode: 'strict',
+  } as IncidentRow;
 }
 
 export interface IngestKeys {
@@ -399,7 +401,10 @@ export class ClickHouseStore {
     const files = await this.files(s.incident);
     const skipped = await this.skippedFiles(s.incident);
     let n = 0;
-    await scratch.ingest(s.incident, s.name, async (writer) => {
+    // Recorded strict where the store records a privacy mode (redaction tiers: a 4th argument of
+    // Store.ingest), so the analysis of the whole incident says what its stored text is.
+    const ingest = scratch.ingest.bind(scratch) as unknown as (id: string, name: string, fn: Parameters<Store['ingest']>[2], opts: { mode: 'strict' }) => Promise<unknown>;
+    await ingest(s.incident, s.name, async (writer) => {
       for await (const e of this.allEvents(s.incident)) {
         if (e.seq !== n) throw new TriageError('TRIAGE_ERR_STORE', `${this.target.display}: incident ${s.incident} has a gap in its events at seq ${n}; it cannot be extended`);
         const { seq: _seq, ...event } = e;
@@ -407,7 +412,7 @@ export class ClickHouseStore {
         n++;
       }
       return { files, redactions: {}, skipped };
-    });
+    }, { mode: 'strict' });
     if (s.toolPolicy) await scratch.setToolPolicy(s.incident, s.toolPolicy);
     return { firstSeq: n, firstFile: files.reduce((m, f) => Math.max(m, f.fileNo + 1), 0), skipped: skipped.length };
   }
