@@ -17,7 +17,7 @@ const SPILL_BYTES = 16 * 1024 * 1024;
 export const analyzeCommand: Command = {
   name: 'analyze',
   summary: 'ingest logs, correlate them and decide what to do next',
-  help: `Usage: mcp-triage analyze PATH… [--json] [--db FILE] [--key-file FILE]
+  help: `Usage: mcp-triage analyze PATH… [--json] [--db FILE] [--key-file FILE] [--strict]
 
 Ingests files, folders or .gz files, detects each file's format and source (client, proxy,
 server), correlates requests across them, finds the first exception and decides:
@@ -30,6 +30,9 @@ Options:
                    inputs over 16 MiB (on disk) a private temporary file, deleted afterwards, so memory
                    stays bounded: an in-memory database cannot spill to disk)
   --key-file FILE  pseudonymisation key (default: the workspace key, so pseudonyms agree across runs)
+  --strict         redact everything before storage, as a report would be (default: standard —
+                   session ids and credentials before storage, personal and business data at every
+                   exit: report, redact, exports). The mode is printed and in --json as privacyMode
 
 Progress goes to stderr: on a terminal one line with the phase, file, percent, MiB/s and
 time left; otherwise one line per file parsed. A file that is not a log (empty, binary, a damaged
@@ -40,7 +43,7 @@ input (also when no input is a log: one line on stderr, nothing on stdout), 2 in
 Example:
   mcp-triage analyze samples/restart-stale-session --json | jq .decision`,
   async run(args, io) {
-    const a = parseArgs('analyze', args, { json: { type: 'boolean' }, db: { type: 'string' }, 'key-file': { type: 'string' } });
+    const a = parseArgs('analyze', args, { json: { type: 'boolean' }, db: { type: 'string' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' } });
     if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'analyze: give at least one PATH (a log file, a folder or a .gz); see mcp-triage analyze --help');
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
     const entries = entriesFromPaths(paths);
@@ -56,7 +59,7 @@ Example:
     });
     try {
       const name = a.positionals.map((p) => basename(p)).join(', ');
-      const { analysis, skippedFiles } = await ingestIncident(ctx, entries, { toolPolicy, name, onProgress: progressPrinter(io.stderr) });
+      const { analysis, skippedFiles } = await ingestIncident(ctx, entries, { toolPolicy, name, onProgress: progressPrinter(io.stderr), mode: a.options.strict ? 'strict' : 'standard' });
       printSkipped(io.stderr, skippedFiles);
       io.stdout.write(a.options.json ? JSON.stringify(analysis, null, 2) + '\n' : renderAnalysis(analysis, { color: (io.stdout as NodeJS.WriteStream).isTTY === true }));
       return 0;

@@ -12,7 +12,7 @@ import { printSkipped, progressPrinter } from '../progress.ts';
 export const reportCommand: Command = {
   name: 'report',
   summary: 'write the redacted public issue report (Markdown) for a set of logs',
-  help: `Usage: mcp-triage report PATH… [--out FILE] [--format md|json] [--exclude FILE:LINE,…] [--key-file FILE]
+  help: `Usage: mcp-triage report PATH… [--out FILE] [--format md|json] [--exclude FILE:LINE,…] [--key-file FILE] [--strict]
 
 Ingests the logs (as analyze does, in memory), then writes a Markdown issue that is safe to paste
 in public: summary, environment and versions, what happened (decision, rule, stage, first
@@ -27,9 +27,10 @@ log, exit 1 with one line on stderr and nothing written.
 
   --out FILE              write to FILE instead of stdout
   --format md|json        Markdown (default) or {"markdown","redactions","sections"}
-  --exclude FILE:LINE,…   leave these evidence lines out of the timeline (after a refusal)`,
+  --exclude FILE:LINE,…   leave these evidence lines out of the timeline (after a refusal)
+  --strict                redact everything at ingest too (the report is redacted either way)`,
   async run(args, io) {
-    const a = parseArgs('report', args, { out: { type: 'string' }, format: { type: 'string' }, exclude: { type: 'string' }, 'key-file': { type: 'string' } });
+    const a = parseArgs('report', args, { out: { type: 'string' }, format: { type: 'string' }, exclude: { type: 'string' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' } });
     const format = (a.options.format as string | undefined) ?? 'md';
     if (format !== 'md' && format !== 'json') throw new TriageError('TRIAGE_ERR_USAGE', `report: --format takes md or json, not "${format}"`);
     if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'report: give at least one PATH (see mcp-triage report --help)');
@@ -41,7 +42,7 @@ log, exit 1 with one line on stderr and nothing written.
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
       const r = await ingestIncident(ctx, entries, {
-        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr) });
+        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr), mode: a.options.strict ? 'strict' : 'standard' });
       printSkipped(io.stderr, r.skippedFiles);
       const report = await incidentReport(ctx.store, r.id, { secrets: r.secrets, key: ctx.key, exclude });
       const text = format === 'json' ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }, null, 2) + '\n' : report.markdown;

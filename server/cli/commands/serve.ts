@@ -26,6 +26,10 @@ export interface ServeOptions {
   keyFile?: string;
   maxUploadMb?: number;
   token?: string;
+  /** Every ingest strict (redaction.md "Tiers"): asked with --strict, and always on a non-loopback host. */
+  strict: boolean;
+  /** Bound beyond loopback: API answers are an exit (standard-mode incidents go out exit-redacted). */
+  network: boolean;
 }
 
 /** Work done after the port is held and the database is open, before the app is built (npm start). */
@@ -40,7 +44,7 @@ export function parsePort(v: string | number | undefined, what = '--port'): numb
 }
 
 export function parseServeArgs(args: string[]): ServeOptions {
-  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' } });
+  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' } });
   const port = parsePort(a.options.port as string | undefined);
   const host = (a.options.host as string | undefined) ?? '127.0.0.1';
   let token: string | undefined;
@@ -53,9 +57,12 @@ export function parseServeArgs(args: string[]): ServeOptions {
     }
   }
   if (!LOOPBACK.test(host) && !token) throw new TriageError('TRIAGE_ERR_USAGE', `serve: binding to ${host} exposes your logs to the network; add --token-file FILE (a file holding a long random token)`);
+  const network = !LOOPBACK.test(host);
   return {
     host,
     port,
+    strict: network || a.options.strict === true,
+    network,
     ...(a.options.db !== undefined ? { db: String(a.options.db) } : {}),
     ...(a.options['key-file'] !== undefined ? { keyFile: String(a.options['key-file']) } : {}),
     ...(a.options['max-upload-mb'] !== undefined ? { maxUploadMb: a.options['max-upload-mb'] as number } : {}),
@@ -123,7 +130,7 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
   let ctx: Context | undefined;
   try {
     held = await holdPort(o.host, o.port);
-    ctx = await openContext({ env: io.env, db: o.db, keyFile: o.keyFile });
+    ctx = { ...(await openContext({ env: io.env, db: o.db, keyFile: o.keyFile })), strict: o.strict, network: o.network };
     await warmup?.(ctx, io);
     const app = await buildApp({ ctx, uiDist: existsSync(UI_DIST) ? UI_DIST : undefined, maxUploadMb: o.maxUploadMb, token: o.token, allowedHosts: LOOPBACK.test(o.host) ? [] : [o.host] });
     // Hand the port over: released and re-bound within the same tick of work, so the window in
@@ -138,7 +145,7 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
     }
     const url = `${address.replace('0.0.0.0', o.host)}/`;
     lock.update({ url });
-    io.stderr.write(`mcp-triage: serving ${url} (database ${ctx.store.path})\n`);
+    io.stderr.write(`mcp-triage: serving ${url} (database ${ctx.store.path}; ${o.strict ? `privacy mode strict for every upload${o.network ? ', since the host is not loopback' : ''}` : 'privacy mode standard by default: PII stays in the local database and is redacted at every exit'})\n`);
     await new Promise<void>((done) => {
       stop = () => {
         stop = () => undefined; // a second Ctrl-C while closing changes nothing
@@ -160,7 +167,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the web UI and HTTP API (127.0.0.1:8765 by default)',
-  help: `Usage: mcp-triage serve [--port N] [--host H] [--db FILE] [--max-upload-mb N] [--token-file FILE]
+  help: `Usage: mcp-triage serve [--port N] [--host H] [--db FILE] [--max-upload-mb N] [--token-file FILE] [--strict]
 
 Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
   --port N            port, 0…65535 (default 8765; 0 picks a free one)
@@ -168,6 +175,10 @@ Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
   --db FILE           DuckDB file (default: the workspace database)
   --max-upload-mb N   largest upload accepted (default 2048)
   --token-file FILE   require Authorization: Bearer <token from this file> on every request
+  --strict            redact everything before storage for every upload (always on for a non-loopback
+                      --host). Default (standard): session ids and credentials before storage; personal
+                      and business data stay in the local database, shown in the UI, and are redacted
+                      in every report and export. An upload can ask for strict itself (?privacy=strict)
 
 One serve per workspace: it holds <workspace>/workspace.lock (its PID) while it runs, so a second
 serve on the same workspace, and purge, refuse and name that PID. The lock is removed on exit,

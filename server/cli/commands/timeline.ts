@@ -16,7 +16,7 @@ const COLOR: Record<string, string> = { client: '\x1b[36m', proxy: '\x1b[35m', s
 export const timelineCommand: Command = {
   name: 'timeline',
   summary: 'print the merged, correlated timeline of the logs for a terminal',
-  help: `Usage: mcp-triage timeline PATH… [--request ID] [--session PSEUDONYM] [--source S] [--level L] [--grep TEXT] [--limit N]
+  help: `Usage: mcp-triage timeline PATH… [--request ID] [--session PSEUDONYM] [--source S] [--level L] [--grep TEXT] [--limit N] [--strict]
 
 Merges every input into one timeline ordered by time (as logged; no clock is rewritten).
   --request ID        one request: a JSON-RPC id (e.g. 3) or a proxy request id (x-request-id)
@@ -24,9 +24,12 @@ Merges every input into one timeline ordered by time (as logged; no clock is rew
   --source S          client | proxy | server
   --level L           this level or worse (debug, info, warn, error)
   --grep TEXT         lines containing TEXT (case-insensitive)
-  --limit N           at most N lines (default 500)`,
+  --limit N           at most N lines (default 500)
+  --strict            redact everything before storage; by default (standard) the timeline shows what
+                      the local database holds: personal data (hosts, IPs, e-mails) as logged, session
+                      ids as pseudonyms, credentials removed`,
   async run(args, io) {
-    const a = parseArgs('timeline', args, { request: { type: 'string' }, session: { type: 'string' }, source: { type: 'string' }, level: { type: 'string' }, grep: { type: 'string' }, limit: { type: 'number' }, 'key-file': { type: 'string' } });
+    const a = parseArgs('timeline', args, { request: { type: 'string' }, session: { type: 'string' }, source: { type: 'string' }, level: { type: 'string' }, grep: { type: 'string' }, limit: { type: 'number' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' } });
     if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'timeline: give at least one PATH (see mcp-triage timeline --help)');
     const request = a.options.request as string | undefined;
     const filters = EventFilters.safeParse({
@@ -44,7 +47,7 @@ Merges every input into one timeline ordered by time (as logged; no clock is rew
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
       const { id, skippedFiles } = await ingestIncident(ctx, entries, {
-        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', ') });
+        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), mode: a.options.strict ? 'strict' : 'standard' });
       printSkipped(io.stderr, skippedFiles);
       const { rows, total } = await queryEvents(ctx.store, id, filters.data);
       const color = (io.stdout as NodeJS.WriteStream).isTTY === true;

@@ -233,3 +233,51 @@ export function redactText(text: string, opts: { key: Uint8Array; ids?: SessionI
 }
 
 import { collectSessionIds as collectSessionIdsSafe } from './session.ts';
+
+/**
+ * The final sweep of secrets found late (redaction.md "Tiers": nothing is committed before it ran).
+ * A value the ledger learnt on line n (a password in `password=…`) is swept from every later line
+ * as it is redacted, but lines before n were already written: this rewrites them, inside the
+ * ingest's transaction (store.ts). Also session ids first met in pass 2 (pass-1 ids were known
+ * before any line was redacted). `values` are the literals to look for; `rewrite` applies them.
+ */
+export interface LateSweep {
+  values: string[];
+  /** The text with every late value replaced, and what replaced them (null: nothing there). */
+  rewrite(text: string): { text: string; rules: string[] } | null;
+}
+
+export function createLateSweep(key: Uint8Array, book: SessionIdBook, ledger: SecretLedger, knownIds: ReadonlySet<string>): LateSweep {
+  const sw = new LiteralSweeper();
+  const values: string[] = [];
+  for (const [rule, v, , replacement] of ledger.swept) {
+    sw.add(v, replacement!, rule);
+    values.push(v);
+  }
+  for (const id of book.raw) {
+    if (knownIds.has(id)) continue;
+    const p = sessionPseudonym(key, id);
+    for (const v of idVariantsOf(id)) {
+      sw.add(v, p, '@mcp-session');
+      values.push(v);
+    }
+  }
+  return {
+    values,
+    rewrite(text: string) {
+      const edits = sw.edits(text);
+      if (!edits.length) return null;
+      let out = '';
+      let pos = 0;
+      for (const e of edits) {
+        out += text.slice(pos, e.start) + e.text;
+        pos = e.end;
+      }
+      return { text: out + text.slice(pos), rules: edits.map((e) => e.rule) };
+    },
+  };
+}
+
+import { LiteralSweeper } from './sweeper.ts';
+import { idVariants as idVariantsOf } from './session.ts';
+import { sessionPseudonym } from './pseudonym.ts';
