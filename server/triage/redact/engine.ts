@@ -407,6 +407,10 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
         const h = hostValue(st.key, m.value.value);
         if (h !== null) {
           edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(h, m.value.quote), rule: '@host', originalLength: m.value.end - m.value.start });
+          // As @host does in text: a host named here is swept where it reappears bare (a replica
+          // name quoted in prose, e.g. a rationale in a report).
+          const bare = m.value.value.replace(/:\d{1,5}$/, '');
+          st.ledger.record('@host', bare, 'pii', h.slice(0, h.length - (m.value.value.length - bare.length)));
           continue;
         }
       }
