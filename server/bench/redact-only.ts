@@ -1,4 +1,4 @@
-// `npx tsx server/bench/redact-only.ts [--size MiB] [--dir DIR] [--tier ingest|full] [--repeat N]`:
+// `npx tsx server/bench/redact-only.ts [--size MiB] [--dir DIR] [--tier all,ingest] [--repeat N]`:
 // just the line redactor over the bench corpus (or DIR): pass 1 (session ids) and pass 2 (one
 // redactor per file, one ledger), no parsing, no DuckDB. Prints seconds and MiB/s per run, so
 // the redactor's share of `analyze` can be read beside `npm run bench`. Timings are printed,
@@ -13,7 +13,7 @@ const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1]! : dflt;
 };
-const tiers = arg('tier', 'full,ingest').split(',');
+const tiers = arg('tier', 'all,ingest').split(',');
 const repeat = Number(arg('repeat', '2'));
 let dir = arg('dir', '');
 let scratch: string | null = null;

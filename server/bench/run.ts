@@ -72,6 +72,8 @@ if (reuse) {
     else rows.push({ tool: 'lnav', seconds: null, rssMiB: null, note: 'not installed (apt-get install lnav)' });
     const db = join(dir, 'bench.duckdb');
     rows.push(timed('mcp-triage analyze --json', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--db', db], { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }));
+    // The same with every redaction rule at ingest (privacy mode strict: the behaviour before tiers).
+    if (!process.argv.includes('--no-strict')) rows.push(timed('mcp-triage analyze --json --strict', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--strict', '--db', join(dir, 'bench-strict.duckdb')], { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }));
 
     const wc = rows[0]!.seconds;
     const lnav = rows.find((r) => r.tool.startsWith('lnav'))?.seconds ?? null;
