@@ -95,6 +95,20 @@ describe('the final sweep of secrets found late', () => {
     expect(Number(all[0]!.n)).toBe(0);
   });
 
+  it('many values learnt late (more than one query takes) are swept too', async () => {
+    const secret = (i: number) => `S3cr3t-${String(i).padStart(4, '0')}-${(i * 7919).toString(16)}abc`;
+    const text = [
+      ...Array.from({ length: 150 }, (_, i) => `2026-03-14T09:26:10.${String(i % 1000).padStart(3, '0')}Z INFO retrying with ${secret(i)} now`),
+      ...Array.from({ length: 150 }, (_, i) => `2026-03-14T09:27:10.${String(i % 1000).padStart(3, '0')}Z DEBUG config password=${secret(i)}`),
+    ].join('\n');
+    const id = store.newIncidentId();
+    await ingestIntoStore(store, id, 'many', [entry('many.log', text)], { key: TEST_KEY, formats, pipeline: false, workers: 0 });
+    const rows = await store.query<{ text: string }>('SELECT text FROM events WHERE incident_id = $id', { id });
+    const left = rows.filter((r) => /S3cr3t-\d{4}/.test(r.text)).map((r) => r.text);
+    expect(left).toEqual([]);
+    expect((await store.redactionCounts(id))['@secret-key']).toBe(300);
+  });
+
   it('a secret that is never learnt is not invented, and clean text is left alone', async () => {
     const clean = '2026-03-14T09:26:10.100Z INFO all good\n2026-03-14T09:26:10.200Z INFO still good';
     const { all } = await ingest('standard', {}, clean);

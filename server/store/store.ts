@@ -471,38 +471,42 @@ export class Store {
   }
 }
 
-/** Values per late-sweep query (each is a bound parameter, tested against text and message). */
-const LATE_BATCH = 64;
+/** Up to this many late values, DuckDB's contains() picks the rows; beyond, the candidate rows are read and swept in JS. */
+const LATE_CONTAINS_MAX = 64;
+/** Rows per read when the candidate rows are swept in JS. */
+const LATE_PAGE = 16_384;
+/** More separate candidate ranges than this: the contains() query scans the ingest's rows instead. */
+const LATE_MAX_RANGES = 64;
 
 /**
  * The final sweep of an ingest, inside its transaction: rows of this ingest that hold a value
  * learnt late are rewritten (every text column), their index blocks get the new text's trigrams,
- * and the rewrites are counted by rule. The index finds candidate blocks (a value whose trigrams
- * a block lacks is not in it); DuckDB's contains() then picks the rows.
+ * and the rewrites are counted by rule. The index finds candidate blocks (a value whose trigrams a
+ * block lacks is not in it). Then, with few values, DuckDB's contains() picks the rows; with many
+ * (say a unique hex signature per request, whose trigrams every block has), the candidate rows are
+ * read once and the sweeper, linear in the text whatever the number of values, picks them.
  */
 async function lateSweep(w: DuckDBConnection, incidentId: string, seq0: number, blocks: TextBlock[], late: LateRewrite, redactions: Record<string, number>): Promise<void> {
-  const byBlock = new Map<number, TextBlock>(blocks.map((b) => [b.seqLo >> BLOCK_SHIFT, b]));
   const values = [...new Set(late.values)].filter((v) => v.length > 0);
-  for (let i = 0; i < values.length; i += LATE_BATCH) {
-    const batch = values.slice(i, i + LATE_BATCH);
-    const wanted = batch.map((v) => queryBits(v.toLowerCase()));
-    const ranges: Array<[number, number]> = [];
-    for (const b of blocks) {
-      if (!wanted.some((q) => mayHold(b.bits, q))) continue;
-      const last = ranges[ranges.length - 1];
-      if (last && last[1] + 1 === b.seqLo) last[1] = b.seqHi;
-      else ranges.push([b.seqLo, b.seqHi]);
-    }
-    if (!ranges.length) continue;
-    const params: Record<string, string | number> = { id: incidentId, s0: seq0 };
-    batch.forEach((v, k) => (params[`v${k}`] = v));
-    const where = ranges.map(([a, b]) => `seq BETWEEN ${a} AND ${b}`).join(' OR ');
-    const has = batch.map((_, k) => `contains(text, $v${k}) OR contains(message, $v${k})`).join(' OR ');
-    const r = await w.runAndReadAll(
-      `SELECT seq, ${TEXT_COLUMNS.map((c) => (c === 'attrs' ? 'attrs::VARCHAR AS attrs' : c)).join(', ')} FROM events WHERE incident_id = $id AND seq >= $s0 AND (${where}) AND (${has})`,
-      params,
-    );
-    for (const row of r.getRowObjectsJS() as Array<Record<string, unknown>>) {
+  if (!values.length || !blocks.length) return;
+  const candidates = new Set<TextBlock>();
+  for (const v of values) {
+    const q = queryBits(v.toLowerCase());
+    for (const b of blocks) if (!candidates.has(b) && mayHold(b.bits, q)) candidates.add(b);
+    if (candidates.size === blocks.length) break;
+  }
+  if (!candidates.size) return;
+  const ranges: Array<[number, number]> = [];
+  for (const b of blocks) {
+    if (!candidates.has(b)) continue;
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] + 1 === b.seqLo) last[1] = b.seqHi;
+    else ranges.push([b.seqLo, b.seqHi]);
+  }
+  const byBlock = new Map<number, TextBlock>(blocks.map((b) => [b.seqLo >> BLOCK_SHIFT, b]));
+  const cols = `seq, ${TEXT_COLUMNS.map((c) => (c === 'attrs' ? 'attrs::VARCHAR AS attrs' : c)).join(', ')}`;
+  const fix = async (rows: Array<Record<string, unknown>>) => {
+    for (const row of rows) {
       const seq = Number(row.seq);
       const set: string[] = [];
       const p: Record<string, string | number> = { id: incidentId, seq };
@@ -519,8 +523,25 @@ async function lateSweep(w: DuckDBConnection, incidentId: string, seq0: number, 
           if (block?.bits && !addTrigrams(block.bits, out.text)) block.bits = null;
         }
       }
-      if (!set.length) continue;
-      await w.run(`UPDATE events SET ${set.join(', ')} WHERE incident_id = $id AND seq = $seq`, p);
+      if (set.length) await w.run(`UPDATE events SET ${set.join(', ')} WHERE incident_id = $id AND seq = $seq`, p);
+    }
+  };
+  if (values.length <= LATE_CONTAINS_MAX) {
+    const params: Record<string, string | number> = { id: incidentId, s0: seq0 };
+    values.forEach((v, k) => (params[`v${k}`] = v));
+    const where = ranges.length <= LATE_MAX_RANGES ? `AND (${ranges.map(([a, b]) => `seq BETWEEN ${a} AND ${b}`).join(' OR ')})` : '';
+    const has = values.map((_, k) => `contains(text, $v${k}) OR contains(message, $v${k})`).join(' OR ');
+    const r = await w.runAndReadAll(`SELECT ${cols} FROM events WHERE incident_id = $id AND seq >= $s0 ${where} AND (${has})`, params);
+    await fix(r.getRowObjectsJS() as Array<Record<string, unknown>>);
+    return;
+  }
+  for (const [a, b] of ranges) {
+    for (let lo = a; lo <= b; lo += LATE_PAGE) {
+      const r = await w.runAndReadAll(`SELECT seq, text, message FROM events WHERE incident_id = $id AND seq BETWEEN $lo AND $hi`, { id: incidentId, lo, hi: Math.min(b, lo + LATE_PAGE - 1) });
+      // A message that is part of its text holds a value only if the text does.
+      const hits = (r.getRowsJS() as Array<[bigint, string, string]>).filter(([, text, message]) => late.rewrite(text) !== null || (!text.includes(message) && late.rewrite(message) !== null)).map(([seq]) => Number(seq));
+      // Only the rows that hold a value are read whole (every text column is rewritten).
+      if (hits.length) await fix((await w.runAndReadAll(`SELECT ${cols} FROM events WHERE incident_id = $id AND seq IN (${hits.join(',')})`, { id: incidentId })).getRowObjectsJS() as Array<Record<string, unknown>>);
     }
   }
 }
