@@ -224,8 +224,8 @@ async function scaleIncident(store: Store, id: string, target: number): Promise<
   const t0 = performance.now();
   await store.query(`INSERT INTO incidents (id, name, created_at, state) VALUES ($s, 'bench copy', 0, 'ready')`, { s: scaled });
   await store.query(
-    `INSERT INTO events SELECT $s, seq + k * ${stride}, file, line, end_line, source, format, kind, ts + k * ${Number(span ?? 0)}, level, message, text,
-       http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs
+    // every column by name, so a column added to events later is copied too
+    `INSERT INTO events BY NAME SELECT * EXCLUDE (k) REPLACE ($s AS incident_id, seq + k * ${stride} AS seq, ts + k * ${Number(span ?? 0)} AS ts)
      FROM events, range(${copies}) r(k) WHERE incident_id = $id ORDER BY k, seq`,
     { s: scaled, id },
   );
