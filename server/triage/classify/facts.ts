@@ -153,9 +153,23 @@ export function failureCauses(e: Pick<Event, 'signals'>): SignalCause[] {
 }
 
 /** A line that reports something went wrong: an error status or level, a traceback, or a failure signal. */
+/** Block formats that are an exception itself (a traceback, a Node error, a Java stack). */
+const EXCEPTION_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
+/** A stack frame, a traceback header or a chained cause inside a multi-line event. */
+const STACK_LINE = /(?:^|\n)\s{0,12}(?:at [\w.<$@\[(]|File "|Traceback \(most recent call last\)|Caused by: |\+ Exception Group|\| [A-Za-z_][\w.]*(?:Error|Exception)\b)/;
+
+/**
+ * A multi-line event is a visible error when it is an exception: a traceback or stack, or a line with
+ * one folded under it. A line with its JSON or HTML body, a wrapped message or a shell command with its
+ * output folded under it is not, by that alone (its level, status or signals still say).
+ */
+export function isExceptionBlock(e: Event): boolean {
+  return e.kind === 'block' && (EXCEPTION_BLOCKS.has(e.format) || STACK_LINE.test(e.text));
+}
+
 export function isFailureEvent(e: Event): boolean {
   if (isNoise(e)) return false;
-  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return true;
+  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return true;
   for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
   return false;
 }
@@ -166,7 +180,7 @@ export function isFailureEvent(e: Event): boolean {
  */
 function isNoise(e: Event): boolean {
   // an error-level line or a traceback stays a visible error: a rule folds it, with its reason
-  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return false;
+  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return false;
   return e.signals.some((id) => table().meaning(id)?.outcome === 'noise');
 }
 
