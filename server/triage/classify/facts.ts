@@ -117,6 +117,14 @@ export interface Facts {
   resumedStream: string | null;
   /** A process logged it was shutting down within two seconds of this failure. */
   nearShutdown: boolean;
+  /**
+   * The server finished this call (completed or committed it) more than two seconds before the client
+   * gave up waiting: the answer existed and was held on the way (row 72: a buffering proxy). null: one of
+   * the two times is not in the logs.
+   */
+  heldInTransit: Tri;
+  /** Where the server logged it finished, when heldInTransit is true. */
+  heldEvidence: string | null;
 }
 
 export interface FactsContext {
@@ -526,10 +534,35 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionWorkedBefore,
     resumedStream,
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
+    ...heldFacts(evs, interruption),
   };
 }
 
 type SignalTable = ReturnType<typeof signalTable>;
+
+/** Slack for two hosts' clocks when comparing a server line's time with a client line's. */
+const HELD_SLACK_MS = 2000;
+
+/**
+ * Failure-signatures row 72 / D19: "client times out though server logged the response". The server's
+ * own line that it finished this call (a completion or commit signal, or its access line with a 2xx),
+ * against the client's timeout line.
+ */
+function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInTransit: Tri; heldEvidence: string | null } {
+  if (interruption !== 'client-timeout') return { heldInTransit: null, heldEvidence: null };
+  const t = table();
+  const gaveUp = evs.filter((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout')).map((e) => e.ts!);
+  const done = evs.filter(
+    (e) =>
+      e.source === 'server' &&
+      e.ts !== null &&
+      (e.signals.some((id) => t.meaning(id)?.outcome === 'completion') || (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null)),
+  );
+  if (!gaveUp.length || !done.length) return { heldInTransit: null, heldEvidence: null };
+  const first = done.reduce((a, b) => (b.ts! < a.ts! ? b : a));
+  const held = Math.min(...gaveUp) - first.ts! > HELD_SLACK_MS;
+  return { heldInTransit: held, heldEvidence: held ? `${first.file}:${first.line}` : null };
+}
 
 /**
  * How long the client waited before its own timeout fired, when no line states the setting: from the
