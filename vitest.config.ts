@@ -10,5 +10,7 @@ export default defineConfig({
     // DuckDB, nginx and chromium are heavy on a 2-core machine: keep parallelism modest.
     maxWorkers: 2,
     reporters: ['default', './.ci/summary-reporter.ts'],
+    // Tests spawn the built CLI (dist/): rebuild it first if a source is newer than it.
+    globalSetup: ['./server/build/test-setup.mjs'],
   },
 });

@@ -6,13 +6,12 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CliIO } from './cli/command.ts';
 import { parsePort, parseServeArgs, serve } from './cli/commands/serve.ts';
 import { TriageError } from './errors.ts';
-import { loadSamples } from './samples.ts';
+import { repoPath } from '../parsers/engine/repo.ts';
 
-const REPO = fileURLToPath(new URL('../', import.meta.url));
+const REPO = repoPath('');
 
 async function buildUi(): Promise<void> {
   const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
@@ -33,6 +32,7 @@ try {
   const o = parseServeArgs(['--port', String(port), ...argv.filter((a) => a !== '--no-build')]);
   process.exitCode = await serve(o, io, async (ctx) => {
     if (build) await buildUi();
+    const { loadSamples } = await import('./samples.ts');
     const n = await loadSamples(ctx, undefined, (s) => io.stderr.write(`mcp-triage: ${s}\n`));
     io.stderr.write(`mcp-triage: ${n} new sample incident(s) loaded into ${ctx.store.path}\n`);
   });

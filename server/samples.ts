@@ -3,11 +3,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ingestIncident, type Context } from './incidents.ts';
 import { entriesFromPaths } from './ingest/inputs.ts';
+import { repoPath } from '../parsers/engine/repo.ts';
 
-export const SAMPLES_DIR = fileURLToPath(new URL('../samples/', import.meta.url));
+export const SAMPLES_DIR = repoPath('samples/');
 
 export function sampleDirs(root = SAMPLES_DIR): string[] {
   if (!existsSync(root)) return [];

@@ -90,6 +90,12 @@ const TOOL_NAME = `${NOT_A_TOOL}([A-Za-z_][\\w.-]{0,99}(?::[\\w.-]{1,99})?)`;
 const HTTP_METHOD = '(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)';
 const REASONS = 'OK|Created|Accepted|No Content|Moved Permanently|Found|See Other|Temporary Redirect|Permanent Redirect|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Request Timeout|Conflict|Gone|Misdirected Request|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout';
 
+/** Reason phrases that name one status when they open an error message (`Not Found: …`). */
+const REASON_ONLY: Record<string, number> = {
+  'Bad Request': 400, Unauthorized: 401, Forbidden: 403, 'Not Found': 404, 'Method Not Allowed': 405, 'Not Acceptable': 406,
+  'Unsupported Media Type': 415, 'Internal Server Error': 500, 'Bad Gateway': 502, 'Service Unavailable': 503, 'Gateway Timeout': 504,
+};
+
 // ---------------------------------------------------------------------------------------------
 // The JSON-RPC object of a line: its top-level members in any key order (`"id"` after a nested
 // `"params"` object included). A small string-aware scanner, bounded; the last result is cached
@@ -513,6 +519,15 @@ export const EXTRACTORS: readonly Extractor[] = [
   { field: 'httpStatus', re: /\b(\d{3}) \((?:Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Bad Gateway|Gateway Timeout|Service Unavailable|Method Not Allowed|Not Acceptable)\)/, needs: [' ('], why: '.NET HttpRequestException', examples: [['400 (Bad Request)', 400]], nearMisses: ['400 (whatever)'] },
   { field: 'httpStatus', re: /\((\d{3}) (?:Unauthorized|Forbidden|Not Found|Bad Request)\)/, needs: ['('], why: 'reqwest status error: `HTTP status client error (401 Unauthorized)`', examples: [['HTTP status client error (401 Unauthorized) for url (http://x/mcp)', 401]], nearMisses: ['(401 apples)'] },
   { field: 'httpStatus', re: new RegExp(`\\b([1-5]\\d{2}) (?:${REASONS})\\b`), why: 'a status and its reason phrase (`404 Not Found` after a request line)', examples: [['POST /mcp 404 Not Found', 404], ['GET /sse 200 OK', 200]], nearMisses: ['took 404 Nothing', 'item 123 OKAY'] },
+  {
+    field: 'httpStatus',
+    re: new RegExp(`(?:^|\\n|\\bendpoint:|\\bError:)\\s{0,8}(${Object.keys(REASON_ONLY).join('|')}): \\S`),
+    needs: Object.keys(REASON_ONLY).map((r) => `${r}:`),
+    read: (_t, m) => REASON_ONLY[m[1]!] ?? null,
+    why: 'a reason phrase opening the error message says the status: the Python SDK server\'s `Not Found: Invalid or expired session ID` (failure-signatures row 27), a client quoting it (`Error POSTing to endpoint: Not Found: Session not found`)',
+    examples: [['Not Found: Invalid or expired session ID', 404], ['Streamable HTTP error: Error POSTing to endpoint:\nNot Found: Session not found', 404], ['Error: Unauthorized: missing bearer token', 401]],
+    nearMisses: ['User Not Found: bob', 'Not found: config.json', 'Not Found:', 'page Forbidden: x'],
+  },
   { field: 'httpStatus', re: /\b(?:[Rr]esponse|body|error) \((\d{3})\)/, needs: [' ('], why: 'a status in parentheses after what it qualifies: `response body (502):`, `downstream error (404):`', examples: [['response body (404): {"jsonrpc":"2.0"}', 404], ['neotoma-mcp-proxy downstream error (404): {"jsonrpc":"2.0"', 404]], nearMisses: ['error (12)', 'body (see below)'] },
   { field: 'httpStatus', re: /\bcode: (\d{3})\b/, needs: ['code: '], why: 'StreamableHTTPError code', examples: [['StreamableHTTPError (code: 404)', 404]], nearMisses: ['code: -32001'] },
   { field: 'httpStatus', re: /\bError (\d{3}) status sending message\b/, needs: ['status sending'], why: 'VS Code MCP client', examples: [['Error 404 status sending message to http://x/mcp', 404]], nearMisses: ['Error 40 status sending message'] },
@@ -559,7 +574,8 @@ export const GATES: Partial<Record<Field, RegExp>> = {
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
   tool: /ool|"arguments"/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
-  httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)/,
+  // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY)
+  httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): /,
   httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)[ "]/,
   httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\/|"(?:url|path|uri|request_uri|requestPath)"/,
 };

@@ -8,7 +8,7 @@ import { detectLayout, detectPrefix, NUMBER_LINE, prefixStamp, stripAnsi, stripP
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
-import { readLine } from './line-reader.ts';
+import { readLine, readLinePrefix } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
 
 export interface FileStats {
@@ -198,6 +198,9 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     countLine(b.folder.id, b.lines.length);
     e.level = b.folder.level;
     e.message = b.folder.summary(b.lines);
+    // a block that opens with a log line's own prefix (`[ts] ERROR agent: … McpError: …` and its stack)
+    // keeps that line's time rather than the line above's
+    if (e.ts === null) e.ts = readLinePrefix(b.lines[0]!, lastTs)?.ts ?? null;
     ownOrCarriedTs(e);
     return enrich(e);
   };

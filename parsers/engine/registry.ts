@@ -3,14 +3,14 @@
 // refused at load with the file, the field and the fix — never half-used.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FormatSpec } from '../contract/format.ts';
 import { emptyEvent, type Event } from '../contract/event.ts';
 import { applyFormat, compileFormat, type CompiledFormat } from './apply.ts';
 import { enrich } from './enrich.ts';
 import { readLine } from './line-reader.ts';
+import { repoPath } from './repo.ts';
 
-export const BUILTIN_FORMATS_DIR = fileURLToPath(new URL('../formats/', import.meta.url));
+export const BUILTIN_FORMATS_DIR = repoPath('parsers/formats/');
 
 export class FormatError extends Error {
   constructor(

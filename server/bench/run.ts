@@ -1,7 +1,10 @@
-// `npm run bench [-- --size MiB]`: the same generated corpus through `wc -l`, lnav (when
-// installed) and `mcp-triage analyze`, side by side, with MiB/s, lines/s and peak RSS; then a
+// `npm run bench [-- --size MiB]`: first the start-up of the built CLI as whole processes
+// (`mcp-triage --help` and `analyze` of one sample incident, beside `node -e 0`, and the privacy
+// mode that analyze ran in); then the same generated corpus through `wc -l`, lnav (when
+// installed) and `mcp-triage analyze`, side by side, with MiB/s, lines/s and peak RSS; then
 // the timeline queries (on the corpus, then on the corpus copied to --scale events, default 1 M)
 // and 1 M rows from DuckDB to Arrow IPC. Timings are printed, never asserted.
+// `--startup-only` stops after the start-up table. npm run bench rebuilds dist/ first if stale.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +21,11 @@ const arg = (name: string, dflt: string) => {
 const sizeMiB = Number(arg('size', '128'));
 const scale = Number(arg('scale', '1000000'));
 const keep = process.argv.includes('--keep');
+const runs = Number(arg('runs', '7'));
 const BIN = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** The small bundle: one recorded sample incident (five logs, ~40 KB). */
+const SAMPLE = 'samples/restart-stale-session';
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 interface Row {
@@ -57,8 +64,81 @@ async function queryBenches(db: string): Promise<void> {
   }
 }
 
+/** min / median / max of a list of seconds. */
+function spread(xs: number[]): { min: number; median: number; max: number } {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return { min: s[0]!, median: s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2, max: s[s.length - 1]! };
+}
+
+/**
+ * Start-up as the user meets it: whole processes (spawn to exit, wall clock), the built CLI
+ * (bin.mjs → dist/cli.mjs), each command run in turn with `node -e 0` (A B A B …) so a machine
+ * that speeds up or slows down during the runs moves both; the ratio is taken pair by pair.
+ */
+function startupBench(): void {
+  const home = mkdtempSync(join(tmpdir(), 'mcp-triage-bench-home-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, MCP_TRIAGE_HOME: home };
+  delete env.MCP_TRIAGE_FROM_SOURCE;
+  const once = (args: string[]): { s: number; stdout: string; stderr: string; status: number | null } => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, args, { cwd: REPO, env, encoding: 'utf8', maxBuffer: 1 << 26 });
+    return { s: (performance.now() - t0) / 1000, stdout: r.stdout, stderr: r.stderr, status: r.status };
+  };
+  try {
+    const base: string[] = ['-e', '0'];
+    const cases: Array<{ label: string; args: string[] }> = [
+      { label: 'mcp-triage --help', args: [BIN, '--help'] },
+      { label: `mcp-triage analyze ${SAMPLE} --json`, args: [BIN, 'analyze', SAMPLE, '--json'] },
+    ];
+    const rows: string[] = [];
+    let baseTimes: number[] = [];
+    let privacy = '';
+    for (const c of cases) {
+      const first = once(c.args); // warm-up (page cache, the workspace key), not counted
+      if (first.status !== 0) throw new Error(`${c.label} exited ${first.status}: ${first.stderr.slice(0, 300)}`);
+      if (/note: .*tsx/.test(first.stderr)) throw new Error(`${c.label} ran the sources through tsx, not dist/: ${first.stderr.trim()}`);
+      if (c.args.includes('analyze')) privacy = privacyMode(first.stdout);
+      once(base);
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        a.push(once(c.args).s);
+        b.push(once(base).s);
+      }
+      baseTimes = baseTimes.concat(b);
+      const sa = spread(a);
+      const ratio = spread(a.map((x, i) => x / b[i]!));
+      rows.push(`| ${c.label} | ${sa.min.toFixed(3)} | ${sa.median.toFixed(3)} | ${sa.max.toFixed(3)} | ${ratio.median.toFixed(1)}× (${ratio.min.toFixed(1)}–${ratio.max.toFixed(1)}) |`);
+    }
+    const sb = spread(baseTimes);
+    console.log(`\nstart-up, whole processes (wall seconds, ${runs} runs each after one warm-up, in turn with node -e 0; built CLI dist/cli.mjs):\n`);
+    console.log('| command | min | median | max | × node -e 0, pair by pair: median (min–max) |');
+    console.log('|---|---|---|---|---|');
+    console.log(`| node -e 0 | ${sb.min.toFixed(3)} | ${sb.median.toFixed(3)} | ${sb.max.toFixed(3)} | 1 |`);
+    for (const r of rows) console.log(r);
+    console.log(`\nprivacy mode of the analyze runs: ${privacy}`);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The privacy mode analyze reports in its --json document (a `privacy` field: a string, or an
+ * object with `mode`). Until the CLI reports one, every value is redacted at ingest: strict.
+ */
+function privacyMode(json: string): string {
+  const p = (JSON.parse(json) as { privacy?: unknown }).privacy;
+  if (typeof p === 'string') return p;
+  if (p && typeof p === 'object' && typeof (p as { mode?: unknown }).mode === 'string') return (p as { mode: string }).mode;
+  return 'strict (all redaction at ingest)';
+}
+
+startupBench();
 const reuse = arg('db', '');
-if (reuse) {
+if (process.argv.includes('--startup-only')) {
+  // only the start-up table
+} else if (reuse) {
   // `--db FILE`: only the query benches, over a database an earlier `--keep` run left.
   await queryBenches(reuse);
 } else {
@@ -146,8 +226,8 @@ async function scaleIncident(store: Store, id: string, target: number): Promise<
   const t0 = performance.now();
   await store.query(`INSERT INTO incidents (id, name, created_at, state) VALUES ($s, 'bench copy', 0, 'ready')`, { s: scaled });
   await store.query(
-    `INSERT INTO events SELECT $s, seq + k * ${stride}, file, line, end_line, source, format, kind, ts + k * ${Number(span ?? 0)}, level, message, text,
-       http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs
+    // every column by name, so a column added to events later is copied too
+    `INSERT INTO events BY NAME SELECT * EXCLUDE (k) REPLACE ($s AS incident_id, seq + k * ${stride} AS seq, ts + k * ${Number(span ?? 0)} AS ts)
      FROM events, range(${copies}) r(k) WHERE incident_id = $id ORDER BY k, seq`,
     { s: scaled, id },
   );

@@ -1,20 +1,38 @@
 // Dispatch `mcp-triage <command>`; map errors to exit codes (1 unusable input, 2 internal).
+//
+// Start-up cost: this file and the command table load nothing heavy. A command's module is
+// imported only when that command runs (or prints its --help), and each command imports DuckDB,
+// fastify, Arrow and the MCP SDK only after its arguments are checked (see commands/*.ts). So
+// `--help`, `--version`, `<command> --help`, `formats` and argument errors never load them
+// (server/cli/lazy.test.ts proves it against the built CLI).
 import type { CliIO, Command } from './command.ts';
 import { TriageError } from '../errors.ts';
-import { analyzeCommand } from './commands/analyze.ts';
-import { formatsCommand } from './commands/formats.ts';
-import { probeCommand } from './commands/probe.ts';
-import { purgeCommand } from './commands/purge.ts';
-import { redactCommand } from './commands/redact.ts';
-import { reportCommand } from './commands/report.ts';
-import { serveCommand } from './commands/serve.ts';
-import { timelineCommand } from './commands/timeline.ts';
 
-export function commands(): Command[] {
-  return [analyzeCommand, formatsCommand, probeCommand, purgeCommand, redactCommand, reportCommand, serveCommand, timelineCommand];
+/** A command as the table knows it before its module is loaded. */
+export interface CommandEntry {
+  name: string;
+  /** One line for `mcp-triage --help`; the same as the loaded Command's (a test holds them equal). */
+  summary: string;
+  load: () => Promise<Command>;
 }
 
-function usage(cmds: Command[]): string {
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'analyze', summary: 'ingest logs, correlate them and decide what to do next', load: async () => (await import('./commands/analyze.ts')).analyzeCommand },
+  { name: 'formats', summary: 'list the log formats, or explain which format matches a file and why', load: async () => (await import('./commands/formats.ts')).formatsCommand },
+  { name: 'probe', summary: 'verify a live MCP endpoint with fresh connections and, if asked, one read-only call', load: async () => (await import('./commands/probe.ts')).probeCommand },
+  { name: 'purge', summary: 'delete the workspace (database and pseudonymisation key) after confirming', load: async () => (await import('./commands/purge.ts')).purgeCommand },
+  { name: 'redact', summary: 'remove secrets and pseudonymise session ids in log files, line for line', load: async () => (await import('./commands/redact.ts')).redactCommand },
+  { name: 'report', summary: 'write the redacted public issue report (Markdown) for a set of logs', load: async () => (await import('./commands/report.ts')).reportCommand },
+  { name: 'serve', summary: 'start the web UI and HTTP API (127.0.0.1:8765 by default)', load: async () => (await import('./commands/serve.ts')).serveCommand },
+  { name: 'timeline', summary: 'print the merged, correlated timeline of the logs for a terminal', load: async () => (await import('./commands/timeline.ts')).timelineCommand },
+];
+
+/** Every command, loaded (for tests and tools; the CLI itself loads only the one it runs). */
+export async function commands(): Promise<Command[]> {
+  return Promise.all(COMMANDS.map((c) => c.load()));
+}
+
+function usage(cmds: readonly CommandEntry[]): string {
   const w = Math.max(...cmds.map((c) => c.name.length));
   return [
     'mcp-triage — triage a broken remote MCP connection from client, proxy and server logs',
@@ -31,18 +49,18 @@ function usage(cmds: Command[]): string {
 
 export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }): Promise<number> {
   try {
-    const cmds = commands();
     const [name, ...rest] = argv;
     if (!name || name === '--help' || name === '-h' || name === 'help') {
-      io.stdout.write(usage(cmds) + '\n');
+      io.stdout.write(usage(COMMANDS) + '\n');
       return name ? 0 : 1;
     }
     if (name === '--version') {
       io.stdout.write('0.1.0\n');
       return 0;
     }
-    const cmd = cmds.find((c) => c.name === name);
-    if (!cmd) throw new TriageError('TRIAGE_ERR_USAGE', `unknown command "${name}"; commands: ${cmds.map((c) => c.name).join(', ')}`);
+    const entry = COMMANDS.find((c) => c.name === name);
+    if (!entry) throw new TriageError('TRIAGE_ERR_USAGE', `unknown command "${name}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+    const cmd = await entry.load();
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout.write(cmd.help.trimEnd() + '\n');
       return 0;

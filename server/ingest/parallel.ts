@@ -139,6 +139,9 @@ export class ParsePool {
     private readonly budget = WORKER_BUDGET_BYTES,
   ) {
     for (let i = 0; i < n; i++) {
+      // From the sources: server/ingest/parse-worker.mjs (it registers tsx). From the bundle: this
+      // code sits in a dist/ chunk and dist/parse-worker.mjs is the built worker; server/build/build.mjs
+      // builds it under that name and fails if a worker URL in the bundle names no file in dist/.
       const w = new Worker(new URL('./parse-worker.mjs', import.meta.url));
       w.on('message', (m: WorkerReply) => this.onMessage(w, m));
       w.on('error', (e) => this.fail(w, e));

@@ -78,6 +78,8 @@ export class RedactPipeline {
   private ledger: SecretLedger | null = null;
 
   constructor() {
+    // Sources: server/ingest/redact-worker.mjs (registers tsx); bundle: dist/redact-worker.mjs,
+    // beside the chunk holding this code (server/build/build.mjs checks that it resolves).
     this.worker = new Worker(new URL('./redact-worker.mjs', import.meta.url));
     this.worker.on('message', (m: FromWorker) => this.receive(m));
     this.worker.on('error', (e) => this.fail(new PipelineFailed(`redaction worker: ${e.message}`)));

@@ -13,12 +13,11 @@ import { TriageError } from '../errors.ts';
 import { createLineRedactor, SessionIdBook } from '../triage/redact/index.ts';
 import { describeExchange, diagnoseHttp, diagnoseNetwork, errorCode, innermostMessage, isTimeout } from './diagnose.ts';
 import { ExchangeLog, withTimeout, type Exchange } from './http.ts';
+import { DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT_MS, MAX_CONNECTIONS } from './limits.ts';
 import { hostPort, reach } from './reach.ts';
 import type { ProbeLogEvent, ProbeOptions, ProbeResult, ProbeStep, StepName, TransportKind } from './types.ts';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_CONNECTIONS = 2;
-export const MAX_CONNECTIONS = 10;
+export { DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT_MS, MAX_CONNECTIONS } from './limits.ts';
 const MAX_PAGES = 100;
 /** how much of a tool's error text the result carries (errorText) */
 export const ERROR_TEXT_MAX = 200;

@@ -21,8 +21,11 @@ import { signalTable } from '../../parsers/engine/signals.ts';
  * (parsers/signals: what the line says happened, evaluated at ingest, so an error logged at info
  * level or a client saying it recovered is read without a text scan here).
  */
+// a line that only names the tool it calls (`calling tool lookup_invoice`) or the request it sends
+// (`POST /mcp`) is identity too: it starts the call and times it
 const KEYED = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
-  OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL OR signals IS NOT NULL)`;
+  OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL OR tool IS NOT NULL
+  OR http_method IS NOT NULL OR signals IS NOT NULL)`;
 
 /** The events analysis reads; the rest are context lines of the timeline. */
 export const TRIAGE_WHERE = KEYED;
@@ -38,7 +41,7 @@ function hasSignal(ids: readonly string[]): string {
 }
 const ids = (pick: (m: { cause: string; outcome: string }) => boolean) => signalTable().signals.filter((s) => pick(s.spec.meaning)).map((s) => s.spec.id);
 
-/** classify/facts.ts isFailureEvent, in SQL. */
+/** classify/facts.ts isFailureEvent, in SQL (a superset: any multi-line event, not only exception blocks). */
 const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block' OR ${hasSignal(ids((m) => m.outcome === 'failure'))})`;
 
 export interface FocusLimits {

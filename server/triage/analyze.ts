@@ -112,6 +112,8 @@ const BARE_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
 /** A bare block opens with the exception itself, not with a log line's header (time, level, logger, [tag]). */
 const BARE_START = /^\s{0,8}(?:Traceback \(most recent|File "|\+ Exception Group|\| |(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Group)\b|at [\w.<$])/;
 
+const ANSWER_WAIT_MS = 300_000;
+
 function attachOrphans(spans: SpanBuild[]): void {
   const keyedEvent = (e: Event) => e.rpcId !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null || e.httpStatus !== null;
   const owner = new Map<Event, SpanBuild>();
@@ -136,6 +138,20 @@ function attachOrphans(spans: SpanBuild[]): void {
     if (into.tool !== null && into.tool !== tool) return true;
     return into.method === null && into.tool === null && into.events.some((x) => x.httpMethod === 'GET');
   };
+  const answersCall = (s: SpanBuild, call: SpanBuild, e: Event, prev: Event): boolean => {
+    if (s === call || owner.get(prev) !== call) return false;
+    if (s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
+    // keyed only by its status, or naming the same tool as the call (`calling tool x` … `tool x failed: …`)
+    const sameTool = s.tool !== null && s.tool === call.tool && (s.method === null || s.method === call.method);
+    if (!sameTool && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
+    if (!sameTool && !s.events.some((x) => x.httpStatus !== null)) return false;
+    // the call: named, from this file, not answered, not a GET stream
+    if (call.method === null && call.tool === null) return false;
+    if (call.events.some((x) => x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
+    // an answer takes as long as the call did: up to the longest proxy and client timers in use (nginx
+    // 60 s, Cloudflare 100 s, load balancers up to ~5 min), with no other triage line in between
+    return e.ts !== null && prev.ts !== null ? e.ts - prev.ts >= 0 && e.ts - prev.ts <= ANSWER_WAIT_MS : e.line - prev.endLine <= 3;
+  };
   const byFile = new Map<string, Event[]>();
   for (const e of owner.keys()) (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
   for (const list of byFile.values()) {
@@ -148,6 +164,13 @@ function attachOrphans(spans: SpanBuild[]): void {
       // the trace) belongs to that line, keyed or not
       if (e.kind === 'block' && BARE_BLOCKS.has(e.format) && BARE_START.test(e.text) && last && !BARE_BLOCKS.has(last.format) && last.file === e.file && e.line - last.endLine <= 6 && !isKeyed(s)) {
         merge(owner.get(last)!, s);
+        last = e;
+        continue;
+      }
+      // an answer keyed only by its HTTP status (`Error POSTing to endpoint (HTTP 504)`, curl's
+      // `HTTP/1.1 307`) right under the line that sent a call and saw no answer yet is that call's answer
+      if (current && last && answersCall(s, current, e, last)) {
+        merge(current, s);
         last = e;
         continue;
       }
@@ -182,17 +205,23 @@ function refreshSpan(s: SpanBuild): void {
   s.end = ts.length ? Math.max(...ts) : null;
 }
 
+const MAX_EVIDENCE = 20;
+
+/** At most 20 lines in time order; the failure lines themselves are never the ones left out. */
 function uniqueEvidence(events: Event[]): Evidence[] {
+  const byTime = [...events].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.file.localeCompare(b.file) || a.line - b.line);
   const seen = new Set<string>();
-  const out: Evidence[] = [];
-  for (const e of [...events].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.file.localeCompare(b.file) || a.line - b.line)) {
+  const picked: Event[] = [];
+  const take = (e: Event) => {
     const k = `${e.file}:${e.line}`;
-    if (seen.has(k)) continue;
+    if (seen.has(k) || picked.length >= MAX_EVIDENCE) return;
     seen.add(k);
-    out.push({ file: e.file, line: e.line });
-    if (out.length >= 20) break;
-  }
-  return out;
+    picked.push(e);
+  };
+  for (const e of byTime) if (isFailureEvent(e)) take(e);
+  for (const e of byTime) take(e);
+  const order = new Map(byTime.map((e, i) => [e, i]));
+  return picked.sort((a, b) => order.get(a)! - order.get(b)!).map((e) => ({ file: e.file, line: e.line }));
 }
 
 function sessionStats(events: Event[]): SessionStat[] {

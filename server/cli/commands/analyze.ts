@@ -4,12 +4,10 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
-import { loadToolPolicy } from '../../triage/classify/policy.ts';
 import { workspaceDir } from '../../workspace.ts';
-import { ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
-import { renderAnalysis } from '../render.ts';
-import { printSkipped, progressPrinter } from '../progress.ts';
+// The ingest (DuckDB, zod) is imported in run(), once the arguments and paths are checked: --help
+// and a wrong option or path stay fast (main.ts).
 
 /** Above this much input, the default database is a temporary file (it spills; memory does not). */
 const SPILL_BYTES = 16 * 1024 * 1024;
@@ -47,6 +45,12 @@ Example:
     if (!a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'analyze: give at least one PATH (a log file, a folder or a .gz); see mcp-triage analyze --help');
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
     const entries = entriesFromPaths(paths);
+    const [{ ingestIncident, openContext }, { loadToolPolicy }, { renderAnalysis }, { printSkipped, progressPrinter }] = await Promise.all([
+      import('../../incidents.ts'),
+      import('../../triage/classify/policy.ts'),
+      import('../render.ts'),
+      import('../progress.ts'),
+    ]);
     const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
     const given = a.options.db as string | undefined;
     const total = entries.reduce((n, e) => n + e.size, 0);

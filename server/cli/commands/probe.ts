@@ -5,7 +5,8 @@ import type { Readable } from 'node:stream';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { TriageError } from '../../errors.ts';
-import { DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT_MS, MAX_CONNECTIONS, isArgsObject, openProbeLog, parseProbeUrl, probeJson, renderProbe, runProbe, type ProbeLogWriter } from '../../probe/index.ts';
+import type { ProbeLogWriter } from '../../probe/index.ts';
+import { DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT_MS, MAX_CONNECTIONS } from '../../probe/limits.ts';
 import { loadOrCreateKey, resolveWorkspace } from '../../workspace.ts';
 
 const HELP = `Usage: mcp-triage probe URL [--tool NAME [--args JSON]] [--connections N] [--timeout S]
@@ -90,6 +91,8 @@ export const probeCommand: Command = {
       io.stdout.write(HELP + '\n');
       return 0;
     }
+    // The probe (and with it the MCP SDK) loads once the options parse (main.ts).
+    const { isArgsObject, openProbeLog, parseProbeUrl, probeJson, renderProbe, runProbe } = await import('../../probe/index.ts');
     if (a.positionals.length !== 1)
       throw new TriageError('TRIAGE_ERR_USAGE', a.positionals.length ? `probe: give exactly one URL (got ${a.positionals.length})` : 'probe: give the MCP endpoint URL, e.g. mcp-triage probe http://127.0.0.1:3000/mcp');
     const url = parseProbeUrl(a.positionals[0]!);

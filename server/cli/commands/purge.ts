@@ -3,7 +3,6 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { TriageError } from '../../errors.ts';
-import { databaseHolder } from '../../store/store.ts';
 import { resolveWorkspace } from '../../workspace.ts';
 import { acquireWorkspaceLock, describeHolder } from '../../workspace-lock.ts';
 
@@ -32,6 +31,7 @@ left behind by a killed serve is taken over with a note.`,
     });
     try {
       if (lock.note) io.stderr.write(`mcp-triage: note: ${lock.note}\n`);
+      const { databaseHolder } = await import('../../store/store.ts'); // DuckDB: only once the lock is ours
       const holder = await databaseHolder(ws.dbPath);
       if (holder)
         throw new TriageError(

@@ -3,11 +3,9 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
-import { loadToolPolicy } from '../../triage/classify/policy.ts';
 import { workspaceDir } from '../../workspace.ts';
-import { incidentReport, ingestIncident, openContext } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
-import { printSkipped, progressPrinter } from '../progress.ts';
+// The ingest (DuckDB, zod) is imported in run(), once the arguments and paths are checked (main.ts).
 
 export const reportCommand: Command = {
   name: 'report',
@@ -38,6 +36,11 @@ log, exit 1 with one line on stderr and nothing written.
     for (const x of exclude) if (!/^.+:\d+$/.test(x)) throw new TriageError('TRIAGE_ERR_USAGE', `report: --exclude takes FILE:LINE places (as the refusal names them), not "${x.slice(0, 80)}"`);
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
     const entries = entriesFromPaths(paths);
+    const [{ incidentReport, ingestIncident, openContext }, { loadToolPolicy }, { printSkipped, progressPrinter }] = await Promise.all([
+      import('../../incidents.ts'),
+      import('../../triage/classify/policy.ts'),
+      import('../progress.ts'),
+    ]);
     const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {

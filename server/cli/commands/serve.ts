@@ -3,19 +3,19 @@
 //   while it is held) → bind the port → open the database, optional warm-up (npm start builds
 //   the UI and loads the samples here), build the app → listen on the port just held.
 // So a busy or invalid port, or a workspace another serve owns, is one line on stderr within
-// about a second, never after a UI build.
+// about a second, never after a UI build. fastify and DuckDB are imported only once the port is
+// held (the options, lock and port checks run without them).
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from '../args.ts';
 import type { CliIO, Command } from '../command.ts';
-import { buildApp } from '../../http/app.ts';
-import { openContext, type Context } from '../../incidents.ts';
+import type { Context } from '../../incidents.ts';
 import { TriageError } from '../../errors.ts';
 import { workspaceDir } from '../../workspace.ts';
 import { acquireWorkspaceLock, describeHolder } from '../../workspace-lock.ts';
+import { repoPath } from '../../../parsers/engine/repo.ts';
 
-export const UI_DIST = fileURLToPath(new URL('../../../ui/dist/', import.meta.url));
+export const UI_DIST = repoPath('ui/dist/');
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|::1)$/;
 export const DEFAULT_PORT = 8765;
 
@@ -130,6 +130,7 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
   let ctx: Context | undefined;
   try {
     held = await holdPort(o.host, o.port);
+    const [{ openContext }, { buildApp }] = await Promise.all([import('../../incidents.ts'), import('../../http/app.ts')]);
     ctx = { ...(await openContext({ env: io.env, db: o.db, keyFile: o.keyFile })), strict: o.strict, network: o.network };
     await warmup?.(ctx, io);
     const app = await buildApp({ ctx, uiDist: existsSync(UI_DIST) ? UI_DIST : undefined, maxUploadMb: o.maxUploadMb, token: o.token, allowedHosts: LOOPBACK.test(o.host) ? [] : [o.host] });

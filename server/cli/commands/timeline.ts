@@ -2,13 +2,12 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
-import { loadToolPolicy } from '../../triage/classify/policy.ts';
 import { workspaceDir } from '../../workspace.ts';
-import { ingestIncident, openContext } from '../../incidents.ts';
-import { queryEvents, EventFilters } from '../../store/events-query.ts';
+import { EventFilters } from '../../store/event-filters.ts';
 import { TriageError } from '../../errors.ts';
 import { terminalSafe } from '../render.ts';
-import { printSkipped } from '../progress.ts';
+// The ingest and the query (DuckDB, Arrow) are imported in run(), once the options and paths are
+// checked (main.ts).
 
 const SAFE = terminalSafe;
 const COLOR: Record<string, string> = { client: '\x1b[36m', proxy: '\x1b[35m', server: '\x1b[33m', unknown: '\x1b[90m' };
@@ -43,6 +42,12 @@ Merges every input into one timeline ordered by time (as logged; no clock is rew
     if (!filters.success) throw new TriageError('TRIAGE_ERR_USAGE', `timeline: ${filters.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; ')}`);
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
     const entries = entriesFromPaths(paths);
+    const [{ ingestIncident, openContext }, { queryEvents }, { loadToolPolicy }, { printSkipped }] = await Promise.all([
+      import('../../incidents.ts'),
+      import('../../store/events-query.ts'),
+      import('../../triage/classify/policy.ts'),
+      import('../progress.ts'),
+    ]);
     const toolPolicy = loadToolPolicy(paths, workspaceDir(io.env));
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {

@@ -78,6 +78,8 @@ export interface Facts {
   neverConnected: Tri;
   /** The request reached the MCP server. */
   delivered: Tri;
+  /** The incident includes the server's own log: a call it does not mention is unknown, not undelivered. */
+  serverLogged: boolean;
   interruption: Interruption;
   /** A proxy's timer ended the exchange (read/idle timeout, 504/524). */
   proxyTimerCut: Tri;
@@ -115,6 +117,14 @@ export interface Facts {
   resumedStream: string | null;
   /** A process logged it was shutting down within two seconds of this failure. */
   nearShutdown: boolean;
+  /**
+   * The server finished this call (completed or committed it) more than two seconds before the client
+   * gave up waiting: the answer existed and was held on the way (row 72: a buffering proxy). null: one of
+   * the two times is not in the logs.
+   */
+  heldInTransit: Tri;
+  /** Where the server logged it finished, when heldInTransit is true. */
+  heldEvidence: string | null;
 }
 
 export interface FactsContext {
@@ -151,9 +161,23 @@ export function failureCauses(e: Pick<Event, 'signals'>): SignalCause[] {
 }
 
 /** A line that reports something went wrong: an error status or level, a traceback, or a failure signal. */
+/** Block formats that are an exception itself (a traceback, a Node error, a Java stack). */
+const EXCEPTION_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
+/** A stack frame, a traceback header or a chained cause inside a multi-line event. */
+const STACK_LINE = /(?:^|\n)\s{0,12}(?:at [\w.<$@\[(]|File "|Traceback \(most recent call last\)|Caused by: |\+ Exception Group|\| [A-Za-z_][\w.]*(?:Error|Exception)\b)/;
+
+/**
+ * A multi-line event is a visible error when it is an exception: a traceback or stack, or a line with
+ * one folded under it. A line with its JSON or HTML body, a wrapped message or a shell command with its
+ * output folded under it is not, by that alone (its level, status or signals still say).
+ */
+export function isExceptionBlock(e: Event): boolean {
+  return e.kind === 'block' && (EXCEPTION_BLOCKS.has(e.format) || STACK_LINE.test(e.text));
+}
+
 export function isFailureEvent(e: Event): boolean {
   if (isNoise(e)) return false;
-  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return true;
+  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return true;
   for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
   return false;
 }
@@ -164,7 +188,7 @@ export function isFailureEvent(e: Event): boolean {
  */
 function isNoise(e: Event): boolean {
   // an error-level line or a traceback stays a visible error: a rule folds it, with its reason
-  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return false;
+  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return false;
   return e.signals.some((id) => table().meaning(id)?.outcome === 'noise');
 }
 
@@ -409,7 +433,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       ? Math.round((Number(waitedClock[1]) * 3600 + Number(waitedClock[2]) * 60 + Number(waitedClock[3])) * 1000)
       : timeoutProp
         ? Number(timeoutProp[1])
-        : null;
+        : has('client-timeout')
+          ? measuredWait(evs)
+          : null;
   if (clientTimeoutMs !== null) durations.push(clientTimeoutMs);
   const elapsedMs = durations.length ? Math.max(...durations) : null;
   const knownTimerS = elapsedMs === null ? null : (TIMERS.find((t) => Math.abs(elapsedMs / 1000 - t) <= t * 0.1) ?? null);
@@ -485,6 +511,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     transportMismatch,
     neverConnected,
     delivered,
+    serverLogged: ix.serverLogged,
     interruption,
     proxyTimerCut,
     bodyKind,
@@ -507,10 +534,51 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionWorkedBefore,
     resumedStream,
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
+    ...heldFacts(evs, interruption),
   };
 }
 
 type SignalTable = ReturnType<typeof signalTable>;
+
+/** Slack for two hosts' clocks when comparing a server line's time with a client line's. */
+const HELD_SLACK_MS = 2000;
+
+/**
+ * Failure-signatures row 72 / D19: "client times out though server logged the response". The server's
+ * own line that it finished this call (a completion or commit signal, or its access line with a 2xx),
+ * against the client's timeout line.
+ */
+function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInTransit: Tri; heldEvidence: string | null } {
+  if (interruption !== 'client-timeout') return { heldInTransit: null, heldEvidence: null };
+  const t = table();
+  const gaveUp = evs.filter((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout')).map((e) => e.ts!);
+  const done = evs.filter(
+    (e) =>
+      e.source === 'server' &&
+      e.ts !== null &&
+      (e.signals.some((id) => t.meaning(id)?.outcome === 'completion') || (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null)),
+  );
+  if (!gaveUp.length || !done.length) return { heldInTransit: null, heldEvidence: null };
+  const first = done.reduce((a, b) => (b.ts! < a.ts! ? b : a));
+  const held = Math.min(...gaveUp) - first.ts! > HELD_SLACK_MS;
+  return { heldInTransit: held, heldEvidence: held ? `${first.file}:${first.line}` : null };
+}
+
+/**
+ * How long the client waited before its own timeout fired, when no line states the setting: from the
+ * first line of the call in the file that timed out to the timeout line (section (c): the elapsed time is
+ * the fingerprint of the timer). Only a client's own lines, one file, one clock.
+ */
+function measuredWait(evs: readonly Event[]): number | null {
+  const t = table();
+  const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'));
+  if (!out) return null;
+  const first = evs.filter((e) => e.file === out.file && e.ts !== null && e.line < out.line && (e.rpcMethod !== null || e.tool !== null || e.httpMethod !== null)).sort((a, b) => a.line - b.line)[0];
+  if (!first) return null;
+  const ms = out.ts! - first.ts!;
+  // under 100 ms is not a timer at all (a line logged twice); a day is not one call
+  return ms >= 100 && ms <= 86_400_000 ? ms : null;
+}
 
 function sameFileBefore(e: Event, span: SpanBuild): boolean {
   return span.events.some((x) => x.file === e.file && e.line < x.line);

@@ -64,6 +64,7 @@ export const BASE_FACTS: Facts = {
   transportMismatch: null,
   neverConnected: null,
   delivered: null,
+  serverLogged: false,
   interruption: null,
   proxyTimerCut: null,
   bodyKind: 'unknown',
@@ -86,6 +87,8 @@ export const BASE_FACTS: Facts = {
   sessionWorkedBefore: null,
   resumedStream: null,
   nearShutdown: false,
+  heldInTransit: null,
+  heldEvidence: null,
 };
 
 /** The failure has a signal of this cause. */

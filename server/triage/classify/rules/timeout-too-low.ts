@@ -18,6 +18,9 @@ export const timeoutTooLow: Rule = {
     // outcome comes first (D7); with nothing showing it arrived, the short setting is the finding and
     // the rationale says to check the write before re-running it
     if (identifiedCall(f) && f.sideEffect !== 'read' && f.delivered === true) return 'the server received this call that may write: its outcome comes first (write-outcome-unknown)';
+    // with the server's log in hand, a call it does not mention may still have reached it (lines not
+    // tied to the call): whether it wrote is as open as when it is shown arriving
+    if (identifiedCall(f) && f.sideEffect !== 'read' && f.delivered === null && f.serverLogged) return 'the server log is here and cannot show whether this call that may write arrived: its outcome comes first (write-outcome-unknown)';
     if (f.clientTimeoutMs !== null && f.clientTimeoutMs <= TOO_LOW_MS) return true;
     return f.clientTimeoutMs !== null ? `the timeout (${f.clientTimeoutMs} ms) is not unusually short` : 'the timeout setting is not in the logs: nothing shows it is too short';
   },
@@ -26,6 +29,7 @@ export const timeoutTooLow: Rule = {
   examples: [
     { name: 'agents SDK 5 s on a read-only tool', facts: { method: 'tools/call', tool: 'decompose', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'], sideEffect: 'read', sideEffectSource: 'policy' }, fires: true },
     { name: '5 s on a tool that may write, the server shown running it', facts: { method: 'tools/call', tool: 'create_task', interruption: 'client-timeout', clientTimeoutMs: 5000, delivered: true, causes: ['client-timeout'] }, fires: false },
+    { name: '5 s on a tool that may write, the server log silent about it', facts: { method: 'tools/call', tool: 'create_task', interruption: 'client-timeout', clientTimeoutMs: 5000, serverLogged: true, causes: ['client-timeout'] }, fires: false },
     { name: '5 s on a tool that may write, only the client logged', facts: { method: 'tools/call', tool: 'decompose', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: true },
     { name: 'a tools/call timeout after 5 s, tool not named', facts: { method: 'tools/call', interruption: 'client-timeout', clientTimeoutMs: 5000, causes: ['client-timeout'] }, fires: true },
     { name: 'a timeout whose setting is not logged', facts: { method: 'tools/call', interruption: 'client-timeout', causes: ['client-timeout'] }, fires: false },
