@@ -12,12 +12,23 @@ import { isPolicyFile, parseToolPolicy, ToolPolicy } from './triage/classify/pol
 import { rawValuesFor } from './triage/redact/index.ts';
 import { buildReport, type Report } from './triage/report/report.ts';
 import { TriageError } from './errors.ts';
+import type { PrivacyMode } from './contract/privacy.ts';
 import { loadOrCreateKey, resolveWorkspace } from './workspace.ts';
 
 export interface Context {
   store: Store;
   key: Buffer;
   formats: readonly CompiledFormat[];
+  /**
+   * Every ingest strict, whatever it asks for (redaction.md "Tiers"): `serve --strict`, and always
+   * a serve on a non-loopback host (and a shared store, when there is one).
+   */
+  strict?: boolean;
+  /**
+   * The HTTP API answers beyond this machine (serve on a non-loopback host): its answers are an
+   * exit, so text of standard-mode incidents goes out through the exit tier (http/exposure.ts).
+   */
+  network?: boolean;
 }
 
 export interface ContextOptions {
@@ -54,7 +65,9 @@ export async function refreshAnalysis(store: Store, id: string, opts: { fullLimi
     events,
   });
   // Files that are not logs are named, never diagnosed (ingest/screen.ts); absent when there are none.
-  const analysis: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
+  const withSkipped: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
+  const privacyMode = await store.privacyMode(id);
+  const analysis: Analysis = privacyMode ? { ...withSkipped, privacyMode } : withSkipped;
   await store.setAnalysis(id, analysis);
   return analysis;
 }
@@ -62,9 +75,11 @@ export async function refreshAnalysis(store: Store, id: string, opts: { fullLimi
 export async function ingestIncident(
   ctx: Context,
   entries: readonly InputEntry[],
-  opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
+  opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null; mode?: PrivacyMode },
 ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
   const id = opts.id ?? ctx.store.newIncidentId();
+  // Strict when the context forces it; files added to an incident follow its mode unless asked otherwise.
+  const mode: PrivacyMode = ctx.strict ? 'strict' : (opts.mode ?? (opts.id ? await ctx.store.privacyMode(opts.id) : null) ?? 'standard');
   const skipHashes = opts.id ? await ctx.store.fileHashes(id) : undefined;
   // A tool policy file among the inputs is configuration, not a log (classify/policy.ts).
   let policy = opts.toolPolicy ?? null;
@@ -83,7 +98,7 @@ export async function ingestIncident(
       throw new TriageError('TRIAGE_ERR_INPUT', (err as Error).message);
     }
   }
-  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes });
+  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes, mode });
   if (policy) await ctx.store.setToolPolicy(id, policy);
   opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
   const analysis = await refreshAnalysis(ctx.store, id);

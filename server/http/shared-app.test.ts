@@ -118,7 +118,7 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
       child.once('exit', (c) => reject(new Error(`serve exited ${c}: ${err}`)));
     });
     try {
-      expect(err).toMatch(/\(store clickhouse:\/\/127\.0\.0\.1:\d+\/served\?cluster=triage\)/);
+      expect(err).toMatch(/\(store clickhouse:\/\/127\.0\.0\.1:\d+\/served\?cluster=triage; privacy mode strict/);
       const health = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
       expect(health).toMatchObject({ ok: true });
       expect(await (await fetch(`http://127.0.0.1:${port}/api/incidents`)).json()).toEqual([]);

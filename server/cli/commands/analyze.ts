@@ -17,7 +17,7 @@ const SPILL_BYTES = 16 * 1024 * 1024;
 export const analyzeCommand: Command = {
   name: 'analyze',
   summary: 'ingest logs, correlate them and decide what to do next',
-  help: `Usage: mcp-triage analyze PATH… [--json] [--db FILE] [--key-file FILE]
+  help: `Usage: mcp-triage analyze PATH… [--json] [--db FILE] [--key-file FILE] [--strict]
        mcp-triage analyze PATH… --store URL [--incident ID] [--json]   (a shared ClickHouse store)
 
 Ingests files, folders or .gz files, detects each file's format and source (client, proxy,
@@ -30,6 +30,9 @@ Options:
   --db FILE        keep the ingest in this DuckDB file (default: an in-memory database, or for
                    inputs over 16 MiB (on disk) a private temporary file, deleted afterwards, so memory
                    stays bounded: an in-memory database cannot spill to disk)
+  --strict         redact everything before storage, as a report would be (default: standard —
+                   session ids and credentials before storage, personal and business data at every
+                   exit: report, redact, exports). The mode is printed and in --json as privacyMode
   --key-file FILE  pseudonymisation key (default: the workspace key, so pseudonyms agree across runs)
 ${STORE_HELP}
 
@@ -46,7 +49,7 @@ input (also when no input is a log: one line on stderr, nothing on stdout), 2 in
 Example:
   mcp-triage analyze samples/restart-stale-session --json | jq .decision`,
   async run(args, io) {
-    const a = parseArgs('analyze', args, { json: { type: 'boolean' }, db: { type: 'string' }, 'key-file': { type: 'string' }, ...STORE_OPTIONS });
+    const a = parseArgs('analyze', args, { json: { type: 'boolean' }, db: { type: 'string' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' }, ...STORE_OPTIONS });
     const shared = storeChoice('analyze', a, io.env);
     if (!a.positionals.length && !shared.incident) throw new TriageError('TRIAGE_ERR_USAGE', 'analyze: give at least one PATH (a log file, a folder or a .gz); see mcp-triage analyze --help');
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
@@ -70,7 +73,7 @@ Example:
     });
     try {
       const name = a.positionals.map((p) => basename(p)).join(', ');
-      const { analysis, skippedFiles } = await ingestIncident(ctx, entries, { toolPolicy, name, onProgress: progressPrinter(io.stderr) });
+      const { analysis, skippedFiles } = await ingestIncident(ctx, entries, { toolPolicy, name, onProgress: progressPrinter(io.stderr), mode: a.options.strict ? 'strict' : 'standard' });
       printSkipped(io.stderr, skippedFiles);
       io.stdout.write(a.options.json ? JSON.stringify(analysis, null, 2) + '\n' : renderAnalysis(analysis, { color: (io.stdout as NodeJS.WriteStream).isTTY === true }));
       return 0;

@@ -11,7 +11,7 @@ import { STORE_HELP, STORE_OPTIONS, storeChoice } from '../store-option.ts';
 export const reportCommand: Command = {
   name: 'report',
   summary: 'write the redacted public issue report (Markdown) for a set of logs',
-  help: `Usage: mcp-triage report PATH… [--out FILE] [--format md|json] [--exclude FILE:LINE,…] [--key-file FILE]
+  help: `Usage: mcp-triage report PATH… [--out FILE] [--format md|json] [--exclude FILE:LINE,…] [--key-file FILE] [--strict]
        mcp-triage report --store URL --incident ID [--out FILE] [--format md|json] [--exclude …]
 
 Ingests the logs (as analyze does, in memory), then writes a Markdown issue that is safe to paste
@@ -28,12 +28,14 @@ log, exit 1 with one line on stderr and nothing written.
   --out FILE              write to FILE instead of stdout
   --format md|json        Markdown (default) or {"markdown","redactions","sections"}
   --exclude FILE:LINE,…   leave these evidence lines out of the timeline (after a refusal)
+  --strict                redact everything at ingest too (the report is redacted either way; always so
+                          with --store)
 ${STORE_HELP}
 
 With --store and --incident ID (no PATH), the report is written from the stored incident; with --store
 and PATHs, they are ingested into the store first (as analyze --store does).`,
   async run(args, io) {
-    const a = parseArgs('report', args, { out: { type: 'string' }, format: { type: 'string' }, exclude: { type: 'string' }, 'key-file': { type: 'string' }, ...STORE_OPTIONS });
+    const a = parseArgs('report', args, { out: { type: 'string' }, format: { type: 'string' }, exclude: { type: 'string' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' }, ...STORE_OPTIONS });
     const shared = storeChoice('report', a, io.env);
     const format = (a.options.format as string | undefined) ?? 'md';
     if (format !== 'md' && format !== 'json') throw new TriageError('TRIAGE_ERR_USAGE', `report: --format takes md or json, not "${format}"`);
@@ -78,7 +80,7 @@ and PATHs, they are ingested into the store first (as analyze --store does).`,
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
       const r = await ingestIncident(ctx, entries, {
-        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr) });
+        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr), mode: a.options.strict ? 'strict' : 'standard' });
       printSkipped(io.stderr, r.skippedFiles);
       emit(await incidentReport(ctx.store, r.id, { secrets: r.secrets, key: ctx.key, exclude }));
       return 0;

@@ -26,6 +26,10 @@ export interface ServeOptions {
   port: number;
   db?: string;
   keyFile?: string;
+  /** Every ingest strict (redaction.md "Tiers"): asked with --strict, and always on a non-loopback host. */
+  strict: boolean;
+  /** Bound beyond loopback: API answers are an exit (standard-mode incidents go out exit-redacted). */
+  network: boolean;
   maxUploadMb?: number;
   token?: string;
   /** A shared store (issue #20): the API reads and writes it instead of the workspace DuckDB. */
@@ -44,7 +48,7 @@ export function parsePort(v: string | number | undefined, what = '--port'): numb
 }
 
 export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
-  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' }, store: { type: 'string' }, 'store-credentials': { type: 'string' } });
+  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' }, store: { type: 'string' }, 'store-credentials': { type: 'string' }, strict: { type: 'boolean' } });
   const { target } = storeChoice('serve', a, env);
   const port = parsePort(a.options.port as string | undefined);
   const host = (a.options.host as string | undefined) ?? '127.0.0.1';
@@ -58,9 +62,12 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     }
   }
   if (!LOOPBACK.test(host) && !token) throw new TriageError('TRIAGE_ERR_USAGE', `serve: binding to ${host} exposes your logs to the network; add --token-file FILE (a file holding a long random token)`);
+  const network = !LOOPBACK.test(host);
   return {
     host,
     port,
+    strict: network || a.options.strict === true,
+    network,
     ...(a.options.db !== undefined ? { db: String(a.options.db) } : {}),
     ...(a.options['key-file'] !== undefined ? { keyFile: String(a.options['key-file']) } : {}),
     ...(a.options['max-upload-mb'] !== undefined ? { maxUploadMb: a.options['max-upload-mb'] as number } : {}),
@@ -136,16 +143,17 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
     if (o.store) {
       // A shared store: the workspace gives the key and formats; incidents live in ClickHouse.
       const [{ ClickHouseStore }, { buildSharedApp }] = await Promise.all([import('../../store/clickhouse/store.ts'), import('../../http/shared-app.ts')]);
-      ctx = await openContext({ env: io.env, db: ':memory:', keyFile: o.keyFile });
+      // A shared store is always strict (redaction.md "Tiers"), whatever the host.
+      ctx = { ...(await openContext({ env: io.env, db: ':memory:', keyFile: o.keyFile })), strict: true, network: o.network };
       const shared = await ClickHouseStore.open(o.store);
       await warmup?.(ctx, io);
       app = await buildSharedApp({ ctx, shared, ...common });
-      where = `store ${shared.path}`;
+      where = `store ${shared.path}; privacy mode strict for every upload, as in every shared store`;
     } else {
-      ctx = await openContext({ env: io.env, db: o.db, keyFile: o.keyFile });
+      ctx = { ...(await openContext({ env: io.env, db: o.db, keyFile: o.keyFile })), strict: o.strict, network: o.network };
       await warmup?.(ctx, io);
       app = await buildApp({ ctx, ...common });
-      where = `database ${ctx.store.path}`;
+      where = `database ${ctx.store.path}; ${o.strict ? `privacy mode strict for every upload${o.network ? ', since the host is not loopback' : ''}` : 'privacy mode standard by default: PII stays in the local database and is redacted at every exit'}`;
     }
     // Hand the port over: released and re-bound within the same tick of work, so the window in
     // which another process could take it is a few milliseconds (and then it is reported below).
@@ -181,7 +189,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the web UI and HTTP API (127.0.0.1:8765 by default)',
-  help: `Usage: mcp-triage serve [--port N] [--host H] [--db FILE] [--max-upload-mb N] [--token-file FILE] [--store URL]
+  help: `Usage: mcp-triage serve [--port N] [--host H] [--db FILE] [--max-upload-mb N] [--token-file FILE] [--strict] [--store URL]
 
 Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
   --port N            port, 0…65535 (default 8765; 0 picks a free one)
@@ -189,6 +197,11 @@ Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
   --db FILE           DuckDB file (default: the workspace database)
   --max-upload-mb N   largest upload accepted (default 2048)
   --token-file FILE   require Authorization: Bearer <token from this file> on every request
+  --strict            redact everything before storage for every upload (always on for a non-loopback
+                      --host, and with --store). Default (standard): session ids and credentials before
+                      storage; personal and business data stay in the local database, shown in the UI,
+                      and are redacted in every report and export. An upload can ask for strict itself
+                      (?privacy=strict)
 ${STORE_HELP.split('\n').filter((l) => !l.includes('--incident') && !l.includes('stored incident ID')).join('\n')}
 
 One serve per workspace: it holds <workspace>/workspace.lock (its PID) while it runs, so a second

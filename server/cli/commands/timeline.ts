@@ -16,7 +16,7 @@ const COLOR: Record<string, string> = { client: '\x1b[36m', proxy: '\x1b[35m', s
 export const timelineCommand: Command = {
   name: 'timeline',
   summary: 'print the merged, correlated timeline of the logs for a terminal',
-  help: `Usage: mcp-triage timeline PATH… [--request ID] [--session PSEUDONYM] [--source S] [--level L] [--grep TEXT] [--limit N]
+  help: `Usage: mcp-triage timeline PATH… [--request ID] [--session PSEUDONYM] [--source S] [--level L] [--grep TEXT] [--limit N] [--strict]
        mcp-triage timeline --store URL --incident ID [the same filters]
 
 Merges every input into one timeline ordered by time (as logged; no clock is rewritten).
@@ -26,12 +26,15 @@ Merges every input into one timeline ordered by time (as logged; no clock is rew
   --level L           this level or worse (debug, info, warn, error)
   --grep TEXT         lines containing TEXT (case-insensitive)
   --limit N           at most N lines (default 500)
+  --strict            redact everything before storage; by default (standard) the timeline shows what
+                      the local database holds: personal data (hosts, IPs, e-mails) as logged, session
+                      ids as pseudonyms, credentials removed (always strict with --store)
 ${STORE_HELP}
 
 With --store and --incident ID (no PATH), the timeline of the stored incident is read from the store;
 with --store and PATHs, they are ingested into the store first (as analyze --store does).`,
   async run(args, io) {
-    const a = parseArgs('timeline', args, { request: { type: 'string' }, session: { type: 'string' }, source: { type: 'string' }, level: { type: 'string' }, grep: { type: 'string' }, limit: { type: 'number' }, 'key-file': { type: 'string' }, ...STORE_OPTIONS });
+    const a = parseArgs('timeline', args, { request: { type: 'string' }, session: { type: 'string' }, source: { type: 'string' }, level: { type: 'string' }, grep: { type: 'string' }, limit: { type: 'number' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' }, ...STORE_OPTIONS });
     const shared = storeChoice('timeline', a, io.env);
     if (!a.positionals.length && !shared.incident) throw new TriageError('TRIAGE_ERR_USAGE', 'timeline: give at least one PATH (see mcp-triage timeline --help)');
     const request = a.options.request as string | undefined;
@@ -86,7 +89,7 @@ with --store and PATHs, they are ingested into the store first (as analyze --sto
     const { queryEvents } = await import('../../store/events-query.ts');
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
-      const { id, skippedFiles } = await ingestIncident(ctx, entries, { toolPolicy, name });
+      const { id, skippedFiles } = await ingestIncident(ctx, entries, { toolPolicy, name, mode: a.options.strict ? 'strict' : 'standard' });
       printSkipped(io.stderr, skippedFiles);
       const { rows, total } = await queryEvents(ctx.store, id, filters.data);
       print(rows, total);

@@ -42,11 +42,6 @@ async function mcpTriage(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{
   }
 }
 
-/** A shared store is strict: so is the embedded run it is compared with, where the command has --strict (redaction tiers). */
-async function strictFor(command: string): Promise<string[]> {
-  return (await mcpTriage([command, '--help'])).stdout.includes('--strict') ? ['--strict'] : [];
-}
-
 beforeAll(async () => {
   server = await TestClickHouse.start(1);
   url = server.url('team');
@@ -60,18 +55,18 @@ describe('the shared store from the built CLI', () => {
   const sample = join(REPO, 'samples', 'wrong-path');
 
   it('analyze, then report and timeline of the stored incident by its id; the same answers as without a store', async () => {
-    const local = await mcpTriage(['analyze', sample, '--json', ...(await strictFor('analyze'))]);
+    const local = await mcpTriage(['analyze', sample, '--json', '--strict']);
     const stored = await mcpTriage(['analyze', sample, '--json', '--store', url]);
     expect(stored.code, stored.stderr).toBe(0);
     expect(stored.stdout).toBe(local.stdout);
     const id = storedId(stored.stderr);
     const printed = await mcpTriage(['analyze', '--store', url, '--incident', id, '--json']);
     expect(printed.stdout).toBe(local.stdout);
-    const [report, localReport] = await Promise.all([mcpTriage(['report', '--store', url, '--incident', id]), mcpTriage(['report', sample, ...(await strictFor('report'))])]);
+    const [report, localReport] = await Promise.all([mcpTriage(['report', '--store', url, '--incident', id]), mcpTriage(['report', sample, '--strict'])]);
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toContain('fix\\_route\\_or\\_config');
     expect(report.stdout).toBe(localReport.stdout);
-    const [tl, localTl] = await Promise.all([mcpTriage(['timeline', '--store', url, '--incident', id, '--grep', 'post', '--limit', '4']), mcpTriage(['timeline', sample, '--grep', 'post', '--limit', '4', ...(await strictFor('timeline'))])]);
+    const [tl, localTl] = await Promise.all([mcpTriage(['timeline', '--store', url, '--incident', id, '--grep', 'post', '--limit', '4']), mcpTriage(['timeline', sample, '--grep', 'post', '--limit', '4', '--strict'])]);
     expect(tl.code, tl.stderr).toBe(0);
     expect(tl.stdout).toBe(localTl.stdout);
     expect(tl.stdout.split('\n').filter(Boolean)).toHaveLength(4);

@@ -84,9 +84,9 @@ function incidentRow(s: IncidentState): IncidentRow {
     files: s.files,
     events: s.events,
     decision: s.ingests.length ? s.decision : null,
-    // Where incident rows carry the privacy mode (redaction tiers): a shared store's is always strict.
+    // A shared store's incidents are always strict (redaction.md "Tiers").
     privacyMode: 'strict',
-  } as IncidentRow;
+  };
 }
 
 export interface IngestKeys {
@@ -325,10 +325,9 @@ export class ClickHouseStore {
     }
     const id = opts.id ?? scratch.newIncidentId();
     const loaded = prev ? await this.loadInto(scratch, prev) : { firstSeq: 0, firstFile: 0, skipped: 0 };
-    // A shared store is always strict (redaction.md "Tiers"). `strict` is the context's switch where
-    // the redaction tiers exist; where they do not, every ingest is strict already.
-    const ctx = { store: scratch, key: keys.key, formats: keys.formats, strict: true } as Context;
-    const r = await ingestIncident(ctx, entries, { id, name: opts.name, onProgress: opts.onProgress, toolPolicy: opts.toolPolicy });
+    // A shared store is always strict (redaction.md "Tiers"): everything redacted before storage.
+    const ctx: Context = { store: scratch, key: keys.key, formats: keys.formats, strict: true };
+    const r = await ingestIncident(ctx, entries, { id, name: opts.name, onProgress: opts.onProgress, toolPolicy: opts.toolPolicy, mode: 'strict' });
     if (prev && r.added === 0) {
       // Nothing new (every file already held): nothing to write, the stored analysis stands.
       return { ...r, id, analysis: (await this.analysis(id)) ?? r.analysis };
@@ -401,10 +400,8 @@ export class ClickHouseStore {
     const files = await this.files(s.incident);
     const skipped = await this.skippedFiles(s.incident);
     let n = 0;
-    // Recorded strict where the store records a privacy mode (redaction tiers: a 4th argument of
-    // Store.ingest), so the analysis of the whole incident says what its stored text is.
-    const ingest = scratch.ingest.bind(scratch) as unknown as (id: string, name: string, fn: Parameters<Store['ingest']>[2], opts: { mode: 'strict' }) => Promise<unknown>;
-    await ingest(s.incident, s.name, async (writer) => {
+    // Recorded strict, as the stored text is, so the analysis of the whole incident says so.
+    await scratch.ingest(s.incident, s.name, async (writer) => {
       for await (const e of this.allEvents(s.incident)) {
         if (e.seq !== n) throw new TriageError('TRIAGE_ERR_STORE', `${this.target.display}: incident ${s.incident} has a gap in its events at seq ${n}; it cannot be extended`);
         const { seq: _seq, ...event } = e;

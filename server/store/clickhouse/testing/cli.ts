@@ -27,11 +27,3 @@ export function storedId(stderr: string): string {
   return m[1]!;
 }
 
-/**
- * A shared store is always strict (redaction.md "Tiers"), so the embedded side of a comparison must
- * be strict too: `analyze --strict` where the redaction tiers exist (today's ingest is strict
- * without the flag), and a context that asks for strict ingests.
- */
-export async function strictArgs(env: NodeJS.ProcessEnv): Promise<string[]> {
-  return (await cli(['analyze', '--help'], env)).stdout.includes('--strict') ? ['--strict'] : [];
-}

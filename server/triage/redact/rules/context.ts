@@ -69,6 +69,7 @@ function kvRow(id: string, kind: PatternRule['kind'], description: string, class
   return {
     id,
     kind,
+    tier: 'ingest',
     description,
     keywords,
     pattern: kvPattern(),
@@ -129,6 +130,8 @@ function userRow(id: string, description: string, keywords: string[], source: st
   return {
     id,
     kind: 'key-name',
+    // An account name is personal data: redacted at exits (at ingest with --strict).
+    tier: 'exit',
     description,
     keywords,
     minLength: 4,
@@ -144,6 +147,7 @@ function userRow(id: string, description: string, keywords: string[], source: st
 export const CONTEXT_RULES: PatternRule[] = [
   {
     id: '@bearer',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'the credential after Bearer (any case, spaces, %20, +, \\u0020); ends at the token68 charset, not at whitespace',
     keywords: ['bearer'],
@@ -162,6 +166,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@basic-auth',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'Basic credentials (base64 user:pass) after the Basic scheme',
     keywords: ['basic'],
@@ -172,6 +177,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@auth-scheme',
+    tier: 'ingest',
     kind: 'header',
     description: 'other Authorization schemes (token, DPoP, Negotiate, NTLM, Digest, AWS4-HMAC-SHA256): the credential or parameter list',
     keywords: ['authorization'],
@@ -288,6 +294,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   ),
   {
     id: '@path-token',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'a token used as a path segment after token-bearing routes (/reset-password/, /t/, /hooks/, /webhooks/, /invite/, /magic-link/)',
     keywords: ['/reset', '/t/', '/hooks/', '/webhooks/', '/invite', '/magic', '/verify/', '/confirm/'],
@@ -299,6 +306,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cli-secret-flag',
+    tier: 'ingest',
     minLength: 8,
     kind: 'key-name',
     description: 'command-line flags naming a secret (--password X, --password=X, --api-key X, --client-secret=X); the KV rules need a key not glued to a dash',
@@ -315,6 +323,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@mysql-password',
+    tier: 'ingest',
     minLength: 10,
     kind: 'key-name',
     description: 'the MySQL/MariaDB client password glued to -p (mysql -u root -pS3cret)',
@@ -326,6 +335,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@auth-tuple',
+    tier: 'ingest',
     minLength: 12,
     kind: 'key-name',
     description: "a (user, password) pair by position: auth=('alice', 'hunter2') in requests/httpx, credentials/login tuples; the user becomes user-…, the password goes",
@@ -345,6 +355,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@xml-secret',
+    tier: 'ingest',
     minLength: 10,
     kind: 'key-name',
     description: 'XML/HTML elements naming a secret (<password>x</password>, <ns:ClientSecret>x</ns:ClientSecret>)',
@@ -360,6 +371,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@business-kv',
+    tier: 'exit',
     minLength: 5,
     kind: 'key-name',
     description: 'business values and people in k=v / k: v pairs (sku, order id, customer, amount, address, account holder…) anywhere; weaker keys (total, price, product, project, email, phone) on tool-call lines; summarised like JSON arguments (<string len=N>, <number>)',
@@ -441,6 +453,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   ),
   {
     id: '@conn-tuple',
+    tier: 'ingest',
     minLength: 16,
     kind: 'key-name',
     description: "a connection tuple by position: (host, port, user, password) — the password goes, the user becomes user-…",
@@ -460,6 +473,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cli-userinfo',
+    tier: 'ingest',
     minLength: 8,
     kind: 'key-name',
     description: 'user:password on a command line (curl -u admin:pw, --proxy-user u:p); the user becomes user-…',
@@ -474,6 +488,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@sshpass',
+    tier: 'ingest',
     minLength: 12,
     kind: 'key-name',
     description: 'the password given to sshpass -p',
@@ -485,6 +500,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@dotted-secret',
+    tier: 'ingest',
     minLength: 8,
     kind: 'key-name',
     description: 'config dumps that pad a secret key with dots (HikariConfig: password........hikariSecret9)',
@@ -497,6 +513,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@ssn',
+    tier: 'exit',
     minLength: 11,
     kind: 'free-text',
     description: 'US social security numbers (AAA-GG-SSSS) with a context word or key (ssn, social security); never a date, id or phone',
@@ -509,6 +526,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cloud-account-id',
+    tier: 'exit',
     minLength: 12,
     kind: 'key-name',
     description: 'cloud account, tenant and subscription ids by context (AZURE_TENANT_ID, subscriptionId, tenantId, AWS account in an ARN or an ECR registry, Entra authority URLs)',
@@ -526,6 +544,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@tool-result-repr',
+    tier: 'exit',
     minLength: 16,
     kind: 'key-name',
     description: "MCP content in Python reprs (TextContent(text='…'), TextResourceContents(text='…'), SamplingMessage(…)) and elicitation/create message='…': the text is business data, summarised",

@@ -133,6 +133,7 @@ export function hostValue(key: Uint8Array, v: string): string | null {
 export const PII_RULES: PatternRule[] = [
   gated({
     id: '@email',
+    tier: 'exit',
     kind: 'free-text',
     description: 'e-mail addresses (also %40 and +tags) → keyed pseudonym email_…',
     keywords: ['@', '%40'],
@@ -150,6 +151,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@ip',
+    tier: 'exit',
     kind: 'free-text',
     description: 'IPv4 addresses except loopback/unspecified → ip-…',
     keywords: ['.'],
@@ -162,6 +164,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@ipv6',
+    tier: 'exit',
     kind: 'free-text',
     description: 'IPv6 addresses except ::1 and :: → ip-…',
     keywords: [':'],
@@ -174,6 +177,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   {
     id: '@mac',
+    tier: 'exit',
     kind: 'free-text',
     description: 'MAC addresses',
     keywords: [':', '-'],
@@ -184,6 +188,7 @@ export const PII_RULES: PatternRule[] = [
   },
   gated({
     id: '@card',
+    tier: 'exit',
     minLength: 13,
     kind: 'free-text',
     description: 'payment card numbers: Luhn-valid with a card IIN, and either grouped (4-4-4-4, 4-6-5, one separator) or bare after a card word/key; never a run inside a longer id, hex or timestamp',
@@ -202,6 +207,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@phone',
+    tier: 'exit',
     minLength: 9,
     kind: 'free-text',
     description: 'phone numbers: E.164 (+ and 8–15 digits, separators allowed) anywhere; national forms ((415) 555-0199, 020 7946 0958) after a phone word or key; never inside ids or timestamps',
@@ -224,6 +230,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@iban',
+    tier: 'exit',
     kind: 'free-text',
     description: 'IBAN (mod-97)',
     pattern: /(?<![A-Z0-9])(?<v>[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Z0-9])/dg,
@@ -234,6 +241,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@user-path',
+    tier: 'exit',
     kind: 'free-text',
     description: 'the user name in home paths (/home/X, /Users/X, C:\\Users\\X, /mnt/c/Users/X) → user-…',
     keywords: ['/home/', 'users'],
@@ -246,6 +254,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   {
     id: '@remote-user',
+    tier: 'exit',
     kind: 'free-text',
     description: 'nginx $remote_user in access lines',
     pattern: /^(?:[0-9A-Za-z.:\-]{3,64}) - (?<v>[^\s\[\]\-][^\s\[\]]{0,63}) \[/dg,
@@ -257,6 +266,7 @@ export const PII_RULES: PatternRule[] = [
   },
   gated({
     id: '@host',
+    tier: 'exit',
     kind: 'free-text',
     description: 'host names in URLs and Host/:authority/server_name/upstream positions, except loopback and public SaaS hosts → host-… (path kept)',
     keywords: ['://', 'host', 'authority', 'server', 'upstream', 'backend'],
@@ -271,6 +281,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@internal-host',
+    tier: 'exit',
     minLength: 7,
     kind: 'free-text',
     description: 'host names under a private DNS suffix anywhere in a line (.internal, .local, .svc.cluster.local, .corp, .lan, .home.arpa, .consul …) → host-…; public SDK/doc hosts and loopback are kept',
@@ -284,6 +295,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name',
+    tier: 'exit',
     minLength: 12,
     kind: 'free-text',
     description: 'an upstream/backend/cluster name in proxy prose (proxying to upstream orders_backend, backend mcp-pool/srv2): an identifier with _ - or a digit, never an English word → host-…',
@@ -297,6 +309,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name:haproxy',
+    tier: 'exit',
     minLength: 20,
     kind: 'free-text',
     description: "HAProxy's backend/server field (`fe_mcp~ be_mcp/mcp-orders-2 0/0/1/76/39`): the server name → host-…",
@@ -310,6 +323,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name:envoy',
+    tier: 'exit',
     minLength: 14,
     kind: 'free-text',
     description: "Envoy/Istio cluster names (`outbound|8080||ext-authz-opa`): the service name → host-…",
@@ -323,6 +337,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@opaque',
+    tier: 'ingest',
     kind: 'entropy',
     description: 'keyword-less high-entropy base64/base64url strings (≥32 chars, mixed case and digits) → keyed pseudonym h-…; request/trace ids, commit SHAs, JSON-RPC ids and hex are exempt',
     pattern: new RegExp(LB.replace('_\\-', '_\\-+/=') + String.raw`(?<v>[A-Za-z0-9+\/_\-]{32,4096}={0,2})`, 'gd'),
