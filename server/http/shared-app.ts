@@ -1,7 +1,7 @@
 // `serve --store URL` (issue #20): the HTTP API over the shared ClickHouse store. The same routes,
 // shapes and security as the embedded app (app.ts) for what the store answers today — upload,
 // add files, list, incident, analysis, timeline pages (Arrow), counts, histogram, report, delete,
-// upload progress, signals — and a 501 in the contract's error shape for the views that still
+// upload progress, signals, failures across incidents — and a 501 in the contract's error shape for the views that still
 // read DuckDB (unit of work, HTML export, verification, SQL console: issue #20 item 3).
 //
 // A builder of its own rather than a branch inside app.ts: the embedded app's plugins close over
@@ -15,12 +15,14 @@ import { z } from 'zod';
 import { TriageError } from '../errors.ts';
 import { incidentReport, type Context } from '../incidents.ts';
 import { chCountEvents, chHistogram, chQueryEvents } from '../store/clickhouse/events.ts';
+import { chFailuresAcross } from '../store/clickhouse/failures.ts';
 import type { ClickHouseStore } from '../store/clickhouse/store.ts';
 import { EventFilters } from '../store/event-filters.ts';
 import { eventsToArrow } from '../store/events-query.ts';
 import { assertIncident } from '../store/store.ts';
 import { VERSION } from './app.ts';
 import { excludeOf } from './incidents.ts';
+import { failureFilters } from './failures.ts';
 import { ProgressBoard, progressRoutes, uploadIdOf } from './progress.ts';
 import { securityPlugin } from './security.ts';
 import { signalsPlugin } from './signals.ts';
@@ -178,6 +180,8 @@ export async function buildSharedApp(opts: SharedAppOptions): Promise<FastifyIns
     if (!(await shared.deleteIncident(id))) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no incident ${id}`);
     return reply.code(204).send();
   });
+
+  app.get('/api/failures', async (req) => chFailuresAcross(shared, failureFilters(req.query)));
 
   const later = async (req: FastifyRequest) => {
     throw new TriageError('TRIAGE_ERR_NOT_IMPLEMENTED', `${req.method} ${req.url.split('?')[0]} does not read a shared store yet (serve --store); the embedded store has it`);

@@ -59,7 +59,8 @@ export const TABLES = {
     columns: `incident String, ingest String, ts Int64, idx Int32, rpc_id Nullable(String), method Nullable(String),
       tool Nullable(String), session Nullable(String), http_status Nullable(Int32), stage String,
       root_type Nullable(String), root_message Nullable(String), exception_chain Array(String), decision String,
-      rule String, rationale String, role String, episode Int32, signals Array(String), evidence String`,
+      rule String, rationale String, role String, episode Int32, signals Array(String), evidence String,
+      created_at Int64, doc String`,
     order: '(incident, ts, idx)',
   },
   spans: {

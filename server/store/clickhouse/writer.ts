@@ -190,6 +190,9 @@ export class IngestWriter {
         episode: f.episode ?? 0,
         signals: f.signals ?? [],
         evidence: JSON.stringify(f.evidence),
+        // For the cross-incident queries (failures.ts): when the incident was stored, and the failure as analyze --json has it.
+        created_at: createdAt,
+        doc: JSON.stringify(f),
       })),
     ),
     this.rows(
