@@ -49,6 +49,12 @@ interface Node {
   output: string;
 }
 
+/** Servers not stopped yet: a test process that ends without stop() (a hook timed out, an uncaught error) takes them with it. */
+const live = new Set<TestClickHouse>();
+process.once('exit', () => {
+  for (const t of live) t.killNow();
+});
+
 export class TestClickHouse {
   readonly dir: string;
   private readonly nodes: Node[] = [];
@@ -127,6 +133,7 @@ export class TestClickHouse {
 
   private async boot(): Promise<void> {
     const bin = requireClickHouse();
+    live.add(this);
     for (let i = 0; i < this.shards; i++) {
       const dir = join(this.dir, `node${i + 1}`);
       mkdirSync(dir, { recursive: true });
@@ -172,6 +179,18 @@ export class TestClickHouse {
     return text;
   }
 
+  /** Synchronous last resort (process exit): SIGKILL every node, remove the folder. */
+  killNow(): void {
+    for (const n of this.nodes) {
+      try {
+        if (n.proc?.pid && n.proc.exitCode === null) process.kill(n.proc.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
   /** Stop every node by its PID (SIGTERM, then SIGKILL after 5 s: the data is thrown away) and remove the folder. */
   async stop(): Promise<void> {
     const kill = (pid: number | undefined, sig: NodeJS.Signals) => {
@@ -193,5 +212,6 @@ export class TestClickHouse {
       }),
     );
     rmSync(this.dir, { recursive: true, force: true });
+    live.delete(this);
   }
 }
