@@ -1,6 +1,6 @@
 // The embedded DuckDB store: one writer connection (ingests are serialised and each is one
 // transaction, so a crash leaves either the whole ingest or none of it), readers on their own.
-import { BIGINT, DOUBLE, DuckDBAppender, DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, type DuckDBValue } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, type DuckDBAppender, type DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, type DuckDBValue } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -164,7 +164,7 @@ export function failureCauses(e: Pick<Event, 'signals'>): SignalCause[] {
 /** Block formats that are an exception itself (a traceback, a Node error, a Java stack). */
 const EXCEPTION_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
 /** A stack frame, a traceback header or a chained cause inside a multi-line event. */
-const STACK_LINE = /(?:^|\n)\s{0,12}(?:at [\w.<$@\[(]|File "|Traceback \(most recent call last\)|Caused by: |\+ Exception Group|\| [A-Za-z_][\w.]*(?:Error|Exception)\b)/;
+const STACK_LINE = /(?:^|\n)\s{0,12}(?:at [\w.<$@[(]|File "|Traceback \(most recent call last\)|Caused by: |\+ Exception Group|\| [A-Za-z_][\w.]*(?:Error|Exception)\b)/;
 
 /**
  * A multi-line event is a visible error when it is an exception: a traceback or stack, or a line with

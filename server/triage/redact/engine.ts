@@ -270,7 +270,7 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
   ed.apply(edits);
 }
 
-const ID_TOKEN = /(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{8,64}(?![A-Za-z0-9_\-*…])/g;
+const ID_TOKEN = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{8,64}(?![A-Za-z0-9_\-*…])/g;
 
 // ---------- structural JSON (and Python reprs) ----------
 
@@ -547,7 +547,7 @@ function balancedEnd(text: string, at: number): number {
 function hasData(s: string): boolean {
   let rest = s;
   for (const [a, b] of inertRanges(s).reverse()) rest = rest.slice(0, a) + rest.slice(b);
-  return /[A-Za-z0-9]/.test(rest.replace(/\\?["']?[A-Za-z_$][\w$.\-]{0,64}\\?["']?[ \t]{0,4}[:=]/g, ' ').replace(/\b(?:None|null|undefined|true|false|True|False)\b/g, ''));
+  return /[A-Za-z0-9]/.test(rest.replace(/\\?["']?[A-Za-z_$][\w$.-]{0,64}\\?["']?[ \t]{0,4}[:=]/g, ' ').replace(/\b(?:None|null|undefined|true|false|True|False)\b/g, ''));
 }
 
 function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
@@ -696,7 +696,7 @@ function encodeLayers(s: string, layers: Layer[]): string {
 }
 
 const TOKEN = /[^\s]{6,65536}/g;
-const B64_RUN = /(?<![A-Za-z0-9+\/_\-])[A-Za-z0-9+\/_\-]{20,65536}={0,2}/g;
+const B64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,65536}={0,2}/g;
 
 function printable(b: Buffer): boolean {
   if (b.length < 12) return false;
@@ -713,7 +713,7 @@ const innerRule = (r: RedactResult) => r.remarks[0]?.rule ?? '@decoded';
  * closure created in a hot path cost a defineProperty.)
  */
 function decodedView(st: EngineState, depth: number, edits: Edit[], s: number, raw: string, whole: boolean): void {
-  const lead = whole ? '' : (/^["'(\[{<]{0,4}/.exec(raw)?.[0] ?? '');
+  const lead = whole ? '' : (/^["'([{<]{0,4}/.exec(raw)?.[0] ?? '');
   const trail = whole ? '' : (/(?<!\\)["')\]}>.:]{0,4}$/.exec(raw.slice(lead.length))?.[0] ?? '');
   const core = raw.slice(lead.length, raw.length - trail.length);
   let cur = core;

@@ -31,7 +31,7 @@ const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 // A wrapped token owns its whole line: only the fragment and closing punctuation, nothing after.
 // A next line that starts with a timestamp or any prefix is a new log line, never a continuation.
-const CONTINUATION = /^(?<ws>\s{0,16})(?<v>[A-Za-z0-9_\-]{8,16384}(?:\.[A-Za-z0-9_\-]{0,16384}){0,4})["',;)\]}\\\s]{0,16}$/d;
+const CONTINUATION = /^(?<ws>\s{0,16})(?<v>[A-Za-z0-9_-]{8,16384}(?:\.[A-Za-z0-9_-]{0,16384}){0,4})["',;)\]}\\\s]{0,16}$/d;
 // A PEM body line: one base64 run alone, or a long run after a logger's prefix (`ts DEBUG MIIE…`).
 const PEM_BODY_ALONE = /^(?<ws>\s{0,64})(?<v>[A-Za-z0-9+/]{1,4096}={0,2})\s{0,16}$/d;
 const PEM_BODY_RUN = /^[A-Za-z0-9+/]{16,4096}={0,2}$/;

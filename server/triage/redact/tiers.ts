@@ -100,11 +100,11 @@ export const RAW_ALTERNATIVES: readonly RawAlternative[] = [
   { triggers: ['bearer'], rules: ['@bearer'] },
   { triggers: ['basic'], check: /basic(?:[ \t]|%20|\+)/iy, at: 'trigger', rules: ['@basic-auth'] },
   { triggers: ['/reset-password/', '/reset/', '/t/', '/hooks/', '/webhooks/', '/invite/', '/invitations/', '/magic-link/', '/verify/', '/confirm/'], rules: ['@path-token'] },
-  { triggers: [' -p', '\t-p'], check: /[ \t]-p[^\s"'\-]/iy, at: 'trigger', rules: ['@mysql-password'] },
+  { triggers: [' -p', '\t-p'], check: /[ \t]-p[^\s"'-]/iy, at: 'trigger', rules: ['@mysql-password'] },
   // auth, credentials and UserPassword( are key words below
-  { triggers: ['creds', 'login'], check: /(?:creds|login)\s{0,4}[=:]\s{0,4}[(\[]/iy, at: 'trigger', rules: ['@auth-tuple'] },
+  { triggers: ['creds', 'login'], check: /(?:creds|login)\s{0,4}[=:]\s{0,4}[([]/iy, at: 'trigger', rules: ['@auth-tuple'] },
   { triggers: ['('], check: /['"]\s{0,4},\s{0,4}\d{2,5}\s{0,4},/, at: 'line', rules: ['@conn-tuple'] },
-  { triggers: ['-u'], check: /(?<![a-z0-9_\-])-(?:u|-user|-proxy-user)(?:[ \t]|=)/i, at: 'line', rules: ['@cli-userinfo'] },
+  { triggers: ['-u'], check: /(?<![a-z0-9_-])-(?:u|-user|-proxy-user)(?:[ \t]|=)/i, at: 'line', rules: ['@cli-userinfo'] },
   // env dumps: *_KEY and *_PAT end the name (*_TOKEN, *_SECRET, *_PASSWORD… are key words)
   { triggers: ['_key', '_pat'], check: /_(?:key|pat)(?![a-z0-9_])/iy, at: 'trigger', rules: ['@env-secret'] },
 ];
