@@ -19,6 +19,9 @@ export const ERRORS = {
   TRIAGE_ERR_KEY: { status: 500, exit: 2, what: 'the workspace key is unusable' },
   TRIAGE_ERR_REPORT_LEAK: { status: 500, exit: 2, what: 'the report failed its leak check and was refused' },
   TRIAGE_ERR_INTERNAL: { status: 500, exit: 2, what: 'an internal error' },
+  // Added (issue #20): the shared store (ClickHouse) was unreachable, refused the credentials or a
+  // statement; the message names the store and ClickHouse's error code, redacted, never the SQL or data.
+  TRIAGE_ERR_STORE: { status: 502, exit: 2, what: 'the shared store (ClickHouse) is unreachable or refused a request' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

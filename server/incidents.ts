@@ -13,12 +13,23 @@ import { rawValuesFor } from './triage/redact/index.ts';
 import { buildReport, type Report } from './triage/report/report.ts';
 import { analyzeOffThread } from './ingest/analyze-off-thread.ts';
 import { TriageError } from './errors.ts';
+import type { PrivacyMode } from './contract/privacy.ts';
 import { loadOrCreateKey, resolveWorkspace } from './workspace.ts';
 
 export interface Context {
   store: Store;
   key: Buffer;
   formats: readonly CompiledFormat[];
+  /**
+   * Every ingest strict, whatever it asks for (redaction.md "Tiers"): `serve --strict`, and always
+   * a serve on a non-loopback host (and a shared store, when there is one).
+   */
+  strict?: boolean;
+  /**
+   * The HTTP API answers beyond this machine (serve on a non-loopback host): its answers are an
+   * exit, so text of standard-mode incidents goes out through the exit tier (http/exposure.ts).
+   */
+  network?: boolean;
 }
 
 export interface ContextOptions {
@@ -65,7 +76,9 @@ export async function refreshAnalysis(
     ? await analyzeOffThread({ whole, toolPolicy, inputs, batches: await store.triageEventsJson(id, limit, read) })
     : analyze({ whole, toolPolicy, inputs, events: await store.triageEvents(id, limit, read) });
   // Files that are not logs are named, never diagnosed (ingest/screen.ts); absent when there are none.
-  const analysis: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
+  const withSkipped: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
+  const privacyMode = await store.privacyMode(id);
+  const analysis: Analysis = privacyMode ? { ...withSkipped, privacyMode } : withSkipped;
   await store.setAnalysis(id, analysis);
   return analysis;
 }
@@ -78,6 +91,7 @@ export async function ingestIncident(
     name: IncidentName;
     onProgress?: (p: Progress) => void;
     toolPolicy?: ToolPolicy | null;
+    mode?: PrivacyMode;
     /** Aborted before the commit: nothing is stored (IngestCancelled). */
     signal?: AbortSignal;
     /** An upload that named itself, recorded with the ingest (a retry finds it: Store.upload). */
@@ -87,6 +101,8 @@ export async function ingestIncident(
   },
 ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Pick<IngestResult, 'book' | 'ledger'> }> {
   const id = opts.id ?? ctx.store.newIncidentId();
+  // Strict when the context forces it; files added to an incident follow its mode unless asked otherwise.
+  const mode: PrivacyMode = ctx.strict ? 'strict' : (opts.mode ?? (opts.id ? await ctx.store.privacyMode(opts.id) : null) ?? 'standard');
   const skipHashes = opts.id ? await ctx.store.fileHashes(id) : undefined;
   // A tool policy file among the inputs is configuration, not a log (classify/policy.ts).
   let policy = opts.toolPolicy ?? null;
@@ -105,7 +121,7 @@ export async function ingestIncident(
       throw new TriageError('TRIAGE_ERR_INPUT', (err as Error).message);
     }
   }
-  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes, signal: opts.signal, upload: opts.upload });
+  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes, mode, signal: opts.signal, upload: opts.upload });
   if (policy) await ctx.store.setToolPolicy(id, policy);
   opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
   const analysis = await refreshAnalysis(ctx.store, id, { offThread: opts.analyzeOffThread });
@@ -121,8 +137,11 @@ export interface ReportOptions {
   exclude?: readonly string[];
 }
 
+/** What a report reads of a stored incident: the embedded store, or the shared one (store/clickhouse). */
+export type ReportSource = Pick<Store, 'incident' | 'analysis' | 'eventsAt' | 'headEvents' | 'redactionCounts'>;
+
 /** The redacted public report of a stored incident. */
-export async function incidentReport(store: Store, id: string, opts: ReportOptions = {}): Promise<Report> {
+export async function incidentReport(store: ReportSource, id: string, opts: ReportOptions = {}): Promise<Report> {
   const row = await store.incident(id);
   const analysis = await store.analysis(id);
   if (!row || !analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no analysed incident ${id}`);

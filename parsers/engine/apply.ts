@@ -102,6 +102,12 @@ function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed 
     const v = pick(k);
     if (v !== undefined) out[k] = str(v);
   }
+  // a generic `method` member holds an HTTP verb in access logs and the MCP method in MCP servers' own
+  // logs ({"method":"tools/call"}): the value says which
+  if (out.httpMethod != null && !HTTP_VERB.test(out.httpMethod)) {
+    if (MCP_METHOD_VALUE.test(out.httpMethod)) out.rpcMethod ??= out.httpMethod;
+    out.httpMethod = null;
+  }
   const status = num(pick('httpStatus'));
   if (status !== null && status >= 100 && status <= 999) out.httpStatus = Math.trunc(status);
   const dur = pick('durationMs');
@@ -118,6 +124,10 @@ function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed 
   }
   return out;
 }
+
+const HTTP_VERB = /^(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|CONNECT|TRACE)$/i;
+/** An MCP method name: `initialize`, `ping`, or a slash-separated `family/verb` (`tools/call`, `notifications/initialized`). */
+const MCP_METHOD_VALUE = /^(?:initialize|ping|[a-z]{2,20}(?:\/[A-Za-z_]{1,40}){1,2})$/;
 
 /**
  * JSON.parse with two repairs seen in real uploads: nginx `log_format` without `escape=json`

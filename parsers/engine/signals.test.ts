@@ -1,12 +1,15 @@
 // The signal table proves itself: every signal's samples fire it and pass its gate, its
 // near-misses do not fire it, ids are unique, patterns stay portable (RE2) and fast on hostile
 // input. A broken table is refused with the file, the signal and the line.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SignalCause } from '../contract/signal.ts';
 import { checkSignal, compileGroup, loadSignalTable, scanText, SignalError, SignalTable, signalTable } from './signals.ts';
 
 const table = signalTable();
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 
 describe('signal table', () => {
   it('loads: every signal proves itself with its samples and near-misses', () => {
@@ -21,6 +24,43 @@ describe('signal table', () => {
 
   it('each sample fires its own signal through the table (gate included)', () => {
     for (const s of table.signals) for (const line of s.spec.samples) expect(table.match(line), `${s.spec.id}: ${line}`).toContain(s.spec.id);
+  });
+
+  // the definition the one-pass gate must equal: a signal runs its patterns when the lower-cased text
+  // holds any of its literals
+  const reference = (text: string): string[] => {
+    const t = scanText(text);
+    const lower = t.toLowerCase();
+    return table.signals.filter((s) => s.literals.some((l) => lower.includes(l)) && s.patterns.some((p) => p.test(t))).map((s) => s.spec.id);
+  };
+
+  it('the one-pass gate fires exactly what every signal checked one by one fires (samples, near-misses, every fixture line)', () => {
+    const lines = table.signals.flatMap((s) => [...s.spec.samples, ...s.spec.nearMisses]);
+    for (const dir of readdirSync(FIXTURES)) {
+      const d = join(FIXTURES, dir);
+      if (!statSync(d).isDirectory()) continue;
+      for (const c of readdirSync(d)) {
+        const input = join(d, c, 'input.log');
+        if (existsSync(input)) lines.push(...readFileSync(input, 'utf8').split('\n'));
+      }
+    }
+    // and the recorded incidents' logs (real SDK, nginx, HAProxy and Caddy lines)
+    const recorded = join(import.meta.dirname, '..', '..', 'samples', 'recorded');
+    for (const dir of existsSync(recorded) ? readdirSync(recorded) : []) {
+      const d = join(recorded, dir);
+      if (!statSync(d).isDirectory()) continue;
+      for (const f of readdirSync(d)) if (f.endsWith('.log')) lines.push(...readFileSync(join(d, f), 'utf8').split('\n'));
+    }
+    expect(lines.length).toBeGreaterThan(5000);
+    for (const line of lines) expect(table.match(line), line.slice(0, 200)).toEqual(reference(line));
+    // overlapping and nested literals, and letters whose case folding is not ASCII
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...table.signals.flatMap((s) => [...s.literals, ...s.spec.samples.map((x) => x.slice(0, 40))]), ' ', 'İ', 'ſ', 'K', 'x'), { maxLength: 12 }), (parts) => {
+        const line = parts.join('');
+        expect(table.match(line)).toEqual(reference(line));
+      }),
+      { numRuns: 2000, seed: 19 },
+    );
   });
 
   it('reads JSON-escaped bodies the same as plain ones', () => {

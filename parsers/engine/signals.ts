@@ -131,30 +131,48 @@ export function scanText(text: string): string {
 
 export class SignalTable {
   readonly signals: readonly CompiledSignal[];
+  /** Every literal of the table, longest first, as one case-insensitive alternation. */
   private readonly gate: RegExp;
+  /** For a literal the gate found: the signals it opens, its own and those of every literal inside it. */
+  private readonly opens = new Map<string, number[]>();
   private readonly meanings = new Map<string, SignalMeaning>();
   constructor(signals: readonly CompiledSignal[]) {
     this.signals = signals;
     const lits = [...new Set(signals.flatMap((s) => s.literals))].sort((a, b) => b.length - a.length);
-    this.gate = new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
+    this.gate = new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+    for (const l of lits) {
+      const idx: number[] = [];
+      signals.forEach((sig, i) => {
+        if (sig.literals.some((x) => l.includes(x))) idx.push(i);
+      });
+      this.opens.set(l, idx);
+    }
     for (const s of signals) this.meanings.set(s.spec.id, { ...s.spec.meaning });
   }
 
-  /** Signal ids that fire on this text, in table order. */
+  /**
+   * Signal ids that fire on this text, in table order. One pass of the gate finds which literals the
+   * text holds (at every start position, so overlapping ones too; a shorter literal inside a longer one
+   * is opened with it); only the signals those literals open run their patterns. Most lines hold a
+   * literal or two, so a line costs one scan and a few patterns rather than every signal's literals.
+   */
   match(text: string): string[] {
     const t = scanText(text);
-    if (!this.gate.test(t)) return [];
-    const lower = t.toLowerCase();
+    const re = this.gate;
+    re.lastIndex = 0;
+    let open: Uint8Array | null = null;
+    for (let m = re.exec(t); m !== null; m = re.exec(t)) {
+      open ??= new Uint8Array(this.signals.length);
+      const idx = this.opens.get(m[0].toLowerCase());
+      if (idx) for (const i of idx) open[i] = 1;
+      else open.fill(1); // a case folding toLowerCase does not undo: test them all
+      re.lastIndex = m.index + 1;
+    }
+    if (!open) return [];
     const out: string[] = [];
-    for (const s of this.signals) {
-      let open = false;
-      for (const l of s.literals) {
-        if (lower.includes(l)) {
-          open = true;
-          break;
-        }
-      }
-      if (!open) continue;
+    for (let i = 0; i < this.signals.length; i++) {
+      if (!open[i]) continue;
+      const s = this.signals[i]!;
       for (const p of s.patterns) {
         if (p.test(t)) {
           out.push(s.spec.id);

@@ -158,6 +158,8 @@ if (process.argv.includes('--startup-only')) {
     else rows.push({ tool: 'lnav', seconds: null, rssMiB: null, note: 'not installed (apt-get install lnav)' });
     const db = join(dir, 'bench.duckdb');
     rows.push(timed('mcp-triage analyze --json', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--db', db], { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }));
+    // The same with every redaction rule at ingest (privacy mode strict: the behaviour before tiers).
+    if (!process.argv.includes('--no-strict')) rows.push(timed('mcp-triage analyze --json --strict', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--strict', '--db', join(dir, 'bench-strict.duckdb')], { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }));
 
     const wc = rows[0]!.seconds;
     const lnav = rows.find((r) => r.tool.startsWith('lnav'))?.seconds ?? null;
@@ -230,8 +232,8 @@ async function scaleIncident(store: Store, id: string, target: number): Promise<
   const t0 = performance.now();
   await store.query(`INSERT INTO incidents (id, name, created_at, state) VALUES ($s, 'bench copy', 0, 'ready')`, { s: scaled });
   await store.query(
-    `INSERT INTO events SELECT $s, seq + k * ${stride}, file, line, end_line, source, format, kind, ts + k * ${Number(span ?? 0)}, level, message, text,
-       http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs
+    // every column by name, so a column added to events later is copied too
+    `INSERT INTO events BY NAME SELECT * EXCLUDE (k) REPLACE ($s AS incident_id, seq + k * ${stride} AS seq, ts + k * ${Number(span ?? 0)} AS ts)
      FROM events, range(${copies}) r(k) WHERE incident_id = $id ORDER BY k, seq`,
     { s: scaled, id },
   );

@@ -50,6 +50,8 @@ describe('the built CLI loads heavy packages only when a command needs them', ()
     ['report with a bad --format', ['report', 'samples/wrong-path', '--format', 'pdf'], 1],
     ['timeline with a bad --level', ['timeline', 'samples/wrong-path', '--level', 'loud'], 1],
     ['serve with a bad port', ['serve', '--port', '70000'], 1],
+    ['analyze with credentials in --store', ['analyze', 'samples/wrong-path', '--store', 'clickhouse://u:p@127.0.0.1:1/db'], 1],
+    ['report --incident without a store', ['report', '--incident', 'inc_abcdef12'], 1],
     ['probe with an unknown option', ['probe', 'http://127.0.0.1:1/mcp', '--bogus'], 1],
     ['purge with an unknown option', ['purge', '--bogus'], 1],
   ];

@@ -1,5 +1,6 @@
 // Human output for a terminal: the decision table, readable at 100 columns. Log-derived text
 // is stripped of escape and control characters so a log line cannot drive the terminal.
+import { PRIVACY_MODE_TEXT } from '../contract/privacy.ts';
 import type { Analysis } from '../contract/analysis.ts';
 import { decisionInfo } from '../contract/decisions.ts';
 
@@ -47,6 +48,7 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
     out.push(`  not read (${a.skipped.length}, not logs):`);
     for (const k of a.skipped) out.push(...wrap(`${SAFE(k.file)} — ${SAFE(k.detail)}`, '    '));
   }
+  if (a.privacyMode) out.push(`  ${PRIVACY_MODE_TEXT[a.privacyMode]}`);
   if (a.coverage?.focused) out.push(...wrap(`large incident: decided from the first failures and what joins them (${a.coverage.analysedEvents.toLocaleString('en')} of ${a.coverage.triageEvents.toLocaleString('en')} keyed events)`, '  '));
   out.push('');
   if (!a.failures.length) {

@@ -2,6 +2,7 @@
 // Shapes from ../shared/domain/cli-contract.md — change only by adding fields.
 import { z } from 'zod';
 import { RpcId, Source } from '../../parsers/contract/event.ts';
+import { PrivacyMode } from './privacy.ts';
 
 export const Decision = z.enum([
   'retry',
@@ -166,6 +167,11 @@ export const Analysis = z.object({
     .optional(),
   /** Added 2026-12: inputs that were not read because they are not logs (absent when none). */
   skipped: z.array(SkippedFile).optional(),
+  /**
+   * Added 2026-12 (issue #19): what the stored text had redacted before it was analysed —
+   * standard (session ids and credentials; PII redacted at exits) or strict (everything).
+   */
+  privacyMode: PrivacyMode.optional(),
 });
 export type Analysis = z.infer<typeof Analysis>;
 

@@ -16,6 +16,7 @@ import { securityPlugin } from './security.ts';
 import { defaultUploadRoot, ensureUploadRoot, sweepUploads, UPLOAD_LIMITS } from './upload.ts';
 import { verifyPlugin } from './verify.ts';
 import { signalsPlugin } from './signals.ts';
+import { failuresPlugin } from './failures.ts';
 import { sqlPlugin } from './sql.ts';
 import { viewsPlugin } from './views.ts';
 
@@ -82,6 +83,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(verifyPlugin, { ctx: opts.ctx });
   await app.register(sqlPlugin, { ctx: opts.ctx, serving, limits: opts.sqlConsole });
   await app.register(signalsPlugin);
+  await app.register(failuresPlugin, { ctx: opts.ctx });
   app.all('/api/*', async (req) => {
     throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`);
   });

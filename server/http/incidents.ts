@@ -1,6 +1,7 @@
 // /api/incidents: create by upload, add files, list, analysis, events (Arrow), report, delete.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { TriageError } from '../errors.ts';
+import { PrivacyMode } from '../contract/privacy.ts';
 import type { SkippedFile } from '../contract/analysis.ts';
 import { incidentReport, ingestIncident, refreshAnalysis, type Context } from '../incidents.ts';
 import { countEvents, EventFilters, eventsToArrow, queryEventsPage } from '../store/events-query.ts';
@@ -8,6 +9,7 @@ import type { UploadRecord } from '../store/store.ts';
 import { ClientGone } from './admission.ts';
 import { IngestQueue } from './ingest-queue.ts';
 import { ProgressBoard, progressRoutes, uploadIdOf } from './progress.ts';
+import { apiExit, exitAnalysis, exitRows, refuseSearch } from './exposure.ts';
 import { Serving } from './serving.ts';
 import { defaultUploadRoot, receiveUpload } from './upload.ts';
 
@@ -44,6 +46,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
    */
   async function receiveAndIngest(req: FastifyRequest, reply: FastifyReply, target: string): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; replayed: boolean }> {
     const uploadId = uploadIdOf(req);
+    const privacy = privacyOf(req.query);
     const gone = new AbortController();
     const onClose = () => {
       if (!reply.raw.writableEnded) gone.abort();
@@ -82,6 +85,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
                       { name: (logs: readonly string[]) => (logs.length <= 1 ? (logs[0] ?? entries[0]!.name) : `${logs[0]} +${logs.length - 1}`) }
                     : { id: target, name: target }),
                   onProgress: board.follow(uploadId),
+                  ...privacy,
                   signal: gone.signal,
                   upload: uploadId ? { uploadId, target } : undefined,
                   analyzeOffThread: true,
@@ -147,7 +151,12 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     await serving.incident(id);
     return json(
       reply,
-      await serving.cached(reply, serving.answers.key('incident', id), async () => JSON.stringify({ ...(await serving.incident(id)), inputs: await store.files(id) })),
+      await serving.cached(reply, serving.answers.key('incident', id), async () => {
+        const inputs = await store.files(id);
+        const exit = await apiExit(ctx, id);
+        // A file's line prefix (a syslog host, a pod name) is log text: through the exit beyond loopback.
+        return JSON.stringify({ ...(await serving.incident(id)), inputs: exit ? inputs.map((f) => ({ ...f, prefix: f.prefix === null ? null : exit.text(f.prefix) })) : inputs });
+      }),
     );
   });
 
@@ -159,7 +168,8 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
       await serving.cached(reply, serving.answers.key('analysis', id), async () => {
         const a = await store.analysis(id);
         if (!a) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet (state: ingesting or incomplete); upload its files again`);
-        return JSON.stringify(a);
+        const exit = await apiExit(ctx, id);
+        return JSON.stringify(exit ? exitAnalysis(a, exit) : a);
       }),
     );
   });
@@ -169,6 +179,8 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     await serving.incident(id);
     const filters = eventFilters(req.query);
     const ipc = await serving.read(reply, async () => {
+      const exit = await apiExit(ctx, id);
+      refuseSearch(exit, filters.q);
       const { rows, total, next } = await queryEventsPage(store, id, filters);
       // A text search's count may still be running (it scans every text): the page goes out first,
       // and GET …/events/count answers once the count is in.
@@ -176,7 +188,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
       else reply.header('X-Total-Pending', '1');
       // Keyset cursor for the next page (`after=` it): cheaper than a deep offset. Added, optional.
       if (next) reply.header('X-Next-After', next);
-      return eventsToArrow(rows);
+      return exit ? eventsToArrow(exitRows(rows.toArray(), exit)) : eventsToArrow(rows);
     });
     return reply.type('application/vnd.apache.arrow.stream').send(Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength));
   });
@@ -186,7 +198,12 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     const id = incidentId(req);
     await serving.incident(id);
     const filters = eventFilters(req.query);
-    return { total: await serving.read(reply, () => countEvents(store, id, filters)) };
+    return {
+      total: await serving.read(reply, async () => {
+        refuseSearch(await apiExit(ctx, id), filters.q);
+        return countEvents(store, id, filters);
+      }),
+    };
   });
 
   app.get('/api/incidents/:id/report', async (req, reply) => {
@@ -208,6 +225,19 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     return reply.code(204).send();
   });
 };
+
+/**
+ * `?privacy=strict|standard` on an upload (added 2026-12): what is redacted before storage. Absent:
+ * standard for a new incident, the incident's own mode when adding files. A server started with
+ * --strict, or on a non-loopback host, stores everything strict whatever is asked.
+ */
+export function privacyOf(query: unknown): { mode?: PrivacyMode } {
+  const raw = (query as { privacy?: unknown } | undefined)?.privacy;
+  if (raw === undefined) return {};
+  const m = PrivacyMode.safeParse(raw);
+  if (!m.success) throw new TriageError('TRIAGE_ERR_USAGE', `bad query: privacy takes standard or strict, not ${JSON.stringify(String(raw).slice(0, 40))}`);
+  return { mode: m.data };
+}
 
 /** `?exclude=file:line` (repeatable, or comma-separated): evidence lines the user left out after a refusal. */
 export function excludeOf(query: unknown): string[] {

@@ -14,7 +14,8 @@ import { verifyRedacted } from '../triage/redact/index.ts';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { Analysis } from '../contract/analysis.ts';
 import { reportRefused, type Report } from '../triage/report/report.ts';
-import { createExitRedactor } from '../triage/redact/exit.ts';
+import { ANALYSIS_KEEP, apiExit, exitAnalysis, exitRows, primedExit } from './exposure.ts';
+import { PRIVACY_MODE_TEXT, type PrivacyMode } from '../contract/privacy.ts';
 import type { Verification } from '../store/verifications.ts';
 import { DECISION_INFO } from '../contract/decisions.ts';
 import { blocksToHtml, escapeHtml, parseMarkdown, splitPlaceholders } from '../triage/report/markdown-tree.ts';
@@ -45,7 +46,11 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }
     const id = incidentIdOf(req);
     await serving.incident(id);
     const q = parse(UnitQuery, req.query);
-    return serving.read(reply, async () => unitOf(store, id, q.file, q.line, await store.analysis(id)));
+    return serving.read(reply, async () => {
+      const unit = await unitOf(store, id, q.file, q.line, await store.analysis(id));
+      const exit = await apiExit(ctx, id);
+      return exit ? { ...unit, events: exitRows(unit.events, exit) } : unit;
+    });
   });
 
   // Cached per incident version, like the analysis (answers.ts).
@@ -68,7 +73,7 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }
       .send(html);
   });
 
-  async function exportOf(id: string, row: { name: string; createdAt: string }, query: unknown): Promise<string> {
+  async function exportOf(id: string, row: { name: string; createdAt: string; privacyMode?: PrivacyMode }, query: unknown): Promise<string> {
     const analysis = await store.analysis(id);
     if (!analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet`);
     const [report, evidence, verification] = await Promise.all([
@@ -76,12 +81,16 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }
       store.eventsAt(id, analysis.failures.flatMap((f) => f.evidence)),
       lastVerification(store, id),
     ]);
-    // The evidence lines go out in full: through the same exit pass as the report (request ids
-    // pseudonymised), then the same verifier (fail closed, naming the line and the rule).
+    // The evidence lines and the analysis go out in full: through the same exit pass as the report
+    // (first reading what the incident's head and evidence lines name; request ids pseudonymised),
+    // then the same verifier (fail closed, naming the line and the rule). In standard mode the
+    // stored text still holds personal data; in strict mode this changes nothing but request ids.
     const excluded = new Set(excludeOf(query));
-    const exit = createExitRedactor({ key: ctx.key, requestIds: evidence.map((ev) => ev.requestId).filter((v): v is string => !!v) });
+    const exit = await primedExit(store, ctx.key, id, evidence.map((ev) => ev.text), { requestIds: evidence.map((ev) => ev.requestId).filter((v): v is string => !!v) });
     const shown = evidence.filter((ev) => !excluded.has(`${ev.file}:${ev.line}`)).map((ev) => ({ ...ev, text: exit.text(ev.text), requestId: ev.requestId ? exit.text(`request_id=${ev.requestId}`).slice('request_id='.length) : null }));
-    const scan = verifyRedacted(shown.map((ev) => ev.text).join('\n'), { rawValues: [], independentLines: true });
+    const shownAnalysis = exitAnalysis(analysis, exit);
+    const analysisText = exitStrings(shownAnalysis, ANALYSIS_KEEP);
+    const scan = verifyRedacted([...shown.map((ev) => ev.text), ...analysisText].join('\n'), { rawValues: [], independentLines: true });
     if (!scan.ok) {
       const starts: number[] = [];
       shown.reduce((at, ev) => (starts.push(at), at + ev.text.split('\n').length), 1);
@@ -92,7 +101,7 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }
       };
       throw reportRefused(scan.hits.map((h) => ({ reportLine: h.line, rule: h.rule, evidence: place(h.line) })), 'export');
     }
-    return exportHtml({ id, name: row.name, createdAt: row.createdAt, analysis, report, evidence: shown, verification, generatedAt: new Date() });
+    return exportHtml({ id, name: row.name, createdAt: row.createdAt, analysis: shownAnalysis, report, evidence: shown, verification, generatedAt: new Date(), privacyMode: row.privacyMode });
   }
 };
 
@@ -110,6 +119,16 @@ interface ExportInput {
   evidence: Event[];
   verification: Verification | null;
   generatedAt: Date;
+  privacyMode?: PrivacyMode;
+}
+
+/** Every string of a JSON value outside the `keep` keys (what an exit pass went over), for the verifier. */
+function exitStrings(v: unknown, keep: ReadonlySet<string>, key?: string, out: string[] = []): string[] {
+  if (typeof v === 'string') {
+    if (key === undefined || !keep.has(key)) out.push(v);
+  } else if (Array.isArray(v)) for (const it of v) exitStrings(it, keep, key, out);
+  else if (v && typeof v === 'object') for (const [k, it] of Object.entries(v)) exitStrings(it, keep, k, out);
+  return out;
 }
 
 const e = escapeHtml;
@@ -219,7 +238,7 @@ ${verification}
 <section class="report"><h2>Report</h2>${blocksToHtml(parseMarkdown(x.report.markdown))}</section>
 <section><h2>Inputs</h2>${inputs}</section>
 <section><h2>Redactions at ingest</h2>${redactions ? `<table><thead><tr><th>Rule</th><th>Count</th></tr></thead><tbody>${redactions}</tbody></table>` : '<p class="mut">Nothing needed redaction.</p>'}</section>
-<footer>Generated by mcp-triage. Secrets were removed at ingest; session ids are keyed pseudonyms (sess_…) that cannot be reversed without the reporter's workspace key. This file has no scripts and loads nothing.</footer>
+<footer>Generated by mcp-triage${x.privacyMode ? ` (${e(PRIVACY_MODE_TEXT[x.privacyMode])})` : ''}. Secrets were removed at ingest, personal and business data at ingest or at this export; session ids are keyed pseudonyms (sess_…) that cannot be reversed without the reporter's workspace key. This file has no scripts and loads nothing.</footer>
 </main>
 </body>
 </html>

@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import type { FileStats } from '../../parsers/engine/parse-file.ts';
-import { SweepTrace, type LedgerRecord, type SecretLedger, type SessionIdBook } from '../triage/redact/index.ts';
+import { SweepTrace, type EngineTier, type LedgerRecord, type SecretLedger, type SessionIdBook } from '../triage/redact/index.ts';
 import type { ScannedEntry } from './pipeline.ts';
 
 export interface FileJob {
@@ -23,6 +23,8 @@ export interface FileJob {
   name: string;
   bytes: ArrayBuffer;
   key: Uint8Array;
+  /** Which rules run before storage (privacy mode: standard → 'ingest', strict → 'all'). */
+  tier: EngineTier;
   formatsKey: string;
   formats: Array<[unknown, string]>;
   bookIds: string[];
@@ -124,6 +126,7 @@ export class ParsePool {
   private files: readonly ScannedEntry[] = [];
   private ctx!: {
     key: Uint8Array;
+    tier: EngineTier;
     book: SessionIdBook;
     ledger: SecretLedger;
     /** Files before k are all written and merged: the book and ledger are exactly serial's. */
@@ -250,6 +253,7 @@ export class ParsePool {
           name: this.files[k]!.entry.name,
           bytes,
           key: this.ctx.key,
+          tier: this.ctx.tier,
           formatsKey: this.formatsKey,
           formats: this.formatSpecs,
           bookIds: [...book.raw],

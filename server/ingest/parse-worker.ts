@@ -36,7 +36,7 @@ async function run(job: FileJob): Promise<void> {
   const journal: LedgerRecord[] = [];
   ledger.journal = journal;
   const trace = new SweepTrace();
-  const redactor = createLineRedactor({ key: job.key, ids: book, ledger, ...(job.trace ? { trace } : {}) });
+  const redactor = createLineRedactor({ key: job.key, tier: job.tier, ids: book, ledger, ...(job.trace ? { trace } : {}) });
   const redactions: Record<string, number> = {};
   const redact = (text: string) => {
     const r = redactor.line(text);

@@ -8,7 +8,8 @@ import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { stripAnsi } from '../../parsers/engine/clean.ts';
 import { readLines } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-file.ts';
-import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook } from '../triage/redact/index.ts';
+import { collectSessionIds, createLateSweep, createLineRedactor, SecretLedger, SessionIdBook, type EngineTier } from '../triage/redact/index.ts';
+import type { PrivacyMode } from '../contract/privacy.ts';
 import { IngestCancelled, type EventWriter, type FileRow, type Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
 import { mergeOutcome, outcomeHolds, ParsePool, WORKER_BUDGET_BYTES, workerCount, workerOrder, type FileOutcome } from './parallel.ts';
@@ -23,6 +24,12 @@ export type { Progress } from './progress.ts';
 export interface IngestOptions {
   key: Uint8Array;
   formats: readonly CompiledFormat[];
+  /**
+   * What is redacted before storage (redaction.md "Tiers"; default standard): standard runs the
+   * ingest tier (session ids, credentials, the entropy net), strict runs every rule. Recorded
+   * with the incident (store.ts), so exits know what the stored text already had.
+   */
+  mode?: PrivacyMode;
   onProgress?: (p: Progress) => void;
   /** Content hashes to skip (files already in the incident). */
   skipHashes?: Set<string>;
@@ -133,10 +140,10 @@ export function nothingToAnalyse(skipped: readonly SkippedFile[]): TriageError {
 /** Pass 2 for one entry: yields redacted, parsed events; fills stats and redaction counts. */
 export async function* parseEntry(
   scanned: ScannedEntry,
-  ctx: { key: Uint8Array; book: SessionIdBook; ledger?: SecretLedger; formats: readonly CompiledFormat[]; redactions: Record<string, number> },
+  ctx: { key: Uint8Array; tier?: EngineTier; book: SessionIdBook; ledger?: SecretLedger; formats: readonly CompiledFormat[]; redactions: Record<string, number> },
   stats: FileStats,
 ): AsyncGenerator<Event> {
-  const redactor = createLineRedactor({ key: ctx.key, ids: ctx.book, ledger: ctx.ledger });
+  const redactor = createLineRedactor({ key: ctx.key, tier: ctx.tier ?? 'all', ids: ctx.book, ledger: ctx.ledger });
   const redact = (text: string) => {
     const r = redactor.line(text);
     for (const m of r.remarks) ctx.redactions[m.rule] = (ctx.redactions[m.rule] ?? 0) + 1;
@@ -311,17 +318,21 @@ async function ingestWith(
   }
   const skipped = scanned.length - fresh.length;
   const upload = opts.upload ? { ...opts.upload, result: { added: fresh.length, skipped, skippedFiles } } : undefined;
+  const mode = opts.mode ?? 'standard';
+  const tier: EngineTier = mode === 'strict' ? 'all' : 'ingest';
+  // Session ids known before any line is redacted: only ids met later can have been written raw.
+  const knownIds = new Set(book.raw);
   const files = await store.ingest(incidentId, typeof name === 'function' ? name(scanned.map((s) => s.entry.name)) : name, async (writer, _seq, file0) => {
     const rows: FileRow[] = [];
     const redactions: Record<string, number> = {};
     let merged = 0; // files 0..merged-1 are written and their book/ledger changes applied
     const parallel = pool !== null && fresh.length >= 2;
-    if (parallel) pool!.start(fresh, workerOrder(fresh), { key: opts.key, book, ledger, formats: opts.formats, isMergedUpTo: (k) => k === merged });
+    if (parallel) pool!.start(fresh, workerOrder(fresh), { key: opts.key, tier, book, ledger, formats: opts.formats, isMergedUpTo: (k) => k === merged });
     // Bytes read on this thread move the meter (a pool worker's files move it a file at a time).
     const meter = new ProgressMeter('parse', fresh.map((s) => s.entry), opts.onProgress);
     // …and take turns with the rest of the process while parsing here (fair.ts).
     const reading = fresh.map((s) => ({ ...s, entry: fairEntry(meter.counted(s.entry)) }));
-    pipe?.start(reading, { key: opts.key, book, ledger, formats: opts.formats });
+    pipe?.start(reading, { key: opts.key, tier, book, ledger, formats: opts.formats });
     for (const [i, s] of fresh.entries()) {
       meter.start(i);
       let stats: FileStats | null = pipe ? await pipe.parse(i, s.entry.name, opts.formats, writer, redactions) : null;
@@ -334,7 +345,7 @@ async function ingestWith(
         // In process: small inputs, no workers, a file no worker took yet, or a worker's result
         // that serial processing would not have produced (a secret found in an earlier file occurs in it).
         stats = newStats(s.entry.name);
-        for await (const e of parseEntry(reading[i]!, { key: opts.key, book, ledger, formats: opts.formats, redactions }, stats)) writer.write(e);
+        for await (const e of parseEntry(reading[i]!, { key: opts.key, tier, book, ledger, formats: opts.formats, redactions }, stats)) writer.write(e);
       }
       rows.push(fileRow(file0 + i, s, stats));
       merged = i + 1;
@@ -342,7 +353,8 @@ async function ingestWith(
     }
     await pipe?.finish(book, ledger);
     meter.finish();
-    return { files: rows, redactions, skipped: skippedFiles };
-  }, { signal: opts.signal, upload });
+    // The store runs the final sweep of what was learnt late before it commits (store.ts).
+    return { files: rows, redactions, skipped: skippedFiles, late: createLateSweep(opts.key, book, ledger, knownIds) };
+  }, { mode, signal: opts.signal, upload });
   return { added: fresh.length, skipped, skippedFiles, files, book, ledger };
 }

@@ -14,13 +14,13 @@ import type { Event } from '../../parsers/contract/event.ts';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { readLines, type RawLine } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-file.ts';
-import type { LedgerRecord, SecretLedger, SessionIdBook } from '../triage/redact/index.ts';
+import type { EngineTier, LedgerRecord, SecretLedger, SessionIdBook } from '../triage/redact/index.ts';
 import type { EventWriter } from '../store/store.ts';
 import { Fair } from './fair.ts';
 import type { ScannedEntry } from './pipeline.ts';
 
 export type ToWorker =
-  | { type: 'init'; key: Uint8Array; formats: Array<[unknown, string]>; bookIds: string[]; lastHeaderName: string | null }
+  | { type: 'init'; key: Uint8Array; tier: EngineTier; formats: Array<[unknown, string]>; bookIds: string[]; lastHeaderName: string | null }
   | { type: 'start'; k: number; name: string }
   | { type: 'chunk'; k: number; buf: Uint8Array }
   | { type: 'end'; k: number }
@@ -147,9 +147,9 @@ export class RedactPipeline {
   }
 
   /** Start: the worker gets the state after pass 1, then every file's bytes, read ahead in order. */
-  start(files: readonly ScannedEntry[], ctx: { key: Uint8Array; book: SessionIdBook; ledger: SecretLedger; formats: readonly CompiledFormat[] }): void {
+  start(files: readonly ScannedEntry[], ctx: { key: Uint8Array; tier: EngineTier; book: SessionIdBook; ledger: SecretLedger; formats: readonly CompiledFormat[] }): void {
     this.ledger = ctx.ledger;
-    this.post({ type: 'init', key: ctx.key, formats: ctx.formats.map((f) => [f.spec, f.origin]), bookIds: [...ctx.book.raw], lastHeaderName: ctx.book.lastHeaderName });
+    this.post({ type: 'init', key: ctx.key, tier: ctx.tier, formats: ctx.formats.map((f) => [f.spec, f.origin]), bookIds: [...ctx.book.raw], lastHeaderName: ctx.book.lastHeaderName });
     this.reading = this.readAll(files).catch((e: unknown) => this.fail(e instanceof Error ? e : new Error(String(e))));
   }
 

@@ -12,7 +12,7 @@ import type { FormatSpec } from '../../parsers/contract/format.ts';
 import { compileFormat, type CompiledFormat } from '../../parsers/engine/apply.ts';
 import { readLines, type RawLine } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, planLines, readHead, redactInput } from '../../parsers/engine/parse-file.ts';
-import { createLineRedactor, SecretLedger, SessionIdBook, type LedgerRecord } from '../triage/redact/index.ts';
+import { createLineRedactor, SecretLedger, SessionIdBook, type EngineTier, type LedgerRecord } from '../triage/redact/index.ts';
 import { inputHash, type FromWorker, type ToWorker } from './redact-pipeline.ts';
 
 const LINE_BATCH = 2000;
@@ -20,6 +20,7 @@ const EVENT_BATCH = 2000;
 const port = parentPort!;
 
 let key: Uint8Array;
+let tier: EngineTier = 'all';
 let formats: CompiledFormat[] = [];
 const book = new SessionIdBook();
 const ledger = new SecretLedger();
@@ -58,7 +59,7 @@ const files = new Map<number, ChunkQueue>();
 let chain: Promise<void> = Promise.resolve();
 
 async function redactFile(k: number, name: string, chunks: ChunkQueue): Promise<void> {
-  const redactor = createLineRedactor({ key, ids: book, ledger });
+  const redactor = createLineRedactor({ key, tier, ids: book, ledger });
   const redactions: Record<string, number> = {};
   const redact = (text: string) => {
     const r = redactor.line(text);
@@ -120,6 +121,7 @@ port.on('message', (m: ToWorker) => {
   switch (m.type) {
     case 'init':
       key = m.key;
+      tier = m.tier;
       formats = m.formats.map(([spec, origin]) => compileFormat(spec as FormatSpec, origin));
       for (const id of m.bookIds) book.add(id);
       book.lastHeaderName = m.lastHeaderName;

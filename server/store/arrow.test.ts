@@ -3,7 +3,7 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBInstance as Instance } from '@duckdb/node-api';
 import { makeVector, type Data } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FixedColumn, readColumns, Utf8Column, validRows } from './arrow.ts';
+import { type FixedColumn, readColumns, type Utf8Column, validRows } from './arrow.ts';
 
 let instance: Instance;
 let c: DuckDBConnection;

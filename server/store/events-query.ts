@@ -9,8 +9,8 @@
 // every column of every candidate row; reading them value by value cost ~1.3 µs per value.
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { Float64, Int32, makeData, makeVector, Table, tableToIPC, TimestampMillisecond, Utf8, type Data, type Vector } from 'apache-arrow';
-import { EventFilters, KEY } from './event-filters.ts';
-import { FixedColumn, readColumns, Utf8Column, validRows, type ColumnKind } from './arrow.ts';
+import { type EventFilters, KEY } from './event-filters.ts';
+import { type FixedColumn, readColumns, type Utf8Column, validRows, type ColumnKind } from './arrow.ts';
 import { fileVersion, type Store } from './store.ts';
 import { BLOCK_SHIFT, MAX_CANDIDATE_SHARE, MAX_RANGES, queryBits, TextIndexBuilder, type TextBlock } from './text-index.ts';
 

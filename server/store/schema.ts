@@ -86,4 +86,8 @@ export const SCHEMA = [
      rule VARCHAR NOT NULL,
      count BIGINT NOT NULL
    )`,
+  // Added 2026-12 (issue #19, redaction tiers): what the stored text already had redacted,
+  // 'standard' (session ids and credentials; PII and business data are redacted at every exit) or
+  // 'strict' (everything). NULL: stored before tiers, when everything was redacted at ingest.
+  `ALTER TABLE incidents ADD COLUMN IF NOT EXISTS privacy_mode VARCHAR`,
 ];

@@ -1,7 +1,7 @@
 // The embedded DuckDB store: each ingest is one transaction on its own connection (a crash leaves
 // either the whole ingest or none of it; ingests into one incident run one after the other), other
 // writes go through one writer connection, readers on their own.
-import { BIGINT, DOUBLE, DuckDBAppender, DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, type DuckDBValue } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, type DuckDBAppender, type DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, type DuckDBValue } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,8 @@ import { TriageError } from '../errors.ts';
 import { ensurePrivateDir } from '../workspace.ts';
 import { focusSql, triageFrom, type FocusLimits } from './focus.ts';
 import { SCHEMA, SCHEMA_VERSION } from './schema.ts';
-import { TextIndexBuilder, type TextBlock } from './text-index.ts';
+import { addTrigrams, BLOCK_SHIFT, mayHold, queryBits, TextIndexBuilder, type TextBlock } from './text-index.ts';
+import { combinedMode, type PrivacyMode } from '../contract/privacy.ts';
 import { eventsFromJson, JSON_FIELDS, rowToEvent } from './event-rows.ts';
 
 export { rowToEvent } from './event-rows.ts';
@@ -59,7 +60,21 @@ export interface IncidentRow {
   files: number;
   events: number;
   decision: string | null;
+  /** Added 2026-12: what the stored text already had redacted (contract/privacy.ts); strict for incidents stored before tiers. */
+  privacyMode: PrivacyMode;
 }
+
+/**
+ * Literals found late in an ingest (a secret learnt on line n also sits, raw, in lines before n):
+ * the store rewrites the rows that hold them before it commits (redact/index.ts createLateSweep).
+ */
+export interface LateRewrite {
+  values: readonly string[];
+  rewrite(text: string): { text: string; rules: string[] } | null;
+}
+
+/** Event columns that carry log text (what a late rewrite goes over). */
+const TEXT_COLUMNS = ['text', 'message', 'http_path', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'attrs', 'signals'] as const;
 
 export interface FileRow {
   fileNo: number;
@@ -241,8 +256,8 @@ export class Store {
   async ingest(
     incidentId: string,
     name: string,
-    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[] }>,
-    opts: { signal?: AbortSignal; upload?: UploadRecord } = {},
+    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[]; late?: LateRewrite }>,
+    opts: { mode?: PrivacyMode; signal?: AbortSignal; upload?: UploadRecord } = {},
   ): Promise<FileRow[]> {
     return this.perIncident(incidentId, async () => {
       const w = await this.instance.connect();
@@ -258,15 +273,20 @@ export class Store {
     w: DuckDBConnection,
     incidentId: string,
     name: string,
-    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[] }>,
-    opts: { signal?: AbortSignal; upload?: UploadRecord },
+    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[]; late?: LateRewrite }>,
+    opts: { mode?: PrivacyMode; signal?: AbortSignal; upload?: UploadRecord },
   ): Promise<FileRow[]> {
     if (opts.signal?.aborted) throw new IngestCancelled();
     await w.run('BEGIN TRANSACTION');
     try {
-      const exists = await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id: incidentId });
-      if (!exists.getRows().length) {
-        await w.run(`INSERT INTO incidents (id, name, created_at, state, analysis) VALUES ($id, $name, $at, 'ingesting', NULL)`, { id: incidentId, name, at: Date.now() });
+      const mode = opts.mode ?? 'standard';
+      const exists = await w.runAndReadAll('SELECT privacy_mode FROM incidents WHERE id = $id', { id: incidentId });
+      const held = exists.getRowObjectsJS() as { privacy_mode: PrivacyMode | null }[];
+      if (!held.length) {
+        await w.run(`INSERT INTO incidents (id, name, created_at, state, analysis, privacy_mode) VALUES ($id, $name, $at, 'ingesting', NULL, $mode)`, { id: incidentId, name, at: Date.now(), mode });
+      } else {
+        // Files added in one mode to an incident stored in another: it now holds what the weaker kept.
+        await w.run('UPDATE incidents SET privacy_mode = $mode WHERE id = $id', { id: incidentId, mode: combinedMode(held[0]!.privacy_mode ?? 'strict', mode) });
       }
       const seq0 = Number((await w.runAndReadAll('SELECT coalesce(max(seq) + 1, 0) AS s FROM events WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
       const file0 = Number((await w.runAndReadAll('SELECT coalesce(max(file_no) + 1, 0) AS s FROM files WHERE incident_id = $id', { id: incidentId })).getRowObjectsJS()[0]!.s);
@@ -275,14 +295,18 @@ export class Store {
       // Rows are buffered column-wise and appended as DataChunks: numbers and NULLs go
       // straight into vector memory, only non-null strings cost a native call; row by row
       // it was ~23 native calls per event.
-      const index = new TextIndexBuilder((b) => appendBlock(blocks, incidentId, b));
+      // The index blocks are held until the late sweep below has run (it may add trigrams).
+      const built: TextBlock[] = [];
+      const index = new TextIndexBuilder((b) => built.push(b));
       const chunk = new EventChunks(app, incidentId, seq0, index);
       const writer: EventWriter = { write: (e) => chunk.write(e) };
-      const { files, redactions, skipped = [] } = await fn(writer, seq0, file0);
+      const { files, redactions, skipped = [], late } = await fn(writer, seq0, file0);
       chunk.flush();
       app.flushSync();
       app.closeSync();
       index.finish();
+      if (late && late.values.length) await lateSweep(w, incidentId, seq0, built, late, redactions);
+      for (const b of built) appendBlock(blocks, incidentId, b);
       blocks.flushSync();
       blocks.closeSync();
       for (const f of files) {
@@ -382,14 +406,20 @@ export class Store {
   }
 
   async listIncidents(): Promise<IncidentRow[]> {
-    const rows = await this.query<{ id: string; name: string; created_at: bigint; state: IncidentRow['state']; files: bigint; events: bigint; decision: string | null }>(
-      `SELECT i.id, i.name, i.created_at, i.state,
+    const rows = await this.query<{ id: string; name: string; created_at: bigint; state: IncidentRow['state']; files: bigint; events: bigint; decision: string | null; privacy_mode: PrivacyMode | null }>(
+      `SELECT i.id, i.name, i.created_at, i.state, i.privacy_mode,
               (SELECT count(*) FROM files f WHERE f.incident_id = i.id) AS files,
               (SELECT coalesce(sum(f.events), 0) FROM files f WHERE f.incident_id = i.id) AS events,
               json_extract_string(i.analysis, '$.decision') AS decision
        FROM incidents i ORDER BY i.created_at DESC, i.id DESC`,
     );
-    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(Number(r.created_at)).toISOString(), state: r.state, files: Number(r.files), events: Number(r.events), decision: r.decision }));
+    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(Number(r.created_at)).toISOString(), state: r.state, files: Number(r.files), events: Number(r.events), decision: r.decision, privacyMode: r.privacy_mode ?? 'strict' }));
+  }
+
+  /** What the incident's stored text already had redacted; null when there is no such incident. */
+  async privacyMode(id: string): Promise<PrivacyMode | null> {
+    const rows = await this.query<{ m: PrivacyMode | null }>('SELECT privacy_mode AS m FROM incidents WHERE id = $id', { id });
+    return rows.length ? (rows[0]!.m ?? 'strict') : null;
   }
 
   async incident(id: string): Promise<IncidentRow | null> {
@@ -595,6 +625,81 @@ export function tightenStoreFiles(path: string): void {
   if (existsSync(tmp) && lstatSync(tmp).isDirectory()) {
     tighten(tmp, 0o700);
     for (const f of readdirSync(tmp)) tighten(join(tmp, f), 0o600);
+  }
+}
+
+/** Up to this many late values, DuckDB's contains() picks the rows; beyond, the candidate rows are read and swept in JS. */
+const LATE_CONTAINS_MAX = 64;
+/** Rows per read when the candidate rows are swept in JS. */
+const LATE_PAGE = 16_384;
+/** More separate candidate ranges than this: the contains() query scans the ingest's rows instead. */
+const LATE_MAX_RANGES = 64;
+
+/**
+ * The final sweep of an ingest, inside its transaction: rows of this ingest that hold a value
+ * learnt late are rewritten (every text column), their index blocks get the new text's trigrams,
+ * and the rewrites are counted by rule. The index finds candidate blocks (a value whose trigrams a
+ * block lacks is not in it). Then, with few values, DuckDB's contains() picks the rows; with many
+ * (say a unique hex signature per request, whose trigrams every block has), the candidate rows are
+ * read once and the sweeper, linear in the text whatever the number of values, picks them.
+ */
+async function lateSweep(w: DuckDBConnection, incidentId: string, seq0: number, blocks: TextBlock[], late: LateRewrite, redactions: Record<string, number>): Promise<void> {
+  const values = [...new Set(late.values)].filter((v) => v.length > 0);
+  if (!values.length || !blocks.length) return;
+  const candidates = new Set<TextBlock>();
+  for (const v of values) {
+    const q = queryBits(v.toLowerCase());
+    for (const b of blocks) if (!candidates.has(b) && mayHold(b.bits, q)) candidates.add(b);
+    if (candidates.size === blocks.length) break;
+  }
+  if (!candidates.size) return;
+  const ranges: Array<[number, number]> = [];
+  for (const b of blocks) {
+    if (!candidates.has(b)) continue;
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] + 1 === b.seqLo) last[1] = b.seqHi;
+    else ranges.push([b.seqLo, b.seqHi]);
+  }
+  const byBlock = new Map<number, TextBlock>(blocks.map((b) => [b.seqLo >> BLOCK_SHIFT, b]));
+  const cols = `seq, ${TEXT_COLUMNS.map((c) => (c === 'attrs' ? 'attrs::VARCHAR AS attrs' : c)).join(', ')}`;
+  const fix = async (rows: Array<Record<string, unknown>>) => {
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      const set: string[] = [];
+      const p: Record<string, string | number> = { id: incidentId, seq };
+      for (const c of TEXT_COLUMNS) {
+        const v = row[c];
+        if (typeof v !== 'string') continue;
+        const out = late.rewrite(v);
+        if (!out) continue;
+        set.push(`${c} = $${c}`);
+        p[c] = out.text;
+        if (c === 'text') {
+          for (const rule of out.rules) redactions[rule] = (redactions[rule] ?? 0) + 1;
+          const block = byBlock.get(seq >> BLOCK_SHIFT);
+          if (block?.bits && !addTrigrams(block.bits, out.text)) block.bits = null;
+        }
+      }
+      if (set.length) await w.run(`UPDATE events SET ${set.join(', ')} WHERE incident_id = $id AND seq = $seq`, p);
+    }
+  };
+  if (values.length <= LATE_CONTAINS_MAX) {
+    const params: Record<string, string | number> = { id: incidentId, s0: seq0 };
+    values.forEach((v, k) => (params[`v${k}`] = v));
+    const where = ranges.length <= LATE_MAX_RANGES ? `AND (${ranges.map(([a, b]) => `seq BETWEEN ${a} AND ${b}`).join(' OR ')})` : '';
+    const has = values.map((_, k) => `contains(text, $v${k}) OR contains(message, $v${k})`).join(' OR ');
+    const r = await w.runAndReadAll(`SELECT ${cols} FROM events WHERE incident_id = $id AND seq >= $s0 ${where} AND (${has})`, params);
+    await fix(r.getRowObjectsJS() as Array<Record<string, unknown>>);
+    return;
+  }
+  for (const [a, b] of ranges) {
+    for (let lo = a; lo <= b; lo += LATE_PAGE) {
+      const r = await w.runAndReadAll(`SELECT seq, text, message FROM events WHERE incident_id = $id AND seq BETWEEN $lo AND $hi`, { id: incidentId, lo, hi: Math.min(b, lo + LATE_PAGE - 1) });
+      // A message that is part of its text holds a value only if the text does.
+      const hits = (r.getRowsJS() as Array<[bigint, string, string]>).filter(([, text, message]) => late.rewrite(text) !== null || (!text.includes(message) && late.rewrite(message) !== null)).map(([seq]) => Number(seq));
+      // Only the rows that hold a value are read whole (every text column is rewritten).
+      if (hits.length) await fix((await w.runAndReadAll(`SELECT ${cols} FROM events WHERE incident_id = $id AND seq IN (${hits.join(',')})`, { id: incidentId })).getRowObjectsJS() as Array<Record<string, unknown>>);
+    }
   }
 }
 

@@ -26,9 +26,9 @@ const PLANTED: Record<number, string> = {
   4096: 'block edge: first of block 1 has XYLOPHONE',
   9000: 'temperature 300 \u212Aelvin', // KELVIN SIGN lowers to ASCII "k"
   9500: 'city \u0130stanbul', // İ lowers to "i" (+ combining dot in JS)
-  10_001: 'emoji 🦄 between quo🦄kka', // surrogate pairs break trigrams
-  12_000: 'café crème brûlée', // non-ASCII that lowers to non-ASCII
-  15_000: 'tab\tseparated\tNEEDLE-77',
+  10001: 'emoji 🦄 between quo🦄kka', // surrogate pairs break trigrams
+  12000: 'café crème brûlée', // non-ASCII that lowers to non-ASCII
+  15000: 'tab\tseparated\tNEEDLE-77',
 };
 
 function fileRow(no: number, events: number): FileRow {

@@ -42,6 +42,38 @@ function foldsToAscii(code: number): boolean {
   return v;
 }
 
+/**
+ * Set the bits of every ASCII trigram of lower(text) in a block's filter. False when the text holds
+ * a non-ASCII character whose lowercase is ASCII: the block must then be stored without a filter.
+ */
+export function addTrigrams(bits: Uint8Array, text: string): boolean {
+  let a = -1;
+  let b = -1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128) {
+      if (foldsToAscii(code)) return false;
+      a = b = -1;
+      continue;
+    }
+    const c = asciiLower(code);
+    if (a >= 0) {
+      const p = trigramBit(a, b, c);
+      bits[p >> 3]! |= 0x80 >> (p & 7);
+    }
+    a = b;
+    b = c;
+  }
+  return true;
+}
+
+/** Can a block with this filter hold a text containing `lowered`? (null bits: it can hold anything.) */
+export function mayHold(bits: Uint8Array | null, query: readonly number[] | null): boolean {
+  if (!bits || !query) return true;
+  for (const p of query) if ((bits[p >> 3]! & (0x80 >> (p & 7))) === 0) return false;
+  return true;
+}
+
 export interface TextBlock {
   seqLo: number;
   seqHi: number;
@@ -68,27 +100,7 @@ export class TextIndexBuilder {
     }
     this.seqHi = seq;
     if (this.any) return;
-    const bits = this.bits;
-    let a = -1;
-    let b = -1;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code >= 128) {
-        if (foldsToAscii(code)) {
-          this.any = true;
-          return;
-        }
-        a = b = -1;
-        continue;
-      }
-      const c = asciiLower(code);
-      if (a >= 0) {
-        const p = trigramBit(a, b, c);
-        bits[p >> 3]! |= 0x80 >> (p & 7);
-      }
-      a = b;
-      b = c;
-    }
+    if (!addTrigrams(this.bits, text)) this.any = true;
   }
 
   /** Emit the open block (call once after the last add). */

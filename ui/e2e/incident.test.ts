@@ -59,6 +59,7 @@ describe('incident page', () => {
     const table = page.getByRole('table', { name: /failing request/ });
     await table.waitFor();
     await expect(page.getByTestId('headline-decision').textContent()).resolves.toContain(analysis.decision);
+    await expect(page.getByTestId('privacy-mode').textContent()).resolves.toBe('privacy mode: standard (PII redacted at exits)');
     // The headline decision also appears on the row(s) that produced it.
     expect(await table.locator(`[data-decision="${analysis.decision}"]`).count()).toBeGreaterThan(0);
     expect(await table.locator('a[data-evidence]').count()).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ import { ServerProcess, sleep } from './proc.ts';
 import { Nginx, type NginxOptions } from './nginx.ts';
 import { Haproxy, type HaproxyOptions } from './haproxy.ts';
 import { Caddy, type CaddyOptions } from './caddy.ts';
-import { type Log, type Connected } from './client.ts';
+import type { Log, Connected } from './client.ts';
 import type { StyleFanout } from './styles.ts';
 
 export class RecordingContext {

@@ -14,6 +14,8 @@ import { TriageError } from '../../errors.ts';
 import { workspaceDir } from '../../workspace.ts';
 import { acquireWorkspaceLock, describeHolder } from '../../workspace-lock.ts';
 import { repoPath } from '../../../parsers/engine/repo.ts';
+import { STORE_HELP, storeChoice } from '../store-option.ts';
+import type { StoreTarget } from '../../store/clickhouse/target.ts';
 
 export const UI_DIST = repoPath('ui/dist/');
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|::1)$/;
@@ -24,8 +26,14 @@ export interface ServeOptions {
   port: number;
   db?: string;
   keyFile?: string;
+  /** Every ingest strict (redaction.md "Tiers"): asked with --strict, and always on a non-loopback host. */
+  strict: boolean;
+  /** Bound beyond loopback: API answers are an exit (standard-mode incidents go out exit-redacted). */
+  network: boolean;
   maxUploadMb?: number;
   token?: string;
+  /** A shared store (issue #20): the API reads and writes it instead of the workspace DuckDB. */
+  store?: StoreTarget;
 }
 
 /** Work done after the port is held and the database is open, before the app is built (npm start). */
@@ -39,8 +47,9 @@ export function parsePort(v: string | number | undefined, what = '--port'): numb
   return n;
 }
 
-export function parseServeArgs(args: string[]): ServeOptions {
-  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' } });
+export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' }, store: { type: 'string' }, 'store-credentials': { type: 'string' }, strict: { type: 'boolean' } });
+  const { target } = storeChoice('serve', a, env);
   const port = parsePort(a.options.port as string | undefined);
   const host = (a.options.host as string | undefined) ?? '127.0.0.1';
   let token: string | undefined;
@@ -53,13 +62,17 @@ export function parseServeArgs(args: string[]): ServeOptions {
     }
   }
   if (!LOOPBACK.test(host) && !token) throw new TriageError('TRIAGE_ERR_USAGE', `serve: binding to ${host} exposes your logs to the network; add --token-file FILE (a file holding a long random token)`);
+  const network = !LOOPBACK.test(host);
   return {
     host,
     port,
+    strict: network || a.options.strict === true,
+    network,
     ...(a.options.db !== undefined ? { db: String(a.options.db) } : {}),
     ...(a.options['key-file'] !== undefined ? { keyFile: String(a.options['key-file']) } : {}),
     ...(a.options['max-upload-mb'] !== undefined ? { maxUploadMb: a.options['max-upload-mb'] as number } : {}),
     ...(token !== undefined ? { token } : {}),
+    ...(target ? { store: target } : {}),
   };
 }
 
@@ -124,9 +137,24 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
   try {
     held = await holdPort(o.host, o.port);
     const [{ openContext }, { buildApp }] = await Promise.all([import('../../incidents.ts'), import('../../http/app.ts')]);
-    ctx = await openContext({ env: io.env, db: o.db, keyFile: o.keyFile });
-    await warmup?.(ctx, io);
-    const app = await buildApp({ ctx, uiDist: existsSync(UI_DIST) ? UI_DIST : undefined, maxUploadMb: o.maxUploadMb, token: o.token, allowedHosts: LOOPBACK.test(o.host) ? [] : [o.host] });
+    const common = { uiDist: existsSync(UI_DIST) ? UI_DIST : undefined, maxUploadMb: o.maxUploadMb, token: o.token, allowedHosts: LOOPBACK.test(o.host) ? [] : [o.host] };
+    let app: Awaited<ReturnType<typeof buildApp>>;
+    let where: string;
+    if (o.store) {
+      // A shared store: the workspace gives the key and formats; incidents live in ClickHouse.
+      const [{ ClickHouseStore }, { buildSharedApp }] = await Promise.all([import('../../store/clickhouse/store.ts'), import('../../http/shared-app.ts')]);
+      // A shared store is always strict (redaction.md "Tiers"), whatever the host.
+      ctx = { ...(await openContext({ env: io.env, db: ':memory:', keyFile: o.keyFile })), strict: true, network: o.network };
+      const shared = await ClickHouseStore.open(o.store);
+      await warmup?.(ctx, io);
+      app = await buildSharedApp({ ctx, shared, ...common });
+      where = `store ${shared.path}; privacy mode strict for every upload, as in every shared store`;
+    } else {
+      ctx = { ...(await openContext({ env: io.env, db: o.db, keyFile: o.keyFile })), strict: o.strict, network: o.network };
+      await warmup?.(ctx, io);
+      app = await buildApp({ ctx, ...common });
+      where = `database ${ctx.store.path}; ${o.strict ? `privacy mode strict for every upload${o.network ? ', since the host is not loopback' : ''}` : 'privacy mode standard by default: PII stays in the local database and is redacted at every exit'}`;
+    }
     // Hand the port over: released and re-bound within the same tick of work, so the window in
     // which another process could take it is a few milliseconds (and then it is reported below).
     await held.release();
@@ -139,7 +167,7 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
     }
     const url = `${address.replace('0.0.0.0', o.host)}/`;
     lock.update({ url });
-    io.stderr.write(`mcp-triage: serving ${url} (database ${ctx.store.path})\n`);
+    io.stderr.write(`mcp-triage: serving ${url} (${where})\n`);
     await new Promise<void>((done) => {
       stop = () => {
         stop = () => undefined; // a second Ctrl-C while closing changes nothing
@@ -161,7 +189,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the web UI and HTTP API (127.0.0.1:8765 by default)',
-  help: `Usage: mcp-triage serve [--port N] [--host H] [--db FILE] [--max-upload-mb N] [--token-file FILE]
+  help: `Usage: mcp-triage serve [--port N] [--host H] [--db FILE] [--max-upload-mb N] [--token-file FILE] [--strict] [--store URL]
 
 Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
   --port N            port, 0…65535 (default 8765; 0 picks a free one)
@@ -169,12 +197,18 @@ Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
   --db FILE           DuckDB file (default: the workspace database)
   --max-upload-mb N   largest upload accepted (default 2048)
   --token-file FILE   require Authorization: Bearer <token from this file> on every request
+  --strict            redact everything before storage for every upload (always on for a non-loopback
+                      --host, and with --store). Default (standard): session ids and credentials before
+                      storage; personal and business data stay in the local database, shown in the UI,
+                      and are redacted in every report and export. An upload can ask for strict itself
+                      (?privacy=strict)
+${STORE_HELP.split('\n').filter((l) => !l.includes('--incident') && !l.includes('stored incident ID')).join('\n')}
 
 One serve per workspace: it holds <workspace>/workspace.lock (its PID) while it runs, so a second
 serve on the same workspace, and purge, refuse and name that PID. The lock is removed on exit,
 Ctrl-C, SIGTERM and SIGHUP; one left behind by a killed process is taken over with a note.
 A busy or invalid port is reported (exit 1) before the database is opened.`,
   async run(args, io) {
-    return serve(parseServeArgs(args), io);
+    return serve(parseServeArgs(args, io.env), io);
   },
 };

@@ -117,6 +117,14 @@ export interface Facts {
   resumedStream: string | null;
   /** A process logged it was shutting down within two seconds of this failure. */
   nearShutdown: boolean;
+  /**
+   * The server finished this call (completed or committed it) more than two seconds before the client
+   * gave up waiting: the answer existed and was held on the way (row 72: a buffering proxy). null: one of
+   * the two times is not in the logs.
+   */
+  heldInTransit: Tri;
+  /** Where the server logged it finished, when heldInTransit is true. */
+  heldEvidence: string | null;
 }
 
 export interface FactsContext {
@@ -153,9 +161,23 @@ export function failureCauses(e: Pick<Event, 'signals'>): SignalCause[] {
 }
 
 /** A line that reports something went wrong: an error status or level, a traceback, or a failure signal. */
+/** Block formats that are an exception itself (a traceback, a Node error, a Java stack). */
+const EXCEPTION_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
+/** A stack frame, a traceback header or a chained cause inside a multi-line event. */
+const STACK_LINE = /(?:^|\n)\s{0,12}(?:at [\w.<$@[(]|File "|Traceback \(most recent call last\)|Caused by: |\+ Exception Group|\| [A-Za-z_][\w.]*(?:Error|Exception)\b)/;
+
+/**
+ * A multi-line event is a visible error when it is an exception: a traceback or stack, or a line with
+ * one folded under it. A line with its JSON or HTML body, a wrapped message or a shell command with its
+ * output folded under it is not, by that alone (its level, status or signals still say).
+ */
+export function isExceptionBlock(e: Event): boolean {
+  return e.kind === 'block' && (EXCEPTION_BLOCKS.has(e.format) || STACK_LINE.test(e.text));
+}
+
 export function isFailureEvent(e: Event): boolean {
   if (isNoise(e)) return false;
-  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return true;
+  if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return true;
   for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
   return false;
 }
@@ -166,7 +188,7 @@ export function isFailureEvent(e: Event): boolean {
  */
 function isNoise(e: Event): boolean {
   // an error-level line or a traceback stays a visible error: a rule folds it, with its reason
-  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || e.kind === 'block') return false;
+  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return false;
   return e.signals.some((id) => table().meaning(id)?.outcome === 'noise');
 }
 
@@ -512,10 +534,35 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionWorkedBefore,
     resumedStream,
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
+    ...heldFacts(evs, interruption),
   };
 }
 
 type SignalTable = ReturnType<typeof signalTable>;
+
+/** Slack for two hosts' clocks when comparing a server line's time with a client line's. */
+const HELD_SLACK_MS = 2000;
+
+/**
+ * Failure-signatures row 72 / D19: "client times out though server logged the response". The server's
+ * own line that it finished this call (a completion or commit signal, or its access line with a 2xx),
+ * against the client's timeout line.
+ */
+function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInTransit: Tri; heldEvidence: string | null } {
+  if (interruption !== 'client-timeout') return { heldInTransit: null, heldEvidence: null };
+  const t = table();
+  const gaveUp = evs.filter((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout')).map((e) => e.ts!);
+  const done = evs.filter(
+    (e) =>
+      e.source === 'server' &&
+      e.ts !== null &&
+      (e.signals.some((id) => t.meaning(id)?.outcome === 'completion') || (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null)),
+  );
+  if (!gaveUp.length || !done.length) return { heldInTransit: null, heldEvidence: null };
+  const first = done.reduce((a, b) => (b.ts! < a.ts! ? b : a));
+  const held = Math.min(...gaveUp) - first.ts! > HELD_SLACK_MS;
+  return { heldInTransit: held, heldEvidence: held ? `${first.file}:${first.line}` : null };
+}
 
 /**
  * How long the client waited before its own timeout fired, when no line states the setting: from the

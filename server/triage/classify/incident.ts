@@ -19,6 +19,20 @@ interface SpanInfo {
   firstLine: Map<string, number>;
   /** host:port the request went to, when a line names it. */
   target: string | null;
+  /** The first and last time a client logged of this span (null: no timed client line). */
+  clientFirst: number | null;
+  clientLast: number | null;
+}
+
+function clientTimes(span: SpanBuild): { clientFirst: number | null; clientLast: number | null } {
+  let clientFirst: number | null = null;
+  let clientLast: number | null = null;
+  for (const e of span.events) {
+    if (e.source !== 'client' || e.ts === null) continue;
+    if (clientFirst === null || e.ts < clientFirst) clientFirst = e.ts;
+    if (clientLast === null || e.ts > clientLast) clientLast = e.ts;
+  }
+  return { clientFirst, clientLast };
 }
 
 /** host:port of a line that names a URL (enrich.ts fills targetHost/targetPort). */
@@ -59,6 +73,9 @@ export class IncidentIndex {
   private readonly bySession = new Map<string, Event[]>();
   private readonly info: SpanInfo[];
   private readonly infoOf = new Map<SpanBuild, SpanInfo>();
+  /** Spans by call (method+tool), and the failing ones: the per-failure look-ups scan these, not every span. */
+  private readonly byKey = new Map<string, SpanInfo[]>();
+  private readonly failingInfo: SpanInfo[] = [];
   private readonly clientish: Event[] = [];
   /** Per client file, the targets its lines name, in line order. */
   private readonly targets = new Map<string, { line: number; target: string }[]>();
@@ -116,13 +133,18 @@ export class IncidentIndex {
         lastLine,
         firstLine,
         target: span.events.map(targetOf).find((t) => t !== null) ?? null,
+        ...clientTimes(span),
       };
     });
     for (const e of this.clientish) {
       const t = targetOf(e);
       if (t) (this.targets.get(e.file) ?? this.targets.set(e.file, []).get(e.file)!).push({ line: e.line, target: t });
     }
-    for (const i of this.info) this.infoOf.set(i.span, i);
+    for (const i of this.info) {
+      this.infoOf.set(i.span, i);
+      if (i.key !== null) (this.byKey.get(i.key) ?? this.byKey.set(i.key, []).get(i.key)!).push(i);
+      if (i.failing) this.failingInfo.push(i);
+    }
   }
 
   sessionEvents(session: string): readonly Event[] {
@@ -133,10 +155,7 @@ export class IncidentIndex {
   private after(a: SpanInfo, b: SpanInfo): boolean {
     // the client's own clock when both were logged by a client (proxy logs often have whole seconds,
     // and another host's clock may run ahead)
-    const clientTimes = (x: SpanInfo) => x.span.events.filter((e) => e.source === 'client' && e.ts !== null).map((e) => e.ts!);
-    const ca = clientTimes(a);
-    const cb = clientTimes(b);
-    if (ca.length && cb.length) return Math.min(...cb) > Math.max(...ca);
+    if (a.clientLast !== null && b.clientFirst !== null) return b.clientFirst > a.clientLast;
     const end = a.span.end;
     if (end !== null && b.span.start !== null) return b.span.start > end;
     for (const [f, last] of a.lastLine) {
@@ -182,7 +201,7 @@ export class IncidentIndex {
     let n = 0;
     const failCauses = causes.filter((c) => signalCauseIsFailure(c) && c !== 'retry-attempt' && c !== 'retries-exhausted');
     let lastTs: number | null = null;
-    for (const i of this.info) {
+    for (const i of key !== null ? (this.byKey.get(key) ?? []) : this.failingInfo) {
       if (!i.failing) continue;
       if (key !== null ? i.key !== key : !(i.key === null && failCauses.length > 0 && failCauses.every((c) => i.causes.includes(c)))) continue;
       // an unidentified error reported twice within a second is one attempt, not two
@@ -198,7 +217,7 @@ export class IncidentIndex {
     if (key === null) return null;
     const me = this.infoOf.get(span);
     if (!me) return null;
-    for (const i of this.info) {
+    for (const i of this.byKey.get(key) ?? []) {
       if (i === me || !i.ok || i.key !== key || !this.after(me, i)) continue;
       // the same call to another server (a host talking to several) is not this one succeeding
       if (me.target !== null && i.target !== null && me.target !== i.target) continue;
@@ -214,7 +233,7 @@ export class IncidentIndex {
    */
   failsAgainAfter(span: SpanBuild, key: string | null, causes: readonly SignalCause[], p: Point): boolean {
     const fail = causes.filter((c) => signalCauseIsFailure(c) && c !== 'retry-attempt' && c !== 'retries-exhausted');
-    for (const i of this.info) {
+    for (const i of key !== null ? (this.byKey.get(key) ?? []) : this.failingInfo) {
       if (i.span === span || !i.failing) continue;
       if (key !== null ? i.key !== key : !(fail.length > 0 && fail.every((c) => i.causes.includes(c)))) continue;
       const later = p.ts !== null && i.span.start !== null ? i.span.start > p.ts : (i.firstLine.get(p.file) ?? -1) > p.line;

@@ -87,6 +87,8 @@ export const BASE_FACTS: Facts = {
   sessionWorkedBefore: null,
   resumedStream: null,
   nearShutdown: false,
+  heldInTransit: null,
+  heldEvidence: null,
 };
 
 /** The failure has a signal of this cause. */

@@ -311,6 +311,12 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
       return;
     }
+    // the client's error about the answer it just logged (`POST … -> 404`, then `SdkHttpError: … {"id":3,
+    // "error":…}`): the error's body gives the JSON-RPC id the request line did not have
+    if (isAnchor && anchor >= 0 && answersExchange(events[anchor]!, e) && e.line - reach <= 3) {
+      if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
+      return;
+    }
     if (isAnchor) {
       anchor = i;
       reach = e.endLine;
@@ -464,6 +470,17 @@ class TimeBuckets {
 }
 
 /** Two exchange lines that can be one request: same method and path, and no conflicting status. */
+/** `b`, an error line with an id of its own but no request line, is what the client made of exchange `a`'s answer. */
+function answersExchange(a: Event, b: Event): boolean {
+  if (a.file !== b.file || a.httpMethod === null || a.httpStatus === null || a.rpcId !== null || a.requestId !== null) return false;
+  if (b.httpMethod !== null || b.requestId !== null || b.rpcId === null) return false;
+  if (b.level !== 'error' && b.level !== 'warn' && b.level !== 'fatal' && b.kind !== 'block') return false;
+  if (b.rpcMethod !== null && b.rpcMethod !== a.rpcMethod) return false;
+  if (b.httpStatus !== null && b.httpStatus !== a.httpStatus) return false;
+  if (b.session !== null && a.session !== null && b.session !== a.session) return false;
+  return near(a, b, 2000);
+}
+
 function sameExchange(a: Event, b: Event): boolean {
   return a.httpMethod === b.httpMethod && a.httpPath === b.httpPath && (a.httpStatus === null || b.httpStatus === null || a.httpStatus === b.httpStatus);
 }

@@ -54,7 +54,7 @@ function deepest(e: RawExc): RawExc {
 }
 
 // Types named inside a message ("…: cause: x.y.FooException: msg") become its causes.
-const INLINE = new RegExp(String.raw`(?:^|[\s:(\[])((?:[a-z_$][\w$]{0,100}\.){1,30}[A-Z][\w$]{0,200}(?:Exception|Error)|[A-Z][\w$]{0,200}(?:Exception|Error))(?::\s|$)`);
+const INLINE = /(?:^|[\s:([])((?:[a-z_$][\w$]{0,100}\.){1,30}[A-Z][\w$]{0,200}(?:Exception|Error)|[A-Z][\w$]{0,200}(?:Exception|Error))(?::\s|$)/;
 
 function inlineCauses(exc: RawExc): void {
   let cur = exc;

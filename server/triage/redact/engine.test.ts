@@ -94,7 +94,7 @@ describe('session ids and masked forms', () => {
 
 describe('fails closed', () => {
   it('replaces the whole line when a rule throws', () => {
-    const boom: PatternRule = { id: '@boom', kind: 'free-text', description: 'throws', pattern: /x/dg, validate: () => { throw new Error('boom'); }, tps: [], fps: [] };
+    const boom: PatternRule = { id: '@boom', kind: 'free-text', tier: 'ingest', description: 'throws', pattern: /x/dg, validate: () => { throw new Error('boom'); }, tps: [], fps: [] };
     const r = createLineRedactor({ key, ids: new SessionIdBook(), rules: { format: [boom] } });
     expect(r.line('x marks Authorization: Bearer abcdef123456').text).toBe(LINE_FAILED);
     expect(r.line('fine').text).toBe('fine');

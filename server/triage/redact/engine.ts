@@ -13,16 +13,27 @@ import { hostValue } from './rules/pii.ts';
 import { PII_RULES } from './rules/pii.ts';
 import { idVariants, MASKED_MIDDLE, MASKED_PREFIX, MASKED_SUFFIX, type SessionIdBook } from './session.ts';
 import type { SecretLedger } from './ledger.ts';
+import { ingestGate } from './tiers.ts';
 import { inertRanges, registerRuleIds } from './vocabulary.ts';
 import { placeholder, type MaskedResolution, type PatternRule, type RedactResult, type RuleContext, type SecretKind } from './types.ts';
 
 export const MAX_DECODE_DEPTH = 3;
 export const MAX_DECODE_SPAN = 64 * 1024;
 
+/**
+ * Which rules run (redaction.md "Tiers"): `ingest` = the sweeps, then the ingest rules behind
+ * their gates (tiers.ts); `all` = every rule, decode views and business data (strict ingest,
+ * `redact`, every exit, the verifier).
+ */
+export type EngineTier = 'ingest' | 'all';
+
 export interface EngineState {
   key: Uint8Array;
   book: SessionIdBook;
   ledger: SecretLedger;
+  tier: EngineTier;
+  /** Tests only: run the ingest tier without its gates (tiers.test.ts proves they change nothing). */
+  ungated?: boolean;
   /** Rule tables (tests may swap them). */
   format: PatternRule[];
   context: PatternRule[];
@@ -259,7 +270,7 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
   ed.apply(edits);
 }
 
-const ID_TOKEN = /(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{8,64}(?![A-Za-z0-9_\-*…])/g;
+const ID_TOKEN = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{8,64}(?![A-Za-z0-9_\-*…])/g;
 
 // ---------- structural JSON (and Python reprs) ----------
 
@@ -378,9 +389,11 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
       if (cls && !(cls === 'oauth-code' && !OAUTH_CONTEXT.test(line))) harRule = SECRET_CLASS_RULE[cls];
       if (path.length >= 2 && path[path.length - 2] === 'cookies') harRule = '@cookie';
     }
+    const all = st.tier === 'all';
     for (const m of node.members) {
       const p = [...path, m.key];
-      const pathRule = matchJsonPath(p) ?? (m.key === 'arguments' && nameM ? { rule: '@tool-arguments', keep: [] } : null);
+      // Business data, hosts and accounts by position are the exit tier's (at ingest only with --strict).
+      const pathRule = all ? (matchJsonPath(p) ?? (m.key === 'arguments' && nameM ? { rule: '@tool-arguments', keep: [] } : null)) : null;
       if (pathRule) {
         summariseContainer(m.value, pathRule.rule, pathRule.keep, p, false, { st, depth, loose, line, edits, key: m.key, q });
         continue;
@@ -390,20 +403,24 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
         continue;
       }
       // `"upstream_addr": "orders_mcp_backend"`: a host a key names (as @host does in text).
-      if (m.value.t === 'str' && isHostKey(m.key)) {
+      if (all && m.value.t === 'str' && isHostKey(m.key)) {
         const h = hostValue(st.key, m.value.value);
         if (h !== null) {
           edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(h, m.value.quote), rule: '@host', originalLength: m.value.end - m.value.start });
+          // As @host does in text: a host named here is swept where it reappears bare (a replica
+          // name quoted in prose, e.g. a rationale in a report).
+          const bare = m.value.value.replace(/:\d{1,5}$/, '');
+          st.ledger.record('@host', bare, 'pii', h.slice(0, h.length - (m.value.value.length - bare.length)));
           continue;
         }
       }
       // `"customer": "Jane Roe"`, `"sku": "DSK-1"`: business data a key names (as @business-kv in text).
-      if ((m.value.t === 'str' || m.value.t === 'num') && isBusinessKey(m.key, m.value.t === 'str' ? m.value.value : m.value.raw)) {
+      if (all && (m.value.t === 'str' || m.value.t === 'num') && isBusinessKey(m.key, m.value.t === 'str' ? m.value.value : m.value.raw)) {
         summaryEdit(m.value, '@business-kv', q, edits);
         continue;
       }
       // `"username": "mary"`: the account a key names, in any JSON container (as @username in text).
-      if (m.value.t === 'str' && isUserKey(m.key) && isPersonAccount(m.value.value)) {
+      if (all && m.value.t === 'str' && isUserKey(m.key) && isPersonAccount(m.value.value)) {
         edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(pseudonym(st.key, 'user', m.value.value), m.value.quote), rule: '@username', originalLength: m.value.end - m.value.start });
         st.ledger.record('@username', m.value.value, 'pii', pseudonym(st.key, 'user', m.value.value));
         continue;
@@ -530,7 +547,7 @@ function balancedEnd(text: string, at: number): number {
 function hasData(s: string): boolean {
   let rest = s;
   for (const [a, b] of inertRanges(s).reverse()) rest = rest.slice(0, a) + rest.slice(b);
-  return /[A-Za-z0-9]/.test(rest.replace(/\\?["']?[A-Za-z_$][\w$.\-]{0,64}\\?["']?[ \t]{0,4}[:=]/g, ' ').replace(/\b(?:None|null|undefined|true|false|True|False)\b/g, ''));
+  return /[A-Za-z0-9]/.test(rest.replace(/\\?["']?[A-Za-z_$][\w$.-]{0,64}\\?["']?[ \t]{0,4}[:=]/g, ' ').replace(/\b(?:None|null|undefined|true|false|True|False)\b/g, ''));
 }
 
 function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
@@ -587,7 +604,7 @@ function argumentsPass(ed: Editor, st: EngineState, depth: number): void {
 function structural(ed: Editor, st: EngineState, depth: number): boolean {
   let wholeLine = false;
   if (memberLine(ed, st, depth)) return true;
-  argumentsPass(ed, st, depth);
+  if (st.tier === 'all') argumentsPass(ed, st, depth);
   const text = ed.text;
   if (!text.includes('{') && !text.includes('[')) return false;
   const spans: Array<{ start: number; end: number; edits: Edit[] }> = [];
@@ -679,7 +696,7 @@ function encodeLayers(s: string, layers: Layer[]): string {
 }
 
 const TOKEN = /[^\s]{6,65536}/g;
-const B64_RUN = /(?<![A-Za-z0-9+\/_\-])[A-Za-z0-9+\/_\-]{20,65536}={0,2}/g;
+const B64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,65536}={0,2}/g;
 
 function printable(b: Buffer): boolean {
   if (b.length < 12) return false;
@@ -696,7 +713,7 @@ const innerRule = (r: RedactResult) => r.remarks[0]?.rule ?? '@decoded';
  * closure created in a hot path cost a defineProperty.)
  */
 function decodedView(st: EngineState, depth: number, edits: Edit[], s: number, raw: string, whole: boolean): void {
-  const lead = whole ? '' : (/^["'(\[{<]{0,4}/.exec(raw)?.[0] ?? '');
+  const lead = whole ? '' : (/^["'([{<]{0,4}/.exec(raw)?.[0] ?? '');
   const trail = whole ? '' : (/(?<!\\)["')\]}>.:]{0,4}$/.exec(raw.slice(lead.length))?.[0] ?? '');
   const core = raw.slice(lead.length, raw.length - trail.length);
   let cur = core;
@@ -788,11 +805,14 @@ export function redactString(text: string, st: EngineState, depth = 0, keyHint?:
   sweepSessions(ed, st, sessionSweeper ? sessionSweeper() : sweeperFor(st));
   st.trace?.add(ed.text);
   ed.apply(st.ledger.sweeper.edits(ed.text));
+  // The ingest tier: past the sweeps, only strings a gate admits can be changed (tiers.ts).
+  if (st.tier === 'ingest' && !st.ungated && !ingestGate(ed.text, keyHint)) return { text: ed.text, remarks: ed.remarks };
   runPatternRules(ed, st.format, st, keyHint);
   let wholeJson = false;
   if (depth <= MAX_DECODE_DEPTH) {
     wholeJson = structural(ed, st, depth);
-    if (!wholeJson) decodeViews(ed, st, depth);
+    // Decode views are the exit tier's.
+    if (!wholeJson && st.tier === 'all') decodeViews(ed, st, depth);
   }
   if (!wholeJson) {
     runPatternRules(ed, st.context, st, keyHint);
@@ -815,11 +835,18 @@ export function sweeperFor(st: EngineState): LiteralSweeper {
   return sw;
 }
 
-export function defaultState(key: Uint8Array, book: SessionIdBook, ledger: SecretLedger): EngineState {
-  return { key, book, ledger, format: FORMAT_RULES, context: CONTEXT_RULES, pii: PII_RULES };
-}
-
 export const ALL_PATTERN_RULES: PatternRule[] = [...FORMAT_RULES, ...CONTEXT_RULES, ...PII_RULES];
+/** The ingest tier's tables: the rows marked `tier: 'ingest'`, in pipeline order. */
+export const INGEST_RULES = {
+  format: FORMAT_RULES.filter((r) => r.tier === 'ingest'),
+  context: CONTEXT_RULES.filter((r) => r.tier === 'ingest'),
+  pii: PII_RULES.filter((r) => r.tier === 'ingest'),
+};
+
+export function defaultState(key: Uint8Array, book: SessionIdBook, ledger: SecretLedger, tier: EngineTier = 'all'): EngineState {
+  if (tier === 'ingest') return { key, book, ledger, tier, ...INGEST_RULES };
+  return { key, book, ledger, tier, format: FORMAT_RULES, context: CONTEXT_RULES, pii: PII_RULES };
+}
 registerRuleIds(() => [...ALL_PATTERN_RULES.map((r) => r.id), ...JSON_PATH_RULES.map((r) => r.id)]);
 export { JSON_PATH_RULES };
 export type { SecretKind };

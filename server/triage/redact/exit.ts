@@ -10,12 +10,18 @@ import { collectSessionIds, SessionIdBook } from './session.ts';
 import { inertRanges } from './vocabulary.ts';
 
 /** A request id named by its key (`x-request-id=…`, `"request_id":"…"`, `reqId: …`). */
-const KEYED_REQUEST_ID = /(?<![A-Za-z0-9_-])(?:x-request-id|x-correlation-id|x-amzn-requestid|request[_-]?id|requestid|req[_-]?id|correlation[_-]?id)(?<q>["']?)[ \t]{0,3}[:=][ \t]{0,3}["']?(?<v>[A-Za-z0-9][A-Za-z0-9._\-]{5,127})/dgi;
+const KEYED_REQUEST_ID = /(?<![A-Za-z0-9_-])(?:x-request-id|x-correlation-id|x-amzn-requestid|request[_-]?id|requestid|req[_-]?id|correlation[_-]?id)(?<q>["']?)[ \t]{0,3}[:=][ \t]{0,3}["']?(?<v>[A-Za-z0-9][A-Za-z0-9._-]{5,127})/dgi;
 const HEXISH = /^[0-9a-f-]+$/i;
 
 export interface ExitRedactor {
   /** One piece of log-derived text, redacted for a public exit. */
   text(s: string): string;
+  /**
+   * Read text without emitting it, so what it names is known before anything is emitted: a host
+   * named by a JSON key on an evidence line is then swept from a rationale that quotes it bare.
+   * Nothing is counted.
+   */
+  learn(s: string): void;
   /** What this pass changed, by rule (a no-op on text redacted at ingest, but for request ids). */
   readonly counts: Record<string, number>;
 }
@@ -27,6 +33,11 @@ export interface ExitOptions {
   ledger?: SecretLedger;
   /** Full request ids known from the events (parsed `requestId` fields): their bare mentions and prefixes join them. */
   requestIds?: Iterable<string>;
+  /**
+   * Request ids become `req-` pseudonyms (default true: a public report). False where the reader
+   * correlates with the tool's own columns (the SQL console, the API beyond loopback), as `redact` keeps them.
+   */
+  pseudonymiseRequests?: boolean;
 }
 
 export function createExitRedactor(opts: ExitOptions): ExitRedactor {
@@ -77,6 +88,13 @@ export function createExitRedactor(opts: ExitOptions): ExitRedactor {
 
   return {
     counts,
+    learn(s: string): void {
+      if (!s) return;
+      for (const line of s.split('\n')) {
+        collectSessionIds(line, st.book);
+        redactString(line, st, 0);
+      }
+    },
     text(s: string): string {
       if (!s) return s;
       // Line by line: a multi-line message is several lines of a log, each redacted alone.
@@ -86,11 +104,25 @@ export function createExitRedactor(opts: ExitOptions): ExitRedactor {
           collectSessionIds(line, st.book); // as the line redactor does: an id in a session position is known before the sweep
           const r = redactString(line, st, 0);
           for (const rem of r.remarks) count(rem.rule);
-          return requestIds(r.text);
+          return opts.pseudonymiseRequests === false ? r.text : requestIds(r.text);
         })
         .join('\n');
     },
   };
+}
+
+/**
+ * A JSON value with every string passed through `x` (an analysis document, a SQL result row), except
+ * under the keys in `keep` (enums and ids the tool wrote itself, which no rule may touch).
+ */
+export function exitJson<T>(value: T, x: (s: string) => string, keep: ReadonlySet<string> = new Set()): T {
+  const walk = (v: unknown, key?: string): unknown => {
+    if (typeof v === 'string') return key !== undefined && keep.has(key) ? v : x(v);
+    if (Array.isArray(v)) return v.map((it) => walk(it, key));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, it]) => [k, walk(it, k)]));
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** Cut text to at most n characters without cutting through a placeholder or pseudonym (cut before it). */

@@ -2,7 +2,7 @@
 // Pass 1 (collectSessionIds) reads all inputs for raw session ids; pass 2 (createLineRedactor)
 // rewrites each line. Nothing raw goes past this module except through memory.
 // See README.md for the pipeline, the rule tables and the verifier.
-import { defaultState, redactString, type EngineState } from './engine.ts';
+import { defaultState, redactString, type EngineState, type EngineTier } from './engine.ts';
 import type { SweepTrace } from './sweeper.ts';
 import { SecretLedger } from './ledger.ts';
 import { SessionIdBook } from './session.ts';
@@ -17,7 +17,7 @@ export { SessionIdBook, collectSessionIds, idVariants } from './session.ts';
 export { SecretLedger, type LedgerRecord } from './ledger.ts';
 export { SweepTrace } from './sweeper.ts';
 export { verifyRedacted, rawValuesFor, type VerifyContext, type VerifyHit, type VerifyResult } from './verify.ts';
-export { ALL_PATTERN_RULES, JSON_PATH_RULES } from './engine.ts';
+export { ALL_PATTERN_RULES, INGEST_RULES, JSON_PATH_RULES, type EngineTier } from './engine.ts';
 export { base32, canonicalId, pseudonym, sessionPseudonym, type PseudonymDomain } from './pseudonym.ts';
 
 /** Lines longer than this are cut; the remainder never passes through (redaction.md §5.1). */
@@ -31,7 +31,7 @@ const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 // A wrapped token owns its whole line: only the fragment and closing punctuation, nothing after.
 // A next line that starts with a timestamp or any prefix is a new log line, never a continuation.
-const CONTINUATION = /^(?<ws>\s{0,16})(?<v>[A-Za-z0-9_\-]{8,16384}(?:\.[A-Za-z0-9_\-]{0,16384}){0,4})["',;)\]}\\\s]{0,16}$/d;
+const CONTINUATION = /^(?<ws>\s{0,16})(?<v>[A-Za-z0-9_-]{8,16384}(?:\.[A-Za-z0-9_-]{0,16384}){0,4})["',;)\]}\\\s]{0,16}$/d;
 // A PEM body line: one base64 run alone, or a long run after a logger's prefix (`ts DEBUG MIIE…`).
 const PEM_BODY_ALONE = /^(?<ws>\s{0,64})(?<v>[A-Za-z0-9+/]{1,4096}={0,2})\s{0,16}$/d;
 const PEM_BODY_RUN = /^[A-Za-z0-9+/]{16,4096}={0,2}$/;
@@ -56,6 +56,14 @@ export interface LineRedactorOptions {
   ledger?: SecretLedger;
   /** Parse workers: trace what the ledger sweep sees (see SweepTrace). */
   trace?: SweepTrace;
+  /**
+   * `all` (default): every rule (strict ingest, `redact`, exits, the verifier). `ingest`: the
+   * standard mode's ingest tier — sessions, secrets seen before, credentials and the entropy net
+   * behind their gates (tiers.ts); PII, decode views and business data are left for the exits.
+   */
+  tier?: EngineTier;
+  /** Tests only: the ingest tier without its gates. */
+  ungated?: boolean;
   /** Tests only: replace the rule tables. */
   rules?: { format?: PatternRule[]; context?: PatternRule[]; pii?: PatternRule[] };
 }
@@ -85,7 +93,8 @@ function isOurs(text: string): boolean {
 /** Pass 2. One instance per file: PEM blocks and wrapped JWTs carry state from line to line. */
 export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
   const ledger = opts.ledger ?? new SecretLedger();
-  const st: EngineState = { ...defaultState(opts.key, opts.ids, ledger), ...(opts.rules ?? {}), ...(opts.trace ? { trace: opts.trace } : {}) };
+  const st: EngineState = { ...defaultState(opts.key, opts.ids, ledger, opts.tier ?? 'all'), ...(opts.rules ?? {}), ...(opts.trace ? { trace: opts.trace } : {}), ...(opts.ungated ? { ungated: true } : {}) };
+  const all = st.tier === 'all';
   const masked = new Map<string, MaskedResolution>();
   let inPem = false;
   let pemLines = 0;
@@ -111,7 +120,7 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
       pendingName = null;
       pendingBusiness = false;
     }
-    if (business && !rule) {
+    if (business && !rule && all) {
       // `"name": "tenant"` then `"value": "CUST-851857"`: a business value, summarised.
       const bv = HAR_VALUE_LINE.exec(text);
       if (!bv || isInert(bv.groups!.v!)) return { text };
@@ -214,13 +223,61 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
 }
 
 /** Convenience for tests and small inputs: pass 1 and pass 2 over an in-memory text. */
-export function redactText(text: string, opts: { key: Uint8Array; ids?: SessionIdBook; ledger?: SecretLedger }): { text: string; remarks: Remark[][]; redactor: LineRedactor } {
+export function redactText(text: string, opts: { key: Uint8Array; ids?: SessionIdBook; ledger?: SecretLedger; tier?: EngineTier; ungated?: boolean }): { text: string; remarks: Remark[][]; redactor: LineRedactor } {
   const ids = opts.ids ?? new SessionIdBook();
   const lines = text.split('\n');
   for (const l of lines) collectSessionIdsSafe(l, ids);
-  const redactor = createLineRedactor({ key: opts.key, ids, ...(opts.ledger ? { ledger: opts.ledger } : {}) });
+  const redactor = createLineRedactor({ key: opts.key, ids, ...(opts.ledger ? { ledger: opts.ledger } : {}), ...(opts.tier ? { tier: opts.tier } : {}), ...(opts.ungated ? { ungated: true } : {}) });
   const out = lines.map((l) => redactor.line(l));
   return { text: out.map((r) => r.text).join('\n'), remarks: out.map((r) => r.remarks), redactor };
 }
 
 import { collectSessionIds as collectSessionIdsSafe } from './session.ts';
+
+/**
+ * The final sweep of secrets found late (redaction.md "Tiers": nothing is committed before it ran).
+ * A value the ledger learnt on line n (a password in `password=…`) is swept from every later line
+ * as it is redacted, but lines before n were already written: this rewrites them, inside the
+ * ingest's transaction (store.ts). Also session ids first met in pass 2 (pass-1 ids were known
+ * before any line was redacted). `values` are the literals to look for; `rewrite` applies them.
+ */
+export interface LateSweep {
+  values: string[];
+  /** The text with every late value replaced, and what replaced them (null: nothing there). */
+  rewrite(text: string): { text: string; rules: string[] } | null;
+}
+
+export function createLateSweep(key: Uint8Array, book: SessionIdBook, ledger: SecretLedger, knownIds: ReadonlySet<string>): LateSweep {
+  const sw = new LiteralSweeper();
+  const values: string[] = [];
+  for (const [rule, v, , replacement] of ledger.swept) {
+    sw.add(v, replacement!, rule);
+    values.push(v);
+  }
+  for (const id of book.raw) {
+    if (knownIds.has(id)) continue;
+    const p = sessionPseudonym(key, id);
+    for (const v of idVariantsOf(id)) {
+      sw.add(v, p, '@mcp-session');
+      values.push(v);
+    }
+  }
+  return {
+    values,
+    rewrite(text: string) {
+      const edits = sw.edits(text);
+      if (!edits.length) return null;
+      let out = '';
+      let pos = 0;
+      for (const e of edits) {
+        out += text.slice(pos, e.start) + e.text;
+        pos = e.end;
+      }
+      return { text: out + text.slice(pos), rules: edits.map((e) => e.rule) };
+    },
+  };
+}
+
+import { LiteralSweeper } from './sweeper.ts';
+import { idVariants as idVariantsOf } from './session.ts';
+import { sessionPseudonym } from './pseudonym.ts';

@@ -122,8 +122,8 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`(?:[?&;]|&amp;)(?:session_id|sessionId|mcp_session_id|session|sid)=` + ID + String.raw`(?=$|[\s"',;&)\]}>#\\])`, 'g'),
   // (No leading `\\{0,7}`: backslashes before the opening quote change neither which ids match
   // nor the captured id, and a pattern that starts with the quote is scanned much faster.)
-  new RegExp(String.raw`["'](?:session_id|sessionId|mcp_session_id|mcpSessionId|mcp-session-id)\\{0,7}["']\s{0,8}:\s{0,8}\\{0,7}["']([^"'\\\s]{6,256})`, 'gi'),
-  new RegExp(String.raw`\bsid="([^"\s]{6,256})"`, 'g'),
+  /["'](?:session_id|sessionId|mcp_session_id|mcpSessionId|mcp-session-id)\\{0,7}["']\s{0,8}:\s{0,8}\\{0,7}["']([^"'\\\s]{6,256})/gi,
+  /\bsid="([^"\s]{6,256})"/g,
   new RegExp(
     String.raw`(?:Received session ID|Created new transport with session ID|Created new session with ID|Rejected request with unknown or expired session ID|Terminating session|Transport not found for sessionId|No transport found for sessionId|Session ID|session id|sessionId)[:=]?\s{1,8}` +
       ID +
@@ -136,7 +136,7 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`(?:[Ss]ession not found|[Uu]nknown session|[Ii]nvalid session|[Ss]ession expired|mcp-session-id)[:=]?\s{1,8}\(?(?=[^\s"'\\<>\[\]{}()|,;]{0,255}[0-9])` + ID + END, 'g'),
   new RegExp(String.raw`(?<![A-Za-z0-9_\-])(?:mcp[._]session(?:[._]id)?|session)=` + ID + END, 'g'),
   // OTel / header maps: `"http.request.header.mcp-session-id":["<id>"]`.
-  new RegExp(String.raw`["'](?:[\w.\-]{1,80}\.)?(?:mcp-session-id|mcp_session_id|mcpsessionid)["']\s{0,8}:\s{0,8}\[\s{0,8}["']([^"'\\\s]{6,256})`, 'gi'),
+  /["'](?:[\w.-]{1,80}\.)?(?:mcp-session-id|mcp_session_id|mcpsessionid)["']\s{0,8}:\s{0,8}\[\s{0,8}["']([^"'\\\s]{6,256})/gi,
 ];
 
 /**
@@ -206,8 +206,8 @@ export function collectSessionIds(raw: string, book: SessionIdBook): void {
 }
 
 /** Masked id forms: VISIBLE + (*** | … | ... | [masked]), (*** | … | ... | [masked]) + VISIBLE, and HEAD + mask + TAIL. */
-export const MASKED_PREFIX = /(?<![A-Za-z0-9_\-])(?<v>[A-Za-z0-9_\-]{4,64})(?<mask>\*{3,64}|…|\.\.\.|\[masked\])/dg;
-export const MASKED_SUFFIX = /(?<![A-Za-z0-9_\-*.…\]])(?<mask>\*{3,64}|…|\.\.\.|\[masked\])(?<v>[A-Za-z0-9_\-]{4,64})(?![A-Za-z0-9_\-])/dg;
+export const MASKED_PREFIX = /(?<![A-Za-z0-9_-])(?<v>[A-Za-z0-9_-]{4,64})(?<mask>\*{3,64}|…|\.\.\.|\[masked\])/dg;
+export const MASKED_SUFFIX = /(?<![A-Za-z0-9_\-*.…\]])(?<mask>\*{3,64}|…|\.\.\.|\[masked\])(?<v>[A-Za-z0-9_-]{4,64})(?![A-Za-z0-9_-])/dg;
 // `3f2a…3a4b`, `3f2a9c1e****3a4b`, `3f2a9c1e-****-****-****-********3a4b`, `3f2a9c1e-xxxx-…-xxxxxxxx3a4b`.
 // Mask groups after the first need a `-`, so a run of stars splits one way only (no blow-up).
 const MASK_UNIT = String.raw`(?:\*{2,64}|…|\.\.\.|x{4,64}|X{4,64})`;

@@ -53,12 +53,21 @@ export interface RuleContext {
   record(rule: string, raw: string, kind: SecretKind): void;
 }
 
+/** See PatternRule.tier. */
+export type RuleTier = 'ingest' | 'exit';
+
 export type SecretKind = 'secret' | 'session' | 'pii' | 'opaque';
 
 /** A regex rule: one row of the table. The `v` named group (if any) is the part replaced. */
 export interface PatternRule {
   id: string;
   kind: SelectorKind;
+  /**
+   * When the rule must have run (redaction.md "Tiers"): `ingest` rules (credentials, the entropy
+   * net) run before anything is stored, in every mode; `exit` rules (PII, business data) run at
+   * every exit that can reach another person, and at ingest only with --strict. See tiers.ts.
+   */
+  tier: RuleTier;
   description: string;
   /** Lower-case substrings; the regex runs only if one occurs in the lower-cased line (gitleaks keywords). */
   keywords?: string[];

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyEvent } from '../../../parsers/contract/event.ts';
 import type { Analysis } from '../../contract/analysis.ts';
 import { buildReport } from './report.ts';
-import { TriageError } from '../../errors.ts';
+import type { TriageError } from '../../errors.ts';
 import { ALL_PATTERN_RULES } from '../redact/index.ts';
 import { code, fence, inline } from './markdown.ts';
 

@@ -124,6 +124,10 @@ export function buildReport(input: ReportInput): Report {
   const requestIds = [...input.evidence, ...input.context].map((e) => e.requestId).filter((v): v is string => !!v);
   const exit = createExitRedactor({ key: input.key ?? randomBytes(32), ids: input.ids, ledger: input.ledger, requestIds });
   const x: Exit = (s) => exit.text(s);
+  // Everything the report quotes from is read first: what a line names in a known position (a
+  // host under a host key, an account, a secret) is then swept wherever the report repeats it,
+  // e.g. a replica name in a rationale. In standard mode the stored text still holds those.
+  for (const e of input.context) exit.learn(e.text);
   const excluded = new Set(input.exclude ?? []);
   // Primary failures lead (cli-contract.md roles); optional channels, consequences and recoveries are folded.
   const primary = (f: Failure) => (f.role ?? 'primary') === 'primary';

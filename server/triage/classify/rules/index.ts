@@ -24,6 +24,7 @@ import { sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './
 import { sessionNotKept } from './session-not-kept.ts';
 import { splitSession } from './split-session.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
+import { responseHeld } from './response-held.ts';
 import { toolError, toolErrorRead } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
@@ -68,6 +69,7 @@ export const RULES: readonly Rule[] = [
   neverReached,
   unreachablePersistent,
   writeCommitted,
+  responseHeld,
   timeoutTooLow,
   writeUnknown,
   proxyTimer,

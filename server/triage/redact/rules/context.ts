@@ -53,7 +53,7 @@ function valueOk(raw: string, cls: KeyClass | null, key = ''): boolean {
   if (isInert(v)) return false;
   // `connectionString=mongodb://[REDACTED:url-userinfo]@db:27017`, `DATABASE_URL=postgres://db/app`:
   // a URL's secrets are its userinfo and query, which the URL rules take; the scheme and host stay readable.
-  if (/^[A-Za-z][A-Za-z0-9+.\-]{1,20}:\/\//.test(v)) return false;
+  if (/^[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\//.test(v)) return false;
   // `x-tenant-ticket=…`: a ticket is a credential when it is long, a support ticket number when short.
   if (/ticket/i.test(key) && v.length < 16) return false;
   if (cls === 'oauth-code' && /^-?\d{1,6}$/.test(v)) return false;
@@ -69,6 +69,7 @@ function kvRow(id: string, kind: PatternRule['kind'], description: string, class
   return {
     id,
     kind,
+    tier: 'ingest',
     description,
     keywords,
     pattern: kvPattern(),
@@ -102,7 +103,7 @@ const PERSON_RE = /^(?:customer|customer_?name|client_?name|recipient|payee|bene
 function businessLength(v: string, m: RegExpExecArray): number {
   if (quoted(m)) return v.length;
   if (m.groups!.op === ':' || PERSON_RE.test(m.groups!.k!)) {
-    const stop = v.search(/[,;|&)\]}]|\s+[A-Za-z_][\w.\-]{0,40}=|\s{2,}|$/);
+    const stop = v.search(/[,;|&)\]}]|\s+[A-Za-z_][\w.-]{0,40}=|\s{2,}|$/);
     return v.slice(0, stop).replace(/\s+$/, '').length;
   }
   return v.search(/[\s,;&|)\]}]|$/);
@@ -121,7 +122,7 @@ const NOT_A_USER = /^(?:-|none|null|nil|undefined|anonymous|anon|guest|root|admi
 
 /** Does this value name an account (not a placeholder, a service account or a word like "agent")? */
 export function isPersonAccount(v: string): boolean {
-  return !isInert(v) && !NOT_A_USER.test(v) && !/^(?:agent|data|name|id|info|input|interface|settings|session|sessions)$/i.test(v) && /^[A-Za-z0-9][A-Za-z0-9._@\\\-]{0,127}$/.test(v) && !/^\d{1,6}$/.test(v);
+  return !isInert(v) && !NOT_A_USER.test(v) && !/^(?:agent|data|name|id|info|input|interface|settings|session|sessions)$/i.test(v) && /^[A-Za-z0-9][A-Za-z0-9._@\\-]{0,127}$/.test(v) && !/^\d{1,6}$/.test(v);
 }
 
 /** A user-name rule: the `v` group is an account name, pseudonymised as `user-…` (keyed, like a home path's user). */
@@ -129,6 +130,8 @@ function userRow(id: string, description: string, keywords: string[], source: st
   return {
     id,
     kind: 'key-name',
+    // An account name is personal data: redacted at exits (at ingest with --strict).
+    tier: 'exit',
     description,
     keywords,
     minLength: 4,
@@ -144,10 +147,11 @@ function userRow(id: string, description: string, keywords: string[], source: st
 export const CONTEXT_RULES: PatternRule[] = [
   {
     id: '@bearer',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'the credential after Bearer (any case, spaces, %20, +, \\u0020); ends at the token68 charset, not at whitespace',
     keywords: ['bearer'],
-    pattern: /bearer(?:[ \t]{1,8}|%20|\+|\\u0020|\\\\u0020)(?<v>[A-Za-z0-9._~+\/\-]{1,8192}=*)/dgi,
+    pattern: /bearer(?:[ \t]{1,8}|%20|\+|\\u0020|\\\\u0020)(?<v>[A-Za-z0-9._~+/-]{1,8192}=*)/dgi,
     secretKind: 'secret',
     validate: (v, m, ctx) => {
       // `…&token_type=bearer HTTP/1.1"`: the word ends a query, and what follows is the protocol.
@@ -162,16 +166,18 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@basic-auth',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'Basic credentials (base64 user:pass) after the Basic scheme',
     keywords: ['basic'],
-    pattern: /basic(?:[ \t]{1,8}|%20|\+)(?<v>[A-Za-z0-9+\/]{8,4096}={0,2})/dgi,
+    pattern: /basic(?:[ \t]{1,8}|%20|\+)(?<v>[A-Za-z0-9+/]{8,4096}={0,2})/dgi,
     secretKind: 'secret',
     tps: ['Authorization: Basic Y2xpZW50OnNlY3JldA==', 'proxy-authorization: basic dXNlcjpwYXNzd29yZA'],
     fps: ['Basic auth failed', 'basic usage'],
   },
   {
     id: '@auth-scheme',
+    tier: 'ingest',
     kind: 'header',
     description: 'other Authorization schemes (token, DPoP, Negotiate, NTLM, Digest, AWS4-HMAC-SHA256): the credential or parameter list',
     keywords: ['authorization'],
@@ -288,10 +294,11 @@ export const CONTEXT_RULES: PatternRule[] = [
   ),
   {
     id: '@path-token',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'a token used as a path segment after token-bearing routes (/reset-password/, /t/, /hooks/, /webhooks/, /invite/, /magic-link/)',
     keywords: ['/reset', '/t/', '/hooks/', '/webhooks/', '/invite', '/magic', '/verify/', '/confirm/'],
-    pattern: /\/(?:reset-password|reset|t|hooks|webhooks|invite|invitations|magic-link|verify|confirm)\/(?<v>[A-Za-z0-9_\-]{16,512})/dg,
+    pattern: /\/(?:reset-password|reset|t|hooks|webhooks|invite|invitations|magic-link|verify|confirm)\/(?<v>[A-Za-z0-9_-]{16,512})/dg,
     secretKind: 'secret',
     validate: (v) => /[0-9]/.test(v) && /[A-Za-z]/.test(v),
     tps: ['POST /webhooks/FAKEwebhook0123456789abcd HTTP/1.1', 'GET /reset-password/Fake0123456789resetTok'],
@@ -299,12 +306,13 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cli-secret-flag',
+    tier: 'ingest',
     minLength: 8,
     kind: 'key-name',
     description: 'command-line flags naming a secret (--password X, --password=X, --api-key X, --client-secret=X); the KV rules need a key not glued to a dash',
     keywords: ['--'],
     requires: ['--'],
-    pattern: /(?<![A-Za-z0-9_\-])--(?<k>[A-Za-z][A-Za-z0-9_\-]{1,40})(?:=|[ \t]{1,4})(?<q>["']?)(?<v>[^\s"'][^\s"']{0,255})\k<q>/dg,
+    pattern: /(?<![A-Za-z0-9_-])--(?<k>[A-Za-z][A-Za-z0-9_-]{1,40})(?:=|[ \t]{1,4})(?<q>["']?)(?<v>[^\s"'][^\s"']{0,255})\k<q>/dg,
     secretKind: 'secret',
     validate: (v, m) => {
       const c = classifyKey(m.groups!.k!);
@@ -315,6 +323,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@mysql-password',
+    tier: 'ingest',
     minLength: 10,
     kind: 'key-name',
     description: 'the MySQL/MariaDB client password glued to -p (mysql -u root -pS3cret)',
@@ -326,6 +335,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@auth-tuple',
+    tier: 'ingest',
     minLength: 12,
     kind: 'key-name',
     description: "a (user, password) pair by position: auth=('alice', 'hunter2') in requests/httpx, credentials/login tuples; the user becomes user-…, the password goes",
@@ -345,11 +355,12 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@xml-secret',
+    tier: 'ingest',
     minLength: 10,
     kind: 'key-name',
     description: 'XML/HTML elements naming a secret (<password>x</password>, <ns:ClientSecret>x</ns:ClientSecret>)',
     keywords: ['</'],
-    pattern: /<(?<k>[A-Za-z][A-Za-z0-9_:.\-]{0,40})>(?<v>[^<\n]{1,512})<\/\k<k>>/dg,
+    pattern: /<(?<k>[A-Za-z][A-Za-z0-9_:.-]{0,40})>(?<v>[^<\n]{1,512})<\/\k<k>>/dg,
     secretKind: 'secret',
     validate: (v, m) => {
       const c = classifyKey(m.groups!.k!.replace(/^.*:/, ''));
@@ -360,6 +371,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@business-kv',
+    tier: 'exit',
     minLength: 5,
     kind: 'key-name',
     description: 'business values and people in k=v / k: v pairs (sku, order id, customer, amount, address, account holder…) anywhere; weaker keys (total, price, product, project, email, phone) on tool-call lines; summarised like JSON arguments (<string len=N>, <number>)',
@@ -414,7 +426,7 @@ export const CONTEXT_RULES: PatternRule[] = [
     String.raw`(?<![A-Za-z0-9._%+\-/@])(?<v>[a-z_][a-z0-9._\-]{0,31})(?=@[A-Za-z0-9][A-Za-z0-9\-]{0,62}(?:\.[A-Za-z0-9\-]{1,63}){0,6}(?![A-Za-z0-9.\-@/]))`,
     (m, ctx) => {
       if (!SSH_LINE.test(ctx.line)) return false;
-      const host = /^@([A-Za-z0-9.\-]{1,253})/.exec(ctx.line.slice(m.index + m[0].length))?.[1] ?? '';
+      const host = /^@([A-Za-z0-9.-]{1,253})/.exec(ctx.line.slice(m.index + m[0].length))?.[1] ?? '';
       return !/\.[a-z]{2,24}$/i.test(host) || isPrivateHostName(host);
     },
     ['ssh deploy@bastion-01', 'rsync -a ./x backup@nas.corp.internal:/srv', "sshpass -p x ssh deploy@192.168.241.142 'journalctl'"],
@@ -441,6 +453,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   ),
   {
     id: '@conn-tuple',
+    tier: 'ingest',
     minLength: 16,
     kind: 'key-name',
     description: "a connection tuple by position: (host, port, user, password) — the password goes, the user becomes user-…",
@@ -460,11 +473,12 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cli-userinfo',
+    tier: 'ingest',
     minLength: 8,
     kind: 'key-name',
     description: 'user:password on a command line (curl -u admin:pw, --proxy-user u:p); the user becomes user-…',
     keywords: ['-u', '--user', '--proxy-user'],
-    pattern: /(?<![A-Za-z0-9_\-])(?:-u|-U|--user|--proxy-user)(?:[ \t]{1,4}|=)(?<q>["']?)(?<v>[^\s:"']{1,128}:[^\s"']{1,256})\k<q>/dg,
+    pattern: /(?<![A-Za-z0-9_-])(?:-u|-U|--user|--proxy-user)(?:[ \t]{1,4}|=)(?<q>["']?)(?<v>[^\s:"']{1,128}:[^\s"']{1,256})\k<q>/dg,
     secretKind: 'secret',
     validate: (v) => !/\[REDACTED/.test(v) && !/^\d+:\d+$/.test(v),
     recordParts: (v) => [v.slice(v.indexOf(':') + 1)].filter((x) => x.length >= 6),
@@ -474,6 +488,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@sshpass',
+    tier: 'ingest',
     minLength: 12,
     kind: 'key-name',
     description: 'the password given to sshpass -p',
@@ -485,6 +500,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@dotted-secret',
+    tier: 'ingest',
     minLength: 8,
     kind: 'key-name',
     description: 'config dumps that pad a secret key with dots (HikariConfig: password........hikariSecret9)',
@@ -497,11 +513,12 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@ssn',
+    tier: 'exit',
     minLength: 11,
     kind: 'free-text',
     description: 'US social security numbers (AAA-GG-SSSS) with a context word or key (ssn, social security); never a date, id or phone',
     keywords: ['ssn', 'social', 'ss#'],
-    pattern: /(?<![A-Za-z0-9_\-])(?<v>[0-8][0-9]{2}-[0-9]{2}-[0-9]{4})(?![A-Za-z0-9_\-])/dg,
+    pattern: /(?<![A-Za-z0-9_-])(?<v>[0-8][0-9]{2}-[0-9]{2}-[0-9]{4})(?![A-Za-z0-9_-])/dg,
     secretKind: 'pii',
     validate: (v, m, ctx) => !/^(?:000|666)/.test(v) && !/-00-/.test(v) && !v.endsWith('-0000') && (/ssn|social/i.test(ctx.keyHint ?? '') || /(?:\bssn|social security|ss#)[^A-Za-z0-9]{0,8}$/i.test(ctx.line.slice(Math.max(0, m.index - 24), m.index))),
     tps: ['customer: R. L., card on file, ssn 502-36-8131', 'ssn=519-43-1755', '{"ssn":"585-74-6161"}'],
@@ -509,11 +526,12 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@cloud-account-id',
+    tier: 'exit',
     minLength: 12,
     kind: 'key-name',
     description: 'cloud account, tenant and subscription ids by context (AZURE_TENANT_ID, subscriptionId, tenantId, AWS account in an ARN or an ECR registry, Entra authority URLs)',
     keywords: ['tenant', 'subscription', 'account', 'arn:aws', '.dkr.ecr.', 'microsoftonline', 'directory'],
-    pattern: /(?<![A-Za-z0-9_\-])(?<v>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{12})(?![A-Za-z0-9_\-])/dg,
+    pattern: /(?<![A-Za-z0-9_-])(?<v>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{12})(?![A-Za-z0-9_-])/dg,
     secretKind: 'pii',
     validate: (v, m, ctx) => {
       if (CLOUD_KEY.test(ctx.keyHint ?? '')) return true;
@@ -526,6 +544,7 @@ export const CONTEXT_RULES: PatternRule[] = [
   },
   {
     id: '@tool-result-repr',
+    tier: 'exit',
     minLength: 16,
     kind: 'key-name',
     description: "MCP content in Python reprs (TextContent(text='…'), TextResourceContents(text='…'), SamplingMessage(…)) and elicitation/create message='…': the text is business data, summarised",

@@ -15,12 +15,13 @@ const A40 = 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2H1g0';
 const HEX64 = 'a3f1c2d4e5b6a7980b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6';
 
 function token(id: string, description: string, body: string, tps: string[], fps: string[], keywords?: string[]): PatternRule {
-  return { id, kind: 'free-text', description, pattern: new RegExp(LB + `(?<v>${body})`, 'gd'), secretKind: 'secret', tps, fps, ...(keywords ? { keywords } : {}) };
+  return { id, kind: 'free-text', tier: 'ingest', description, pattern: new RegExp(LB + `(?<v>${body})`, 'gd'), secretKind: 'secret', tps, fps, ...(keywords ? { keywords } : {}) };
 }
 
 export const FORMAT_RULES: PatternRule[] = [
   {
     id: '@pem',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'PEM / OpenSSH / PGP private key body on one line (JSON or repr with literal \\n); multi-line blocks are line-state in engine.ts',
     keywords: ['-----begin'],
@@ -31,6 +32,7 @@ export const FORMAT_RULES: PatternRule[] = [
   },
   {
     id: '@jwt',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'JWS (3 segments) or JWE (5 segments) starting with a base64url JSON header',
     keywords: ['eyj'],
@@ -46,6 +48,7 @@ export const FORMAT_RULES: PatternRule[] = [
   },
   {
     id: '@jwt-fragment',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'a JWT header or head without its other segments (a token wrapped across lines, or truncated by a logger)',
     keywords: ['eyj'],
@@ -56,6 +59,7 @@ export const FORMAT_RULES: PatternRule[] = [
   },
   {
     id: '@jwt-base64',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'a JWT that was base64-encoded once more (starts ZXlK)',
     keywords: ['zxlk'],
@@ -66,11 +70,12 @@ export const FORMAT_RULES: PatternRule[] = [
   },
   {
     id: '@url-userinfo',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'user:password@ in any URL, including connection strings (postgres://, mongodb+srv://, redis://, amqp://)',
     keywords: ['://'],
     requires: ['://', '@'],
-    pattern: /[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?<v>[^\s/?#@"'<>]{1,256})@/dg,
+    pattern: /[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/(?<v>[^\s/?#@"'<>]{1,256})@/dg,
     secretKind: 'secret',
     validate: (v) => v !== 'git' && !v.startsWith('[REDACTED'),
     // the password alone reappears in drivers' "authentication failed" messages and retries
@@ -85,6 +90,7 @@ export const FORMAT_RULES: PatternRule[] = [
   token('@vendor-token:aws-access-key', 'AWS access key id', String.raw`(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Z2-7])`, ['aws_access_key_id = AKIAQ3EGFAKEKEY7EXMP', 'Credential=ASIAQ3EGFAKEKEY7EXMP/20250101/us-east-1/s3/aws4_request'], ['AKIA is a prefix', 'AKIAQ3EGFAKE'], ['akia', 'asia', 'abia', 'acca']),
   {
     id: '@cloud-secret-key',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'an AWS secret access key by context: the 40-character base64 value that follows an access key id on the same line (CSV exports, `aws configure` echoes, `id secret` pairs), raw or already redacted',
     keywords: ['akia', 'asia', 'abia', 'acca', 'aws-access-key'],
@@ -102,10 +108,11 @@ export const FORMAT_RULES: PatternRule[] = [
   token('@vendor-token:slack-app', 'Slack app-level token', String.raw`xapp-[0-9]-[A-Za-z0-9\-]{10,250}`, ['xapp-1-A0FAKE0000-1234567890-abcdef0123456789'], ['xapp-1'], ['xapp-']),
   {
     id: '@vendor-token:slack-webhook',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'Slack incoming webhook path',
     keywords: ['hooks.slack.com'],
-    pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<v>[A-Za-z0-9\/_+\-]{10,300})/dg,
+    pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<v>[A-Za-z0-9/_+-]{10,300})/dg,
     secretKind: 'secret',
     tps: ['POST https://hooks.slack.com/services/T00FAKE00/B00FAKE00/FAKEfakeFAKEfake1234'],
     fps: ['https://hooks.slack.com/'],
@@ -122,10 +129,11 @@ export const FORMAT_RULES: PatternRule[] = [
   token('@vendor-token:twilio', 'Twilio API key SID', String.raw`SK[0-9a-fA-F]{32}(?![0-9a-fA-F])`, ['TWILIO_KEY_SID=SK0123456789abcdef0123456789abcdef'], ['SKU12345'], ['sk']),
   {
     id: '@vendor-token:azure-storage',
+    tier: 'ingest',
     kind: 'free-text',
     description: 'Azure storage connection-string AccountKey',
     keywords: ['accountkey='],
-    pattern: /AccountKey=(?<v>[A-Za-z0-9+\/]{40,100}={0,2})/dg,
+    pattern: /AccountKey=(?<v>[A-Za-z0-9+/]{40,100}={0,2})/dg,
     secretKind: 'secret',
     tps: [`DefaultEndpointsProtocol=https;AccountName=fake;AccountKey=${A40}${A40}==;EndpointSuffix=core.windows.net`],
     fps: ['AccountKey=<your key>'],

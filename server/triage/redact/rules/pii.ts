@@ -133,10 +133,11 @@ export function hostValue(key: Uint8Array, v: string): string | null {
 export const PII_RULES: PatternRule[] = [
   gated({
     id: '@email',
+    tier: 'exit',
     kind: 'free-text',
     description: 'e-mail addresses (also %40 and +tags) → keyed pseudonym email_…',
     keywords: ['@', '%40'],
-    pattern: /(?<![A-Za-z0-9._%+\-])(?<v>[A-Za-z0-9._%+\-]{1,64}(?:@|%40)[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8})/dg,
+    pattern: /(?<![A-Za-z0-9._%+-])(?<v>[A-Za-z0-9._%+-]{1,64}(?:@|%40)[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8})/dg,
     secretKind: 'pii',
     validate: (v) => {
       const at = v.includes('@') ? v.indexOf('@') : v.indexOf('%40');
@@ -150,10 +151,11 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@ip',
+    tier: 'exit',
     kind: 'free-text',
     description: 'IPv4 addresses except loopback/unspecified → ip-…',
     keywords: ['.'],
-    pattern: /(?<![0-9.A-Za-z\-])(?<v>(?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])/dg,
+    pattern: /(?<![0-9.A-Za-z-])(?<v>(?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])/dg,
     secretKind: 'pii',
     validate: (v) => isIPv4(v) && !keepIp(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'ip', v),
@@ -162,6 +164,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@ipv6',
+    tier: 'exit',
     kind: 'free-text',
     description: 'IPv6 addresses except ::1 and :: → ip-…',
     keywords: [':'],
@@ -174,24 +177,26 @@ export const PII_RULES: PatternRule[] = [
   }),
   {
     id: '@mac',
+    tier: 'exit',
     kind: 'free-text',
     description: 'MAC addresses',
     keywords: [':', '-'],
-    pattern: /(?<![0-9A-Fa-f:\-])(?<v>[0-9A-Fa-f]{2}(?:[:\-][0-9A-Fa-f]{2}){5})(?![0-9A-Fa-f:\-])/dg,
+    pattern: /(?<![0-9A-Fa-f:-])(?<v>[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5})(?![0-9A-Fa-f:-])/dg,
     secretKind: 'pii',
     tps: ['hwaddr 3c:22:fb:0a:1b:2c'],
     fps: ['at 12:30:45', '2026-01-01', ...ID_LOOKALIKES],
   },
   gated({
     id: '@card',
+    tier: 'exit',
     minLength: 13,
     kind: 'free-text',
     description: 'payment card numbers: Luhn-valid with a card IIN, and either grouped (4-4-4-4, 4-6-5, one separator) or bare after a card word/key; never a run inside a longer id, hex or timestamp',
     // Left: not after an id character or a separator that joins ids (`req_`, `00-`, `v1.`); right: not before one.
-    pattern: /(?<![A-Za-z0-9_\-.\/+])(?<v>[2-6][0-9]{3}(?<sep>[ \-])[0-9]{4}\k<sep>[0-9]{4}\k<sep>[0-9]{1,7}|3[47][0-9]{2}(?<asep>[ \-])[0-9]{6}\k<asep>[0-9]{5}|[2-6][0-9]{12,18})(?![A-Za-z0-9_\-]|\.[0-9])/dg,
+    pattern: /(?<![A-Za-z0-9_\-./+])(?<v>[2-6][0-9]{3}(?<sep>[ -])[0-9]{4}\k<sep>[0-9]{4}\k<sep>[0-9]{1,7}|3[47][0-9]{2}(?<asep>[ -])[0-9]{6}\k<asep>[0-9]{5}|[2-6][0-9]{12,18})(?![A-Za-z0-9_-]|\.[0-9])/dg,
     secretKind: 'pii',
     validate: (v, m, ctx) => {
-      const d = v.replace(/[ \-]/g, '');
+      const d = v.replace(/[ -]/g, '');
       if (d.length < 13 || d.length > 19 || !/^(?:4|5[1-5]|2[2-7]|3[47]|6011|65)/.test(d) || !luhn(d)) return false;
       if (v.length !== d.length) return true; // grouped like a card
       // Bare digits are a timestamp, a count or an id unless a card word or key says otherwise.
@@ -202,12 +207,13 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@phone',
+    tier: 'exit',
     minLength: 9,
     kind: 'free-text',
     description: 'phone numbers: E.164 (+ and 8–15 digits, separators allowed) anywhere; national forms ((415) 555-0199, 020 7946 0958) after a phone word or key; never inside ids or timestamps',
     keywords: ['+', 'phone', 'tel', 'mobile', 'cell', 'fax', 'call', 'sms', 'whatsapp', 'contact', '('],
     // Digit groups are separated or parenthesised, so a run splits one way only (bounded backtracking).
-    pattern: /(?<![A-Za-z0-9_\-.\/+])(?<v>\+[1-9][0-9]{6,14}|\+[1-9][0-9]{0,3}(?:[ .\-]?\([0-9]{1,4}\)[0-9]{0,5}|[ .\-][0-9]{1,8}){1,6}|\([0-9]{2,4}\) ?[0-9]{3,4}[ .\-][0-9]{3,4}|0[0-9]{1,4}(?:[ .\-][0-9]{2,4}){2,4}|[0-9]{3}[ .\-][0-9]{3}[ .\-][0-9]{4})(?![A-Za-z0-9_\-:+]|[.,][0-9])/dg,
+    pattern: /(?<![A-Za-z0-9_\-./+])(?<v>\+[1-9][0-9]{6,14}|\+[1-9][0-9]{0,3}(?:[ .-]?\([0-9]{1,4}\)[0-9]{0,5}|[ .-][0-9]{1,8}){1,6}|\([0-9]{2,4}\) ?[0-9]{3,4}[ .-][0-9]{3,4}|0[0-9]{1,4}(?:[ .-][0-9]{2,4}){2,4}|[0-9]{3}[ .-][0-9]{3}[ .-][0-9]{4})(?![A-Za-z0-9_\-:+]|[.,][0-9])/dg,
     secretKind: 'pii',
     validate: (v, m, ctx) => {
       const digits = v.replace(/[^0-9]/g, '').length;
@@ -224,6 +230,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@iban',
+    tier: 'exit',
     kind: 'free-text',
     description: 'IBAN (mod-97)',
     pattern: /(?<![A-Z0-9])(?<v>[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Z0-9])/dg,
@@ -234,10 +241,11 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@user-path',
+    tier: 'exit',
     kind: 'free-text',
     description: 'the user name in home paths (/home/X, /Users/X, C:\\Users\\X, /mnt/c/Users/X) → user-…',
     keywords: ['/home/', 'users'],
-    pattern: /(?:\/home\/|\/Users\/|[A-Za-z]:\\{1,4}[Uu]sers\\{1,4}|[A-Za-z]:\/[Uu]sers\/)(?<v>[A-Za-z0-9._$\-]{1,64})/dg,
+    pattern: /(?:\/home\/|\/Users\/|[A-Za-z]:\\{1,4}[Uu]sers\\{1,4}|[A-Za-z]:\/[Uu]sers\/)(?<v>[A-Za-z0-9._$-]{1,64})/dg,
     secretKind: 'pii',
     validate: (v) => !/^(?:runner|root|node|app|shared|public|default|user|username|\$user|\.\.\.|<user>)$/i.test(v) && !v.startsWith('user-'),
     replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
@@ -246,9 +254,10 @@ export const PII_RULES: PatternRule[] = [
   }),
   {
     id: '@remote-user',
+    tier: 'exit',
     kind: 'free-text',
     description: 'nginx $remote_user in access lines',
-    pattern: /^(?:[0-9A-Za-z.:\-]{3,64}) - (?<v>[^\s\[\]\-][^\s\[\]]{0,63}) \[/dg,
+    pattern: /^(?:[0-9A-Za-z.:-]{3,64}) - (?<v>[^\s[\]-][^\s[\]]{0,63}) \[/dg,
     secretKind: 'pii',
     validate: (v) => !v.startsWith('ip-') && !v.startsWith('user-'),
     replace: (v, ctx) => pseudonym(ctx.key, 'user', v),
@@ -257,20 +266,22 @@ export const PII_RULES: PatternRule[] = [
   },
   gated({
     id: '@host',
+    tier: 'exit',
     kind: 'free-text',
     description: 'host names in URLs and Host/:authority/server_name/upstream positions, except loopback and public SaaS hosts → host-… (path kept)',
     keywords: ['://', 'host', 'authority', 'server', 'upstream', 'backend'],
-    pattern: /(?:[A-Za-z][A-Za-z0-9+.\-]{0,20}:\/\/(?:[^\s\/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_\-])(?:host|hostname|x-forwarded-host|x-forwarded-server|x-original-host|:authority|server_name|server|upstream|upstream_host|upstream_cluster|backend|backend_host|target_host|proxy_host|db_host|database_host|redis_host|smtp_host)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
+    pattern: /(?:[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/(?:[^\s/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_-])(?:host|hostname|x-forwarded-host|x-forwarded-server|x-original-host|:authority|server_name|server|upstream|upstream_host|upstream_cluster|backend|backend_host|target_host|proxy_host|db_host|database_host|redis_host|smtp_host)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
     secretKind: 'pii',
     // (A key's value that is a URL is the URL branch's: `upstream: "http://…"` names no host `http`.)
     // Only network schemes name a host: an MCP resource URI (`notes://customer/1240`) does not.
-    validate: (v, m, ctx) => (!m[0].includes('://') || NETWORK_SCHEMES.test(m[0].slice(0, m[0].indexOf('://')).replace(/^.*[^A-Za-z0-9+.:\-]/, ''))) && !(/^server/i.test(m[0]) && !v.includes('.')) && !(!m[0].includes('://') && ctx.line.startsWith('://', m.index + m[0].length)) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
+    validate: (v, m, ctx) => (!m[0].includes('://') || NETWORK_SCHEMES.test(m[0].slice(0, m[0].indexOf('://')).replace(/^.*[^A-Za-z0-9+.:-]/, ''))) && !(/^server/i.test(m[0]) && !v.includes('.')) && !(!m[0].includes('://') && ctx.line.startsWith('://', m.index + m[0].length)) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
     tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"', 'Host: mcp-gateway', 'upstream_cluster=orders-v2', 'db_host: pg-primary-3'],
     fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3', 'resources/read uri=notes://customer/1240', 'ui://widget/orders', ...ID_LOOKALIKES],
   }),
   gated({
     id: '@internal-host',
+    tier: 'exit',
     minLength: 7,
     kind: 'free-text',
     description: 'host names under a private DNS suffix anywhere in a line (.internal, .local, .svc.cluster.local, .corp, .lan, .home.arpa, .consul …) → host-…; public SDK/doc hosts and loopback are kept',
@@ -284,6 +295,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name',
+    tier: 'exit',
     minLength: 12,
     kind: 'free-text',
     description: 'an upstream/backend/cluster name in proxy prose (proxying to upstream orders_backend, backend mcp-pool/srv2): an identifier with _ - or a digit, never an English word → host-…',
@@ -297,11 +309,12 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name:haproxy',
+    tier: 'exit',
     minLength: 20,
     kind: 'free-text',
     description: "HAProxy's backend/server field (`fe_mcp~ be_mcp/mcp-orders-2 0/0/1/76/39`): the server name → host-…",
     keywords: ['/'],
-    pattern: /\] [\w.\-]{1,64}~? [\w.\-]{1,64}\/(?<v>[A-Za-z][\w.\-]{0,63}) -?\d{1,9}\/-?\d{1,9}\//dg,
+    pattern: /\] [\w.-]{1,64}~? [\w.-]{1,64}\/(?<v>[A-Za-z][\w.-]{0,63}) -?\d{1,9}\/-?\d{1,9}\//dg,
     secretKind: 'pii',
     validate: (v) => !isPublicHost(v) && !/^(?:host|ip)-[a-z2-7]{10,16}$/.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
@@ -310,11 +323,12 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@upstream-name:envoy',
+    tier: 'exit',
     minLength: 14,
     kind: 'free-text',
     description: "Envoy/Istio cluster names (`outbound|8080||ext-authz-opa`): the service name → host-…",
     keywords: ['bound|'],
-    pattern: /\b(?:outbound|inbound)\|\d{1,5}\|[\w.\-]{0,64}\|(?<v>[A-Za-z][\w.\-]{0,252})/dg,
+    pattern: /\b(?:outbound|inbound)\|\d{1,5}\|[\w.-]{0,64}\|(?<v>[A-Za-z][\w.-]{0,252})/dg,
     secretKind: 'pii',
     validate: (v) => !isPublicHost(v) && !/^(?:host|ip)-[a-z2-7]{10,16}$/.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
@@ -323,6 +337,7 @@ export const PII_RULES: PatternRule[] = [
   }),
   gated({
     id: '@opaque',
+    tier: 'ingest',
     kind: 'entropy',
     description: 'keyword-less high-entropy base64/base64url strings (≥32 chars, mixed case and digits) → keyed pseudonym h-…; request/trace ids, commit SHAs, JSON-RPC ids and hex are exempt',
     pattern: new RegExp(LB.replace('_\\-', '_\\-+/=') + String.raw`(?<v>[A-Za-z0-9+\/_\-]{32,4096}={0,2})`, 'gd'),
