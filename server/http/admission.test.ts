@@ -59,6 +59,27 @@ describe('a lane', () => {
     await first;
   });
 
+  it('never starts a request that waited past its bound, even when its timer has not run yet', async () => {
+    const lane = new Lane('test', { active: 1, queue: 8, waitMs: 20 });
+    const g = gate();
+    const first = lane.run(fakeReply(), () => g.p);
+    const r = fakeReply();
+    let ran = false;
+    const late = lane
+      .run(r, async () => {
+        ran = true;
+      })
+      .catch((e: unknown) => e);
+    // Block the event loop past the bound, then free the slot before the timer gets to run.
+    const until = performance.now() + 40;
+    while (performance.now() < until);
+    g.open();
+    await first;
+    expect(await late).toMatchObject({ code: 'TRIAGE_ERR_OVERLOADED' });
+    expect(ran).toBe(false);
+    expect(lane.stats).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('drops a waiting request whose client left, without running it', async () => {
     const lane = new Lane('test', { active: 1, queue: 8, waitMs: 10_000 });
     const g = gate();

@@ -34,6 +34,8 @@ export const SQL_LIMITS: LaneLimits = { active: 1, queue: 4, waitMs: 2000 };
 
 interface Waiter {
   grant: () => void;
+  /** Refuse it as having waited its longest (its timer may not have run yet on a busy loop). */
+  expire: () => void;
   since: number;
 }
 
@@ -102,7 +104,7 @@ export class Lane {
       });
     }
     await new Promise<void>((granted, refused) => {
-      const w: Waiter = { since: performance.now(), grant: () => undefined };
+      const w: Waiter = { since: performance.now(), grant: () => undefined, expire: () => undefined };
       const out = () => {
         const i = this.line.indexOf(w);
         if (i >= 0) this.line.splice(i, 1);
@@ -113,7 +115,7 @@ export class Lane {
         out();
         refused(new ClientGone());
       };
-      const timer = setTimeout(() => {
+      const expire = () => {
         out();
         const s = this.retryAfter();
         reply.header('Retry-After', String(s));
@@ -124,7 +126,9 @@ export class Lane {
             waitedMs: this.limits.waitMs,
           }),
         );
-      }, this.limits.waitMs);
+      };
+      const timer = setTimeout(expire, this.limits.waitMs);
+      w.expire = expire;
       w.grant = () => {
         out();
         granted();
@@ -135,9 +139,17 @@ export class Lane {
   }
 
   private leave(): void {
-    const next = this.line.shift();
-    if (next) next.grant(); // the slot passes on: running stays the same
-    else this.running--;
+    // The slot passes on (running stays the same) to the first who has not waited past the bound:
+    // on a busy event loop a wait's timer can run late, and no one starts after waiting longer.
+    for (let next = this.line.shift(); next; next = this.line.shift()) {
+      if (performance.now() - next.since > this.limits.waitMs) {
+        next.expire();
+        continue;
+      }
+      next.grant();
+      return;
+    }
+    this.running--;
   }
 }
 
