@@ -3,7 +3,7 @@
 // is left behind in the upload folder.
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -232,7 +232,9 @@ describe('the upload folder', () => {
 
   it('refuses a root that is a symlink or open to others', async () => {
     const real = join(ws.dir, 'real');
-    mkdirSync(real, { mode: 0o755 });
+    mkdirSync(real);
+    // chmod, not mkdir's mode: the umask (077 while a file database is open) would narrow it
+    chmodSync(real, 0o755);
     const link = join(ws.dir, 'link');
     symlinkSync(real, link);
     await expect(buildApp({ ctx, uploadDir: link })).rejects.toThrow(/not a private folder/);
