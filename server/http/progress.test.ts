@@ -1,6 +1,7 @@
 // Ingest progress over HTTP: an upload that names itself (X-Upload-Id) can be followed with
-// GET /api/uploads/:uploadId/progress while its POST runs; unknown ids are 404, a finished upload
-// keeps its last state for a grace period (then 404), and a malformed id is refused before anything
+// GET /api/uploads/:uploadId/progress while its POST runs; a well-formed id with nothing to report is
+// 204 (a poll may overtake its POST), a finished upload keeps its last state for a grace period (then
+// 204), a malformed id is 404, and a malformed X-Upload-Id on a POST is refused before anything
 // is stored.
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ describe('GET /api/uploads/:uploadId/progress', () => {
     while (!finished) {
       const r = await app.inject({ method: 'GET', url: `/api/uploads/${uploadId}/progress` });
       if (r.statusCode === 200) seen.push(IngestProgress.parse(r.json()));
-      else expect(r.statusCode).toBe(404); // the POST has not reached the handler yet
+      else expect(r.statusCode).toBe(204); // the POST has not reached the handler yet
       await new Promise((res) => setTimeout(res, 5));
     }
     const created = await post;
@@ -57,8 +58,8 @@ describe('GET /api/uploads/:uploadId/progress', () => {
     await new Promise((r) => setTimeout(r, 80));
     expect(board.get('grace-test-0001')).toBeUndefined();
     const r = await app.inject({ method: 'GET', url: '/api/uploads/grace-test-0001/progress' });
-    expect(r.statusCode).toBe(404);
-    expect(r.json().error).toMatchObject({ code: 'TRIAGE_ERR_NOT_FOUND', message: expect.stringMatching(/no ingest running/) });
+    expect(r.statusCode).toBe(204);
+    expect(r.body).toBe('');
   });
 
   it('refuses a malformed upload id before storing anything', async () => {
@@ -72,10 +73,12 @@ describe('GET /api/uploads/:uploadId/progress', () => {
     expect((await app.inject({ method: 'GET', url: '/api/incidents' })).json().length).toBe(before);
   });
 
-  it('answers 404 for an id nobody uploads under', async () => {
-    for (const id of ['never-used-0001', '%3Cscript%3E']) {
+  it('answers 204 for a well-formed id nobody uploads under (yet), 404 for a malformed one', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/uploads/never-used-0001/progress' })).statusCode).toBe(204);
+    for (const id of ['%3Cscript%3E', 'short']) {
       const r = await app.inject({ method: 'GET', url: `/api/uploads/${id}/progress` });
-      expect(r.statusCode).toBe(404);
+      expect(r.statusCode, id).toBe(404);
+      expect(r.json().error).toMatchObject({ code: 'TRIAGE_ERR_NOT_FOUND' });
     }
   });
 });

@@ -67,10 +67,13 @@ export function uploadIdOf(req: FastifyRequest): string | null {
 }
 
 export function progressRoutes(app: FastifyInstance, board: ProgressBoard): void {
-  app.get('/api/uploads/:uploadId/progress', async (req) => {
+  app.get('/api/uploads/:uploadId/progress', async (req, reply) => {
     const id = (req.params as { uploadId: string }).uploadId;
-    const p = UPLOAD_ID.test(id) ? board.get(id) : undefined;
-    if (!p) throw new TriageError('TRIAGE_ERR_NOT_FOUND', 'no ingest running under this upload id (not started yet, or finished a while ago: check the POST that carried the files)');
+    if (!UPLOAD_ID.test(id)) throw new TriageError('TRIAGE_ERR_NOT_FOUND', 'not an upload id (8 to 64 characters of A-Z, a-z, 0-9, "_" and "-")');
+    const p = board.get(id);
+    // nothing to report for this id (its POST has not arrived yet, or ended a while ago): 204, not an
+    // error — the UI polls as it sends, and a poll may overtake the POST (browsers log every 404)
+    if (!p) return reply.code(204).send();
     return p;
   });
 }

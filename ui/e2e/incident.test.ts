@@ -389,7 +389,7 @@ describe('upload line', () => {
       const firstDone = fetch(`${h.base}/api/incidents`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'mcp-triage', 'X-Upload-Id': 'e2e-line-first-0001' } });
       for (;;) {
         const r = await fetch(`${h.base}/api/uploads/e2e-line-first-0001/progress`);
-        if (r.ok && ['scan', 'parse'].includes(((await r.json()) as { phase: string }).phase)) break;
+        if (r.status === 200 && ['scan', 'parse'].includes(((await r.json()) as { phase: string }).phase)) break;
         await new Promise((res) => setTimeout(res, 50));
       }
       // …so the second, from the UI, waits for its turn and says so.

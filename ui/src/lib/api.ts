@@ -153,7 +153,7 @@ export function uploadIncident(
 /** The server-side progress of an upload's ingest; null when it is not running (yet, or any more). */
 export async function getIngestProgress(uploadId: string, signal?: AbortSignal): Promise<IngestProgress | null> {
   const res = await fetch(`/api/uploads/${encodeURIComponent(uploadId)}/progress`, { headers: { Accept: 'application/json' }, signal });
-  if (res.status === 404) return null;
+  if (res.status === 204 || res.status === 404) return null;
   if (!res.ok) throw await failed(res);
   return validated(IngestProgress, await res.json(), 'ingest progress');
 }

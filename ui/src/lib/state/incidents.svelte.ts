@@ -152,7 +152,7 @@ export class UploadState {
     }
   }
 
-  /** Ask for the ingest's progress until the upload request ends (it is 404 before and after). */
+  /** Ask for the ingest's progress until the upload request ends (nothing to report, 204, before and after). */
   async #follow(uploadId: string, signal: AbortSignal): Promise<void> {
     let start: { phase: string; t: number; done: number } | null = null;
     while (this.phase === 'processing' && !signal.aborted) {
