@@ -36,6 +36,8 @@ export interface AppOptions {
   limits?: ServingLimits;
   /** Uploads held at once and the size that splits the two ingest lines (ingest-queue.ts). */
   ingestLimits?: Partial<IngestLimits>;
+  /** Tests: the upload lines themselves (to hold one by hand); default one made from ingestLimits. */
+  ingestQueue?: IngestQueue;
   /** The SQL console's bounds (store/sql-console.ts); defaults there. */
   sqlConsole?: { rowCap?: number; timeLimitMs?: number; maxBytes?: number };
 }
@@ -78,7 +80,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(securityPlugin, { allowedHosts: opts.allowedHosts, token: opts.token });
   await app.register(fastifyMultipart, { limits: { fileSize: maxUpload, files: UPLOAD_LIMITS.files, parts: UPLOAD_LIMITS.parts, fields: UPLOAD_LIMITS.fields, fieldSize: UPLOAD_LIMITS.fieldSize, headerPairs: UPLOAD_LIMITS.headerPairs } });
   app.get('/api/health', async () => ({ ok: true, version: VERSION }));
-  await app.register(incidentsPlugin, { ctx: opts.ctx, maxUploadBytes: maxUpload, uploadRoot, serving, ingests: new IngestQueue({ ...INGEST_LIMITS, ...opts.ingestLimits }) });
+  await app.register(incidentsPlugin, { ctx: opts.ctx, maxUploadBytes: maxUpload, uploadRoot, serving, ingests: opts.ingestQueue ?? new IngestQueue({ ...INGEST_LIMITS, ...opts.ingestLimits }) });
   await app.register(viewsPlugin, { ctx: opts.ctx, serving });
   await app.register(verifyPlugin, { ctx: opts.ctx });
   await app.register(sqlPlugin, { ctx: opts.ctx, serving, limits: opts.sqlConsole });

@@ -1,13 +1,16 @@
 // Browser end-to-end: the real server (buildApp) + the built UI (ui/dist) + Debian chromium.
 // Upload a recorded incident through the file input, read the decision, follow evidence,
 // reload the deep link, and prove log text can never become markup.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeZip } from '../../server/hardening/fixtures.ts';
 import { start, type Harness, watchErrors, screenshotsDir } from './support/harness.ts';
+import { buildApp } from '../../server/http/app.ts';
+import { INGEST_LIMITS, IngestQueue } from '../../server/http/ingest-queue.ts';
+import { openContext } from '../../server/incidents.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 const SHOTS = screenshotsDir();
@@ -368,32 +371,19 @@ describe('upload progress', () => {
 });
 
 describe('upload line', () => {
-  it('shows where an upload waits while a large one ingests, then opens it', { timeout: 240_000 }, async () => {
-    // Two uploads over 8 MiB take the large line (server/http/ingest-queue.ts): one at a time.
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-ui-line-'));
-    const big = (name: string, seed: number) => {
-      const t0 = Date.parse('2026-11-29T09:00:00.000Z') + seed * 3_600_000;
-      const lines: string[] = [];
-      for (let i = 0; i < 95_000; i++) lines.push(`${new Date(t0 + i * 7).toISOString()} INFO [host-app] tick ${seed}-${i} ${'x'.repeat(48)}`);
-      const file = join(dir, name);
-      writeFileSync(file, lines.join('\n') + '\n');
-      return file;
-    };
-    const first = big('first-client.log', 1);
-    const second = big('second-client.log', 2);
+  it('shows where an upload waits behind another one, then ingests it and opens the incident', { timeout: 120_000 }, async () => {
+    // A server of its own whose large line (server/http/ingest-queue.ts) is held by hand: every
+    // upload takes that line (smallBytes 1), and the test decides when the one ahead finishes.
+    const home = mkdtempSync(join(tmpdir(), 'mcp-triage-ui-line-'));
+    const ctx = await openContext({ env: { ...process.env, MCP_TRIAGE_HOME: home }, db: join(home, 'line.duckdb'), keyFile: join(home, 'key') });
+    const queue = new IngestQueue({ ...INGEST_LIMITS, smallBytes: 1 });
+    const app = await buildApp({ ctx, uiDist: 'ui/dist', ingestQueue: queue });
+    let release!: () => void;
+    const ahead = queue.run(1, new AbortController().signal, () => undefined, () => new Promise<void>((r) => (release = r)));
     const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
-      // The first goes in through the API and takes the large line…
-      const form = new FormData();
-      form.append('files', new Blob([readFileSync(first)]), 'first-client.log');
-      const firstDone = fetch(`${h.base}/api/incidents`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'mcp-triage', 'X-Upload-Id': 'e2e-line-first-0001' } });
-      for (;;) {
-        const r = await fetch(`${h.base}/api/uploads/e2e-line-first-0001/progress`);
-        if (r.status === 200 && ['scan', 'parse'].includes(((await r.json()) as { phase: string }).phase)) break;
-        await new Promise((res) => setTimeout(res, 50));
-      }
-      // …so the second, from the UI, waits for its turn and says so.
-      await p.goto(h.base);
+      const base = await app.listen({ host: '127.0.0.1', port: 0 });
+      await p.goto(base);
       await p.evaluate(() => {
         const status: string[] = [];
         (window as unknown as { __status: string[] }).__status = status;
@@ -402,18 +392,22 @@ describe('upload line', () => {
           if (t && status[status.length - 1] !== t) status.push(t);
         }).observe(document.body, { subtree: true, childList: true, characterData: true });
       });
-      await p.setInputFiles('[data-testid=file-input]', second);
+      await p.setInputFiles('[data-testid=file-input]', resolve('samples/restart-stale-session/client.log'));
       await p.click('[data-testid=upload-submit]');
-      await p.getByTestId('upload-status').filter({ hasText: /waiting for its turn: next/ }).waitFor({ timeout: 120_000 });
+      await p.getByTestId('upload-status').filter({ hasText: /waiting for its turn: next in line/ }).waitFor({ timeout: 60_000 });
       await p.screenshot({ path: join(SHOTS, 'upload-waiting.png') });
-      expect((await firstDone).status).toBe(201);
-      await p.waitForURL(/\/incidents\/[^/?]+$/, { timeout: 180_000 });
+      expect(new URL(p.url()).pathname).toBe('/');
+      release(); // the one ahead is done: this one's turn
+      await ahead;
+      await p.waitForURL(/\/incidents\/[^/?]+$/, { timeout: 60_000 });
       const status = await p.evaluate(() => (window as unknown as { __status: string[] }).__status);
-      // Its own ingest follows once the first is done.
-      expect(status.findIndex((t) => /waiting for its turn/.test(t)), status.join(' | ')).toBeLessThan(status.findIndex((t) => /^(Reading|Redacting and parsing) 1\/1 second-client\.log/.test(t)));
+      expect(status.some((t) => /waiting for its turn: next in line/.test(t)), status.join(' | ')).toBe(true);
     } finally {
+      release?.();
       await p.close();
-      rmSync(dir, { recursive: true, force: true });
+      await app.close();
+      await ctx.store.close();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });
