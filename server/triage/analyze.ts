@@ -144,7 +144,6 @@ function attachOrphans(spans: SpanBuild[]): void {
     // keyed only by its status, or naming the same tool as the call (`calling tool x` … `tool x failed: …`)
     const sameTool = s.tool !== null && s.tool === call.tool && (s.method === null || s.method === call.method);
     if (!sameTool && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
-    if (!sameTool && !s.events.some((x) => x.httpStatus !== null)) return false;
     // the call: named, from this file, not answered, not a GET stream
     if (call.method === null && call.tool === null) return false;
     if (call.events.some((x) => x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
