@@ -528,6 +528,15 @@ export const EXTRACTORS: readonly Extractor[] = [
     examples: [['Not Found: Invalid or expired session ID', 404], ['Streamable HTTP error: Error POSTing to endpoint:\nNot Found: Session not found', 404], ['Error: Unauthorized: missing bearer token', 401]],
     nearMisses: ['User Not Found: bob', 'Not found: config.json', 'Not Found:', 'page Forbidden: x'],
   },
+  {
+    field: 'httpStatus',
+    re: new RegExp(`\\bSSE stream: (${Object.keys(REASON_ONLY).join('|')})\\b(?!-)`),
+    needs: ['SSE stream: '],
+    read: (_t, m) => REASON_ONLY[m[1]!] ?? null,
+    why: 'the TS SDK\'s StreamableHTTPClientTransport names only the reason phrase of a refused GET stream: `Failed to open SSE stream: ${response.statusText}` (client/streamableHttp.ts), as Cline, Cursor and VS Code log it',
+    examples: [['Streamable HTTP error: Failed to open SSE stream: Not Found', 404], ['[error] Failed to reconnect SSE stream: Streamable HTTP error: Failed to open SSE stream: Bad Request [error] Maximum reconnection attempts (2) exceeded.', 400], ['Failed to open SSE stream: Method Not Allowed', 405]],
+    nearMisses: ['Failed to open SSE stream: Not Founders', 'SSE stream: not found', 'Failed to open SSE stream: fetch failed'],
+  },
   { field: 'httpStatus', re: /\b(?:[Rr]esponse|body|error) \((\d{3})\)/, needs: [' ('], why: 'a status in parentheses after what it qualifies: `response body (502):`, `downstream error (404):`', examples: [['response body (404): {"jsonrpc":"2.0"}', 404], ['neotoma-mcp-proxy downstream error (404): {"jsonrpc":"2.0"', 404]], nearMisses: ['error (12)', 'body (see below)'] },
   { field: 'httpStatus', re: /\bcode: (\d{3})\b/, needs: ['code: '], why: 'StreamableHTTPError code', examples: [['StreamableHTTPError (code: 404)', 404]], nearMisses: ['code: -32001'] },
   { field: 'httpStatus', re: /\bError (\d{3}) status sending message\b/, needs: ['status sending'], why: 'VS Code MCP client', examples: [['Error 404 status sending message to http://x/mcp', 404]], nearMisses: ['Error 40 status sending message'] },
@@ -574,8 +583,8 @@ export const GATES: Partial<Record<Field, RegExp>> = {
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
   tool: /ool|"arguments"/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
-  // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY)
-  httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): /,
+  // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `
+  httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: /,
   httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)[ "]/,
   httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\/|"(?:url|path|uri|request_uri|requestPath)"/,
 };
