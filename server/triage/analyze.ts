@@ -44,7 +44,8 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
   const spans = buildSpans(events);
   const clockOffsets = estimateOffsets(spans);
   attachOrphans(spans);
-  const failing = spans.filter((s) => s.events.some(isFailureEvent));
+  markStoppedWhileWaiting(spans);
+  const failing = spans.filter((s) => s.stoppedBy !== undefined || s.events.some(isFailureEvent));
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const index = new IncidentIndex(events, spans); // incident-wide look-ups, once
   const decided: Decided[] = [];
@@ -189,6 +190,50 @@ function attachOrphans(spans: SpanBuild[]): void {
     }
   }
   for (let i = spans.length - 1; i >= 0; i--) if (!spans[i]!.events.length) spans.splice(i, 1);
+}
+
+/** How long after a call its process may log that it shuts down for the call to count as cut off by it. */
+const STOPPED_WITHIN_MS = 60_000;
+
+/**
+ * A call the client sent and never saw answered, when the very next triage line of the same client
+ * log says the process is shutting down (mcp-remote's `[Local→Remote] initialize` then `Shutting
+ * down...`, a host that exits mid-call): no error line is logged, yet the request was cut off by the
+ * stop. Only a call with no answer of any kind (status, result, error, a response line) in its span,
+ * and never a notification (those expect no answer).
+ */
+function markStoppedWhileWaiting(spans: SpanBuild[]): void {
+  const owner = new Map<Event, SpanBuild>();
+  const byFile = new Map<string, Event[]>();
+  for (const s of spans)
+    for (const e of s.events) {
+      if (e.source !== 'client') continue;
+      owner.set(e, s);
+      (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
+    }
+  const stop = (e: Event) => e.signals.includes('shutdown');
+  // the stop line itself may have joined the call's span (an unkeyed line right under it)
+  const waiting = (s: SpanBuild) =>
+    (s.method !== null || s.tool !== null) &&
+    !(s.method ?? '').startsWith('notifications/') &&
+    s.events.every((e) => stop(e) || (e.source === 'client' && e.httpStatus === null && e.attrs.direction !== 'response' && !e.signals.includes('call-returned') && !isFailureEvent(e)));
+  for (const list of byFile.values()) {
+    list.sort((a, b) => a.line - b.line);
+    for (let i = 0; i < list.length; i++) {
+      const s = owner.get(list[i]!)!;
+      if (s.stoppedBy || stop(list[i]!) || !waiting(s)) continue;
+      let j = i + 1;
+      while (j < list.length && owner.get(list[j]!) === s && !stop(list[j]!)) j++;
+      const next = list[j];
+      if (!next || !stop(next)) continue;
+      const last = list[j - 1]!;
+      const soon = next.ts !== null && last.ts !== null ? next.ts - last.ts >= 0 && next.ts - last.ts <= STOPPED_WITHIN_MS : next.line - last.endLine <= 20;
+      if (soon) {
+        s.stoppedBy = next;
+        if (owner.get(next) !== s) s.events.push(next);
+      }
+    }
+  }
 }
 
 /** A span's identity and time after lines joined it. */

@@ -24,6 +24,8 @@ export type Interruption =
   | 'client-timeout'
   | 'connection-closed'
   | 'client-gave-up'
+  /** the client process shut down with the call still waiting for its answer (no error logged) */
+  | 'stopped-while-waiting'
   | null;
 export type Era = 'legacy-sse' | 'session' | 'sessionless' | 'unknown';
 
@@ -414,6 +416,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (has('client-timeout')) interruption = 'client-timeout';
   else if (has('connection-closed')) interruption = 'connection-closed';
   if (interruption === 'bad-gateway' && has('client-timeout')) interruption = 'client-timeout';
+  if (interruption === null && span.stoppedBy) interruption = 'stopped-while-waiting';
   const proxyTimerCut: Tri = has('proxy-timeout-before-headers') || has('proxy-timeout-mid-stream') || httpStatus === 504 || httpStatus === 524 ? true : null;
 
   // --- time

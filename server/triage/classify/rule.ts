@@ -141,6 +141,8 @@ export function interruptionWords(f: Facts): string {
       return `the client closed the request first${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}`;
     case 'connect':
       return 'the connection was never established';
+    case 'stopped-while-waiting':
+      return 'the client process shut down while it still waited for the answer';
     default:
       return 'the exchange failed';
   }

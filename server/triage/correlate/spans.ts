@@ -30,6 +30,8 @@ export interface SpanBuild {
   sources: Source[];
   start: number | null;
   end: number | null;
+  /** The line saying the client process shut down while this call still waited for its answer. */
+  stoppedBy?: Event;
 }
 
 export interface CorrelateOptions {
