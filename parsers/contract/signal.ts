@@ -86,6 +86,7 @@ export const SignalCause = z.enum([
   'write-started',
   'write-committed',
   'call-succeeded', // a client saying a call returned (no status logged)
+  'progress', // a progress notification for a running call (spec basic/utilities/progress)
   'late-response', // the answer to a request the client had already given up on
   'tool-annotations', // a logged tools/list result with side-effect hints
   'keepalive-noise',

@@ -488,6 +488,14 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
+    re: new RegExp(`\\b[Pp]rogress (?:update |notification )?(?:for|of) (?:(?:MCP )?tool )?['"\`]?(?!tool\\b)${TOOL_NAME}['"\`]?:`),
+    needs: ['rogress'],
+    why: 'a host logging the progress notifications of a running call by its tool: `Progress for tool export_report: 2/6`',
+    examples: [['Progress for tool export_report: 2/6 building report', 'export_report'], ["progress for 'build_digest': 40%", 'build_digest']],
+    nearMisses: ['progress for request 7: 2/6', 'progress of 3/5', 'Progress for tool: 2/6'],
+  },
+  {
+    field: 'tool',
     re: /\b[Tt]ool call ['"`]([A-Za-z_][\w.:-]{0,99})['"`]/,
     needs: ['ool call'],
     why: 'a quoted name after "tool call": `tool call "create_issue" failed with status 500`',
@@ -581,7 +589,7 @@ export const EXTRACTORS: readonly Extractor[] = [
 export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod: /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
-  tool: /ool|"arguments"/,
+  tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `
   httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: /,

@@ -45,7 +45,8 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
   const clockOffsets = estimateOffsets(spans);
   attachOrphans(spans);
   markStoppedWhileWaiting(spans);
-  const failing = spans.filter((s) => s.stoppedBy !== undefined || s.events.some(isFailureEvent));
+  markHeldBursts(spans);
+  const failing = spans.filter((s) => s.stoppedBy !== undefined || s.heldBurst !== undefined || s.events.some(isFailureEvent));
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const index = new IncidentIndex(events, spans); // incident-wide look-ups, once
   const decided: Decided[] = [];
@@ -233,6 +234,77 @@ function markStoppedWhileWaiting(spans: SpanBuild[]): void {
         if (owner.get(next) !== s) s.events.push(next);
       }
     }
+  }
+}
+
+/** Progress events logged this close together arrived in one read (not as the server sent them). */
+const BURST_SPREAD_MS = 250;
+/** …and this long after the call was sent, with none before them. */
+const BURST_WAIT_MS = 2_000;
+const BURST_MIN = 3;
+
+/**
+ * Row 72 / D19: a buffering hop (nginx proxy_buffering on, gzip on text/event-stream, a tunnel) holds
+ * an SSE response's events until the stream ends, so the client logs its progress notifications in
+ * one burst, seconds after it sent the call, instead of as they were sent. Three or more progress
+ * lines of one client log within 250 ms, the first ≥ 2 s after the call line above them (with no
+ * progress between), mark that call: nothing failed, but the events were held on the way.
+ */
+function markHeldBursts(spans: SpanBuild[]): void {
+  const owner = new Map<Event, SpanBuild>();
+  const byFile = new Map<string, Event[]>();
+  for (const s of spans)
+    for (const e of s.events) {
+      if (e.source !== 'client') continue;
+      owner.set(e, s);
+      (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
+    }
+  const progress = (e: Event) => e.signals.includes('progress-notification');
+  const callLine = (e: Event) => !progress(e) && (e.rpcMethod !== null || e.tool !== null) && !(e.rpcMethod ?? '').startsWith('notifications/') && !e.signals.includes('call-returned') && e.attrs.direction !== 'response';
+  for (const list of byFile.values()) {
+    list.sort((a, b) => a.line - b.line);
+    // several clients may log into one file: a call and its progress are told apart by tool (or rpc
+    // id); progress naming neither belongs to the last call line above it
+    const lastCall = new Map<string, Event>();
+    const runs = new Map<string, { call: Event | null; events: Event[] }>();
+    const keyOf = (e: Event) => (e.tool !== null ? `t:${e.tool}` : e.rpcId !== null ? `i:${String(e.rpcId)}` : '');
+    const close = (key: string) => {
+      const run = runs.get(key);
+      runs.delete(key);
+      if (!run || !run.call || run.call.ts === null || run.events.length < BURST_MIN) return;
+      const first = run.events[0]!.ts!;
+      const spreadMs = run.events[run.events.length - 1]!.ts! - first;
+      const waitedMs = first - run.call.ts;
+      if (spreadMs < 0 || spreadMs > BURST_SPREAD_MS || waitedMs < BURST_WAIT_MS) return;
+      const s = owner.get(run.call)!;
+      if (s.heldBurst) return;
+      s.heldBurst = { count: run.events.length, spreadMs, waitedMs, first: run.events[0]! };
+      for (const x of run.events) if (owner.get(x) !== s) s.events.push(x);
+    };
+    for (const e of list) {
+      const key = keyOf(e);
+      if (!progress(e)) {
+        if (callLine(e)) {
+          close(key);
+          lastCall.set(key, e);
+          lastCall.set('', e);
+        }
+        continue;
+      }
+      if (e.ts === null) continue;
+      const run = runs.get(key);
+      if (run && e.ts - run.events[run.events.length - 1]!.ts! <= BURST_SPREAD_MS) {
+        run.events.push(e);
+        continue;
+      }
+      // a new run: only the first run after a call can show how long the client waited for it
+      const call = run ? null : (lastCall.get(key) ?? null);
+      close(key);
+      lastCall.delete(key);
+      if (key === '') lastCall.delete('');
+      runs.set(key, { call, events: [e] });
+    }
+    for (const key of [...runs.keys()]) close(key);
   }
 }
 

@@ -537,7 +537,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionWorkedBefore,
     resumedStream,
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
-    ...heldFacts(evs, interruption),
+    ...(span.heldBurst && interruption === null
+      ? { heldInTransit: true, heldEvidence: `${span.heldBurst.count} progress events logged within ${span.heldBurst.spreadMs} ms, ${(span.heldBurst.waitedMs / 1000).toFixed(1)} s after the call was sent (${span.heldBurst.first.file}:${span.heldBurst.first.line})` }
+      : heldFacts(evs, interruption)),
   };
 }
 
