@@ -88,6 +88,8 @@ const NOT_A_TOOL = '(?!(?:failed|fails|timed|timeout|error|errors|call|calls|req
 const TOOL_NAME = `${NOT_A_TOOL}([A-Za-z_][\\w.-]{0,99}(?::[\\w.-]{1,99})?)`;
 
 const HTTP_METHOD = '(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)';
+/** Up to four other key=value pairs between two keys of one logfmt line (`method=x tool=y id=7`). */
+const KV_BETWEEN = `(?: {1,3}[\\w.-]{1,40}=(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^\\s"']{1,200})){0,4}`;
 const REASONS = 'OK|Created|Accepted|No Content|Moved Permanently|Found|See Other|Temporary Redirect|Permanent Redirect|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Request Timeout|Conflict|Gone|Misdirected Request|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout';
 
 /** Reason phrases that name one status when they open an error message (`Not Found: …`). */
@@ -270,6 +272,23 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    re: new RegExp(`\\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\\s?[:=]\\s?["']?(${MCP_METHOD})\\b`),
+    needs: ['cp-method', 'cp_method', 'CP-Method', 'cp-Method', 'CP_METHOD'],
+    why: "2026-07-28 mirrors the JSON-RPC method in the `Mcp-Method` request header (basic/transports/streamable-http.mdx), which clients and proxies log (`Mcp-Method: tools/call`, nginx `mcp_method=\"$http_mcp_method\"`)",
+    examples: [['POST https://api.example.test/mcp Mcp-Method=tools/call Mcp-Name=search_orders', 'tools/call'], ['"POST /mcp HTTP/1.1" 400 mcp_method="resources/read"', 'resources/read'], ['mcp-method: initialize', 'initialize']],
+    nearMisses: ['Mcp-Method: POST', 'mcp_method="-"'],
+  },
+  {
+    field: 'tool',
+    re: /\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\s?[:=]\s?["']?tools\/call\b[^\n]{0,300}?\b(?:[Mm]cp|MCP)[-_][Nn]ame["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})|\b(?:[Mm]cp|MCP)[-_][Nn]ame["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})["']?[^\n]{0,300}?\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\s?[:=]\s?["']?tools\/call\b/,
+    needs: ['cp-name', 'cp_name', 'cp-Name', 'CP-Name'],
+    read: (_t, m) => m[1] ?? m[2]!,
+    why: "2026-07-28 mirrors a tools/call's tool in the `Mcp-Name` header (streamable-http.mdx); for other methods it names a prompt or resource, so only beside `Mcp-Method: tools/call`",
+    examples: [['POST /mcp Mcp-Method=tools/call Mcp-Name=search_orders id=11', 'search_orders'], ['mcp_name="get_order" mcp_method="tools/call"', 'get_order']],
+    nearMisses: ['Mcp-Method: prompts/get Mcp-Name: summary', 'Mcp-Name: x'],
+  },
+  {
+    field: 'rpcMethod',
     re: new RegExp(`\\bmethod=['"]?(${MCP_METHOD})\\b`),
     needs: ['method='],
     why: "key-value and Python reprs: `method=tools/call`, `ClientRequest(method='tools/call'`, `JSONRPCRequest(method='initialize'`",
@@ -394,12 +413,12 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
-    re: new RegExp(`\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),? {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|\\bid=(-?\\d{1,15}|['"][^'"]{1,100}['"]),? {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`),
+    re: new RegExp(`\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),?${KV_BETWEEN} {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|(?<![\\w.-])id=(-?\\d{1,15}|['"][^'"]{1,100}['"]),?${KV_BETWEEN} {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`),
     needs: ['id='],
     read: (_t, m) => unquote(m[1] ?? m[2]!),
-    why: '`id=7` only right beside an MCP `method=` or `jsonrpc=2.0`: alone, `id=` names anything',
-    examples: [['method=tools/call id=7', 7], ["id='x1', method='ping'", 'x1'], ['jsonrpc=2.0 id=12 method=tools/list', 12]],
-    nearMisses: ['user id=7 method=POST', 'order id=7'],
+    why: '`id=7` only in the key=value pairs of a line that names an MCP `method=` or `jsonrpc=2.0` (up to four pairs apart): alone, `id=` names anything',
+    examples: [['method=tools/call id=7', 7], ["id='x1', method='ping'", 'x1'], ['jsonrpc=2.0 id=12 method=tools/list', 12], ['msg="sending request" method=tools/call tool=create_ticket id=9 protocolVersion=2026-07-28', 9], ['id=4 tool=get_order method=tools/call', 4]],
+    nearMisses: ['user id=7 method=POST', 'order id=7', 'method=tools/call user_id=7', 'method=tools/call and then a sentence with id=7 in it'],
   },
   {
     field: 'rpcId',
@@ -546,6 +565,14 @@ export const EXTRACTORS: readonly Extractor[] = [
     nearMisses: ['Failed to open SSE stream: Not Founders', 'SSE stream: not found', 'Failed to open SSE stream: fetch failed'],
   },
   { field: 'httpStatus', re: /\b(?:[Rr]esponse|body|error) \((\d{3})\)/, needs: [' ('], why: 'a status in parentheses after what it qualifies: `response body (502):`, `downstream error (404):`', examples: [['response body (404): {"jsonrpc":"2.0"}', 404], ['neotoma-mcp-proxy downstream error (404): {"jsonrpc":"2.0"', 404]], nearMisses: ['error (12)', 'body (see below)'] },
+  {
+    field: 'httpStatus',
+    re: /\b(?:failed|error|rejected|refused)(?: with)?: ([45]\d{2})(?=$|[ \t]*[{(\[:,;.-]|[ \t]+(?:[A-Z][a-z]|<|"))/,
+    needs: ['failed', 'error', 'rejected', 'refused'],
+    why: 'a host quoting the status of a refused call before its body: `resources/subscribe failed: 404 {"jsonrpc":…}`, `error: 502 Bad Gateway`',
+    examples: [['resources/subscribe failed: 404 {"jsonrpc":"2.0","id":5,"error":{"code":-32601}}', 404], ['tools/call failed with: 500 Internal error', 500], ['POST failed: 401', 401]],
+    nearMisses: ['failed: 404 items could not be copied', 'error: 500 ms budget exceeded', 'failed: 40412'],
+  },
   { field: 'httpStatus', re: /\bcode: (\d{3})\b/, needs: ['code: '], why: 'StreamableHTTPError code', examples: [['StreamableHTTPError (code: 404)', 404]], nearMisses: ['code: -32001'] },
   { field: 'httpStatus', re: /\bError (\d{3}) status sending message\b/, needs: ['status sending'], why: 'VS Code MCP client', examples: [['Error 404 status sending message to http://x/mcp', 404]], nearMisses: ['Error 40 status sending message'] },
   { field: 'httpStatus', re: /\b[Ee]rror sending message: ([1-5]\d\d)\s*$/, needs: ['sending message: '], why: 'Java SDK HttpClientSseClientTransport logs the status of a failed POST to the message endpoint (`logger.error("Error sending message: {}", statusCode)`)', examples: [['i.m.c.t.HttpClientSseClientTransport : Error sending message: 503', 503]], nearMisses: ['Error sending message: 404 items dropped', 'Error sending message: timeout'] },

@@ -115,6 +115,8 @@ const BARE_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
 const BARE_START = /^\s{0,8}(?:Traceback \(most recent|File "|\+ Exception Group|\| |(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Group)\b|at [\w.<$])/;
 
 const ANSWER_WAIT_MS = 300_000;
+/** A bare `id=9` key of a logfmt line (not `user_id=`, not `x.id=`). */
+const BARE_ID = /(?<![\w.-])id=(\d{1,15})(?![\w.])/;
 
 function attachOrphans(spans: SpanBuild[]): void {
   const keyedEvent = (e: Event) => e.rpcId !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null || e.httpStatus !== null;
@@ -142,10 +144,22 @@ function attachOrphans(spans: SpanBuild[]): void {
   };
   const answersCall = (s: SpanBuild, call: SpanBuild, e: Event, prev: Event): boolean => {
     if (s === call || owner.get(prev) !== call) return false;
-    if (s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
+    // an error whose body gives a JSON-RPC id (`request 11 failed: HTTP 400 {"jsonrpc":"2.0","id":11,…}`)
+    // under a call line that logged none: what the client made of that call's answer
+    const idAnswer =
+      call.rpcId === null &&
+      s.rpcId !== null &&
+      (s.method === null || s.method === call.method) &&
+      (s.session === null || call.session === null || s.session === call.session) &&
+      s.events.every((x) => x.httpMethod === null && x.requestId === null) &&
+      s.events.some(isFailureEvent);
+    if (!idAnswer && s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
     // keyed only by its status, or naming the same tool as the call (`calling tool x` … `tool x failed: …`)
     const sameTool = s.tool !== null && s.tool === call.tool && (s.method === null || s.method === call.method);
-    if (!sameTool && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
+    // or a logfmt error line repeating the call's `id=9` with nothing else to say what id it is
+    const bare = call.rpcId !== null && s.method === null && s.tool === null ? BARE_ID.exec(e.message)?.[1] : undefined;
+    const sameId = bare !== undefined && bare === String(call.rpcId);
+    if (!sameTool && !sameId && !idAnswer && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
     // the call: named, from this file, not answered, not a GET stream
     if (call.method === null && call.tool === null) return false;
     if (call.events.some((x) => x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;

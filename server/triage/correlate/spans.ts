@@ -194,9 +194,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   const strippedPath = events.map((e) => (e.httpPath ? stripQuery(e.httpPath) : null));
   const used = new Map<string, Set<number>>(); // proxy file → target events: each access log pairs a target at most once
   for (const target of ['client', 'server'] as const) {
-    // only real exchange lines (with an HTTP method): a bare "code: 502" under an error is not an exchange
+    // only real exchange lines (with an HTTP method, or naming the MCP method that got the status:
+    // `resources/subscribe failed: 404 {…}`): a bare "code: 502" under an error is not an exchange
     const candidates = new TimeBuckets(
-      indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && e.httpMethod !== null),
+      indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && (e.httpMethod !== null || e.rpcMethod !== null)),
       (e) => String(e.httpStatus),
     );
     for (const [p, pi] of proxyLines) {
@@ -212,6 +213,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
         if (p.session && c.session && p.session !== c.session) return false;
         if (pPath !== null && c.httpPath && pPath !== strippedPath[ci]) return false;
         if (p.httpMethod && c.httpMethod && p.httpMethod !== c.httpMethod) return false;
+        if (p.rpcMethod && c.rpcMethod && p.rpcMethod !== c.rpcMethod) return false;
+        // a line naming only the MCP method was a POST (the GET stream and DELETE carry no method)
+        if (c.httpMethod === null && p.httpMethod !== null && p.httpMethod !== 'POST') return false;
         const rc = uf.find(ci);
         return rc !== rp && uf.rootsCompatible(rc, rp);
       });
