@@ -197,7 +197,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // only real exchange lines (with an HTTP method, or naming the MCP method that got the status:
     // `resources/subscribe failed: 404 {…}`): a bare "code: 502" under an error is not an exchange
     const candidates = new TimeBuckets(
-      indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && (e.httpMethod !== null || e.rpcMethod !== null)),
+      indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && (e.httpMethod !== null || e.rpcMethod !== null || e.tool !== null)),
       (e) => String(e.httpStatus),
     );
     for (const [p, pi] of proxyLines) {
@@ -337,8 +337,11 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (e.session && a.session && e.session !== a.session) return;
     // a line that is an exchange of its own (method and status) is another request, not this one's tail
     if (e.httpMethod !== null && (e.httpStatus !== null || e.httpPath !== null) && a.httpMethod !== null && (a.httpStatus !== null || a.httpPath !== null)) return;
-    // a line naming another call (`Calling tool get_order` under a resources/subscribe exchange) starts it
-    if ((e.tool !== null && e.tool !== a.tool) || (e.rpcMethod !== null && a.rpcMethod !== null && e.rpcMethod !== a.rpcMethod)) return;
+    // a line naming another call (`Calling tool get_order` under a resources/subscribe exchange) starts it;
+    // but an error naming a tool right under a bare refused exchange (httpx's `POST /mcp "404 Not Found"`,
+    // then `tool search_kb failed: Session terminated`) is that exchange's outcome
+    const outcomeOfBare = a.tool === null && a.rpcMethod === null && a.httpStatus !== null && a.httpStatus >= 400 && (e.level === 'error' || e.level === 'fatal') && e.rpcId === null && near(a, e, 1000);
+    if (((e.tool !== null && e.tool !== a.tool) || (e.rpcMethod !== null && a.rpcMethod !== null && e.rpcMethod !== a.rpcMethod)) && !outcomeOfBare) return;
     // an error naming a tool call belongs to that call: never to a GET stream, nor to another tool's exchange
     // (the tool-name+order join below takes it)
     const named = TOOL_CALL_ERROR.exec(e.message)?.[1];
