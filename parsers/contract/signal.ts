@@ -87,6 +87,7 @@ export const SignalCause = z.enum([
   'write-committed',
   'call-succeeded', // a client saying a call returned (no status logged)
   'progress', // a progress notification for a running call (spec basic/utilities/progress)
+  'rate-limited', // refused for rate or quota (HTTP 429, a gateway's rate limit): rejected before it ran
   'late-response', // the answer to a request the client had already given up on
   'tool-annotations', // a logged tools/list result with side-effect hints
   'keepalive-noise',

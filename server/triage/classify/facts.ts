@@ -384,13 +384,16 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   let routeWrong: Tri = null;
   const serverSide5xx = httpStatus !== null && httpStatus >= 500;
   if (has('route-missing') || (bodyKind === 'html' && (httpStatus === 404 || httpStatus === 405))) routeWrong = true;
-  else if (has('html-response') && !serverSide5xx && !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed'].some((c) => has(c as SignalCause))) routeWrong = true;
+  // (a proxy's own HTML page for a body, URI or header limit, a rate limit or a request timeout is about the request, not the route)
+  else if (has('html-response') && !serverSide5xx && !(httpStatus !== null && [408, 413, 414, 429, 431].includes(httpStatus)) && !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed'].some((c) => has(c as SignalCause))) routeWrong = true;
   else if (httpStatus === 404 && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
   else if (httpStatus === 404 && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked) routeWrong = true;
   else if (pathWorked === true) routeWrong = false;
   const transportFallback = has('transport-fallback') || ix.fallbackAfter(span);
   let transportMismatch: Tri = null;
-  if (has('sse-connect-rejected') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405 || httpStatus === null) && !has('auth-rejected') && !has('auth-token-expired') && !has('oauth-flow-failed')) transportMismatch = true;
+  // (an SSE connect that failed because nothing answered at all — refused, DNS, TLS — says nothing about transports)
+  const connectStage = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'sse-connect-rejected');
+  if (has('sse-connect-rejected') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405 || (httpStatus === null && !connectStage)) && !has('auth-rejected') && !has('auth-token-expired') && !has('oauth-flow-failed')) transportMismatch = true;
   else if (httpStatus === 405 && httpMethod === 'POST') transportMismatch = true;
   else if (httpMethod === 'POST' && httpPath !== null && /\/sse\/?$/.test(httpPath) && (httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
   else if ((has('html-response') || has('content-type-wrong')) && legacyHere && !has('route-missing')) transportMismatch = true;

@@ -16,6 +16,7 @@ import { optionalStream } from './optional-stream.ts';
 import { clientProtocolDefect, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { redirectNotFollowed } from './redirect.ts';
 import { proxyTimer } from './proxy-timer.ts';
+import { rateLimited } from './rate-limited.ts';
 import { readInterrupted } from './read-interrupted.ts';
 import { recoveredNoise } from './recovered-noise.ts';
 import { route404 } from './route.ts';
@@ -50,6 +51,7 @@ export const RULES: readonly Rule[] = [
   lb401NoAffinity,
   hostOrigin,
   authFailure,
+  rateLimited,
   splitSession,
   serverNotInitialized,
   // complete answers: what the server said
