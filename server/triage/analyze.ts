@@ -159,7 +159,16 @@ function attachOrphans(spans: SpanBuild[]): void {
     // or a logfmt error line repeating the call's `id=9` with nothing else to say what id it is
     const bare = call.rpcId !== null && s.method === null && s.tool === null ? BARE_ID.exec(e.message)?.[1] : undefined;
     const sameId = bare !== undefined && bare === String(call.rpcId);
-    if (!sameTool && !sameId && !idAnswer && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
+    // or an error with no identity of its own (a traceback under `tool call failed`), the next triage
+    // line of the file after the call: the call's outcome, however long it took — never a note about
+    // the optional GET stream or a line saying the client recovered
+    const bareError =
+      !(call.method ?? '').startsWith('notifications/') &&
+      s.method === null &&
+      s.tool === null &&
+      s.events.every((x) => x.rpcId === null && x.session === null && x.requestId === null && x.httpMethod === null && !STREAM_NOISE.test(x.message) && !isRecoveryLine(x)) &&
+      s.events.some(isFailureEvent);
+    if (!sameTool && !sameId && !idAnswer && !bareError && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
     // the call: named, from this file, not answered, not a GET stream
     if (call.method === null && call.tool === null) return false;
     if (call.events.some((x) => x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
