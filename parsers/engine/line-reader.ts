@@ -202,6 +202,25 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
+    // Ruby's Logger::Formatter (stdlib, the Ruby MCP SDK and Rails): `E, [2026-01-30T08:53:44.123456 #4242] ERROR -- progname: msg`.
+    id: 'ruby-logger',
+    examples: [["E, [2026-01-30T08:53:44.123456 #4242] ERROR -- mcp: POST /mcp -> 404", {ts: "2026-01-30T08:53:44.123Z", level: "error", pid: "4242", logger: "mcp", message: "POST /mcp -> 404"}], ["I, [2026-01-30T08:53:44.000001 #7]  INFO -- : serving", {level: "info", pid: "7", message: "serving"}]],
+    nearMisses: ["E, [not a time #1] ERROR -- : x", "X, [2026-01-30T08:53:44.1 #1] ERROR -- : x"],
+    re: /([DIWEFA]), \[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?) #(\d{1,10})\] {1,8}([A-Z]{3,7}) -- ([^\s:]{0,200}): ?/y,
+    first: (c) => c === 68 || c === 73 || c === 87 || c === 69 || c === 70 || c === 65,
+    take: (m, st) => {
+      if (st.token !== 0) return false;
+      const level = levelWord(m[4]!) ?? (m[4] === 'ANY' ? 'info' : null);
+      const ts = parseTimestamp(`${m[2]!}Z`);
+      if (level === null || ts === null) return false;
+      st.out.ts = ts;
+      st.out.level = level;
+      st.out.pid = m[3]!;
+      if (m[5]) st.out.logger = m[5];
+      return true;
+    },
+  },
+  {
     // tornado: `[E 250520 23:53:44 web:2250] msg`; mcp-proxy: `[D 2025-05-20 23:53:44,060.060 mcp_proxy.__main__] msg`.
     id: 'tornado',
     examples: [["[E 260130 08:53:44 web:2250] 500 POST /mcp (ip-abc) 2.10ms", {ts: "2026-01-30T08:53:44.000Z", level: "error", logger: "web", message: "500 POST /mcp (ip-abc) 2.10ms"}], ["[D 2026-01-30 08:53:44,060.060 mcp_proxy.__main__] Starting", {ts: "2026-01-30T08:53:44.060Z", level: "debug", logger: "mcp_proxy.__main__", message: "Starting"}]],
