@@ -406,7 +406,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
   const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || ix.serverReceived(span) !== null;
   const proxyFailedBeforeHeaders = failureMeanings.some((x) => x.m.side === 'proxy' && (x.m.cause === 'peer-closed-before-response' || x.m.cause === 'proxy-timeout-before-headers'));
-  const delivered: Tri = neverConnected === true ? false : serverSaw || proxyFailedBeforeHeaders ? true : null;
+  // response headers with a 2xx status came back for the call's POST (an SSE stream opened, stage B of
+  // failure-signatures (c)): the server had the request and was handling it
+  const headersCame = evs.some((e) => e.httpMethod === 'POST' && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpStatus !== 202 && e.httpStatus !== 204);
+  const delivered: Tri = neverConnected === true ? false : serverSaw || proxyFailedBeforeHeaders || headersCame ? true : null;
   let interruption: Interruption = null;
   if (neverConnected === true) interruption = 'connect';
   else if (has('proxy-timeout-before-headers') || httpStatus === 504 || httpStatus === 524 || httpStatus === 408) interruption = 'proxy-timeout-before-headers';
