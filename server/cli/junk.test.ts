@@ -126,3 +126,34 @@ describe('redact refuses binary input', () => {
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^mcp-triage: .*photo\.png is not text: a PNG image; redact reads plain-text logs$/)]);
   });
 });
+
+describe('text that screens as a log but holds no MCP traffic', () => {
+  // a services table: lines with ports and words, no time, level, request, session or error
+  const table = Array.from({ length: 40 }, (_, i) => `svc${i}\t${1000 + i}/tcp\t\t# service number ${i} error-free`).join('\n') + '\n';
+  const plain = 'deploy finished for build 4411\ncache warmed: 312 keys\n'.repeat(20);
+  for (const [name, text] of [['services.txt', table], ['deploy.log', plain]] as const) {
+    it(`${name}: no_action says nothing was recognised, not that nothing failed`, async () => {
+      const p = join(ws.dir, name);
+      writeFileSync(p, text);
+      const json = await cli('analyze', p, '--json');
+      if (json.code === 1) {
+        // the screen may refuse it outright: that is an honest answer too
+        expect(json.stderr).toMatch(/nothing to analyse/);
+        return;
+      }
+      const a = Analysis.parse(JSON.parse(json.stdout));
+      expect(a.decision).toBe('no_action');
+      expect(a.failures).toEqual([]);
+      expect(a.seen).toEqual({ requests: 0, exchanges: 0, sessions: 0, errors: 0 });
+      const human = await cli('analyze', p);
+      expect(human.stdout.replace(/\s+/g, ' ')).toMatch(/No MCP traffic recognised/);
+      expect(human.stdout).not.toMatch(/No failing request found/);
+    });
+  }
+
+  it('a healthy sample says how much it read', async () => {
+    const human = await cli('analyze', join(REPO, 'samples/healthy-control'));
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout.replace(/\s+/g, ' ')).toMatch(/No failing request found: read \d+ request line\(s\), \d+ HTTP exchange line\(s\) and \d+ session\(s\); none failed\./);
+  });
+});

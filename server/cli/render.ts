@@ -2,6 +2,7 @@
 // is stripped of escape and control characters so a log line cannot drive the terminal.
 import { PRIVACY_MODE_TEXT } from '../contract/privacy.ts';
 import type { Analysis } from '../contract/analysis.ts';
+import { nothingRecognised } from '../contract/seen.ts';
 import { decisionInfo } from '../contract/decisions.ts';
 
 // Whole escape sequences first (so no "[31m" or OSC payload is left behind), then any lone
@@ -52,7 +53,11 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
   if (a.coverage?.focused) out.push(...wrap(`large incident: decided from the first failures and what joins them (${a.coverage.analysedEvents.toLocaleString('en')} of ${a.coverage.triageEvents.toLocaleString('en')} keyed events)`, '  '));
   out.push('');
   if (!a.failures.length) {
-    out.push('No failing request found.');
+    if (nothingRecognised(a)) {
+      out.push(...wrap('No MCP traffic recognised: no JSON-RPC request, tool call, session, HTTP exchange or error line in these files, so there is nothing to decide (not "nothing failed"). Check that these are the logs of the incident, or raise the client\'s log level (DEBUG) and capture it again.', ''));
+    } else if (a.seen) {
+      out.push(...wrap(`No failing request found: read ${a.seen.requests.toLocaleString('en')} request line(s), ${a.seen.exchanges.toLocaleString('en')} HTTP exchange line(s) and ${a.seen.sessions.toLocaleString('en')} session(s); none failed.`, ''));
+    } else out.push('No failing request found.');
     return out.join('\n') + '\n';
   }
   // Primary failures lead (cli-contract.md roles); the rest are folded under their episode.

@@ -172,6 +172,19 @@ export const Analysis = z.object({
    * standard (session ids and credentials; PII redacted at exits) or strict (everything).
    */
   privacyMode: PrivacyMode.optional(),
+  /**
+   * Added 2026-12: what the analysis found to decide on — MCP requests (a JSON-RPC method, id or
+   * tool), HTTP exchanges, sessions and error lines. All zero: no MCP traffic was recognised, so
+   * `no_action` means "nothing to decide", not "nothing failed".
+   */
+  seen: z
+    .object({
+      requests: z.number().int().nonnegative(),
+      exchanges: z.number().int().nonnegative(),
+      sessions: z.number().int().nonnegative(),
+      errors: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type Analysis = z.infer<typeof Analysis>;
 

@@ -93,6 +93,12 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
       .map((s): Span => ({ rpcId: s.rpcId, method: s.method, session: s.session && /^sess_[a-z2-7]{10,}$/.test(s.session) ? s.session : null, sources: s.sources, joinedBy: [...s.joinedBy].sort() })),
     decision: headlineOf(failures),
     clockOffsets,
+    seen: {
+      requests: events.filter((e) => e.rpcMethod !== null || e.rpcId !== null || e.tool !== null).length,
+      exchanges: events.filter((e) => e.httpMethod !== null || e.httpStatus !== null).length,
+      sessions: whole ? whole.sessions.length : new Set(events.map((e) => e.session).filter((s) => s !== null)).size,
+      errors: events.filter(isFailureEvent).length,
+    },
     ...(whole ? { coverage: { triageEvents: whole.triageEvents, analysedEvents: stored.length, focused: true } } : {}),
   };
   return Analysis.parse(doc);

@@ -5,6 +5,7 @@
 // as ingest and `redact`, then request-id pseudonyms) before it is placed, cuts never split a
 // placeholder, and the verifier (the same line redactor again) must find nothing (fail closed).
 // A refusal names the report line, the rule and the evidence line, which the caller can drop.
+import { nothingRecognised } from '../../contract/seen.ts';
 import type { Event } from '../../../parsers/contract/event.ts';
 import type { Analysis, Failure } from '../../contract/analysis.ts';
 import { DECISION_URGENCY } from '../../contract/analysis.ts';
@@ -142,7 +143,9 @@ export function buildReport(input: ReportInput): Report {
       ? `The most urgent failure: ${describeFailure(head, x)}${head.httpStatus ? `, HTTP ${head.httpStatus}` : ''}, stage ${code(head.stage)}${head.rootException ? `, first exception ${code(x(head.rootException.type))}` : ''}. Rule ${code(head.rule)}.`
       : a.failures.length
         ? `${a.failures.length} failure(s) were seen; none needs action: each was an optional channel, a consequence of another failure, or recovered.`
-        : 'No failing request was found in the logs.',
+        : nothingRecognised(a)
+          ? 'No MCP traffic was recognised in these logs (no JSON-RPC request, tool call, session, HTTP exchange or error line): there is nothing to decide, which is not the same as nothing failed.'
+          : 'No failing request was found in the logs.',
   ].join('\n');
 
   const env = extractEnvironment(input.context);
