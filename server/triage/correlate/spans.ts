@@ -9,6 +9,7 @@ export type JoinKey =
   | 'method+path+status+time'
   | 'adjacent-lines'
   | 'proxy-error+access+time'
+  | 'proxy-error+client+time'
   | 'method+path+status+bytes+time'
   | 'tool-name+order'
   | 'method+path+status+order';
@@ -280,6 +281,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   // "while reading upstream" comes after the headers, so the access line shows the upstream's status
   // (usually 200) with a short body — among equals, the fewest bytes.
   const errUsed = new Set<number>();
+  let client5xx: TimeBuckets | null = null;
   const accessByMethod = new TimeBuckets(proxyLines, (e) => e.httpMethod ?? '');
   for (const [e, i] of indexed) {
     if (e.source !== 'proxy' || e.httpStatus !== null || !e.httpMethod || e.ts === null || (e.level !== 'error' && e.level !== 'warn' && e.level !== 'fatal')) continue;
@@ -304,7 +306,31 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
         bestScore = score;
       }
     }
-    if (best >= 0 && join(i, best, 'proxy-error+access+time')) errUsed.add(best);
+    if (best >= 0 && join(i, best, 'proxy-error+access+time')) {
+      errUsed.add(best);
+      continue;
+    }
+    // No access line for it (only the error log was given): the client's own line of the answer the
+    // proxy made (`Error POSTing to endpoint (HTTP 504)`) within the same second or two, when the phrase
+    // says the proxy answered 5xx itself (a connect or header failure, not a mid-stream cut)
+    if (midStream || !upstreamFailure || accessFiles.length) continue;
+    client5xx ??= new TimeBuckets(
+      indexed.filter(([c]) => c.source === 'client' && c.ts !== null && c.httpStatus !== null && c.httpStatus >= 500),
+      () => '5xx',
+    );
+    let near5xx = -1;
+    let nearGap = Infinity;
+    for (const ci of client5xx.within('5xx', e.ts - 1000, e.ts + 2000)) {
+      const c = events[ci]!;
+      if (errUsed.has(ci) || (c.httpMethod !== null && c.httpMethod !== e.httpMethod)) continue;
+      const gap = secondGap(e.ts, c.ts!);
+      if (gap > 1000 || c.ts! < e.ts - 1000) continue;
+      if (gap < nearGap && uf.canJoin(i, ci)) {
+        near5xx = ci;
+        nearGap = gap;
+      }
+    }
+    if (near5xx >= 0 && join(i, near5xx, 'proxy-error+client+time')) errUsed.add(near5xx);
   }
   // Lines that follow an exchange in the same file and carry no id of their own (the response
   // body, the thrown error, its traceback) belong to that exchange — except notes about the
