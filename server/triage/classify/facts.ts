@@ -488,9 +488,16 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const cls = classifyTool(method, tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
   const writeEvidence = ix.writeEvidence(span, inSpan);
 
+  // Lifecycle (spec basic/lifecycle: initialization MUST be the first interaction): a client's first POST
+  // in its log, carrying no session and naming no method, was its initialize — not under 2026-07-28,
+  // which has no handshake
+  const firstPost =
+    method === null && tool === null && span.rpcId === null && httpMethod === 'POST' && era !== 'sessionless' && session === null && sessionSent !== true &&
+    firstRequest !== false && evs.some((e) => (e.source === 'client' || e.source === 'unknown') && e.httpMethod === 'POST') && !ix.earlierPostInFile(span);
+
   return {
     rpcId: span.rpcId,
-    method,
+    method: firstPost ? 'initialize' : method,
     tool,
     session,
     httpStatus,
