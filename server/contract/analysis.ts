@@ -165,15 +165,9 @@ export const Analysis = z.object({
       focused: z.boolean(),
     })
     .optional(),
-  /** Added 2026-12: inputs that were not read because they are not logs (absent when none). */
-  skipped: z.array(SkippedFile).optional(),
   /**
-   * Added 2026-12 (issue #19): what the stored text had redacted before it was analysed —
-   * standard (session ids and credentials; PII redacted at exits) or strict (everything).
-   */
-  privacyMode: PrivacyMode.optional(),
-  /**
-   * Added 2026-12: what the analysis found to decide on — MCP requests (a JSON-RPC method, id or
+   * (Before `skipped`: analyze() writes the keys up to here, callers append the rest; the stored
+   * document must read back in the same order.) Added 2026-12: what the analysis found to decide on — MCP requests (a JSON-RPC method, id or
    * tool), HTTP exchanges, sessions and error lines. All zero: no MCP traffic was recognised, so
    * `no_action` means "nothing to decide", not "nothing failed".
    */
@@ -185,6 +179,13 @@ export const Analysis = z.object({
       errors: z.number().int().nonnegative(),
     })
     .optional(),
+  /** Added 2026-12: inputs that were not read because they are not logs (absent when none). */
+  skipped: z.array(SkippedFile).optional(),
+  /**
+   * Added 2026-12 (issue #19): what the stored text had redacted before it was analysed —
+   * standard (session ids and credentials; PII redacted at exits) or strict (everything).
+   */
+  privacyMode: PrivacyMode.optional(),
 });
 export type Analysis = z.infer<typeof Analysis>;
 
