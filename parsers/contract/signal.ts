@@ -87,6 +87,7 @@ export const SignalCause = z.enum([
   'write-committed',
   'call-succeeded', // a client saying a call returned (no status logged)
   'progress', // a progress notification for a running call (spec basic/utilities/progress)
+  'task-created', // a task-augmented call was accepted as a task (spec 2025-11-25 tasks): its outcome is read with tasks/get
   'rate-limited', // refused for rate or quota (HTTP 429, a gateway's rate limit): rejected before it ran
   'late-response', // the answer to a request the client had already given up on
   'tool-annotations', // a logged tools/list result with side-effect hints

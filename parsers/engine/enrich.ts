@@ -413,6 +413,14 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
+    re: new RegExp(`(?<![\\w/.-])${SLASH_METHOD} {1,3}(?:rpc[_-]?)?id[=:#] ?(-?\\d{1,15})(?![\\w.])`),
+    needs: ['id'],
+    why: 'an MCP method followed at once by its `id=`: `-> tools/call id=2`, `<- server/discover id=1 ok`',
+    examples: [['-> tools/call id=2 name=search_docs', 2], ['<- server/discover id=1 ok', 1], ['tools/list rpc_id=5 failed', 5]],
+    nearMisses: ['tools/call user id=7', 'mytools/call id=3', 'tools/call id=3.5'],
+  },
+  {
+    field: 'rpcId',
     re: new RegExp(`\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),?${KV_BETWEEN} {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|(?<![\\w.-])id=(-?\\d{1,15}|['"][^'"]{1,100}['"]),?${KV_BETWEEN} {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`),
     needs: ['id='],
     read: (_t, m) => unquote(m[1] ?? m[2]!),
@@ -467,6 +475,15 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
+    re: new RegExp(`\\btools/call\\b[^\\n]{0,120}?(?<![\\w.-])name[=:] ?['"]?([A-Za-z_][\\w.:-]{0,99})|(?<![\\w.-])name=['"]?([A-Za-z_][\\w.:-]{0,99})['"]?${KV_BETWEEN} {1,3}(?:method=)?['"]?tools/call\\b`),
+    needs: ['name'],
+    read: (_t, m) => m[1] ?? m[2]!,
+    why: 'a `name=` key on a line naming tools/call is the tool (the method\'s params.name): `-> tools/call id=2 name=search_docs`',
+    examples: [['-> tools/call id=2 name=search_docs', 'search_docs'], ['POST /mcp method=tools/call name=list_repos id=4', 'list_repos'], ['name=get_order method=tools/call id=3', 'get_order']],
+    nearMisses: ['tools/call id=2 hostname=web-1', 'tools/list name=x', 'tools/call user_name=bob'],
+  },
+  {
+    field: 'tool',
     re: /\btool=['"]?([\w.:-]{1,100})/,
     needs: ['tool='],
     why: 'tool=… key-value',
@@ -483,11 +500,11 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
-    re: new RegExp(`\\btools/call[ :]{1,3}['"]?${TOOL_NAME}`),
+    re: new RegExp(`\\btools/call[ :]{1,3}['"]?(?![\\w.:-]{1,100}=)${TOOL_NAME}`),
     needs: ['tools/call'],
     why: 'the tool named right after its method: `tools/call create_order`',
     examples: [['[Local→Remote] tools/call create_order', 'create_order'], ["tools/call 'get_order' (rpc 3)", 'get_order']],
-    nearMisses: ['tools/call failed with status 504', 'tools/call -> 404', 'tools/call request id 7'],
+    nearMisses: ['tools/call failed with status 504', 'tools/call -> 404', 'tools/call request id 7', 'tools/call name=list_repos id=4'],
   },
   {
     field: 'tool',

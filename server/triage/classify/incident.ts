@@ -7,6 +7,9 @@ import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
 import { callKey, failureCauses, isFailureEvent, stripQuery } from './facts.ts';
 
+/** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
+const TASK_ID = /\btask[_ ]?[Ii]d["']?\s{0,2}[:=]\s{0,2}["']?([\w-]{3,80})/g;
+
 interface SpanInfo {
   span: SpanBuild;
   failing: boolean;
@@ -317,6 +320,16 @@ export class IncidentIndex {
       const next = this.info.map((i) => i.span).filter((x) => x !== span && x.tool === span.tool && x.start !== null && x.start > span.start! && x.events.some((e) => e.source !== 'server')).reduce((m, x) => Math.min(m, x.start!), Infinity);
       for (const e of this.all) if (e.source === 'server' && e.tool === span.tool && e.ts !== null && e.ts >= span.start - 2000 && e.ts < next && !inSpan.has(e)) candidates.push(e);
       candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
+    }
+    // a task-augmented call (spec 2025-11-25 tasks): its task id, then a later line of any side saying
+    // that task completed (the client's tasks/get relays the server's word)
+    const taskIds = new Set<string>();
+    for (const e of span.events) for (const m of e.text.matchAll(TASK_ID)) taskIds.add(m[1]!);
+    if (taskIds.size) {
+      for (const e of this.all) {
+        if (inSpan.has(e) || !e.signals.includes('task-completed') || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
+        for (const m of e.text.matchAll(TASK_ID)) if (taskIds.has(m[1]!)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
+      }
     }
     for (const e of candidates) {
       const mine = inSpan.has(e) || (rpc !== null && JSON.stringify(e.rpcId) === rpc) || (span.tool !== null && e.tool === span.tool && (e.rpcId === null || (span.session === null && rpc === null)));
