@@ -13,6 +13,8 @@ import { start, type Harness, watchErrors, screenshotsDir, upload } from './supp
 const SAMPLE = resolve('samples/restart-stale-session');
 /** A TS-SDK client log whose only failures are the standalone GET stream's 404s (optional). */
 const OPTIONAL_ONLY = resolve('ui/e2e/fixtures/optional-stream-client.log');
+/** Text that screens as a log (lines with numbers and words) but holds no MCP traffic at all. */
+const NO_MCP = resolve('ui/e2e/fixtures/no-mcp-services.txt');
 const SHOTS = screenshotsDir();
 
 let h: Harness;
@@ -250,5 +252,19 @@ describe('an incident whose failures are all optional', () => {
   it('had no page or console errors', () => {
     expect(pageErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+describe('files with no MCP traffic in them', () => {
+  it('say there was nothing to decide, not that nothing failed', async () => {
+    const noneId = await upload(h, [NO_MCP]);
+    const doc = (await (await fetch(`${h.base}/api/incidents/${noneId}/analysis`)).json()) as Analysis;
+    expect(doc.decision).toBe('no_action');
+    expect(doc.seen).toEqual({ requests: 0, exchanges: 0, sessions: 0, errors: 0 });
+    await page.goto(`${h.base}/incidents/${noneId}`);
+    await page.getByTestId('nothing-recognised').waitFor();
+    expect(await page.getByText('No failures found').count()).toBe(0);
+    expect(await page.getByTestId('headline-nothing-recognised').textContent()).toContain('No MCP traffic recognised');
+    expect(pageErrors).toEqual([]);
   });
 });
