@@ -260,8 +260,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const httpStatus = statusOf('proxy') ?? statusOf('server') ?? statusOf('client') ?? statusOf('unknown');
   // what the request got when it did not fail by status (a stream cut after its 200, a -32601 inside a 200)
   const anyStatusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpMethod !== null)?.httpStatus ?? null;
-  // (a redirect or other non-2xx named on a line without its request line, `HTTP/1.1 307`, is the answer too)
-  const answerStatus = httpStatus ?? anyStatusOf('proxy') ?? anyStatusOf('server') ?? anyStatusOf('client') ?? evs.find((e) => e.httpStatus !== null && e.httpStatus >= 300)?.httpStatus ?? null;
+  // (a status named on a line without its request line — `HTTP/1.1 307`, curl's `HTTP/2 200` above an
+  // error in the body — is the answer too; a non-2xx first)
+  const answerStatus =
+    httpStatus ?? anyStatusOf('proxy') ?? anyStatusOf('server') ?? anyStatusOf('client') ?? evs.find((e) => e.httpStatus !== null && e.httpStatus >= 300)?.httpStatus ?? evs.find((e) => e.httpStatus !== null)?.httpStatus ?? null;
   const start = span.start;
   const end = span.end ?? start;
   const session = span.session;
