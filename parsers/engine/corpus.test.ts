@@ -2,14 +2,14 @@
 // a known format and, where the file says so, the source its MANIFEST `layer` names. Prints the
 // share of lines read by a format (not raw) per file and overall, and holds a floor.
 import { existsSync, readFileSync, readdirSync, createReadStream } from 'node:fs';
-import { resolve, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFile, newStats, type FileStats } from './parse-file.ts';
 import { readLines } from './lines.ts';
 import { loadFormats } from './registry.ts';
+import { SHARED } from '../../server/testing/helpers.ts';
 
-const repoRoot = resolve(import.meta.dirname, '../..');
-const CORPUS = resolve(repoRoot, '../shared/corpus/real-dev');
+const CORPUS = join(SHARED, 'corpus', 'real-dev');
 /** Floors we actually reach (see the printed table); raise them when the engine gets better. */
 const OVERALL_FLOOR = 0.55;
 /** Share of excerpts a format claims (47/53 when the corpus grew to 53). */

@@ -12,13 +12,14 @@ import { SessionIdBook } from '../../server/triage/redact/index.ts';
 import { caseFiles } from '../../server/accuracy/analyze-case.ts';
 import { recordedCases } from '../../server/accuracy/corpora.ts';
 import { sampleDirs } from '../../server/samples.ts';
+import { SHARED } from '../../server/testing/helpers.ts';
 import { coverageRow, coverageTable, totalCoverage, type CoverageRow } from './coverage.ts';
 import { readLines } from './lines.ts';
 import { newStats, parseFile } from './parse-file.ts';
 import { loadFormats } from './registry.ts';
 
 const REPO = resolve(import.meta.dirname, '../..');
-const CORPUS = resolve(REPO, '../shared/corpus/real-dev');
+const CORPUS = join(SHARED, 'corpus', 'real-dev');
 
 /** Floors we reach (see the printed tables); raise them when the engine gets better. Shares of events. */
 // Before the line reader, level wording and identity scanner (same files): fixtures 43.8% / 54.3% /

@@ -1,12 +1,33 @@
 // Test helpers: a throwaway workspace (0700 temp dir, fixed key so pseudonyms are stable in golden files).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-export const SHARED = join(REPO, '..', 'shared');
+/**
+ * The team's shared folder (the real-dev corpus and the domain notes), read in place: `$MCP_TRIAGE_SHARED`,
+ * else `../shared` beside this checkout, else beside the checkout this one was made from (a git
+ * worktree's main checkout, or the local clone `origin` points at) — so a scratch clone still reads
+ * the corpus instead of skipping its tests.
+ */
+export const SHARED = findShared();
+
+function findShared(): string {
+  const beside = join(REPO, '..', 'shared');
+  const candidates = [process.env.MCP_TRIAGE_SHARED, beside];
+  try {
+    const common = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    candidates.push(join(dirname(common), '..', 'shared'));
+    const origin = execFileSync('git', ['config', '--get', 'remote.origin.url'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    if (origin.startsWith('/')) candidates.push(join(origin.replace(/\/\.git\/?$/, ''), '..', 'shared'));
+  } catch {
+    /* not a git checkout: ../shared only */
+  }
+  return candidates.find((c): c is string => !!c && existsSync(join(c, 'corpus', 'real-dev', 'MANIFEST.tsv'))) ?? beside;
+}
 
 /** The key every golden file was made with: deterministic, and useless outside tests. */
 export const TEST_KEY = createHash('sha256').update('mcp-triage test key — not a secret').digest();

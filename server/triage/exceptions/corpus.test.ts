@@ -5,13 +5,12 @@
 // Prints the score and the misses; asserts only a floor we reach.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { foldLines } from '../../../parsers/special/index.ts';
 import { chooseRoot, parseExceptionText, stripAnsi } from './index.ts';
+import { SHARED } from '../../testing/helpers.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const CORPUS = path.resolve(repoRoot, '../shared/corpus/real-dev');
+const CORPUS = path.join(SHARED, 'corpus', 'real-dev');
 // Floor on labels of medium/high confidence; low-confidence labels are reported, never failed on.
 // 7/11 when the corpus grew to 53 excerpts: of the four misses, three name an exception the excerpt
 // does not show (a class only the thread names, a table of "URLE" cells, a frame cut before the leaf)
