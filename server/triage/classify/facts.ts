@@ -475,9 +475,12 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     // a recovery line inside the request's own lines, after its failure, speaks for it too
     const lastFail = Math.max(...evs.filter(isFailureEvent).map((e) => e.line));
     const inside = evs.find((e) => e.line > lastFail && (e.source === 'client' || e.source === 'unknown') && e.signals.some((id) => table().meaning(id)?.outcome === 'recovery'));
+    // the client saying this same call returned, after its failure (a token refreshed, a retry answered)
+    const returned = evs.find((e) => e.line > lastFail && (e.source === 'client' || e.source === 'unknown') && e.signals.includes('call-returned') && !e.signals.some((id) => table().meaning(id)?.outcome === 'failure'));
     const rec = laterRecovery ?? (inside ? { where: `${inside.file}:${inside.line}`, resumed: inside.signals.some((id) => table().meaning(id)?.cause === 'stream-resumed') } : null);
     if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed))
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
+    else if (returned && identified) recoveredBy = `the same call returned afterwards (${returned.file}:${returned.line})`;
   }
   // a redirect the client followed: the target path answered
   if (recoveredBy === null && has('redirect') && httpPath !== null) {
