@@ -1,5 +1,5 @@
 // Metamorphic suite over the real shapes (the shared dev excerpts and the collected dev split; the held
-// split is never run here): the same excerpt as users paste it from other places — behind a compose
+// split is never run here) and the triage golden cases: the same excerpt as users paste it from other places — behind a compose
 // service gutter, with docker/kubectl timestamps, coloured by a terminal, renamed, gzipped, with CRLF —
 // keeps its headline decision. The labels are not consulted: the answer on the plain excerpt is the
 // reference, right or wrong, so this measures robustness, not accuracy.
@@ -11,19 +11,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCase, caseFiles } from './analyze-case.ts';
 import { collectedCases, realDevCases } from './corpora.ts';
 import { transform, writeBundle, type Bundle, type TransformId } from './transforms.ts';
-import { readFileSync } from 'node:fs';
+import { REPO } from '../testing/helpers.ts';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 const TRANSFORMS: TransformId[] = ['rename', 'gzip', 'crlf', 'container', 'timestamps', 'ansi'];
 const realDev = realDevCases(); // ../shared beside the checkout; a bare clone may not have it
-const cases = [...realDev, ...collectedCases('dev')];
+// the triage golden cases too: hand-written in the shapes the SDKs, hosts and proxies print, each
+// pinning one kind of thing the diagnosis must get right — it must not hang on the paste's wrapping
+const FIXTURES = join(REPO, 'server/triage/classify/fixtures');
+const fixtures = readdirSync(FIXTURES, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+  .map((d) => ({ id: `golden/${d.name}`, path: join(FIXTURES, d.name) }));
+const cases: { id: string; path: string }[] = [...realDev, ...collectedCases('dev'), ...fixtures];
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
 beforeAll(() => analyzeCase.open());
 afterAll(() => analyzeCase.close());
 
 describe('metamorphic over real shapes: pasted from elsewhere, same answer', () => {
-  it('has real shapes to transform', () => expect(cases.length).toBeGreaterThanOrEqual(realDev.length ? 90 : 45));
+  it('has real shapes to transform', () => expect(cases.length - fixtures.length).toBeGreaterThanOrEqual(realDev.length ? 90 : 45));
   for (const c of cases) {
     it(c.id, async () => {
       const base = (await analyzeCase(c)).decision;

@@ -137,7 +137,16 @@ function firstTime(b: Bundle): number | null {
  * another logging library); `noise` is a list of bundles to splice in (healthy sessions, GET-stream
  * reconnects), matched to the incident's files by kind (client, proxy, server).
  */
+/** Configuration that travels with a bundle (the tool policy file): not a log, never rewritten. */
+const isConfig = (name: string) => name === 'mcp-triage.tools.json';
+
 export function transform(b: Bundle, id: TransformId, seed: number, opts: { styles?: Map<string, Buffer>; noise?: Bundle[] } = {}): Bundle {
+  const config = b.files.filter((f) => isConfig(f.name));
+  const logs = transformLogs({ files: b.files.filter((f) => !isConfig(f.name)) }, id, seed, opts);
+  return { files: [...logs.files, ...config] };
+}
+
+function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?: Map<string, Buffer>; noise?: Bundle[] }): Bundle {
   const r = rng(seed);
   const files = b.files.map((f) => ({ ...f }));
   switch (id) {
@@ -151,9 +160,8 @@ export function transform(b: Bundle, id: TransformId, seed: number, opts: { styl
     }
     case 'rename': {
       // names that say nothing about the source: the content must
-      // (configuration such as the tool policy file keeps its name: it is not a log)
       const order = files.map((_, i) => i).sort(() => r() - 0.5);
-      return { files: files.map((f, i) => (f.name === 'mcp-triage.tools.json' ? f : { name: `incident-${order[i]! + 1}${f.name.endsWith('.json.log') ? '.jsonl' : '.log'}`, data: f.data })) };
+      return { files: files.map((f, i) => ({ name: `incident-${order[i]! + 1}${f.name.endsWith('.json.log') ? '.jsonl' : '.log'}`, data: f.data })) };
     }
     case 'reorder':
       return { files: files.reverse() };

@@ -237,7 +237,7 @@ function markStoppedWhileWaiting(spans: SpanBuild[]): void {
   const byFile = new Map<string, Event[]>();
   for (const s of spans)
     for (const e of s.events) {
-      if (e.source !== 'client') continue;
+      if (e.source === 'proxy' || e.source === 'server') continue; // a client's log, or one whose side is not known
       owner.set(e, s);
       (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
     }
@@ -246,7 +246,7 @@ function markStoppedWhileWaiting(spans: SpanBuild[]): void {
   const waiting = (s: SpanBuild) =>
     (s.method !== null || s.tool !== null) &&
     !(s.method ?? '').startsWith('notifications/') &&
-    s.events.every((e) => stop(e) || (e.source === 'client' && e.httpStatus === null && e.attrs.direction !== 'response' && !e.signals.includes('call-returned') && !isFailureEvent(e)));
+    s.events.every((e) => stop(e) || ((e.source === 'client' || e.source === 'unknown') && e.httpStatus === null && e.attrs.direction !== 'response' && !e.signals.includes('call-returned') && !isFailureEvent(e)));
   for (const list of byFile.values()) {
     list.sort((a, b) => a.line - b.line);
     for (let i = 0; i < list.length; i++) {
@@ -284,7 +284,7 @@ function markHeldBursts(spans: SpanBuild[]): void {
   const byFile = new Map<string, Event[]>();
   for (const s of spans)
     for (const e of s.events) {
-      if (e.source !== 'client') continue;
+      if (e.source === 'proxy' || e.source === 'server') continue; // a client's log, or one whose side is not known
       owner.set(e, s);
       (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
     }

@@ -623,7 +623,8 @@ function sessionSentFact(evs: readonly Event[], method: string | null, session: 
   if (method === 'initialize') return false;
   if (has('session-missing') && !has('session-unknown')) return false;
   if (has('session-unknown')) return true;
-  const describesRequest = (e: Event) => e.attrs.direction !== 'response' && e.httpMethod !== null && (e.source === 'client' || e.source === 'proxy' || (e.source === 'server' && e.httpStatus === null));
+  // (a log whose side is not known reads like a client's when it prints the request it sends)
+  const describesRequest = (e: Event) => e.attrs.direction !== 'response' && e.httpMethod !== null && (e.source === 'client' || e.source === 'unknown' || e.source === 'proxy' || (e.source === 'server' && e.httpStatus === null));
   const requestLines = evs.filter(describesRequest);
   if (requestLines.some((e) => e.session !== null)) return true;
   // an exchange line that prints the header and shows it empty (`mcp-session-id=-`)

@@ -3,6 +3,7 @@
 // the format engine does not claim them (or when a redaction pass has broken their JSON); their
 // fields are still readable one by one. We read only what correlation needs, never the raw
 // session value: a session found here would be a second pseudonym of a mangled string.
+import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { Event } from '../../../parsers/contract/event.ts';
 
 const FIELD = (name: string) => new RegExp(`"${name}"\\s*:\\s*"?([^",}]*)"?`);
@@ -74,7 +75,40 @@ export function enrichProxyJson(e: Event): Event {
 }
 
 export function enrichEvents(events: readonly Event[]): Event[] {
-  return events.map((e) => ownBlockTs(enrichProxyJson(e)));
+  return inferUnknownSides(events.map((e) => ownBlockTs(enrichProxyJson(e))));
+}
+
+/**
+ * A file whose side no name or format told (source `unknown`: `incident-2.log`, a generic layout) is
+ * read by what its lines say happened: only server-side signals (a handler started, a request
+ * received, a session evicted) make it the server's log; only client-side ones (a call returned, a
+ * request timed out, a fallback) the client's. Mixed or none: it stays unknown.
+ */
+export function inferUnknownSides(events: Event[]): Event[] {
+  const votes = new Map<string, { client: number; server: number; known: boolean }>();
+  const t = signalTable();
+  for (const e of events) {
+    const v = votes.get(e.file) ?? votes.set(e.file, { client: 0, server: 0, known: false }).get(e.file)!;
+    if (e.source !== 'unknown') v.known = true;
+    for (const id of e.signals) {
+      // a process starting says nothing of its MCP side (a gateway is a server to its users and a client upstream)
+      if (id === 'server-started') continue;
+      const side = t.meaning(id)?.side;
+      if (side === 'client') v.client++;
+      else if (side === 'server') v.server++;
+    }
+  }
+  const sideOf = new Map<string, 'client' | 'server'>();
+  for (const [file, v] of votes) {
+    if (v.known) continue;
+    if (v.server > 0 && v.client === 0) sideOf.set(file, 'server');
+    else if (v.client > 0 && v.server === 0) sideOf.set(file, 'client');
+  }
+  if (!sideOf.size) return events;
+  return events.map((e) => {
+    const side = sideOf.get(e.file);
+    return side && e.source === 'unknown' ? { ...e, source: side } : e;
+  });
 }
 
 const LEADING_ISO = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d))\s/;
