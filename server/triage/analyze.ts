@@ -222,6 +222,20 @@ function attachOrphans(spans: SpanBuild[]): void {
   for (let i = spans.length - 1; i >= 0; i--) if (!spans[i]!.events.length) spans.splice(i, 1);
 }
 
+/** The lines of client logs (and logs whose side is not known), by file in line order, with their span. */
+function clientLinesByFile(spans: readonly SpanBuild[]): { owner: Map<Event, SpanBuild>; byFile: Map<string, Event[]> } {
+  const owner = new Map<Event, SpanBuild>();
+  const byFile = new Map<string, Event[]>();
+  for (const s of spans)
+    for (const e of s.events) {
+      if (e.source === 'proxy' || e.source === 'server') continue;
+      owner.set(e, s);
+      (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
+    }
+  for (const list of byFile.values()) list.sort((a, b) => a.line - b.line);
+  return { owner, byFile };
+}
+
 /** How long after a call its process may log that it shuts down for the call to count as cut off by it. */
 const STOPPED_WITHIN_MS = 60_000;
 
@@ -233,14 +247,7 @@ const STOPPED_WITHIN_MS = 60_000;
  * and never a notification (those expect no answer).
  */
 function markStoppedWhileWaiting(spans: SpanBuild[]): void {
-  const owner = new Map<Event, SpanBuild>();
-  const byFile = new Map<string, Event[]>();
-  for (const s of spans)
-    for (const e of s.events) {
-      if (e.source === 'proxy' || e.source === 'server') continue; // a client's log, or one whose side is not known
-      owner.set(e, s);
-      (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
-    }
+  const { owner, byFile } = clientLinesByFile(spans);
   const stop = (e: Event) => e.signals.includes('shutdown');
   // the stop line itself may have joined the call's span (an unkeyed line right under it)
   const waiting = (s: SpanBuild) =>
@@ -248,7 +255,6 @@ function markStoppedWhileWaiting(spans: SpanBuild[]): void {
     !(s.method ?? '').startsWith('notifications/') &&
     s.events.every((e) => stop(e) || ((e.source === 'client' || e.source === 'unknown') && e.httpStatus === null && e.attrs.direction !== 'response' && !e.signals.includes('call-returned') && !isFailureEvent(e)));
   for (const list of byFile.values()) {
-    list.sort((a, b) => a.line - b.line);
     for (let i = 0; i < list.length; i++) {
       const s = owner.get(list[i]!)!;
       if (s.stoppedBy || stop(list[i]!) || !waiting(s)) continue;
@@ -280,18 +286,10 @@ const BURST_MIN = 3;
  * progress between), mark that call: nothing failed, but the events were held on the way.
  */
 function markHeldBursts(spans: SpanBuild[]): void {
-  const owner = new Map<Event, SpanBuild>();
-  const byFile = new Map<string, Event[]>();
-  for (const s of spans)
-    for (const e of s.events) {
-      if (e.source === 'proxy' || e.source === 'server') continue; // a client's log, or one whose side is not known
-      owner.set(e, s);
-      (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
-    }
+  const { owner, byFile } = clientLinesByFile(spans);
   const progress = (e: Event) => e.signals.includes('progress-notification');
   const callLine = (e: Event) => !progress(e) && (e.rpcMethod !== null || e.tool !== null) && !(e.rpcMethod ?? '').startsWith('notifications/') && !e.signals.includes('call-returned') && e.attrs.direction !== 'response';
   for (const list of byFile.values()) {
-    list.sort((a, b) => a.line - b.line);
     // several clients may log into one file: a call and its progress are told apart by tool (or rpc
     // id); progress naming neither belongs to the last call line above it
     const lastCall = new Map<string, Event>();
