@@ -68,6 +68,11 @@ export const TABLES = {
       session Nullable(String), sources Array(String), joined_by Array(String)`,
     order: '(incident, idx)',
   },
+  // The last "verify" probe of an incident (http/verify.ts): probeJson() output, redacted by the probe.
+  verifications: {
+    columns: `incident String, ts Int64, ok UInt8, result String`,
+    order: '(incident, ts)',
+  },
 } as const;
 
 export type TableName = keyof typeof TABLES;

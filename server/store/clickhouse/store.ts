@@ -16,7 +16,8 @@ import type { IncidentName, Progress } from '../../ingest/pipeline.ts';
 import type { InputEntry } from '../../ingest/inputs.ts';
 import type { ToolPolicy } from '../../triage/classify/policy.ts';
 import type { SessionStat } from '../../triage/analyze.ts';
-import { rowToEvent, Store, type FileRow, type IncidentRow } from '../store.ts';
+import { IngestCancelled, rowToEvent, Store, type FileRow, type IncidentRow } from '../store.ts';
+import type { Verification } from '../verifications.ts';
 import { ClickHouseClient } from './client.ts';
 import { ensureSchema } from './schema.ts';
 import { int, NO_TS, str, strList } from './sql.ts';
@@ -118,6 +119,29 @@ export class ClickHouseStore {
     const client = new ClickHouseClient(target);
     const nodes = await ensureSchema(client);
     return new ClickHouseStore(client, nodes);
+  }
+
+  /**
+   * The incident's version (its latest state row), or the whole store's (the latest state row of
+   * any incident): moves with every write, from any server. The HTTP answer caches are keyed on it.
+   */
+  async version(id?: string): Promise<number> {
+    const [r] = await this.client.rows<{ v: string; n: string }>(`SELECT max(version) AS v, count() AS n FROM incidents${id ? ` WHERE incident = ${str(id)}` : ''}`);
+    return Number(r?.v ?? 0) + Number(r?.n ?? 0);
+  }
+
+  /** The last verification probe of a readable incident, or null. */
+  async lastVerification(id: string): Promise<Verification | null> {
+    if (!(await this.readable(id))) return null;
+    const [r] = await this.client.rows<{ ts: string; ok: number; result: string }>(`SELECT ts, ok, result FROM verifications WHERE incident = ${str(id)} ORDER BY ts DESC LIMIT 1`);
+    return r ? { incidentId: id, at: Number(r.ts), ok: Number(r.ok) === 1, result: JSON.parse(r.result) as Record<string, unknown> } : null;
+  }
+
+  async saveVerification(id: string, result: Record<string, unknown>): Promise<Verification> {
+    const v: Verification = { incidentId: id, at: Date.now(), ok: result.ok === true, result };
+    const settings: Record<string, number> = this.target.cluster ? { insert_distributed_sync: 1 } : {};
+    await this.client.insert('verifications', JSON.stringify({ incident: id, ts: v.at, ok: v.ok ? 1 : 0, result: JSON.stringify(result) }), { settings });
+    return v;
   }
 
   async close(): Promise<void> {
@@ -299,7 +323,7 @@ export class ClickHouseStore {
   async ingest(
     keys: IngestKeys,
     entries: readonly InputEntry[],
-    opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
+    opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null; /** Aborted before the rows are written: nothing is stored (IngestCancelled). */ signal?: AbortSignal },
   ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Awaited<ReturnType<typeof ingestIncident>>['secrets'] }> {
     const bytes = entries.reduce((n, e) => n + e.size, 0);
     const dir = bytes > SCRATCH_SPILL_BYTES ? mkdtempSync(join(tmpdir(), 'mcp-triage-ch-')) : null;
@@ -327,7 +351,8 @@ export class ClickHouseStore {
     const loaded = prev ? await this.loadInto(scratch, prev) : { firstSeq: 0, firstFile: 0, skipped: 0 };
     // A shared store is always strict (redaction.md "Tiers"): everything redacted before storage.
     const ctx: Context = { store: scratch, key: keys.key, formats: keys.formats, strict: true };
-    const r = await ingestIncident(ctx, entries, { id, name: opts.name, onProgress: opts.onProgress, toolPolicy: opts.toolPolicy, mode: 'strict' });
+    const r = await ingestIncident(ctx, entries, { id, name: opts.name, onProgress: opts.onProgress, toolPolicy: opts.toolPolicy, mode: 'strict', signal: opts.signal });
+    if (opts.signal?.aborted) throw new IngestCancelled();
     if (prev && r.added === 0) {
       // Nothing new (every file already held): nothing to write, the stored analysis stands.
       return { ...r, id, analysis: (await this.analysis(id)) ?? r.analysis };
