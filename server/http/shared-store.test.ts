@@ -1,8 +1,10 @@
-// `serve --store`: the HTTP API over a shared ClickHouse store answers as the embedded app does for
-// the same uploads (analysis, timeline pages as Arrow, counts, histogram, report, list, delete),
-// says 501 for the views not on a shared store yet, and reports a store that went away in the
-// contract's error shape. Plus the real `serve --store` process.
+// `serve --store`: the same app (app.ts over the store seam, backend.ts) over a shared ClickHouse
+// store answers as it does over the embedded store for the same uploads (analysis, timeline pages
+// as Arrow, counts, histogram, report, unit of work, HTML export, SQL console, verification, list,
+// delete), with the same admission limits, and reports a store that went away in the contract's
+// error shape. Plus the real `serve --store` process.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +16,6 @@ import { TEST_USER, TestClickHouse } from '../store/clickhouse/testing/server.ts
 import { strict } from '../store/clickhouse/testing/strict.ts';
 import { multipart, REPO, sampleFiles, tempWorkspace } from '../testing/helpers.ts';
 import { buildApp } from './app.ts';
-import { buildSharedApp } from './shared-app.ts';
 
 const ws = tempWorkspace();
 let server: TestClickHouse;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   // Compared with a strict embedded app: a shared store is always strict.
   local = await buildApp({ ctx: strict(ctx), uploadDir: join(ws.dir, 'up-local') });
   const store = await ClickHouseStore.open(parseStoreUrl(server.url('api'), 'env'));
-  shared = await buildSharedApp({ ctx, shared: store, uploadDir: join(ws.dir, 'up-shared') });
+  shared = await buildApp({ ctx, shared: store, uploadDir: join(ws.dir, 'up-shared') });
 });
 afterAll(async () => {
   await shared?.close();
@@ -77,11 +78,87 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
     expect((await shared.inject({ url: `${sb}/analysis` })).json()).toMatchObject({ error: { code: 'TRIAGE_ERR_NOT_FOUND' } });
   });
 
-  it('says 501, in the error shape, for the views that do not read a shared store yet', async () => {
-    for (const [method, url] of [['GET', '/api/incidents/inc_abcdef123/unit?file=a&line=1'], ['POST', '/api/sql'], ['GET', '/api/incidents/inc_abcdef123/export.html']] as const) {
-      const r = await shared.inject({ method, url, headers: { 'x-requested-with': 'mcp-triage' }, ...(method === 'POST' ? { payload: { sql: 'SELECT 1' } } : {}) });
-      expect(r.statusCode).toBe(501);
-      expect(r.json()).toMatchObject({ error: { code: 'TRIAGE_ERR_NOT_IMPLEMENTED' } });
+  it('the unit of work, the HTML export, the SQL console and verification read ClickHouse, as the embedded store answers them', async () => {
+    const files = sampleFiles('restart-stale-session');
+    const a = (await local.inject({ method: 'POST', url: '/api/incidents', ...multipart(files) })).json().id as string;
+    const b = (await shared.inject({ method: 'POST', url: '/api/incidents', ...multipart(files) })).json().id as string;
+    // The unit of every evidence line, and of a few plain lines, is the same document.
+    const analysis = (await local.inject({ url: `/api/incidents/${a}/analysis` })).json() as { failures: { evidence: { file: string; line: number }[] }[] };
+    const places = analysis.failures.flatMap((f) => f.evidence);
+    expect(places.length).toBeGreaterThan(0);
+    for (const p of [...places, { file: places[0]!.file, line: 1 }, { file: places[0]!.file, line: 3 }, { file: 'nope.log', line: 1 }]) {
+      const q = `/unit?file=${encodeURIComponent(p.file)}&line=${p.line}`;
+      const [x, y] = await Promise.all([local.inject({ url: `/api/incidents/${a}${q}` }), shared.inject({ url: `/api/incidents/${b}${q}` })]);
+      expect(y.statusCode, y.body).toBe(200);
+      expect(y.json(), q).toEqual(x.json());
+    }
+    // The export: the same file but for the incident's id and the times it names.
+    const norm = (html: string, id: string) => html.split(id).join('ID').replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'T');
+    const [ex, ey] = await Promise.all([local.inject({ url: `/api/incidents/${a}/export.html` }), shared.inject({ url: `/api/incidents/${b}/export.html` })]);
+    expect(ey.statusCode, ey.body).toBe(200);
+    expect(ey.headers['content-disposition']).toBe(`attachment; filename="${b}-export.html"`);
+    expect(norm(ey.body, b)).toBe(norm(ex.body, a));
+
+    // The console: the same answer for the same question (ClickHouse names the incident column `incident`).
+    const sql = (app: FastifyInstance, q: string) => app.inject({ method: 'POST', url: '/api/sql', headers: { 'x-requested-with': 'mcp-triage' }, payload: { sql: q } });
+    const lx = (await sql(local, `SELECT source, count(*) AS n, max(line) AS last FROM events WHERE incident_id = '${a}' GROUP BY source ORDER BY source`)).json();
+    const ly = await sql(shared, `SELECT source, count() AS n, max(line) AS last FROM events WHERE incident = '${b}' GROUP BY source ORDER BY source`);
+    expect(ly.statusCode, ly.body).toBe(200);
+    expect(ly.json()).toMatchObject({ columns: lx.columns, rows: lx.rows, truncated: false });
+    const capped = (await sql(shared, 'SELECT number FROM system.numbers LIMIT 5000')).json();
+    expect(capped).toMatchObject({ columns: ['number'], truncated: true });
+    expect(capped.rows).toHaveLength(1000);
+    expect(capped.rows[999]).toEqual([999]);
+    // Read-only, whatever the text tries: ClickHouse's readonly=1 holds for the query, which cannot lift it.
+    for (const q of ['INSERT INTO verifications VALUES (1)', 'DROP TABLE events', 'SELECT 1 SETTINGS readonly = 0', 'SELECT 1; DROP TABLE events', 'SHOW TABLES', 'SELECT 1 FORMAT TSV', 'CREATE TABLE x (a Int8) ENGINE = Memory']) {
+      const r = await sql(shared, q);
+      expect(r.statusCode, `${q}: ${r.body}`).toBe(400);
+      expect(r.json().error.code).toBe('TRIAGE_ERR_USAGE');
+      expect(r.json().error.message).not.toMatch(/127\.0\.0\.1|clickhouse:/);
+    }
+    expect((await sql(shared, `SELECT count() AS n FROM events WHERE incident = '${b}'`)).json().rows[0][0]).toBeGreaterThan(0);
+    // Bounds: an answer past 8 MiB is 413; a query past the deadline is 400 TRIAGE_ERR_QUERY_TIMEOUT.
+    const big = await sql(shared, "SELECT arrayStringConcat(arrayMap(x -> 'xxxxxxxxxx', range(100000))) AS s FROM system.numbers LIMIT 20");
+    expect(big.statusCode, big.body.slice(0, 300)).toBe(413);
+    expect(big.json()).toMatchObject({ error: { code: 'TRIAGE_ERR_TOO_LARGE', details: { limitBytes: 8 * 1024 * 1024 } } });
+    const t0 = Date.now();
+    const slow = await sql(shared, 'SELECT count() FROM system.numbers WHERE sipHash64(number) = 1');
+    expect(slow.statusCode, slow.body).toBe(400);
+    expect(slow.json().error.code).toBe('TRIAGE_ERR_QUERY_TIMEOUT');
+    expect(Date.now() - t0).toBeLessThan(8000);
+
+    // Verification: none yet (null), then a probe of a dead port kept with the incident and read back.
+    expect((await shared.inject({ url: `/api/incidents/${b}/verify` })).json()).toBeNull();
+    const dead = await new Promise<number>((res) => {
+      const srv = createServer();
+      srv.listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as { port: number }).port;
+        srv.close(() => res(port));
+      });
+    });
+    const v = await shared.inject({ method: 'POST', url: `/api/incidents/${b}/verify`, headers: { 'x-requested-with': 'mcp-triage', 'content-type': 'application/json' }, payload: { url: `http://127.0.0.1:${dead}/mcp` } });
+    expect(v.statusCode, v.body).toBe(200);
+    expect(v.json()).toMatchObject({ ok: false, failedStep: 'reach' });
+    expect((await shared.inject({ url: `/api/incidents/${b}/verify` })).json()).toMatchObject({ ok: false, result: { url: `http://127.0.0.1:${dead}/mcp` } });
+    expect((await shared.inject({ url: `/api/incidents/${b}/export.html` })).body).toContain('Verification probe');
+  });
+
+  it('shares the embedded app\'s admission limits: past the read lane\'s bounds a request is refused with Retry-After', async () => {
+    const store = await ClickHouseStore.open(parseStoreUrl(server.url('api'), 'env'));
+    const tight = await buildApp({ ctx, shared: store, uploadDir: join(ws.dir, 'up-tight'), limits: { read: { active: 1, queue: 0 } } });
+    try {
+      const id = (await tight.inject({ method: 'POST', url: '/api/incidents', ...multipart(sampleFiles('restart-stale-session')) })).json().id as string;
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => tight.inject({ url: `/api/incidents/${id}/events?limit=${10 + i}` })));
+      const codes = answers.map((r) => r.statusCode);
+      expect(codes).toContain(200);
+      expect(codes).toContain(429);
+      expect(answers.find((r) => r.statusCode === 429)!.headers['retry-after']).toBeDefined();
+      // A kept answer: the second analysis at the same version is a cache hit.
+      await tight.inject({ url: `/api/incidents/${id}/analysis` });
+      expect((await tight.inject({ url: `/api/incidents/${id}/analysis` })).headers['server-timing']).toBe('cache;desc=hit');
+      expect((await tight.inject({ url: '/api/health' })).json()).toMatchObject({ ok: true, store: store.target.display });
+    } finally {
+      await tight.close();
     }
   });
 
@@ -89,7 +166,7 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
     const gone = await TestClickHouse.start(1);
     const url = gone.url('gone');
     const store = await ClickHouseStore.open({ ...parseStoreUrl(url, 'env'), user: TEST_USER.user, password: TEST_USER.password });
-    const app = await buildSharedApp({ ctx, shared: store, uploadDir: join(ws.dir, 'up-gone') });
+    const app = await buildApp({ ctx, shared: store, uploadDir: join(ws.dir, 'up-gone') });
     await gone.stop();
     const r = await app.inject({ url: '/api/incidents' });
     await app.close();
