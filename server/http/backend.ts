@@ -16,7 +16,7 @@ import type { PrivacyMode } from '../contract/privacy.ts';
 import { ingestIncident, refreshAnalysis, type Context } from '../incidents.ts';
 import type { IncidentName, Progress } from '../ingest/pipeline.ts';
 import type { InputEntry } from '../ingest/inputs.ts';
-import { chCountEvents, chHistogram, chQueryEvents } from '../store/clickhouse/events.ts';
+import { chCountEvents, chHistogram, chQueryEventsPage } from '../store/clickhouse/events.ts';
 import { chFailuresAcross } from '../store/clickhouse/failures.ts';
 import { chRunReadOnlySql } from '../store/clickhouse/sql-console.ts';
 import type { ClickHouseStore } from '../store/clickhouse/store.ts';
@@ -149,7 +149,8 @@ export function sharedStore(shared: ClickHouseStore): ServedStore {
       }
       return out;
     },
-    eventsPage: (id, f) => chQueryEvents(shared, id, f),
+    // A text search's page goes out before its count, as on the embedded store (X-Total-Pending).
+    eventsPage: (id, f) => chQueryEventsPage(shared, id, f),
     countEvents: (id, f) => chCountEvents(shared, id, f),
     histogram: (id, n) => chHistogram(shared, id, n),
     unit: (id, file, line, a) => chUnitOf(shared, id, file, line, a),
