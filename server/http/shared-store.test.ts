@@ -117,6 +117,10 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
       expect(r.json().error.message).not.toMatch(/127\.0\.0\.1|clickhouse:/);
     }
     expect((await sql(shared, `SELECT count() AS n FROM events WHERE incident = '${b}'`)).json().rows[0][0]).toBeGreaterThan(0);
+    // ClickHouse itself refuses: the query runs with readonly=1, which no SETTINGS clause can lift.
+    expect((await sql(shared, 'SELECT 1 SETTINGS readonly = 0')).json().error.message).toMatch(/readonly mode/);
+    const set = (await sql(shared, "SELECT name, value FROM system.settings WHERE name IN ('readonly', 'max_execution_time', 'max_memory_usage') ORDER BY name")).json();
+    expect(set.rows).toEqual([['max_execution_time', '5'], ['max_memory_usage', String(512 * 1024 * 1024)], ['readonly', '1']]);
     // Bounds: an answer past 8 MiB is 413; a query past the deadline is 400 TRIAGE_ERR_QUERY_TIMEOUT.
     const big = await sql(shared, "SELECT arrayStringConcat(arrayMap(x -> 'xxxxxxxxxx', range(100000))) AS s FROM system.numbers LIMIT 20");
     expect(big.statusCode, big.body.slice(0, 300)).toBe(413);
