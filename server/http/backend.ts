@@ -117,12 +117,8 @@ export function embeddedStore(ctx: Context): ServedStore {
   };
 }
 
-/** Uploads a shared store's server took, by upload id: a retry to this server replays its answer. */
-const REMEMBERED_UPLOADS = 10_000;
-
 /** ClickHouse (serve --store). */
 export function sharedStore(shared: ClickHouseStore): ServedStore {
-  const uploads = new Map<string, UploadRecord & { incidentId: string }>();
   return {
     kind: 'shared',
     path: ':memory:',
@@ -138,15 +134,13 @@ export function sharedStore(shared: ClickHouseStore): ServedStore {
     eventsAt: (id, refs) => shared.eventsAt(id, refs),
     redactionCounts: (id) => shared.redactionCounts(id),
     deleteIncident: (id) => shared.deleteIncident(id),
-    upload: async (uploadId) => uploads.get(uploadId) ?? null,
+    // Recorded in ClickHouse once the ingest is visible: a retry to any server of the team replays it.
+    upload: (uploadId) => shared.upload(uploadId),
     ensureAnalysis: async () => undefined, // written with the ingest that lists it
     ingest: async (c, entries, req) => {
       const r = await shared.ingest(c, entries, { id: req.id, name: req.name, onProgress: req.onProgress, signal: req.signal });
       const out = { id: r.id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles };
-      if (req.upload) {
-        if (uploads.size >= REMEMBERED_UPLOADS) uploads.delete(uploads.keys().next().value!);
-        uploads.set(req.upload.uploadId, { uploadId: req.upload.uploadId, target: req.upload.target, incidentId: r.id, result: { added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles } });
-      }
+      if (req.upload) await shared.recordUpload({ uploadId: req.upload.uploadId, target: req.upload.target, incidentId: r.id, result: { added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles } });
       return out;
     },
     // A text search's page goes out before its count, as on the embedded store (X-Total-Pending).

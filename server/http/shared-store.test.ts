@@ -166,6 +166,32 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
     }
   });
 
+  it('an upload retried with its X-Upload-Id is replayed by any server of the team, once stored', async () => {
+    const other = await buildApp({ ctx, shared: await ClickHouseStore.open(parseStoreUrl(server.url('api'), 'env')), uploadDir: join(ws.dir, 'up-other') });
+    try {
+      const files = sampleFiles('restart-stale-session');
+      const send = (app: FastifyInstance, url: string, uploadId: string) => {
+        const m = multipart(files);
+        return app.inject({ method: 'POST', url, payload: m.payload, headers: { ...m.headers, 'x-upload-id': uploadId } });
+      };
+      const first = await send(shared, '/api/incidents', 'team-upload-0001');
+      expect(first.statusCode, first.body).toBe(201);
+      expect(first.headers['x-upload-replayed']).toBeUndefined();
+      const before = ((await other.inject({ url: '/api/incidents' })).json() as unknown[]).length;
+      const retry = await send(other, '/api/incidents', 'team-upload-0001');
+      expect(retry.statusCode, retry.body).toBe(201);
+      expect(retry.headers['x-upload-replayed']).toBe('1');
+      expect(retry.json()).toEqual(first.json());
+      expect(((await other.inject({ url: '/api/incidents' })).json() as unknown[]).length).toBe(before);
+      // The same id for another target: 409, naming what it was used for.
+      const misuse = await send(other, `/api/incidents/${first.json().id}/files`, 'team-upload-0001');
+      expect(misuse.statusCode).toBe(409);
+      expect(misuse.json()).toMatchObject({ error: { code: 'TRIAGE_ERR_CONFLICT', details: { incidentId: first.json().id } } });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a store that went away is a 502 TRIAGE_ERR_STORE naming it, without credentials', async () => {
     const gone = await TestClickHouse.start(1);
     const url = gone.url('gone');

@@ -16,7 +16,7 @@ import type { IncidentName, Progress } from '../../ingest/pipeline.ts';
 import type { InputEntry } from '../../ingest/inputs.ts';
 import type { ToolPolicy } from '../../triage/classify/policy.ts';
 import type { SessionStat } from '../../triage/analyze.ts';
-import { IngestCancelled, rowToEvent, Store, type FileRow, type IncidentRow } from '../store.ts';
+import { IngestCancelled, rowToEvent, Store, type FileRow, type IncidentRow, type UploadRecord } from '../store.ts';
 import type { Verification } from '../verifications.ts';
 import { ClickHouseClient } from './client.ts';
 import { ensureSchema } from './schema.ts';
@@ -142,6 +142,18 @@ export class ClickHouseStore {
     const settings: Record<string, number> = this.target.cluster ? { insert_distributed_sync: 1 } : {};
     await this.client.insert('verifications', JSON.stringify({ incident: id, ts: v.at, ok: v.ok ? 1 : 0, result: JSON.stringify(result) }), { settings });
     return v;
+  }
+
+  /** What the upload named `uploadId` stored, when it completed (any server); null otherwise. */
+  async upload(uploadId: string): Promise<(UploadRecord & { incidentId: string }) | null> {
+    const [r] = await this.client.rows<{ incident: string; target: string; result: string }>(`SELECT incident, target, result FROM uploads WHERE upload_id = ${str(uploadId)} ORDER BY ts LIMIT 1`);
+    return r ? { uploadId, target: r.target, incidentId: r.incident, result: JSON.parse(r.result) as UploadRecord['result'] } : null;
+  }
+
+  /** Record a completed upload (after its ingest is visible: a retry must find the incident). */
+  async recordUpload(u: UploadRecord & { incidentId: string }): Promise<void> {
+    const settings: Record<string, number> = this.target.cluster ? { insert_distributed_sync: 1 } : {};
+    await this.client.insert('uploads', JSON.stringify({ incident: u.incidentId, upload_id: u.uploadId, ts: Date.now(), target: u.target, result: JSON.stringify(u.result) }), { settings });
   }
 
   async close(): Promise<void> {
