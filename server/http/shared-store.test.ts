@@ -76,6 +76,12 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
     const del = await shared.inject({ method: 'DELETE', url: sb, headers: { 'x-requested-with': 'mcp-triage' } });
     expect(del.statusCode).toBe(204);
     expect((await shared.inject({ url: `${sb}/analysis` })).json()).toMatchObject({ error: { code: 'TRIAGE_ERR_NOT_FOUND' } });
+    // Its rows go too (ClickHouse applies the deletes in the background): the console finds none.
+    const left = async () => (await shared.inject({ method: 'POST', url: '/api/sql', headers: { 'x-requested-with': 'mcp-triage' }, payload: { sql: `SELECT (SELECT count() FROM events WHERE incident = '${b.json().id}') + (SELECT count() FROM files WHERE incident = '${b.json().id}') + (SELECT count() FROM decisions WHERE incident = '${b.json().id}') + (SELECT count() FROM incidents WHERE incident = '${b.json().id}' AND state != 'deleted') AS n` } })).json().rows[0][0];
+    for (let i = 0; (await left()) !== 0; i++) {
+      expect(i, 'rows of a deleted incident still there after 20 s').toBeLessThan(100);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   });
 
   it('the unit of work, the HTML export, the SQL console and verification read ClickHouse, as the embedded store answers them', async () => {

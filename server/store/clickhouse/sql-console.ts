@@ -13,8 +13,8 @@
 // (http/sql.ts).
 //
 // Limits of the shared console (documented in clickhouse/README.md): it reads what the store's
-// ClickHouse user may read; rows of ingests that never completed and of deleted incidents are
-// still in the tables (the tool's own reads skip them; the console shows the tables as they are).
+// ClickHouse user may read; it shows the tables as they are, so rows of a deleted incident or a
+// failed ingest are there until ClickHouse has applied their deletes (store.ts purge).
 import { TriageError } from '../../errors.ts';
 import { SQL_MAX_ANSWER_BYTES, SQL_ROW_CAP, SQL_TIME_LIMIT_MS, type SqlOptions, type SqlResult } from '../sql-console.ts';
 import type { ClickHouseStore } from './store.ts';

@@ -19,7 +19,7 @@ import type { SessionStat } from '../../triage/analyze.ts';
 import { IngestCancelled, rowToEvent, Store, type FileRow, type IncidentRow, type UploadRecord } from '../store.ts';
 import type { Verification } from '../verifications.ts';
 import { ClickHouseClient } from './client.ts';
-import { ensureSchema } from './schema.ts';
+import { ensureSchema, localName, TABLES, type TableName } from './schema.ts';
 import { int, NO_TS, str, strList } from './sql.ts';
 import type { StoreTarget } from './target.ts';
 import { IngestWriter, newIngestId, nextVersion, type IncidentState } from './writer.ts';
@@ -247,14 +247,37 @@ export class ClickHouseStore {
     return Object.fromEntries(rows.map((r) => [r.rule, Number(r.n)]));
   }
 
-  /** Forget an incident: a `deleted` state row; its rows are never read again. */
+  /**
+   * Forget an incident: a `deleted` state row (without its name), so no read sees it from now on;
+   * then its rows are dropped from every table on every node (purge).
+   */
   async deleteIncident(id: string): Promise<boolean> {
     return this.serial(id, async () => {
       const s = await this.state(id);
       if (!s || s.state === 'deleted') return false;
-      await new IngestWriter(this.client, id, '').state({ ...s, version: nextVersion(), ts: Date.now(), state: 'deleted' });
+      await new IngestWriter(this.client, id, '').state({ ...s, version: nextVersion(), ts: Date.now(), state: 'deleted', name: '' });
+      await this.purge(id);
       return true;
     });
+  }
+
+  /**
+   * Drop an incident's rows (or one ingest's) from every table on every node: ClickHouse mutations
+   * (ALTER … DELETE), which it applies in the background, part by part. Readers already skip these
+   * rows (Visibility); this takes them off the disk and out of the SQL console's reach. The
+   * incident's `deleted` state row stays, so a late writer cannot bring it back.
+   */
+  async purge(id: string, ingest?: string): Promise<void> {
+    const { database: db, cluster } = this.target;
+    for (const base of this.nodes) {
+      const c = this.client.forNode(base);
+      for (const t of Object.keys(TABLES) as TableName[]) {
+        const hasIngest = /(^|,)\s*ingest String/.test(TABLES[t].columns);
+        if (ingest && !hasIngest) continue;
+        const where = ingest ? `incident = ${str(id)} AND ingest = ${str(ingest)}` : t === 'incidents' ? `incident = ${str(id)} AND state != 'deleted'` : `incident = ${str(id)}`;
+        await c.run(`ALTER TABLE ${db}.${localName(t, cluster)} DELETE WHERE ${where}`);
+      }
+    }
   }
 
   // ── events (what analysis and the report read) ───────────────────────────────
@@ -423,8 +446,10 @@ export class ClickHouseStore {
         events: loaded.firstSeq + events,
       });
     } catch (e) {
-      // A new incident that did not land says so; an existing one stays as it was.
+      // A new incident that did not land says so; an existing one stays as it was. What of the ingest
+      // did land is never read (not listed as complete) and is dropped when the store can be reached.
       if (!prev) await w.state({ ...base, version: nextVersion(), ts: Date.now(), state: 'incomplete' }).catch(() => undefined);
+      await this.purge(id, ingest).catch(() => undefined);
       throw e;
     }
   }
