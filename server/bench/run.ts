@@ -4,7 +4,8 @@
 // installed) and `mcp-triage analyze`, side by side, with MiB/s, lines/s and peak RSS; then
 // the timeline queries (on the corpus, then on the corpus copied to --scale events, default 1 M)
 // and 1 M rows from DuckDB to Arrow IPC. Timings are printed, never asserted.
-// `--startup-only` stops after the start-up table; `--load` runs only the load bench (load.ts).
+// `--startup-only` stops after the start-up table; `--load` runs only the load bench (load.ts);
+// `--cluster` only the shared-store bench (cluster.ts).
 // npm run bench rebuilds dist/ first if stale.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -135,6 +136,11 @@ function privacyMode(json: string): string {
   return 'strict (all redaction at ingest)';
 }
 
+if (process.argv.includes('--cluster')) {
+  // `--cluster`: the shared store on a 2-shard ClickHouse beside the embedded store (cluster.ts), nothing else.
+  await import('./cluster.ts');
+  process.exit(process.exitCode ?? 0);
+}
 if (process.argv.includes('--load')) {
   // `--load`: the server under concurrent clients instead (load.ts), nothing else.
   await import('./load.ts');

@@ -18,6 +18,7 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'analyze', summary: 'ingest logs, correlate them and decide what to do next', load: async () => (await import('./commands/analyze.ts')).analyzeCommand },
+  { name: 'export', summary: 'write a stored incident as Parquet files (events, failures, spans), redacted like every exit', load: async () => (await import('./commands/export.ts')).exportCommand },
   { name: 'failures', summary: 'list failures across stored incidents, by decision, rule, signal and age', load: async () => (await import('./commands/failures.ts')).failuresCommand },
   { name: 'formats', summary: 'list the log formats, or explain which format matches a file and why', load: async () => (await import('./commands/formats.ts')).formatsCommand },
   { name: 'probe', summary: 'verify a live MCP endpoint with fresh connections and, if asked, one read-only call', load: async () => (await import('./commands/probe.ts')).probeCommand },

@@ -79,7 +79,7 @@ describe('AnswerCache', () => {
   it('computes a missing answer once for everyone asking at the same time', async () => {
     const cache = new AnswerCache(fakeStore({ n: 1 }));
     let calls = 0;
-    const key = cache.key('k', 'inc_x');
+    const key = await cache.key('k', 'inc_x');
     const answers = await Promise.all(Array.from({ length: 5 }, () => cache.get(key, async () => (calls++, await new Promise((r) => setTimeout(r, 10)), 'v'))));
     expect(answers).toEqual(['v', 'v', 'v', 'v', 'v']);
     expect(calls).toBe(1);
@@ -88,16 +88,16 @@ describe('AnswerCache', () => {
   it('keys on the version: a new version misses', async () => {
     const v = { n: 1 };
     const cache = new AnswerCache(fakeStore(v));
-    await cache.get(cache.key('k', 'inc_x'), async () => 'old');
-    expect(cache.peek(cache.key('k', 'inc_x'))).toBeDefined();
+    await cache.get(await cache.key('k', 'inc_x'), async () => 'old');
+    expect(cache.peek(await cache.key('k', 'inc_x'))).toBeDefined();
     v.n = 2;
-    expect(cache.peek(cache.key('k', 'inc_x'))).toBeUndefined();
-    expect(await cache.get(cache.key('k', 'inc_x'), async () => 'new')).toBe('new');
+    expect(cache.peek(await cache.key('k', 'inc_x'))).toBeUndefined();
+    expect(await cache.get(await cache.key('k', 'inc_x'), async () => 'new')).toBe('new');
   });
 
   it('does not keep a failure', async () => {
     const cache = new AnswerCache(fakeStore({ n: 1 }));
-    const key = cache.key('k', 'inc_x');
+    const key = await cache.key('k', 'inc_x');
     await expect(cache.get(key, async () => Promise.reject(new Error('no')))).rejects.toThrow('no');
     await Promise.resolve();
     expect(await cache.get(key, async () => 'yes')).toBe('yes');
@@ -105,17 +105,17 @@ describe('AnswerCache', () => {
 
   it('stays within its entry and byte bounds, least recently used out first', async () => {
     const cache = new AnswerCache(fakeStore({ n: 1 }), 3, 1000);
-    for (const k of ['a', 'b', 'c']) await cache.get(cache.key(k, null), async () => k);
-    cache.peek(cache.key('a', null)); // a is now the most recent
-    await cache.get(cache.key('d', null), async () => 'd');
+    for (const k of ['a', 'b', 'c']) await cache.get(await cache.key(k, null), async () => k);
+    cache.peek(await cache.key('a', null)); // a is now the most recent
+    await cache.get(await cache.key('d', null), async () => 'd');
     await Promise.resolve();
     expect(cache.size.entries).toBe(3);
-    expect(cache.peek(cache.key('b', null))).toBeUndefined();
-    expect(cache.peek(cache.key('a', null))).toBeDefined();
+    expect(cache.peek(await cache.key('b', null))).toBeUndefined();
+    expect(cache.peek(await cache.key('a', null))).toBeDefined();
     // Too large to keep (over a quarter of the bytes): served, not kept.
-    expect(await cache.get(cache.key('big', null), async () => 'x'.repeat(200))).toHaveLength(200);
+    expect(await cache.get(await cache.key('big', null), async () => 'x'.repeat(200))).toHaveLength(200);
     await Promise.resolve();
-    expect(cache.peek(cache.key('big', null))).toBeUndefined();
+    expect(cache.peek(await cache.key('big', null))).toBeUndefined();
     expect(cache.size.bytes).toBeLessThanOrEqual(1000);
   });
 });

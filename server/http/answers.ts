@@ -8,7 +8,10 @@
 //
 // Bounded: at most MAX_ENTRIES answers and MAX_BYTES of them (strings, counted in UTF-16 units ×2),
 // least recently used first out. An answer larger than a quarter of MAX_BYTES is served but not kept.
-import type { Store } from '../store/store.ts';
+/** What the cache asks of a store: its version per incident (or of the whole store). */
+export interface Versioned {
+  version(id?: string): number | Promise<number>;
+}
 
 export const MAX_ENTRIES = 256;
 export const MAX_BYTES = 64 * 1024 * 1024;
@@ -25,14 +28,14 @@ export class AnswerCache {
   misses = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Versioned,
     private readonly maxEntries = MAX_ENTRIES,
     private readonly maxBytes = MAX_BYTES,
   ) {}
 
   /** The key of `kind` for incident `id` (or the whole store when null) at its current version. */
-  key(kind: string, id: string | null, params = ''): string {
-    return `${kind}\u0000${id ?? '*'}\u0000${this.store.version(id ?? undefined)}\u0000${params}`;
+  async key(kind: string, id: string | null, params = ''): Promise<string> {
+    return `${kind}\u0000${id ?? '*'}\u0000${await this.store.version(id ?? undefined)}\u0000${params}`;
   }
 
   /** A kept answer without computing anything (undefined when there is none yet). */

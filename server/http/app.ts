@@ -1,5 +1,9 @@
 // build() returns the app; only main.ts / the serve command call listen (fastify's model).
 // Tests use inject() or listen on port 0.
+//
+// One app over either store (backend.ts): the workspace's DuckDB, or a shared ClickHouse store
+// (serve --store). The same routes, shapes, security, admission limits, answer caches, upload lines
+// and SQL console bounds whichever store answers.
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -15,13 +19,18 @@ import { Serving, type ServingLimits } from './serving.ts';
 import { securityPlugin } from './security.ts';
 import { defaultUploadRoot, ensureUploadRoot, sweepUploads, UPLOAD_LIMITS } from './upload.ts';
 import { verifyPlugin } from './verify.ts';
+import { embeddedStore, sharedStore, type ServedStore } from './backend.ts';
+import type { ClickHouseStore } from '../store/clickhouse/store.ts';
 import { signalsPlugin } from './signals.ts';
 import { failuresPlugin } from './failures.ts';
 import { sqlPlugin } from './sql.ts';
 import { viewsPlugin } from './views.ts';
 
 export interface AppOptions {
+  /** The workspace key and formats (uploads are redacted and parsed with them), and its DuckDB unless `shared`. */
   ctx: Context;
+  /** Serve a shared ClickHouse store (serve --store) instead of ctx.store; the app closes it. */
+  shared?: ClickHouseStore;
   /** Built UI to serve (ui/dist); omitted or missing → API only. */
   uiDist?: string;
   maxUploadMb?: number;
@@ -45,17 +54,18 @@ export interface AppOptions {
 export const VERSION = '0.1.0';
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const store: ServedStore = opts.shared ? sharedStore(opts.shared) : embeddedStore(opts.ctx);
   // The server lives long enough for background upkeep of what it serves (store.upkeep).
-  opts.ctx.store.upkeep = true;
+  if (!opts.shared) opts.ctx.store.upkeep = true;
   const maxMb = opts.maxUploadMb ?? 2048;
   if (!(maxMb > 0) || !Number.isFinite(maxMb)) throw new TriageError('TRIAGE_ERR_USAGE', `--max-upload-mb must be a positive number (got ${maxMb})`);
   const maxUpload = Math.floor(maxMb * 1024 * 1024);
   // Uploads in progress live in a private folder; folders left by a dead process are swept now.
-  const uploadRoot = opts.uploadDir ?? defaultUploadRoot(opts.ctx.store.path);
+  const uploadRoot = opts.uploadDir ?? defaultUploadRoot(store.path);
   ensureUploadRoot(uploadRoot);
   sweepUploads(uploadRoot);
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: false });
-  const serving = new Serving(opts.ctx.store, opts.limits);
+  const serving = new Serving(store, opts.limits);
   app.setErrorHandler((err, _req, reply) => {
     // The client left while its request waited for a slot: nobody reads an answer (and it is no fault).
     if (err instanceof ClientGone || err instanceof IngestCancelled) return reply.code(400).send({ error: { code: 'TRIAGE_ERR_USAGE', message: err.message } });
@@ -79,13 +89,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(securityPlugin, { allowedHosts: opts.allowedHosts, token: opts.token });
   await app.register(fastifyMultipart, { limits: { fileSize: maxUpload, files: UPLOAD_LIMITS.files, parts: UPLOAD_LIMITS.parts, fields: UPLOAD_LIMITS.fields, fieldSize: UPLOAD_LIMITS.fieldSize, headerPairs: UPLOAD_LIMITS.headerPairs } });
-  app.get('/api/health', async () => ({ ok: true, version: VERSION }));
-  await app.register(incidentsPlugin, { ctx: opts.ctx, maxUploadBytes: maxUpload, uploadRoot, serving, ingests: opts.ingestQueue ?? new IngestQueue({ ...INGEST_LIMITS, ...opts.ingestLimits }) });
-  await app.register(viewsPlugin, { ctx: opts.ctx, serving });
-  await app.register(verifyPlugin, { ctx: opts.ctx });
-  await app.register(sqlPlugin, { ctx: opts.ctx, serving, limits: opts.sqlConsole });
+  // A shared store is named (its URL without credentials): which store a team's server answers from.
+  app.get('/api/health', async () => ({ ok: true, version: VERSION, ...(store.display ? { store: store.display } : {}) }));
+  await app.register(incidentsPlugin, { ctx: opts.ctx, store, maxUploadBytes: maxUpload, uploadRoot, serving, ingests: opts.ingestQueue ?? new IngestQueue({ ...INGEST_LIMITS, ...opts.ingestLimits }) });
+  await app.register(viewsPlugin, { ctx: opts.ctx, store, serving });
+  await app.register(verifyPlugin, { ctx: opts.ctx, store });
+  await app.register(sqlPlugin, { ctx: opts.ctx, store, serving, limits: opts.sqlConsole });
   await app.register(signalsPlugin);
-  await app.register(failuresPlugin, { ctx: opts.ctx });
+  await app.register(failuresPlugin, { ctx: opts.ctx, store });
   app.all('/api/*', async (req) => {
     throw new TriageError('TRIAGE_ERR_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`);
   });
@@ -98,5 +109,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return reply.code(404).send({ error: { code: 'TRIAGE_ERR_NOT_FOUND', message: `not found: ${req.url.split('?')[0]}` } });
     });
   }
+  app.addHook('onClose', async () => store.close());
   return app;
 }

@@ -6,7 +6,7 @@
 // the analysis, timeline pages, units of work and the input rows. Reports and exports always do.
 import type { Analysis } from '../contract/analysis.ts';
 import type { Context } from '../incidents.ts';
-import type { Store } from '../store/store.ts';
+import type { ServedStore } from './backend.ts';
 import { createExitRedactor, exitJson, type ExitRedactor } from '../triage/redact/exit.ts';
 import { TriageError } from '../errors.ts';
 
@@ -14,7 +14,7 @@ import { TriageError } from '../errors.ts';
 export const ANALYSIS_KEEP = new Set(['schemaVersion', 'decision', 'stage', 'role', 'rule', 'source', 'format', 'state', 'privacyMode', 'signals', 'joinedBy', 'reason', 'session', 'ts', 'firstSeen', 'lastSeen']);
 
 /** An exit redactor that has first read what the incident's head lines name (hosts by key, accounts). */
-export async function primedExit(store: Store, key: Uint8Array, id: string, also: readonly string[] = [], opts: { pseudonymiseRequests?: boolean; requestIds?: Iterable<string> } = {}): Promise<ExitRedactor> {
+export async function primedExit(store: Pick<ServedStore, 'headEvents'>, key: Uint8Array, id: string, also: readonly string[] = [], opts: { pseudonymiseRequests?: boolean; requestIds?: Iterable<string> } = {}): Promise<ExitRedactor> {
   const exit = createExitRedactor({ key, ...opts });
   for (const e of await store.headEvents(id)) exit.learn(e.text);
   for (const t of also) exit.learn(t);
@@ -22,10 +22,10 @@ export async function primedExit(store: Store, key: Uint8Array, id: string, also
 }
 
 /** The exit pass for this incident's API answers, or null when none is needed (loopback, or stored strict). */
-export async function apiExit(ctx: Context, id: string): Promise<ExitRedactor | null> {
+export async function apiExit(ctx: Context, store: Pick<ServedStore, 'headEvents' | 'privacyMode'>, id: string): Promise<ExitRedactor | null> {
   if (!ctx.network) return null;
-  if ((await ctx.store.privacyMode(id)) !== 'standard') return null;
-  return primedExit(ctx.store, ctx.key, id, [], { pseudonymiseRequests: false });
+  if ((await store.privacyMode(id)) !== 'standard') return null;
+  return primedExit(store, ctx.key, id, [], { pseudonymiseRequests: false });
 }
 
 export function exitAnalysis(a: Analysis, exit: ExitRedactor): Analysis {

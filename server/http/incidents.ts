@@ -3,8 +3,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { TriageError } from '../errors.ts';
 import { PrivacyMode } from '../contract/privacy.ts';
 import type { SkippedFile } from '../contract/analysis.ts';
-import { incidentReport, ingestIncident, refreshAnalysis, type Context } from '../incidents.ts';
-import { countEvents, EventFilters, eventsToArrow, queryEventsPage } from '../store/events-query.ts';
+import { incidentReport, type Context } from '../incidents.ts';
+import { EventFilters, EventPage, eventsToArrow } from '../store/events-query.ts';
 import type { UploadRecord } from '../store/store.ts';
 import { ClientGone } from './admission.ts';
 import { IngestQueue } from './ingest-queue.ts';
@@ -12,6 +12,7 @@ import { ProgressBoard, progressRoutes, uploadIdOf } from './progress.ts';
 import { apiExit, exitAnalysis, exitRows, refuseSearch } from './exposure.ts';
 import { Serving } from './serving.ts';
 import { defaultUploadRoot, receiveUpload } from './upload.ts';
+import type { ServedStore } from './backend.ts';
 
 const ID = /^inc_[a-z0-9]{6,40}$/;
 
@@ -21,9 +22,8 @@ function incidentId(req: FastifyRequest): string {
   return id;
 }
 
-export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes: number; uploadRoot?: string; serving?: Serving; ingests?: IngestQueue }> = async (app, opts) => {
-  const { ctx, maxUploadBytes, uploadRoot } = opts;
-  const { store } = ctx;
+export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore; maxUploadBytes: number; uploadRoot?: string; serving?: Serving; ingests?: IngestQueue }> = async (app, opts) => {
+  const { ctx, store, maxUploadBytes, uploadRoot } = opts;
   const serving = opts.serving ?? new Serving(store);
   const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
   const upload = { root: uploadRoot ?? defaultUploadRoot(store.path), maxBytes: maxUploadBytes };
@@ -79,7 +79,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
               gone.signal,
               (position) => board.queued(uploadId, position, entries.length),
               () =>
-                ingestIncident(ctx, entries, {
+                store.ingest(ctx, entries, {
                   ...(target === 'new'
                     ? // Named after the files that are logs: a README or a screenshot uploaded with them does not name it.
                       { name: (logs: readonly string[]) => (logs.length <= 1 ? (logs[0] ?? entries[0]!.name) : `${logs[0]} +${logs.length - 1}`) }
@@ -88,7 +88,6 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
                   ...privacy,
                   signal: gone.signal,
                   upload: uploadId ? { uploadId, target } : undefined,
-                  analyzeOffThread: true,
                 }),
             );
           } finally {
@@ -121,7 +120,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
       });
     }
     // The analysis is written just after the commit: a server stopped in between left none.
-    if (!(await store.analysis(done.incidentId))) await refreshAnalysis(store, done.incidentId, { offThread: true });
+    await store.ensureAnalysis(done.incidentId);
     return { id: done.incidentId, ...done.result };
   }
 
@@ -144,16 +143,16 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
   // Reads: the incident list and rows come from Serving's per-version list; the analysis and the
   // report are cached per incident version (answers.ts); every store query runs in a read slot
   // (admission.ts: 429/503 with Retry-After past the bounds).
-  app.get('/api/incidents', async (req, reply) => json(reply, await serving.cached(reply, serving.answers.key('list', null), async () => JSON.stringify(await serving.incidents()))));
+  app.get('/api/incidents', async (req, reply) => json(reply, await serving.cached(reply, await serving.answers.key('list', null), async () => JSON.stringify(await serving.incidents()))));
 
   app.get('/api/incidents/:id', async (req, reply) => {
     const id = incidentId(req);
     await serving.incident(id);
     return json(
       reply,
-      await serving.cached(reply, serving.answers.key('incident', id), async () => {
+      await serving.cached(reply, await serving.answers.key('incident', id), async () => {
         const inputs = await store.files(id);
-        const exit = await apiExit(ctx, id);
+        const exit = await apiExit(ctx, store, id);
         // A file's line prefix (a syslog host, a pod name) is log text: through the exit beyond loopback.
         return JSON.stringify({ ...(await serving.incident(id)), inputs: exit ? inputs.map((f) => ({ ...f, prefix: f.prefix === null ? null : exit.text(f.prefix) })) : inputs });
       }),
@@ -165,10 +164,10 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     await serving.incident(id);
     return json(
       reply,
-      await serving.cached(reply, serving.answers.key('analysis', id), async () => {
+      await serving.cached(reply, await serving.answers.key('analysis', id), async () => {
         const a = await store.analysis(id);
         if (!a) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet (state: ingesting or incomplete); upload its files again`);
-        const exit = await apiExit(ctx, id);
+        const exit = await apiExit(ctx, store, id);
         return JSON.stringify(exit ? exitAnalysis(a, exit) : a);
       }),
     );
@@ -179,16 +178,16 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     await serving.incident(id);
     const filters = eventFilters(req.query);
     const ipc = await serving.read(reply, async () => {
-      const exit = await apiExit(ctx, id);
+      const exit = await apiExit(ctx, store, id);
       refuseSearch(exit, filters.q);
-      const { rows, total, next } = await queryEventsPage(store, id, filters);
+      const { rows, total, next } = await store.eventsPage(id, filters);
       // A text search's count may still be running (it scans every text): the page goes out first,
       // and GET …/events/count answers once the count is in.
       if (total !== null) reply.header('X-Total-Count', String(total));
       else reply.header('X-Total-Pending', '1');
       // Keyset cursor for the next page (`after=` it): cheaper than a deep offset. Added, optional.
       if (next) reply.header('X-Next-After', next);
-      return exit ? eventsToArrow(exitRows(rows.toArray(), exit)) : eventsToArrow(rows);
+      return exit ? eventsToArrow(exitRows(rows instanceof EventPage ? rows.toArray() : rows, exit)) : eventsToArrow(rows);
     });
     return reply.type('application/vnd.apache.arrow.stream').send(Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength));
   });
@@ -200,8 +199,8 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     const filters = eventFilters(req.query);
     return {
       total: await serving.read(reply, async () => {
-        refuseSearch(await apiExit(ctx, id), filters.q);
-        return countEvents(store, id, filters);
+        refuseSearch(await apiExit(ctx, store, id), filters.q);
+        return store.countEvents(id, filters);
       }),
     };
   });
@@ -211,7 +210,7 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; maxUploadBytes:
     await serving.incident(id);
     const exclude = excludeOf(req.query);
     const asJson = (req.query as { format?: string }).format === 'json';
-    const body = await serving.cached(reply, serving.answers.key(asJson ? 'report.json' : 'report.md', id, JSON.stringify(exclude)), async () => {
+    const body = await serving.cached(reply, await serving.answers.key(asJson ? 'report.json' : 'report.md', id, JSON.stringify(exclude)), async () => {
       const report = await incidentReport(store, id, { key: ctx.key, exclude });
       return asJson ? JSON.stringify({ markdown: report.markdown, redactions: report.redactions, sections: report.sections }) : report.markdown;
     });

@@ -1,7 +1,8 @@
 // What the routes share to serve a team: the admission lanes (admission.ts), the answers cached
 // per incident version (answers.ts) and the incident list, read once per version of the store.
 import { TriageError } from '../errors.ts';
-import { assertIncident, type IncidentRow, type Store } from '../store/store.ts';
+import { assertIncident, type IncidentRow } from '../store/store.ts';
+import type { ServedStore } from './backend.ts';
 import { ClientGone, makeLanes, type LaneLimits, type Lanes, type ReplyLike } from './admission.ts';
 import { AnswerCache } from './answers.ts';
 
@@ -16,7 +17,7 @@ export class Serving {
   private list: { version: number; rows: Promise<IncidentRow[]> } | null = null;
 
   constructor(
-    readonly store: Store,
+    readonly store: ServedStore,
     limits: ServingLimits = {},
   ) {
     this.lanes = makeLanes(limits);
@@ -24,17 +25,18 @@ export class Serving {
   }
 
   /** Every incident, as GET /api/incidents lists them: one query per version of the store. */
-  incidents(): Promise<IncidentRow[]> {
-    const v = this.store.version();
-    if (this.list?.version !== v) {
+  async incidents(): Promise<IncidentRow[]> {
+    const v = await this.store.version();
+    let memo = this.list;
+    if (memo?.version !== v) {
       const rows = this.store.listIncidents();
-      const memo = { version: v, rows };
-      this.list = memo;
+      const mine = { version: v, rows };
+      memo = this.list = mine;
       rows.catch(() => {
-        if (this.list === memo) this.list = null;
+        if (this.list === mine) this.list = null;
       });
     }
-    return this.list.rows;
+    return memo.rows;
   }
 
   /** The incident's row, or 404. */

@@ -10,7 +10,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { TriageError } from '../errors.ts';
 import type { Context } from '../incidents.ts';
-import { runReadOnlySql, type SqlOptions, type SqlResult } from '../store/sql-console.ts';
+import type { SqlOptions, SqlResult } from '../store/sql-console.ts';
+import type { ServedStore } from './backend.ts';
 import { createExitRedactor, exitJson } from '../triage/redact/exit.ts';
 import { Serving } from './serving.ts';
 
@@ -23,13 +24,13 @@ export function exitSqlResult(r: SqlResult, key: Uint8Array): SqlResult {
   return { ...r, rows: exitJson(r.rows, (s) => exit.text(s)) };
 }
 
-export const sqlPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving; limits?: Omit<SqlOptions, 'startedAt'> }> = async (app, opts) => {
-  const { ctx } = opts;
-  const serving = opts.serving ?? new Serving(ctx.store);
+export const sqlPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore; serving?: Serving; limits?: Omit<SqlOptions, 'startedAt'> }> = async (app, opts) => {
+  const { ctx, store } = opts;
+  const serving = opts.serving ?? new Serving(store);
   app.post('/api/sql', async (req, reply) => {
     const startedAt = performance.now();
     const body = Body.safeParse(req.body);
     if (!body.success) throw new TriageError('TRIAGE_ERR_USAGE', 'send JSON {"sql": "SELECT …"}');
-    return serving.lanes.sql.run(reply, async () => exitSqlResult(await runReadOnlySql(ctx.store, body.data.sql, { ...opts.limits, startedAt }), ctx.key));
+    return serving.lanes.sql.run(reply, async () => exitSqlResult(await store.sql(body.data.sql, { ...opts.limits, startedAt }), ctx.key));
   });
 };

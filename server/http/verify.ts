@@ -17,7 +17,7 @@ import { TriageError } from '../errors.ts';
 import type { Context } from '../incidents.ts';
 import { probeJson, runProbe } from '../probe/index.ts';
 import { assertIncident } from '../store/store.ts';
-import { lastVerification, saveVerification } from '../store/verifications.ts';
+import type { ServedStore } from './backend.ts';
 import { incidentIdOf } from './views.ts';
 
 /** The decisions a fresh connection can confirm or refute; others are about writes or people. */
@@ -31,8 +31,7 @@ const VerifyBody = z
   })
   .strict();
 
-export const verifyPlugin: FastifyPluginAsync<{ ctx: Context; timeoutMs?: number }> = async (app, { ctx, timeoutMs }) => {
-  const { store } = ctx;
+export const verifyPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore; timeoutMs?: number }> = async (app, { ctx, store, timeoutMs }) => {
 
   app.post('/api/incidents/:id/verify', async (req) => {
     const id = incidentIdOf(req);
@@ -48,14 +47,14 @@ export const verifyPlugin: FastifyPluginAsync<{ ctx: Context; timeoutMs?: number
     }
     const result = await runProbe({ url: body.url, key: ctx.key, tool: body.tool, args: body.args, timeoutMs: timeoutMs ?? 10_000 });
     const json = probeJson(result);
-    const saved = await saveVerification(store, id, json);
+    const saved = await store.saveVerification(id, json);
     return { ...json, at: new Date(saved.at).toISOString() };
   });
 
   app.get('/api/incidents/:id/verify', async (req, reply) => {
     const id = incidentIdOf(req);
     assertIncident(await store.incident(id), id);
-    const v = await lastVerification(store, id);
+    const v = await store.lastVerification(id);
     // null, not 404: "not verified yet" is a normal state of an incident, not a missing resource.
     if (!v) return reply.type('application/json').send('null');
     return { at: new Date(v.at).toISOString(), ok: v.ok, result: v.result };

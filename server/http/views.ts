@@ -7,9 +7,8 @@ import { z } from 'zod';
 import { TriageError } from '../errors.ts';
 import { incidentReport, type Context } from '../incidents.ts';
 import { excludeOf } from './incidents.ts';
-import { histogram, unitOf } from '../store/units.ts';
-import { lastVerification } from '../store/verifications.ts';
 import { Serving } from './serving.ts';
+import type { ServedStore } from './backend.ts';
 import { verifyRedacted } from '../triage/redact/index.ts';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { Analysis } from '../contract/analysis.ts';
@@ -37,9 +36,8 @@ function parse<T>(schema: z.ZodType<T>, v: unknown): T {
 const UnitQuery = z.object({ file: z.string().min(1).max(1000), line: z.coerce.number().int().min(1).max(2_147_483_647) });
 const HistogramQuery = z.object({ buckets: z.coerce.number().int().min(1).max(1000).default(120) });
 
-export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }> = async (app, opts) => {
-  const { ctx } = opts;
-  const { store } = ctx;
+export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore; serving?: Serving }> = async (app, opts) => {
+  const { ctx, store } = opts;
   const serving = opts.serving ?? new Serving(store);
 
   app.get('/api/incidents/:id/unit', async (req, reply) => {
@@ -47,8 +45,8 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }
     await serving.incident(id);
     const q = parse(UnitQuery, req.query);
     return serving.read(reply, async () => {
-      const unit = await unitOf(store, id, q.file, q.line, await store.analysis(id));
-      const exit = await apiExit(ctx, id);
+      const unit = await store.unit(id, q.file, q.line, await store.analysis(id));
+      const exit = await apiExit(ctx, store, id);
       return exit ? { ...unit, events: exitRows(unit.events, exit) } : unit;
     });
   });
@@ -58,7 +56,7 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }
     const id = incidentIdOf(req);
     await serving.incident(id);
     const q = parse(HistogramQuery, req.query);
-    const body = await serving.cached(reply, serving.answers.key('histogram', id, String(q.buckets)), async () => JSON.stringify(await histogram(store, id, q.buckets)));
+    const body = await serving.cached(reply, await serving.answers.key('histogram', id, String(q.buckets)), async () => JSON.stringify(await store.histogram(id, q.buckets)));
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
@@ -79,7 +77,7 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; serving?: Serving }
     const [report, evidence, verification] = await Promise.all([
       incidentReport(store, id, { key: ctx.key, exclude: excludeOf(query) }),
       store.eventsAt(id, analysis.failures.flatMap((f) => f.evidence)),
-      lastVerification(store, id),
+      store.lastVerification(id),
     ]);
     // The evidence lines and the analysis go out in full: through the same exit pass as the report
     // (first reading what the incident's head and evidence lines name; request ids pseudonymised),

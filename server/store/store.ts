@@ -554,6 +554,16 @@ export class Store {
     return rows.map(rowToEvent);
   }
 
+  /** Every event of the incident in seq order, a page at a time (Parquet export). */
+  async *allEvents(id: string, page = 20_000): AsyncGenerator<Event & { seq: number }> {
+    for (let after = -1; ; ) {
+      const rows = await this.query<Record<string, unknown>>(`SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id AND seq > $after ORDER BY seq LIMIT ${Math.trunc(page)}`, { id, after });
+      for (const r of rows) yield { ...rowToEvent(r), seq: Number(r.seq) };
+      if (rows.length < page) return;
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  }
+
   /** The events at given file:line places (evidence), at most 500. */
   async eventsAt(id: string, refs: readonly { file: string; line: number }[]): Promise<Event[]> {
     const list = refs.slice(0, 500);

@@ -42,6 +42,21 @@ export interface Unit {
 
 export const UNIT_LIMIT = 500;
 
+/** The failures citing any line of the seed event, and their evidence (which joins the unit). */
+export function citing(seed: Unit['seed'], analysis: Analysis | null): { failures: number[]; refs: { file: string; line: number }[] } {
+  const failures: number[] = [];
+  const refs: { file: string; line: number }[] = [];
+  if (seed && analysis) {
+    analysis.failures.forEach((f, i) => {
+      if (f.evidence.some((e) => e.file === seed.file && e.line >= seed.line && e.line <= seed.endLine)) {
+        failures.push(i);
+        refs.push(...f.evidence);
+      }
+    });
+  }
+  return { failures, refs };
+}
+
 const COLS = `seq, ts, source, file, line, end_line, kind, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id`;
 
 /** A key matches when both sides have it: session+rpc_id pairs, or a request id. */
@@ -62,17 +77,7 @@ export async function unitOf(store: Store, incidentId: string, file: string, lin
   );
   const seed = seeds[0] ? { file, line: Number(seeds[0].line), endLine: Number(seeds[0].end_line) } : null;
 
-  // Failures citing any line of the seed event; their evidence joins the unit.
-  const failures: number[] = [];
-  const refs: { file: string; line: number }[] = [];
-  if (seed && analysis) {
-    analysis.failures.forEach((f, i) => {
-      if (f.evidence.some((e) => e.file === file && e.line >= seed.line && e.line <= seed.endLine)) {
-        failures.push(i);
-        refs.push(...f.evidence);
-      }
-    });
-  }
+  const { failures, refs } = citing(seed, analysis);
   const evParams: Record<string, string | number> = {};
   const evOr = refs.slice(0, 200).map((r, i) => {
     evParams[`ef${i}`] = r.file;
@@ -111,6 +116,15 @@ export async function unitOf(store: Store, incidentId: string, file: string, lin
     { ...p, ...evParams },
   );
 
+  const total = rows.length ? Number(rows[0]!.total) : 0;
+  return unitFromRows(seed, failures, rows, total);
+}
+
+/**
+ * The unit from its rows (store columns, each with its `reasons`), in timeline order; `total` is
+ * how many events were picked before the limit. Shared with the shared store (clickhouse/units.ts).
+ */
+export function unitFromRows(seed: Unit['seed'], failures: number[], rows: Record<string, unknown>[], total: number): Unit {
   const sessionRpc = new Map<string, { session: string; rpcId: string }>();
   const requestIds = new Set<string>();
   const events: UnitEvent[] = rows.map((r) => {
@@ -142,7 +156,6 @@ export async function unitOf(store: Store, incidentId: string, file: string, lin
       reasons,
     };
   });
-  const total = rows.length ? Number(rows[0]!.total) : 0;
   return { seed, keys: { sessionRpc: [...sessionRpc.values()], requestIds: [...requestIds] }, failures, events, truncated: total > events.length };
 }
 

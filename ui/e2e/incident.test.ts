@@ -7,10 +7,8 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeZip } from '../../server/hardening/fixtures.ts';
-import { start, type Harness, watchErrors, screenshotsDir } from './support/harness.ts';
-import { buildApp } from '../../server/http/app.ts';
+import { E2E_STORE, serve, start, type Harness, watchErrors, screenshotsDir } from './support/harness.ts';
 import { INGEST_LIMITS, IngestQueue } from '../../server/http/ingest-queue.ts';
-import { openContext } from '../../server/incidents.ts';
 
 const SAMPLE = resolve('samples/restart-stale-session');
 const SHOTS = screenshotsDir();
@@ -62,7 +60,10 @@ describe('incident page', () => {
     const table = page.getByRole('table', { name: /failing request/ });
     await table.waitFor();
     await expect(page.getByTestId('headline-decision').textContent()).resolves.toContain(analysis.decision);
-    await expect(page.getByTestId('privacy-mode').textContent()).resolves.toBe('privacy mode: standard (PII redacted at exits)');
+    // A shared store keeps every incident strict (redaction.md "Tiers"); the embedded one defaults to standard.
+    await expect(page.getByTestId('privacy-mode').textContent()).resolves.toBe(
+      E2E_STORE === 'clickhouse' ? 'privacy mode: strict (everything redacted at ingest)' : 'privacy mode: standard (PII redacted at exits)',
+    );
     // The headline decision also appears on the row(s) that produced it.
     expect(await table.locator(`[data-decision="${analysis.decision}"]`).count()).toBeGreaterThan(0);
     expect(await table.locator('a[data-evidence]').count()).toBeGreaterThan(0);
@@ -374,16 +375,13 @@ describe('upload line', () => {
   it('shows where an upload waits behind another one, then ingests it and opens the incident', { timeout: 120_000 }, async () => {
     // A server of its own whose large line (server/http/ingest-queue.ts) is held by hand: every
     // upload takes that line (smallBytes 1), and the test decides when the one ahead finishes.
-    const home = mkdtempSync(join(tmpdir(), 'mcp-triage-ui-line-'));
-    const ctx = await openContext({ env: { ...process.env, MCP_TRIAGE_HOME: home }, db: join(home, 'line.duckdb'), keyFile: join(home, 'key') });
     const queue = new IngestQueue({ ...INGEST_LIMITS, smallBytes: 1 });
-    const app = await buildApp({ ctx, uiDist: 'ui/dist', ingestQueue: queue });
+    const served = await serve({ ingestQueue: queue });
     let release!: () => void;
     const ahead = queue.run(1, new AbortController().signal, () => undefined, () => new Promise<void>((r) => (release = r)));
     const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
-      const base = await app.listen({ host: '127.0.0.1', port: 0 });
-      await p.goto(base);
+      await p.goto(served.base);
       await p.evaluate(() => {
         const status: string[] = [];
         (window as unknown as { __status: string[] }).__status = status;
@@ -405,9 +403,7 @@ describe('upload line', () => {
     } finally {
       release?.();
       await p.close();
-      await app.close();
-      await ctx.store.close();
-      rmSync(home, { recursive: true, force: true });
+      await served.close();
     }
   });
 });

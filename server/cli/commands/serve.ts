@@ -142,12 +142,12 @@ export async function serve(o: ServeOptions, io: CliIO, warmup?: Warmup): Promis
     let where: string;
     if (o.store) {
       // A shared store: the workspace gives the key and formats; incidents live in ClickHouse.
-      const [{ ClickHouseStore }, { buildSharedApp }] = await Promise.all([import('../../store/clickhouse/store.ts'), import('../../http/shared-app.ts')]);
+      const { ClickHouseStore } = await import('../../store/clickhouse/store.ts');
       // A shared store is always strict (redaction.md "Tiers"), whatever the host.
       ctx = { ...(await openContext({ env: io.env, db: ':memory:', keyFile: o.keyFile })), strict: true, network: o.network };
       const shared = await ClickHouseStore.open(o.store);
       await warmup?.(ctx, io);
-      app = await buildSharedApp({ ctx, shared, ...common });
+      app = await buildApp({ ctx, shared, ...common });
       where = `store ${shared.path}; privacy mode strict for every upload, as in every shared store`;
     } else {
       ctx = { ...(await openContext({ env: io.env, db: o.db, keyFile: o.keyFile })), strict: o.strict, network: o.network };

@@ -65,6 +65,31 @@ export class ClickHouseClient {
     await this.request(`INSERT INTO ${table} FORMAT JSONEachRow`, ndjson, opts);
   }
 
+  /**
+   * One statement whose answer is read as it arrives (the SQL console: it stops reading past its
+   * size cap). Errors as for every request; `signal` calls the request off (TimeoutError/AbortError).
+   */
+  async stream(query: string, opts: RequestOptions & { signal: AbortSignal }): Promise<Response> {
+    const params = new URLSearchParams();
+    params.set('database', this.target.database);
+    for (const [k, v] of Object.entries(opts.settings ?? {})) params.set(k, String(v));
+    const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+    if (this.target.user !== null) headers.authorization = `Basic ${Buffer.from(`${this.target.user}:${this.target.password ?? ''}`).toString('base64')}`;
+    let res: Response;
+    try {
+      res = await fetch(`${this.base}/?${params}`, { method: 'POST', headers, body: query, signal: opts.signal });
+    } catch (e) {
+      if (opts.signal.aborted) throw e;
+      throw this.unreachable(e);
+    }
+    if (res.ok) return res;
+    const text = await res.text().catch((e: unknown) => {
+      if (opts.signal.aborted) throw e;
+      throw this.unreachable(e);
+    });
+    throw this.refused(res.status, text);
+  }
+
   private async request(query: string, body: string | null, opts: RequestOptions): Promise<string> {
     const params = new URLSearchParams();
     const db = opts.database === undefined ? this.target.database : opts.database;

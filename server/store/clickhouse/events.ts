@@ -86,12 +86,25 @@ export interface ChEventsResult {
 
 /** One timeline page, the number of rows matching the filters, and the cursor of the next page. */
 export async function chQueryEvents(store: ClickHouseStore, id: string, f: EventFilters): Promise<ChEventsResult> {
+  const r = await chPage(store, id, f, false);
+  return { ...r, total: r.total! };
+}
+
+/**
+ * The page as the HTTP API serves it: a text search's page goes out without its count (total
+ * null), as the embedded store's does; GET …/events/count answers it (chCountEvents).
+ */
+export function chQueryEventsPage(store: ClickHouseStore, id: string, f: EventFilters): Promise<Omit<ChEventsResult, 'total'> & { total: number | null }> {
+  return chPage(store, id, f, true);
+}
+
+async function chPage(store: ClickHouseStore, id: string, f: EventFilters, deferTextCount: boolean): Promise<Omit<ChEventsResult, 'total'> & { total: number | null }> {
   const where = compileChFilters(await store.scope(id), f);
   const whereAfter = f.after ? `${where} AND ${after(cursorKey(f.after))}` : where;
   const keys = await store.client.rows<{ ts: string; seq: string }>(
     `SELECT ts, seq FROM events WHERE ${whereAfter} ORDER BY ts, seq LIMIT ${int(f.offset)}, ${int(f.limit)}`,
   );
-  const total = await chCountWhere(store, where);
+  const total = deferTextCount && f.q ? null : await chCountWhere(store, where);
   if (!keys.length) return { rows: [], total, next: null };
   const key = (r: { ts: string; seq: string }): Key => ({ ts: decodeTs(r.ts), seq: Number(r.seq) });
   const first = key(keys[0]!);

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailureFilters, type FailuresAnswer } from '../../contract/failures.ts';
 import { buildApp } from '../../http/app.ts';
-import { buildSharedApp } from '../../http/shared-app.ts';
 import { ingestIncident, openContext, type Context } from '../../incidents.ts';
 import { entriesFromPaths } from '../../ingest/inputs.ts';
 import { REPO, tempWorkspace } from '../../testing/helpers.ts';
@@ -118,7 +117,7 @@ describe('mcp-triage failures and GET /api/failures', () => {
     expect(own.code, own.stderr).toBe(0);
     expect((JSON.parse(own.stdout) as FailuresAnswer).failures.map((r) => [r.name, r.failure.rule])).toEqual([['restart-stale-session', 'session-expired-404']]);
     const app = await buildApp({ ctx, uploadDir: join(ws.dir, 'up') });
-    const shared = await buildSharedApp({ ctx, shared: stores[1]!.store, uploadDir: join(ws.dir, 'up2') });
+    const shared = await buildApp({ ctx, shared: stores[1]!.store, uploadDir: join(ws.dir, 'up2') });
     try {
       const [x, y] = await Promise.all([app.inject({ url: '/api/failures?decision=reinitialize&since=1h' }), shared.inject({ url: '/api/failures?decision=reinitialize&since=1h' })]);
       expect(x.statusCode).toBe(200);

@@ -68,6 +68,17 @@ export const TABLES = {
       session Nullable(String), sources Array(String), joined_by Array(String)`,
     order: '(incident, idx)',
   },
+  // Uploads that named themselves (X-Upload-Id) and what their first answer said: a retry to any
+  // server of the team replays it (http/backend.ts). Written once the ingest is complete.
+  uploads: {
+    columns: `incident String, upload_id String, ts Int64, target String, result String`,
+    order: '(incident, upload_id)',
+  },
+  // The last "verify" probe of an incident (http/verify.ts): probeJson() output, redacted by the probe.
+  verifications: {
+    columns: `incident String, ts Int64, ok UInt8, result String`,
+    order: '(incident, ts)',
+  },
 } as const;
 
 export type TableName = keyof typeof TABLES;

@@ -16,9 +16,10 @@ import type { IncidentName, Progress } from '../../ingest/pipeline.ts';
 import type { InputEntry } from '../../ingest/inputs.ts';
 import type { ToolPolicy } from '../../triage/classify/policy.ts';
 import type { SessionStat } from '../../triage/analyze.ts';
-import { rowToEvent, Store, type FileRow, type IncidentRow } from '../store.ts';
+import { IngestCancelled, rowToEvent, Store, type FileRow, type IncidentRow, type UploadRecord } from '../store.ts';
+import type { Verification } from '../verifications.ts';
 import { ClickHouseClient } from './client.ts';
-import { ensureSchema } from './schema.ts';
+import { ensureSchema, localName, TABLES, type TableName } from './schema.ts';
 import { int, NO_TS, str, strList } from './sql.ts';
 import type { StoreTarget } from './target.ts';
 import { IngestWriter, newIngestId, nextVersion, type IncidentState } from './writer.ts';
@@ -120,6 +121,41 @@ export class ClickHouseStore {
     return new ClickHouseStore(client, nodes);
   }
 
+  /**
+   * The incident's version (its latest state row), or the whole store's (the latest state row of
+   * any incident): moves with every write, from any server. The HTTP answer caches are keyed on it.
+   */
+  async version(id?: string): Promise<number> {
+    const [r] = await this.client.rows<{ v: string; n: string }>(`SELECT max(version) AS v, count() AS n FROM incidents${id ? ` WHERE incident = ${str(id)}` : ''}`);
+    return Number(r?.v ?? 0) + Number(r?.n ?? 0);
+  }
+
+  /** The last verification probe of a readable incident, or null. */
+  async lastVerification(id: string): Promise<Verification | null> {
+    if (!(await this.readable(id))) return null;
+    const [r] = await this.client.rows<{ ts: string; ok: number; result: string }>(`SELECT ts, ok, result FROM verifications WHERE incident = ${str(id)} ORDER BY ts DESC LIMIT 1`);
+    return r ? { incidentId: id, at: Number(r.ts), ok: Number(r.ok) === 1, result: JSON.parse(r.result) as Record<string, unknown> } : null;
+  }
+
+  async saveVerification(id: string, result: Record<string, unknown>): Promise<Verification> {
+    const v: Verification = { incidentId: id, at: Date.now(), ok: result.ok === true, result };
+    const settings: Record<string, number> = this.target.cluster ? { insert_distributed_sync: 1 } : {};
+    await this.client.insert('verifications', JSON.stringify({ incident: id, ts: v.at, ok: v.ok ? 1 : 0, result: JSON.stringify(result) }), { settings });
+    return v;
+  }
+
+  /** What the upload named `uploadId` stored, when it completed (any server); null otherwise. */
+  async upload(uploadId: string): Promise<(UploadRecord & { incidentId: string }) | null> {
+    const [r] = await this.client.rows<{ incident: string; target: string; result: string }>(`SELECT incident, target, result FROM uploads WHERE upload_id = ${str(uploadId)} ORDER BY ts LIMIT 1`);
+    return r ? { uploadId, target: r.target, incidentId: r.incident, result: JSON.parse(r.result) as UploadRecord['result'] } : null;
+  }
+
+  /** Record a completed upload (after its ingest is visible: a retry must find the incident). */
+  async recordUpload(u: UploadRecord & { incidentId: string }): Promise<void> {
+    const settings: Record<string, number> = this.target.cluster ? { insert_distributed_sync: 1 } : {};
+    await this.client.insert('uploads', JSON.stringify({ incident: u.incidentId, upload_id: u.uploadId, ts: Date.now(), target: u.target, result: JSON.stringify(u.result) }), { settings });
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.queues.values()]);
   }
@@ -211,14 +247,39 @@ export class ClickHouseStore {
     return Object.fromEntries(rows.map((r) => [r.rule, Number(r.n)]));
   }
 
-  /** Forget an incident: a `deleted` state row; its rows are never read again. */
+  /**
+   * Forget an incident: a `deleted` state row (without its name), so no read sees it from now on;
+   * then its rows are dropped from every table on every node (purge).
+   */
   async deleteIncident(id: string): Promise<boolean> {
     return this.serial(id, async () => {
       const s = await this.state(id);
       if (!s || s.state === 'deleted') return false;
-      await new IngestWriter(this.client, id, '').state({ ...s, version: nextVersion(), ts: Date.now(), state: 'deleted' });
+      await new IngestWriter(this.client, id, '').state({ ...s, version: nextVersion(), ts: Date.now(), state: 'deleted', name: '' });
+      // The incident is gone for every reader now; a store that refuses the deletes (a user without
+      // ALTER) keeps the rows unread, as before purging existed, rather than failing the delete.
+      await this.purge(id).catch(() => undefined);
       return true;
     });
+  }
+
+  /**
+   * Drop an incident's rows (or one ingest's) from every table on every node: ClickHouse mutations
+   * (ALTER … DELETE), which it applies in the background, part by part. Readers already skip these
+   * rows (Visibility); this takes them off the disk and out of the SQL console's reach. The
+   * incident's `deleted` state row stays, so a late writer cannot bring it back.
+   */
+  async purge(id: string, ingest?: string): Promise<void> {
+    const { database: db, cluster } = this.target;
+    for (const base of this.nodes) {
+      const c = this.client.forNode(base);
+      for (const t of Object.keys(TABLES) as TableName[]) {
+        const hasIngest = /(^|,)\s*ingest String/.test(TABLES[t].columns);
+        if (ingest && !hasIngest) continue;
+        const where = ingest ? `incident = ${str(id)} AND ingest = ${str(ingest)}` : t === 'incidents' ? `incident = ${str(id)} AND state != 'deleted'` : `incident = ${str(id)}`;
+        await c.run(`ALTER TABLE ${db}.${localName(t, cluster)} DELETE WHERE ${where}`);
+      }
+    }
   }
 
   // ── events (what analysis and the report read) ───────────────────────────────
@@ -299,7 +360,7 @@ export class ClickHouseStore {
   async ingest(
     keys: IngestKeys,
     entries: readonly InputEntry[],
-    opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null },
+    opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null; /** Aborted before the rows are written: nothing is stored (IngestCancelled). */ signal?: AbortSignal },
   ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Awaited<ReturnType<typeof ingestIncident>>['secrets'] }> {
     const bytes = entries.reduce((n, e) => n + e.size, 0);
     const dir = bytes > SCRATCH_SPILL_BYTES ? mkdtempSync(join(tmpdir(), 'mcp-triage-ch-')) : null;
@@ -327,7 +388,8 @@ export class ClickHouseStore {
     const loaded = prev ? await this.loadInto(scratch, prev) : { firstSeq: 0, firstFile: 0, skipped: 0 };
     // A shared store is always strict (redaction.md "Tiers"): everything redacted before storage.
     const ctx: Context = { store: scratch, key: keys.key, formats: keys.formats, strict: true };
-    const r = await ingestIncident(ctx, entries, { id, name: opts.name, onProgress: opts.onProgress, toolPolicy: opts.toolPolicy, mode: 'strict' });
+    const r = await ingestIncident(ctx, entries, { id, name: opts.name, onProgress: opts.onProgress, toolPolicy: opts.toolPolicy, mode: 'strict', signal: opts.signal });
+    if (opts.signal?.aborted) throw new IngestCancelled();
     if (prev && r.added === 0) {
       // Nothing new (every file already held): nothing to write, the stored analysis stands.
       return { ...r, id, analysis: (await this.analysis(id)) ?? r.analysis };
@@ -386,8 +448,10 @@ export class ClickHouseStore {
         events: loaded.firstSeq + events,
       });
     } catch (e) {
-      // A new incident that did not land says so; an existing one stays as it was.
+      // A new incident that did not land says so; an existing one stays as it was. What of the ingest
+      // did land is never read (not listed as complete) and is dropped when the store can be reached.
       if (!prev) await w.state({ ...base, version: nextVersion(), ts: Date.now(), state: 'incomplete' }).catch(() => undefined);
+      await this.purge(id, ingest).catch(() => undefined);
       throw e;
     }
   }
