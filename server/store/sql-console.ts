@@ -53,16 +53,23 @@ export interface SqlOptions {
   maxBytes?: number;
 }
 
-export async function runReadOnlySql(store: Store, sql: string, opts: SqlOptions = {}): Promise<SqlResult> {
-  const cap = opts.rowCap ?? SQL_ROW_CAP;
+/** The console's limits for one request (either store): rows, time, answer size, and the error a late answer gets. */
+export function consoleBudget(opts: SqlOptions, incidentColumn: string) {
   const limitMs = opts.timeLimitMs ?? SQL_TIME_LIMIT_MS;
-  const maxBytes = opts.maxBytes ?? SQL_MAX_ANSWER_BYTES;
   const t0 = opts.startedAt ?? performance.now();
-  const deadline = t0 + limitMs;
-  const late = () =>
-    new TriageError('TRIAGE_ERR_QUERY_TIMEOUT', `query stopped after ${limitMs} ms (the console's limit for a whole request); narrow it (WHERE incident_id = …, LIMIT, fewer columns)`, {
-      limitMs,
-    });
+  return {
+    cap: opts.rowCap ?? SQL_ROW_CAP,
+    limitMs,
+    maxBytes: opts.maxBytes ?? SQL_MAX_ANSWER_BYTES,
+    t0,
+    deadline: t0 + limitMs,
+    late: () =>
+      new TriageError('TRIAGE_ERR_QUERY_TIMEOUT', `query stopped after ${limitMs} ms (the console's limit for a whole request); narrow it (WHERE ${incidentColumn} = …, LIMIT, fewer columns)`, { limitMs }),
+  };
+}
+
+export async function runReadOnlySql(store: Store, sql: string, opts: SqlOptions = {}): Promise<SqlResult> {
+  const { cap, limitMs, maxBytes, t0, deadline, late } = consoleBudget(opts, 'incident_id');
   if (!sql.trim()) throw new TriageError('TRIAGE_ERR_USAGE', 'empty query; try: SELECT source, count(*) FROM events GROUP BY source');
   if (sql.length > MAX_SQL) throw new TriageError('TRIAGE_ERR_TOO_LARGE', `query longer than ${MAX_SQL} characters`);
   if (performance.now() >= deadline) throw late();

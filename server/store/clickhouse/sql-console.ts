@@ -16,7 +16,7 @@
 // ClickHouse user may read; it shows the tables as they are, so rows of a deleted incident or a
 // failed ingest are there until ClickHouse has applied their deletes (store.ts purge).
 import { TriageError } from '../../errors.ts';
-import { SQL_MAX_ANSWER_BYTES, SQL_ROW_CAP, SQL_TIME_LIMIT_MS, type SqlOptions, type SqlResult } from '../sql-console.ts';
+import { consoleBudget, type SqlOptions, type SqlResult } from '../sql-console.ts';
 import type { ClickHouseStore } from './store.ts';
 
 const MAX_SQL = 20_000;
@@ -41,13 +41,7 @@ function cell(v: unknown, type: string): unknown {
 }
 
 export async function chRunReadOnlySql(store: ClickHouseStore, sql: string, opts: SqlOptions = {}): Promise<SqlResult> {
-  const cap = opts.rowCap ?? SQL_ROW_CAP;
-  const limitMs = opts.timeLimitMs ?? SQL_TIME_LIMIT_MS;
-  const maxBytes = opts.maxBytes ?? SQL_MAX_ANSWER_BYTES;
-  const t0 = opts.startedAt ?? performance.now();
-  const deadline = t0 + limitMs;
-  const late = () =>
-    new TriageError('TRIAGE_ERR_QUERY_TIMEOUT', `query stopped after ${limitMs} ms (the console's limit for a whole request); narrow it (WHERE incident = …, LIMIT, fewer columns)`, { limitMs });
+  const { cap, limitMs, maxBytes, t0, deadline, late } = consoleBudget(opts, 'incident');
   if (!sql.trim()) throw new TriageError('TRIAGE_ERR_USAGE', 'empty query; try: SELECT source, count() FROM events GROUP BY source');
   if (sql.length > MAX_SQL) throw new TriageError('TRIAGE_ERR_TOO_LARGE', `query longer than ${MAX_SQL} characters`);
   const body = sql.trim().replace(/;\s*$/, '');
