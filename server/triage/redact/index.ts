@@ -90,6 +90,17 @@ function isOurs(text: string): boolean {
   return text.trim() !== '' && rest.trim() === '';
 }
 
+/**
+ * Can a fresh line redactor start at `next` as if it had read every line up to `prev`? The state
+ * a redactor carries from line to line is a HAR `"name"` line's (cleared by the next non-blank
+ * line), a token that may wrap onto the next line (only a line CONTINUATION matches continues
+ * it), a PEM block and a `"cookies": [` list; the last two span many lines and the caller
+ * checks them over its chunk (server/ingest/chunks.ts). Both lines cleaned (ANSI, prefix).
+ */
+export function freshRedactorFits(prev: string, next: string): boolean {
+  return prev.trim() !== '' && !HAR_NAME.test(prev) && !CONTINUATION.test(next);
+}
+
 /** Pass 2. One instance per file: PEM blocks and wrapped JWTs carry state from line to line. */
 export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
   const ledger = opts.ledger ?? new SecretLedger();
