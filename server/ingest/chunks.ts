@@ -316,13 +316,14 @@ export class ChunkPool {
     this.wakeAll();
   }
 
-  /** Resolves once more may be read (throws if a runner failed). */
-  async room(): Promise<void> {
-    while (this.inFlight >= this.budget && !this.failure) await new Promise<void>((r) => this.wakers.push(r));
+  /** Resolves once more may be read, or once `stop()` holds (throws if a runner failed). */
+  async room(stop: () => boolean = () => false): Promise<void> {
+    while (this.inFlight >= this.budget && !this.failure && !stop()) await new Promise<void>((r) => this.wakers.push(r));
     if (this.failure) throw this.failure;
   }
 
-  private wakeAll(): void {
+  /** Wake whoever waits in room() (its `stop` may hold now). */
+  wakeAll(): void {
     const w = this.wakers;
     this.wakers = [];
     for (const f of w) f();

@@ -260,6 +260,9 @@ async function ingestWith(pool: ChunkPool, store: Store, incidentId: string, nam
         const meter = new ProgressMeter('parse', fresh.map((s) => s.entry), opts.onProgress);
         const work = new Channel<FileWork>();
         let stopped = false;
+        const stop = () => stopped;
+        // The file being read: a failure to read it (cancelled, a damaged stream) reaches its reader too.
+        let reading: { fail(e: unknown): void } | null = null;
         // Producer: reads the files in order, cuts them into chunks and hands those to the pool
         // (as far ahead as its read-ahead allows)…
         const produce = async () => {
@@ -269,23 +272,25 @@ async function ingestWith(pool: ChunkPool, store: Store, incidentId: string, nam
             const chunks = fairEntry(meter.counted(s.entry)).open();
             if (s.whole) {
               const job = pool.whole(s.entry.name);
+              reading = job.events;
               work.push({ kind: 'whole', job });
               for await (const b of chunks) {
                 if (stopped) return;
                 job.push(b);
-                await pool.room();
+                await pool.room(stop);
               }
               job.end();
               continue;
             }
             const jobs = new Channel<Promise<LinesResult>>();
+            reading = jobs;
             work.push({ kind: 'lines', jobs });
             const splitter = new Splitter(s.plan, opts.chunkBytes);
             let first = true;
             const post = async (piece: Buffer) => {
               jobs.push(pool.lines(piece, !first, s.plan));
               first = false;
-              await pool.room();
+              await pool.room(stop);
             };
             for await (const b of chunks) {
               if (stopped) return;
@@ -297,7 +302,10 @@ async function ingestWith(pool: ChunkPool, store: Store, incidentId: string, nam
         };
         const producing = produce().then(
           () => work.close(),
-          (e: unknown) => work.fail(e),
+          (e: unknown) => {
+            reading?.fail(e);
+            work.fail(e);
+          },
         );
         // …consumer: parses the prepared lines of each file in order and writes them.
         const fair = new Fair();
@@ -338,6 +346,7 @@ async function ingestWith(pool: ChunkPool, store: Store, incidentId: string, nam
           }
         } finally {
           stopped = true;
+          pool.wakeAll();
           await producing;
         }
         meter.finish();
