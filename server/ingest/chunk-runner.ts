@@ -18,6 +18,7 @@ import { PREFIX_RULES, type Layout } from '../../parsers/engine/clean.ts';
 import { MAX_LINE_BYTES, readLines } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, redactInput, type FileStats, type PreparedLines } from '../../parsers/engine/parse-file.ts';
 import { createLineRedactor, SecretLedger, SessionIdBook, type EngineTier, type LedgerRecord } from '../triage/redact/index.ts';
+import { Fair } from './fair.ts';
 
 export type ToRunner =
   | { type: 'init'; key: Uint8Array; tier: EngineTier; formats: Array<[unknown, string]>; bookIds: string[] }
@@ -45,6 +46,8 @@ export type FromRunner =
   | { type: 'error'; id: number; message: string };
 
 const EVENT_BATCH = 2000;
+/** Lines between two looks at the clock (fair.ts: on the main thread, other requests get turns). */
+const FAIR_LINES = 256;
 
 /** Chunks of a whole job as they arrive, as an async iterable; `taken` is told each one's size. */
 class ChunkQueue implements AsyncIterable<Buffer> {
@@ -92,6 +95,7 @@ export class ChunkRunner {
   private baseSize = 0;
   private chain: Promise<void> = Promise.resolve();
   private readonly queues = new Map<number, ChunkQueue>();
+  private readonly fair = new Fair();
 
   constructor(private readonly send: (m: FromRunner, transfer?: ArrayBuffer[]) => void) {}
 
@@ -155,6 +159,10 @@ export class ChunkRunner {
     const ansi: number[] = [];
     const stamp: number[] = [];
     for await (const raw of readLines(once(asBuffer(m.bytes)), MAX_LINE_BYTES, m.continued)) {
+      if (text.length % FAIR_LINES === 0) {
+        const t = this.fair.turn();
+        if (t) await t;
+      }
       const input = redactInput(raw, plan);
       text.push(input.text === null ? null : redact(input.text));
       cut.push(raw.cut);
@@ -170,6 +178,10 @@ export class ChunkRunner {
     const stats = newStats(name);
     let batch: Event[] = [];
     for await (const e of parseFile(readLines(q), { file: name, formats: this.formats, redact }, stats)) {
+      if (batch.length % FAIR_LINES === 0) {
+        const t = this.fair.turn();
+        if (t) await t;
+      }
       batch.push(e);
       if (batch.length >= EVENT_BATCH) {
         this.send({ type: 'events', id, events: batch });
