@@ -14,15 +14,17 @@
 import type { Event } from '../../parsers/contract/event.ts';
 import type { FormatSpec } from '../../parsers/contract/format.ts';
 import { compileFormat, type CompiledFormat } from '../../parsers/engine/apply.ts';
-import { PREFIX_RULES, type Layout } from '../../parsers/engine/clean.ts';
+import { PREFIX_RULES, stripAnsi, type Layout } from '../../parsers/engine/clean.ts';
 import { MAX_LINE_BYTES, readLines } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, redactInput, type FileStats, type PreparedLines } from '../../parsers/engine/parse-file.ts';
-import { createLineRedactor, SecretLedger, SessionIdBook, type EngineTier, type LedgerRecord } from '../triage/redact/index.ts';
+import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook, type EngineTier, type LedgerRecord } from '../triage/redact/index.ts';
 import { Fair } from './fair.ts';
 
 export type ToRunner =
   | { type: 'init'; key: Uint8Array; tier: EngineTier; formats: Array<[unknown, string]>; bookIds: string[] }
   | { type: 'lines'; id: number; bytes: Uint8Array; continued: boolean; prefix: string | null; layout: Layout }
+  /** Pass 1: the raw session ids a byte range names (`bytes`), or a whole file's (streamed like `whole`). */
+  | { type: 'ids'; id: number; bytes?: Uint8Array; continued: boolean }
   | { type: 'whole'; id: number; name: string }
   | { type: 'data'; id: number; bytes: Uint8Array }
   | { type: 'end'; id: number };
@@ -39,6 +41,7 @@ export interface ChunkState {
 
 export type FromRunner =
   | { type: 'lines'; id: number; lines: PreparedLines; state: ChunkState }
+  | { type: 'ids'; id: number; ids: string[] }
   | { type: 'events'; id: number; events: Event[] }
   | { type: 'whole'; id: number; stats: FileStats; state: ChunkState }
   /** Bytes of a whole job taken off its queue (the main thread's read-ahead moves on). */
@@ -112,6 +115,17 @@ export class ChunkRunner {
       case 'lines':
         this.run(m.id, () => this.lines(m));
         break;
+      case 'ids': {
+        if (m.bytes) {
+          const bytes = asBuffer(m.bytes);
+          this.run(m.id, () => this.ids(m.id, once(bytes), m.continued));
+          break;
+        }
+        const q = new ChunkQueue((bytes) => this.send({ type: 'ack', id: m.id, bytes }));
+        this.queues.set(m.id, q);
+        this.run(m.id, () => this.ids(m.id, q, false));
+        break;
+      }
       case 'whole': {
         const q = new ChunkQueue((bytes) => this.send({ type: 'ack', id: m.id, bytes }));
         this.queues.set(m.id, q);
@@ -171,6 +185,20 @@ export class ChunkRunner {
     }
     const lines = { text, cut: Int32Array.from(cut), ansi: Uint8Array.from(ansi), stamp: Float64Array.from(stamp) };
     this.send({ type: 'lines', id: m.id, lines, state: done() }, [lines.cut.buffer, lines.ansi.buffer, lines.stamp.buffer]);
+  }
+
+  /** Pass 1 over some bytes: the session ids they name, in the order met (collectSessionIds on each line, ANSI stripped). */
+  private async ids(id: number, bytes: AsyncIterable<Buffer>, continued: boolean): Promise<void> {
+    const book = new SessionIdBook();
+    let n = 0;
+    for await (const l of readLines(bytes, MAX_LINE_BYTES, continued)) {
+      if (++n % FAIR_LINES === 0) {
+        const t = this.fair.turn();
+        if (t) await t;
+      }
+      collectSessionIds(stripAnsi(l.text).text, book);
+    }
+    this.send({ type: 'ids', id, ids: [...book.raw] });
   }
 
   private async whole(id: number, name: string, q: ChunkQueue): Promise<void> {

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { Event } from '../../parsers/contract/event.ts';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { NUMBER_LINE, stripAnsi, stripPrefix } from '../../parsers/engine/clean.ts';
+import { sniffEncoding } from '../../parsers/engine/lines.ts';
 import type { FileStats, LinePlan, PreparedLines } from '../../parsers/engine/parse-file.ts';
 import { freshRedactorFits, type EngineTier } from '../triage/redact/index.ts';
 import { ChunkRunner, type ChunkState, type FromRunner, type ToRunner } from './chunk-runner.ts';
@@ -206,8 +207,15 @@ interface Runner {
   terminate(): Promise<void>;
 }
 
+/** Pass 1 of one file: feed it the file's bytes; `ids()` gives the session ids they name, in order. */
+export interface IdsJob {
+  push(b: Buffer): Promise<void>;
+  ids(): Promise<string[]>;
+}
+
 type Pending =
   | { kind: 'lines'; runner: Runner; bytes: number; resolve: (r: LinesResult) => void; reject: (e: unknown) => void }
+  | { kind: 'ids'; runner: Runner; bytes: number; resolve: (ids: string[]) => void; reject: (e: unknown) => void }
   | { kind: 'whole'; runner: Runner; job: WholeJob; resolve: (r: { stats: FileStats; state: ChunkState }) => void; reject: (e: unknown) => void };
 
 /**
@@ -227,7 +235,7 @@ export class ChunkPool {
 
   constructor(
     readonly workers: number,
-    chunkBytes = CHUNK_BYTES,
+    private readonly chunkBytes = CHUNK_BYTES,
   ) {
     this.budget = Math.max(4 * 1024 * 1024, (workers + 2) * chunkBytes);
     if (workers === 0) {
@@ -277,6 +285,65 @@ export class ChunkPool {
     const own = this.workers ? new Uint8Array(bytes) : bytes;
     runner.post({ type: 'lines', id, bytes: own, continued, prefix: plan.prefix?.id ?? null, layout: plan.layout }, this.workers ? [own.buffer as ArrayBuffer] : []);
     return p;
+  }
+
+  /** Pass 1 of one byte range (or, with `stream`, of the bytes sent after it through `data`): its session ids. */
+  private idsOf(bytes: Buffer | null, continued: boolean, bytesCount: number): { id: number; runner: Runner; done: Promise<string[]> } {
+    const id = this.nextId++;
+    const runner = this.pick();
+    runner.load += bytesCount;
+    this.inFlight += bytesCount;
+    const done = new Promise<string[]>((resolve, reject) => this.pending.set(id, { kind: 'ids', runner, bytes: bytesCount, resolve, reject }));
+    done.catch(() => undefined);
+    if (this.failure) return { id, runner, done: Promise.reject(this.failure) };
+    const own = bytes && this.workers ? new Uint8Array(bytes) : bytes;
+    runner.post({ type: 'ids', id, ...(own ? { bytes: own } : {}), continued }, own && this.workers ? [own.buffer as ArrayBuffer] : []);
+    return { id, runner, done };
+  }
+
+  /**
+   * Pass 1 of one file: cut like pass 2 (Splitter, with no prefix: collectSessionIds reads raw
+   * lines) into ranges whose ids runners collect, or streamed whole to one runner when its first
+   * bytes are not UTF-8 (UTF-16 is not cut at 0x0A). The ids come back in file order.
+   */
+  ids(): IdsJob {
+    let splitter: Splitter | null = null;
+    let stream: { id: number; runner: Runner; done: Promise<string[]> } | null = null;
+    const parts: Promise<string[]>[] = [];
+    let first = true;
+    const range = async (piece: Buffer) => {
+      parts.push(this.idsOf(piece, !first, piece.length).done);
+      first = false;
+      await this.room();
+    };
+    return {
+      push: async (b) => {
+        if (!b.length) return;
+        if (!splitter && !stream) {
+          if (sniffEncoding(b) === 'utf-8') splitter = new Splitter({ prefix: null, layout: { numberLines: false, doubledBlank: false } }, this.chunkBytes);
+          else {
+            stream = this.idsOf(null, false, 0);
+            parts.push(stream.done);
+          }
+        }
+        if (stream) {
+          this.inFlight += b.length;
+          stream.runner.load += b.length;
+          const own = this.workers ? new Uint8Array(b) : b;
+          stream.runner.post({ type: 'data', id: stream.id, bytes: own }, this.workers ? [own.buffer as ArrayBuffer] : []);
+          await this.room();
+          return;
+        }
+        for (const piece of splitter!.push(b)) await range(piece);
+      },
+      ids: async () => {
+        if (stream) stream.runner.post({ type: 'end', id: stream.id });
+        else if (splitter) for (const piece of splitter.end()) await range(piece);
+        const out: string[] = [];
+        for (const p of parts) for (const id of await p) out.push(id);
+        return out;
+      },
+    };
   }
 
   /** Parse one file whole on a runner (a JSON document, UTF-16 text). */
@@ -333,6 +400,13 @@ export class ChunkPool {
     const p = this.pending.get(m.id);
     if (!p) return;
     switch (m.type) {
+      case 'ids':
+        if (p.kind !== 'ids') return;
+        this.pending.delete(m.id);
+        runner.load -= p.bytes;
+        this.release(p.bytes);
+        p.resolve(m.ids);
+        break;
       case 'lines':
         if (p.kind !== 'lines') return;
         this.pending.delete(m.id);

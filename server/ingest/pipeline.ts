@@ -4,10 +4,9 @@
 import { createHash } from 'node:crypto';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { SAMPLE_LINES } from '../../parsers/engine/detect.ts';
-import { stripAnsi } from '../../parsers/engine/clean.ts';
 import { detach, readLines, sniffEncoding, type RawLine } from '../../parsers/engine/lines.ts';
 import { newStats, parsePrepared, planLines, type FileStats, type LinePlan, type PreparedLines } from '../../parsers/engine/parse-file.ts';
-import { collectSessionIds, createLateSweep, SecretLedger, SessionIdBook, type EngineTier } from '../triage/redact/index.ts';
+import { createLateSweep, SecretLedger, SessionIdBook, type EngineTier } from '../triage/redact/index.ts';
 import type { PrivacyMode } from '../contract/privacy.ts';
 import { IngestCancelled, type FileRow, type Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
@@ -71,8 +70,18 @@ function damageDetail(name: string, message: string): string {
  * Pass 1: hash every entry, collect the raw session ids it mentions (memory only), and screen its
  * first bytes (screen.ts): empty, binary, damaged and not-a-log entries are marked, not parsed.
  */
-export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, formats: readonly CompiledFormat[], onProgress?: IngestOptions['onProgress']): Promise<ScannedEntry[]> {
+export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, formats: readonly CompiledFormat[], onProgress?: IngestOptions['onProgress'], pool?: ChunkPool): Promise<ScannedEntry[]> {
+  if (!pool) {
+    const own = new ChunkPool(0);
+    try {
+      return await scanEntries(entries, book, formats, onProgress, own);
+    } finally {
+      await own.close();
+    }
+  }
   const out: ScannedEntry[] = [];
+  // Each file's ids, merged into the book in file order once every file is read.
+  const ids: Promise<string[]>[] = [];
   const meter = new ProgressMeter('scan', entries, onProgress);
   for (const [i, entry] of entries.entries()) {
     meter.start(i);
@@ -102,18 +111,17 @@ export async function scanEntries(entries: readonly InputEntry[], book: SessionI
       }
     };
     let damaged: string | null = null;
-    const headLines: RawLine[] = [];
+    // The file's lines go to the pool (runners collect their session ids), in byte ranges.
+    const job = pool.ids();
     try {
-      for await (const l of readLines(tee())) {
-        if (headLines.length < SAMPLE_LINES) headLines.push({ ...l, text: detach(l.text) });
-        collectSessionIds(stripAnsi(l.text).text, book);
-      }
+      for await (const chunk of tee()) await job.push(chunk);
     } catch (e) {
       // A compressed stream that breaks is this entry's problem, not the ingest's (bombs stay errors: 413).
       if (!(e instanceof TriageError) || e.code !== 'TRIAGE_ERR_UNSUPPORTED_MEDIA') throw e;
       damaged = damageDetail(entry.name, e.message);
     }
-    const plan = planLines(headLines);
+    ids.push(job.ids());
+    const plan = planLines(await headLines(head, bytes > headLen));
     const scanned: ScannedEntry = { entry, sha256: hash.digest('hex'), bytes, plan, whole: plan.doc !== null || (encoding !== null && encoding !== 'utf-8') };
     if (damaged) scanned.skip = { file: entry.name, reason: 'damaged', detail: damaged };
     else if (binary) scanned.skip = { file: entry.name, reason: 'binary', detail: binary };
@@ -123,8 +131,24 @@ export async function scanEntries(entries: readonly InputEntry[], book: SessionI
     }
     out.push(scanned);
   }
+  for (const p of ids) for (const id of await p) book.add(id);
   meter.finish();
   return out;
+}
+
+/** The first SAMPLE_LINES lines of a file from its first bytes (`more`: the file goes on, so the last line read may be cut short: dropped). */
+async function headLines(head: readonly Buffer[], more: boolean): Promise<RawLine[]> {
+  const lines: RawLine[] = [];
+  for await (const l of readLines(
+    (async function* () {
+      yield* head;
+    })(),
+  )) {
+    lines.push({ ...l, text: detach(l.text) });
+    if (lines.length > SAMPLE_LINES) break;
+  }
+  if (more || lines.length > SAMPLE_LINES) lines.pop();
+  return lines.slice(0, SAMPLE_LINES);
 }
 
 /**
@@ -232,7 +256,7 @@ async function ingestWith(pool: ChunkPool, store: Store, incidentId: string, nam
   const book = new SessionIdBook();
   const ledger = new SecretLedger();
   try {
-    const all = await scanEntries(entries, book, opts.formats, opts.onProgress);
+    const all = await scanEntries(entries, book, opts.formats, opts.onProgress, pool);
     const skippedFiles = all.flatMap((s) => (s.skip ? [s.skip] : []));
     const scanned = all.filter((s) => !s.skip);
     // Nothing left to read: refuse before anything is written, so no empty incident appears.
