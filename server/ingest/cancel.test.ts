@@ -1,10 +1,12 @@
 // An ingest that stops in pass 2 — called off (the client went away) or a file that breaks while
-// it is read — stores nothing, with or without worker threads, and the store takes the next ingest.
+// it is read — stores nothing, with or without worker threads, and the store takes the next ingest;
+// a worker that dies costs a rerun on this thread, not the ingest.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFormats } from '../../parsers/engine/registry.ts';
 import { IngestCancelled, Store } from '../store/store.ts';
 import { TEST_KEY } from '../testing/helpers.ts';
 import type { InputEntry } from './inputs.ts';
+import { ChunkPool } from './chunks.ts';
 import { ingestIntoStore } from './pipeline.ts';
 
 const formats = loadFormats({});
@@ -76,5 +78,23 @@ describe('an ingest that stops in pass 2 stores nothing', () => {
     expect(Number(rows[0]!.n)).toBe(4000);
     const raw = await store.query<{ n: bigint }>("SELECT count(*) AS n FROM events WHERE contains(text, 'Wint3rIsC0ming')");
     expect(Number(raw[0]!.n)).toBe(0);
+  });
+});
+
+describe('a worker that dies', () => {
+  it('rolls its ingest back, which runs again on this thread and stores what 0 workers store', async () => {
+    const files = () => [entry('a.log', text(0)), entry('b.log', text(1))];
+    const texts = async (id: string) => (await store.query<{ text: string }>('SELECT text FROM events WHERE incident_id = $id ORDER BY seq', { id })).map((r) => r.text);
+    const plain = store.newIncidentId();
+    await ingestIntoStore(store, plain, 'plain', files(), { key: TEST_KEY, formats, workers: 0, chunkBytes: 8192 });
+    const id = store.newIncidentId();
+    ChunkPool.faults.workerDies = true;
+    try {
+      await ingestIntoStore(store, id, 'retried', files(), { key: TEST_KEY, formats, workers: 2, chunkBytes: 8192 });
+    } finally {
+      ChunkPool.faults.workerDies = false;
+    }
+    expect(await texts(id)).toEqual(await texts(plain));
+    expect((await store.listIncidents()).filter((i) => i.id === id)).toHaveLength(1);
   });
 });

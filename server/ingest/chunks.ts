@@ -32,6 +32,13 @@ export function workerCount(bytes: number, requested?: number): number {
   return bytes < WORKERS_MIN_BYTES ? 0 : Math.min(availableParallelism(), 8);
 }
 
+/** A rejected promise that is not reported unhandled (its reader may have stopped before it). */
+function failed<T>(e: unknown): Promise<T> {
+  const p = Promise.reject(e) as Promise<T>;
+  p.catch(() => undefined);
+  return p;
+}
+
 /** A worker thread died or failed a job: the ingest rolls back and runs again on this thread. */
 export class WorkerFailed extends Error {}
 
@@ -224,6 +231,8 @@ type Pending =
  * waits while the bytes handed out and not yet given back pass the budget.
  */
 export class ChunkPool {
+  /** Tests: a worker pool fails as a dead worker would when its next answer arrives. */
+  static faults: { workerDies?: boolean } = {};
   private readonly runners: Runner[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
@@ -273,7 +282,7 @@ export class ChunkPool {
 
   /** Prepare one chunk of a line-mode file (`continued`: not the file's first). */
   lines(bytes: Buffer, continued: boolean, plan: Pick<LinePlan, 'prefix' | 'layout'>): Promise<LinesResult> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.failure) return failed(this.failure);
     const id = this.nextId++;
     const runner = this.pick();
     const n = bytes.length;
@@ -295,7 +304,7 @@ export class ChunkPool {
     this.inFlight += bytesCount;
     const done = new Promise<string[]>((resolve, reject) => this.pending.set(id, { kind: 'ids', runner, bytes: bytesCount, resolve, reject }));
     done.catch(() => undefined);
-    if (this.failure) return { id, runner, done: Promise.reject(this.failure) };
+    if (this.failure) return { id, runner, done: failed(this.failure) };
     const own = bytes && this.workers ? new Uint8Array(bytes) : bytes;
     runner.post({ type: 'ids', id, ...(own ? { bytes: own } : {}), continued }, own && this.workers ? [own.buffer as ArrayBuffer] : []);
     return { id, runner, done };
@@ -336,12 +345,16 @@ export class ChunkPool {
         }
         for (const piece of splitter!.push(b)) await range(piece);
       },
-      ids: async () => {
-        if (stream) stream.runner.post({ type: 'end', id: stream.id });
-        else if (splitter) for (const piece of splitter.end()) await range(piece);
-        const out: string[] = [];
-        for (const p of parts) for (const id of await p) out.push(id);
-        return out;
+      ids: () => {
+        const all = (async () => {
+          if (stream) stream.runner.post({ type: 'end', id: stream.id });
+          else if (splitter) for (const piece of splitter.end()) await range(piece);
+          const out: string[] = [];
+          for (const p of parts) for (const id of await p) out.push(id);
+          return out;
+        })();
+        all.catch(() => undefined); // read once every file is scanned, unless pass 1 stopped first
+        return all;
       },
     };
   }
@@ -397,6 +410,7 @@ export class ChunkPool {
   }
 
   private receive(runner: Runner, m: FromRunner): void {
+    if (this.workers && ChunkPool.faults.workerDies) return this.fail(new WorkerFailed('ingest worker exited (injected)'));
     const p = this.pending.get(m.id);
     if (!p) return;
     switch (m.type) {
