@@ -410,7 +410,10 @@ export class ChunkPool {
   }
 
   private receive(runner: Runner, m: FromRunner): void {
-    if (this.workers && ChunkPool.faults.workerDies) return this.fail(new WorkerFailed('ingest worker exited (injected)'));
+    if (this.workers && ChunkPool.faults.workerDies) {
+      this.fail(new WorkerFailed('ingest worker exited (injected)'));
+      return;
+    }
     const p = this.pending.get(m.id);
     if (!p) return;
     switch (m.type) {
