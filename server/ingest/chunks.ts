@@ -54,11 +54,11 @@ const CONTINUES = /^(?:\s|[}\])]|Caused by|During handling|The above exception|\
  * yet (more bytes needed; with `final`, the whole of buf is the chunk).
  *
  * A good boundary at byte p (the start of the line [p, end)): the line before is one a fresh
- * redactor can follow (freshRedactorFits), the line does not continue the one above (a traceback,
- * a pretty-printed document stays in one chunk), and no PEM block or cookie list opened in the
+ * redactor can follow (freshRedactorFits) and is not indented, the line does not continue the one
+ * above (a traceback, a pretty-printed document stays in one chunk), and no PEM block or cookie list opened in the
  * chunk is still open (tracked forward, so a long chunk is scanned once per call).
  */
-export function chunkEnd(buf: Buffer, target: number, plan: Pick<LinePlan, 'prefix' | 'layout'>, final: boolean): number {
+export function chunkEnd(buf: Buffer, target: number, plan: Pick<LinePlan, 'prefix' | 'layout'>, final: boolean, resume: { from: number } = { from: 0 }): number {
   const force = target * FORCE_FACTOR;
   const clean = (a: number, b: number) => stripPrefix(stripAnsi(buf.toString('utf8', a, b).replace(/\r$/, '')).text, plan.prefix);
   // PEM blocks and cookie lists opened before `scanned` and not closed since.
@@ -74,26 +74,36 @@ export function chunkEnd(buf: Buffer, target: number, plan: Pick<LinePlan, 'pref
     if (cookiesAt >= 0 && /\n[ \t]*\]/.test(buf.toString('latin1', Math.max(cookiesAt, scanned - 1, 0), p))) cookiesAt = -1;
     scanned = p;
   };
-  let i = buf.indexOf(10, Math.max(0, target - 1));
+  // `resume.from`: where the last call on this chunk stopped for want of bytes (the lines before
+  // it were all rejected, and stay so), so a long chunk's lines are looked at once.
+  let i = buf.indexOf(10, Math.max(0, target - 1, resume.from));
   while (i >= 0) {
     const p = i + 1;
-    if (p >= buf.length) return -1;
+    if (p >= buf.length) {
+      resume.from = i;
+      return -1;
+    }
     if (p >= force) return p;
     let end = buf.indexOf(10, p);
     if (end < 0) {
-      if (!final) return -1;
+      if (!final) {
+        resume.from = i;
+        return -1;
+      }
       end = buf.length;
     }
     const next = clean(p, end);
     if (next !== '' && !CONTINUES.test(next)) {
       const prev = clean(buf.lastIndexOf(10, p - 2) + 1, p - 1);
-      if (!(plan.layout.numberLines && NUMBER_LINE.test(prev)) && freshRedactorFits(prev, next)) {
+      // …nor the line after an indented one (a traceback's closing `ValueError: …`)
+      if (!/^\s/.test(prev) && !(plan.layout.numberLines && NUMBER_LINE.test(prev)) && freshRedactorFits(prev, next)) {
         scanTo(p);
         if (!pemOpen && cookiesAt < 0) return p;
       }
     }
     i = end < buf.length ? end : -1;
   }
+  resume.from = Math.max(resume.from, buf.length - 1);
   return -1;
 }
 
@@ -104,6 +114,7 @@ export class Splitter {
   /** Try to cut again once this many bytes are held (a failed try waits for more). */
   private nextTry: number;
   private emitted = false;
+  private readonly resume = { from: 0 };
 
   constructor(
     private readonly plan: Pick<LinePlan, 'prefix' | 'layout'>,
@@ -118,7 +129,7 @@ export class Splitter {
     this.len += b.length;
     while (this.len >= this.nextTry) {
       const all = this.take();
-      const p = chunkEnd(all, this.target, this.plan, false);
+      const p = chunkEnd(all, this.target, this.plan, false, this.resume);
       if (p < 0) {
         this.parts = [all];
         this.nextTry = this.len + Math.max(64 * 1024, this.target >> 2);
@@ -131,7 +142,7 @@ export class Splitter {
   *end(): Generator<Buffer> {
     let all = this.take();
     for (;;) {
-      const p = all.length > this.target ? chunkEnd(all, this.target, this.plan, true) : -1;
+      const p = all.length > this.target ? chunkEnd(all, this.target, this.plan, true, this.resume) : -1;
       if (p < 0) break;
       yield this.cut(all, p);
       all = this.take();
@@ -150,6 +161,7 @@ export class Splitter {
     this.parts = rest.length ? [rest] : [];
     this.len = rest.length;
     this.nextTry = this.target;
+    this.resume.from = 0;
     this.emitted = true;
     return all.subarray(0, p);
   }
