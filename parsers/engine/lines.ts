@@ -12,8 +12,21 @@ export interface RawLine {
   cut: number;
 }
 
-export async function* readLines(stream: AsyncIterable<Buffer | string> | Readable, maxLine = MAX_LINE_BYTES): AsyncGenerator<RawLine> {
-  let decoder: TextDecoder | null = null;
+/** The encoding readLines reads a stream in, from its first chunk. */
+export function sniffEncoding(buf: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
+  if (buf[0] === 0xff && buf[1] === 0xfe) return 'utf-16le';
+  if (buf[0] === 0xfe && buf[1] === 0xff) return 'utf-16be';
+  if (buf.length >= 4 && buf[0] !== 0 && buf[1] === 0 && buf[2] !== 0 && buf[3] === 0) return 'utf-16le'; // BOM-less UTF-16LE text
+  return 'utf-8';
+}
+
+/**
+ * `continued`: the bytes are a later part of a UTF-8 file that starts at a line (an ingest chunk,
+ * server/ingest/chunks.ts): no encoding is sniffed and a leading byte-order mark is text, as it
+ * would be in the middle of the whole file, so the lines are exactly the whole file's.
+ */
+export async function* readLines(stream: AsyncIterable<Buffer | string> | Readable, maxLine = MAX_LINE_BYTES, continued = false): AsyncGenerator<RawLine> {
+  let decoder: TextDecoder | null = continued ? new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }) : null;
   let carry = '';
   let carryCut = 0;
   let n = 0;
@@ -24,10 +37,7 @@ export async function* readLines(stream: AsyncIterable<Buffer | string> | Readab
     else {
       let buf = chunk;
       if (!decoder) {
-        let enc = 'utf-8';
-        if (buf[0] === 0xff && buf[1] === 0xfe) enc = 'utf-16le';
-        else if (buf[0] === 0xfe && buf[1] === 0xff) enc = 'utf-16be';
-        else if (buf.length >= 4 && buf[0] !== 0 && buf[1] === 0 && buf[2] !== 0 && buf[3] === 0) enc = 'utf-16le'; // BOM-less UTF-16LE text
+        const enc = sniffEncoding(buf);
         decoder = new TextDecoder(enc, { fatal: false, ignoreBOM: false });
         if (enc === 'utf-8' && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
       }

@@ -58,7 +58,7 @@ export function newStats(file: string): FileStats {
 /**
  * What a file's head decides before any line is redacted: the line prefix to strip, whether it is
  * a whole JSON document, and the layout quirks whose lines are skipped. A pure function of the
- * raw head, so a redaction worker reading the same bytes decides the same (redact-pipeline.ts).
+ * raw head: the ingest decides it in pass 1 and its workers prepare lines by it (server/ingest/chunks.ts).
  */
 export interface LinePlan {
   prefix: PrefixRule | null;
@@ -77,7 +77,7 @@ export function planLines(head: readonly RawLine[]): LinePlan {
 }
 
 /** In line mode: the text parseFile gives `redact` for this physical line, or null when the layout skips it. */
-export function redactInput(raw: RawLine, plan: LinePlan): { text: string | null; ansi: boolean; stamp: number | null } {
+export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null } {
   const a = stripAnsi(raw.text);
   const cleaned = stripPrefix(a.text, plan.prefix);
   const skip = (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '');
@@ -100,12 +100,46 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   // Bounded prefix for detection; it is replayed below.
   const head = await readHead(it);
   const plan = planLines(head);
-  const { prefix, sample, doc, layout } = plan;
-  stats.prefix = prefix?.id ?? null;
-  if (doc) {
-    yield* parseDocument(doc, head, it, opts, stats, prefix);
+  stats.prefix = plan.prefix?.id ?? null;
+  if (plan.doc) {
+    yield* parseDocument(plan.doc, head, it, opts, stats, plan.prefix);
     return;
   }
+  const prepare = (raw: RawLine): PreparedLines => {
+    const input = redactInput(raw, plan);
+    return { text: [input.text === null ? null : opts.redact(input.text)], cut: Int32Array.of(raw.cut), ansi: Uint8Array.of(input.ansi ? 1 : 0), stamp: Float64Array.of(input.stamp ?? Number.NaN) };
+  };
+  const lines = async function* (): AsyncGenerator<PreparedLines> {
+    for (const raw of head) yield prepare(raw);
+    for (;;) {
+      const r = await it.next();
+      if (r.done) break;
+      yield prepare(r.value);
+    }
+  };
+  yield* parsePrepared(plan, lines(), opts, stats);
+}
+
+/**
+ * Lines as `redactInput` and the redactor left them, in file order, in batches (columns): the
+ * redacted text (null: a line the layout skips), characters cut, whether ANSI was stripped, the
+ * prefix's time (NaN: none). The ingest prepares them on worker threads (server/ingest/chunks.ts).
+ */
+export interface PreparedLines {
+  text: (string | null)[];
+  cut: Int32Array;
+  ansi: Uint8Array;
+  stamp: Float64Array;
+}
+
+/**
+ * The line-mode parse of one file from its plan (decided on the raw head, planLines) and its
+ * prepared lines: detection, block folding, formats, line reader, enrichment. Lines are numbered
+ * from 1 in the order they come. Not for whole JSON documents (plan.doc): parseFile reads those.
+ */
+export async function* parsePrepared(plan: LinePlan, batches: AsyncIterable<PreparedLines>, opts: Pick<ParseFileOptions, 'file' | 'formats'>, stats: FileStats): AsyncGenerator<Event> {
+  const { prefix, sample, layout } = plan;
+  stats.prefix = prefix?.id ?? null;
   if (layout.numberLines) stats.layout.push('number-lines');
   if (layout.doubledBlank) stats.layout.push('doubled-blank');
   const detection = detectFormat(layout.numberLines ? sample.filter((l) => !NUMBER_LINE.test(l)) : sample, opts.formats);
@@ -213,20 +247,21 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     return p ? enrich(p) : null;
   };
 
-  const handle = function* (raw: RawLine): Generator<Event> {
+  let lineNo = 0;
+  const handle = function* (text: string | null, cut: number, ansi: number, stamp: number): Generator<Event> {
+    const n = ++lineNo;
     stats.lines++;
-    if (raw.cut) stats.truncatedLines++;
-    const input = redactInput(raw, plan);
-    if (input.ansi) stats.ansiLines++;
-    if (input.text === null) {
+    if (cut) stats.truncatedLines++;
+    if (ansi) stats.ansiLines++;
+    if (text === null) {
       stats.skippedLines++;
       return;
     }
-    if (input.stamp !== null) {
-      stamps.set(raw.n, input.stamp);
-      stamps.delete(raw.n - STAMP_LINES);
+    if (!Number.isNaN(stamp)) {
+      stamps.set(n, stamp);
+      stamps.delete(n - STAMP_LINES);
     }
-    yield* handleText(raw.n, opts.redact(input.text));
+    yield* handleText(n, text);
   };
 
   // Lines held provisionally after a block (blank lines inside a chained traceback): they join the
@@ -315,11 +350,9 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
     pending = e;
   };
 
-  for (const raw of head) for (const e of handle(raw)) yield emit(e);
-  for (;;) {
-    const r = await it.next();
-    if (r.done) break;
-    for (const e of handle(r.value)) yield emit(e);
+  for await (const b of batches) {
+    const { text, cut, ansi, stamp } = b;
+    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!)) yield emit(e);
   }
   const tail = closeBlock();
   if (tail) yield emit(tail);

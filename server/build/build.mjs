@@ -6,9 +6,8 @@
 //
 //   dist/cli.mjs            server/cli/main.ts (server/cli/bin.mjs imports it)
 //   dist/server.mjs         server/main.ts (npm start, through server/start.mjs)
-//   dist/parse-worker.mjs   server/ingest/parse-worker.ts  } the `new Worker(...)` entries; see
-//   dist/redact-worker.mjs  server/ingest/redact-worker.ts } "Workers" below
-//   dist/analyze-worker.mjs server/ingest/analyze-worker.ts }
+//   dist/ingest-worker.mjs  server/ingest/ingest-worker.ts  } the `new Worker(...)` entries; see
+//   dist/analyze-worker.mjs server/ingest/analyze-worker.ts } "Workers" below
 //   dist/chunk-*.mjs        code shared by those, and each command's lazily imported part
 //   dist/build-info.json    when it was built and from which sources (the staleness check)
 //
@@ -19,9 +18,9 @@
 // Everything is written flat into dist/, one folder below the root like server/ and parsers/:
 // - Data folders (parsers/formats, parsers/signals, samples, ui/dist) are found from the
 //   repository root (parsers/engine/repo.ts), not from a module's own URL.
-// - Workers: the sources start them as new Worker(new URL('./parse-worker.mjs', import.meta.url)).
+// - Workers: the sources start them as new Worker(new URL('./ingest-worker.mjs', import.meta.url)).
 //   In the bundle, import.meta.url is the chunk that holds that code, in dist/, and the built worker
-//   is dist/parse-worker.mjs, so the same URL is right. Every such relative URL in the output is
+//   is dist/ingest-worker.mjs, so the same URL is right. Every such relative URL in the output is
 //   checked below: the build fails if one names a file that is not in dist/.
 //
 // Usage: node server/build/build.mjs [--if-stale]   (--if-stale: only when server/launch.mjs would not
@@ -36,8 +35,7 @@ const OUT = 'dist';
 const ENTRIES = {
   cli: 'server/cli/main.ts',
   server: 'server/main.ts',
-  'parse-worker': 'server/ingest/parse-worker.ts',
-  'redact-worker': 'server/ingest/redact-worker.ts',
+  'ingest-worker': 'server/ingest/ingest-worker.ts',
   'analyze-worker': 'server/ingest/analyze-worker.ts',
 };
 /**

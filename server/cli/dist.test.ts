@@ -59,29 +59,25 @@ describe('dist/ (the built CLI)', () => {
     for (const f of readdirSync(DIST).filter((n) => n.endsWith('.mjs'))) {
       for (const m of readFileSync(join(DIST, f), 'utf8').matchAll(/new Worker\(\s*new URL\(\s*["'`]\.\/([^"'`]+)["'`]\s*,\s*import\.meta\.url\s*\)/g)) found.push(m[1]!);
     }
-    expect(found.sort()).toEqual(['parse-worker.mjs', 'redact-worker.mjs']);
+    expect(found.sort()).toEqual(['ingest-worker.mjs']);
     for (const f of found) expect(readdirSync(DIST)).toContain(f);
   });
 
-  it('its redaction worker starts from dist/ and redacts a file', async () => {
+  it('its ingest worker starts from dist/, prepares a chunk and parses a whole file', async () => {
     const text = 'GET /mcp mcp-session-id=0123456789abcdef0123456789abcdef password=hunter2hunter2\n';
-    const got = await talk(join(DIST, 'redact-worker.mjs'), [
-      { type: 'init', key: new Uint8Array(32), formats: [], bookIds: [], lastHeaderName: null },
-      { type: 'start', k: 0, name: 'a.log' },
-      { type: 'chunk', k: 0, buf: new TextEncoder().encode(text) },
-      { type: 'end', k: 0 },
-      { type: 'finish' },
-    ], 'state');
-    expect(got.map((m) => m.type)).toEqual(expect.arrayContaining(['mode', 'done', 'state']));
-    expect(got.map((m) => m.type)).not.toContain('error');
-  });
-
-  it('its parse worker starts from dist/ and parses a file', async () => {
-    const bytes = new TextEncoder().encode('2026-01-01T00:00:00Z INFO hello\n2026-01-01T00:00:01Z ERROR boom\n');
-    const got = await talk(join(DIST, 'parse-worker.mjs'), [
-      { id: 1, name: 'a.log', bytes: bytes.buffer, key: new Uint8Array(32), formatsKey: 'none', formats: [], bookIds: [], lastHeaderName: null, ledger: [], trace: false },
-    ], 'done');
-    expect(got.map((m) => m.type)).toEqual(['events', 'done']);
+    const init = { type: 'init', key: new Uint8Array(32), tier: 'ingest', formats: [], bookIds: [] };
+    const lines = await talk(join(DIST, 'ingest-worker.mjs'), [init, { type: 'lines', id: 1, bytes: new TextEncoder().encode(text), continued: false, prefix: null, layout: { numberLines: false, doubledBlank: false } }], 'lines');
+    expect(lines.map((m) => m.type)).toEqual(['lines']);
+    const out = (lines[0] as unknown as { lines: { text: string[] } }).lines.text.join('\n');
+    expect(out).toContain('[REDACTED:secret-key]');
+    expect(out).not.toContain('hunter2hunter2');
+    const whole = await talk(join(DIST, 'ingest-worker.mjs'), [
+      init,
+      { type: 'whole', id: 2, name: 'a.log' },
+      { type: 'data', id: 2, bytes: new TextEncoder().encode('2026-01-01T00:00:00Z INFO hello\n2026-01-01T00:00:01Z ERROR boom\n') },
+      { type: 'end', id: 2 },
+    ], 'whole');
+    expect(whole.map((m) => m.type).filter((t) => t !== 'ack')).toEqual(['events', 'whole']);
   });
 });
 

@@ -2,20 +2,18 @@
 // Pass 1 exists so an id seen in one file is pseudonymised (and its masked forms resolved)
 // in every other file of the same ingest.
 import { createHash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
-import type { Event } from '../../parsers/contract/event.ts';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
-import { stripAnsi } from '../../parsers/engine/clean.ts';
-import { readLines } from '../../parsers/engine/lines.ts';
-import { newStats, parseFile, type FileStats } from '../../parsers/engine/parse-file.ts';
-import { collectSessionIds, createLateSweep, createLineRedactor, SecretLedger, SessionIdBook, type EngineTier } from '../triage/redact/index.ts';
+import { SAMPLE_LINES } from '../../parsers/engine/detect.ts';
+import { detach, readLines, sniffEncoding, type RawLine } from '../../parsers/engine/lines.ts';
+import { newStats, parsePrepared, planLines, type FileStats, type LinePlan, type PreparedLines } from '../../parsers/engine/parse-file.ts';
+import { createLateSweep, SecretLedger, SessionIdBook, type EngineTier } from '../triage/redact/index.ts';
 import type { PrivacyMode } from '../contract/privacy.ts';
-import { IngestCancelled, type EventWriter, type FileRow, type Store } from '../store/store.ts';
+import { IngestCancelled, type FileRow, type Store } from '../store/store.ts';
 import type { InputEntry } from './inputs.ts';
-import { mergeOutcome, outcomeHolds, ParsePool, WORKER_BUDGET_BYTES, workerCount, workerOrder, type FileOutcome } from './parallel.ts';
-import { fairly } from './fair.ts';
+import type { ChunkState } from './chunk-runner.ts';
+import { Channel, ChunkPool, Splitter, workerCount, WorkerFailed, type LinesResult, type WholeJob } from './chunks.ts';
+import { Fair, fairly } from './fair.ts';
 import { ProgressMeter, type Progress } from './progress.ts';
-import { PIPELINE_MIN_BYTES, PipelineFailed, RedactPipeline } from './redact-pipeline.ts';
 import { binaryKind, describeSkip, SCREEN_BYTES, screenHead, SNIFF_BYTES, type SkippedFile } from './screen.ts';
 import { TriageError } from '../errors.ts';
 
@@ -33,19 +31,15 @@ export interface IngestOptions {
   onProgress?: (p: Progress) => void;
   /** Content hashes to skip (files already in the incident). */
   skipHashes?: Set<string>;
-  /** Parse in worker threads from this many input bytes on (default PARALLEL_MIN_BYTES; tests lower it). */
-  parallelMinBytes?: number;
-  /** Tests: this many parse workers whatever the input size and core count. */
-  workers?: number;
-  /** Tests: the workers' memory budget (parallel.ts WORKER_BUDGET_BYTES). */
-  workerBudgetBytes?: number;
-  /** Tests: told per file whether a worker's result was used (true) or it was parsed in process. */
-  onParallel?: (fileIndex: number, fromWorker: boolean) => void;
   /**
-   * Redact on a worker thread while this one parses and writes (redact-pipeline.ts). Default: for
-   * inputs from PIPELINE_MIN_BYTES on, unless MCP_TRIAGE_WORKERS=0 or file-level workers run.
+   * Worker threads for pass 2 (chunks.ts): default MCP_TRIAGE_WORKERS, else one per core from
+   * WORKERS_MIN_BYTES of input on. 0 does the same work on this thread; the output is the same.
    */
-  pipeline?: boolean;
+  workers?: number;
+  /** Tests: chunk size of pass 2 (chunks.ts CHUNK_BYTES). */
+  chunkBytes?: number;
+  /** Tests: run pass 2 on this pool (left open, its workers already started) instead of one of its own. */
+  pool?: ChunkPool;
   /**
    * Aborted (the client went away): reading stops at the next chunk and the ingest rolls back
    * (IngestCancelled), unless it has already committed.
@@ -61,6 +55,10 @@ export interface ScannedEntry {
   bytes: number;
   /** Set when the entry is not a log (screen.ts): it is named in the analysis and never parsed. */
   skip?: SkippedFile;
+  /** How its lines are cleaned and detected, decided on its first lines (planLines). */
+  plan: LinePlan;
+  /** Parsed in one piece by one runner (a JSON document, UTF-16 text), not cut into chunks. */
+  whole: boolean;
 }
 
 /** A reader's damage message without the entry name it starts with (the skip names the file). */
@@ -72,8 +70,18 @@ function damageDetail(name: string, message: string): string {
  * Pass 1: hash every entry, collect the raw session ids it mentions (memory only), and screen its
  * first bytes (screen.ts): empty, binary, damaged and not-a-log entries are marked, not parsed.
  */
-export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, formats: readonly CompiledFormat[], onProgress?: IngestOptions['onProgress']): Promise<ScannedEntry[]> {
+export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, formats: readonly CompiledFormat[], onProgress?: IngestOptions['onProgress'], pool?: ChunkPool): Promise<ScannedEntry[]> {
+  if (!pool) {
+    const own = new ChunkPool(0);
+    try {
+      return await scanEntries(entries, book, formats, onProgress, own);
+    } finally {
+      await own.close();
+    }
+  }
   const out: ScannedEntry[] = [];
+  // Each file's ids, merged into the book in file order once every file is read.
+  const ids: Promise<string[]>[] = [];
   const meter = new ProgressMeter('scan', entries, onProgress);
   for (const [i, entry] of entries.entries()) {
     meter.start(i);
@@ -83,8 +91,10 @@ export async function scanEntries(entries: readonly InputEntry[], book: SessionI
     let headLen = 0;
     let binary: string | null = null;
     let sniffed = false;
+    let encoding: string | null = null;
     const tee = async function* () {
       for await (const chunk of meter.counted(entry).open()) {
+        if (chunk.length) encoding ??= sniffEncoding(chunk);
         hash.update(chunk);
         bytes += chunk.length;
         if (headLen < SCREEN_BYTES) {
@@ -101,14 +111,18 @@ export async function scanEntries(entries: readonly InputEntry[], book: SessionI
       }
     };
     let damaged: string | null = null;
+    // The file's lines go to the pool (runners collect their session ids), in byte ranges.
+    const job = pool.ids();
     try {
-      for await (const l of readLines(tee())) collectSessionIds(stripAnsi(l.text).text, book);
+      for await (const chunk of tee()) await job.push(chunk);
     } catch (e) {
       // A compressed stream that breaks is this entry's problem, not the ingest's (bombs stay errors: 413).
       if (!(e instanceof TriageError) || e.code !== 'TRIAGE_ERR_UNSUPPORTED_MEDIA') throw e;
       damaged = damageDetail(entry.name, e.message);
     }
-    const scanned: ScannedEntry = { entry, sha256: hash.digest('hex'), bytes };
+    ids.push(job.ids());
+    const plan = planLines(await headLines(head, bytes > headLen));
+    const scanned: ScannedEntry = { entry, sha256: hash.digest('hex'), bytes, plan, whole: plan.doc !== null || (encoding !== null && encoding !== 'utf-8') };
     if (damaged) scanned.skip = { file: entry.name, reason: 'damaged', detail: damaged };
     else if (binary) scanned.skip = { file: entry.name, reason: 'binary', detail: binary };
     else {
@@ -117,8 +131,24 @@ export async function scanEntries(entries: readonly InputEntry[], book: SessionI
     }
     out.push(scanned);
   }
+  for (const p of ids) for (const id of await p) book.add(id);
   meter.finish();
   return out;
+}
+
+/** The first SAMPLE_LINES lines of a file from its first bytes (`more`: the file goes on, so the last line read may be cut short: dropped). */
+async function headLines(head: readonly Buffer[], more: boolean): Promise<RawLine[]> {
+  const lines: RawLine[] = [];
+  for await (const l of readLines(
+    (async function* () {
+      yield* head;
+    })(),
+  )) {
+    lines.push({ ...l, text: detach(l.text) });
+    if (lines.length > SAMPLE_LINES) break;
+  }
+  if (more || lines.length > SAMPLE_LINES) lines.pop();
+  return lines.slice(0, SAMPLE_LINES);
 }
 
 /**
@@ -135,51 +165,6 @@ export function nothingToAnalyse(skipped: readonly SkippedFile[]): TriageError {
       ? `nothing to analyse: ${describeSkip(skipped[0]!)}`
       : `nothing to analyse: none of the ${skipped.length} files is a log — ${shown}${more}`;
   return new TriageError(text ? 'TRIAGE_ERR_NOT_A_LOG' : 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message);
-}
-
-/** Pass 2 for one entry: yields redacted, parsed events; fills stats and redaction counts. */
-export async function* parseEntry(
-  scanned: ScannedEntry,
-  ctx: { key: Uint8Array; tier?: EngineTier; book: SessionIdBook; ledger?: SecretLedger; formats: readonly CompiledFormat[]; redactions: Record<string, number> },
-  stats: FileStats,
-): AsyncGenerator<Event> {
-  const redactor = createLineRedactor({ key: ctx.key, tier: ctx.tier ?? 'all', ids: ctx.book, ledger: ctx.ledger });
-  const redact = (text: string) => {
-    const r = redactor.line(text);
-    for (const m of r.remarks) ctx.redactions[m.rule] = (ctx.redactions[m.rule] ?? 0) + 1;
-    return r.text;
-  };
-  yield* parseFile(readLines(scanned.entry.open()), { file: scanned.entry.name, formats: ctx.formats, redact }, stats);
-}
-
-/**
- * File k from a parse worker: written as it streams when the worker had the complete serial
- * state, else buffered until the verdict. Null: parse it in process instead (nothing was written).
- */
-async function fromWorker(pool: ParsePool, k: number, writer: EventWriter, book: SessionIdBook, ledger: SecretLedger, redactions: Record<string, number>): Promise<FileStats | null> {
-  const it = pool.stream(k);
-  const held: Event[][] = [];
-  let written = false;
-  let r: IteratorResult<Event[], FileOutcome>;
-  try {
-    r = await it.next();
-    const direct = pool.dispatchedComplete(k);
-    for (; !r.done; r = await it.next()) {
-      if (direct) {
-        for (const e of r.value) writer.write(e);
-        written = true;
-      } else held.push(r.value);
-    }
-  } catch (e) {
-    // Events already written cannot be taken back: fail the ingest (one transaction) like a parse error.
-    if (written) throw new Error(`parse worker failed on ${k + 1}: ${e instanceof Error ? e.message : String(e)}`);
-    return null;
-  }
-  const o = r.value;
-  if (!outcomeHolds(o, book, book.lastHeaderName, ledger)) return null;
-  for (const batch of held) for (const e of batch) writer.write(e);
-  mergeOutcome(o, book, ledger, redactions);
-  return o.stats;
 }
 
 export function fileRow(no: number, s: ScannedEntry, stats: FileStats): FileRow {
@@ -214,24 +199,6 @@ export interface IngestResult {
   ledger: SecretLedger;
 }
 
-/**
- * Which threads pass 2 uses. The redaction pipeline (one worker redacts, this thread parses and
- * writes) is exact by construction and takes files of any size; file-level parse workers scale
- * with cores but only take files under their memory budget, and their results are accepted by
- * verdict. So: the pipeline, unless there are 4+ cores and at least two files the pool can take
- * (or a test or MCP_TRIAGE_WORKERS=N asks for the pool); neither for small inputs.
- */
-export function threadPlan(entries: readonly InputEntry[], bytes: number, opts: Pick<IngestOptions, 'pipeline' | 'workers' | 'parallelMinBytes' | 'workerBudgetBytes'>): 'pipeline' | 'pool' | 'serial' {
-  if (opts.pipeline !== undefined) return opts.pipeline ? 'pipeline' : opts.workers ? 'pool' : 'serial';
-  if (opts.workers !== undefined) return opts.workers > 0 ? 'pool' : 'serial';
-  const env = process.env.MCP_TRIAGE_WORKERS;
-  if (env === '0') return 'serial';
-  if (env !== undefined && Number(env) > 0) return 'pool';
-  const budget = opts.workerBudgetBytes ?? WORKER_BUDGET_BYTES;
-  if (availableParallelism() >= 4 && workerCount(entries.length, bytes, opts.parallelMinBytes) > 0 && entries.filter((e) => e.size <= budget).length >= 2) return 'pool';
-  return bytes >= PIPELINE_MIN_BYTES ? 'pipeline' : 'serial';
-}
-
 /** The entry with an open() that gives the event loop a turn between chunks now and then (fair.ts). */
 function fairEntry(entry: InputEntry): InputEntry {
   return { ...entry, open: () => fairly(entry.open()) };
@@ -254,107 +221,166 @@ function abortable(entry: InputEntry, signal: AbortSignal): InputEntry {
 export async function ingestIntoStore(store: Store, incidentId: string, name: IncidentName, input: readonly InputEntry[], opts: IngestOptions): Promise<IngestResult> {
   const { signal } = opts;
   const entries = signal ? input.map((e) => abortable(e, signal)) : input;
-  const bytes = entries.reduce((n, e) => n + e.size, 0);
-  const plan = threadPlan(entries, bytes, opts);
-  // Workers start while pass 1 reads the inputs (their start-up is ~0.5 s under tsx).
-  const nWorkers = plan === 'pool' ? (opts.workers ?? workerCount(entries.length, bytes, opts.parallelMinBytes)) : 0;
-  const usePipeline = plan === 'pipeline';
-  if (usePipeline) {
-    let pipe: RedactPipeline | null = null;
+  if (opts.pool) return ingestWith(opts.pool, store, incidentId, name, entries, opts);
+  const n = workerCount(
+    entries.reduce((b, e) => b + e.size, 0),
+    opts.workers,
+  );
+  if (n > 0) {
     try {
-      pipe = new RedactPipeline();
-    } catch {
-      pipe = null;
-    }
-    if (pipe) {
-      try {
-        return await ingestWith(null, pipe, new SessionIdBook(), new SecretLedger(), store, incidentId, name, entries, opts);
-      } catch (e) {
-        // The ingest rolled back; a broken pipeline is not the input's fault: do it serially.
-        if (!(e instanceof PipelineFailed)) throw e;
-      } finally {
-        await pipe.close();
-      }
-    }
-    return ingestWith(null, null, new SessionIdBook(), new SecretLedger(), store, incidentId, name, entries, opts);
-  }
-  let pool: ParsePool | null = null;
-  if (nWorkers > 0) {
-    try {
-      pool = new ParsePool(nWorkers, opts.workerBudgetBytes);
-    } catch {
-      pool = null;
+      return await ingestWith(new ChunkPool(n, opts.chunkBytes), store, incidentId, name, entries, opts, true);
+    } catch (e) {
+      // The ingest rolled back; a broken worker is not the input's fault: do it on this thread.
+      if (!(e instanceof WorkerFailed)) throw e;
     }
   }
-  try {
-    return await ingestWith(pool, null, new SessionIdBook(), new SecretLedger(), store, incidentId, name, entries, opts);
-  } finally {
-    await pool?.close();
-  }
+  return ingestWith(new ChunkPool(0, opts.chunkBytes), store, incidentId, name, entries, opts, true);
 }
 
-async function ingestWith(
-  pool: ParsePool | null,
-  pipe: RedactPipeline | null,
-  book: SessionIdBook,
-  ledger: SecretLedger,
-  store: Store,
-  incidentId: string,
-  name: IncidentName,
-  entries: readonly InputEntry[],
-  opts: IngestOptions,
-): Promise<IngestResult> {
-  const all = await scanEntries(entries, book, opts.formats, opts.onProgress);
-  const skippedFiles = all.flatMap((s) => (s.skip ? [s.skip] : []));
-  const scanned = all.filter((s) => !s.skip);
-  // Nothing left to read: refuse before anything is written, so no empty incident appears.
-  if (all.length > 0 && scanned.length === 0) throw nothingToAnalyse(skippedFiles);
-  const seen = new Set(opts.skipHashes ?? []);
-  const fresh: ScannedEntry[] = [];
-  for (const s of scanned) {
-    if (seen.has(s.sha256)) continue;
-    seen.add(s.sha256);
-    fresh.push(s);
-  }
-  const skipped = scanned.length - fresh.length;
-  const upload = opts.upload ? { ...opts.upload, result: { added: fresh.length, skipped, skippedFiles } } : undefined;
-  const mode = opts.mode ?? 'standard';
-  const tier: EngineTier = mode === 'strict' ? 'all' : 'ingest';
-  // Session ids known before any line is redacted: only ids met later can have been written raw.
-  const knownIds = new Set(book.raw);
-  const files = await store.ingest(incidentId, typeof name === 'function' ? name(scanned.map((s) => s.entry.name)) : name, async (writer, _seq, file0) => {
-    const rows: FileRow[] = [];
-    const redactions: Record<string, number> = {};
-    let merged = 0; // files 0..merged-1 are written and their book/ledger changes applied
-    const parallel = pool !== null && fresh.length >= 2;
-    if (parallel) pool!.start(fresh, workerOrder(fresh), { key: opts.key, tier, book, ledger, formats: opts.formats, isMergedUpTo: (k) => k === merged });
-    // Bytes read on this thread move the meter (a pool worker's files move it a file at a time).
-    const meter = new ProgressMeter('parse', fresh.map((s) => s.entry), opts.onProgress);
-    // …and take turns with the rest of the process while parsing here (fair.ts).
-    const reading = fresh.map((s) => ({ ...s, entry: fairEntry(meter.counted(s.entry)) }));
-    pipe?.start(reading, { key: opts.key, tier, book, ledger, formats: opts.formats });
-    for (const [i, s] of fresh.entries()) {
-      meter.start(i);
-      let stats: FileStats | null = pipe ? await pipe.parse(i, s.entry.name, opts.formats, writer, redactions) : null;
-      // The main thread parses the next file itself unless a worker already has it.
-      if (parallel && !pool!.claim(i)) {
-        stats = await fromWorker(pool!, i, writer, book, ledger, redactions);
-        opts.onParallel?.(i, stats !== null);
-      }
-      if (stats === null) {
-        // In process: small inputs, no workers, a file no worker took yet, or a worker's result
-        // that serial processing would not have produced (a secret found in an earlier file occurs in it).
-        stats = newStats(s.entry.name);
-        for await (const e of parseEntry(reading[i]!, { key: opts.key, tier, book, ledger, formats: opts.formats, redactions }, stats)) writer.write(e);
-      }
-      rows.push(fileRow(file0 + i, s, stats));
-      merged = i + 1;
-      if (parallel) pool!.merged();
+/** What a chunk learnt, into the ingest's book and ledger (in chunk order: the ledger keeps first sightings). */
+function merge(s: ChunkState, book: SessionIdBook, ledger: SecretLedger, redactions: Record<string, number>): void {
+  for (const [rule, n] of Object.entries(s.redactions)) redactions[rule] = (redactions[rule] ?? 0) + n;
+  for (const [rule, v, kind, replacement] of s.journal) ledger.record(rule, v, kind, replacement);
+  for (const id of s.added) book.add(id);
+  ledger.overflow += s.overflow;
+}
+
+/** One file of pass 2 as the producer hands it to the consumer. */
+type FileWork = { kind: 'lines'; jobs: Channel<Promise<LinesResult>> } | { kind: 'whole'; job: WholeJob };
+
+/** Lines handed to the parser at a time (the event loop gets a turn between them: fair.ts). */
+const PARSE_SLICE = 1024;
+
+/** The ingest on `pool` (started before pass 1: a worker's start-up, ~0.5 s under tsx, overlaps it); `own`: close it after. */
+async function ingestWith(pool: ChunkPool, store: Store, incidentId: string, name: IncidentName, entries: readonly InputEntry[], opts: IngestOptions, own = false): Promise<IngestResult> {
+  const book = new SessionIdBook();
+  const ledger = new SecretLedger();
+  try {
+    const all = await scanEntries(entries, book, opts.formats, opts.onProgress, pool);
+    const skippedFiles = all.flatMap((s) => (s.skip ? [s.skip] : []));
+    const scanned = all.filter((s) => !s.skip);
+    // Nothing left to read: refuse before anything is written, so no empty incident appears.
+    if (all.length > 0 && scanned.length === 0) throw nothingToAnalyse(skippedFiles);
+    const seen = new Set(opts.skipHashes ?? []);
+    const fresh: ScannedEntry[] = [];
+    for (const s of scanned) {
+      if (seen.has(s.sha256)) continue;
+      seen.add(s.sha256);
+      fresh.push(s);
     }
-    await pipe?.finish(book, ledger);
-    meter.finish();
-    // The store runs the final sweep of what was learnt late before it commits (store.ts).
-    return { files: rows, redactions, skipped: skippedFiles, late: createLateSweep(opts.key, book, ledger, knownIds) };
-  }, { mode, signal: opts.signal, upload });
-  return { added: fresh.length, skipped, skippedFiles, files, book, ledger };
+    const skipped = scanned.length - fresh.length;
+    const upload = opts.upload ? { ...opts.upload, result: { added: fresh.length, skipped, skippedFiles } } : undefined;
+    const mode = opts.mode ?? 'standard';
+    const tier: EngineTier = mode === 'strict' ? 'all' : 'ingest';
+    // Session ids known before any line is redacted: only ids met later can have been written raw.
+    const knownIds = new Set(book.raw);
+    pool.init({ key: opts.key, tier, formats: opts.formats, bookIds: [...book.raw] });
+    const files = await store.ingest(
+      incidentId,
+      typeof name === 'function' ? name(scanned.map((s) => s.entry.name)) : name,
+      async (writer, _seq, file0) => {
+        const rows: FileRow[] = [];
+        const redactions: Record<string, number> = {};
+        const meter = new ProgressMeter('parse', fresh.map((s) => s.entry), opts.onProgress);
+        const work = new Channel<FileWork>();
+        let stopped = false;
+        const stop = () => stopped;
+        // The file being read: a failure to read it (cancelled, a damaged stream) reaches its reader too.
+        let reading: { fail(e: unknown): void } | null = null;
+        // Producer: reads the files in order, cuts them into chunks and hands those to the pool
+        // (as far ahead as its read-ahead allows)…
+        const produce = async () => {
+          for (const [i, s] of fresh.entries()) {
+            if (stopped) return;
+            meter.start(i);
+            const chunks = fairEntry(meter.counted(s.entry)).open();
+            if (s.whole) {
+              const job = pool.whole(s.entry.name);
+              reading = job.events;
+              work.push({ kind: 'whole', job });
+              for await (const b of chunks) {
+                if (stopped) return;
+                job.push(b);
+                await pool.room(stop);
+              }
+              job.end();
+              continue;
+            }
+            const jobs = new Channel<Promise<LinesResult>>();
+            reading = jobs;
+            work.push({ kind: 'lines', jobs });
+            const splitter = new Splitter(s.plan, opts.chunkBytes);
+            let first = true;
+            const post = async (piece: Buffer) => {
+              jobs.push(pool.lines(piece, !first, s.plan));
+              first = false;
+              await pool.room(stop);
+            };
+            for await (const b of chunks) {
+              if (stopped) return;
+              for (const piece of splitter.push(b)) await post(piece);
+            }
+            for (const piece of splitter.end()) await post(piece);
+            jobs.close();
+          }
+        };
+        const producing = produce().then(
+          () => work.close(),
+          (e: unknown) => {
+            reading?.fail(e);
+            work.fail(e);
+          },
+        );
+        // …consumer: parses the prepared lines of each file in order and writes them.
+        const fair = new Fair();
+        try {
+          let i = 0;
+          for await (const w of work) {
+            const s = fresh[i]!;
+            let stats: FileStats;
+            if (w.kind === 'whole') {
+              for await (const batch of w.job.events) {
+                for (const e of batch) writer.write(e);
+                const t = fair.turn();
+                if (t) await t;
+              }
+              const r = await w.job.done;
+              merge(r.state, book, ledger, redactions);
+              stats = r.stats;
+            } else {
+              stats = newStats(s.entry.name);
+              const batches = async function* (): AsyncGenerator<PreparedLines> {
+                for await (const job of w.jobs) {
+                  const r = await job;
+                  merge(r.state, book, ledger, redactions);
+                  const { text, cut, ansi, stamp } = r.lines;
+                  for (let a = 0; a < text.length; a += PARSE_SLICE) {
+                    const t = fair.turn();
+                    if (t) await t;
+                    const b = Math.min(text.length, a + PARSE_SLICE);
+                    yield a === 0 && b === text.length ? r.lines : { text: text.slice(a, b), cut: cut.subarray(a, b), ansi: ansi.subarray(a, b), stamp: stamp.subarray(a, b) };
+                  }
+                  pool.release(r.bytes);
+                }
+              };
+              for await (const e of parsePrepared(s.plan, batches(), { file: s.entry.name, formats: opts.formats }, stats)) writer.write(e);
+            }
+            rows.push(fileRow(file0 + i, s, stats));
+            i++;
+          }
+        } finally {
+          stopped = true;
+          pool.wakeAll();
+          await producing;
+        }
+        meter.finish();
+        // The store runs the final sweep of what was learnt late before it commits (store.ts).
+        return { files: rows, redactions, skipped: skippedFiles, late: createLateSweep(opts.key, book, ledger, knownIds) };
+      },
+      { mode, signal: opts.signal, upload },
+    );
+    return { added: fresh.length, skipped, skippedFiles, files, book, ledger };
+  } finally {
+    if (own) await pool.close();
+  }
 }

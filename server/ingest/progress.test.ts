@@ -73,11 +73,11 @@ describe('progress of a real ingest', () => {
   const entries = entriesFromPaths([dir]);
   const total = entries.reduce((n, e) => n + e.size, 0);
 
-  it.each([['serial', false], ['pipeline', true]] as const)('%s: each phase climbs to its total, file by file', async (_mode, pipeline) => {
+  it.each([['no workers', 0], ['two workers', 2]] as const)('%s: each phase climbs to its total, file by file', async (_mode, workers) => {
     const store = await Store.open(':memory:');
     try {
       const seen: Progress[] = [];
-      await ingestIntoStore(store, 'inc_progress1', 'p', entries, { key: TEST_KEY, formats, workers: 0, pipeline, onProgress: (p) => seen.push(p) });
+      await ingestIntoStore(store, 'inc_progress1', 'p', entries, { key: TEST_KEY, formats, workers, chunkBytes: 64 * 1024, onProgress: (p) => seen.push(p) });
       const phases = [...new Set(seen.map((p) => p.phase))];
       expect(phases).toEqual(['scan', 'parse']);
       for (const phase of phases) {

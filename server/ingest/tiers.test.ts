@@ -1,6 +1,6 @@
 // Redaction tiers at ingest (redaction.md "Tiers"): what the database holds in each privacy mode,
-// the mode recorded per incident, and the final sweep of secrets found late — on every thread
-// plan (serial, the redaction pipeline, parse workers), inside the ingest's one transaction.
+// the mode recorded per incident, and the final sweep of secrets found late — with and without
+// worker threads and with chunks of a few lines, inside the ingest's one transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFormats } from '../../parsers/engine/registry.ts';
 import { Store } from '../store/store.ts';
@@ -39,9 +39,9 @@ async function ingest(mode: 'standard' | 'strict' | undefined, plan: Partial<Ing
 }
 
 const PLANS: Array<[string, Partial<IngestOptions>]> = [
-  ['serial', { pipeline: false, workers: 0 }],
-  ['pipeline', { pipeline: true }],
-  ['parse workers', { workers: 2, parallelMinBytes: 0 }],
+  ['no worker threads', { workers: 0 }],
+  ['one worker', { workers: 1 }],
+  ['two workers, small chunks', { workers: 2, chunkBytes: 256 }],
 ];
 
 describe('what the database holds', () => {
@@ -73,7 +73,7 @@ describe('what the database holds', () => {
 
 describe('the final sweep of secrets found late', () => {
   it('rewrites every text column, counts the rewrite, and the text index still finds the new text', async () => {
-    const { id } = await ingest('standard', { pipeline: false, workers: 0 });
+    const { id } = await ingest('standard', { workers: 0 });
     const first = await store.query<{ text: string; message: string }>('SELECT text, message FROM events WHERE incident_id = $id AND line = 1 ORDER BY seq LIMIT 1', { id });
     expect(first[0]!.text).toContain('[REDACTED:secret-key]');
     expect(first[0]!.message).not.toContain('Wint3rIsC0ming-42');
@@ -88,7 +88,7 @@ describe('the final sweep of secrets found late', () => {
     const filler = Array.from({ length: 12_000 }, (_, i) => `2026-03-14T09:27:${String(i % 60).padStart(2, '0')}.000Z INFO tick ${i} ok`);
     const text = ['2026-03-14T09:26:10.100Z INFO retrying login with Wint3rIsC0ming-42 now', ...filler, '2026-03-14T09:30:00.000Z DEBUG config password=Wint3rIsC0ming-42'].join('\n');
     const id = store.newIncidentId();
-    await ingestIntoStore(store, id, 'big', [entry('big.log', text)], { key: TEST_KEY, formats, pipeline: false, workers: 0 });
+    await ingestIntoStore(store, id, 'big', [entry('big.log', text)], { key: TEST_KEY, formats, workers: 0 });
     const found = await queryEvents(store, id, { q: 'login with [REDACTED:secret-key]', limit: 10, offset: 0 } as never);
     expect(found.total).toBe(1);
     const all = await store.query<{ n: bigint }>("SELECT count(*) AS n FROM events WHERE incident_id = $id AND contains(text, 'Wint3rIsC0ming-42')", { id });
@@ -102,7 +102,7 @@ describe('the final sweep of secrets found late', () => {
       ...Array.from({ length: 150 }, (_, i) => `2026-03-14T09:27:10.${String(i % 1000).padStart(3, '0')}Z DEBUG config password=${secret(i)}`),
     ].join('\n');
     const id = store.newIncidentId();
-    await ingestIntoStore(store, id, 'many', [entry('many.log', text)], { key: TEST_KEY, formats, pipeline: false, workers: 0 });
+    await ingestIntoStore(store, id, 'many', [entry('many.log', text)], { key: TEST_KEY, formats, workers: 0 });
     const rows = await store.query<{ text: string }>('SELECT text FROM events WHERE incident_id = $id', { id });
     const left = rows.filter((r) => /S3cr3t-\d{4}/.test(r.text)).map((r) => r.text);
     expect(left).toEqual([]);

@@ -1,7 +1,7 @@
 // The engine: runs the rule tables over one string, in the pipeline order of README.md.
 // Rules are data (rules/*.ts); this file only knows how to apply them.
 import { Editor, type Edit } from './editor.ts';
-import { LiteralSweeper, SweepTrace } from './sweeper.ts';
+import { LiteralSweeper } from './sweeper.ts';
 import { parseJsonAt, quoteLike, summarise, type JMember, type JNode } from './json.ts';
 import { pseudonym, sessionPseudonym } from './pseudonym.ts';
 import { CONTEXT_RULES } from './rules/context.ts';
@@ -38,8 +38,6 @@ export interface EngineState {
   format: PatternRule[];
   context: PatternRule[];
   pii: PatternRule[];
-  /** Set in parse workers: every text the ledger sweep looks at is traced (see SweepTrace). */
-  trace?: SweepTrace;
 }
 
 // ---------- rule application ----------
@@ -803,7 +801,6 @@ function decodeViews(ed: Editor, st: EngineState, depth: number): void {
 export function redactString(text: string, st: EngineState, depth = 0, keyHint?: string, sessionSweeper?: () => LiteralSweeper): RedactResult {
   const ed = new Editor(text);
   sweepSessions(ed, st, sessionSweeper ? sessionSweeper() : sweeperFor(st));
-  st.trace?.add(ed.text);
   ed.apply(st.ledger.sweeper.edits(ed.text));
   // The ingest tier: past the sweeps, only strings a gate admits can be changed (tiers.ts).
   if (st.tier === 'ingest' && !st.ungated && !ingestGate(ed.text, keyHint)) return { text: ed.text, remarks: ed.remarks };
@@ -850,4 +847,4 @@ export function defaultState(key: Uint8Array, book: SessionIdBook, ledger: Secre
 registerRuleIds(() => [...ALL_PATTERN_RULES.map((r) => r.id), ...JSON_PATH_RULES.map((r) => r.id)]);
 export { JSON_PATH_RULES };
 export type { SecretKind };
-export { LiteralSweeper, SweepTrace };
+export { LiteralSweeper };

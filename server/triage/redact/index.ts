@@ -3,7 +3,6 @@
 // rewrites each line. Nothing raw goes past this module except through memory.
 // See README.md for the pipeline, the rule tables and the verifier.
 import { defaultState, redactString, type EngineState, type EngineTier } from './engine.ts';
-import type { SweepTrace } from './sweeper.ts';
 import { SecretLedger } from './ledger.ts';
 import { SessionIdBook } from './session.ts';
 import { classifyKey, isInert, type KeyClass } from './rules/keys.ts';
@@ -15,7 +14,6 @@ export type { MaskedResolution, PatternRule, RedactResult, Remark } from './type
 export type { JsonPathRule, SecretKind, SelectorKind } from './types.ts';
 export { SessionIdBook, collectSessionIds, idVariants } from './session.ts';
 export { SecretLedger, type LedgerRecord } from './ledger.ts';
-export { SweepTrace } from './sweeper.ts';
 export { verifyRedacted, rawValuesFor, type VerifyContext, type VerifyHit, type VerifyResult } from './verify.ts';
 export { ALL_PATTERN_RULES, INGEST_RULES, JSON_PATH_RULES, type EngineTier } from './engine.ts';
 export { base32, canonicalId, pseudonym, sessionPseudonym, type PseudonymDomain } from './pseudonym.ts';
@@ -54,8 +52,6 @@ export interface LineRedactorOptions {
   ids: SessionIdBook;
   /** Share one ledger across the files of an incident; a new one is made otherwise. */
   ledger?: SecretLedger;
-  /** Parse workers: trace what the ledger sweep sees (see SweepTrace). */
-  trace?: SweepTrace;
   /**
    * `all` (default): every rule (strict ingest, `redact`, exits, the verifier). `ingest`: the
    * standard mode's ingest tier — sessions, secrets seen before, credentials and the entropy net
@@ -90,10 +86,21 @@ function isOurs(text: string): boolean {
   return text.trim() !== '' && rest.trim() === '';
 }
 
+/**
+ * Can a fresh line redactor start at `next` as if it had read every line up to `prev`? The state
+ * a redactor carries from line to line is a HAR `"name"` line's (cleared by the next non-blank
+ * line), a token that may wrap onto the next line (only a line CONTINUATION matches continues
+ * it), a PEM block and a `"cookies": [` list; the last two span many lines and the caller
+ * checks them over its chunk (server/ingest/chunks.ts). Both lines cleaned (ANSI, prefix).
+ */
+export function freshRedactorFits(prev: string, next: string): boolean {
+  return prev.trim() !== '' && !HAR_NAME.test(prev) && !CONTINUATION.test(next);
+}
+
 /** Pass 2. One instance per file: PEM blocks and wrapped JWTs carry state from line to line. */
 export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
   const ledger = opts.ledger ?? new SecretLedger();
-  const st: EngineState = { ...defaultState(opts.key, opts.ids, ledger, opts.tier ?? 'all'), ...(opts.rules ?? {}), ...(opts.trace ? { trace: opts.trace } : {}), ...(opts.ungated ? { ungated: true } : {}) };
+  const st: EngineState = { ...defaultState(opts.key, opts.ids, ledger, opts.tier ?? 'all'), ...(opts.rules ?? {}), ...(opts.ungated ? { ungated: true } : {}) };
   const all = st.tier === 'all';
   const masked = new Map<string, MaskedResolution>();
   let inPem = false;

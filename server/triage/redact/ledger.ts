@@ -10,11 +10,11 @@ export interface LedgerEntry {
   kind: SecretKind;
 }
 
-/** One value the ledger kept, with what `record` was given (a worker's ledger replays into the main one). */
+/** One value the ledger kept, with what `record` was given (an ingest chunk's ledger replays into the ingest's). */
 export type LedgerRecord = [rule: string, value: string, kind: SecretKind, replacement: string | undefined];
 
 export class SecretLedger {
-  /** When set, every value newly kept is appended here (in order): how a worker reports what it found. */
+  /** When set, every value newly kept is appended here (in order): how an ingest chunk reports what it found. */
   journal: LedgerRecord[] | null = null;
   /** Values added to the sweeper, in order (the part of the ledger that changes later output). */
   readonly swept: LedgerRecord[] = [];
@@ -41,15 +41,6 @@ export class SecretLedger {
       this.sweeper.add(v, replacement, rule);
       this.swept.push([rule, v, kind, replacement]);
     }
-  }
-
-  /** Every kept value in order, as `record` calls that rebuild this ledger (memory only: a parse worker's start state). */
-  snapshot(): LedgerRecord[] {
-    const repl = new Map<string, string>();
-    for (const [, v, , r] of this.swept) repl.set(v, r!);
-    const out: LedgerRecord[] = [];
-    for (const [v, e] of this.entries) out.push([e.rule, v, e.kind, repl.get(v)]);
-    return out;
   }
 
   get size(): number {

@@ -23,6 +23,17 @@ export class SessionIdBook {
     }
   }
   /**
+   * Forget the ids added after the first `size` (insertion order): an ingest chunk's additions,
+   * so the next chunk starts from the same book (server/ingest/chunks.ts).
+   */
+  truncate(size: number): string[] {
+    const extra = [...this.raw].slice(size);
+    if (!extra.length) return extra;
+    for (const id of extra) this.raw.delete(id);
+    this.version++;
+    return extra;
+  }
+  /**
    * A full id that this token is a shortened spelling of (a strict prefix of 8+ characters, as
    * logged or as canonical hex), when exactly one id qualifies; else null. `session 3f2a9c1e
    * expired` names the session whose id starts so.

@@ -1,6 +1,0 @@
-// Bootstrap of the redaction worker: the sources are TypeScript run through tsx, and a worker
-// thread does not inherit the parent's loader hooks, so it registers tsx itself.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./redact-worker.ts');
