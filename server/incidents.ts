@@ -57,7 +57,7 @@ export const FULL_ANALYSIS_LIMIT = 250_000;
 export async function refreshAnalysis(
   store: Store,
   id: string,
-  opts: { fullLimit?: number; focus?: FocusLimits; offThread?: boolean; /** Tests: the smallest incident analysed off thread. */ offThreadMin?: number } = {},
+  opts: { fullLimit?: number; focus?: FocusLimits; offThread?: boolean /** Tests: the smallest incident analysed off thread. */; offThreadMin?: number } = {},
 ): Promise<Analysis> {
   const files = await store.files(id);
   const triage = await store.triageCount(id);
@@ -68,13 +68,22 @@ export async function refreshAnalysis(
   const stored = await store.toolPolicy(id);
   const skipped = await store.skippedFiles(id);
   const toolPolicy = stored ? ToolPolicy.parse(stored) : null;
-  const inputs = files.map((f) => ({ file: f.path, source: f.source as Analysis['inputs'][number]['source'], format: f.format, lines: f.lines, events: f.events, unparsed: f.unparsed, truncatedLines: f.truncatedLines }));
+  const inputs = files.map((f) => ({
+    file: f.path,
+    source: f.source as Analysis['inputs'][number]['source'],
+    format: f.format,
+    lines: f.lines,
+    events: f.events,
+    unparsed: f.unparsed,
+    truncatedLines: f.truncatedLines,
+  }));
   // offThread (the server): a large incident's events are parsed and analysed on a worker thread,
   // so the server answers other requests meanwhile (ingest/analyze-off-thread.ts); a small one's
   // analysis takes less than starting a worker.
-  const analysed = opts.offThread && triage >= (opts.offThreadMin ?? OFF_THREAD_MIN_EVENTS)
-    ? await analyzeOffThread({ whole, toolPolicy, inputs, batches: await store.triageEventsJson(id, limit, read) })
-    : analyze({ whole, toolPolicy, inputs, events: await store.triageEvents(id, limit, read) });
+  const analysed =
+    opts.offThread && triage >= (opts.offThreadMin ?? OFF_THREAD_MIN_EVENTS)
+      ? await analyzeOffThread({ whole, toolPolicy, inputs, batches: await store.triageEventsJson(id, limit, read) })
+      : analyze({ whole, toolPolicy, inputs, events: await store.triageEvents(id, limit, read) });
   // Files that are not logs are named, never diagnosed (ingest/screen.ts); absent when there are none.
   const withSkipped: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
   const privacyMode = await store.privacyMode(id);
@@ -121,7 +130,15 @@ export async function ingestIncident(
       throw new TriageError('TRIAGE_ERR_INPUT', (err as Error).message);
     }
   }
-  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, { key: ctx.key, formats: ctx.formats, onProgress: opts.onProgress, skipHashes, mode, signal: opts.signal, upload: opts.upload });
+  const r = await ingestIntoStore(ctx.store, id, opts.name, logs, {
+    key: ctx.key,
+    formats: ctx.formats,
+    onProgress: opts.onProgress,
+    skipHashes,
+    mode,
+    signal: opts.signal,
+    upload: opts.upload,
+  });
   if (policy) await ctx.store.setToolPolicy(id, policy);
   opts.onProgress?.({ phase: 'analyze', file: '', fileIndex: 0, files: 0 });
   const analysis = await refreshAnalysis(ctx.store, id, { offThread: opts.analyzeOffThread });

@@ -44,7 +44,9 @@ export async function load(name, source) {
   try {
     ({ register } = await import('tsx/esm/api'));
   } catch {
-    process.stderr.write(`mcp-triage: ${problem ?? 'MCP_TRIAGE_FROM_SOURCE=1'}, and tsx, which would run the TypeScript sources, is not installed: run npm run build (after npm ci)\n`);
+    process.stderr.write(
+      `mcp-triage: ${problem ?? 'MCP_TRIAGE_FROM_SOURCE=1'}, and tsx, which would run the TypeScript sources, is not installed: run npm run build (after npm ci)\n`,
+    );
     process.exit(2);
   }
   if (problem) process.stderr.write(`mcp-triage: note: ${problem}; running the TypeScript sources through tsx (slower start); npm run build makes it fast again\n`);

@@ -32,7 +32,19 @@ function inputFiles(dir: string): string[] {
 function decisions(a: Analysis) {
   return {
     decision: a.decision,
-    failures: a.failures.map((f) => ({ decision: f.decision, rule: f.rule, role: f.role, stage: f.stage, method: f.method, tool: f.tool, rpcId: f.rpcId, httpStatus: f.httpStatus, session: f.session, evidence: f.evidence, episode: f.episode })),
+    failures: a.failures.map((f) => ({
+      decision: f.decision,
+      rule: f.rule,
+      role: f.role,
+      stage: f.stage,
+      method: f.method,
+      tool: f.tool,
+      rpcId: f.rpcId,
+      httpStatus: f.httpStatus,
+      session: f.session,
+      evidence: f.evidence,
+      episode: f.episode,
+    })),
   };
 }
 

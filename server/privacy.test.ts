@@ -59,7 +59,10 @@ describe('no raw session id leaves ingest', () => {
         }
         const ev = await app.inject({ url: `/api/incidents/${inc.id}/events?limit=100000` });
         const t = tableFromIPC(ev.rawPayload);
-        const text = t.toArray().map((r) => `${r.text} ${r.message} ${r.session}`).join('\n');
+        const text = t
+          .toArray()
+          .map((r) => `${r.text} ${r.message} ${r.session}`)
+          .join('\n');
         expect(leaks(text), inc.id).toEqual([]);
       }
     } finally {
@@ -71,7 +74,12 @@ describe('no raw session id leaves ingest', () => {
   it('not in CLI output (analyze, report, timeline)', async () => {
     const run = promisify(execFile);
     const dir = join(REPO, 'samples', 'restart-stale-session');
-    for (const args of [['analyze', dir, '--json'], ['analyze', dir], ['report', dir], ['timeline', dir, '--limit', '100000']]) {
+    for (const args of [
+      ['analyze', dir, '--json'],
+      ['analyze', dir],
+      ['report', dir],
+      ['timeline', dir, '--limit', '100000'],
+    ]) {
       const r = await run(process.execPath, [join(REPO, 'server/cli/bin.mjs'), ...args, '--key-file', ws.keyFile], { env: ws.env, maxBuffer: 64 << 20 });
       expect(leaks(r.stdout + r.stderr), args[0]).toEqual([]);
     }

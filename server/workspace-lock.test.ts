@@ -132,7 +132,9 @@ describe('workspace lock', () => {
     const startAt = Date.now() + 4000; // after every contender has started (tsx on 2 cores)
     const run = promisify(execFile);
     const outs = await Promise.all(
-      Array.from({ length: 5 }, () => run(process.execPath, ['--import', 'tsx', join(REPO, 'server/testing/lock-contender.ts'), dir, String(startAt), '1500'], { cwd: REPO }).then((r) => r.stdout.trim())),
+      Array.from({ length: 5 }, () =>
+        run(process.execPath, ['--import', 'tsx', join(REPO, 'server/testing/lock-contender.ts'), dir, String(startAt), '1500'], { cwd: REPO }).then((r) => r.stdout.trim()),
+      ),
     );
     const won = outs.filter((o) => o.startsWith('won '));
     expect(won, outs.join(' | ')).toHaveLength(1);

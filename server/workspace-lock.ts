@@ -214,7 +214,8 @@ export function acquireWorkspaceLock(dir: string, opts: AcquireOptions): Workspa
       if (held === 'unreadable') {
         // Not written by us (we only ever link complete files). Young: someone may be writing it
         // by hand; old: leftover junk.
-        if (Date.now() - statSync(path).mtimeMs < 5000) throw new TriageError('TRIAGE_ERR_BUSY', `${path} exists but is not a lock this version wrote; if no mcp-triage runs, delete it and try again`);
+        if (Date.now() - statSync(path).mtimeMs < 5000)
+          throw new TriageError('TRIAGE_ERR_BUSY', `${path} exists but is not a lock this version wrote; if no mcp-triage runs, delete it and try again`);
         why = `replaced ${path}, which was not a readable lock (left over from an older version or a crash)`;
       } else {
         const live = holderLiveness(held);
@@ -227,7 +228,8 @@ export function acquireWorkspaceLock(dir: string, opts: AcquireOptions): Workspa
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         const t = parseLock(readText(takeover) ?? '');
-        if (t !== 'unreadable' && holderLiveness(t).alive) pause(20); // someone is taking over right now
+        if (t !== 'unreadable' && holderLiveness(t).alive)
+          pause(20); // someone is taking over right now
         else unlinkQuiet(takeover);
         continue;
       }

@@ -160,7 +160,10 @@ describe('serve owns the workspace; purge refuses while it runs', () => {
   it('purge is refused while another process has the workspace database open (a long analyze --db)', async () => {
     const ws = workspace();
     mkdirSync(ws.home, { mode: 0o700 });
-    const holder = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'server/testing/hold-database.ts'), join(ws.home, 'mcp-triage.duckdb')], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'server/testing/hold-database.ts'), join(ws.home, 'mcp-triage.duckdb')], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(holder);
     await new Promise<void>((ok, fail) => {
       holder.stdout!.on('data', (d: Buffer) => d.toString().includes('open') && ok());
@@ -225,7 +228,10 @@ describe('port errors: exit 1, one line, before any heavy work', () => {
       // …and through npm itself (npm adds its own banner and error lines around ours)
       const npm = await exec('npm', ['start', '--silent'], { ...ws.env, PORT: String(port) });
       expect(npm.code).not.toBe(0);
-      expect(npm.stderr.split('\n').filter((l) => l.startsWith('mcp-triage: ')), npm.stderr).toEqual([expect.stringMatching(new RegExp(`^mcp-triage: serve: 127\\.0\\.0\\.1:${port} is already in use`))]);
+      expect(
+        npm.stderr.split('\n').filter((l) => l.startsWith('mcp-triage: ')),
+        npm.stderr,
+      ).toEqual([expect.stringMatching(new RegExp(`^mcp-triage: serve: 127\\.0\\.0\\.1:${port} is already in use`))]);
       expect(npm.stdout + npm.stderr).not.toMatch(/vite|built in|sample/i);
       console.info(`npm start on a busy port answered in ${npm.ms} ms`);
       // nothing heavy ran: no vite output, no samples loaded, no database, the UI build untouched

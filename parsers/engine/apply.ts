@@ -16,9 +16,35 @@ export type Parsed = Partial<Omit<Event, 'file' | 'line' | 'endLine' | 'source' 
 
 const PINO_LEVELS: Record<number, Level> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 const GUESS: Record<string, Level> = {
-  trace: 'trace', verbose: 'trace', debug: 'debug', dbug: 'debug', dbg: 'debug', d: 'debug', info: 'info', information: 'info', informational: 'info', notice: 'info', i: 'info',
-  warn: 'warn', warning: 'warn', wrn: 'warn', w: 'warn', error: 'error', err: 'error', eror: 'error', e: 'error', exception: 'error',
-  fatal: 'fatal', critical: 'fatal', crit: 'fatal', alert: 'fatal', emerg: 'fatal', emergency: 'fatal', panic: 'fatal', f: 'fatal', c: 'fatal',
+  trace: 'trace',
+  verbose: 'trace',
+  debug: 'debug',
+  dbug: 'debug',
+  dbg: 'debug',
+  d: 'debug',
+  info: 'info',
+  information: 'info',
+  informational: 'info',
+  notice: 'info',
+  i: 'info',
+  warn: 'warn',
+  warning: 'warn',
+  wrn: 'warn',
+  w: 'warn',
+  error: 'error',
+  err: 'error',
+  eror: 'error',
+  e: 'error',
+  exception: 'error',
+  fatal: 'fatal',
+  critical: 'fatal',
+  crit: 'fatal',
+  alert: 'fatal',
+  emerg: 'fatal',
+  emergency: 'fatal',
+  panic: 'fatal',
+  f: 'fatal',
+  c: 'fatal',
 };
 
 export function compileFormat(spec: FormatSpec, origin: string): CompiledFormat {
@@ -171,7 +197,7 @@ export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
     body = line.slice(m.index + m[0].length);
   }
   const start = body.indexOf('{');
-  if (start < 0 || start > 0 && !f.prefix) return null;
+  if (start < 0 || (start > 0 && !f.prefix)) return null;
   const text = body.slice(start);
   // Several JSON formats are tried on the same line: parse it once.
   let obj: unknown;

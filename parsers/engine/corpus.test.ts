@@ -26,7 +26,11 @@ function manifest(): Map<string, { layer: string }> {
 
 describe.skipIf(!existsSync(CORPUS))('real-dev corpus', () => {
   const formats = loadFormats();
-  const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.log')).sort() : [];
+  const files = existsSync(CORPUS)
+    ? readdirSync(CORPUS)
+        .filter((f) => f.endsWith('.log'))
+        .sort()
+    : [];
   const results: { file: string; stats: FileStats; parsedLines: number }[] = [];
 
   for (const file of files) {
@@ -36,7 +40,10 @@ describe.skipIf(!existsSync(CORPUS))('real-dev corpus', () => {
       for await (const e of parseFile(readLines(createReadStream(join(CORPUS, file))), { file, formats, redact: (t) => t }, stats)) {
         if (e.kind === 'raw') rawLines += e.endLine - e.line + 1;
       }
-      const nonBlank = readFileSync(join(CORPUS, file), 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '').length - stats.skippedLines;
+      const nonBlank =
+        readFileSync(join(CORPUS, file), 'utf8')
+          .split(/\r?\n/)
+          .filter((l) => l.trim() !== '').length - stats.skippedLines;
       results.push({ file, stats, parsedLines: Math.max(0, nonBlank - rawLines) });
       expect(stats.lines).toBeGreaterThan(0);
     });
@@ -73,9 +80,9 @@ describe.skipIf(!existsSync(CORPUS))('real-dev corpus', () => {
     let parsed = 0;
     const rows = results.map((r) => {
       const nb = r.stats.lines - r.stats.skippedLines;
-      total += Math.max(r.parsedLines, 0) + (r.stats.unparsed);
+      total += Math.max(r.parsedLines, 0) + r.stats.unparsed;
       parsed += r.parsedLines;
-      return `${r.file.padEnd(70)} ${r.stats.format.padEnd(20)} ${r.stats.source.padEnd(8)} ${String(r.parsedLines).padStart(4)}/${String(r.parsedLines + r.stats.unparsed).padStart(4)} ${(r.parsedLines / Math.max(1, r.parsedLines + r.stats.unparsed) * 100).toFixed(0).padStart(4)}%${r.stats.prefix ? ' prefix=' + r.stats.prefix : ''}${r.stats.layout.length ? ' layout=' + r.stats.layout.join(',') : ''}${nb ? '' : ''}`;
+      return `${r.file.padEnd(70)} ${r.stats.format.padEnd(20)} ${r.stats.source.padEnd(8)} ${String(r.parsedLines).padStart(4)}/${String(r.parsedLines + r.stats.unparsed).padStart(4)} ${((r.parsedLines / Math.max(1, r.parsedLines + r.stats.unparsed)) * 100).toFixed(0).padStart(4)}%${r.stats.prefix ? ' prefix=' + r.stats.prefix : ''}${r.stats.layout.length ? ' layout=' + r.stats.layout.join(',') : ''}${nb ? '' : ''}`;
     });
     console.log(rows.join('\n') + `\nOVERALL ${parsed}/${total} = ${((parsed / Math.max(1, total)) * 100).toFixed(1)}%`);
     expect(parsed / total).toBeGreaterThanOrEqual(OVERALL_FLOOR);

@@ -59,7 +59,11 @@ const sets: { name: string; paths: () => string[]; label: (name: string, path: s
       return readdirSync(root)
         .filter((f) => f !== '_error_' && !f.startsWith('.'))
         .flatMap((f) => readdirSync(join(root, f)).map((c) => join(root, f, c)))
-        .flatMap((dir) => readdirSync(dir).filter((n) => n.startsWith('input.')).map((n) => join(dir, n)));
+        .flatMap((dir) =>
+          readdirSync(dir)
+            .filter((n) => n.startsWith('input.'))
+            .map((n) => join(dir, n)),
+        );
     },
     label: (name, path) => `${path.split('/').slice(-3, -1).join('/')}${name.startsWith('input.') ? '' : ':' + name}`,
   },
@@ -76,7 +80,13 @@ const sets: { name: string; paths: () => string[]; label: (name: string, path: s
   },
   {
     name: 'real-dev',
-    paths: () => (existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.log')).sort().map((f) => join(CORPUS, f)) : []),
+    paths: () =>
+      existsSync(CORPUS)
+        ? readdirSync(CORPUS)
+            .filter((f) => f.endsWith('.log'))
+            .sort()
+            .map((f) => join(CORPUS, f))
+        : [],
     label: (name) => name,
   },
 ];

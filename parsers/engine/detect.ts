@@ -55,14 +55,29 @@ export function detectFormat(sample: readonly string[], formats: readonly Compil
 export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[]): Source {
   if (formatSource && formatSource !== 'unknown') return formatSource;
   const text = sample.slice(0, SAMPLE_LINES).join('\n').slice(0, 200_000);
-  if (/mcp[./]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|mcp-remote|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint/.test(text)) return 'client';
-  if (/mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type/.test(text)) return 'server';
+  if (
+    /mcp[./]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|mcp-remote|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint/.test(
+      text,
+    )
+  )
+    return 'client';
+  if (
+    /mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type/.test(
+      text,
+    )
+  )
+    return 'server';
   const name = fileName.toLowerCase();
   if (/(client|agent|host|claude|cursor|vscode|mcp-remote|mcp-proxy|inspector|desktop)/.test(name)) return 'client';
   if (/(nginx|envoy|haproxy|traefik|caddy|alb|elb|gateway|ingress|access|proxy)/.test(name)) return 'proxy';
   if (/(server|backend|upstream|uvicorn|gunicorn|fastmcp|app)/.test(name)) return 'server';
   // weak hints in the content, for files whose names say nothing (what fields a proxy or a server logs)
-  if (/"(?:upstream_addr|upstream_status|upstream_response_time|remote_addr|request_method|upstream_cluster|DownstreamStatus|OriginStatus|RequestHost)"|\bhaproxy\[\d+\]:|"logger"\s*:\s*"http\.(?:log|handlers)\./.test(text)) return 'proxy';
+  if (
+    /"(?:upstream_addr|upstream_status|upstream_response_time|remote_addr|request_method|upstream_cluster|DownstreamStatus|OriginStatus|RequestHost)"|\bhaproxy\[\d+\]:|"logger"\s*:\s*"http\.(?:log|handlers)\./.test(
+      text,
+    )
+  )
+    return 'proxy';
   if (/"(?:reqId|statusCode|responseTime|mcpSessionId)"|"msg"\s*:\s*"(?:incoming request|request completed)"|listening on https?:\/\//.test(text)) return 'server';
   if (/uvicorn|"GET \/|"POST \//.test(text)) return 'server';
   return 'unknown';

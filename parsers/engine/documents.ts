@@ -107,8 +107,13 @@ export const harReader: DocumentReader = {
         ...(failure ? { error: failure } : {}),
       },
     };
-    const lines = [`${s(req.method) ?? '?'} ${url} -> ${status ?? 'no response'}${time !== null ? ` (${Math.round(time)} ms)` : ''}${rq?.method ? ` ${rq.method}` : ''}${failure ? ` ${failure}` : ''}`];
-    for (const [dir, list] of [['>', req.headers], ['<', res.headers]] as const)
+    const lines = [
+      `${s(req.method) ?? '?'} ${url} -> ${status ?? 'no response'}${time !== null ? ` (${Math.round(time)} ms)` : ''}${rq?.method ? ` ${rq.method}` : ''}${failure ? ` ${failure}` : ''}`,
+    ];
+    for (const [dir, list] of [
+      ['>', req.headers],
+      ['<', res.headers],
+    ] as const)
       for (const name of ['mcp-session-id', 'mcp-protocol-version', 'content-type', 'x-request-id', 'www-authenticate', 'location']) {
         const v = header(list, name);
         if (v !== null) lines.push(`${dir} ${name}: ${v}`);

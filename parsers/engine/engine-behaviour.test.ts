@@ -19,8 +19,17 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-triage-engine-'));
 
 async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
   let out = '';
-  const stdout = new Writable({ write(c, _e, cb) { out += String(c); cb(); } });
-  const stderr = new Writable({ write(_c, _e, cb) { cb(); } });
+  const stdout = new Writable({
+    write(c, _e, cb) {
+      out += String(c);
+      cb();
+    },
+  });
+  const stderr = new Writable({
+    write(_c, _e, cb) {
+      cb();
+    },
+  });
   const code = await formatsCommand.run(args, { stdout, stderr, cwd: '/', env } as never);
   return { code, out };
 }
@@ -28,7 +37,16 @@ async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
 async function parseText(text: string | Buffer, file = 'x.log', formats = loadFormats()) {
   const stats = newStats(file);
   const events = [];
-  for await (const e of parseFile(readLines((async function* () { yield typeof text === 'string' ? Buffer.from(text) : text; })()), { file, formats, redact: (t) => t }, stats)) events.push(e);
+  for await (const e of parseFile(
+    readLines(
+      (async function* () {
+        yield typeof text === 'string' ? Buffer.from(text) : text;
+      })(),
+    ),
+    { file, formats, redact: (t) => t },
+    stats,
+  ))
+    events.push(e);
   return { stats, events };
 }
 
@@ -57,7 +75,10 @@ describe('user formats ($MCP_TRIAGE_FORMATS)', () => {
   it('loads, lists and uses a user format; a broken one is refused naming file and field', async () => {
     const dir = tmp();
     const spec = {
-      id: 'acme-gateway', title: 'ACME gateway', source: 'proxy', priority: 20,
+      id: 'acme-gateway',
+      title: 'ACME gateway',
+      source: 'proxy',
+      priority: 20,
       match: { kind: 'regex', patterns: ['^ACME (?<status>\\d{3}) (?<method>[A-Z]{3,7}) (?<path>\\S{1,2000})$'] },
       fields: { httpStatus: 'status', httpMethod: 'method', httpPath: 'path' },
       samples: [{ line: 'ACME 502 POST /mcp', expect: { httpStatus: 502, httpPath: '/mcp' } }],
@@ -83,20 +104,33 @@ function zip(entries: { name: string; data: Buffer; deflate?: boolean; mode?: nu
     const body = e.deflate ? deflateRawSync(e.data) : e.data;
     const name = Buffer.from(e.name);
     const lh = Buffer.alloc(30);
-    lh.writeUInt32LE(0x04034b50, 0); lh.writeUInt16LE(20, 4); lh.writeUInt16LE(e.deflate ? 8 : 0, 8);
-    lh.writeUInt32LE(body.length, 18); lh.writeUInt32LE(e.data.length, 22); lh.writeUInt16LE(name.length, 26);
+    lh.writeUInt32LE(0x04034b50, 0);
+    lh.writeUInt16LE(20, 4);
+    lh.writeUInt16LE(e.deflate ? 8 : 0, 8);
+    lh.writeUInt32LE(body.length, 18);
+    lh.writeUInt32LE(e.data.length, 22);
+    lh.writeUInt16LE(name.length, 26);
     const ch = Buffer.alloc(46);
-    ch.writeUInt32LE(0x02014b50, 0); ch.writeUInt16LE((3 << 8) | 20, 4); ch.writeUInt16LE(20, 6); ch.writeUInt16LE(e.deflate ? 8 : 0, 10);
-    ch.writeUInt32LE(body.length, 20); ch.writeUInt32LE(e.data.length, 24); ch.writeUInt16LE(name.length, 28);
-    ch.writeUInt32LE(((e.mode ?? 0o100644) << 16) >>> 0, 38); ch.writeUInt32LE(off, 42);
+    ch.writeUInt32LE(0x02014b50, 0);
+    ch.writeUInt16LE((3 << 8) | 20, 4);
+    ch.writeUInt16LE(20, 6);
+    ch.writeUInt16LE(e.deflate ? 8 : 0, 10);
+    ch.writeUInt32LE(body.length, 20);
+    ch.writeUInt32LE(e.data.length, 24);
+    ch.writeUInt16LE(name.length, 28);
+    ch.writeUInt32LE(((e.mode ?? 0o100644) << 16) >>> 0, 38);
+    ch.writeUInt32LE(off, 42);
     locals.push(lh, name, body);
     centrals.push(ch, name);
     off += 30 + name.length + body.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(off, 16);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(off, 16);
   return Buffer.concat([...locals, cd, end]);
 }
 
@@ -110,13 +144,16 @@ describe('archives', () => {
   it('zip: stored, deflated and gzipped members, non-logs skipped, read twice', async () => {
     const dir = tmp();
     const p = join(dir, 'bundle.zip');
-    writeFileSync(p, zip([
-      { name: 'client.log', data: Buffer.from('a\nb\n') },
-      { name: 'proxy/nginx.log', data: Buffer.from('x'.repeat(5000)), deflate: true },
-      { name: 'server.log.gz', data: gzipSync('s\n'), deflate: true },
-      { name: 'notes.md', data: Buffer.from('no') },
-      { name: 'dir/', data: Buffer.alloc(0) },
-    ]));
+    writeFileSync(
+      p,
+      zip([
+        { name: 'client.log', data: Buffer.from('a\nb\n') },
+        { name: 'proxy/nginx.log', data: Buffer.from('x'.repeat(5000)), deflate: true },
+        { name: 'server.log.gz', data: gzipSync('s\n'), deflate: true },
+        { name: 'notes.md', data: Buffer.from('no') },
+        { name: 'dir/', data: Buffer.alloc(0) },
+      ]),
+    );
     const entries = entriesFromPaths([p]);
     expect(entries.map((e) => e.name)).toEqual(['bundle.zip/client.log', 'bundle.zip/proxy/nginx.log', 'bundle.zip/server.log']);
     expect(await readAll(entries[1]!.open())).toBe('x'.repeat(5000));
@@ -174,7 +211,8 @@ describe('layouts and streaming', () => {
   });
   it('memory does not grow with input size (100k lines streamed, events dropped)', async () => {
     const gen = async function* () {
-      for (let i = 0; i < 100; i++) yield Buffer.from(Array.from({ length: 1000 }, (_, j) => `{"level":30,"time":${1795946401000 + j},"msg":"m ${i} ${j}","statusCode":200}`).join('\n') + '\n');
+      for (let i = 0; i < 100; i++)
+        yield Buffer.from(Array.from({ length: 1000 }, (_, j) => `{"level":30,"time":${1795946401000 + j},"msg":"m ${i} ${j}","statusCode":200}`).join('\n') + '\n');
     };
     const stats = newStats('big.log');
     global.gc?.();

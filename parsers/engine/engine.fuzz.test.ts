@@ -22,7 +22,9 @@ function seedLines(): string[] {
     if (!dir.isDirectory()) continue;
     for (const f of readdirSync(join(root, dir.name))) {
       if (!/\.(log|jsonl?)$/.test(f)) continue;
-      const lines = readFileSync(join(root, dir.name, f), 'utf8').split('\n').filter((l) => l.trim());
+      const lines = readFileSync(join(root, dir.name, f), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim());
       out.push(...lines.slice(0, 40));
     }
   }
@@ -31,22 +33,29 @@ function seedLines(): string[] {
 const SEEDS = seedLines();
 
 /** A seed line, a seed with a random edit, or random text with controls and odd characters. */
-const lineArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(...SEEDS) },
-  {
-    weight: 5,
-    arbitrary: fc.tuple(fc.constantFrom(...SEEDS), fc.nat(), fc.nat(), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('insert', 'replace', 'cut', 'repeat')).map(([s, a, b, ins, op]) => {
-      const i = a % (s.length + 1);
-      const j = Math.min(s.length, i + (b % 30));
-      if (op === 'insert') return s.slice(0, i) + ins + s.slice(i);
-      if (op === 'replace') return s.slice(0, i) + ins + s.slice(j);
-      if (op === 'cut') return s.slice(0, i);
-      return s.slice(0, i) + s.slice(i, j).repeat(1 + (b % 200)) + s.slice(j);
-    }),
-  },
-  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
-  { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', '[[[[', '"'.repeat(300), '\\'.repeat(300), '{"level":"error","msg":' + '['.repeat(500), ' '.repeat(5000) + 'x', 'a='.repeat(2000)) },
-).map((s) => s.replace(/[\r\n]/g, ' '));
+const lineArb: fc.Arbitrary<string> = fc
+  .oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...SEEDS) },
+    {
+      weight: 5,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...SEEDS), fc.nat(), fc.nat(), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('insert', 'replace', 'cut', 'repeat'))
+        .map(([s, a, b, ins, op]) => {
+          const i = a % (s.length + 1);
+          const j = Math.min(s.length, i + (b % 30));
+          if (op === 'insert') return s.slice(0, i) + ins + s.slice(i);
+          if (op === 'replace') return s.slice(0, i) + ins + s.slice(j);
+          if (op === 'cut') return s.slice(0, i);
+          return s.slice(0, i) + s.slice(i, j).repeat(1 + (b % 200)) + s.slice(j);
+        }),
+    },
+    { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('{', '{"a":', '[[[[', '"'.repeat(300), '\\'.repeat(300), '{"level":"error","msg":' + '['.repeat(500), ' '.repeat(5000) + 'x', 'a='.repeat(2000)),
+    },
+  )
+  .map((s) => s.replace(/[\r\n]/g, ' '));
 
 const PER_INPUT_MS = 5_000;
 async function* from(chunks: Buffer[]): AsyncGenerator<Buffer> {
@@ -67,22 +76,27 @@ describe('format engine fuzz', () => {
 
   it('readLines gives the same lines however the bytes are chunked', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(lineArb, { maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r'), fc.array(fc.nat({ max: 64 }), { minLength: 1, maxLength: 20 }), async (lines, eol, cuts) => {
-        const bytes = Buffer.from(lines.join(eol) + (lines.length ? eol : ''));
-        const whole: RawLine[] = [];
-        for await (const l of readLines(from([bytes]))) whole.push(l);
-        const chunks: Buffer[] = [];
-        let at = 0;
-        for (let k = 0; at < bytes.length; k++) {
-          const n = 1 + cuts[k % cuts.length]!;
-          chunks.push(bytes.subarray(at, at + n));
-          at += n;
-        }
-        const chunked: RawLine[] = [];
-        for await (const l of readLines(from(chunks))) chunked.push(l);
-        expect(chunked).toEqual(whole);
-        expect(whole.length).toBe(lines.length);
-      }),
+      fc.asyncProperty(
+        fc.array(lineArb, { maxLength: 30 }),
+        fc.constantFrom('\n', '\r\n', '\r'),
+        fc.array(fc.nat({ max: 64 }), { minLength: 1, maxLength: 20 }),
+        async (lines, eol, cuts) => {
+          const bytes = Buffer.from(lines.join(eol) + (lines.length ? eol : ''));
+          const whole: RawLine[] = [];
+          for await (const l of readLines(from([bytes]))) whole.push(l);
+          const chunks: Buffer[] = [];
+          let at = 0;
+          for (let k = 0; at < bytes.length; k++) {
+            const n = 1 + cuts[k % cuts.length]!;
+            chunks.push(bytes.subarray(at, at + n));
+            at += n;
+          }
+          const chunked: RawLine[] = [];
+          for await (const l of readLines(from(chunks))) chunked.push(l);
+          expect(chunked).toEqual(whole);
+          expect(whole.length).toBe(lines.length);
+        },
+      ),
       { numRuns: 200, seed: 1102 },
     );
   });

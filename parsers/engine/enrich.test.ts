@@ -12,10 +12,11 @@ describe('extractors: examples read, near-misses do not', () => {
       expect(x.examples.length).toBeGreaterThan(0);
       expect(x.nearMisses.length).toBeGreaterThan(0);
     });
-    for (const [line, want] of x.examples) it(`${name} reads ${JSON.stringify(line)}`, () => {
-      expect(extract(x, line)).toEqual(want);
-      expect(GATES[x.field]?.test(line) ?? true, `the ${x.field} gate lets it through`).toBe(true);
-    });
+    for (const [line, want] of x.examples)
+      it(`${name} reads ${JSON.stringify(line)}`, () => {
+        expect(extract(x, line)).toEqual(want);
+        expect(GATES[x.field]?.test(line) ?? true, `the ${x.field} gate lets it through`).toBe(true);
+      });
     for (const line of x.nearMisses) it(`${name} does not fire on ${JSON.stringify(line)}`, () => expect(extract(x, line)).toBeNull());
   });
   for (const [line, want] of TARGET.examples) it(`target of ${JSON.stringify(line)}`, () => expect(target(line)).toEqual(want));
@@ -25,7 +26,16 @@ describe('extractors: examples read, near-misses do not', () => {
 function ev(text: string, partial: Partial<Event> = {}): Event {
   return Object.assign(emptyEvent({ file: 'f', line: 1, source: 'client', format: 'unknown', kind: 'raw', text }), partial);
 }
-const pick = (e: Event) => ({ rpcMethod: e.rpcMethod, rpcId: e.rpcId, tool: e.tool, httpMethod: e.httpMethod, httpPath: e.httpPath, httpStatus: e.httpStatus, session: e.session, direction: e.attrs.direction });
+const pick = (e: Event) => ({
+  rpcMethod: e.rpcMethod,
+  rpcId: e.rpcId,
+  tool: e.tool,
+  httpMethod: e.httpMethod,
+  httpPath: e.httpPath,
+  httpStatus: e.httpStatus,
+  session: e.session,
+  direction: e.attrs.direction,
+});
 
 describe('enrich: whole lines', () => {
   const cases: [string, Partial<ReturnType<typeof pick>>][] = [
@@ -33,11 +43,20 @@ describe('enrich: whole lines', () => {
     ['[526630] [Remote→Local] 7', { direction: 'response' }],
     ['Calling tools/list', { rpcMethod: 'tools/list', direction: 'request' }],
     ['Sending request initialize', { rpcMethod: 'initialize', direction: 'request' }],
-    ["Sending client request: ClientRequest(method='tools/call', params=CallToolRequestParams(name='get_order', arguments={}))", { rpcMethod: 'tools/call', tool: 'get_order', direction: 'request' }],
+    [
+      "Sending client request: ClientRequest(method='tools/call', params=CallToolRequestParams(name='get_order', arguments={}))",
+      { rpcMethod: 'tools/call', tool: 'get_order', direction: 'request' },
+    ],
     ["received root=JSONRPCRequest(method='initialize', params={'protocolVersion': '2025-06-18'}, jsonrpc='2.0', id=0)", { rpcMethod: 'initialize', rpcId: 0 }],
-    ['send {"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"id":99},"name":"create_order"},"id":7}', { rpcMethod: 'tools/call', rpcId: 7, tool: 'create_order', direction: 'request' }],
+    [
+      'send {"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"id":99},"name":"create_order"},"id":7}',
+      { rpcMethod: 'tools/call', rpcId: 7, tool: 'create_order', direction: 'request' },
+    ],
     ['Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":3}', { rpcId: 3, httpStatus: 404, direction: 'exchange' }],
-    ['POST http://ip-abc:8080/mcp rpc=3 method=tools/call tool=create_order mcp-session-id=sess_abcdefghijk -> 404 (3 ms)', { rpcMethod: 'tools/call', rpcId: 3, tool: 'create_order', httpMethod: 'POST', httpPath: '/mcp', httpStatus: 404, session: 'sess_abcdefghijk', direction: 'exchange' }],
+    [
+      'POST http://ip-abc:8080/mcp rpc=3 method=tools/call tool=create_order mcp-session-id=sess_abcdefghijk -> 404 (3 ms)',
+      { rpcMethod: 'tools/call', rpcId: 3, tool: 'create_order', httpMethod: 'POST', httpPath: '/mcp', httpStatus: 404, session: 'sess_abcdefghijk', direction: 'exchange' },
+    ],
     ['14:21:07  "POST /mcp  HTTP/2"   307   Java-http-client/17.0.9', { httpMethod: 'POST', httpPath: '/mcp', httpStatus: 307, direction: 'exchange' }],
     ["Client error '404 Not Found' for url 'http://ip-abc:8000/mcp'", { httpStatus: 404, httpPath: '/mcp', direction: 'response' }],
     ['Calling MCP tool: createConfluencePage', { tool: 'createConfluencePage', direction: 'request' }],
@@ -73,7 +92,11 @@ describe('enrich: whole lines', () => {
   });
 
   it('sets target attrs from a URL in a request context', () => {
-    expect(enrich(ev('Connecting to remote server: https://mcp.atlassian.com/v1/sse')).attrs).toMatchObject({ targetScheme: 'https', targetHost: 'mcp.atlassian.com', targetPort: 443 });
+    expect(enrich(ev('Connecting to remote server: https://mcp.atlassian.com/v1/sse')).attrs).toMatchObject({
+      targetScheme: 'https',
+      targetHost: 'mcp.atlassian.com',
+      targetPort: 443,
+    });
   });
 
   for (const d of DIRECTION_WORDS) for (const line of d.examples) it(`direction ${d.direction}: ${line}`, () => expect(enrich(ev(line)).attrs.direction).toBe(d.direction));

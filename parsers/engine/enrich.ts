@@ -36,7 +36,8 @@ export interface Extractor {
 // Vocabulary.
 
 /** MCP methods with a slash: unambiguous in prose (the namespaces the spec defines). */
-const SLASH_METHOD = '(?:notifications/(?:tools|resources|prompts|roots)/[A-Za-z_]{1,30}|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)/[A-Za-z_]{1,30}(?:/[A-Za-z_]{1,30})?)';
+const SLASH_METHOD =
+  '(?:notifications/(?:tools|resources|prompts|roots)/[A-Za-z_]{1,30}|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)/[A-Za-z_]{1,30}(?:/[A-Za-z_]{1,30})?)';
 /** Any MCP method, where the context already says a method follows (`method=`, `Sending request …`). */
 const MCP_METHOD = `(?:${SLASH_METHOD}|initialize|ping)`;
 /** A slash method standing alone: not inside a path (`/mcp/tools/call`) or a file name (`resources/read.ts`). */
@@ -83,19 +84,30 @@ export const SDK_CLIENT_CALLS: Readonly<Record<string, string>> = {
 };
 
 /** Words that follow `tools/call` or `calling tool` in prose but are not a tool's name. */
-const NOT_A_TOOL = '(?!(?:failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc)\\b)';
+const NOT_A_TOOL =
+  '(?!(?:failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc)\\b)';
 /** A tool name in prose: a `server:tool` namespace is kept, a trailing colon (`get_order: boom`) is not. */
 const TOOL_NAME = `${NOT_A_TOOL}([A-Za-z_][\\w.-]{0,99}(?::[\\w.-]{1,99})?)`;
 
 const HTTP_METHOD = '(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)';
 /** Up to four other key=value pairs between two keys of one logfmt line (`method=x tool=y id=7`). */
 const KV_BETWEEN = `(?: {1,3}[\\w.-]{1,40}=(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^\\s"']{1,200})){0,4}`;
-const REASONS = 'OK|Created|Accepted|No Content|Moved Permanently|Found|See Other|Temporary Redirect|Permanent Redirect|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Request Timeout|Conflict|Gone|Misdirected Request|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout';
+const REASONS =
+  'OK|Created|Accepted|No Content|Moved Permanently|Found|See Other|Temporary Redirect|Permanent Redirect|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Request Timeout|Conflict|Gone|Misdirected Request|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout';
 
 /** Reason phrases that name one status when they open an error message (`Not Found: …`). */
 const REASON_ONLY: Record<string, number> = {
-  'Bad Request': 400, Unauthorized: 401, Forbidden: 403, 'Not Found': 404, 'Method Not Allowed': 405, 'Not Acceptable': 406,
-  'Unsupported Media Type': 415, 'Internal Server Error': 500, 'Bad Gateway': 502, 'Service Unavailable': 503, 'Gateway Timeout': 504,
+  'Bad Request': 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  'Not Found': 404,
+  'Method Not Allowed': 405,
+  'Not Acceptable': 406,
+  'Unsupported Media Type': 415,
+  'Internal Server Error': 500,
+  'Bad Gateway': 502,
+  'Service Unavailable': 503,
+  'Gateway Timeout': 504,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -139,7 +151,7 @@ function objectStart(text: string, at: number): number {
 }
 
 function skipWs(text: string, i: number): number {
-  while (i < text.length && (text.charCodeAt(i) <= 32)) i++;
+  while (i < text.length && text.charCodeAt(i) <= 32) i++;
   return i;
 }
 
@@ -274,8 +286,12 @@ export const EXTRACTORS: readonly Extractor[] = [
     field: 'rpcMethod',
     re: new RegExp(`\\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\\s?[:=]\\s?["']?(${MCP_METHOD})\\b`),
     needs: ['cp-method', 'cp_method', 'CP-Method', 'cp-Method', 'CP_METHOD'],
-    why: "2026-07-28 mirrors the JSON-RPC method in the `Mcp-Method` request header (basic/transports/streamable-http.mdx), which clients and proxies log (`Mcp-Method: tools/call`, nginx `mcp_method=\"$http_mcp_method\"`)",
-    examples: [['POST https://api.example.test/mcp Mcp-Method=tools/call Mcp-Name=search_orders', 'tools/call'], ['"POST /mcp HTTP/1.1" 400 mcp_method="resources/read"', 'resources/read'], ['mcp-method: initialize', 'initialize']],
+    why: '2026-07-28 mirrors the JSON-RPC method in the `Mcp-Method` request header (basic/transports/streamable-http.mdx), which clients and proxies log (`Mcp-Method: tools/call`, nginx `mcp_method="$http_mcp_method"`)',
+    examples: [
+      ['POST https://api.example.test/mcp Mcp-Method=tools/call Mcp-Name=search_orders', 'tools/call'],
+      ['"POST /mcp HTTP/1.1" 400 mcp_method="resources/read"', 'resources/read'],
+      ['mcp-method: initialize', 'initialize'],
+    ],
     nearMisses: ['Mcp-Method: POST', 'mcp_method="-"'],
   },
   {
@@ -284,7 +300,10 @@ export const EXTRACTORS: readonly Extractor[] = [
     needs: ['cp-name', 'cp_name', 'cp-Name', 'CP-Name'],
     read: (_t, m) => m[1] ?? m[2]!,
     why: "2026-07-28 mirrors a tools/call's tool in the `Mcp-Name` header (streamable-http.mdx); for other methods it names a prompt or resource, so only beside `Mcp-Method: tools/call`",
-    examples: [['POST /mcp Mcp-Method=tools/call Mcp-Name=search_orders id=11', 'search_orders'], ['mcp_name="get_order" mcp_method="tools/call"', 'get_order']],
+    examples: [
+      ['POST /mcp Mcp-Method=tools/call Mcp-Name=search_orders id=11', 'search_orders'],
+      ['mcp_name="get_order" mcp_method="tools/call"', 'get_order'],
+    ],
     nearMisses: ['Mcp-Method: prompts/get Mcp-Name: summary', 'Mcp-Name: x'],
   },
   {
@@ -292,7 +311,11 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: new RegExp(`\\bmethod=['"]?(${MCP_METHOD})\\b`),
     needs: ['method='],
     why: "key-value and Python reprs: `method=tools/call`, `ClientRequest(method='tools/call'`, `JSONRPCRequest(method='initialize'`",
-    examples: [['POST /mcp rpc=3 method=tools/call -> 404', 'tools/call'], ["root=JSONRPCRequest(method='initialize', params={}, jsonrpc='2.0', id=0)", 'initialize'], ["ClientRequest(method='tools/call', params=CallToolRequestParams(name='x'))", 'tools/call']],
+    examples: [
+      ['POST /mcp rpc=3 method=tools/call -> 404', 'tools/call'],
+      ["root=JSONRPCRequest(method='initialize', params={}, jsonrpc='2.0', id=0)", 'initialize'],
+      ["ClientRequest(method='tools/call', params=CallToolRequestParams(name='x'))", 'tools/call'],
+    ],
     nearMisses: ['request method=POST', 'method=initializer'],
   },
   {
@@ -300,14 +323,23 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: new RegExp(`\\[(?:Local|Remote)→(?:Local|Remote)\\] (${MCP_METHOD})\\b`),
     needs: ['→'],
     why: 'mcp-remote traces each message it forwards: `[Local→Remote] tools/call`',
-    examples: [['[526630] [Local→Remote] tools/call', 'tools/call'], ['[63643] [Local→Remote] initialize', 'initialize']],
+    examples: [
+      ['[526630] [Local→Remote] tools/call', 'tools/call'],
+      ['[63643] [Local→Remote] initialize', 'initialize'],
+    ],
     nearMisses: ['[Local→Remote] hello'],
   },
   {
     field: 'rpcMethod',
-    re: new RegExp(`\\b(?:Sending|Calling|Received|Receiving|Handling|Processing|Dispatching|Cancell?ing|Cancelled|Forwarding)(?: (?:MCP|JSON-RPC))?(?: (?:request|notification|message|method|response to))?:? ['"]?(${MCP_METHOD})\\b`),
+    re: new RegExp(
+      `\\b(?:Sending|Calling|Received|Receiving|Handling|Processing|Dispatching|Cancell?ing|Cancelled|Forwarding)(?: (?:MCP|JSON-RPC))?(?: (?:request|notification|message|method|response to))?:? ['"]?(${MCP_METHOD})\\b`,
+    ),
     why: 'SDK and host prose: `Sending request initialize`, `Calling tools/list`, `Received response to tools/call`',
-    examples: [['Sending request initialize', 'initialize'], ['Calling tools/list', 'tools/list'], ['Handling MCP request: ping', 'ping']],
+    examples: [
+      ['Sending request initialize', 'initialize'],
+      ['Calling tools/list', 'tools/list'],
+      ['Handling MCP request: ping', 'ping'],
+    ],
     nearMisses: ['Sending initializer', 'Calling pingback'],
   },
   {
@@ -316,7 +348,10 @@ export const EXTRACTORS: readonly Extractor[] = [
     map: SDK_TYPE_METHODS,
     needs: ['Request', 'Notification'],
     why: 'Python SDK type names: `Processing request of type CallToolRequest`',
-    examples: [['Processing request of type CallToolRequest', 'tools/call'], ['Processing request of type ListToolsRequest', 'tools/list']],
+    examples: [
+      ['Processing request of type CallToolRequest', 'tools/call'],
+      ['Processing request of type ListToolsRequest', 'tools/list'],
+    ],
     nearMisses: ['CallToolResult received', 'MyCallToolRequest'],
   },
   {
@@ -325,7 +360,11 @@ export const EXTRACTORS: readonly Extractor[] = [
     map: SDK_CLIENT_CALLS,
     needs: ['Client', 'Session'],
     why: 'the SDK client API the failing call went through, in a stack frame (`DefaultMcpClient.readResource(…)`, `ClientSession.call_tool` is the Python spelling below)',
-    examples: [['at dev.langchain4j.mcp.client.DefaultMcpClient.readResource(DefaultMcpClient.java:284)', 'resources/read'], ['at io.modelcontextprotocol.client.McpAsyncClient.callTool(McpAsyncClient.java:501)', 'tools/call'], ['at dev.langchain4j.mcp.client.DefaultMcpClient.checkHealth(DefaultMcpClient.java:329)', 'ping']],
+    examples: [
+      ['at dev.langchain4j.mcp.client.DefaultMcpClient.readResource(DefaultMcpClient.java:284)', 'resources/read'],
+      ['at io.modelcontextprotocol.client.McpAsyncClient.callTool(McpAsyncClient.java:501)', 'tools/call'],
+      ['at dev.langchain4j.mcp.client.DefaultMcpClient.checkHealth(DefaultMcpClient.java:329)', 'ping'],
+    ],
     nearMisses: ['HttpClient.send(HttpClient.java:12)', 'DefaultMcpClient.close(DefaultMcpClient.java:88)'],
   },
   {
@@ -334,38 +373,96 @@ export const EXTRACTORS: readonly Extractor[] = [
     read: (_t, m) => (/tools\b/.test(m[0]) ? 'tools/list' : 'tools/call'),
     needs: ['tool'],
     why: 'host prose naming the kind of call that failed without naming the tool: `Error executing MCP tool:`, `failed to invoke tool: …`, `Failed to get tools from MCP server`',
-    examples: [['Error executing MCP tool:', 'tools/call'], ['failed to invoke tool: request failed with status: 502', 'tools/call'], ['ConnectionError: Failed to get tools from MCP server: ', 'tools/list']],
+    examples: [
+      ['Error executing MCP tool:', 'tools/call'],
+      ['failed to invoke tool: request failed with status: 502', 'tools/call'],
+      ['ConnectionError: Failed to get tools from MCP server: ', 'tools/list'],
+    ],
     nearMisses: ['Error executing tool schema validation', 'failed to load toolchain', 'calling tool succeeded'],
   },
   {
     field: 'rpcMethod',
     re: /\b(?:[Ff]ailed to initiali[sz]e|[Ee]rror (?:during|while|in|on) initiali[sz](?:e|ation|ing)|[Ii]nitiali[sz]ation (?:failed|error|timed out)|\binitialize (?:failed|timed out|error(?:ed)?))\b|\b(?:[Ee]rror|[Ff]ailed to|[Ff]ailure) (?:reading|read) (?:the |a )?resource\b|\b(?:[Ee]rror|[Ff]ailed to|[Ff]ailure) (?:fetching|getting|listing|list|fetch|get) (?:the )?prompts\b|\b(list_tools|call_tool|read_resource|list_resources|get_prompt|list_prompts|send_ping|listTools|callTool|readResource|listResources|getPrompt|listPrompts)(?:\(\))? (?:failed|error(?:ed)?|timed out|raised)\b|\b[Pp]ing (?:failed|timed out|error)\b/,
     read: (_t, m) => {
-      if (m[1]) return ({ list_tools: 'tools/list', listTools: 'tools/list', call_tool: 'tools/call', callTool: 'tools/call', read_resource: 'resources/read', readResource: 'resources/read', list_resources: 'resources/list', listResources: 'resources/list', get_prompt: 'prompts/get', getPrompt: 'prompts/get', list_prompts: 'prompts/list', listPrompts: 'prompts/list', send_ping: 'ping' } as Record<string, string>)[m[1]] ?? null;
+      if (m[1])
+        return (
+          (
+            {
+              list_tools: 'tools/list',
+              listTools: 'tools/list',
+              call_tool: 'tools/call',
+              callTool: 'tools/call',
+              read_resource: 'resources/read',
+              readResource: 'resources/read',
+              list_resources: 'resources/list',
+              listResources: 'resources/list',
+              get_prompt: 'prompts/get',
+              getPrompt: 'prompts/get',
+              list_prompts: 'prompts/list',
+              listPrompts: 'prompts/list',
+              send_ping: 'ping',
+            } as Record<string, string>
+          )[m[1]] ?? null
+        );
       const w = m[0].toLowerCase();
       return w.includes('initiali') ? 'initialize' : w.includes('resource') ? 'resources/read' : w.includes('prompts') ? 'prompts/list' : w.includes('ping') ? 'ping' : null;
     },
     needs: ['nitiali', 'esource', 'rompts', 'failed', 'error', 'timed out', 'raised', 'ing '],
     why: 'host prose naming the operation that failed: `Failed to initialize MCP client`, `Error reading resource x`, `Error fetching prompts`, `list_tools() failed`, `callTool failed`, `ping timed out`',
-    examples: [['Failed to initialize MCP client: connection refused', 'initialize'], ['MCP server initialization failed: HTTP 401', 'initialize'], ['Error reading resource file:///notes/a.md: 404', 'resources/read'], ['Error fetching prompts: HTTP 500', 'prompts/list'], ['list_tools() failed: ConnectError', 'tools/list'], ['callTool failed: McpError: MCP error -32001: Request timed out', 'tools/call'], ['ping timed out after 5 s', 'ping']],
+    examples: [
+      ['Failed to initialize MCP client: connection refused', 'initialize'],
+      ['MCP server initialization failed: HTTP 401', 'initialize'],
+      ['Error reading resource file:///notes/a.md: 404', 'resources/read'],
+      ['Error fetching prompts: HTTP 500', 'prompts/list'],
+      ['list_tools() failed: ConnectError', 'tools/list'],
+      ['callTool failed: McpError: MCP error -32001: Request timed out', 'tools/call'],
+      ['ping timed out after 5 s', 'ping'],
+    ],
     nearMisses: ['initialized session abc', 'resource usage high', 'Initialization complete', 'ping ok in 4 ms'],
   },
   {
     field: 'rpcMethod',
     re: /[.#:](list|call|read|get)Mcp(Tools|Tool|Resources|Resource|Prompts|Prompt)\b/,
-    read: (_t, m) => ({ listTools: 'tools/list', callTool: 'tools/call', readResource: 'resources/read', listResources: 'resources/list', getPrompt: 'prompts/get', listPrompts: 'prompts/list' } as Record<string, string>)[`${m[1]}${m[2]}`] ?? null,
+    read: (_t, m) =>
+      (
+        ({
+          listTools: 'tools/list',
+          callTool: 'tools/call',
+          readResource: 'resources/read',
+          listResources: 'resources/list',
+          getPrompt: 'prompts/get',
+          listPrompts: 'prompts/list',
+        }) as Record<string, string>
+      )[`${m[1]}${m[2]}`] ?? null,
     needs: ['Mcp'],
     why: 'a host action named for the MCP call it makes, with an `Mcp` infix (`AgentView.listMcpTools`, `bridge#callMcpTool`)',
-    examples: [['Action: ToolPanelWebview.listMcpTools', 'tools/list'], ['at Bridge#callMcpTool (bridge.js:12)', 'tools/call']],
+    examples: [
+      ['Action: ToolPanelWebview.listMcpTools', 'tools/list'],
+      ['at Bridge#callMcpTool (bridge.js:12)', 'tools/call'],
+    ],
     nearMisses: ['listMcpToolsCache', 'callMcpToolbar', 'listMcpServers'],
   },
   {
     field: 'rpcMethod',
     re: /\bin (call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|\b(?:Ping) (?:failed|timed out|error)\b/,
-    read: (_t, m) => ({ call_tool: 'tools/call', list_tools: 'tools/list', read_resource: 'resources/read', list_resources: 'resources/list', get_prompt: 'prompts/get', list_prompts: 'prompts/list', send_ping: 'ping' } as Record<string, string>)[m[1] ?? ''] ?? 'ping',
+    read: (_t, m) =>
+      (
+        ({
+          call_tool: 'tools/call',
+          list_tools: 'tools/list',
+          read_resource: 'resources/read',
+          list_resources: 'resources/list',
+          get_prompt: 'prompts/get',
+          list_prompts: 'prompts/list',
+          send_ping: 'ping',
+        }) as Record<string, string>
+      )[m[1] ?? ''] ?? 'ping',
     needs: ['in ', 'Ping '],
     why: 'the Python SDK ClientSession method a traceback frame names (`in call_tool`), or a host saying its ping failed',
-    examples: [['  File "/x/mcp/client/session.py", line 280, in call_tool', 'tools/call'], ['[MCP][x] Ping failed: MCP error -32601: invalid method ping', 'ping']],
+    examples: [
+      ['  File "/x/mcp/client/session.py", line 280, in call_tool', 'tools/call'],
+      ['[MCP][x] Ping failed: MCP error -32601: invalid method ping', 'ping'],
+    ],
     nearMisses: ['in calls_tools', 'ping pong'],
   },
   {
@@ -373,7 +470,11 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: new RegExp(BARE_SLASH_METHOD),
     needs: ['/'],
     why: 'a slash method standing alone in prose: `tools/call create_order`, `MCP request timed out for tools/call`',
-    examples: [['tools/call create_order failed', 'tools/call'], ['MCP request timed out for tools/call', 'tools/call'], ['notifications/initialized -> 202', 'notifications/initialized']],
+    examples: [
+      ['tools/call create_order failed', 'tools/call'],
+      ['MCP request timed out for tools/call', 'tools/call'],
+      ['notifications/initialized -> 202', 'notifications/initialized'],
+    ],
     nearMisses: ['POST /mcp/tools/call', 'see src/resources/read.ts', 'https://x/tools/list'],
   },
 
@@ -384,7 +485,11 @@ export const EXTRACTORS: readonly Extractor[] = [
     needs: ['"jsonrpc"'],
     read: rpcMember((r) => r.id),
     why: 'the top-level "id" of the JSON-RPC object in the line, in any key order (not an "id" nested in params or a result)',
-    examples: [['{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x","arguments":{"id":99}},"id":7}', 7], ['{"id":"abc-1","result":{},"jsonrpc":"2.0"}', 'abc-1'], ['Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":3}', 3]],
+    examples: [
+      ['{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x","arguments":{"id":99}},"id":7}', 7],
+      ['{"id":"abc-1","result":{},"jsonrpc":"2.0"}', 'abc-1'],
+      ['Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":3}', 3],
+    ],
     nearMisses: ['{"jsonrpc":"2.0","method":"notifications/initialized"}', '{"jsonrpc":"2.0","result":{"user":{"id":7}}}', '{"user":{"id":7},"jsonrpc":"1.0"}'],
   },
   {
@@ -392,7 +497,10 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: /\b(?:rpc[_-]?id|rpcId)[=:]\s?("[^"]{1,100}"|-?\d{1,15})(?![\w.])/i,
     needs: ['id', 'Id', 'ID'],
     why: 'rpc_id=… / rpcId: … key-value',
-    examples: [['rpcId: 12 done', 12], ['rpc_id="a-1"', 'a-1']],
+    examples: [
+      ['rpcId: 12 done', 12],
+      ['rpc_id="a-1"', 'a-1'],
+    ],
     nearMisses: ['grpc_identity=5'],
   },
   {
@@ -408,7 +516,10 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: /\b(?:json-?rpc|JSON-RPC|rpc|RPC) ?id[ =:#]{1,3}(-?\d{1,15}|"[^"]{1,100}")(?![\w.])/,
     needs: ['id'],
     why: '`rpc id 7`, `JSON-RPC id=7` in prose',
-    examples: [['tools/call rpc id 7 timed out', 7], ['JSON-RPC id=3', 3]],
+    examples: [
+      ['tools/call rpc id 7 timed out', 7],
+      ['JSON-RPC id=3', 3],
+    ],
     nearMisses: ['rpc identity 7', 'pid 7'],
   },
   {
@@ -416,16 +527,28 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: new RegExp(`(?<![\\w/.-])${SLASH_METHOD} {1,3}(?:rpc[_-]?)?id[=:#] ?(-?\\d{1,15})(?![\\w.])`),
     needs: ['id'],
     why: 'an MCP method followed at once by its `id=`: `-> tools/call id=2`, `<- server/discover id=1 ok`',
-    examples: [['-> tools/call id=2 name=search_docs', 2], ['<- server/discover id=1 ok', 1], ['tools/list rpc_id=5 failed', 5]],
+    examples: [
+      ['-> tools/call id=2 name=search_docs', 2],
+      ['<- server/discover id=1 ok', 1],
+      ['tools/list rpc_id=5 failed', 5],
+    ],
     nearMisses: ['tools/call user id=7', 'mytools/call id=3', 'tools/call id=3.5'],
   },
   {
     field: 'rpcId',
-    re: new RegExp(`\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),?${KV_BETWEEN} {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|(?<![\\w.-])id=(-?\\d{1,15}|['"][^'"]{1,100}['"]),?${KV_BETWEEN} {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`),
+    re: new RegExp(
+      `\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),?${KV_BETWEEN} {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|(?<![\\w.-])id=(-?\\d{1,15}|['"][^'"]{1,100}['"]),?${KV_BETWEEN} {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`,
+    ),
     needs: ['id='],
     read: (_t, m) => unquote(m[1] ?? m[2]!),
     why: '`id=7` only in the key=value pairs of a line that names an MCP `method=` or `jsonrpc=2.0` (up to four pairs apart): alone, `id=` names anything',
-    examples: [['method=tools/call id=7', 7], ["id='x1', method='ping'", 'x1'], ['jsonrpc=2.0 id=12 method=tools/list', 12], ['msg="sending request" method=tools/call tool=create_ticket id=9 protocolVersion=2026-07-28', 9], ['id=4 tool=get_order method=tools/call', 4]],
+    examples: [
+      ['method=tools/call id=7', 7],
+      ["id='x1', method='ping'", 'x1'],
+      ['jsonrpc=2.0 id=12 method=tools/list', 12],
+      ['msg="sending request" method=tools/call tool=create_ticket id=9 protocolVersion=2026-07-28', 9],
+      ['id=4 tool=get_order method=tools/call', 4],
+    ],
     nearMisses: ['user id=7 method=POST', 'order id=7', 'method=tools/call user_id=7', 'method=tools/call and then a sentence with id=7 in it'],
   },
   {
@@ -441,8 +564,11 @@ export const EXTRACTORS: readonly Extractor[] = [
     field: 'rpcId',
     re: new RegExp(`(?:\\bMCP|\\bJSON-?RPC|(?<![\\w/.-])${SLASH_METHOD}|\\binitialize)\\b[^\\n"]{0,40}?(?<![\\w-])request[ _-]?id[ =:#]{1,3}(\\d{1,15})(?![\\w.])`),
     needs: ['request', 'Request'],
-    why: '`request id 7` only where MCP context says it is the JSON-RPC id (elsewhere a request id is the proxy\'s)',
-    examples: [['MCP request id 7 timed out', 7], ['tools/call request id 12 cancelled', 12]],
+    why: "`request id 7` only where MCP context says it is the JSON-RPC id (elsewhere a request id is the proxy's)",
+    examples: [
+      ['MCP request id 7 timed out', 7],
+      ['tools/call request id 12 cancelled', 12],
+    ],
     nearMisses: ['request id 42 done', 'x-request-id: 4242', 'MCP x-request-id=abc', 'MCP x-request-id: 4242'],
   },
 
@@ -470,16 +596,25 @@ export const EXTRACTORS: readonly Extractor[] = [
     needs: ['CallToolRequest', 'tools/call'],
     read: (_t, m) => m[1] ?? m[2]!,
     why: "Python SDK reprs: `CallToolRequestParams(name='x', …)`, `method='tools/call', params={'name': 'x', …}`",
-    examples: [["ClientRequest(method='tools/call', params=CallToolRequestParams(meta=None, name='get_order', arguments={}))", 'get_order'], ["method='tools/call', params={'_meta': None, 'name': 'search', 'arguments': {}}", 'search']],
+    examples: [
+      ["ClientRequest(method='tools/call', params=CallToolRequestParams(meta=None, name='get_order', arguments={}))", 'get_order'],
+      ["method='tools/call', params={'_meta': None, 'name': 'search', 'arguments': {}}", 'search'],
+    ],
     nearMisses: ["method='prompts/get', params={'name': 'summary'}", 'CallToolRequestParams(arguments={})'],
   },
   {
     field: 'tool',
-    re: new RegExp(`\\btools/call\\b[^\\n]{0,120}?(?<![\\w.-])name[=:] ?['"]?([A-Za-z_][\\w.:-]{0,99})|(?<![\\w.-])name=['"]?([A-Za-z_][\\w.:-]{0,99})['"]?${KV_BETWEEN} {1,3}(?:method=)?['"]?tools/call\\b`),
+    re: new RegExp(
+      `\\btools/call\\b[^\\n]{0,120}?(?<![\\w.-])name[=:] ?['"]?([A-Za-z_][\\w.:-]{0,99})|(?<![\\w.-])name=['"]?([A-Za-z_][\\w.:-]{0,99})['"]?${KV_BETWEEN} {1,3}(?:method=)?['"]?tools/call\\b`,
+    ),
     needs: ['name'],
     read: (_t, m) => m[1] ?? m[2]!,
-    why: 'a `name=` key on a line naming tools/call is the tool (the method\'s params.name): `-> tools/call id=2 name=search_docs`',
-    examples: [['-> tools/call id=2 name=search_docs', 'search_docs'], ['POST /mcp method=tools/call name=list_repos id=4', 'list_repos'], ['name=get_order method=tools/call id=3', 'get_order']],
+    why: "a `name=` key on a line naming tools/call is the tool (the method's params.name): `-> tools/call id=2 name=search_docs`",
+    examples: [
+      ['-> tools/call id=2 name=search_docs', 'search_docs'],
+      ['POST /mcp method=tools/call name=list_repos id=4', 'list_repos'],
+      ['name=get_order method=tools/call id=3', 'get_order'],
+    ],
     nearMisses: ['tools/call id=2 hostname=web-1', 'tools/list name=x', 'tools/call user_name=bob'],
   },
   {
@@ -503,7 +638,10 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: new RegExp(`\\btools/call[ :]{1,3}['"]?(?![\\w.:-]{1,100}=)${TOOL_NAME}`),
     needs: ['tools/call'],
     why: 'the tool named right after its method: `tools/call create_order`',
-    examples: [['[Local→Remote] tools/call create_order', 'create_order'], ["tools/call 'get_order' (rpc 3)", 'get_order']],
+    examples: [
+      ['[Local→Remote] tools/call create_order', 'create_order'],
+      ["tools/call 'get_order' (rpc 3)", 'get_order'],
+    ],
     nearMisses: ['tools/call failed with status 504', 'tools/call -> 404', 'tools/call request id 7', 'tools/call name=list_repos id=4'],
   },
   {
@@ -511,15 +649,24 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: new RegExp(`\\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Rr]unning|[Ff]ailed to (?:call|invoke|execute|run))(?: the)?(?: MCP)? [Tt]ool(?: call)?:? ['"\`]?${TOOL_NAME}`),
     needs: ['ool'],
     why: 'host prose: `Calling MCP tool: x`, `calling tool x`, `Error invoking MCP tool x`, Spring AI `Executing tool call: x`',
-    examples: [['Calling MCP tool: createConfluencePage', 'createConfluencePage'], ['Error invoking MCP tool get_order: boom', 'get_order'], ["calling tool 'search'", 'search'], ['o.s.a.m.tool.DefaultToolCallingManager : Executing tool call: inventory_list_items', 'inventory_list_items'], ['Failed to call tool search_docs: timeout', 'search_docs']],
+    examples: [
+      ['Calling MCP tool: createConfluencePage', 'createConfluencePage'],
+      ['Error invoking MCP tool get_order: boom', 'get_order'],
+      ["calling tool 'search'", 'search'],
+      ['o.s.a.m.tool.DefaultToolCallingManager : Executing tool call: inventory_list_items', 'inventory_list_items'],
+      ['Failed to call tool search_docs: timeout', 'search_docs'],
+    ],
     nearMisses: ['calling tool failed', 'Calling tools/list'],
   },
   {
     field: 'tool',
     re: new RegExp(`\\b(?:MCP )?[Tt]ool ${TOOL_NAME} (?:returned|failed|timed out|completed|succeeded|errored|raised)\\b`),
     needs: ['ool '],
-    why: 'host prose reporting a call\'s outcome: `Tool get_order returned isError=false`, `tool search failed: …`',
-    examples: [['Tool import_orders returned isError=false in 2508 ms: {}', 'import_orders'], ['MCP tool search_docs failed: timeout', 'search_docs']],
+    why: "host prose reporting a call's outcome: `Tool get_order returned isError=false`, `tool search failed: …`",
+    examples: [
+      ['Tool import_orders returned isError=false in 2508 ms: {}', 'import_orders'],
+      ['MCP tool search_docs failed: timeout', 'search_docs'],
+    ],
     nearMisses: ['Tool returned 3 results', 'the tool failed'],
   },
   {
@@ -527,7 +674,10 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: new RegExp(`\\b[Pp]rogress (?:update |notification )?(?:for|of) (?:(?:MCP )?tool )?['"\`]?(?!tool\\b)${TOOL_NAME}['"\`]?:`),
     needs: ['rogress'],
     why: 'a host logging the progress notifications of a running call by its tool: `Progress for tool export_report: 2/6`',
-    examples: [['Progress for tool export_report: 2/6 building report', 'export_report'], ["progress for 'build_digest': 40%", 'build_digest']],
+    examples: [
+      ['Progress for tool export_report: 2/6 building report', 'export_report'],
+      ["progress for 'build_digest': 40%", 'build_digest'],
+    ],
     nearMisses: ['progress for request 7: 2/6', 'progress of 3/5', 'Progress for tool: 2/6'],
   },
   {
@@ -543,33 +693,164 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: /\b(?:MCP )?[Tt]ool ['"`]([A-Za-z_][\w.:-]{0,99})['"`]/,
     needs: ['ool '],
     why: "a quoted name after \"tool\": `MCP tool 'x' timed out`, `not connected for tool 'x'`",
-    examples: [["MCP tool 'scheduled_task_create' timed out (attempt 3/3)", 'scheduled_task_create'], ["MCP client not connected for tool 'linear__list_issues'.", 'linear__list_issues']],
+    examples: [
+      ["MCP tool 'scheduled_task_create' timed out (attempt 3/3)", 'scheduled_task_create'],
+      ["MCP client not connected for tool 'linear__list_issues'.", 'linear__list_issues'],
+    ],
     nearMisses: ["tool '' empty", 'tool "two words"'],
   },
 
   // --- protocol version, HTTP status ----------------------------------------------------------
-  { field: 'protocolVersion', re: /(?:protocol[_ -]?version|mcp-protocol-version|protocolVersion)["']?\s?[:=]\s?["']?(20\d{2}-\d{2}-\d{2})/i, needs: ['ersion'], why: 'negotiated or requested protocol version', examples: [['mcp-protocol-version: 2025-06-18', '2025-06-18']], nearMisses: ['version 2025-06-18'] },
-  { field: 'httpStatus', re: /\(HTTP (\d{3})\)/, needs: ['(HTTP '], why: 'TS SDK ≤1.23 "Error POSTing to endpoint (HTTP 404)"', examples: [['Error POSTing to endpoint (HTTP 404): Not Found', 404]], nearMisses: ['(HTTP 2)'] },
-  { field: 'httpStatus', re: /\bHTTP\/\d(?:\.\d)? (\d{3})\b/, needs: ['HTTP/'], why: 'status line', examples: [['HTTP/1.1 502 Bad Gateway', 502]], nearMisses: ['HTTP/1.1 upgrade'] },
-  { field: 'httpStatus', re: /\bHTTP\/[\d.]{1,3}"\s{1,8}(\d{3})\b/, needs: ['HTTP/'], why: 'a quoted request line and its status (access-log shaped lines no format read)', examples: [['14:21:07  "POST /mcp  HTTP/2"   307   Java-http-client/21', 307], ['ip-abc:47430 - "GET /mcp HTTP/1.1" 421 Misdirected Request', 421]], nearMisses: ['"GET /mcp HTTP/1.1" -'] },
-  { field: 'httpStatus', re: /\s(?:->|→|=>)\s(\d{3})\b/, needs: ['->', '→', '=>'], why: 'request -> status', examples: [['POST /mcp -> 404', 404], ['POST /mcp → 202', 202]], nearMisses: ['a -> 4042'] },
-  { field: 'httpStatus', re: /[Ss]tatus(?:[ _]?[Cc]ode)?[ =:(]{1,3}(\d{3})\b/, needs: ['tatus'], why: '`status 404`, `status code: 404`, `status_code=404`, `failed with status 504`, `non-200 status 403`', examples: [['request failed with status 504: Timeout', 504], ['status code: 404', 404], ['status_code=401', 401], ['Non-200 status code (404)', 404]], nearMisses: ['status 1', 'status: ok'] },
-  { field: 'httpStatus', re: /"status(?:Code|_code)?"\s{0,8}:\s{0,8}(\d{3})\b/, needs: ['"status'], why: 'a "status" member with a number (`{"client_id":…,"status":403}`)', examples: [['rejected: non-200 status {"client_id":"x","status":403}', 403]], nearMisses: ['{"status":"ok"}', '{"status":1}'] },
-  { field: 'httpStatus', re: /\bHTTP (?:error |status )?(\d{3})\b/, needs: ['HTTP '], why: '`HTTP 401:`, `HTTP error 500`', examples: [['Failed: sentry: HTTP 401: {"error":"invalid_token"}', 401], ['HTTP error 500', 500]], nearMisses: ['HTTP 2 stream'] },
-  { field: 'httpStatus', re: /\breturned (?:HTTP |status |status code |a |an )?(\d{3})\b(?! (?:rows?|results?|items?|records?|bytes|entries|tools|matches|ms)\b)/, needs: ['returned'], why: '`upstream returned 502`', examples: [['upstream returned 502', 502], ['server returned a 404 for /mcp', 404]], nearMisses: ['query returned 200 rows', 'returned 12'] },
-  { field: 'httpStatus', re: /does not indicate success: (\d{3})\b/, needs: ['indicate success'], why: '.NET `Response status code does not indicate success: 400 (Bad Request)`', examples: [['Response status code does not indicate success: 400 (Bad Request).', 400]], nearMisses: ['does not indicate success: maybe'] },
-  { field: 'httpStatus', re: /\b(?:Client|Server) error '(\d{3}) /, needs: [' error \''], why: 'httpx HTTPStatusError', examples: [["Client error '404 Not Found' for url 'http://x/mcp'", 404]], nearMisses: ["Client error 'boom'"] },
-  { field: 'httpStatus', re: /\bError code: (\d{3})\b/, needs: ['Error code'], why: 'openai/anthropic client errors', examples: [['Error code: 500 - {}', 500]], nearMisses: ['Error code: -32001'] },
-  { field: 'httpStatus', re: /\b(\d{3}) \((?:Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Bad Gateway|Gateway Timeout|Service Unavailable|Method Not Allowed|Not Acceptable)\)/, needs: [' ('], why: '.NET HttpRequestException', examples: [['400 (Bad Request)', 400]], nearMisses: ['400 (whatever)'] },
-  { field: 'httpStatus', re: /\((\d{3}) (?:Unauthorized|Forbidden|Not Found|Bad Request)\)/, needs: ['('], why: 'reqwest status error: `HTTP status client error (401 Unauthorized)`', examples: [['HTTP status client error (401 Unauthorized) for url (http://x/mcp)', 401]], nearMisses: ['(401 apples)'] },
-  { field: 'httpStatus', re: new RegExp(`\\b([1-5]\\d{2}) (?:${REASONS})\\b`), why: 'a status and its reason phrase (`404 Not Found` after a request line)', examples: [['POST /mcp 404 Not Found', 404], ['GET /sse 200 OK', 200]], nearMisses: ['took 404 Nothing', 'item 123 OKAY'] },
+  {
+    field: 'protocolVersion',
+    re: /(?:protocol[_ -]?version|mcp-protocol-version|protocolVersion)["']?\s?[:=]\s?["']?(20\d{2}-\d{2}-\d{2})/i,
+    needs: ['ersion'],
+    why: 'negotiated or requested protocol version',
+    examples: [['mcp-protocol-version: 2025-06-18', '2025-06-18']],
+    nearMisses: ['version 2025-06-18'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\(HTTP (\d{3})\)/,
+    needs: ['(HTTP '],
+    why: 'TS SDK ≤1.23 "Error POSTing to endpoint (HTTP 404)"',
+    examples: [['Error POSTing to endpoint (HTTP 404): Not Found', 404]],
+    nearMisses: ['(HTTP 2)'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\bHTTP\/\d(?:\.\d)? (\d{3})\b/,
+    needs: ['HTTP/'],
+    why: 'status line',
+    examples: [['HTTP/1.1 502 Bad Gateway', 502]],
+    nearMisses: ['HTTP/1.1 upgrade'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\bHTTP\/[\d.]{1,3}"\s{1,8}(\d{3})\b/,
+    needs: ['HTTP/'],
+    why: 'a quoted request line and its status (access-log shaped lines no format read)',
+    examples: [
+      ['14:21:07  "POST /mcp  HTTP/2"   307   Java-http-client/21', 307],
+      ['ip-abc:47430 - "GET /mcp HTTP/1.1" 421 Misdirected Request', 421],
+    ],
+    nearMisses: ['"GET /mcp HTTP/1.1" -'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\s(?:->|→|=>)\s(\d{3})\b/,
+    needs: ['->', '→', '=>'],
+    why: 'request -> status',
+    examples: [
+      ['POST /mcp -> 404', 404],
+      ['POST /mcp → 202', 202],
+    ],
+    nearMisses: ['a -> 4042'],
+  },
+  {
+    field: 'httpStatus',
+    re: /[Ss]tatus(?:[ _]?[Cc]ode)?[ =:(]{1,3}(\d{3})\b/,
+    needs: ['tatus'],
+    why: '`status 404`, `status code: 404`, `status_code=404`, `failed with status 504`, `non-200 status 403`',
+    examples: [
+      ['request failed with status 504: Timeout', 504],
+      ['status code: 404', 404],
+      ['status_code=401', 401],
+      ['Non-200 status code (404)', 404],
+    ],
+    nearMisses: ['status 1', 'status: ok'],
+  },
+  {
+    field: 'httpStatus',
+    re: /"status(?:Code|_code)?"\s{0,8}:\s{0,8}(\d{3})\b/,
+    needs: ['"status'],
+    why: 'a "status" member with a number (`{"client_id":…,"status":403}`)',
+    examples: [['rejected: non-200 status {"client_id":"x","status":403}', 403]],
+    nearMisses: ['{"status":"ok"}', '{"status":1}'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\bHTTP (?:error |status )?(\d{3})\b/,
+    needs: ['HTTP '],
+    why: '`HTTP 401:`, `HTTP error 500`',
+    examples: [
+      ['Failed: sentry: HTTP 401: {"error":"invalid_token"}', 401],
+      ['HTTP error 500', 500],
+    ],
+    nearMisses: ['HTTP 2 stream'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\breturned (?:HTTP |status |status code |a |an )?(\d{3})\b(?! (?:rows?|results?|items?|records?|bytes|entries|tools|matches|ms)\b)/,
+    needs: ['returned'],
+    why: '`upstream returned 502`',
+    examples: [
+      ['upstream returned 502', 502],
+      ['server returned a 404 for /mcp', 404],
+    ],
+    nearMisses: ['query returned 200 rows', 'returned 12'],
+  },
+  {
+    field: 'httpStatus',
+    re: /does not indicate success: (\d{3})\b/,
+    needs: ['indicate success'],
+    why: '.NET `Response status code does not indicate success: 400 (Bad Request)`',
+    examples: [['Response status code does not indicate success: 400 (Bad Request).', 400]],
+    nearMisses: ['does not indicate success: maybe'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\b(?:Client|Server) error '(\d{3}) /,
+    needs: [" error '"],
+    why: 'httpx HTTPStatusError',
+    examples: [["Client error '404 Not Found' for url 'http://x/mcp'", 404]],
+    nearMisses: ["Client error 'boom'"],
+  },
+  {
+    field: 'httpStatus',
+    re: /\bError code: (\d{3})\b/,
+    needs: ['Error code'],
+    why: 'openai/anthropic client errors',
+    examples: [['Error code: 500 - {}', 500]],
+    nearMisses: ['Error code: -32001'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\b(\d{3}) \((?:Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Bad Gateway|Gateway Timeout|Service Unavailable|Method Not Allowed|Not Acceptable)\)/,
+    needs: [' ('],
+    why: '.NET HttpRequestException',
+    examples: [['400 (Bad Request)', 400]],
+    nearMisses: ['400 (whatever)'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\((\d{3}) (?:Unauthorized|Forbidden|Not Found|Bad Request)\)/,
+    needs: ['('],
+    why: 'reqwest status error: `HTTP status client error (401 Unauthorized)`',
+    examples: [['HTTP status client error (401 Unauthorized) for url (http://x/mcp)', 401]],
+    nearMisses: ['(401 apples)'],
+  },
+  {
+    field: 'httpStatus',
+    re: new RegExp(`\\b([1-5]\\d{2}) (?:${REASONS})\\b`),
+    why: 'a status and its reason phrase (`404 Not Found` after a request line)',
+    examples: [
+      ['POST /mcp 404 Not Found', 404],
+      ['GET /sse 200 OK', 200],
+    ],
+    nearMisses: ['took 404 Nothing', 'item 123 OKAY'],
+  },
   {
     field: 'httpStatus',
     re: new RegExp(`(?:^|\\n|\\bendpoint:|\\bError:)\\s{0,8}(${Object.keys(REASON_ONLY).join('|')}): \\S`),
     needs: Object.keys(REASON_ONLY).map((r) => `${r}:`),
     read: (_t, m) => REASON_ONLY[m[1]!] ?? null,
-    why: 'a reason phrase opening the error message says the status: the Python SDK server\'s `Not Found: Invalid or expired session ID` (failure-signatures row 27), a client quoting it (`Error POSTing to endpoint: Not Found: Session not found`)',
-    examples: [['Not Found: Invalid or expired session ID', 404], ['Streamable HTTP error: Error POSTing to endpoint:\nNot Found: Session not found', 404], ['Error: Unauthorized: missing bearer token', 401]],
+    why: "a reason phrase opening the error message says the status: the Python SDK server's `Not Found: Invalid or expired session ID` (failure-signatures row 27), a client quoting it (`Error POSTing to endpoint: Not Found: Session not found`)",
+    examples: [
+      ['Not Found: Invalid or expired session ID', 404],
+      ['Streamable HTTP error: Error POSTing to endpoint:\nNot Found: Session not found', 404],
+      ['Error: Unauthorized: missing bearer token', 401],
+    ],
     nearMisses: ['User Not Found: bob', 'Not found: config.json', 'Not Found:', 'page Forbidden: x'],
   },
   {
@@ -577,28 +858,92 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: new RegExp(`\\bSSE stream: (${Object.keys(REASON_ONLY).join('|')})\\b(?!-)`),
     needs: ['SSE stream: '],
     read: (_t, m) => REASON_ONLY[m[1]!] ?? null,
-    why: 'the TS SDK\'s StreamableHTTPClientTransport names only the reason phrase of a refused GET stream: `Failed to open SSE stream: ${response.statusText}` (client/streamableHttp.ts), as Cline, Cursor and VS Code log it',
-    examples: [['Streamable HTTP error: Failed to open SSE stream: Not Found', 404], ['[error] Failed to reconnect SSE stream: Streamable HTTP error: Failed to open SSE stream: Bad Request [error] Maximum reconnection attempts (2) exceeded.', 400], ['Failed to open SSE stream: Method Not Allowed', 405]],
+    why: "the TS SDK's StreamableHTTPClientTransport names only the reason phrase of a refused GET stream: `Failed to open SSE stream: ${response.statusText}` (client/streamableHttp.ts), as Cline, Cursor and VS Code log it",
+    examples: [
+      ['Streamable HTTP error: Failed to open SSE stream: Not Found', 404],
+      ['[error] Failed to reconnect SSE stream: Streamable HTTP error: Failed to open SSE stream: Bad Request [error] Maximum reconnection attempts (2) exceeded.', 400],
+      ['Failed to open SSE stream: Method Not Allowed', 405],
+    ],
     nearMisses: ['Failed to open SSE stream: Not Founders', 'SSE stream: not found', 'Failed to open SSE stream: fetch failed'],
   },
-  { field: 'httpStatus', re: /\b(?:[Rr]esponse|body|error) \((\d{3})\)/, needs: [' ('], why: 'a status in parentheses after what it qualifies: `response body (502):`, `downstream error (404):`', examples: [['response body (404): {"jsonrpc":"2.0"}', 404], ['neotoma-mcp-proxy downstream error (404): {"jsonrpc":"2.0"', 404]], nearMisses: ['error (12)', 'body (see below)'] },
+  {
+    field: 'httpStatus',
+    re: /\b(?:[Rr]esponse|body|error) \((\d{3})\)/,
+    needs: [' ('],
+    why: 'a status in parentheses after what it qualifies: `response body (502):`, `downstream error (404):`',
+    examples: [
+      ['response body (404): {"jsonrpc":"2.0"}', 404],
+      ['neotoma-mcp-proxy downstream error (404): {"jsonrpc":"2.0"', 404],
+    ],
+    nearMisses: ['error (12)', 'body (see below)'],
+  },
   {
     field: 'httpStatus',
     re: /\b(?:failed|error|rejected|refused)(?: with)?: ([45]\d{2})(?=$|[ \t]*[{(\[:,;.-]|[ \t]+(?:[A-Z][a-z]|<|"))/,
     needs: ['failed', 'error', 'rejected', 'refused'],
     why: 'a host quoting the status of a refused call before its body: `resources/subscribe failed: 404 {"jsonrpc":…}`, `error: 502 Bad Gateway`',
-    examples: [['resources/subscribe failed: 404 {"jsonrpc":"2.0","id":5,"error":{"code":-32601}}', 404], ['tools/call failed with: 500 Internal error', 500], ['POST failed: 401', 401]],
+    examples: [
+      ['resources/subscribe failed: 404 {"jsonrpc":"2.0","id":5,"error":{"code":-32601}}', 404],
+      ['tools/call failed with: 500 Internal error', 500],
+      ['POST failed: 401', 401],
+    ],
     nearMisses: ['failed: 404 items could not be copied', 'error: 500 ms budget exceeded', 'failed: 40412'],
   },
-  { field: 'httpStatus', re: /\bcode: (\d{3})\b/, needs: ['code: '], why: 'StreamableHTTPError code', examples: [['StreamableHTTPError (code: 404)', 404]], nearMisses: ['code: -32001'] },
-  { field: 'httpStatus', re: /\bError (\d{3}) status sending message\b/, needs: ['status sending'], why: 'VS Code MCP client', examples: [['Error 404 status sending message to http://x/mcp', 404]], nearMisses: ['Error 40 status sending message'] },
-  { field: 'httpStatus', re: /\b[Ee]rror sending message: ([1-5]\d\d)\s*$/, needs: ['sending message: '], why: 'Java SDK HttpClientSseClientTransport logs the status of a failed POST to the message endpoint (`logger.error("Error sending message: {}", statusCode)`)', examples: [['i.m.c.t.HttpClientSseClientTransport : Error sending message: 503', 503]], nearMisses: ['Error sending message: 404 items dropped', 'Error sending message: timeout'] },
-  { field: 'httpStatus', re: /return_value=\(b'HTTP\/[\d.]{1,3}', (\d{3}),/, needs: ['return_value'], why: 'httpcore receive_response_headers.complete under any logging layout', examples: [["receive_response_headers.complete return_value=(b'HTTP/1.1', 404, b'Not Found', [])", 404]], nearMisses: ["return_value=(b'HTTP/1.1', 'x')"] },
+  {
+    field: 'httpStatus',
+    re: /\bcode: (\d{3})\b/,
+    needs: ['code: '],
+    why: 'StreamableHTTPError code',
+    examples: [['StreamableHTTPError (code: 404)', 404]],
+    nearMisses: ['code: -32001'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\bError (\d{3}) status sending message\b/,
+    needs: ['status sending'],
+    why: 'VS Code MCP client',
+    examples: [['Error 404 status sending message to http://x/mcp', 404]],
+    nearMisses: ['Error 40 status sending message'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\b[Ee]rror sending message: ([1-5]\d\d)\s*$/,
+    needs: ['sending message: '],
+    why: 'Java SDK HttpClientSseClientTransport logs the status of a failed POST to the message endpoint (`logger.error("Error sending message: {}", statusCode)`)',
+    examples: [['i.m.c.t.HttpClientSseClientTransport : Error sending message: 503', 503]],
+    nearMisses: ['Error sending message: 404 items dropped', 'Error sending message: timeout'],
+  },
+  {
+    field: 'httpStatus',
+    re: /return_value=\(b'HTTP\/[\d.]{1,3}', (\d{3}),/,
+    needs: ['return_value'],
+    why: 'httpcore receive_response_headers.complete under any logging layout',
+    examples: [["receive_response_headers.complete return_value=(b'HTTP/1.1', 404, b'Not Found', [])", 404]],
+    nearMisses: ["return_value=(b'HTTP/1.1', 'x')"],
+  },
 
   // --- HTTP method and path -------------------------------------------------------------------
   // (not a framework's "Cannot POST /sse" body: that is an answer quoting the request, not a request line)
-  { field: 'httpMethod', re: new RegExp(`(?<!Cannot )\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}`), why: 'METHOD /path or METHOD http://host/path', examples: [['POST http://ip-abc:8080/mcp rpc=3', 'POST'], ['"GET /sse HTTP/1.1"', 'GET']], nearMisses: ['GET it done', 'POSTing to endpoint', '<pre>Cannot POST /sse</pre>'] },
-  { field: 'httpPath', re: new RegExp(`(?<!Cannot )\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?(\\/[^\\s"?]{0,300})`), why: 'METHOD /path', examples: [['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'], ['"GET  /mcp/ HTTP/1.1"', '/mcp/']], nearMisses: ['GET it done', 'Cannot GET /mcp'] },
+  {
+    field: 'httpMethod',
+    re: new RegExp(`(?<!Cannot )\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}`),
+    why: 'METHOD /path or METHOD http://host/path',
+    examples: [
+      ['POST http://ip-abc:8080/mcp rpc=3', 'POST'],
+      ['"GET /sse HTTP/1.1"', 'GET'],
+    ],
+    nearMisses: ['GET it done', 'POSTing to endpoint', '<pre>Cannot POST /sse</pre>'],
+  },
+  {
+    field: 'httpPath',
+    re: new RegExp(`(?<!Cannot )\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?(\\/[^\\s"?]{0,300})`),
+    why: 'METHOD /path',
+    examples: [
+      ['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'],
+      ['"GET  /mcp/ HTTP/1.1"', '/mcp/'],
+    ],
+    nearMisses: ['GET it done', 'Cannot GET /mcp'],
+  },
   {
     field: 'httpMethod',
     re: new RegExp(`"(?:method|httpMethod|http_method|request_method|verb)"\\s{0,4}:\\s{0,4}"(${HTTP_METHOD})"`),
@@ -620,10 +965,21 @@ export const EXTRACTORS: readonly Extractor[] = [
     re: /(?:\bfor url|\burl[=:]|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server))?:?|\bPOSTing to|\brequest to|\bendpoint:?|\b(?:server|listening|running) (?:at|on):?)\s{0,3}['"(]?(?:https?|wss?):\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>?#()]{0,300})/,
     needs: ['://'],
     why: "the path of the URL a request goes to: `for url 'http://…/mcp'`, `Connecting to remote server: https://…/sse`",
-    examples: [["Client error '404 Not Found' for url 'http://ip-abc:8000/mcp'", '/mcp'], ['Connecting to remote server: https://mcp.example.com/v1/sse', '/v1/sse'], ['Query parameters: {"url":"http://localhost:6274/mcp","transportType":"streamable-http"}', '/mcp']],
+    examples: [
+      ["Client error '404 Not Found' for url 'http://ip-abc:8000/mcp'", '/mcp'],
+      ['Connecting to remote server: https://mcp.example.com/v1/sse', '/v1/sse'],
+      ['Query parameters: {"url":"http://localhost:6274/mcp","transportType":"streamable-http"}', '/mcp'],
+    ],
     nearMisses: ['see https://modelcontextprotocol.io/docs for details'],
   },
-  { field: 'requestId', re: /\b(?:x-request-id|request_id|reqId|requestId)["']?\s?[:=]\s?["']?([0-9a-f]{16,64})\b/i, needs: ['equest', 'eqId', 'EQUEST'], why: 'proxy request id', examples: [['x-request-id=0123456789abcdef0123', '0123456789abcdef0123']], nearMisses: ['request_id=42'] },
+  {
+    field: 'requestId',
+    re: /\b(?:x-request-id|request_id|reqId|requestId)["']?\s?[:=]\s?["']?([0-9a-f]{16,64})\b/i,
+    needs: ['equest', 'eqId', 'EQUEST'],
+    why: 'proxy request id',
+    examples: [['x-request-id=0123456789abcdef0123', '0123456789abcdef0123']],
+    nearMisses: ['request_id=42'],
+  },
 ];
 
 /**
@@ -631,12 +987,14 @@ export const EXTRACTORS: readonly Extractor[] = [
  * field, so its extractors are skipped together). Every extractor's examples pass their gate (test).
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
-  rpcMethod: /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
+  rpcMethod:
+    /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `
-  httpStatus: /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: /,
+  httpStatus:
+    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: /,
   httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)[ "]/,
   httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\/|"(?:url|path|uri|request_uri|requestPath)"/,
 };
@@ -678,9 +1036,11 @@ export const DIRECTION_WORDS: readonly { direction: 'request' | 'response'; re: 
   { direction: 'request', re: /-->|\bLocal→Remote\b|→ ?Remote\b|\bClient→Server\b/, why: 'arrows towards the server', examples: ['--> POST /mcp', '[Local→Remote] tools/call'] },
   { direction: 'response', re: /<--|\bRemote→Local\b|← ?Remote\b|\bServer→Client\b/, why: 'arrows back from the server', examples: ['<-- 200 OK', '[Remote→Local] 7'] },
 ];
-const REQUEST_WORDS = /\b(?:Sending|Calling|send_request|Requesting|POSTing|Forwarding|Dispatching)\b|\bReceived (?:an? )?(?:MCP |JSON-RPC |new )?(?:request|POST|GET|DELETE|notification|message)\b/;
+const REQUEST_WORDS =
+  /\b(?:Sending|Calling|send_request|Requesting|POSTing|Forwarding|Dispatching)\b|\bReceived (?:an? )?(?:MCP |JSON-RPC |new )?(?:request|POST|GET|DELETE|notification|message)\b/;
 // "response" alone is too common a name (`response = await call_next(request)`): only in phrases.
-const RESPONSE_WORDS = /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b/;
+const RESPONSE_WORDS =
+  /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b/;
 
 function direction(e: Event, text: string, rpc: RpcMembers | null): 'request' | 'response' | 'exchange' | null {
   if (text.includes('→') || text.includes('←') || text.includes('--')) for (const d of DIRECTION_WORDS) if (d.re.test(text)) return d.direction;

@@ -48,7 +48,10 @@ describe('golden fixtures', () => {
       expect(existsSync(expectedPath), `${expectedPath} missing: run UPDATE_GOLDEN=1 npx vitest run parsers and review the diff`).toBe(true);
       expect(got).toEqual(JSON.parse(readFileSync(expectedPath, 'utf8')));
       // The format the directory is named after read at least one line (archives and mixed cases name their main format).
-      expect(got.some((f) => f.stats.format === format || f.stats.formatLines[format]), `no line read by ${format}`).toBe(true);
+      expect(
+        got.some((f) => f.stats.format === format || f.stats.formatLines[format]),
+        `no line read by ${format}`,
+      ).toBe(true);
     });
   }
 });

@@ -26,7 +26,14 @@ describe('refusals', () => {
     writeFileSync(p, typeof body === 'string' ? body : JSON.stringify(body));
     return p;
   };
-  const base = { id: 'x', title: 'x', source: 'proxy', match: { kind: 'regex', patterns: ['^(?<msg>a.*)$'] }, fields: { message: 'msg' }, samples: [{ line: 'abc', expect: { message: 'abc' } }] };
+  const base = {
+    id: 'x',
+    title: 'x',
+    source: 'proxy',
+    match: { kind: 'regex', patterns: ['^(?<msg>a.*)$'] },
+    fields: { message: 'msg' },
+    samples: [{ line: 'abc', expect: { message: 'abc' } }],
+  };
   it('refuses bad JSON naming the file', () => {
     expect(() => loadFormatFile(write('x.json', '{'))).toThrow(/x\.json: not valid JSON/);
   });

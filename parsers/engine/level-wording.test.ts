@@ -36,7 +36,7 @@ describe('level from wording', () => {
 
   const some: [string, 'error' | 'warn'][] = [
     ['Traceback (most recent call last):', 'error'],
-    ['MCP tool \'create_order\' timed out', 'error'],
+    ["MCP tool 'create_order' timed out", 'error'],
     ['0 errors before, then: connection refused', 'error'],
     ['Connection failed, retrying in 2s', 'warn'],
     ['Max retries exceeded with url: /mcp (Caused by ConnectError)', 'error'],
@@ -48,7 +48,14 @@ describe('level from wording', () => {
   for (const [line, level] of some) it(`${level}: ${JSON.stringify(line)}`, () => expect(levelFromWording(line)).toBe(level));
 
   it('stays fast on hostile input', () => {
-    const lines = ['error '.repeat(40_000), 'no '.repeat(80_000) + 'errors', '/'.repeat(200_000), 'Session '.repeat(30_000) + 'not found', 'a'.repeat(200_000) + 'Error', 'errors=' + '0'.repeat(200_000)];
+    const lines = [
+      'error '.repeat(40_000),
+      'no '.repeat(80_000) + 'errors',
+      '/'.repeat(200_000),
+      'Session '.repeat(30_000) + 'not found',
+      'a'.repeat(200_000) + 'Error',
+      'errors=' + '0'.repeat(200_000),
+    ];
     for (const l of lines) {
       const t = performance.now();
       for (let k = 0; k < 10; k++) levelFromWording(l);

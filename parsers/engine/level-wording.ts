@@ -25,9 +25,20 @@ const R = '(?![\\w]|[/.\\\\-]\\w)';
 export const WORDING: readonly WordingRule[] = [
   {
     level: 'error',
-    re: new RegExp(`${L}(?:fail(?:ed|s|ure|ures)?|errors?|exception|refused|timed out|could ?not|couldn't|unable to|cannot connect|denied|rejected|unauthori[sz]ed|forbidden|panic(?:ked)?|fatal|aborted|unreachable|econnrefused|econnreset|etimedout|epipe|enotfound|eai_again)${R}`, 'gi'),
+    re: new RegExp(
+      `${L}(?:fail(?:ed|s|ure|ures)?|errors?|exception|refused|timed out|could ?not|couldn't|unable to|cannot connect|denied|rejected|unauthori[sz]ed|forbidden|panic(?:ked)?|fatal|aborted|unreachable|econnrefused|econnreset|etimedout|epipe|enotfound|eai_again)${R}`,
+      'gi',
+    ),
     why: 'words that report a failure',
-    examples: ['Connection failed', 'HTTP request error: boom', 'connect ECONNREFUSED 127.0.0.1:8080', 'upstream timed out', 'Could not connect to server', 'unable to reach host', 'Permission denied'],
+    examples: [
+      'Connection failed',
+      'HTTP request error: boom',
+      'connect ECONNREFUSED 127.0.0.1:8080',
+      'upstream timed out',
+      'Could not connect to server',
+      'unable to reach host',
+      'Permission denied',
+    ],
   },
   {
     level: 'error',
@@ -50,7 +61,10 @@ export const WORDING: readonly WordingRule[] = [
   },
   {
     level: 'warn',
-    re: new RegExp(`${L}(?:retrying|will retry|retry(?:ing)? (?:in|after)|re-?connecting|reconnect(?:ing)? (?:in|after)|attempting to reconnect|falling[- ]back|backing off|trying again)${R}`, 'gi'),
+    re: new RegExp(
+      `${L}(?:retrying|will retry|retry(?:ing)? (?:in|after)|re-?connecting|reconnect(?:ing)? (?:in|after)|attempting to reconnect|falling[- ]back|backing off|trying again)${R}`,
+      'gi',
+    ),
     why: 'something went wrong and is being retried: a warning, unless retries ran out',
     examples: ['Retrying in 2s', 'Recursively reconnecting for reason: falling-back-to-alternate-transport', 'connection lost, reconnecting', 'request failed, will retry'],
   },
@@ -80,7 +94,18 @@ export const NEAR_MISSES: { re: RegExp; why: string; examples: readonly string[]
     'gi',
   ),
   why: 'phrases that say no error happened or name an error setting',
-  examples: ['0 errors', 'no errors found', 'some chatter that is not an error', 'finished without error', 'errors=0', 'error: null', '"error":null', 'Error handling disabled', 'custom exception handler installed', 'on_error=ignore'],
+  examples: [
+    '0 errors',
+    'no errors found',
+    'some chatter that is not an error',
+    'finished without error',
+    'errors=0',
+    'error: null',
+    '"error":null',
+    'Error handling disabled',
+    'custom exception handler installed',
+    'on_error=ignore',
+  ],
 };
 
 const MAX_SCAN = 2000;
@@ -89,7 +114,8 @@ const MAX_SCAN = 2000;
  * One scan before the rules: every WORDING match contains one of these (case-insensitive), so a
  * line without any is done after a single pass (most lines; a test checks every example passes).
  */
-export const PREFILTER = /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found/i;
+export const PREFILTER =
+  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found/i;
 
 /** Whether [a, b) lies inside a near-miss phrase. Near-miss ranges are computed only when a rule hit. */
 function masked(text: string, a: number, b: number): boolean {

@@ -36,12 +36,51 @@ export interface LinePrefix {
 // ---------------------------------------------------------------------------------------------
 // Level words. Longest first in each alternation (WARNING before WARN). Single letters are never
 // level words here: only the glog and tornado layouts, where the letter's position is fixed, read them.
-const LEVEL_WORDS = ['TRACE', 'DEBUG', 'DBUG', 'DBG', 'INFORMATION', 'INFO', 'INF', 'NOTICE', 'WARNING', 'WARN', 'WRN', 'ERROR', 'EROR', 'ERR', 'FATAL', 'CRITICAL', 'CRIT', 'ALERT', 'EMERGENCY', 'EMERG', 'PANIC', 'SEVERE', 'FINEST', 'FINER', 'FINE', 'CONFIG', 'VERBOSE', 'SUCCESS'];
+const LEVEL_WORDS = [
+  'TRACE',
+  'DEBUG',
+  'DBUG',
+  'DBG',
+  'INFORMATION',
+  'INFO',
+  'INF',
+  'NOTICE',
+  'WARNING',
+  'WARN',
+  'WRN',
+  'ERROR',
+  'EROR',
+  'ERR',
+  'FATAL',
+  'CRITICAL',
+  'CRIT',
+  'ALERT',
+  'EMERGENCY',
+  'EMERG',
+  'PANIC',
+  'SEVERE',
+  'FINEST',
+  'FINER',
+  'FINE',
+  'CONFIG',
+  'VERBOSE',
+  'SUCCESS',
+];
 const UPPER = LEVEL_WORDS.join('|');
 const LOWER = LEVEL_WORDS.map((w) => w.toLowerCase()).join('|');
 const TITLE = LEVEL_WORDS.map((w) => w[0] + w.slice(1).toLowerCase()).join('|');
 /** Spellings toLevel does not guess (java.util.logging, loguru, .NET). */
-const EXTRA_LEVELS: Record<string, Level> = { severe: 'error', finest: 'trace', finer: 'trace', fine: 'debug', config: 'info', success: 'info', inf: 'info', emergency: 'fatal', information: 'info' };
+const EXTRA_LEVELS: Record<string, Level> = {
+  severe: 'error',
+  finest: 'trace',
+  finer: 'trace',
+  fine: 'debug',
+  config: 'info',
+  success: 'info',
+  inf: 'info',
+  emergency: 'fatal',
+  information: 'info',
+};
 const NO_LEVELS = new Map<string, Level>();
 
 function levelWord(w: string): Level | null {
@@ -179,8 +218,11 @@ export const RULES: readonly Rule[] = [
   {
     // `<3>msg` (systemd, kernel, syslog PRI): first token only.
     id: 'syslog-priority',
-    examples: [["<3>disk failed", {level: "error", message: "disk failed"}], ["<134>GET /health", {level: "info"}]],
-    nearMisses: ["<html> page", "a <3> b"],
+    examples: [
+      ['<3>disk failed', { level: 'error', message: 'disk failed' }],
+      ['<134>GET /health', { level: 'info' }],
+    ],
+    nearMisses: ['<html> page', 'a <3> b'],
     re: /<(\d{1,3})>/y,
     first: (c) => c === 60,
     take: (m, st) => st.token === 0 && +m[1]! < 192 && setLevel(st, SYSLOG_SEVERITY[+m[1]! % 8]!),
@@ -188,8 +230,14 @@ export const RULES: readonly Rule[] = [
   {
     // glog: `E1201 12:00:01.123456 123 file.go:42] msg` (level letter, MMDD, time, thread id, location).
     id: 'glog',
-    examples: [["E1201 12:00:01.123456 4242 server.go:42] connection refused", {ts: "2025-12-01T12:00:01.123Z", level: "error", thread: "4242", location: "server.go:42", message: "connection refused"}], ["I0130 08:59:59.000001 7 main.go:9] serving", {level: "info", ts: "2026-01-30T08:59:59.000Z"}]],
-    nearMisses: ["E1301 12:00:01.123 1 a.go:1] month 13", "Error 12:00:01 1 a.go:1] x"],
+    examples: [
+      [
+        'E1201 12:00:01.123456 4242 server.go:42] connection refused',
+        { ts: '2025-12-01T12:00:01.123Z', level: 'error', thread: '4242', location: 'server.go:42', message: 'connection refused' },
+      ],
+      ['I0130 08:59:59.000001 7 main.go:9] serving', { level: 'info', ts: '2026-01-30T08:59:59.000Z' }],
+    ],
+    nearMisses: ['E1301 12:00:01.123 1 a.go:1] month 13', 'Error 12:00:01 1 a.go:1] x'],
     re: /([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))? {1,8}(\d{1,10}) ([^\s\]]{1,300}:\d{1,7})\]/y,
     first: (c) => c === 73 || c === 87 || c === 69 || c === 70,
     take: (m, st) => {
@@ -204,8 +252,14 @@ export const RULES: readonly Rule[] = [
   {
     // Ruby's Logger::Formatter (stdlib, the Ruby MCP SDK and Rails): `E, [2026-01-30T08:53:44.123456 #4242] ERROR -- progname: msg`.
     id: 'ruby-logger',
-    examples: [["E, [2026-01-30T08:53:44.123456 #4242] ERROR -- mcp: POST /mcp -> 404", {ts: "2026-01-30T08:53:44.123Z", level: "error", pid: "4242", logger: "mcp", message: "POST /mcp -> 404"}], ["I, [2026-01-30T08:53:44.000001 #7]  INFO -- : serving", {level: "info", pid: "7", message: "serving"}]],
-    nearMisses: ["E, [not a time #1] ERROR -- : x", "X, [2026-01-30T08:53:44.1 #1] ERROR -- : x"],
+    examples: [
+      [
+        'E, [2026-01-30T08:53:44.123456 #4242] ERROR -- mcp: POST /mcp -> 404',
+        { ts: '2026-01-30T08:53:44.123Z', level: 'error', pid: '4242', logger: 'mcp', message: 'POST /mcp -> 404' },
+      ],
+      ['I, [2026-01-30T08:53:44.000001 #7]  INFO -- : serving', { level: 'info', pid: '7', message: 'serving' }],
+    ],
+    nearMisses: ['E, [not a time #1] ERROR -- : x', 'X, [2026-01-30T08:53:44.1 #1] ERROR -- : x'],
     re: /([DIWEFA]), \[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?) #(\d{1,10})\] {1,8}([A-Z]{3,7}) -- ([^\s:]{0,200}): ?/y,
     first: (c) => c === 68 || c === 73 || c === 87 || c === 69 || c === 70 || c === 65,
     take: (m, st) => {
@@ -223,8 +277,11 @@ export const RULES: readonly Rule[] = [
   {
     // tornado: `[E 250520 23:53:44 web:2250] msg`; mcp-proxy: `[D 2025-05-20 23:53:44,060.060 mcp_proxy.__main__] msg`.
     id: 'tornado',
-    examples: [["[E 260130 08:53:44 web:2250] 500 POST /mcp (ip-abc) 2.10ms", {ts: "2026-01-30T08:53:44.000Z", level: "error", logger: "web", message: "500 POST /mcp (ip-abc) 2.10ms"}], ["[D 2026-01-30 08:53:44,060.060 mcp_proxy.__main__] Starting", {ts: "2026-01-30T08:53:44.060Z", level: "debug", logger: "mcp_proxy.__main__", message: "Starting"}]],
-    nearMisses: ["[X 260130 08:53:44 web:1] not a level letter", "[E] boom"],
+    examples: [
+      ['[E 260130 08:53:44 web:2250] 500 POST /mcp (ip-abc) 2.10ms', { ts: '2026-01-30T08:53:44.000Z', level: 'error', logger: 'web', message: '500 POST /mcp (ip-abc) 2.10ms' }],
+      ['[D 2026-01-30 08:53:44,060.060 mcp_proxy.__main__] Starting', { ts: '2026-01-30T08:53:44.060Z', level: 'debug', logger: 'mcp_proxy.__main__', message: 'Starting' }],
+    ],
+    nearMisses: ['[X 260130 08:53:44 web:1] not a level letter', '[E] boom'],
     re: /\[([DIWEC]) (\d{6}|\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,6}))?(?:[.,]\d{1,6})? ([^\s\]]{1,200})\]/y,
     first: (c) => c === OPEN_BRACKET,
     take: (m, st) => {
@@ -241,8 +298,12 @@ export const RULES: readonly Rule[] = [
     // logfmt and friends: `level=error`, `lvl=warn`, `severity=ERROR`, `level=50` (pino), `pid=123`,
     // `time=…`, `host=…`, `logger=…`; `msg=` ends the prefix (its value is the message).
     id: 'key-value',
-    examples: [["level=error msg=\"tool call failed\" tool=create_order", {level: "error", message: "tool call failed tool=create_order"}], ["time=2026-01-30T08:00:00Z lvl=warn pid=42 msg=retrying", {ts: "2026-01-30T08:00:00.000Z", level: "warn", pid: "42", message: "retrying"}], ["level=50 msg=boom", {level: "error", message: "boom"}]],
-    nearMisses: ["status=500 upstream failed", "levels=3 configured"],
+    examples: [
+      ['level=error msg="tool call failed" tool=create_order', { level: 'error', message: 'tool call failed tool=create_order' }],
+      ['time=2026-01-30T08:00:00Z lvl=warn pid=42 msg=retrying', { ts: '2026-01-30T08:00:00.000Z', level: 'warn', pid: '42', message: 'retrying' }],
+      ['level=50 msg=boom', { level: 'error', message: 'boom' }],
+    ],
+    nearMisses: ['status=500 upstream failed', 'levels=3 configured'],
     re: /(time|ts|t|timestamp|level|lvl|severity|loglevel|log_level|pid|host|hostname|logger|thread|tid|caller|msg|message)=("[^"\n]{0,200}"|[^\s"]{1,200})/y,
     first: (c) => c === 116 || c === 108 || c === 115 || c === 112 || c === 104 || c === 109 || c === 99,
     take: (m, st) => {
@@ -255,7 +316,8 @@ export const RULES: readonly Rule[] = [
         st.msgAt = m.index + k.length + 1;
         return true;
       }
-      if (k === 'level' || k === 'lvl' || k === 'severity' || k === 'loglevel' || k === 'log_level') return setLevel(st, /^\d{1,3}$/.test(v) ? toLevel(Number(v), NO_LEVELS) : levelWord(v));
+      if (k === 'level' || k === 'lvl' || k === 'severity' || k === 'loglevel' || k === 'log_level')
+        return setLevel(st, /^\d{1,3}$/.test(v) ? toLevel(Number(v), NO_LEVELS) : levelWord(v));
       if (k === 'time' || k === 'ts' || k === 't' || k === 'timestamp') return setTs(st, parseTimestamp(v));
       if (k === 'pid') return o.pid === null && /^\d{1,10}$/.test(v) && !!(o.pid = v);
       if (k === 'host' || k === 'hostname') return o.host === null && !!(o.host = v);
@@ -267,8 +329,11 @@ export const RULES: readonly Rule[] = [
   {
     // Other logfmt pairs (`component=x`, `request_id=…`) once a logfmt key was read: passed over to find `msg=`.
     id: 'key-value-other',
-    examples: [["level=info component=proxy request_id=abc msg=ok", {level: "info", message: "ok"}], ["level=warn component=proxy slow", {level: "warn", message: "component=proxy slow"}]],
-    nearMisses: ["component=proxy msg=ok"],
+    examples: [
+      ['level=info component=proxy request_id=abc msg=ok', { level: 'info', message: 'ok' }],
+      ['level=warn component=proxy slow', { level: 'warn', message: 'component=proxy slow' }],
+    ],
+    nearMisses: ['component=proxy msg=ok'],
     re: /[A-Za-z_][\w.-]{0,40}=(?:"[^"\n]{0,400}"|[^\s"]{0,400})(?= |$)/y,
     first: isWordStart,
     take: (m, st) => {
@@ -281,8 +346,12 @@ export const RULES: readonly Rule[] = [
     // ISO-like date and time, optionally bracketed: `2026-01-30 14:17:19`, `[2026-01-30T14:17:19.123Z]`,
     // `2026-03-19T21:33:47.310-06:00`, `2025-05-20 23:53:44,060.060` (asctime + msecs).
     id: 'iso-time',
-    examples: [["2026-01-30 14:17:19 [ERROR]", {ts: "2026-01-30T14:17:19.000Z", level: "error", message: ""}], ["[2026-01-30T14:17:19.123Z] [info] [mcp-client] connected", {ts: "2026-01-30T14:17:19.123Z", level: "info", logger: "mcp-client", message: "connected"}], ["2026-01-30 08:53:44,060.060 INFO x", {ts: "2026-01-30T08:53:44.060Z"}]],
-    nearMisses: ["2026-01-30 is the date of the release", "2026-01-30T14:17:19Zulu time"],
+    examples: [
+      ['2026-01-30 14:17:19 [ERROR]', { ts: '2026-01-30T14:17:19.000Z', level: 'error', message: '' }],
+      ['[2026-01-30T14:17:19.123Z] [info] [mcp-client] connected', { ts: '2026-01-30T14:17:19.123Z', level: 'info', logger: 'mcp-client', message: 'connected' }],
+      ['2026-01-30 08:53:44,060.060 INFO x', { ts: '2026-01-30T08:53:44.060Z' }],
+    ],
+    nearMisses: ['2026-01-30 is the date of the release', '2026-01-30T14:17:19Zulu time'],
     re: /\[?(\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?)(?:[.,]\d{1,9})?(\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?(?![\w:])/y,
     first: (c) => isDigit(c) || c === OPEN_BRACKET,
     take: (m, st) => setTs(st, parseTimestamp(m[1]! + (m[2] ?? ''))),
@@ -290,8 +359,11 @@ export const RULES: readonly Rule[] = [
   {
     // `06-02-2025 03:41:05 PM` (ECS console), `11/29/26 10:00:01` (Rich): month first, as timestamp.ts reads them.
     id: 'us-date-time',
-    examples: [["06-02-2025 03:41:05 PM INFO started", {ts: "2025-06-02T15:41:05.000Z", level: "info", message: "started"}], ["[11/29/25 10:00:01] WARNING slow", {ts: "2025-11-29T10:00:01.000Z", level: "warn"}]],
-    nearMisses: ["06-02-2025 03:41:05 P", "13-02-2025 03:41:05 INFO month 13"],
+    examples: [
+      ['06-02-2025 03:41:05 PM INFO started', { ts: '2025-06-02T15:41:05.000Z', level: 'info', message: 'started' }],
+      ['[11/29/25 10:00:01] WARNING slow', { ts: '2025-11-29T10:00:01.000Z', level: 'warn' }],
+    ],
+    nearMisses: ['06-02-2025 03:41:05 P', '13-02-2025 03:41:05 INFO month 13'],
     // A meridian cut off (`03:41:05 P`, a truncated copy) leaves the hour unknown: not read.
     re: /\[?(\d{2})[-/](\d{2})[-/](\d{4}|\d{2}),? (\d{1,2}):(\d{2}):(\d{2})(?:[.,](\d{1,6}))?(?: ([AP]M))?\]?(?![\w:]| [AP](?![^\s.]))/y,
     first: (c) => isDigit(c) || c === OPEN_BRACKET,
@@ -308,8 +380,8 @@ export const RULES: readonly Rule[] = [
   {
     // Epoch seconds with a fraction (journalctl -o short-unix) or milliseconds, as the first token.
     id: 'epoch',
-    examples: [["1716200000.123 web-01 app[1]: hi", {ts: "2024-05-20T10:13:20.123Z", host: "web-01", logger: "app", pid: "1", message: "hi"}]],
-    nearMisses: ["1716200000 items processed"],
+    examples: [['1716200000.123 web-01 app[1]: hi', { ts: '2024-05-20T10:13:20.123Z', host: 'web-01', logger: 'app', pid: '1', message: 'hi' }]],
+    nearMisses: ['1716200000 items processed'],
     re: /(\d{10}\.\d{3,9}|\d{13})(?!\S)/y,
     first: isDigit,
     take: (m, st) => st.token === 0 && setTs(st, parseTimestamp(m[1]!)),
@@ -317,8 +389,12 @@ export const RULES: readonly Rule[] = [
   {
     // A time of day alone: `14:21:07`, `12:00:01.123`, `[10:00:00]`.
     id: 'time-of-day',
-    examples: [["14:21:07  \"POST /mcp HTTP/2\" 307", {ts: "2026-01-30T14:21:07.000Z", message: "\"POST /mcp HTTP/2\" 307"}], ["12:00:01.123 [main] INFO  c.e.App - started", {ts: "2026-01-30T12:00:01.123Z"}], ["01:00:00 INFO earlier the same day", {ts: "2026-01-30T01:00:00.000Z"}]],
-    nearMisses: ["12:61:00 not a time", "10:00:01:02 a counter"],
+    examples: [
+      ['14:21:07  "POST /mcp HTTP/2" 307', { ts: '2026-01-30T14:21:07.000Z', message: '"POST /mcp HTTP/2" 307' }],
+      ['12:00:01.123 [main] INFO  c.e.App - started', { ts: '2026-01-30T12:00:01.123Z' }],
+      ['01:00:00 INFO earlier the same day', { ts: '2026-01-30T01:00:00.000Z' }],
+    ],
+    nearMisses: ['12:61:00 not a time', '10:00:01:02 a counter'],
     re: /\[?((\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?)\]?(?![\w:])/y,
     first: (c) => isDigit(c) || c === OPEN_BRACKET,
     take: (m, st) => timeOfDay(st, m[1]!, m[2]!, m[3]!, m[4]!, m[5]),
@@ -326,8 +402,11 @@ export const RULES: readonly Rule[] = [
   {
     // syslog: `Dec  1 10:00:00` (no year: the clock's, else this year); the host and `tag[pid]:` follow.
     id: 'syslog-time',
-    examples: [["Dec  1 10:00:00 myhost sshd[42]: accepted", {ts: "2025-12-01T10:00:00.000Z", host: "myhost", logger: "sshd", pid: "42", message: "accepted"}], ["Jan 30 08:00:00 host-k3jd8a7q2x app: ready", {ts: "2026-01-30T08:00:00.000Z", host: "host-k3jd8a7q2x", logger: "app"}]],
-    nearMisses: ["Foo  1 10:00:00 not a month", "Dec 1st 10:00:00"],
+    examples: [
+      ['Dec  1 10:00:00 myhost sshd[42]: accepted', { ts: '2025-12-01T10:00:00.000Z', host: 'myhost', logger: 'sshd', pid: '42', message: 'accepted' }],
+      ['Jan 30 08:00:00 host-k3jd8a7q2x app: ready', { ts: '2026-01-30T08:00:00.000Z', host: 'host-k3jd8a7q2x', logger: 'app' }],
+    ],
+    nearMisses: ['Foo  1 10:00:00 not a month', 'Dec 1st 10:00:00'],
     re: /([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?!\S)/y,
     first: isUpper,
     take: (m, st) => {
@@ -340,8 +419,12 @@ export const RULES: readonly Rule[] = [
   {
     // `[error]`, `[WARNING]`, `[ Info ]`, `<ERROR>`.
     id: 'level-bracketed',
-    examples: [["[WARNING] src.infra.tool.mcp_client - MCP tool timed out", {level: "warn", logger: "src.infra.tool.mcp_client", message: "MCP tool timed out"}], ["<ERROR> boom", {level: "error", message: "boom"}], ["[ Info ] ready", {level: "info"}]],
-    nearMisses: ["[Errors] were found", "[Local→Remote] initialize"],
+    examples: [
+      ['[WARNING] src.infra.tool.mcp_client - MCP tool timed out', { level: 'warn', logger: 'src.infra.tool.mcp_client', message: 'MCP tool timed out' }],
+      ['<ERROR> boom', { level: 'error', message: 'boom' }],
+      ['[ Info ] ready', { level: 'info' }],
+    ],
+    nearMisses: ['[Errors] were found', '[Local→Remote] initialize'],
     re: new RegExp(`[\\[<] {0,8}(${LEVEL_ALT_ANY}) {0,8}[\\]>]:?(?!\\w)`, 'y'),
     first: (c) => c === OPEN_BRACKET || c === 60,
     take: (m, st) => setLevel(st, levelWord(m[1]!)),
@@ -349,8 +432,8 @@ export const RULES: readonly Rule[] = [
   {
     // Python's basicConfig layout `ERROR:mcp.client.sse:msg` (level, logger, no spaces).
     id: 'level-colon-logger',
-    examples: [["ERROR:mcp.client.sse:Error in sse_reader", {level: "error", logger: "mcp.client.sse", message: "Error in sse_reader"}]],
-    nearMisses: ["ERROR::x"],
+    examples: [['ERROR:mcp.client.sse:Error in sse_reader', { level: 'error', logger: 'mcp.client.sse', message: 'Error in sse_reader' }]],
+    nearMisses: ['ERROR::x'],
     re: new RegExp(`(${UPPER}):([A-Za-z_][\\w.<>-]{0,200}):`, 'y'),
     first: isUpper,
     take: (m, st) => {
@@ -363,8 +446,11 @@ export const RULES: readonly Rule[] = [
     // `ERROR:`, `error:`, `WARN:` (Rust CLIs, winston, uvicorn `INFO:     …`). Title case (`Error:`) is an
     // exception's type, not a level: the wording fallback reads it and the message keeps it.
     id: 'level-colon',
-    examples: [["error: could not connect", {level: "error", message: "could not connect"}], ["INFO:     ip-abc:5000 - \"GET / HTTP/1.1\" 200", {level: "info", message: "ip-abc:5000 - \"GET / HTTP/1.1\" 200"}]],
-    nearMisses: ["Error: connect ECONNREFUSED", "ERROR:x"],
+    examples: [
+      ['error: could not connect', { level: 'error', message: 'could not connect' }],
+      ['INFO:     ip-abc:5000 - "GET / HTTP/1.1" 200', { level: 'info', message: 'ip-abc:5000 - "GET / HTTP/1.1" 200' }],
+    ],
+    nearMisses: ['Error: connect ECONNREFUSED', 'ERROR:x'],
     re: new RegExp(`(${UPPER}|${LOWER}):(?=\\s|$)`, 'y'),
     first: isAlpha,
     take: (m, st) => setLevel(st, levelWord(m[1]!)),
@@ -372,8 +458,12 @@ export const RULES: readonly Rule[] = [
   {
     // A bare upper-case level word: `ERROR msg`, `WARN 114327 ---`, `INFO serve_inner: …`, `ERROR | fn - msg`.
     id: 'level-word',
-    examples: [["ERROR | call_tool - tool failed", {level: "error", logger: "call_tool", message: "tool failed"}], ["WARN something odd", {level: "warn", message: "something odd"}], ["DEBUG rmcp::transport::worker: worker quit", {level: "debug", logger: "rmcp::transport::worker", message: "worker quit"}]],
-    nearMisses: ["ERRORS found: 3", "INFORMATIONAL text"],
+    examples: [
+      ['ERROR | call_tool - tool failed', { level: 'error', logger: 'call_tool', message: 'tool failed' }],
+      ['WARN something odd', { level: 'warn', message: 'something odd' }],
+      ['DEBUG rmcp::transport::worker: worker quit', { level: 'debug', logger: 'rmcp::transport::worker', message: 'worker quit' }],
+    ],
+    nearMisses: ['ERRORS found: 3', 'INFORMATIONAL text'],
     re: new RegExp(`(${UPPER})(?=[\\s|]|$)`, 'y'),
     first: isUpper,
     take: (m, st) => setLevel(st, levelWord(m[1]!)),
@@ -381,8 +471,8 @@ export const RULES: readonly Rule[] = [
   {
     // A bare lower-case level word only after a time (`2026-… error msg`); at the start it is prose.
     id: 'level-word-lower',
-    examples: [["2026-01-30 14:17:19 error something broke", {level: "error", message: "something broke"}]],
-    nearMisses: ["error something broke"],
+    examples: [['2026-01-30 14:17:19 error something broke', { level: 'error', message: 'something broke' }]],
+    nearMisses: ['error something broke'],
     re: new RegExp(`(${LOWER})(?=\\s)`, 'y'),
     first: isLower,
     take: (m, st) => (st.out.ts !== null || st.out.time !== null) && setLevel(st, levelWord(m[1]!)),
@@ -390,8 +480,12 @@ export const RULES: readonly Rule[] = [
   {
     // docker compose gutter on this line only (`api-1  | `; a whole file's gutter is stripped in clean.ts); kubectl --prefix.
     id: 'container',
-    examples: [["api-1  | 2026-01-30T10:00:00Z ERROR boom", {container: "api-1", level: "error", message: "boom"}], ["fortianalyzer-mcp  | INFO:     ip-abc:47430 - \"GET /mcp HTTP/1.1\" 421", {container: "fortianalyzer-mcp", level: "info"}], ["[pod/api-7f9c/app] ERROR boom", {container: "api-7f9c/app", level: "error"}]],
-    nearMisses: ["a | b", "api | one space, no replica number"],
+    examples: [
+      ['api-1  | 2026-01-30T10:00:00Z ERROR boom', { container: 'api-1', level: 'error', message: 'boom' }],
+      ['fortianalyzer-mcp  | INFO:     ip-abc:47430 - "GET /mcp HTTP/1.1" 421', { container: 'fortianalyzer-mcp', level: 'info' }],
+      ['[pod/api-7f9c/app] ERROR boom', { container: 'api-7f9c/app', level: 'error' }],
+    ],
+    nearMisses: ['a | b', 'api | one space, no replica number'],
     // A name with a replica number (`api-1`, `api_1`) or padded (`fortianalyzer-mcp  |`): `a | b` in prose is not one.
     re: /(?:\[pod\/([\w.-]{1,253}\/[\w.-]{1,253})\]|([A-Za-z0-9][\w.-]{0,63}[-_]\d{1,3}) {1,32}\||([A-Za-z0-9][\w.-]{0,63}) {2,32}\|)(?= )/y,
     first: (c) => c === OPEN_BRACKET || isAlpha(c) || isDigit(c),
@@ -406,8 +500,11 @@ export const RULES: readonly Rule[] = [
   {
     // `[12345]` (mcp-remote, gunicorn), repeated as mcp-remote sometimes does.
     id: 'pid-bracketed',
-    examples: [["[12345] msg", {pid: "12345", message: "msg"}], ["  [81278] [81278] Connecting to remote server", {pid: "81278", message: "Connecting to remote server"}]],
-    nearMisses: ["[12345 msg", "[v1.2.3] release notes"],
+    examples: [
+      ['[12345] msg', { pid: '12345', message: 'msg' }],
+      ['  [81278] [81278] Connecting to remote server', { pid: '81278', message: 'Connecting to remote server' }],
+    ],
+    nearMisses: ['[12345 msg', '[v1.2.3] release notes'],
     re: /\[(\d{1,10})\]/y,
     first: (c) => c === OPEN_BRACKET,
     take: (m, st) => {
@@ -421,8 +518,14 @@ export const RULES: readonly Rule[] = [
     // Spring Boot puts the pid after the level: `WARN 114327 --- [main] …`; also `host 4242 ERROR`. Only
     // where a layout puts one (before `---`, or between a host and the level): `ERROR 404 …` is a status.
     id: 'pid-number',
-    examples: [["2026-03-19T21:33:47.310-06:00  WARN 114327 --- [nio-8080-exec-1] o.s.a.m.c.ToolCallback  : Tool failed", {ts: "2026-03-20T03:33:47.310Z", level: "warn", pid: "114327", thread: "nio-8080-exec-1", logger: "o.s.a.m.c.ToolCallback", message: "Tool failed"}], ["web-01 4242 ERROR upstream closed", {host: "web-01", pid: "4242", level: "error", message: "upstream closed"}]],
-    nearMisses: ["ERROR 404 page not found", "2026-01-30 10:00:00 12 items"],
+    examples: [
+      [
+        '2026-03-19T21:33:47.310-06:00  WARN 114327 --- [nio-8080-exec-1] o.s.a.m.c.ToolCallback  : Tool failed',
+        { ts: '2026-03-20T03:33:47.310Z', level: 'warn', pid: '114327', thread: 'nio-8080-exec-1', logger: 'o.s.a.m.c.ToolCallback', message: 'Tool failed' },
+      ],
+      ['web-01 4242 ERROR upstream closed', { host: 'web-01', pid: '4242', level: 'error', message: 'upstream closed' }],
+    ],
+    nearMisses: ['ERROR 404 page not found', '2026-01-30 10:00:00 12 items'],
     re: new RegExp(`(\\d{1,10})(?= {1,8}(?:---(?= )|(?:${UPPER})(?=[\\s|:]|$)))`, 'y'),
     first: isDigit,
     take: (m, st) => {
@@ -435,8 +538,11 @@ export const RULES: readonly Rule[] = [
   {
     // syslog tag: `app[123]:` (anywhere), `app:` only right after `<syslog time> <host>`.
     id: 'syslog-tag',
-    examples: [["Dec  1 10:00:00 myhost sshd: msg here", {host: "myhost", logger: "sshd", message: "msg here"}], ["app[123]: ERROR boom", {logger: "app", pid: "123", level: "error"}]],
-    nearMisses: ["2026-01-30 10:00:00 Note: no tag without syslog", "Note: prose"],
+    examples: [
+      ['Dec  1 10:00:00 myhost sshd: msg here', { host: 'myhost', logger: 'sshd', message: 'msg here' }],
+      ['app[123]: ERROR boom', { logger: 'app', pid: '123', level: 'error' }],
+    ],
+    nearMisses: ['2026-01-30 10:00:00 Note: no tag without syslog', 'Note: prose'],
     re: /([A-Za-z_][\w./-]{0,63})(?:\[(\d{1,10})\])?:(?= )/y,
     first: isWordStart,
     take: (m, st) => {
@@ -451,8 +557,8 @@ export const RULES: readonly Rule[] = [
   {
     // Spring Boot's separator between pid and thread.
     id: 'spring-dashes',
-    examples: [["2026-03-19T21:33:47.310-06:00  INFO 114327 --- [myapp] [           main] o.s.b.Start : started", {thread: "main", logger: "o.s.b.Start", message: "started"}]],
-    nearMisses: ["--- section ---"],
+    examples: [['2026-03-19T21:33:47.310-06:00  INFO 114327 --- [myapp] [           main] o.s.b.Start : started', { thread: 'main', logger: 'o.s.b.Start', message: 'started' }]],
+    nearMisses: ['--- section ---'],
     re: /---(?= )/y,
     first: (c) => c === 45,
     take: (_m, st) => {
@@ -464,8 +570,11 @@ export const RULES: readonly Rule[] = [
   {
     // Rust tracing: `INFO serve_inner: rmcp::service: msg` (spans, then the target), after the level.
     id: 'rust-target',
-    examples: [["INFO serve_inner: rmcp::service: connection closed by peer", {level: "info", logger: "rmcp::service", message: "connection closed by peer"}], ["2026-01-30T08:00:00.000000Z TRACE axum::serve: connection accepted", {level: "trace", logger: "axum::serve"}]],
-    nearMisses: ["std::io::Error: broken pipe"],
+    examples: [
+      ['INFO serve_inner: rmcp::service: connection closed by peer', { level: 'info', logger: 'rmcp::service', message: 'connection closed by peer' }],
+      ['2026-01-30T08:00:00.000000Z TRACE axum::serve: connection accepted', { level: 'trace', logger: 'axum::serve' }],
+    ],
+    nearMisses: ['std::io::Error: broken pipe'],
     re: /(?:[a-z_]\w{0,60}(?:\{[^{}\n]{0,200}\})?: ){0,4}([A-Za-z_]\w{0,60}(?:::[A-Za-z_]\w{0,60}){1,10}):(?= )/y,
     first: isWordStart,
     take: (m, st) => {
@@ -479,8 +588,14 @@ export const RULES: readonly Rule[] = [
     // `mcp.server.transport_security - WARNING - …`. Undotted names must start lower-case (`asyncio`,
     // `root`): `Failed - retrying` is a message. Before the level it waits for one to confirm it.
     id: 'logger-separator',
-    examples: [["mcp.server.transport_security - WARNING - Invalid Host header: ip-abc:8001", {logger: "mcp.server.transport_security", level: "warn", message: "Invalid Host header: ip-abc:8001"}], ["[ERROR] asyncio - Task exception was never retrieved", {level: "error", logger: "asyncio", message: "Task exception was never retrieved"}]],
-    nearMisses: ["ERROR Failed - retrying", "Failed - retrying", "mcp.client - no level follows"],
+    examples: [
+      [
+        'mcp.server.transport_security - WARNING - Invalid Host header: ip-abc:8001',
+        { logger: 'mcp.server.transport_security', level: 'warn', message: 'Invalid Host header: ip-abc:8001' },
+      ],
+      ['[ERROR] asyncio - Task exception was never retrieved', { level: 'error', logger: 'asyncio', message: 'Task exception was never retrieved' }],
+    ],
+    nearMisses: ['ERROR Failed - retrying', 'Failed - retrying', 'mcp.client - no level follows'],
     re: /([A-Za-z_<][\w.$<>-]{0,200}) {1,40}[-:](?= )/y,
     first: (c) => isWordStart(c) || c === 60,
     take: (m, st) => {
@@ -501,8 +616,11 @@ export const RULES: readonly Rule[] = [
     // `[main]`, `[           main]` (Spring pads), `[mcp-client]`: a thread before the level (or after
     // Spring's `---`), a logger after it; before anything strong, held.
     id: 'bracketed-name',
-    examples: [["12:00:01.123 [main] INFO  c.e.App - started", {thread: "main", level: "info", logger: "c.e.App", message: "started"}], ["2026-01-30T08:00:00Z [mcp-client] connected", {logger: "mcp-client", message: "connected"}]],
-    nearMisses: ["[MCP][CIMD] rejected: non-200 status"],
+    examples: [
+      ['12:00:01.123 [main] INFO  c.e.App - started', { thread: 'main', level: 'info', logger: 'c.e.App', message: 'started' }],
+      ['2026-01-30T08:00:00Z [mcp-client] connected', { logger: 'mcp-client', message: 'connected' }],
+    ],
+    nearMisses: ['[MCP][CIMD] rejected: non-200 status'],
     re: /\[ {0,40}([A-Za-z_][\w.:/@$-]{0,120}) {0,8}\]/y,
     first: (c) => c === OPEN_BRACKET,
     take: (m, st) => {
@@ -523,8 +641,11 @@ export const RULES: readonly Rule[] = [
     // A lower-case word before the level: a host (`web-01`, `host-k3j…` pseudonyms, an IP) or a
     // logger (`mcp.client`), decided when a pid or level confirms it. Never after the level.
     id: 'host-or-logger-word',
-    examples: [["web-01 ERROR upstream closed", {host: "web-01", level: "error"}], ["2026-01-01 12:00:00,123 mcp.client.sse ERROR boom", {logger: "mcp.client.sse", level: "error", message: "boom"}]],
-    nearMisses: ["connecting to server ERROR now", "using transport: sse", "response = await call_next(request)"],
+    examples: [
+      ['web-01 ERROR upstream closed', { host: 'web-01', level: 'error' }],
+      ['2026-01-01 12:00:00,123 mcp.client.sse ERROR boom', { logger: 'mcp.client.sse', level: 'error', message: 'boom' }],
+    ],
+    nearMisses: ['connecting to server ERROR now', 'using transport: sse', 'response = await call_next(request)'],
     re: /([a-z0-9_][\w.-]{0,252})(?= )/y,
     first: (c) => isLower(c) || isDigit(c) || c === 95,
     take: (m, st) => {

@@ -52,7 +52,22 @@ export interface ParseFileOptions {
 }
 
 export function newStats(file: string): FileStats {
-  return { file, source: 'unknown', format: 'unknown', lines: 0, events: 0, unparsed: 0, truncatedLines: 0, ansiLines: 0, prefix: null, detection: null, layout: [], skippedLines: 0, formatLines: {}, coverage: { ts: 0, level: 0, message: 0 } };
+  return {
+    file,
+    source: 'unknown',
+    format: 'unknown',
+    lines: 0,
+    events: 0,
+    unparsed: 0,
+    truncatedLines: 0,
+    ansiLines: 0,
+    prefix: null,
+    detection: null,
+    layout: [],
+    skippedLines: 0,
+    formatLines: {},
+    coverage: { ts: 0, level: 0, message: 0 },
+  };
 }
 
 /**
@@ -107,7 +122,12 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
   }
   const prepare = (raw: RawLine): PreparedLines => {
     const input = redactInput(raw, plan);
-    return { text: [input.text === null ? null : opts.redact(input.text)], cut: Int32Array.of(raw.cut), ansi: Uint8Array.of(input.ansi ? 1 : 0), stamp: Float64Array.of(input.stamp ?? Number.NaN) };
+    return {
+      text: [input.text === null ? null : opts.redact(input.text)],
+      cut: Int32Array.of(raw.cut),
+      ansi: Uint8Array.of(input.ansi ? 1 : 0),
+      stamp: Float64Array.of(input.stamp ?? Number.NaN),
+    };
   };
   const lines = async function* (): AsyncGenerator<PreparedLines> {
     for (const raw of head) yield prepare(raw);
@@ -137,7 +157,12 @@ export interface PreparedLines {
  * prepared lines: detection, block folding, formats, line reader, enrichment. Lines are numbered
  * from 1 in the order they come. Not for whole JSON documents (plan.doc): parseFile reads those.
  */
-export async function* parsePrepared(plan: LinePlan, batches: AsyncIterable<PreparedLines>, opts: Pick<ParseFileOptions, 'file' | 'formats'>, stats: FileStats): AsyncGenerator<Event> {
+export async function* parsePrepared(
+  plan: LinePlan,
+  batches: AsyncIterable<PreparedLines>,
+  opts: Pick<ParseFileOptions, 'file' | 'formats'>,
+  stats: FileStats,
+): AsyncGenerator<Event> {
   const { prefix, sample, layout } = plan;
   stats.prefix = prefix?.id ?? null;
   if (layout.numberLines) stats.layout.push('number-lines');
@@ -302,7 +327,9 @@ export async function* parsePrepared(plan: LinePlan, batches: AsyncIterable<Prep
       pending &&
       pending.endLine - pending.line < MAX_FOLDED_LINES &&
       (pending.kind !== 'raw' || wrapsProse(pending.text, text)) &&
-      (inHtmlBody(pending.text) || chainsOn(pending, text) || ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) && !tryFormats.some((f) => applyFormat(f, text))))
+      (inHtmlBody(pending.text) ||
+        chainsOn(pending, text) ||
+        ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) && !tryFormats.some((f) => applyFormat(f, text))))
     ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
@@ -318,7 +345,8 @@ export async function* parsePrepared(plan: LinePlan, batches: AsyncIterable<Prep
     for (const folder of blockFolders) {
       if (folder.starts(text)) {
         // Only a block that is not itself a log line (a bare "Traceback …") belongs to the error line above it.
-        const owner = pending && pending.endLine === n - 1 && (pending.level === 'error' || pending.level === 'fatal' || pending.level === 'warn') && !matchLine(text) ? pending : null;
+        const owner =
+          pending && pending.endLine === n - 1 && (pending.level === 'error' || pending.level === 'fatal' || pending.level === 'warn') && !matchLine(text) ? pending : null;
         if (owner) pending = null;
         else {
           const p = flush();
@@ -407,7 +435,8 @@ async function* parseDocument(
     stats.formatLines[reader.id] = (stats.formatLines[reader.id] ?? 0) + (item.endLine - item.startLine + 1);
     if (item.kind !== 'item' || !item.obj) {
       stats.unparsed++;
-      const why = item.kind === 'oversize' ? `${reader.id} item over the size cap (${item.cut} characters dropped)` : `${reader.id} item that is not valid JSON (truncated export?)`;
+      const why =
+        item.kind === 'oversize' ? `${reader.id} item over the size cap (${item.cut} characters dropped)` : `${reader.id} item that is not valid JSON (truncated export?)`;
       const e = emptyEvent({ file: opts.file, line: item.startLine, source: stats.source, format: 'unknown', kind: 'raw', text: why });
       e.endLine = item.endLine;
       return e;

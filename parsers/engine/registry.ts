@@ -93,9 +93,18 @@ let cache: { key: string; formats: CompiledFormat[] } | null = null;
 
 export function loadFormats(opts: LoadOptions = {}): CompiledFormat[] {
   // The user folder is re-read when its files change (names, sizes, mtimes), so an edit is seen.
-  const key = opts.userDir && existsSync(opts.userDir)
-    ? opts.userDir + '|' + readdirSync(opts.userDir).sort().map((n) => { const st = statSync(join(opts.userDir!, n)); return `${n}:${st.size}:${st.mtimeMs}`; }).join(',')
-    : '';
+  const key =
+    opts.userDir && existsSync(opts.userDir)
+      ? opts.userDir +
+        '|' +
+        readdirSync(opts.userDir)
+          .sort()
+          .map((n) => {
+            const st = statSync(join(opts.userDir!, n));
+            return `${n}:${st.size}:${st.mtimeMs}`;
+          })
+          .join(',')
+      : '';
   if (cache && cache.key === key) return cache.formats;
   const byId = new Map<string, CompiledFormat>();
   for (const dir of [BUILTIN_FORMATS_DIR, opts.userDir]) {
@@ -110,4 +119,3 @@ export function loadFormats(opts: LoadOptions = {}): CompiledFormat[] {
   cache = { key, formats };
   return formats;
 }
-

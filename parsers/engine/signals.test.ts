@@ -55,10 +55,13 @@ describe('signal table', () => {
     for (const line of lines) expect(table.match(line), line.slice(0, 200)).toEqual(reference(line));
     // overlapping and nested literals, and letters whose case folding is not ASCII
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...table.signals.flatMap((s) => [...s.literals, ...s.spec.samples.map((x) => x.slice(0, 40))]), ' ', 'İ', 'ſ', 'K', 'x'), { maxLength: 12 }), (parts) => {
-        const line = parts.join('');
-        expect(table.match(line)).toEqual(reference(line));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...table.signals.flatMap((s) => [...s.literals, ...s.spec.samples.map((x) => x.slice(0, 40))]), ' ', 'İ', 'ſ', 'K', 'x'), { maxLength: 12 }),
+        (parts) => {
+          const line = parts.join('');
+          expect(table.match(line)).toEqual(reference(line));
+        },
+      ),
       { numRuns: 2000, seed: 19 },
     );
   });
@@ -78,7 +81,16 @@ describe('signal table', () => {
   });
 
   it('refuses a signal whose sample does not fire, whose near-miss fires, or whose gate would skip a sample', () => {
-    const base = { id: 'x-sig', title: 'test', meaning: { cause: 'conn-refused', outcome: 'failure' }, patterns: ['refused'], literals: ['refused'], source: 'a test case', samples: ['connection refused'], nearMisses: ['accepted'] };
+    const base = {
+      id: 'x-sig',
+      title: 'test',
+      meaning: { cause: 'conn-refused', outcome: 'failure' },
+      patterns: ['refused'],
+      literals: ['refused'],
+      source: 'a test case',
+      samples: ['connection refused'],
+      nearMisses: ['accepted'],
+    };
     const one = (over: object) => compileGroup({ group: 'test', title: 't', signals: [{ ...base, ...over }] }, 'test.json')[0]!;
     expect(checkSignal(one({}))).toEqual([]);
     expect(checkSignal(one({ samples: ['connection accepted'] })).join()).toMatch(/holds none of the literals/);
@@ -99,7 +111,15 @@ describe('signal table', () => {
     const hostile = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 400 }),
       fc.constantFrom(...table.signals.flatMap((s) => s.spec.samples)).chain((s) => fc.nat(40).map((n) => (s + ' ').repeat(1 + n))),
-      fc.constantFrom('a'.repeat(20_000), ' '.repeat(20_000) + 'x', 'session '.repeat(3000), 'Session '.repeat(2000) + 'x', '"code": -'.repeat(3000), 'upstream '.repeat(3000), '<html'.repeat(4000)),
+      fc.constantFrom(
+        'a'.repeat(20_000),
+        ' '.repeat(20_000) + 'x',
+        'session '.repeat(3000),
+        'Session '.repeat(2000) + 'x',
+        '"code": -'.repeat(3000),
+        'upstream '.repeat(3000),
+        '<html'.repeat(4000),
+      ),
     );
     fc.assert(
       fc.property(hostile, (line) => {

@@ -67,7 +67,8 @@ export function checkSignal(s: CompiledSignal): string[] {
   for (const line of s.spec.samples) {
     const text = scanText(line);
     const lower = text.toLowerCase();
-    if (!s.literals.some((l) => lower.includes(l))) problems.push(`sample "${line.slice(0, 120)}" holds none of the literals ${JSON.stringify(s.spec.literals)} (the gate would skip it)`);
+    if (!s.literals.some((l) => lower.includes(l)))
+      problems.push(`sample "${line.slice(0, 120)}" holds none of the literals ${JSON.stringify(s.spec.literals)} (the gate would skip it)`);
     else if (!s.patterns.some((p) => p.test(text))) problems.push(`sample "${line.slice(0, 120)}" matches no pattern`);
   }
   for (const line of s.spec.nearMisses) {
@@ -80,7 +81,9 @@ export function checkSignal(s: CompiledSignal): string[] {
 export function loadSignalTable(dir = SIGNALS_DIR): CompiledSignal[] {
   const all: CompiledSignal[] = [];
   const ids = new Map<string, string>();
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const file = join(dir, name);
     let json: unknown;
     try {

@@ -17,13 +17,21 @@ const NOT_ONE_BLOCK: Record<string, string> = {
   'ugly-pipe-gutter': '"123 | " viewer gutters are removed by parseExceptionText, not by the folder',
 };
 
-const cases = fs.readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('_')).map((d) => d.name).sort();
+const cases = fs
+  .readdirSync(FIXTURES, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !d.name.startsWith('_'))
+  .map((d) => d.name)
+  .sort();
 
 describe('folding golden inputs', () => {
   for (const c of cases) {
     const why = NOT_ONE_BLOCK[c];
     it(why ? `${c} (not one block: ${why})` : c, () => {
-      const lines = fs.readFileSync(path.join(FIXTURES, c, 'input.txt'), 'utf8').replace(/\r\n/g, '\n').replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+      const lines = fs
+        .readFileSync(path.join(FIXTURES, c, 'input.txt'), 'utf8')
+        .replace(/\r\n/g, '\n')
+        .replace(/\x1b\[[0-9;]*m/g, '')
+        .split('\n');
       while (lines.length && lines.at(-1)!.trim() === '') lines.pop();
       const folded = foldLines(lines);
       const blocks = folded.filter((f) => f.kind === 'block');
@@ -44,7 +52,17 @@ describe('folder rules', () => {
     expect(folded.slice(1).map((f) => f.kind)).toEqual(['line', 'line']);
   });
   it('joins chained tracebacks across blank lines', () => {
-    const lines = ['Traceback (most recent call last):', '  File "a.py", line 1, in f', 'KeyError: 1', '', 'During handling of the above exception, another exception occurred:', '', 'Traceback (most recent call last):', '  File "a.py", line 3, in f', 'ValueError: x'];
+    const lines = [
+      'Traceback (most recent call last):',
+      '  File "a.py", line 1, in f',
+      'KeyError: 1',
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      'Traceback (most recent call last):',
+      '  File "a.py", line 3, in f',
+      'ValueError: x',
+    ];
     expect(foldLines(lines)).toHaveLength(1);
   });
   it('starts on the shapes it owns and not on ordinary lines', () => {

@@ -40,9 +40,7 @@ import { javaStack } from './java-stack/folder.ts';
 /** Order matters: the first folder whose starts() accepts a line owns the block. */
 export const blockFolders: readonly BlockFolder[] = [pythonTraceback, javaStack, nodeError];
 
-export type Folded =
-  | { kind: 'block'; folder: BlockFolder; start: number; lines: string[] }
-  | { kind: 'line'; index: number; line: string };
+export type Folded = { kind: 'block'; folder: BlockFolder; start: number; lines: string[] } | { kind: 'line'; index: number; line: string };
 
 /**
  * Reference folding loop with the provisional-line semantics above (0-based indices).

@@ -95,7 +95,15 @@ export interface ServerConfig {
   noDelete?: boolean;
 }
 
-const cfg: ServerConfig = { port: 0, log: '', db: '', name: 'orders-mcp', unknownSession: '404', jsonResponse: false, ...(JSON.parse(process.argv[2] ?? '{}') as Partial<ServerConfig>) };
+const cfg: ServerConfig = {
+  port: 0,
+  log: '',
+  db: '',
+  name: 'orders-mcp',
+  unknownSession: '404',
+  jsonResponse: false,
+  ...(JSON.parse(process.argv[2] ?? '{}') as Partial<ServerConfig>),
+};
 const logFd = cfg.log ? openSync(cfg.log, 'a') : 2;
 const HOST = cfg.hostname ?? hostname();
 
@@ -254,7 +262,10 @@ function getServer(): McpServer {
       const total = cfg.reportMs ?? 1500;
       for (let t = 0; t < total; t += 500) {
         if (progressToken !== undefined) {
-          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: t / 500, total: Math.ceil(total / 500), message: `building report ${month}` } });
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: t / 500, total: Math.ceil(total / 500), message: `building report ${month}` },
+          });
         }
         await new Promise((r) => setTimeout(r, Math.min(500, total - t)));
       }
@@ -499,11 +510,9 @@ const reqCtx = new WeakMap<IncomingMessage, ReqCtx>();
 const express = cfg.http === 'express' ? buildExpress() : undefined;
 function buildExpress() {
   const app = createMcpExpressApp();
-  const wrap =
-    (fn: (req: IncomingMessage, res: ServerResponse, ctx: ReqCtx) => Promise<unknown>) =>
-    (req: IncomingMessage, res: ServerResponse, next: (e?: unknown) => void) => {
-      fn(req, res, reqCtx.get(req)!).catch(next);
-    };
+  const wrap = (fn: (req: IncomingMessage, res: ServerResponse, ctx: ReqCtx) => Promise<unknown>) => (req: IncomingMessage, res: ServerResponse, next: (e?: unknown) => void) => {
+    fn(req, res, reqCtx.get(req)!).catch(next);
+  };
   if (cfg.bearerToken) {
     const verifier = {
       async verifyAccessToken(token: string) {
@@ -517,8 +526,14 @@ function buildExpress() {
     app.use('/mcp', requireBearerAuth({ verifier, resourceMetadataUrl: 'https://auth.example.test/.well-known/oauth-protected-resource' }));
   }
   if (cfg.mode === 'legacy-sse') {
-    app.get('/sse', wrap((req, res, ctx) => handleLegacy(req, res, ctx, '/sse')));
-    app.post('/messages', wrap((req, res, ctx) => handleLegacy(req, res, ctx, '/messages')));
+    app.get(
+      '/sse',
+      wrap((req, res, ctx) => handleLegacy(req, res, ctx, '/sse')),
+    );
+    app.post(
+      '/messages',
+      wrap((req, res, ctx) => handleLegacy(req, res, ctx, '/messages')),
+    );
   } else {
     app.all('/mcp', wrap(mcpRoute));
   }

@@ -76,7 +76,7 @@ describe('multi-client-one-failing: three interleaved sessions, one failing', ()
     expect(lines.some((l) => /conv-c: Error calling tool create_order/.test(l))).toBe(true);
   });
 
-  it('the healthy clients\' rpc 3 are separate spans in their own sessions, and none of their sessions failed', () => {
+  it("the healthy clients' rpc 3 are separate spans in their own sessions, and none of their sessions failed", () => {
     const failing = analysis.failures.find((x) => x.decision === 'reinitialize')!.session;
     const rpc3 = analysis.spans.filter((s) => s.rpcId === 3 && s.method === 'tools/call');
     expect(rpc3).toHaveLength(3);

@@ -12,7 +12,10 @@ import { RECORD_DIR } from './lib/proc.ts';
 const SAMPLES = join(RECORD_DIR, '..');
 // recorded/ holds the labelled variants (recorded.test.ts). hand-* bundles are written by hand from the 2026-07-28 spec (no SDK speaks it), not recorded.
 const bundles = readdirSync(SAMPLES).filter((d) => d !== 'record' && d !== 'recorded' && d !== 'real-world' && !d.startsWith('hand-') && statSync(join(SAMPLES, d)).isDirectory());
-const lines = (f: string) => readFileSync(f, 'utf8').split('\n').filter((l) => l !== '');
+const lines = (f: string) =>
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 
 describe('sample bundles', () => {
   it('every scenario has a bundle with a README, and every bundle has a scenario', () => {

@@ -113,7 +113,9 @@ function writeRecordedIndex(): void {
   const names = recordedScenarios.filter((s) => !s.noise && existsSync(join(RECORDED_DIR, s.name, 'label.json'))).map((s) => s.name);
   const rows = names.map((n) => JSON.parse(readFileSync(join(RECORDED_DIR, n, 'label.json'), 'utf8')) as Record<string, unknown> & { failing: Record<string, unknown> | null });
   const f = (x: { method?: unknown; tool?: unknown; rpcId?: unknown; httpStatus?: unknown } | null) =>
-    x ? [x.rpcId === null ? '' : `rpc ${String(x.rpcId)} `, String(x.method ?? 'GET stream'), x.tool ? ` ${String(x.tool)}` : '', ` → ${x.httpStatus ?? 'no status'}`].join('') : '—';
+    x
+      ? [x.rpcId === null ? '' : `rpc ${String(x.rpcId)} `, String(x.method ?? 'GET stream'), x.tool ? ` ${String(x.tool)}` : '', ` → ${x.httpStatus ?? 'no status'}`].join('')
+      : '—';
   const count = (k: string) => {
     const m = new Map<string, number>();
     for (const r of rows) m.set(String(r[k]), (m.get(String(r[k])) ?? 0) + 1);

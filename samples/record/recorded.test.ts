@@ -56,8 +56,18 @@ const noise = existsSync(join(RECORDED, '_noise')) ? readdirSync(join(RECORDED, 
 
 describe('samples/recorded', () => {
   it('every recorded scenario has a bundle, and every bundle a scenario', () => {
-    expect(incidents.sort()).toEqual(recordedScenarios.filter((s) => !s.noise).map((s) => s.name).sort());
-    expect(noise.sort()).toEqual(recordedScenarios.filter((s) => s.noise).map((s) => `_noise/${s.name}`).sort());
+    expect(incidents.sort()).toEqual(
+      recordedScenarios
+        .filter((s) => !s.noise)
+        .map((s) => s.name)
+        .sort(),
+    );
+    expect(noise.sort()).toEqual(
+      recordedScenarios
+        .filter((s) => s.noise)
+        .map((s) => `_noise/${s.name}`)
+        .sort(),
+    );
     expect(incidents.length).toBeGreaterThanOrEqual(60);
   });
 
@@ -90,16 +100,17 @@ describe('samples/recorded', () => {
       });
       expect(counts[0]).toBeGreaterThan(0);
       expect(new Set(counts).size, `records per style ${STYLES.map((st, i) => `${st}=${counts[i]}`).join(' ')}`).toBe(1);
-      expect(readdirSync(join(dir, 'styles')).sort()).toEqual(STYLES.filter((st) => st !== label.clientStyle).map((st) => `client.${st}.log`).sort());
+      expect(readdirSync(join(dir, 'styles')).sort()).toEqual(
+        STYLES.filter((st) => st !== label.clientStyle)
+          .map((st) => `client.${st}.log`)
+          .sort(),
+      );
 
       // the failing request as the client logged it (ide style: one line per record) has the labelled status
       if (label.failing) {
         const f = label.failing;
         const ide = readFileSync(CLIENT_FILES(dir, 'ide', label.clientStyle), 'utf8').split('\n');
-        const want =
-          f.method === null
-            ? / GET \S+ accept=/
-            : new RegExp(` rpc=${f.rpcId ?? '-'} method=${f.method.replace('/', '\\/')}${f.tool ? ` tool=${f.tool}` : ''} `);
+        const want = f.method === null ? / GET \S+ accept=/ : new RegExp(` rpc=${f.rpcId ?? '-'} method=${f.method.replace('/', '\\/')}${f.tool ? ` tool=${f.tool}` : ''} `);
         const line = ide.find((l) => want.test(l) && / -> (\d{3} |failed after)/.test(l));
         if (f.httpStatus === null) expect(line === undefined || / -> failed after /.test(line), line).toBe(true);
         else expect(line, `${want}`).toMatch(new RegExp(` -> ${f.httpStatus} `));

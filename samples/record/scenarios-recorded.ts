@@ -114,7 +114,13 @@ const START = () => 'orders-assistant 0.9.0 starting (node ' + process.version +
 
 function serverConfig(mode: ServerMode, extra: Partial<ServerConfig> = {}): Partial<ServerConfig> {
   const base: Partial<ServerConfig> =
-    mode === 'stateless' ? { mode: 'stateless' } : mode === 'json' ? { mode: 'stateful', jsonResponse: true } : mode === 'legacy-sse' ? { mode: 'legacy-sse' } : { mode: 'stateful' };
+    mode === 'stateless'
+      ? { mode: 'stateless' }
+      : mode === 'json'
+        ? { mode: 'stateful', jsonResponse: true }
+        : mode === 'legacy-sse'
+          ? { mode: 'legacy-sse' }
+          : { mode: 'stateful' };
   return { ...base, ...extra };
 }
 
@@ -381,21 +387,23 @@ const bodyLimitPlay = async (env: Env) => {
   if (!env.others) await closeClient(env.log, c, true);
 };
 
-const connectOnce = (opts: ConnectOptions = {}, attempts = 1) => async (env: Env) => {
-  for (let i = 1; i <= attempts; i++) {
-    try {
-      const c = await open(env, opts);
-      await callTool(env.log, c, 'get_order', { order_id: 'ORD-1001' });
-      return;
-    } catch {
-      if (i < attempts) {
-        env.log.warn(`MCP connect attempt ${i} failed; retrying in 1000 ms`);
-        await sleep(1000);
+const connectOnce =
+  (opts: ConnectOptions = {}, attempts = 1) =>
+  async (env: Env) => {
+    for (let i = 1; i <= attempts; i++) {
+      try {
+        const c = await open(env, opts);
+        await callTool(env.log, c, 'get_order', { order_id: 'ORD-1001' });
+        return;
+      } catch {
+        if (i < attempts) {
+          env.log.warn(`MCP connect attempt ${i} failed; retrying in 1000 ms`);
+          await sleep(1000);
+        }
       }
     }
-  }
-  await sleep(200);
-};
+    await sleep(200);
+  };
 
 const unknownMethodPlay = async (env: Env) => {
   const c = await open(env);
@@ -438,21 +446,23 @@ const fallbackPlay = async (env: Env) => {
   await closeClient(env.log, c, true);
 };
 
-const healthyPlay = (idleMs = 0) => async (env: Env) => {
-  const legacy = env.plan.server === 'legacy-sse';
-  const c: Connected | LegacyConnected = legacy ? await connectLegacy(env.log, env.url) : await connect(env.log, env.url);
-  env.ctx.clients.push(c as Connected);
-  await listTools(env.log, c);
-  await callTool(env.log, c, 'get_order', { order_id: 'ORD-1001' });
-  if (idleMs) {
-    env.log.info('Waiting for the user');
-    await othersBusy(env, idleMs);
-  }
-  await callTool(env.log, c, 'create_order', { sku: 'SKU-BLUE-CAP', qty: 3 });
-  await callTool(env.log, c, 'get_order', { order_id: 'ORD-4711' });
-  await sleep(200);
-  await closeClient(env.log, c, true);
-};
+const healthyPlay =
+  (idleMs = 0) =>
+  async (env: Env) => {
+    const legacy = env.plan.server === 'legacy-sse';
+    const c: Connected | LegacyConnected = legacy ? await connectLegacy(env.log, env.url) : await connect(env.log, env.url);
+    env.ctx.clients.push(c as Connected);
+    await listTools(env.log, c);
+    await callTool(env.log, c, 'get_order', { order_id: 'ORD-1001' });
+    if (idleMs) {
+      env.log.info('Waiting for the user');
+      await othersBusy(env, idleMs);
+    }
+    await callTool(env.log, c, 'create_order', { sku: 'SKU-BLUE-CAP', qty: 3 });
+    await callTool(env.log, c, 'get_order', { order_id: 'ORD-4711' });
+    await sleep(200);
+    await closeClient(env.log, c, true);
+  };
 
 /** the conversation ends, the server is redeployed right after; the DELETE at shutdown meets the new process */
 const lateDeletePlay = async (env: Env) => {
@@ -637,7 +647,7 @@ const plans: Plan[] = [
     clients: 1,
     replicas: 2,
     serverCfg: { logStyle: 'winston', hostname: 'orders-mcp' },
-    why: 'HAProxy balance roundrobin over two servers (different backend server names and pids): initialize on one, the session\'s next request on the other → 404 Session not found, repeatedly. D18: fix affinity.',
+    why: "HAProxy balance roundrobin over two servers (different backend server names and pids): initialize on one, the session's next request on the other → 404 Session not found, repeatedly. D18: fix affinity.",
     play: affinityPlay,
   },
   {
@@ -989,7 +999,7 @@ const plans: Plan[] = [
     proxy: 'caddy',
     server: 'json',
     clients: 1,
-    why: "The server log ends with its SIGTERM shutdown (a deploy); Caddy: dial tcp … connect: connection refused → 502 on initialize. D1: not delivered, retry once the server is back.",
+    why: 'The server log ends with its SIGTERM shutdown (a deploy); Caddy: dial tcp … connect: connection refused → 502 on initialize. D1: not delivered, retry once the server is back.',
     play: connectOnce(),
   },
   {
@@ -1026,7 +1036,7 @@ const plans: Plan[] = [
     server: 'stateful',
     clients: 1,
     path: '/mcp/',
-    why: "The host URL has a trailing slash (/mcp/) that HAProxy does not route: its 404 page on the first initialize. D12: fix the URL or the route.",
+    why: 'The host URL has a trailing slash (/mcp/) that HAProxy does not route: its 404 page on the first initialize. D12: fix the URL or the route.',
     play: connectOnce(),
   },
   {
@@ -1148,7 +1158,7 @@ const plans: Plan[] = [
     server: 'stateful',
     clients: 1,
     serverCfg: { http: 'express', bearerToken: 'test-token-valid' },
-    why: "The server's bearer check rejected the token: 401 with WWW-Authenticate Bearer error=\"invalid_token\", error_description=\"Token has expired\". D17: fix auth (new token); retrying cannot help.",
+    why: 'The server\'s bearer check rejected the token: 401 with WWW-Authenticate Bearer error="invalid_token", error_description="Token has expired". D17: fix auth (new token); retrying cannot help.',
     play: connectOnce({ requestInit: { headers: { authorization: 'Bearer test-token-expired' } } }),
   },
   {
@@ -1160,7 +1170,7 @@ const plans: Plan[] = [
     server: 'stateful',
     clients: 1,
     proxyOpts: { bearerToken: 'test-token-valid' },
-    why: "nginx itself checks the bearer token and answered its HTML 401 with WWW-Authenticate on initialize; nothing reached the server. D17: fix_auth.",
+    why: 'nginx itself checks the bearer token and answered its HTML 401 with WWW-Authenticate on initialize; nothing reached the server. D17: fix_auth.',
     play: connectOnce({ requestInit: { headers: { authorization: 'Bearer test-token-expired' } } }),
   },
   {
@@ -1337,7 +1347,7 @@ const plans: Plan[] = [
     proxy: 'none',
     server: 'legacy-sse',
     clients: 1,
-    why: 'A Streamable-HTTP-only client POSTed initialize to a 2024-11-05 server\'s /sse: 404 on the first request and no fallback configured. D12: fix the transport choice (or enable the SSE fallback).',
+    why: "A Streamable-HTTP-only client POSTed initialize to a 2024-11-05 server's /sse: 404 on the first request and no fallback configured. D12: fix the transport choice (or enable the SSE fallback).",
     play: connectOnce(),
   },
   // ---- optional-channel ----
@@ -1467,7 +1477,7 @@ const plans: Plan[] = [
     proxy: 'nginx',
     server: 'legacy-sse',
     clients: 1,
-    why: "2024-11-05 HTTP+SSE: the server restarted (its SSE stream ended, new pid), and the next POST /messages?sessionId=<old> got 400 No transport found for sessionId. The session is gone: reinitialize, which for this transport means reopening GET /sse and using the new endpoint (D10 version modifier, row 37/58).",
+    why: '2024-11-05 HTTP+SSE: the server restarted (its SSE stream ended, new pid), and the next POST /messages?sessionId=<old> got 400 No transport found for sessionId. The session is gone: reinitialize, which for this transport means reopening GET /sse and using the new endpoint (D10 version modifier, row 37/58).',
     play: legacyRestartPlay,
   },
   {
@@ -1511,7 +1521,7 @@ const noisePlans: Plan[] = [
     server: 'stateful',
     clients: 1,
     proxyOpts: { timeout: '2s' },
-    why: "Noise material: one healthy session whose idle GET stream nginx cuts every 2 s (proxy_read_timeout) and the SDK reopens; no request fails.",
+    why: 'Noise material: one healthy session whose idle GET stream nginx cuts every 2 s (proxy_read_timeout) and the SDK reopens; no request fails.',
     play: async (env) => {
       const c = await open(env);
       await callTool(env.log, c, 'get_order', { order_id: 'ORD-1001' });

@@ -42,7 +42,6 @@ function restartStaleSession(unknownSession: '404' | '400'): Scenario['run'] {
   };
 }
 
-
 type Crash = NonNullable<import('./mcp-server.ts').ServerConfig['crash']>;
 
 /** JSON-response server; the process is SIGKILLed inside the tool call (before the response headers). */
@@ -249,7 +248,8 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'multi-client-one-failing',
-    expected: 'reinitialize (D10: conv-c\'s session idled out on the server while conv-a and conv-b kept working; its next call got 404 Session not found; the other two clients have no failures)',
+    expected:
+      "reinitialize (D10: conv-c's session idled out on the server while conv-a and conv-b kept working; its next call got 404 Session not found; the other two clients have no failures)",
     run: async (ctx) => {
       const base = ctx.log;
       base.info('orders-assistant 0.9.0 starting (node ' + process.version + '); 3 conversations share this host');
@@ -287,15 +287,8 @@ export const scenarios: Scenario[] = [
       await c.client.close();
       const c2 = await connect(logs.c, url);
       ctx.clients.push(c2);
-      await Promise.all([
-        callTool(logs.a, a, 'get_order', { order_id: 'ORD-4711' }),
-        callTool(logs.b, b, 'get_order', { order_id: 'ORD-1002' }),
-        listTools(logs.c, c2),
-      ]);
-      await Promise.all([
-        callTool(logs.c, c2, 'create_order', { sku: 'SKU-BLUE-CAP', qty: 2 }),
-        callTool(logs.a, a, 'get_order', { order_id: 'ORD-1002' }),
-      ]);
+      await Promise.all([callTool(logs.a, a, 'get_order', { order_id: 'ORD-4711' }), callTool(logs.b, b, 'get_order', { order_id: 'ORD-1002' }), listTools(logs.c, c2)]);
+      await Promise.all([callTool(logs.c, c2, 'create_order', { sku: 'SKU-BLUE-CAP', qty: 2 }), callTool(logs.a, a, 'get_order', { order_id: 'ORD-1002' })]);
       await sleep(200);
       await Promise.all([closeClient(logs.a, a, true), closeClient(logs.b, b, true), closeClient(logs.c, c2, true)]);
     },
@@ -329,7 +322,8 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'proxy-read-timeout-sse',
-    expected: 'check_write_then_escalate (D7: SSE response started (200), nginx "upstream timed out … while reading upstream" after 2 s; import_orders started, no commit logged; client times out)',
+    expected:
+      'check_write_then_escalate (D7: SSE response started (200), nginx "upstream timed out … while reading upstream" after 2 s; import_orders started, no commit logged; client times out)',
     run: async (ctx) => {
       const log = ctx.log;
       log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');
@@ -349,7 +343,8 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'unknown-method-2025',
-    expected: 'fix_route_or_config (JSON-RPC -32601 Method not found in a 200 for resources/subscribe: the server does not offer resources; a capability mismatch, not a session problem)',
+    expected:
+      'fix_route_or_config (JSON-RPC -32601 Method not found in a 200 for resources/subscribe: the server does not offer resources; a capability mismatch, not a session problem)',
     run: async (ctx) => {
       const log = ctx.log;
       log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');
@@ -370,7 +365,8 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'resumed-stream',
-    expected: 'no_action (D9: the import_orders SSE stream was cut after its first event (nginx "upstream prematurely closed … while reading upstream"); the client resumed with GET + Last-Event-ID and received the result)',
+    expected:
+      'no_action (D9: the import_orders SSE stream was cut after its first event (nginx "upstream prematurely closed … while reading upstream"); the client resumed with GET + Last-Event-ID and received the result)',
     run: async (ctx) => {
       const log = ctx.log;
       log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');

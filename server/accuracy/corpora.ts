@@ -57,7 +57,9 @@ export const COLLECTED_DIR = join(REPO, 'samples', 'real-world');
 const dash = (v: string | undefined) => (v === undefined || v === '' || v === '-' ? null : v);
 
 function tsv(file: string): Record<string, string>[] {
-  const [head, ...rows] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+  const [head, ...rows] = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   const cols = head!.split('\t');
   return rows.map((l) => {
     const c = l.split('\t');

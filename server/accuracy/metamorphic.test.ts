@@ -34,7 +34,11 @@ function requestOf(a: Analysis, label: Req | null | undefined): Req | null {
 function answer(a: Analysis, req: Req | null): string {
   if (a.decision === 'no_action' || req === null) return a.decision;
   const hit = a.failures.some(
-    (f) => (f.role ?? 'primary') === 'primary' && (req.method === null || f.method === req.method) && (req.tool === null || f.tool === req.tool) && (req.httpStatus === null || f.httpStatus === req.httpStatus),
+    (f) =>
+      (f.role ?? 'primary') === 'primary' &&
+      (req.method === null || f.method === req.method) &&
+      (req.tool === null || f.tool === req.tool) &&
+      (req.httpStatus === null || f.httpStatus === req.httpStatus),
   );
   return `${a.decision}${hit ? '' : ' (failing request not found)'}`;
 }
@@ -47,7 +51,11 @@ function labelOf(dir: string): { style: string | undefined; failing: Req | null 
   const file = join(dir, 'label.json');
   if (!existsSync(file)) return { style: undefined, failing: undefined };
   const l = JSON.parse(readFileSync(file, 'utf8')) as { clientStyle?: string; failing: Partial<Req> | null };
-  return { style: l.clientStyle, failing: l.failing === null ? null : { method: l.failing.method ?? null, tool: l.failing.tool ?? null, rpcId: l.failing.rpcId ?? null, httpStatus: l.failing.httpStatus ?? null } };
+  return {
+    style: l.clientStyle,
+    failing:
+      l.failing === null ? null : { method: l.failing.method ?? null, tool: l.failing.tool ?? null, rpcId: l.failing.rpcId ?? null, httpStatus: l.failing.httpStatus ?? null },
+  };
 }
 
 beforeAll(() => analyzeCase.open());

@@ -10,7 +10,12 @@ import { allCases, type CorpusId } from './corpora.ts';
 import { report, score, type CaseResult } from './score.ts';
 
 const { values } = parseArgs({
-  options: { corpus: { type: 'string', multiple: true }, cases: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+  options: {
+    corpus: { type: 'string', multiple: true },
+    cases: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
 });
 if (values.help) {
   process.stdout.write(`Usage: npm run accuracy -- [--corpus recorded|recorded-held|real-dev|collected-dev|collected-held]... [--cases] [--json]\n
@@ -32,14 +37,31 @@ for (const c of cases) {
 await analyzeCase.close();
 if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
 if (values.json) {
-  process.stdout.write(JSON.stringify(results.map((r) => ({ corpus: r.c.corpus, id: r.c.id, family: r.c.family, confidence: r.c.confidence, expected: r.c.decision, got: r.got, right: r.right, located: r.located, rules: r.rules })), null, 2) + '\n');
+  process.stdout.write(
+    JSON.stringify(
+      results.map((r) => ({
+        corpus: r.c.corpus,
+        id: r.c.id,
+        family: r.c.family,
+        confidence: r.c.confidence,
+        expected: r.c.decision,
+        got: r.got,
+        right: r.right,
+        located: r.located,
+        rules: r.rules,
+      })),
+      null,
+      2,
+    ) + '\n',
+  );
 } else {
   for (const corpus of ORDER) {
     const rs = results.filter((r) => r.c.corpus === corpus);
     if (!rs.length) continue;
     process.stdout.write(report(corpus, rs) + '\n');
     if (values.cases && !corpus.endsWith('-held'))
-      for (const r of rs.filter((x) => !x.right || x.located === false)) process.stdout.write(`    ✗ ${r.c.id} [${r.c.confidence}] expected ${r.c.decision}, got ${r.got}${r.right ? ' (request not located)' : ''} ${r.rules.join(',')}\n`);
+      for (const r of rs.filter((x) => !x.right || x.located === false))
+        process.stdout.write(`    ✗ ${r.c.id} [${r.c.confidence}] expected ${r.c.decision}, got ${r.got}${r.right ? ' (request not located)' : ''} ${r.rules.join(',')}\n`);
     process.stdout.write('\n');
   }
 }

@@ -18,7 +18,8 @@ export function score(c: LabelledCase, a: Analysis): CaseResult {
   if (c.failing === null) located = primary.length === 0 || a.decision === 'no_action';
   else if (c.failing) {
     const l = c.failing;
-    const match = (f: Analysis['failures'][number]) => (l.method === null || f.method === l.method) && (l.tool === null || f.tool === l.tool) && (l.httpStatus === null || f.httpStatus === l.httpStatus);
+    const match = (f: Analysis['failures'][number]) =>
+      (l.method === null || f.method === l.method) && (l.tool === null || f.tool === l.tool) && (l.httpStatus === null || f.httpStatus === l.httpStatus);
     // a failure that needs no action is located when it is found at all (folded as optional, say)
     located = c.decision === 'no_action' ? a.failures.some(match) : primary.some(match);
   }
@@ -47,7 +48,9 @@ export function report(corpus: CorpusId, rs: readonly CaseResult[]): string {
   const all = tally(rs);
   const firm = tally(rs.filter((r) => r.c.confidence !== 'low'));
   lines.push(`${corpus}: ${rs.length} cases`);
-  lines.push(`  headline right      ${pct(all.right, all.n)}  (${all.right}/${all.n})${corpus.startsWith('recorded') ? '' : `   medium/high: ${pct(firm.right, firm.n)} (${firm.right}/${firm.n})`}`);
+  lines.push(
+    `  headline right      ${pct(all.right, all.n)}  (${all.right}/${all.n})${corpus.startsWith('recorded') ? '' : `   medium/high: ${pct(firm.right, firm.n)} (${firm.right}/${firm.n})`}`,
+  );
   lines.push(`  failing located     ${pct(all.located, all.labelled)}  (${all.located}/${all.labelled} with the request labelled)`);
   const fams = new Map<string, CaseResult[]>();
   for (const r of rs) (fams.get(r.c.family) ?? fams.set(r.c.family, []).get(r.c.family)!).push(r);

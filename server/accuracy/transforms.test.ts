@@ -50,7 +50,10 @@ describe('transform', () => {
   });
   it('splices noise into the matching files in time order', () => {
     const noise = { files: [{ name: 'client.log', data: Buffer.from('2025-06-01T00:00:01.000Z INFO noise\n') }] };
-    const out = transform(bundle, 'noise', 2, { noise: [noise] }).files[0]!.data.toString().trim().split('\n');
+    const out = transform(bundle, 'noise', 2, { noise: [noise] })
+      .files[0]!.data.toString()
+      .trim()
+      .split('\n');
     expect(out).toHaveLength(3);
     expect(out.some((l) => l.endsWith('noise'))).toBe(true);
     const times = out.map((l) => Date.parse(l.slice(0, 24)));

@@ -93,7 +93,10 @@ const isServer = (name: string) => /server/i.test(name);
 /** Lines of `extra` merged into `base` by their leading timestamp (lines without one stay with the line before). */
 function mergeByTime(base: string, extra: string): string {
   const stamp = (l: string) => {
-    const m = /\b(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)|"time"\s*:\s*(\d{13})|\[(\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d[^\]]*)\]|^(\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d)/.exec(l);
+    const m =
+      /\b(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)|"time"\s*:\s*(\d{13})|\[(\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d[^\]]*)\]|^(\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d)/.exec(
+        l,
+      );
     if (!m) return null;
     if (m[2]) return Number(m[2]);
     if (m[3]) return Date.parse(m[3].replace(/^(\d\d)\/(\w{3})\/(\d{4}):/, '$2 $1 $3 ').replace(/\.\d+/, ''));
@@ -192,14 +195,29 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
       return {
         files: files.map((f) => {
           let i = 0;
-          return { name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => `${new Date(base + Math.floor((i++ * 37) / 1000)).toISOString().slice(0, 19)}.${String(((i * 37) % 1_000_000) + 100_000).padStart(6, '0')}123Z ${l}`)) };
+          return {
+            name: f.name,
+            data: Buffer.from(
+              eachLine(
+                f.data.toString('utf8'),
+                (l) => `${new Date(base + Math.floor((i++ * 37) / 1000)).toISOString().slice(0, 19)}.${String(((i * 37) % 1_000_000) + 100_000).padStart(6, '0')}123Z ${l}`,
+              ),
+            ),
+          };
         }),
       };
     }
     case 'ansi': {
       // a terminal copy: level words coloured, the rest reset
       const colour: Record<string, string> = { ERROR: '31', error: '31', WARN: '33', WARNING: '33', warn: '33', INFO: '32', info: '32', DEBUG: '2', debug: '2' };
-      return { files: files.map((f) => ({ name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => l.replace(/\b(ERROR|WARNING|WARN|INFO|DEBUG|error|warn|info|debug)\b/, (w) => `\x1b[${colour[w]}m${w}\x1b[0m`))) })) };
+      return {
+        files: files.map((f) => ({
+          name: f.name,
+          data: Buffer.from(
+            eachLine(f.data.toString('utf8'), (l) => l.replace(/\b(ERROR|WARNING|WARN|INFO|DEBUG|error|warn|info|debug)\b/, (w) => `\x1b[${colour[w]}m${w}\x1b[0m`)),
+          ),
+        })),
+      };
     }
     case 'noise': {
       const start = firstTime(b);

@@ -84,7 +84,9 @@ async function copyShared(store: ClickHouseStore, id: string, copies: number): P
 
 /** Copy incident `id` of the embedded store as `copies` new incidents (every table keyed by incident_id). */
 async function copyEmbedded(store: Store, id: string, copies: number): Promise<string[]> {
-  const tables = (await store.query<{ t: string }>(`SELECT DISTINCT table_name AS t FROM information_schema.columns WHERE column_name = 'incident_id' AND table_name NOT IN ('uploads')`)).map((r) => r.t);
+  const tables = (
+    await store.query<{ t: string }>(`SELECT DISTINCT table_name AS t FROM information_schema.columns WHERE column_name = 'incident_id' AND table_name NOT IN ('uploads')`)
+  ).map((r) => r.t);
   const ids: string[] = [];
   for (let k = 1; k <= copies; k++) {
     const nid = `${id}c${k}`;
@@ -117,7 +119,11 @@ try {
     const [{ n }] = await ctx.store.query<{ n: bigint }>('SELECT count(*) AS n FROM events WHERE incident_id = $id', { id: e.r.id });
     const perIncident = Number(n);
     const mib = corpus.bytes / 1048576;
-    row(`ingest ${mib.toFixed(0)} MiB (${perIncident.toLocaleString('en')} events, strict), whole pipeline`, `${(e.ms / 1000).toFixed(1)} s`, `${(s.ms / 1000).toFixed(1)} s (private DuckDB, then ClickHouse)`);
+    row(
+      `ingest ${mib.toFixed(0)} MiB (${perIncident.toLocaleString('en')} events, strict), whole pipeline`,
+      `${(e.ms / 1000).toFixed(1)} s`,
+      `${(s.ms / 1000).toFixed(1)} s (private DuckDB, then ClickHouse)`,
+    );
 
     const copies = Math.max(0, Math.ceil(target / perIncident) - 1);
     const total = perIncident * (copies + 1);
@@ -125,7 +131,9 @@ try {
     const ce = await clock(() => copyEmbedded(ctx.store, e.r.id, copies));
     row(`copy to ${total.toLocaleString('en')} events in ${copies + 1} incidents (INSERT … SELECT)`, `${(ce.ms / 1000).toFixed(1)} s`, `${(cs.ms / 1000).toFixed(1)} s`);
     const [chN] = await shared.client.rows<{ n: string }>('SELECT count() AS n FROM events');
-    log(`events in the cluster: ${Number(chN!.n).toLocaleString('en')}; per shard: ${(await Promise.all(shared.nodes.map(async (b) => (await shared.client.forNode(b).rows<{ n: string }>('SELECT count() AS n FROM events_local'))[0]!.n))).join(', ')}`);
+    log(
+      `events in the cluster: ${Number(chN!.n).toLocaleString('en')}; per shard: ${(await Promise.all(shared.nodes.map(async (b) => (await shared.client.forNode(b).rows<{ n: string }>('SELECT count() AS n FROM events_local'))[0]!.n))).join(', ')}`,
+    );
 
     const all = FailureFilters.parse({ since: '7d', limit: 10_000 });
     const fe = await median(() => failuresAcross(ctx.store, all));
@@ -156,7 +164,9 @@ try {
     const ts = await median(() => chQueryEventsPage(shared, sid, q));
     row('text search "session not found": first page (count deferred)', ms(te), ms(ts));
     await shared.close();
-    console.log(`\nshared store at team scale: ${total.toLocaleString('en')} events per store, ${copies + 1} incidents; ClickHouse 18.16, 2 shards on this machine; median of ${runs} runs after a warm-up\n`);
+    console.log(
+      `\nshared store at team scale: ${total.toLocaleString('en')} events per store, ${copies + 1} incidents; ClickHouse 18.16, 2 shards on this machine; median of ${runs} runs after a warm-up\n`,
+    );
     console.log('| | embedded DuckDB | ClickHouse, 2 shards |\n|---|---|---|');
     for (const r of rows) console.log(r);
   } finally {

@@ -16,7 +16,10 @@ function rng(seed: number): () => number {
 }
 
 const hex = (r: () => number, n: number) => Array.from({ length: n }, () => Math.floor(r() * 16).toString(16)).join('');
-const uuid = (r: () => number) => { const h = hex(r, 32); return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`; };
+const uuid = (r: () => number) => {
+  const h = hex(r, 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
+};
 const two = (n: number) => String(n).padStart(2, '0');
 const MON = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 function clf(ms: number): string {
@@ -78,15 +81,54 @@ export async function generateCorpus(dir: string, mib: number, seed = 42): Promi
     const tool = r() < 0.5 ? 'get_order' : 'create_order';
     const ms = 2 + Math.floor(r() * 50);
     const iso = new Date(t).toISOString();
-    await write('client.log', `${iso} DEBUG [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${rpc} method=${method}${method === 'tools/call' ? ` tool=${tool}` : ''} mcp-session-id=${session} mcp-protocol-version=2025-11-25 -> ${status} (${ms} ms) content-type=text/event-stream x-request-id=${reqId}`);
+    await write(
+      'client.log',
+      `${iso} DEBUG [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${rpc} method=${method}${method === 'tools/call' ? ` tool=${tool}` : ''} mcp-session-id=${session} mcp-protocol-version=2025-11-25 -> ${status} (${ms} ms) content-type=text/event-stream x-request-id=${reqId}`,
+    );
     if (status === 404) await write('client.log', `${iso} ERROR [mcp-client] MCP client error: ${NODE_ERR}`);
     if (status === 502) await write('client.log', `${iso} ERROR [agent] call failed\n${PY_TRACE(n)}`);
     await write('nginx-access.log', `127.0.0.1 - - [${clf(t)}] "POST /mcp HTTP/1.1" ${status} ${100 + Math.floor(r() * 900)} "-" "node"`);
-    await write('nginx-access.json.log', JSON.stringify({ time: iso.replace(/\.\d+Z$/, '+00:00'), request_id: reqId, remote_addr: '127.0.0.1', request_method: 'POST', uri: '/mcp', status, request_time: ms / 1000, upstream_status: String(status), http_mcp_session_id: session, http_mcp_protocol_version: '2025-11-25' }));
-    if (status === 502) await write('nginx-error.log', `${nginxErrTime(t)} [error] 4242#4242: *${n} upstream prematurely closed connection while reading response header from upstream, client: 127.0.0.1, server: _, request: "POST /mcp HTTP/1.1", upstream: "http://127.0.0.1:3001/mcp", host: "127.0.0.1:8080"`);
+    await write(
+      'nginx-access.json.log',
+      JSON.stringify({
+        time: iso.replace(/\.\d+Z$/, '+00:00'),
+        request_id: reqId,
+        remote_addr: '127.0.0.1',
+        request_method: 'POST',
+        uri: '/mcp',
+        status,
+        request_time: ms / 1000,
+        upstream_status: String(status),
+        http_mcp_session_id: session,
+        http_mcp_protocol_version: '2025-11-25',
+      }),
+    );
+    if (status === 502)
+      await write(
+        'nginx-error.log',
+        `${nginxErrTime(t)} [error] 4242#4242: *${n} upstream prematurely closed connection while reading response header from upstream, client: 127.0.0.1, server: _, request: "POST /mcp HTTP/1.1", upstream: "http://127.0.0.1:3001/mcp", host: "127.0.0.1:8080"`,
+      );
     if (status !== 502) {
       const st = t + 37 - ms;
-      await write('server.log', JSON.stringify({ level: status === 200 ? 30 : 40, time: st, pid: 7, hostname: 'orders-0', reqId, mcpSessionId: session, rpcId: rpc, rpcMethod: method, ...(method === 'tools/call' ? { tool } : {}), method: 'POST', url: '/mcp', statusCode: status, responseTime: ms, msg: status === 200 ? 'request completed' : 'Session not found' }));
+      await write(
+        'server.log',
+        JSON.stringify({
+          level: status === 200 ? 30 : 40,
+          time: st,
+          pid: 7,
+          hostname: 'orders-0',
+          reqId,
+          mcpSessionId: session,
+          rpcId: rpc,
+          rpcMethod: method,
+          ...(method === 'tools/call' ? { tool } : {}),
+          method: 'POST',
+          url: '/mcp',
+          statusCode: status,
+          responseTime: ms,
+          msg: status === 200 ? 'request completed' : 'Session not found',
+        }),
+      );
     }
   }
   await Promise.all(Object.values(streams).map((s) => new Promise((ok) => s.end(ok))));

@@ -54,16 +54,20 @@ let base = '';
 function send(method: string, path: string, opts: { headers?: Record<string, string>; body?: Buffer | Readable; keepBody?: boolean; timeoutMs?: number } = {}): Promise<Answer> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = httpRequest(`${base}${path}`, { method, agent, headers: { ...(method === 'GET' ? {} : { 'x-requested-with': 'mcp-triage' }), ...opts.headers }, timeout: opts.timeoutMs ?? CLIENT_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      res.on('data', (c: Buffer) => {
-        bytes += c.length;
-        if (opts.keepBody !== false && bytes < 1 << 20) chunks.push(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, bytes, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', () => resolve({ status: -1, ms: performance.now() - t0, bytes, headers: res.headers, body: Buffer.alloc(0) }));
-    });
+    const req = httpRequest(
+      `${base}${path}`,
+      { method, agent, headers: { ...(method === 'GET' ? {} : { 'x-requested-with': 'mcp-triage' }), ...opts.headers }, timeout: opts.timeoutMs ?? CLIENT_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (opts.keepBody !== false && bytes < 1 << 20) chunks.push(c);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, bytes, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', () => resolve({ status: -1, ms: performance.now() - t0, bytes, headers: res.headers, body: Buffer.alloc(0) }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('client timeout')));
     req.on('error', () => resolve({ status: -1, ms: performance.now() - t0, bytes: 0, headers: {}, body: Buffer.alloc(0) }));
     if (opts.body && !Buffer.isBuffer(opts.body)) opts.body.pipe(req);
@@ -74,7 +78,9 @@ function send(method: string, path: string, opts: { headers?: Record<string, str
 /** A multipart body streamed from files on disk (Content-Length known up front). */
 function multipartFiles(paths: string[]): { body: Readable; headers: Record<string, string> } {
   const boundary = `----mcptriageload${Math.random().toString(16).slice(2)}`;
-  const heads = paths.map((p) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${basename(p)}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+  const heads = paths.map((p) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${basename(p)}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+  );
   const tail = Buffer.from(`--${boundary}--\r\n`);
   const length = heads.reduce((n, h, i) => n + h.length + statSync(paths[i]!).size + 2, 0) + tail.length;
   const out = new PassThrough();
@@ -227,12 +233,18 @@ async function ingestPhase(corpusFiles: string[]): Promise<string> {
   const mib = corpusFiles.reduce((n, f) => n + statSync(f).size, 0) / 1048576;
   const sr = [...reads].sort((x, y) => x - y);
   console.log(`\n## ingest\n`);
-  console.log(`- large upload: ${mib.toFixed(1)} MiB, ${corpusFiles.length} files, answered in ${(b.ms / 1000).toFixed(1)} s (server reading it after ${startedAt.toFixed(1)} s); progress: ${seenBig.join(' → ')}`);
+  console.log(
+    `- large upload: ${mib.toFixed(1)} MiB, ${corpusFiles.length} files, answered in ${(b.ms / 1000).toFixed(1)} s (server reading it after ${startedAt.toFixed(1)} s); progress: ${seenBig.join(' → ')}`,
+  );
   console.log(`- small upload (${small.length} files, ${(small.reduce((n, f) => n + statSync(f).size, 0) / 1024).toFixed(0)} KiB) before it: ${(first.ms / 1000).toFixed(2)} s`);
   for (const s of smallTimes) console.log(`- small upload while the large one ingests: ${s}`);
   const sh = [...health].sort((x, y) => x - y);
-  console.log(`- GET /api/health meanwhile (every 100 ms; the server's event loop): ${health.length}, p50 ${ms(pct(sh, 50))} ms, p95 ${ms(pct(sh, 95))} ms, max ${ms(sh[sh.length - 1] ?? NaN)} ms`);
-  console.log(`- reads of the small incident meanwhile (analysis / events page, one at a time): ${reads.length}, p50 ${ms(pct(sr, 50))} ms, p95 ${ms(pct(sr, 95))} ms, max ${ms(sr[sr.length - 1] ?? NaN)} ms; statuses ${[...readStatus].map(([s, n]) => `${s}×${n}`).join(' ')}`);
+  console.log(
+    `- GET /api/health meanwhile (every 100 ms; the server's event loop): ${health.length}, p50 ${ms(pct(sh, 50))} ms, p95 ${ms(pct(sh, 95))} ms, max ${ms(sh[sh.length - 1] ?? NaN)} ms`,
+  );
+  console.log(
+    `- reads of the small incident meanwhile (analysis / events page, one at a time): ${reads.length}, p50 ${ms(pct(sr, 50))} ms, p95 ${ms(pct(sr, 95))} ms, max ${ms(sr[sr.length - 1] ?? NaN)} ms; statuses ${[...readStatus].map(([s, n]) => `${s}×${n}`).join(' ')}`,
+  );
   return bigId;
 }
 
@@ -240,10 +252,14 @@ async function loadPhase(id: string): Promise<void> {
   const count = await send('GET', `/api/incidents/${id}/events/count`);
   const total = count.status === 200 ? (JSON.parse(count.body.toString()) as { total: number }).total : 100_000;
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
   const endpoints: Array<{ name: string; path: () => string }> = [
     { name: 'events page', path: () => `/api/incidents/${id}/events?limit=200&offset=${Math.floor(rand() * Math.max(1, total - 200))}` },
-    { name: 'events search', path: () => `/api/incidents/${id}/events?limit=200&q=${encodeURIComponent(['session not found', 'upstream prematurely closed', 'tools/call', 'ZEBRA-QUOKKA'][Math.floor(rand() * 4)]!)}` },
+    {
+      name: 'events search',
+      path: () =>
+        `/api/incidents/${id}/events?limit=200&q=${encodeURIComponent(['session not found', 'upstream prematurely closed', 'tools/call', 'ZEBRA-QUOKKA'][Math.floor(rand() * 4)]!)}`,
+    },
     { name: 'analysis', path: () => `/api/incidents/${id}/analysis` },
     { name: 'report', path: () => `/api/incidents/${id}/report` },
     { name: 'histogram', path: () => `/api/incidents/${id}/histogram?buckets=120` },
@@ -285,10 +301,14 @@ async function loadPhase(id: string): Promise<void> {
       all.other += s.other;
       if (s.maxQueue !== null) all.maxQueue = Math.max(all.maxQueue ?? 0, s.maxQueue);
       for (const v of s.retryAfter) all.retryAfter.add(v);
-      console.log(`| ${c} | ${name} | ${t.length} | ${(s.ok / elapsed).toFixed(1)} | ${ms(pct(t, 50))} | ${ms(pct(t, 95))} | ${ms(pct(t, 99))} | ${ms(t[t.length - 1] ?? NaN)} | ${s.s429} | ${s.s503} | ${s.other} | ${s.maxQueue === null ? '—' : ms(s.maxQueue)} | ${[...s.retryAfter].join(',') || '—'} |`);
+      console.log(
+        `| ${c} | ${name} | ${t.length} | ${(s.ok / elapsed).toFixed(1)} | ${ms(pct(t, 50))} | ${ms(pct(t, 95))} | ${ms(pct(t, 99))} | ${ms(t[t.length - 1] ?? NaN)} | ${s.s429} | ${s.s503} | ${s.other} | ${s.maxQueue === null ? '—' : ms(s.maxQueue)} | ${[...s.retryAfter].join(',') || '—'} |`,
+      );
     }
     const t = all.times.sort((a, b) => a - b);
-    console.log(`| ${c} | **all** (${elapsed.toFixed(1)} s) | ${t.length} | ${(all.ok / elapsed).toFixed(1)} | ${ms(pct(t, 50))} | ${ms(pct(t, 95))} | ${ms(pct(t, 99))} | ${ms(t[t.length - 1] ?? NaN)} | ${all.s429} | ${all.s503} | ${all.other} | ${all.maxQueue === null ? '—' : ms(all.maxQueue)} | ${[...all.retryAfter].join(',') || '—'} |`);
+    console.log(
+      `| ${c} | **all** (${elapsed.toFixed(1)} s) | ${t.length} | ${(all.ok / elapsed).toFixed(1)} | ${ms(pct(t, 50))} | ${ms(pct(t, 95))} | ${ms(pct(t, 99))} | ${ms(t[t.length - 1] ?? NaN)} | ${all.s429} | ${all.s503} | ${all.other} | ${all.maxQueue === null ? '—' : ms(all.maxQueue)} | ${[...all.retryAfter].join(',') || '—'} |`,
+    );
   }
 }
 

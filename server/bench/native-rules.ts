@@ -33,10 +33,14 @@ const db = await DuckDBInstance.create(':memory:', { threads: String(availablePa
 const c = await db.connect();
 const glob = `${resolve(dir)}/*`.replace(/'/g, "''");
 let t = performance.now();
-await c.run(`CREATE TABLE lines AS SELECT line FROM read_csv('${glob}', columns={'line': 'VARCHAR'}, delim=chr(1), quote='', escape='', header=false, auto_detect=false, strict_mode=false)`);
+await c.run(
+  `CREATE TABLE lines AS SELECT line FROM read_csv('${glob}', columns={'line': 'VARCHAR'}, delim=chr(1), quote='', escape='', header=false, auto_detect=false, strict_mode=false)`,
+);
 const [[n, bytes]] = (await c.runAndReadAll('SELECT count(*), sum(strlen(line)) FROM lines')).getRows() as [[bigint, bigint]];
 const mib = Number(bytes) / 1048576;
-process.stdout.write(`staged ${Number(n).toLocaleString('en')} lines, ${mib.toFixed(1)} MiB in ${((performance.now() - t) / 1000).toFixed(1)} s (${availableParallelism()} threads)\n\n| rule | ms | lines matched |\n|---|---|---|\n`);
+process.stdout.write(
+  `staged ${Number(n).toLocaleString('en')} lines, ${mib.toFixed(1)} MiB in ${((performance.now() - t) / 1000).toFixed(1)} s (${availableParallelism()} threads)\n\n| rule | ms | lines matched |\n|---|---|---|\n`,
+);
 
 const rules = [...FORMAT_RULES, ...CONTEXT_RULES, ...PII_RULES];
 const parts: string[] = [];

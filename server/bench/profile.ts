@@ -29,7 +29,8 @@ const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(p.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/work\/main\//, '').replace(/^file:\/\//, '')}:${n.callFrame.lineNumber + 1}`;
+const label = (n: Node) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/work\/main\//, '').replace(/^file:\/\//, '')}:${n.callFrame.lineNumber + 1}`;
 const self = new Map<string, number>();
 const incl = new Map<string, number>();
 let total = 0;

@@ -23,7 +23,10 @@ if (!dir) {
   await generateCorpus(dir, Number(arg('size', '64')));
 }
 try {
-  const files = readdirSync(dir).map((n) => join(dir, n)).filter((p) => statSync(p).isFile()).sort();
+  const files = readdirSync(dir)
+    .map((n) => join(dir, n))
+    .filter((p) => statSync(p).isFile())
+    .sort();
   const texts = files.map((f) => readFileSync(f, 'utf8').split('\n'));
   const mib = files.reduce((n, f) => n + statSync(f).size, 0) / 1048576;
   const lines = texts.reduce((n, t) => n + t.length, 0);
@@ -43,7 +46,9 @@ try {
       }
       const t2 = performance.now();
       const s = (t2 - t0) / 1000;
-      console.log(`tier ${tier.padEnd(6)} run ${r + 1}: pass 1 ${((t1 - t0) / 1000).toFixed(2)} s, pass 2 ${((t2 - t1) / 1000).toFixed(2)} s, total ${s.toFixed(2)} s = ${(mib / s).toFixed(1)} MiB/s; ${changed.toLocaleString('en')} lines changed`);
+      console.log(
+        `tier ${tier.padEnd(6)} run ${r + 1}: pass 1 ${((t1 - t0) / 1000).toFixed(2)} s, pass 2 ${((t2 - t1) / 1000).toFixed(2)} s, total ${s.toFixed(2)} s = ${(mib / s).toFixed(1)} MiB/s; ${changed.toLocaleString('en')} lines changed`,
+      );
     }
   }
 } finally {

@@ -45,7 +45,19 @@ function timed(tool: string, cmd: string, args: string[], env: NodeJS.ProcessEnv
   if (r.error) return { tool, seconds: null, rssMiB: null, note: `not run: ${r.error.message}` };
   const m = /__TIME__ ([\d.]+) (\d+)/.exec(r.stderr ?? '');
   const ok = r.status === 0;
-  return { tool, seconds: m ? Number(m[1]) : wall, rssMiB: m ? Number(m[2]) / 1024 : null, note: ok ? '' : `exit ${r.status}: ${(r.stderr ?? '').split('\n').find((l) => l && !l.startsWith('__TIME__'))?.slice(0, 120) ?? ''}` };
+  return {
+    tool,
+    seconds: m ? Number(m[1]) : wall,
+    rssMiB: m ? Number(m[2]) / 1024 : null,
+    note: ok
+      ? ''
+      : `exit ${r.status}: ${
+          (r.stderr ?? '')
+            .split('\n')
+            .find((l) => l && !l.startsWith('__TIME__'))
+            ?.slice(0, 120) ?? ''
+        }`,
+  };
 }
 
 /** The timeline and Arrow benches over a database holding a bench incident (and its copies). */
@@ -111,7 +123,9 @@ function startupBench(): void {
       baseTimes = baseTimes.concat(b);
       const sa = spread(a);
       const ratio = spread(a.map((x, i) => x / b[i]!));
-      rows.push(`| ${c.label} | ${sa.min.toFixed(3)} | ${sa.median.toFixed(3)} | ${sa.max.toFixed(3)} | ${ratio.median.toFixed(1)}× (${ratio.min.toFixed(1)}–${ratio.max.toFixed(1)}) |`);
+      rows.push(
+        `| ${c.label} | ${sa.min.toFixed(3)} | ${sa.median.toFixed(3)} | ${sa.max.toFixed(3)} | ${ratio.median.toFixed(1)}× (${ratio.min.toFixed(1)}–${ratio.max.toFixed(1)}) |`,
+      );
     }
     const sb = spread(baseTimes);
     console.log(`\nstart-up, whole processes (wall seconds, ${runs} runs each after one warm-up, in turn with node -e 0; built CLI dist/cli.mjs):\n`);
@@ -160,12 +174,19 @@ if (process.argv.includes('--startup-only')) {
     const corpus = await generateCorpus(join(dir, 'logs'), sizeMiB);
     const mib = corpus.bytes / 1048576;
     const rows: Row[] = [timed('wc -l', 'wc', ['-l', ...corpus.files])];
-    if (spawnSync('lnav', ['-V']).status === 0) rows.push(timed('lnav (load + SQL count)', 'lnav', ['-n', '-c', ';SELECT count(*) FROM all_logs', ...corpus.files], { ...process.env, HOME: dir }));
+    if (spawnSync('lnav', ['-V']).status === 0)
+      rows.push(timed('lnav (load + SQL count)', 'lnav', ['-n', '-c', ';SELECT count(*) FROM all_logs', ...corpus.files], { ...process.env, HOME: dir }));
     else rows.push({ tool: 'lnav', seconds: null, rssMiB: null, note: 'not installed (apt-get install lnav)' });
     const db = join(dir, 'bench.duckdb');
     rows.push(timed('mcp-triage analyze --json', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--db', db], { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }));
     // The same with every redaction rule at ingest (privacy mode strict: the behaviour before tiers).
-    if (!process.argv.includes('--no-strict')) rows.push(timed('mcp-triage analyze --json --strict', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--strict', '--db', join(dir, 'bench-strict.duckdb')], { ...process.env, MCP_TRIAGE_HOME: join(dir, 'home') }));
+    if (!process.argv.includes('--no-strict'))
+      rows.push(
+        timed('mcp-triage analyze --json --strict', process.execPath, [BIN, 'analyze', corpus.dir, '--json', '--strict', '--db', join(dir, 'bench-strict.duckdb')], {
+          ...process.env,
+          MCP_TRIAGE_HOME: join(dir, 'home'),
+        }),
+      );
 
     const wc = rows[0]!.seconds;
     const lnav = rows.find((r) => r.tool.startsWith('lnav'))?.seconds ?? null;
@@ -175,7 +196,9 @@ if (process.argv.includes('--startup-only')) {
     console.log('|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       const s = r.seconds;
-      console.log(`| ${r.tool} | ${fmt(s, 2)} | ${s ? fmt(mib / s) : '—'} | ${s ? Math.round(corpus.lines / s).toLocaleString('en') : '—'} | ${fmt(r.rssMiB, 0)} | ${s && wc ? fmt(s / wc) : '—'} | ${s && lnav ? fmt(s / lnav, 2) : '—'} | ${r.note} |`);
+      console.log(
+        `| ${r.tool} | ${fmt(s, 2)} | ${s ? fmt(mib / s) : '—'} | ${s ? Math.round(corpus.lines / s).toLocaleString('en') : '—'} | ${fmt(r.rssMiB, 0)} | ${s && wc ? fmt(s / wc) : '—'} | ${s && lnav ? fmt(s / lnav, 2) : '—'} | ${r.note} |`,
+      );
     }
     await queryBenches(db);
   } finally {
@@ -243,7 +266,10 @@ async function scaleIncident(store: Store, id: string, target: number): Promise<
      FROM events, range(${copies}) r(k) WHERE incident_id = $id ORDER BY k, seq`,
     { s: scaled, id },
   );
-  await store.query(`INSERT INTO text_blocks SELECT $s, seq_lo + k * ${stride}, seq_hi + k * ${stride}, bits FROM text_blocks, range(${copies}) r(k) WHERE incident_id = $id`, { s: scaled, id });
+  await store.query(`INSERT INTO text_blocks SELECT $s, seq_lo + k * ${stride}, seq_hi + k * ${stride}, bits FROM text_blocks, range(${copies}) r(k) WHERE incident_id = $id`, {
+    s: scaled,
+    id,
+  });
   await store.query(
     `INSERT INTO files SELECT $s, file_no + k * ${Number(files)}, path, sha256, bytes, source, format, lines, events, unparsed, truncated_lines, prefix FROM files, range(${copies}) r(k) WHERE incident_id = $id`,
     { s: scaled, id },

@@ -107,7 +107,8 @@ for (const f of files.filter((n) => n.endsWith('.mjs'))) {
   }
 }
 for (const [out, meta] of Object.entries(result.metafile.outputs)) {
-  for (const imp of meta.imports) if (!imp.external && !imp.path.startsWith(`${tmp}/`) && !imp.path.startsWith('require-cjs:')) problems.push(`${out}: imports ${imp.path}, outside ${OUT}/`);
+  for (const imp of meta.imports)
+    if (!imp.external && !imp.path.startsWith(`${tmp}/`) && !imp.path.startsWith('require-cjs:')) problems.push(`${out}: imports ${imp.path}, outside ${OUT}/`);
 }
 if (problems.length) {
   rmSync(tmp, { recursive: true, force: true });
@@ -122,5 +123,7 @@ const old = `${OUT}.old-${process.pid}`;
 if (existsSync(OUT)) renameSync(OUT, old);
 renameSync(tmp, OUT);
 rmSync(old, { recursive: true, force: true });
-const bytes = Object.entries(result.metafile.outputs).reduce((n, [f, o]) => (f.endsWith(".mjs") ? n + o.bytes : n), 0);
-process.stderr.write(`build: ${OUT}/ from ${inputs.length} sources: ${files.filter((n) => n.endsWith('.mjs')).length} files, ${Math.round(bytes / 1024)} KiB, ${Date.now() - builtAt} ms\n`);
+const bytes = Object.entries(result.metafile.outputs).reduce((n, [f, o]) => (f.endsWith('.mjs') ? n + o.bytes : n), 0);
+process.stderr.write(
+  `build: ${OUT}/ from ${inputs.length} sources: ${files.filter((n) => n.endsWith('.mjs')).length} files, ${Math.round(bytes / 1024)} KiB, ${Date.now() - builtAt} ms\n`,
+);

@@ -66,17 +66,25 @@ describe('dist/ (the built CLI)', () => {
   it('its ingest worker starts from dist/, prepares a chunk and parses a whole file', async () => {
     const text = 'GET /mcp mcp-session-id=0123456789abcdef0123456789abcdef password=hunter2hunter2\n';
     const init = { type: 'init', key: new Uint8Array(32), tier: 'ingest', formats: [], bookIds: [] };
-    const lines = await talk(join(DIST, 'ingest-worker.mjs'), [init, { type: 'lines', id: 1, bytes: new TextEncoder().encode(text), continued: false, prefix: null, layout: { numberLines: false, doubledBlank: false } }], 'lines');
+    const lines = await talk(
+      join(DIST, 'ingest-worker.mjs'),
+      [init, { type: 'lines', id: 1, bytes: new TextEncoder().encode(text), continued: false, prefix: null, layout: { numberLines: false, doubledBlank: false } }],
+      'lines',
+    );
     expect(lines.map((m) => m.type)).toEqual(['lines']);
     const out = (lines[0] as unknown as { lines: { text: string[] } }).lines.text.join('\n');
     expect(out).toContain('[REDACTED:secret-key]');
     expect(out).not.toContain('hunter2hunter2');
-    const whole = await talk(join(DIST, 'ingest-worker.mjs'), [
-      init,
-      { type: 'whole', id: 2, name: 'a.log' },
-      { type: 'data', id: 2, bytes: new TextEncoder().encode('2026-01-01T00:00:00Z INFO hello\n2026-01-01T00:00:01Z ERROR boom\n') },
-      { type: 'end', id: 2 },
-    ], 'whole');
+    const whole = await talk(
+      join(DIST, 'ingest-worker.mjs'),
+      [
+        init,
+        { type: 'whole', id: 2, name: 'a.log' },
+        { type: 'data', id: 2, bytes: new TextEncoder().encode('2026-01-01T00:00:00Z INFO hello\n2026-01-01T00:00:01Z ERROR boom\n') },
+        { type: 'end', id: 2 },
+      ],
+      'whole',
+    );
     expect(whole.map((m) => m.type).filter((t) => t !== 'ack')).toEqual(['events', 'whole']);
   });
 });

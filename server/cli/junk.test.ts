@@ -70,13 +70,16 @@ describe('a mixed folder: the logs are analysed, every other file is named on st
   writeFileSync(join(dir, 'empty.log'), '');
   writeFileSync(join(dir, 'core.log'), readFileSync(process.execPath).subarray(0, 8192));
   writeFileSync(join(dir, 'old.log.gz'), damagedGz);
-  writeFileSync(join(dir, 'notes.txt'), [
-    'These logs were collected on Tuesday afternoon, after the assistant stopped answering.',
-    'The client was restarted twice before the problem went away, and nobody changed the proxy.',
-    'We believe the server was redeployed during the afternoon, but nobody wrote down the time.',
-    'The gateway team keeps its own logs for a week, so ask them if anything else is needed.',
-    'Thanks for looking into this; the other files in this folder come straight from the hosts.',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'notes.txt'),
+    [
+      'These logs were collected on Tuesday afternoon, after the assistant stopped answering.',
+      'The client was restarted twice before the problem went away, and nobody changed the proxy.',
+      'We believe the server was redeployed during the afternoon, but nobody wrote down the time.',
+      'The gateway team keeps its own logs for a week, so ask them if anything else is needed.',
+      'Thanks for looking into this; the other files in this folder come straight from the hosts.',
+    ].join('\n'),
+  );
   const shot = join(ws.dir, 'screenshot.png');
   writeFileSync(shot, PNG);
   // Names as in inputs[]: relative to the folder given, the basename of a file given.
@@ -131,7 +134,10 @@ describe('text that screens as a log but holds no MCP traffic', () => {
   // a services table: lines with ports and words, no time, level, request, session or error
   const table = Array.from({ length: 40 }, (_, i) => `svc${i}\t${1000 + i}/tcp\t\t# service number ${i} error-free`).join('\n') + '\n';
   const plain = 'deploy finished for build 4411\ncache warmed: 312 keys\n'.repeat(20);
-  for (const [name, text] of [['services.txt', table], ['deploy.log', plain]] as const) {
+  for (const [name, text] of [
+    ['services.txt', table],
+    ['deploy.log', plain],
+  ] as const) {
     it(`${name}: no_action says nothing was recognised, not that nothing failed`, async () => {
       const p = join(ws.dir, name);
       writeFileSync(p, text);

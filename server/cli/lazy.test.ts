@@ -59,7 +59,10 @@ describe('the built CLI loads heavy packages only when a command needs them', ()
     const r = await traced(...args);
     expect(r.code, r.stderr).toBe(code);
     // It ran the bundle (not the tsx fallback, which would also load the sources' imports).
-    expect(r.loaded.some((u) => u.endsWith('/dist/cli.mjs')), r.loaded.join('\n')).toBe(true);
+    expect(
+      r.loaded.some((u) => u.endsWith('/dist/cli.mjs')),
+      r.loaded.join('\n'),
+    ).toBe(true);
     expect(r.loaded.some((u) => u.includes('/node_modules/tsx/'))).toBe(false);
     expect(r.heavy).toEqual([]);
   });

@@ -18,10 +18,22 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'analyze', summary: 'ingest logs, correlate them and decide what to do next', load: async () => (await import('./commands/analyze.ts')).analyzeCommand },
-  { name: 'export', summary: 'write a stored incident as Parquet files (events, failures, spans), redacted like every exit', load: async () => (await import('./commands/export.ts')).exportCommand },
-  { name: 'failures', summary: 'list failures across stored incidents, by decision, rule, signal and age', load: async () => (await import('./commands/failures.ts')).failuresCommand },
+  {
+    name: 'export',
+    summary: 'write a stored incident as Parquet files (events, failures, spans), redacted like every exit',
+    load: async () => (await import('./commands/export.ts')).exportCommand,
+  },
+  {
+    name: 'failures',
+    summary: 'list failures across stored incidents, by decision, rule, signal and age',
+    load: async () => (await import('./commands/failures.ts')).failuresCommand,
+  },
   { name: 'formats', summary: 'list the log formats, or explain which format matches a file and why', load: async () => (await import('./commands/formats.ts')).formatsCommand },
-  { name: 'probe', summary: 'verify a live MCP endpoint with fresh connections and, if asked, one read-only call', load: async () => (await import('./commands/probe.ts')).probeCommand },
+  {
+    name: 'probe',
+    summary: 'verify a live MCP endpoint with fresh connections and, if asked, one read-only call',
+    load: async () => (await import('./commands/probe.ts')).probeCommand,
+  },
   { name: 'purge', summary: 'delete the workspace (database and pseudonymisation key) after confirming', load: async () => (await import('./commands/purge.ts')).purgeCommand },
   { name: 'redact', summary: 'remove secrets and pseudonymise session ids in log files, line for line', load: async () => (await import('./commands/redact.ts')).redactCommand },
   { name: 'report', summary: 'write the redacted public issue report (Markdown) for a set of logs', load: async () => (await import('./commands/report.ts')).reportCommand },
@@ -49,7 +61,10 @@ function usage(cmds: readonly CommandEntry[]): string {
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env },
+): Promise<number> {
   try {
     const [name, ...rest] = argv;
     if (!name || name === '--help' || name === '-h' || name === 'help') {

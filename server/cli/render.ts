@@ -8,7 +8,8 @@ import { decisionInfo } from '../contract/decisions.ts';
 // Whole escape sequences first (so no "[31m" or OSC payload is left behind), then any lone
 // control character (C0 but tab, DEL, C1), bidi overrides/isolates and zero-width characters.
 // Bounded quantifiers: linear on hostile input.
-const ESCAPES = /\x1b\[[0-?]{0,64}[ -/]{0,8}[@-~]?|\x1b\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)?|\x1b[ -/]{0,4}[0-~]?|\x9b[0-?]{0,64}[ -/]{0,8}[@-~]?|\x9d[^\x07\x9c]{0,4096}[\x07\x9c]?/g;
+const ESCAPES =
+  /\x1b\[[0-?]{0,64}[ -/]{0,8}[@-~]?|\x1b\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)?|\x1b[ -/]{0,4}[0-~]?|\x9b[0-?]{0,64}[ -/]{0,8}[@-~]?|\x9d[^\x07\x9c]{0,4096}[\x07\x9c]?/g;
 const CONTROLS = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** Text from a log made safe to print on a terminal: no escape sequence, control or bidi character survives (tabs become spaces, line breaks too). */
@@ -16,7 +17,6 @@ export function terminalSafe(s: string): string {
   return s.replace(ESCAPES, '').replace(/\t/g, ' ').replace(CONTROLS, '');
 }
 const SAFE = terminalSafe;
-
 
 const WIDTH = 100;
 
@@ -50,13 +50,29 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
     for (const k of a.skipped) out.push(...wrap(`${SAFE(k.file)} — ${SAFE(k.detail)}`, '    '));
   }
   if (a.privacyMode) out.push(`  ${PRIVACY_MODE_TEXT[a.privacyMode]}`);
-  if (a.coverage?.focused) out.push(...wrap(`large incident: decided from the first failures and what joins them (${a.coverage.analysedEvents.toLocaleString('en')} of ${a.coverage.triageEvents.toLocaleString('en')} keyed events)`, '  '));
+  if (a.coverage?.focused)
+    out.push(
+      ...wrap(
+        `large incident: decided from the first failures and what joins them (${a.coverage.analysedEvents.toLocaleString('en')} of ${a.coverage.triageEvents.toLocaleString('en')} keyed events)`,
+        '  ',
+      ),
+    );
   out.push('');
   if (!a.failures.length) {
     if (nothingRecognised(a)) {
-      out.push(...wrap('No MCP traffic recognised: no JSON-RPC request, tool call, session, HTTP exchange or error line in these files, so there is nothing to decide (not "nothing failed"). Check that these are the logs of the incident, or raise the client\'s log level (DEBUG) and capture it again.', ''));
+      out.push(
+        ...wrap(
+          'No MCP traffic recognised: no JSON-RPC request, tool call, session, HTTP exchange or error line in these files, so there is nothing to decide (not "nothing failed"). Check that these are the logs of the incident, or raise the client\'s log level (DEBUG) and capture it again.',
+          '',
+        ),
+      );
     } else if (a.seen) {
-      out.push(...wrap(`No failing request found: read ${a.seen.requests.toLocaleString('en')} request line(s), ${a.seen.exchanges.toLocaleString('en')} HTTP exchange line(s) and ${a.seen.sessions.toLocaleString('en')} session(s); none failed.`, ''));
+      out.push(
+        ...wrap(
+          `No failing request found: read ${a.seen.requests.toLocaleString('en')} request line(s), ${a.seen.exchanges.toLocaleString('en')} HTTP exchange line(s) and ${a.seen.sessions.toLocaleString('en')} session(s); none failed.`,
+          '',
+        ),
+      );
     } else out.push('No failing request found.');
     return out.join('\n') + '\n';
   }
@@ -64,15 +80,27 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
   const role = (f: (typeof a.failures)[number]) => f.role ?? 'primary';
   const primary = a.failures.map((f, n) => ({ f, n })).filter(({ f }) => role(f) === 'primary');
   const folded = a.failures.map((f, n) => ({ f, n })).filter(({ f }) => role(f) !== 'primary');
-  const what = (f: (typeof a.failures)[number]) => [f.method ?? (f.rule === 'optional-stream-failure' ? '(standalone stream / DELETE)' : '(no JSON-RPC request)'), f.tool ? `(${f.tool})` : '', f.rpcId !== null ? `id ${JSON.stringify(f.rpcId)}` : ''].filter(Boolean).join(' ');
+  const what = (f: (typeof a.failures)[number]) =>
+    [
+      f.method ?? (f.rule === 'optional-stream-failure' ? '(standalone stream / DELETE)' : '(no JSON-RPC request)'),
+      f.tool ? `(${f.tool})` : '',
+      f.rpcId !== null ? `id ${JSON.stringify(f.rpcId)}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
   if (primary.length) {
     out.push(b(`Primary failures (${primary.length} of ${a.failures.length})`));
     out.push(`  ${cell('#', 3)} ${cell('ep', 3)} ${cell('request', 34)} ${cell('HTTP', 4)} ${cell('stage', 16)} ${cell('decision', 26)} rule`);
-    for (const { f, n } of primary) out.push(`  ${cell(String(n + 1), 3)} ${cell(String(f.episode ?? '-'), 3)} ${cell(SAFE(what(f)), 34)} ${cell(f.httpStatus ? String(f.httpStatus) : '-', 4)} ${cell(f.stage, 16)} ${cell(f.decision, 26)} ${f.rule}`);
+    for (const { f, n } of primary)
+      out.push(
+        `  ${cell(String(n + 1), 3)} ${cell(String(f.episode ?? '-'), 3)} ${cell(SAFE(what(f)), 34)} ${cell(f.httpStatus ? String(f.httpStatus) : '-', 4)} ${cell(f.stage, 16)} ${cell(f.decision, 26)} ${f.rule}`,
+      );
     out.push('');
     for (const { f, n } of primary) {
       if (f.decision === 'no_action') continue;
-      out.push(`  ${n + 1}. ${SAFE(what(f))}${f.session ? `  session ${SAFE(f.session)}` : ''}${f.httpStatus ? `  HTTP ${f.httpStatus}` : ''}  stage ${f.stage}${f.episode ? `  episode ${f.episode}` : ''}`);
+      out.push(
+        `  ${n + 1}. ${SAFE(what(f))}${f.session ? `  session ${SAFE(f.session)}` : ''}${f.httpStatus ? `  HTTP ${f.httpStatus}` : ''}  stage ${f.stage}${f.episode ? `  episode ${f.episode}` : ''}`,
+      );
       if (f.rootException) out.push(...wrap(`root: ${SAFE(f.rootException.type)}: ${SAFE(f.rootException.message).slice(0, 200)}`, '     '));
       if (f.exceptionChain.length > 1) out.push(...wrap(`chain: ${SAFE(f.exceptionChain.join(' › '))}`, '     '));
       out.push(`     → ${b(f.decision)}  [rule ${f.rule}]`);
@@ -97,7 +125,8 @@ export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): str
     for (const [ep, xs] of [...byEpisode].sort((p, q) => p[0] - q[0])) {
       const lead = primary.find(({ f }) => f.episode === ep);
       out.push(`  episode ${ep || '-'}${lead ? ` (under #${lead.n + 1} ${SAFE(what(lead.f))})` : ''}:`);
-      for (const { f, n } of xs) out.push(...wrap(`#${n + 1} ${role(f)}: ${SAFE(what(f))}${f.httpStatus ? ` HTTP ${f.httpStatus}` : ''} — ${SAFE(f.roleReason ?? f.rule)} [${f.rule}]`, '    '));
+      for (const { f, n } of xs)
+        out.push(...wrap(`#${n + 1} ${role(f)}: ${SAFE(what(f))}${f.httpStatus ? ` HTTP ${f.httpStatus}` : ''} — ${SAFE(f.roleReason ?? f.rule)} [${f.rule}]`, '    '));
     }
   }
   return out.join('\n') + '\n';

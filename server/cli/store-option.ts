@@ -22,12 +22,15 @@ export interface StoreChoice {
 /** The store of a command: --store (or MCP_TRIAGE_STORE unless --db names a DuckDB file), else the embedded one. */
 export function storeChoice(command: string, a: Parsed, env: NodeJS.ProcessEnv): StoreChoice {
   const flag = a.options.store as string | undefined;
-  if (flag !== undefined && a.options.db !== undefined) throw new TriageError('TRIAGE_ERR_USAGE', `${command}: --db (a DuckDB file) and --store (a shared store) exclude each other`);
+  if (flag !== undefined && a.options.db !== undefined)
+    throw new TriageError('TRIAGE_ERR_USAGE', `${command}: --db (a DuckDB file) and --store (a shared store) exclude each other`);
   // An explicit --db is a local choice: MCP_TRIAGE_STORE does not override it.
   const target = a.options.db !== undefined ? null : resolveStore({ flag, credentialsFile: a.options['store-credentials'] as string | undefined, env });
-  if (a.options.db !== undefined && a.options['store-credentials'] !== undefined) throw new TriageError('TRIAGE_ERR_USAGE', `${command}: --store-credentials goes with --store, not --db`);
+  if (a.options.db !== undefined && a.options['store-credentials'] !== undefined)
+    throw new TriageError('TRIAGE_ERR_USAGE', `${command}: --store-credentials goes with --store, not --db`);
   const incident = (a.options.incident as string | undefined) ?? null;
-  if (incident !== null && !target) throw new TriageError('TRIAGE_ERR_USAGE', `${command}: --incident reads a stored incident of a shared store; add --store URL (or set MCP_TRIAGE_STORE)`);
+  if (incident !== null && !target)
+    throw new TriageError('TRIAGE_ERR_USAGE', `${command}: --incident reads a stored incident of a shared store; add --store URL (or set MCP_TRIAGE_STORE)`);
   if (incident !== null && !INCIDENT.test(incident)) throw new TriageError('TRIAGE_ERR_USAGE', `${command}: --incident takes an incident id as analyze --store prints it (inc_…)`);
   return { target, incident };
 }

@@ -7,8 +7,18 @@ const doc = {
   protocolVersions: ['2025-06-18'],
   failures: [
     {
-      rpcId: 7, method: 'tools/call', tool: 'create_order', session: 'sess_k7w2m6q4xa', httpStatus: 404, stage: 'http_status',
-      rootException: null, exceptionChain: [], decision: 'reinitialize', rule: 'session-expired-404', rationale: 'x', evidence: [{ file: 'a', line: 1 }],
+      rpcId: 7,
+      method: 'tools/call',
+      tool: 'create_order',
+      session: 'sess_k7w2m6q4xa',
+      httpStatus: 404,
+      stage: 'http_status',
+      rootException: null,
+      exceptionChain: [],
+      decision: 'reinitialize',
+      rule: 'session-expired-404',
+      rationale: 'x',
+      evidence: [{ file: 'a', line: 1 }],
     },
   ],
   sessions: [{ session: 'sess_k7w2m6q4xa', firstSeen: null, lastSeen: null, state: 'expired' }],
@@ -24,7 +34,10 @@ describe('Analysis schema', () => {
     expect(Analysis.safeParse(bad).success).toBe(false);
   });
   it('takes skipped files (added 2026-12) with a reason from the vocabulary, and stays valid without them', () => {
-    const skipped = [{ file: 'README.md', reason: 'not-a-log', detail: 'a Markdown document' }, { file: 'shot.png', reason: 'binary', detail: 'a PNG image' }];
+    const skipped = [
+      { file: 'README.md', reason: 'not-a-log', detail: 'a Markdown document' },
+      { file: 'shot.png', reason: 'binary', detail: 'a PNG image' },
+    ];
     expect(Analysis.parse({ ...doc, skipped }).skipped).toEqual(skipped);
     expect(Analysis.parse(doc).skipped).toBeUndefined();
     expect(Analysis.safeParse({ ...doc, skipped: [{ file: 'x', reason: 'ugly', detail: 'y' }] }).success).toBe(false);

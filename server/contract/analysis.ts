@@ -4,16 +4,7 @@ import { z } from 'zod';
 import { RpcId, Source } from '../../parsers/contract/event.ts';
 import { PrivacyMode } from './privacy.ts';
 
-export const Decision = z.enum([
-  'retry',
-  'reinitialize',
-  'fix_route_or_config',
-  'fix_auth',
-  'read_result_no_repeat',
-  'check_write_then_escalate',
-  'escalate',
-  'no_action',
-]);
+export const Decision = z.enum(['retry', 'reinitialize', 'fix_route_or_config', 'fix_auth', 'read_result_no_repeat', 'check_write_then_escalate', 'escalate', 'no_action']);
 export type Decision = z.infer<typeof Decision>;
 
 /** Most urgent first (cli-contract.md); no_action is the floor. */
@@ -28,15 +19,7 @@ export const DECISION_URGENCY: readonly Decision[] = [
   'no_action',
 ];
 
-export const Stage = z.enum([
-  'connect',
-  'before_headers',
-  'mid_body',
-  'between_sse_events',
-  'after_response',
-  'http_status',
-  'unknown',
-]);
+export const Stage = z.enum(['connect', 'before_headers', 'mid_body', 'between_sse_events', 'after_response', 'http_status', 'unknown']);
 export type Stage = z.infer<typeof Stage>;
 
 export const SessionPseudonym = z.string().regex(/^sess_[a-z2-7]{10,}$/);

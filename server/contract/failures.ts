@@ -18,8 +18,14 @@ export function parseSince(v: string, now = Date.now()): number | null {
 
 export const FailureFilters = z.object({
   decision: Decision.optional(),
-  rule: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'expected a rule id, e.g. session-expired-404').optional(),
-  signal: z.string().regex(/^[a-z0-9-]{2,63}$/, 'expected a signal id, e.g. session-not-found').optional(),
+  rule: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'expected a rule id, e.g. session-expired-404')
+    .optional(),
+  signal: z
+    .string()
+    .regex(/^[a-z0-9-]{2,63}$/, 'expected a signal id, e.g. session-not-found')
+    .optional(),
   role: FailureRole.optional(),
   since: z
     .string()

@@ -27,8 +27,23 @@ let storeEnv: NodeJS.ProcessEnv;
 
 function entries(): InputEntry[] {
   return sampleFiles('restart-stale-session').map((f) => {
-    const data = f.name === 'client.log' ? Buffer.from(f.data.toString('utf8').split('\n').map((l, i) => (i >= 39 && i <= 46 && l ? l + PLANT : l)).join('\n')) : f.data;
-    return { name: f.name, size: data.length, open: async function* () { yield data; } } as unknown as InputEntry;
+    const data =
+      f.name === 'client.log'
+        ? Buffer.from(
+            f.data
+              .toString('utf8')
+              .split('\n')
+              .map((l, i) => (i >= 39 && i <= 46 && l ? l + PLANT : l))
+              .join('\n'),
+          )
+        : f.data;
+    return {
+      name: f.name,
+      size: data.length,
+      open: async function* () {
+        yield data;
+      },
+    } as unknown as InputEntry;
   });
 }
 
@@ -43,7 +58,9 @@ beforeAll(async () => {
   const ctx = await openContext({ env: ws.env, db, keyFile: ws.keyFile });
   try {
     localId = (await ingestIncident(ctx, entries(), { name: 'planted', mode: 'standard' })).id;
-    const [row] = await ctx.store.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE incident_id = $id AND contains(text, 'alice.smith@acme-corp.example')`, { id: localId });
+    const [row] = await ctx.store.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE incident_id = $id AND contains(text, 'alice.smith@acme-corp.example')`, {
+      id: localId,
+    });
     expect(Number(row!.n)).toBeGreaterThan(0);
   } finally {
     await ctx.store.close();
@@ -68,7 +85,11 @@ async function readBack(dir: string) {
       const f = join(dir, `${t}.parquet`).replace(/'/g, "''");
       const cols = (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${f}')`)).getRowObjectsJS() as { column_name: string; column_type: string }[];
       const rows = (await c.runAndReadAll(`SELECT * FROM read_parquet('${f}') ORDER BY ALL`)).getRowObjectsJS() as Record<string, unknown>[];
-      out[t] = { columns: Object.fromEntries(cols.map((x) => [x.column_name, x.column_type])), rows, strings: JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)) };
+      out[t] = {
+        columns: Object.fromEntries(cols.map((x) => [x.column_name, x.column_type])),
+        rows,
+        strings: JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)),
+      };
     }
     return out;
   } finally {
@@ -78,13 +99,50 @@ async function readBack(dir: string) {
 }
 
 const EVENT_SCHEMA = {
-  incident: 'VARCHAR', seq: 'BIGINT', ts: 'TIMESTAMP', file: 'VARCHAR', line: 'INTEGER', end_line: 'INTEGER', source: 'VARCHAR', format: 'VARCHAR', kind: 'VARCHAR',
-  level: 'VARCHAR', message: 'VARCHAR', text: 'VARCHAR', http_method: 'VARCHAR', http_path: 'VARCHAR', http_status: 'INTEGER', request_id: 'VARCHAR', rpc_id: 'VARCHAR',
-  rpc_method: 'VARCHAR', tool: 'VARCHAR', session: 'VARCHAR', protocol_version: 'VARCHAR', duration_ms: 'DOUBLE', signals: 'VARCHAR[]', attrs: 'VARCHAR',
+  incident: 'VARCHAR',
+  seq: 'BIGINT',
+  ts: 'TIMESTAMP',
+  file: 'VARCHAR',
+  line: 'INTEGER',
+  end_line: 'INTEGER',
+  source: 'VARCHAR',
+  format: 'VARCHAR',
+  kind: 'VARCHAR',
+  level: 'VARCHAR',
+  message: 'VARCHAR',
+  text: 'VARCHAR',
+  http_method: 'VARCHAR',
+  http_path: 'VARCHAR',
+  http_status: 'INTEGER',
+  request_id: 'VARCHAR',
+  rpc_id: 'VARCHAR',
+  rpc_method: 'VARCHAR',
+  tool: 'VARCHAR',
+  session: 'VARCHAR',
+  protocol_version: 'VARCHAR',
+  duration_ms: 'DOUBLE',
+  signals: 'VARCHAR[]',
+  attrs: 'VARCHAR',
 };
 const FAILURE_SCHEMA = {
-  incident: 'VARCHAR', idx: 'INTEGER', rpc_id: 'VARCHAR', method: 'VARCHAR', tool: 'VARCHAR', session: 'VARCHAR', http_status: 'INTEGER', stage: 'VARCHAR', root_type: 'VARCHAR',
-  root_message: 'VARCHAR', exception_chain: 'VARCHAR[]', decision: 'VARCHAR', rule: 'VARCHAR', rationale: 'VARCHAR', role: 'VARCHAR', episode: 'INTEGER', signals: 'VARCHAR[]', evidence: 'VARCHAR[]',
+  incident: 'VARCHAR',
+  idx: 'INTEGER',
+  rpc_id: 'VARCHAR',
+  method: 'VARCHAR',
+  tool: 'VARCHAR',
+  session: 'VARCHAR',
+  http_status: 'INTEGER',
+  stage: 'VARCHAR',
+  root_type: 'VARCHAR',
+  root_message: 'VARCHAR',
+  exception_chain: 'VARCHAR[]',
+  decision: 'VARCHAR',
+  rule: 'VARCHAR',
+  rationale: 'VARCHAR',
+  role: 'VARCHAR',
+  episode: 'INTEGER',
+  signals: 'VARCHAR[]',
+  evidence: 'VARCHAR[]',
 };
 const SPAN_SCHEMA = { incident: 'VARCHAR', idx: 'INTEGER', rpc_id: 'VARCHAR', method: 'VARCHAR', session: 'VARCHAR', sources: 'VARCHAR[]', joined_by: 'VARCHAR[]' };
 
@@ -107,7 +165,11 @@ describe('export --parquet', () => {
       expect(got.failures!.rows.length).toBeGreaterThan(0);
       expect(got.spans!.rows.length).toBeGreaterThan(0);
       // Nothing planted leaves, in any column of any file; request ids are pseudonyms.
-      for (const t of ['events', 'failures', 'spans']) expect(PLANTED.filter((p) => got[t]!.strings.includes(p)), t).toEqual([]);
+      for (const t of ['events', 'failures', 'spans'])
+        expect(
+          PLANTED.filter((p) => got[t]!.strings.includes(p)),
+          t,
+        ).toEqual([]);
       const ids = got.events!.rows.map((r) => r.request_id).filter((v) => v !== null);
       expect(ids.length).toBeGreaterThan(0);
       for (const v of ids) expect(String(v)).toMatch(/^req-/);
@@ -129,7 +191,10 @@ describe('export --parquet', () => {
       [['export', localId, '--db', db], /--parquet DIR/],
       [['export', 'incident-7', '--parquet', join(ws.dir, 'x'), '--db', db], /not an incident id; ids look like inc_/],
       [['export', 'inc_nosuchthing1', '--parquet', join(ws.dir, 'x'), '--db', db], /no incident inc_nosuchthing1 in this store/],
-      [['export', localId, '--parquet', join(ws.dir, 'x'), '--db', db, '--store', 'clickhouse://127.0.0.1:1/x'], /--db \(a DuckDB file\) and --store \(a shared store\) exclude each other/],
+      [
+        ['export', localId, '--parquet', join(ws.dir, 'x'), '--db', db, '--store', 'clickhouse://127.0.0.1:1/x'],
+        /--db \(a DuckDB file\) and --store \(a shared store\) exclude each other/,
+      ],
     ];
     for (const [args, msg] of cases) {
       const r = await cli(args, ws.env);

@@ -34,18 +34,59 @@ export const PARQUET_FILES = ['events.parquet', 'failures.parquet', 'spans.parqu
 
 /** Columns as DuckDB reads them from the NDJSON (read_json columns=…), in file order. */
 const EVENT_COLUMNS: Record<string, string> = {
-  incident: 'VARCHAR', seq: 'BIGINT', ts: 'BIGINT', file: 'VARCHAR', line: 'INTEGER', end_line: 'INTEGER', source: 'VARCHAR', format: 'VARCHAR',
-  kind: 'VARCHAR', level: 'VARCHAR', message: 'VARCHAR', text: 'VARCHAR', http_method: 'VARCHAR', http_path: 'VARCHAR', http_status: 'INTEGER',
-  request_id: 'VARCHAR', rpc_id: 'VARCHAR', rpc_method: 'VARCHAR', tool: 'VARCHAR', session: 'VARCHAR', protocol_version: 'VARCHAR',
-  duration_ms: 'DOUBLE', signals: 'VARCHAR[]', attrs: 'VARCHAR',
+  incident: 'VARCHAR',
+  seq: 'BIGINT',
+  ts: 'BIGINT',
+  file: 'VARCHAR',
+  line: 'INTEGER',
+  end_line: 'INTEGER',
+  source: 'VARCHAR',
+  format: 'VARCHAR',
+  kind: 'VARCHAR',
+  level: 'VARCHAR',
+  message: 'VARCHAR',
+  text: 'VARCHAR',
+  http_method: 'VARCHAR',
+  http_path: 'VARCHAR',
+  http_status: 'INTEGER',
+  request_id: 'VARCHAR',
+  rpc_id: 'VARCHAR',
+  rpc_method: 'VARCHAR',
+  tool: 'VARCHAR',
+  session: 'VARCHAR',
+  protocol_version: 'VARCHAR',
+  duration_ms: 'DOUBLE',
+  signals: 'VARCHAR[]',
+  attrs: 'VARCHAR',
 };
 const FAILURE_COLUMNS: Record<string, string> = {
-  incident: 'VARCHAR', idx: 'INTEGER', rpc_id: 'VARCHAR', method: 'VARCHAR', tool: 'VARCHAR', session: 'VARCHAR', http_status: 'INTEGER',
-  stage: 'VARCHAR', root_type: 'VARCHAR', root_message: 'VARCHAR', exception_chain: 'VARCHAR[]', decision: 'VARCHAR', rule: 'VARCHAR',
-  rationale: 'VARCHAR', role: 'VARCHAR', episode: 'INTEGER', signals: 'VARCHAR[]', evidence: 'VARCHAR[]',
+  incident: 'VARCHAR',
+  idx: 'INTEGER',
+  rpc_id: 'VARCHAR',
+  method: 'VARCHAR',
+  tool: 'VARCHAR',
+  session: 'VARCHAR',
+  http_status: 'INTEGER',
+  stage: 'VARCHAR',
+  root_type: 'VARCHAR',
+  root_message: 'VARCHAR',
+  exception_chain: 'VARCHAR[]',
+  decision: 'VARCHAR',
+  rule: 'VARCHAR',
+  rationale: 'VARCHAR',
+  role: 'VARCHAR',
+  episode: 'INTEGER',
+  signals: 'VARCHAR[]',
+  evidence: 'VARCHAR[]',
 };
 const SPAN_COLUMNS: Record<string, string> = {
-  incident: 'VARCHAR', idx: 'INTEGER', rpc_id: 'VARCHAR', method: 'VARCHAR', session: 'VARCHAR', sources: 'VARCHAR[]', joined_by: 'VARCHAR[]',
+  incident: 'VARCHAR',
+  idx: 'INTEGER',
+  rpc_id: 'VARCHAR',
+  method: 'VARCHAR',
+  session: 'VARCHAR',
+  sources: 'VARCHAR[]',
+  joined_by: 'VARCHAR[]',
 };
 
 /** Event text columns the exit pass goes over (log text); the rest are the tool's own values. */
@@ -91,7 +132,10 @@ class Verified {
     const scan = verifyRedacted(text, { rawValues: [], independentLines: true });
     if (!scan.ok) {
       const where = (line: number) => rows[lines[line - 1]?.row ?? 0]?.where ?? null;
-      throw reportRefused(scan.hits.map((h) => ({ reportLine: h.line, rule: h.rule, evidence: where(h.line) })), 'export');
+      throw reportRefused(
+        scan.hits.map((h) => ({ reportLine: h.line, rule: h.rule, evidence: where(h.line) })),
+        'export',
+      );
     }
   }
 }
@@ -123,13 +167,26 @@ export function checkExportDir(dir: string): string {
 export async function exportParquet(src: ExportSource, id: string, dirArg: string, key: Uint8Array): Promise<ParquetExportResult> {
   const dir = checkExportDir(dirArg);
   const row = await src.incident(id);
-  if (!row) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `export: no incident ${id} in this store; list them with GET /api/incidents or mcp-triage failures --json, or pass --db FILE / --store URL for another store`);
+  if (!row)
+    throw new TriageError(
+      'TRIAGE_ERR_NOT_FOUND',
+      `export: no incident ${id} in this store; list them with GET /api/incidents or mcp-triage failures --json, or pass --db FILE / --store URL for another store`,
+    );
   const analysis = await src.analysis(id);
   if (!analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `export: incident ${id} has no analysis yet (its ingest did not complete); upload its files again`);
 
   // Prime the exit pass with what the whole incident names, before anything is emitted.
-  const evidence = await src.eventsAt(id, analysis.failures.flatMap((f) => f.evidence));
-  const exit = await primedExit(src, key, id, evidence.map((e) => e.text), { requestIds: evidence.map((e) => e.requestId).filter((v): v is string => !!v) });
+  const evidence = await src.eventsAt(
+    id,
+    analysis.failures.flatMap((f) => f.evidence),
+  );
+  const exit = await primedExit(
+    src,
+    key,
+    id,
+    evidence.map((e) => e.text),
+    { requestIds: evidence.map((e) => e.requestId).filter((v): v is string => !!v) },
+  );
   for await (const e of src.allEvents(id)) exit.learn(e.text);
 
   const tmp = mkdtempSync(join(tmpdir(), 'mcp-triage-export-'));
@@ -142,13 +199,35 @@ export async function exportParquet(src: ExportSource, id: string, dirArg: strin
     try {
       for await (const e of src.allEvents(id)) {
         const out: Record<string, unknown> = {
-          incident: id, seq: e.seq, ts: e.ts, file: exit.text(e.file), line: e.line, end_line: e.endLine, source: e.source, format: e.format, kind: e.kind,
-          level: e.level, message: exit.text(e.message), text: exit.text(e.text), http_method: e.httpMethod, http_path: e.httpPath === null ? null : exit.text(e.httpPath),
-          http_status: e.httpStatus, request_id: requestPseudonym(exit, e.requestId), rpc_id: rpc(e.rpcId), rpc_method: e.rpcMethod === null ? null : exit.text(e.rpcMethod),
-          tool: e.tool === null ? null : exit.text(e.tool), session: e.session, protocol_version: e.protocolVersion, duration_ms: e.durationMs, signals: e.signals,
+          incident: id,
+          seq: e.seq,
+          ts: e.ts,
+          file: exit.text(e.file),
+          line: e.line,
+          end_line: e.endLine,
+          source: e.source,
+          format: e.format,
+          kind: e.kind,
+          level: e.level,
+          message: exit.text(e.message),
+          text: exit.text(e.text),
+          http_method: e.httpMethod,
+          http_path: e.httpPath === null ? null : exit.text(e.httpPath),
+          http_status: e.httpStatus,
+          request_id: requestPseudonym(exit, e.requestId),
+          rpc_id: rpc(e.rpcId),
+          rpc_method: e.rpcMethod === null ? null : exit.text(e.rpcMethod),
+          tool: e.tool === null ? null : exit.text(e.tool),
+          session: e.session,
+          protocol_version: e.protocolVersion,
+          duration_ms: e.durationMs,
+          signals: e.signals,
           attrs: Object.keys(e.attrs).length ? exit.text(JSON.stringify(e.attrs)) : null,
         };
-        checkEvents.add(EVENT_TEXT.map((c) => out[c]).filter((v): v is string => typeof v === 'string'), { file: e.file, line: e.line });
+        checkEvents.add(
+          EVENT_TEXT.map((c) => out[c]).filter((v): v is string => typeof v === 'string'),
+          { file: e.file, line: e.line },
+        );
         await events.write(out);
         nEvents++;
       }
@@ -164,11 +243,29 @@ export async function exportParquet(src: ExportSource, id: string, dirArg: strin
     try {
       for (const [idx, f] of a.failures.entries()) {
         const out = {
-          incident: id, idx, rpc_id: rpc(f.rpcId), method: f.method, tool: f.tool, session: f.session, http_status: f.httpStatus, stage: f.stage,
-          root_type: f.rootException?.type ?? null, root_message: f.rootException?.message ?? null, exception_chain: f.exceptionChain, decision: f.decision, rule: f.rule,
-          rationale: f.rationale, role: f.role ?? null, episode: f.episode ?? null, signals: f.signals ?? [], evidence: f.evidence.map((r) => `${r.file}:${r.line}`),
+          incident: id,
+          idx,
+          rpc_id: rpc(f.rpcId),
+          method: f.method,
+          tool: f.tool,
+          session: f.session,
+          http_status: f.httpStatus,
+          stage: f.stage,
+          root_type: f.rootException?.type ?? null,
+          root_message: f.rootException?.message ?? null,
+          exception_chain: f.exceptionChain,
+          decision: f.decision,
+          rule: f.rule,
+          rationale: f.rationale,
+          role: f.role ?? null,
+          episode: f.episode ?? null,
+          signals: f.signals ?? [],
+          evidence: f.evidence.map((r) => `${r.file}:${r.line}`),
         };
-        checkFailures.add([f.method, f.tool, f.rootException?.type, f.rootException?.message, ...f.exceptionChain, f.rationale, ...out.evidence].filter((v): v is string => typeof v === 'string'), f.evidence[0] ?? null);
+        checkFailures.add(
+          [f.method, f.tool, f.rootException?.type, f.rootException?.message, ...f.exceptionChain, f.rationale, ...out.evidence].filter((v): v is string => typeof v === 'string'),
+          f.evidence[0] ?? null,
+        );
         await failures.write(out);
       }
       checkFailures.flush();
@@ -177,9 +274,14 @@ export async function exportParquet(src: ExportSource, id: string, dirArg: strin
     }
     const spans = new Ndjson(join(tmp, 'spans.ndjson'));
     try {
-      for (const [idx, s] of a.spans.entries()) await spans.write({ incident: id, idx, rpc_id: rpc(s.rpcId), method: s.method, session: s.session, sources: s.sources, joined_by: s.joinedBy });
+      for (const [idx, s] of a.spans.entries())
+        await spans.write({ incident: id, idx, rpc_id: rpc(s.rpcId), method: s.method, session: s.session, sources: s.sources, joined_by: s.joinedBy });
       const checkSpans = new Verified();
-      for (const s of a.spans) checkSpans.add([s.method].filter((v): v is string => typeof v === 'string'), null);
+      for (const s of a.spans)
+        checkSpans.add(
+          [s.method].filter((v): v is string => typeof v === 'string'),
+          null,
+        );
       checkSpans.flush();
     } finally {
       await spans.end();
@@ -190,12 +292,14 @@ export async function exportParquet(src: ExportSource, id: string, dirArg: strin
     const c = await db.connect();
     try {
       const copy = async (name: string, cols: Record<string, string>, select: string) => {
-        const spec = `{${Object.entries(cols).map(([k, t]) => `${k}: '${t}'`).join(', ')}}`;
+        const spec = `{${Object.entries(cols)
+          .map(([k, t]) => `${k}: '${t}'`)
+          .join(', ')}}`;
         const from = `read_json(${sqlString(join(tmp, `${name}.ndjson`))}, format = 'newline_delimited', columns = ${spec})`;
         await c.run(`COPY (SELECT ${select} FROM ${from}) TO ${sqlString(join(tmp, `${name}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`);
       };
       const all = (cols: Record<string, string>) => Object.keys(cols).join(', ');
-      await copy('events', EVENT_COLUMNS, all(EVENT_COLUMNS).replace(/\bts\b/, "epoch_ms(ts) AS ts"));
+      await copy('events', EVENT_COLUMNS, all(EVENT_COLUMNS).replace(/\bts\b/, 'epoch_ms(ts) AS ts'));
       await copy('failures', FAILURE_COLUMNS, all(FAILURE_COLUMNS));
       await copy('spans', SPAN_COLUMNS, all(SPAN_COLUMNS));
     } finally {

@@ -57,7 +57,10 @@ describe('kill -9 during a large ingest', () => {
 
     // Few distinct secrets: many distinct ones make the redactor quadratic (see redactor-scaling.test.ts).
     const dir = bigDir(3, 20_000);
-    const child = spawn(process.execPath, [join(REPO, 'server/cli/bin.mjs'), 'analyze', dir, '--db', db, '--key-file', ws.keyFile], { env: ws.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO, 'server/cli/bin.mjs'), 'analyze', dir, '--db', db, '--key-file', ws.keyFile], {
+      env: ws.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     let killedMidIngest = false;
     child.stderr!.on('data', (d: Buffer) => {

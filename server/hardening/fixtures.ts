@@ -3,12 +3,17 @@
 // formats are written by hand so the tests control every header field.
 import { crc32, createGzip, deflateRawSync, gzipSync } from 'node:zlib';
 
-export function multipart(files: { name: string; data: string | Buffer; field?: string }[], fields: { name: string; value: string }[] = []): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(
+  files: { name: string; data: string | Buffer; field?: string }[],
+  fields: { name: string; value: string }[] = [],
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = '----mcptriagehardening' + Math.random().toString(16).slice(2);
   const parts: Buffer[] = [];
   for (const f of fields) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.name}"\r\n\r\n${f.value}\r\n`));
   for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    );
     parts.push(Buffer.isBuffer(f.data) ? f.data : Buffer.from(f.data));
     parts.push(Buffer.from('\r\n'));
   }

@@ -44,7 +44,10 @@ function rawNoHost(port: number): Promise<string> {
 
 const ws = tempWorkspace();
 const SAMPLE = join(REPO, 'samples', 'restart-stale-session');
-const sampleFiles = () => readdirSync(SAMPLE).filter((f) => f.endsWith('.log')).map((f) => ({ name: f, data: readFileSync(join(SAMPLE, f)) }));
+const sampleFiles = () =>
+  readdirSync(SAMPLE)
+    .filter((f) => f.endsWith('.log'))
+    .map((f) => ({ name: f, data: readFileSync(join(SAMPLE, f)) }));
 
 describe('loopback server (127.0.0.1)', () => {
   let ctx: Context;
@@ -90,7 +93,12 @@ describe('loopback server (127.0.0.1)', () => {
     }
     const del = await call(port, { method: 'DELETE', path: '/api/incidents/inc_aaaaaaaa', headers: { origin: 'https://evil.example', 'x-requested-with': 'mcp-triage' } });
     expect(del.status).toBe(403);
-    const ok = await call(port, { method: 'POST', path: '/api/incidents', headers: { ...headers, origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' }, body: payload });
+    const ok = await call(port, {
+      method: 'POST',
+      path: '/api/incidents',
+      headers: { ...headers, origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' },
+      body: payload,
+    });
     expect(ok.status, ok.body).toBe(201);
   });
 
@@ -100,7 +108,11 @@ describe('loopback server (127.0.0.1)', () => {
     expect(r.headers['x-content-type-options']).toBe('nosniff');
     expect(r.headers['x-frame-options']).toBe('DENY');
     expect(r.headers['access-control-allow-origin']).toBeUndefined();
-    const pre = await call(port, { method: 'OPTIONS', path: '/api/incidents', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-requested-with' } });
+    const pre = await call(port, {
+      method: 'OPTIONS',
+      path: '/api/incidents',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-requested-with' },
+    });
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
     expect(pre.headers['access-control-allow-headers']).toBeUndefined();
   });
@@ -123,7 +135,10 @@ describe('loopback server (127.0.0.1)', () => {
     expect(fb.map((f) => f.path)).toEqual(['other.log']);
     expect(fb[0]!.lines).toBe(2000);
     // Every event belongs to a file of its own incident, and the sequence numbers have no holes.
-    for (const [id, fs] of [[ia, fa], [ib, fb]] as const) {
+    for (const [id, fs] of [
+      [ia, fa],
+      [ib, fb],
+    ] as const) {
       const [row] = await ctx.store.query<{ n: number; files: number; maxseq: number; bad: number }>(
         `SELECT count(*)::INTEGER AS n, count(DISTINCT file)::INTEGER AS files, max(seq)::INTEGER AS maxseq,
                 count(*) FILTER (WHERE file NOT IN (SELECT path FROM files WHERE incident_id = $id))::INTEGER AS bad
@@ -177,10 +192,14 @@ describe('serve on a non-loopback address', () => {
   it('with --token-file: every request needs the bearer token, and the Host check still holds', async () => {
     const token = 'k'.repeat(8) + Math.random().toString(36).slice(2) + 'Z'.repeat(8);
     writeFileSync(join(ws.dir, 'serve.token'), token + '\n', { mode: 0o600 });
-    child = spawn(process.execPath, [join(REPO, 'server/cli/bin.mjs'), 'serve', '--host', '0.0.0.0', '--port', '0', '--db', join(ws.dir, 'serve.duckdb'), '--token-file', join(ws.dir, 'serve.token')], {
-      env: { ...ws.env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [join(REPO, 'server/cli/bin.mjs'), 'serve', '--host', '0.0.0.0', '--port', '0', '--db', join(ws.dir, 'serve.duckdb'), '--token-file', join(ws.dir, 'serve.token')],
+      {
+        env: { ...ws.env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const port = await new Promise<number>((resolve, reject) => {
       let err = '';
       child!.stderr!.on('data', (d: Buffer) => {

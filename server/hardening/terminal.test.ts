@@ -44,7 +44,12 @@ describe('terminalSafe', () => {
 
 describe('CLI output of hostile logs', () => {
   const log = join(ws.dir, 'hostile.log');
-  writeFileSync(log, HOSTILE.slice(0, 7).map((h, i) => `2026-07-28 10:00:0${i},000 ERROR mcp.client: ${h}`).join('\n') + '\n');
+  writeFileSync(
+    log,
+    HOSTILE.slice(0, 7)
+      .map((h, i) => `2026-07-28 10:00:0${i},000 ERROR mcp.client: ${h}`)
+      .join('\n') + '\n',
+  );
 
   it('timeline prints every line inert', async () => {
     const out: string[] = [];

@@ -33,7 +33,8 @@ afterEach(() => {
   expect(readdirSync(uploadDir)).toEqual([]);
 });
 
-const post = (files: Parameters<typeof multipart>[0], fields?: Parameters<typeof multipart>[1]) => app.inject({ method: 'POST', url: '/api/incidents', ...multipart(files, fields) });
+const post = (files: Parameters<typeof multipart>[0], fields?: Parameters<typeof multipart>[1]) =>
+  app.inject({ method: 'POST', url: '/api/incidents', ...multipart(files, fields) });
 const LOG = '2026-07-28 10:00:00,000 INFO mcp.client: hello\n';
 
 describe('size and count limits answer 413 with the limit named', () => {
@@ -75,9 +76,16 @@ describe('size and count limits answer 413 with the limit named', () => {
   });
 
   it('not multipart → 415; no file parts → 400; malformed multipart → 400', async () => {
-    expect((await app.inject({ method: 'POST', url: '/api/incidents', payload: 'x', headers: { 'content-type': 'text/plain', 'x-requested-with': 'mcp-triage' } })).statusCode).toBe(415);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/incidents', payload: 'x', headers: { 'content-type': 'text/plain', 'x-requested-with': 'mcp-triage' } })).statusCode,
+    ).toBe(415);
     expect((await post([], [{ name: 'a', value: 'b' }])).statusCode).toBe(400);
-    const bad = await app.inject({ method: 'POST', url: '/api/incidents', payload: '--x\r\nContent-Disposition: form-data; name="f"; filename="a.log"\r\n\r\nabc', headers: { 'content-type': 'multipart/form-data; boundary=x', 'x-requested-with': 'mcp-triage' } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/incidents',
+      payload: '--x\r\nContent-Disposition: form-data; name="f"; filename="a.log"\r\n\r\nabc',
+      headers: { 'content-type': 'multipart/form-data; boundary=x', 'x-requested-with': 'mcp-triage' },
+    });
     expect([400, 413]).toContain(bad.statusCode);
     expect(bad.json().error.message).toBeTruthy();
   });
@@ -168,7 +176,14 @@ describe('hostile archives', () => {
 
   it('good archives are read in place, entries under the archive name', async () => {
     const r = await post([
-      { name: 'bundle.zip', data: makeZip([{ name: 'client.log', data: LOG }, { name: 'sub/server.log', data: LOG.replace('client', 'server') }, { name: 'notes.bin', data: 'x' }]) },
+      {
+        name: 'bundle.zip',
+        data: makeZip([
+          { name: 'client.log', data: LOG },
+          { name: 'sub/server.log', data: LOG.replace('client', 'server') },
+          { name: 'notes.bin', data: 'x' },
+        ]),
+      },
       { name: 'more.tar.gz', data: tarGz([{ name: 'proxy.log', data: LOG.replace('client', 'proxy') }]) },
     ]);
     expect(r.statusCode, r.body).toBe(201);
@@ -183,7 +198,10 @@ describe('hostile archives', () => {
   });
 
   it('a client file name is a display name only (busboy keeps its last segment), never a path', async () => {
-    const r = await post([{ name: '../../../../tmp/owned.log', data: LOG }, { name: 'C:\\x\\..\\y.log\u202e', data: LOG.replace('hello', 'other') }]);
+    const r = await post([
+      { name: '../../../../tmp/owned.log', data: LOG },
+      { name: 'C:\\x\\..\\y.log\u202e', data: LOG.replace('hello', 'other') },
+    ]);
     expect(r.statusCode, r.body).toBe(201);
     const inc = (await app.inject({ method: 'GET', url: `/api/incidents/${r.json().id}` })).json();
     expect(inc.inputs.map((i: { path: string }) => i.path)).toEqual(['owned.log', 'y.log']);
@@ -194,12 +212,17 @@ describe('random binary uploads', () => {
   it('are 201, or refused with a named reason (413, 415 binary or damaged, 422 not a log); never a 500', async () => {
     const magic = fc.constantFrom(Buffer.alloc(0), Buffer.from([0x1f, 0x8b]), Buffer.from([0x1f, 0x8b, 8, 0]), Buffer.from('PK\x03\x04'), Buffer.from('\xff\xfe'));
     await fc.assert(
-      fc.asyncProperty(magic, fc.uint8Array({ minLength: 1, maxLength: 4096 }), fc.constantFrom('blob.log', 'blob.gz', 'blob.zip', 'blob.tar.gz', 'blob'), async (m, bytes, name) => {
-        const data = Buffer.concat([m, Buffer.from(bytes)]);
-        const r = await post([{ name, data }]);
-        expect([201, 413, 415, 422], `${name}: ${r.body}`).toContain(r.statusCode);
-        if (r.statusCode !== 201) expect(r.json().error.message).toBeTruthy();
-      }),
+      fc.asyncProperty(
+        magic,
+        fc.uint8Array({ minLength: 1, maxLength: 4096 }),
+        fc.constantFrom('blob.log', 'blob.gz', 'blob.zip', 'blob.tar.gz', 'blob'),
+        async (m, bytes, name) => {
+          const data = Buffer.concat([m, Buffer.from(bytes)]);
+          const r = await post([{ name, data }]);
+          expect([201, 413, 415, 422], `${name}: ${r.body}`).toContain(r.statusCode);
+          if (r.statusCode !== 201) expect(r.json().error.message).toBeTruthy();
+        },
+      ),
       { numRuns: 60, seed: 11 },
     );
     expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);

@@ -96,12 +96,16 @@ export class Lane {
     if (this.line.length >= this.limits.queue) {
       const s = this.retryAfter();
       reply.header('Retry-After', String(s));
-      throw new TriageError('TRIAGE_ERR_TOO_MANY_REQUESTS', `too many requests waiting (${this.line.length} ${this.name} requests ahead, ${this.limits.active} running); retry in ${s} s`, {
-        lane: this.name,
-        retryAfterSeconds: s,
-        waiting: this.line.length,
-        active: this.limits.active,
-      });
+      throw new TriageError(
+        'TRIAGE_ERR_TOO_MANY_REQUESTS',
+        `too many requests waiting (${this.line.length} ${this.name} requests ahead, ${this.limits.active} running); retry in ${s} s`,
+        {
+          lane: this.name,
+          retryAfterSeconds: s,
+          waiting: this.line.length,
+          active: this.limits.active,
+        },
+      );
     }
     await new Promise<void>((granted, refused) => {
       const w: Waiter = { since: performance.now(), grant: () => undefined, expire: () => undefined };

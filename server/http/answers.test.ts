@@ -22,7 +22,14 @@ describe('answers cached per incident version', () => {
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
     const v0 = ctx.store.version(id);
-    const urls = [`/api/incidents/${id}/analysis`, `/api/incidents/${id}/report`, `/api/incidents/${id}/report?format=json`, `/api/incidents/${id}/histogram?buckets=30`, `/api/incidents/${id}`, '/api/incidents'];
+    const urls = [
+      `/api/incidents/${id}/analysis`,
+      `/api/incidents/${id}/report`,
+      `/api/incidents/${id}/report?format=json`,
+      `/api/incidents/${id}/histogram?buckets=30`,
+      `/api/incidents/${id}`,
+      '/api/incidents',
+    ];
     const first = await Promise.all(urls.map((url) => app.inject({ method: 'GET', url })));
     for (const r of first) expect(r.statusCode, r.body).toBe(200);
     const again = await Promise.all(urls.map((url) => app.inject({ method: 'GET', url })));

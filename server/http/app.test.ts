@@ -132,7 +132,12 @@ describe('HTTP API', () => {
   });
 
   it('answers bad uploads with a 4xx and a message', async () => {
-    const notMultipart = await app.inject({ method: 'POST', url: '/api/incidents', payload: '{}', headers: { 'content-type': 'application/json', 'x-requested-with': 'mcp-triage' } });
+    const notMultipart = await app.inject({
+      method: 'POST',
+      url: '/api/incidents',
+      payload: '{}',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'mcp-triage' },
+    });
     expect(notMultipart.statusCode).toBe(415);
     const tooBig = await app.inject({ method: 'POST', url: '/api/incidents', ...multipart([{ name: 'big.log', data: Buffer.alloc(2 * 1024 * 1024, 97) }]) });
     expect(tooBig.statusCode).toBe(413);

@@ -73,25 +73,57 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const e = err as { statusCode?: number; code?: string; message: string };
     if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE' || e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT') {
       const what =
-        e.code === 'FST_FILES_LIMIT' ? `more than ${UPLOAD_LIMITS.files} files in one upload`
-        : e.code === 'FST_PARTS_LIMIT' ? `more than ${UPLOAD_LIMITS.parts} parts in one upload`
-        : e.code === 'FST_FIELDS_LIMIT' ? `more than ${UPLOAD_LIMITS.fields} form fields`
-        : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'a non-upload request body over 1 MiB'
-        : `over the ${maxMb} MiB limit per upload (serve --max-upload-mb)`;
+        e.code === 'FST_FILES_LIMIT'
+          ? `more than ${UPLOAD_LIMITS.files} files in one upload`
+          : e.code === 'FST_PARTS_LIMIT'
+            ? `more than ${UPLOAD_LIMITS.parts} parts in one upload`
+            : e.code === 'FST_FIELDS_LIMIT'
+              ? `more than ${UPLOAD_LIMITS.fields} form fields`
+              : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+                ? 'a non-upload request body over 1 MiB'
+                : `over the ${maxMb} MiB limit per upload (serve --max-upload-mb)`;
       return reply.code(413).send({ error: { code: 'TRIAGE_ERR_TOO_LARGE', message: `upload too large: ${what}` } });
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      return reply.code(e.statusCode).send({ error: { code: e.statusCode === 415 ? 'TRIAGE_ERR_UNSUPPORTED_MEDIA' : e.statusCode === 403 ? 'TRIAGE_ERR_FORBIDDEN' : e.statusCode === 404 ? 'TRIAGE_ERR_NOT_FOUND' : 'TRIAGE_ERR_USAGE', message: e.message } });
+      return reply.code(e.statusCode).send({
+        error: {
+          code:
+            e.statusCode === 415
+              ? 'TRIAGE_ERR_UNSUPPORTED_MEDIA'
+              : e.statusCode === 403
+                ? 'TRIAGE_ERR_FORBIDDEN'
+                : e.statusCode === 404
+                  ? 'TRIAGE_ERR_NOT_FOUND'
+                  : 'TRIAGE_ERR_USAGE',
+          message: e.message,
+        },
+      });
     }
     // Log the error's name, code and stack only: never request bodies, headers or log content (§5.9).
     app.log.error({ err: { type: (err as Error).name, code: e.code, stack: (err as Error).stack } }, 'internal error');
     return reply.code(500).send({ error: { code: 'TRIAGE_ERR_INTERNAL', message: 'internal error; see the server log' } });
   });
   await app.register(securityPlugin, { allowedHosts: opts.allowedHosts, token: opts.token });
-  await app.register(fastifyMultipart, { limits: { fileSize: maxUpload, files: UPLOAD_LIMITS.files, parts: UPLOAD_LIMITS.parts, fields: UPLOAD_LIMITS.fields, fieldSize: UPLOAD_LIMITS.fieldSize, headerPairs: UPLOAD_LIMITS.headerPairs } });
+  await app.register(fastifyMultipart, {
+    limits: {
+      fileSize: maxUpload,
+      files: UPLOAD_LIMITS.files,
+      parts: UPLOAD_LIMITS.parts,
+      fields: UPLOAD_LIMITS.fields,
+      fieldSize: UPLOAD_LIMITS.fieldSize,
+      headerPairs: UPLOAD_LIMITS.headerPairs,
+    },
+  });
   // A shared store is named (its URL without credentials): which store a team's server answers from.
   app.get('/api/health', async () => ({ ok: true, version: VERSION, ...(store.display ? { store: store.display } : {}) }));
-  await app.register(incidentsPlugin, { ctx: opts.ctx, store, maxUploadBytes: maxUpload, uploadRoot, serving, ingests: opts.ingestQueue ?? new IngestQueue({ ...INGEST_LIMITS, ...opts.ingestLimits }) });
+  await app.register(incidentsPlugin, {
+    ctx: opts.ctx,
+    store,
+    maxUploadBytes: maxUpload,
+    uploadRoot,
+    serving,
+    ingests: opts.ingestQueue ?? new IngestQueue({ ...INGEST_LIMITS, ...opts.ingestLimits }),
+  });
   await app.register(viewsPlugin, { ctx: opts.ctx, store, serving });
   await app.register(verifyPlugin, { ctx: opts.ctx, store });
   await app.register(sqlPlugin, { ctx: opts.ctx, store, serving, limits: opts.sqlConsole });

@@ -140,7 +140,13 @@ export function sharedStore(shared: ClickHouseStore): ServedStore {
     ingest: async (c, entries, req) => {
       const r = await shared.ingest(c, entries, { id: req.id, name: req.name, onProgress: req.onProgress, signal: req.signal });
       const out = { id: r.id, added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles };
-      if (req.upload) await shared.recordUpload({ uploadId: req.upload.uploadId, target: req.upload.target, incidentId: r.id, result: { added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles } });
+      if (req.upload)
+        await shared.recordUpload({
+          uploadId: req.upload.uploadId,
+          target: req.upload.target,
+          incidentId: r.id,
+          result: { added: r.added, skipped: r.skipped, skippedFiles: r.skippedFiles },
+        });
       return out;
     },
     // A text search's page goes out before its count, as on the embedded store (X-Total-Pending).

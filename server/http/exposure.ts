@@ -11,10 +11,33 @@ import { createExitRedactor, exitJson, type ExitRedactor } from '../triage/redac
 import { TriageError } from '../errors.ts';
 
 /** Analysis fields the tool writes itself (enums, rule ids, pseudonyms): never touched by an exit pass. */
-export const ANALYSIS_KEEP = new Set(['schemaVersion', 'decision', 'stage', 'role', 'rule', 'source', 'format', 'state', 'privacyMode', 'signals', 'joinedBy', 'reason', 'session', 'ts', 'firstSeen', 'lastSeen']);
+export const ANALYSIS_KEEP = new Set([
+  'schemaVersion',
+  'decision',
+  'stage',
+  'role',
+  'rule',
+  'source',
+  'format',
+  'state',
+  'privacyMode',
+  'signals',
+  'joinedBy',
+  'reason',
+  'session',
+  'ts',
+  'firstSeen',
+  'lastSeen',
+]);
 
 /** An exit redactor that has first read what the incident's head lines name (hosts by key, accounts). */
-export async function primedExit(store: Pick<ServedStore, 'headEvents'>, key: Uint8Array, id: string, also: readonly string[] = [], opts: { pseudonymiseRequests?: boolean; requestIds?: Iterable<string> } = {}): Promise<ExitRedactor> {
+export async function primedExit(
+  store: Pick<ServedStore, 'headEvents'>,
+  key: Uint8Array,
+  id: string,
+  also: readonly string[] = [],
+  opts: { pseudonymiseRequests?: boolean; requestIds?: Iterable<string> } = {},
+): Promise<ExitRedactor> {
   const exit = createExitRedactor({ key, ...opts });
   for (const e of await store.headEvents(id)) exit.learn(e.text);
   for (const t of also) exit.learn(t);

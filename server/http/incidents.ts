@@ -22,7 +22,14 @@ function incidentId(req: FastifyRequest): string {
   return id;
 }
 
-export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore; maxUploadBytes: number; uploadRoot?: string; serving?: Serving; ingests?: IngestQueue }> = async (app, opts) => {
+export const incidentsPlugin: FastifyPluginAsync<{
+  ctx: Context;
+  store: ServedStore;
+  maxUploadBytes: number;
+  uploadRoot?: string;
+  serving?: Serving;
+  ingests?: IngestQueue;
+}> = async (app, opts) => {
   const { ctx, store, maxUploadBytes, uploadRoot } = opts;
   const serving = opts.serving ?? new Serving(store);
   const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
@@ -44,7 +51,11 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedSt
    *  - the ingest, one transaction, recording the upload id with it.
    * A client that goes away before the commit calls the whole upload off: nothing is stored.
    */
-  async function receiveAndIngest(req: FastifyRequest, reply: FastifyReply, target: string): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; replayed: boolean }> {
+  async function receiveAndIngest(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    target: string,
+  ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; replayed: boolean }> {
     const uploadId = uploadIdOf(req);
     const privacy = privacyOf(req.query);
     const gone = new AbortController();
@@ -115,9 +126,13 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedSt
   async function replayed(done: UploadRecord & { incidentId: string }, uploadId: string, target: string) {
     if (done.target !== target) {
       const first = done.target === 'new' ? `an upload that created incident ${done.incidentId}` : `files added to incident ${done.target}`;
-      throw new TriageError('TRIAGE_ERR_CONFLICT', `X-Upload-Id ${uploadId} was already used for ${first}; send a new id with each upload (the same id only to retry the same upload)`, {
-        incidentId: done.incidentId,
-      });
+      throw new TriageError(
+        'TRIAGE_ERR_CONFLICT',
+        `X-Upload-Id ${uploadId} was already used for ${first}; send a new id with each upload (the same id only to retry the same upload)`,
+        {
+          incidentId: done.incidentId,
+        },
+      );
     }
     // The analysis is written just after the commit: a server stopped in between left none.
     await store.ensureAnalysis(done.incidentId);
@@ -143,7 +158,9 @@ export const incidentsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedSt
   // Reads: the incident list and rows come from Serving's per-version list; the analysis and the
   // report are cached per incident version (answers.ts); every store query runs in a read slot
   // (admission.ts: 429/503 with Retry-After past the bounds).
-  app.get('/api/incidents', async (req, reply) => json(reply, await serving.cached(reply, await serving.answers.key('list', null), async () => JSON.stringify(await serving.incidents()))));
+  app.get('/api/incidents', async (req, reply) =>
+    json(reply, await serving.cached(reply, await serving.answers.key('list', null), async () => JSON.stringify(await serving.incidents()))),
+  );
 
   app.get('/api/incidents/:id', async (req, reply) => {
     const id = incidentId(req);
@@ -241,9 +258,13 @@ export function privacyOf(query: unknown): { mode?: PrivacyMode } {
 /** `?exclude=file:line` (repeatable, or comma-separated): evidence lines the user left out after a refusal. */
 export function excludeOf(query: unknown): string[] {
   const raw = (query as { exclude?: string | string[] } | undefined)?.exclude;
-  const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+  const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (list.length > 200) throw new TriageError('TRIAGE_ERR_USAGE', 'bad query: at most 200 exclude places');
-  for (const v of list) if (v.length > 1000 || !/^.+:\d{1,10}$/.test(v)) throw new TriageError('TRIAGE_ERR_USAGE', `bad query: exclude takes file:line places, not ${JSON.stringify(v.slice(0, 80))}`);
+  for (const v of list)
+    if (v.length > 1000 || !/^.+:\d{1,10}$/.test(v)) throw new TriageError('TRIAGE_ERR_USAGE', `bad query: exclude takes file:line places, not ${JSON.stringify(v.slice(0, 80))}`);
   return list;
 }
 

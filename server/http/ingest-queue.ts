@@ -60,7 +60,10 @@ export class IngestQueue {
     if (this.heldNow >= this.limits.held) {
       const s = Math.max(1, Math.min(120, Math.ceil(this.ingestMs / 1000)));
       reply.header('Retry-After', String(s));
-      throw new TriageError('TRIAGE_ERR_OVERLOADED', `the server is busy: ${this.heldNow} uploads are being received or ingested; retry in ${s} s`, { retryAfterSeconds: s, held: this.heldNow });
+      throw new TriageError('TRIAGE_ERR_OVERLOADED', `the server is busy: ${this.heldNow} uploads are being received or ingested; retry in ${s} s`, {
+        retryAfterSeconds: s,
+        held: this.heldNow,
+      });
     }
     this.heldNow++;
     let held = true;

@@ -60,10 +60,16 @@ describe('POST /api/incidents with nothing that is a log', () => {
   }
 
   it('several files, binary only: 415; binary and text: 422; the message names each', async () => {
-    const bin = await post([{ name: 'a.png', data: PNG }, { name: 'b.log', data: ELF }]);
+    const bin = await post([
+      { name: 'a.png', data: PNG },
+      { name: 'b.log', data: ELF },
+    ]);
     expect(bin.statusCode).toBe(415);
     expect(bin.json().error.message).toMatch(/^nothing to analyse: none of the 2 files is a log — a\.png: a PNG image; b\.log: an ELF executable/);
-    const mixed = await post([{ name: 'a.png', data: PNG }, { name: 'README.md', data: readFileSync(join(SAMPLE, 'README.md')) }]);
+    const mixed = await post([
+      { name: 'a.png', data: PNG },
+      { name: 'README.md', data: readFileSync(join(SAMPLE, 'README.md')) },
+    ]);
     expect(mixed.statusCode).toBe(422);
     expect(mixed.json().error.message).toMatch(/a\.png: a PNG image; README\.md: a Markdown document/);
   });
@@ -88,11 +94,22 @@ describe('a mixed upload', () => {
     const listed = ((await app.inject({ method: 'GET', url: '/api/incidents' })).json() as { id: string; name: string; files: number }[]).find((i) => i.id === id)!;
     expect(listed.name).toBe(`${sampleFiles('restart-stale-session')[0]!.name} +${sampleFiles('restart-stale-session').length - 1}`);
     expect(listed.files).toBe(sampleFiles('restart-stale-session').length);
-    const reasons = { 'README.md': 'not-a-log', 'expected.analysis.json': 'not-a-log', 'expected.report.md': 'not-a-log', 'screenshot.png': 'binary', 'empty.log': 'empty', 'old.log': 'damaged' };
+    const reasons = {
+      'README.md': 'not-a-log',
+      'expected.analysis.json': 'not-a-log',
+      'expected.report.md': 'not-a-log',
+      'screenshot.png': 'binary',
+      'empty.log': 'empty',
+      'old.log': 'damaged',
+    };
     expect(Object.fromEntries(r.json().skippedFiles.map((s: { file: string; reason: string }) => [s.file, s.reason]))).toEqual(reasons);
     const a = Analysis.parse((await app.inject({ method: 'GET', url: `/api/incidents/${id}/analysis` })).json());
     expect(a.skipped).toEqual(r.json().skippedFiles);
-    expect(a.inputs.map((i) => i.file).sort()).toEqual(sampleFiles('restart-stale-session').map((f) => f.name).sort());
+    expect(a.inputs.map((i) => i.file).sort()).toEqual(
+      sampleFiles('restart-stale-session')
+        .map((f) => f.name)
+        .sort(),
+    );
     // The junk changes nothing in the diagnosis of the logs.
     expect(a.decision).toBe('reinitialize');
     const inc = (await app.inject({ method: 'GET', url: `/api/incidents/${id}` })).json();
@@ -100,7 +117,14 @@ describe('a mixed upload', () => {
   });
 
   it('POST /files: junk among new files is listed and added to the analysis; junk alone is refused', async () => {
-    const more = await app.inject({ method: 'POST', url: `/api/incidents/${id}/files`, ...multipart([{ name: 'extra.log', data: LOG }, { name: 'photo.png', data: PNG }]) });
+    const more = await app.inject({
+      method: 'POST',
+      url: `/api/incidents/${id}/files`,
+      ...multipart([
+        { name: 'extra.log', data: LOG },
+        { name: 'photo.png', data: PNG },
+      ]),
+    });
     expect(more.statusCode, more.body).toBe(200);
     expect(more.json()).toMatchObject({ id, added: 1, skipped: 0, skippedFiles: [{ file: 'photo.png', reason: 'binary', detail: 'a PNG image' }] });
     const a = Analysis.parse((await app.inject({ method: 'GET', url: `/api/incidents/${id}/analysis` })).json());
@@ -111,7 +135,10 @@ describe('a mixed upload', () => {
   });
 
   it('a zip holding a log and a damaged inner .gz: 201, the inner one named', async () => {
-    const zip = makeZip([{ name: 'logs/client.log', data: readFileSync(join(SAMPLE, 'client.log')) }, { name: 'logs/old.log.gz', data: damagedGz }]);
+    const zip = makeZip([
+      { name: 'logs/client.log', data: readFileSync(join(SAMPLE, 'client.log')) },
+      { name: 'logs/old.log.gz', data: damagedGz },
+    ]);
     const r = await post([{ name: 'bundle.zip', data: zip }]);
     expect(r.statusCode, r.body).toBe(201);
     expect(r.json().skippedFiles).toEqual([expect.objectContaining({ file: 'bundle.zip/logs/old.log', reason: 'damaged' })]);

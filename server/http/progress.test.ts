@@ -17,7 +17,9 @@ withHttpApp(tempWorkspace(), 'progress.duckdb', { maxUploadMb: 32 }, (h) => (app
 function bigLog(): string {
   const out: string[] = [];
   for (let i = 0; i < 40_000; i++) {
-    out.push(`2026-11-29T08:${String(Math.floor(i / 1000) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z DEBUG [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${i} method=tools/call tool=get_order -> 200 (12 ms) x-request-id=${i.toString(16).padStart(32, '0')}`);
+    out.push(
+      `2026-11-29T08:${String(Math.floor(i / 1000) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z DEBUG [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${i} method=tools/call tool=get_order -> 200 (12 ms) x-request-id=${i.toString(16).padStart(32, '0')}`,
+    );
   }
   return out.join('\n') + '\n';
 }
@@ -25,9 +27,14 @@ function bigLog(): string {
 describe('GET /api/uploads/:uploadId/progress', () => {
   it('follows an ingest from the moment its POST arrives, and keeps its last state a moment after', async () => {
     const uploadId = 'test-upload-0001';
-    const body = multipart([{ name: 'client.log', data: bigLog() }, { name: 'other.log', data: '2026-11-29 10:00:00,000 INFO mcp.client: other\n' }]);
+    const body = multipart([
+      { name: 'client.log', data: bigLog() },
+      { name: 'other.log', data: '2026-11-29 10:00:00,000 INFO mcp.client: other\n' },
+    ]);
     let finished = false;
-    const post = app.inject({ method: 'POST', url: '/api/incidents', payload: body.payload, headers: { ...body.headers, 'x-upload-id': uploadId } }).finally(() => (finished = true));
+    const post = app
+      .inject({ method: 'POST', url: '/api/incidents', payload: body.payload, headers: { ...body.headers, 'x-upload-id': uploadId } })
+      .finally(() => (finished = true));
     const seen: IngestProgress[] = [];
     while (!finished) {
       const r = await app.inject({ method: 'GET', url: `/api/uploads/${uploadId}/progress` });

@@ -33,12 +33,18 @@ function hostName(h: string | undefined): string {
 export const securityPlugin: FastifyPluginAsync<{ allowedHosts?: string[]; token?: string }> = fp(async (app, opts) => {
   const allowed = new Set([...LOOPBACK, ...expandHosts(opts.allowedHosts ?? [])]);
   if (opts.token !== undefined && opts.token.length < MIN_TOKEN_LENGTH) {
-    throw new TriageError('TRIAGE_ERR_USAGE', `the access token is shorter than ${MIN_TOKEN_LENGTH} characters; put a long random one in the token file (e.g. openssl rand -hex 32)`);
+    throw new TriageError(
+      'TRIAGE_ERR_USAGE',
+      `the access token is shorter than ${MIN_TOKEN_LENGTH} characters; put a long random one in the token file (e.g. openssl rand -hex 32)`,
+    );
   }
   const expected = opts.token ? digest(`Bearer ${opts.token}`) : null;
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Content-Security-Policy', "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'");
+    reply.header(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+    );
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Cross-Origin-Resource-Policy', 'same-origin');
@@ -47,11 +53,14 @@ export const securityPlugin: FastifyPluginAsync<{ allowedHosts?: string[]; token
     if (!host) throw new TriageError('TRIAGE_ERR_FORBIDDEN', 'requests must carry a Host header (DNS rebinding guard)');
     if (!allowed.has(host)) throw new TriageError('TRIAGE_ERR_FORBIDDEN', `Host "${host.slice(0, 100)}" is not a name this server is bound to (DNS rebinding guard)`);
     // Compare digests in constant time: the token's length and prefix do not leak through timing.
-    if (expected && !timingSafeEqual(digest(String(req.headers.authorization ?? '')), expected)) throw new TriageError('TRIAGE_ERR_FORBIDDEN', 'missing or wrong access token; send Authorization: Bearer <token>');
+    if (expected && !timingSafeEqual(digest(String(req.headers.authorization ?? '')), expected))
+      throw new TriageError('TRIAGE_ERR_FORBIDDEN', 'missing or wrong access token; send Authorization: Bearer <token>');
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
-    if (req.headers['x-requested-with'] !== 'mcp-triage') throw new TriageError('TRIAGE_ERR_FORBIDDEN', 'state-changing requests must carry the header X-Requested-With: mcp-triage');
+    if (req.headers['x-requested-with'] !== 'mcp-triage')
+      throw new TriageError('TRIAGE_ERR_FORBIDDEN', 'state-changing requests must carry the header X-Requested-With: mcp-triage');
     const site = req.headers['sec-fetch-site'];
-    if (site && site !== 'same-origin' && site !== 'none') throw new TriageError('TRIAGE_ERR_FORBIDDEN', `cross-site request refused (Sec-Fetch-Site: ${String(site).slice(0, 40)})`);
+    if (site && site !== 'same-origin' && site !== 'none')
+      throw new TriageError('TRIAGE_ERR_FORBIDDEN', `cross-site request refused (Sec-Fetch-Site: ${String(site).slice(0, 40)})`);
     const origin = req.headers.origin;
     if (origin && origin !== 'null') {
       let oh = '';

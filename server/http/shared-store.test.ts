@@ -39,7 +39,10 @@ afterAll(async () => {
   ws.cleanup();
 });
 
-const rowsOf = (payload: Buffer) => tableFromIPC(payload).toArray().map((r) => JSON.parse(JSON.stringify(r.toJSON(), (_k, v) => (typeof v === 'bigint' ? Number(v) : v))));
+const rowsOf = (payload: Buffer) =>
+  tableFromIPC(payload)
+    .toArray()
+    .map((r) => JSON.parse(JSON.stringify(r.toJSON(), (_k, v) => (typeof v === 'bigint' ? Number(v) : v))));
 
 describe('serve --store: the HTTP API over ClickHouse', () => {
   it('answers as the embedded app does for the same upload', async () => {
@@ -77,7 +80,17 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
     expect(del.statusCode).toBe(204);
     expect((await shared.inject({ url: `${sb}/analysis` })).json()).toMatchObject({ error: { code: 'TRIAGE_ERR_NOT_FOUND' } });
     // Its rows go too (ClickHouse applies the deletes in the background): the console finds none.
-    const left = async () => (await shared.inject({ method: 'POST', url: '/api/sql', headers: { 'x-requested-with': 'mcp-triage' }, payload: { sql: `SELECT (SELECT count() FROM events WHERE incident = '${b.json().id}') + (SELECT count() FROM files WHERE incident = '${b.json().id}') + (SELECT count() FROM decisions WHERE incident = '${b.json().id}') + (SELECT count() FROM incidents WHERE incident = '${b.json().id}' AND state != 'deleted') AS n` } })).json().rows[0][0];
+    const left = async () =>
+      (
+        await shared.inject({
+          method: 'POST',
+          url: '/api/sql',
+          headers: { 'x-requested-with': 'mcp-triage' },
+          payload: {
+            sql: `SELECT (SELECT count() FROM events WHERE incident = '${b.json().id}') + (SELECT count() FROM files WHERE incident = '${b.json().id}') + (SELECT count() FROM decisions WHERE incident = '${b.json().id}') + (SELECT count() FROM incidents WHERE incident = '${b.json().id}' AND state != 'deleted') AS n`,
+          },
+        })
+      ).json().rows[0][0];
     for (let i = 0; (await left()) !== 0; i++) {
       expect(i, 'rows of a deleted incident still there after 20 s').toBeLessThan(100);
       await new Promise((r) => setTimeout(r, 200));
@@ -99,7 +112,11 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
       expect(y.json(), q).toEqual(x.json());
     }
     // The export: the same file but for the incident's id and the times it names.
-    const norm = (html: string, id: string) => html.split(id).join('ID').replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'T');
+    const norm = (html: string, id: string) =>
+      html
+        .split(id)
+        .join('ID')
+        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'T');
     const [ex, ey] = await Promise.all([local.inject({ url: `/api/incidents/${a}/export.html` }), shared.inject({ url: `/api/incidents/${b}/export.html` })]);
     expect(ey.statusCode, ey.body).toBe(200);
     expect(ey.headers['content-disposition']).toBe(`attachment; filename="${b}-export.html"`);
@@ -116,7 +133,15 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
     expect(capped.rows).toHaveLength(1000);
     expect(capped.rows[999]).toEqual([999]);
     // Read-only, whatever the text tries: ClickHouse's readonly=1 holds for the query, which cannot lift it.
-    for (const q of ['INSERT INTO verifications VALUES (1)', 'DROP TABLE events', 'SELECT 1 SETTINGS readonly = 0', 'SELECT 1; DROP TABLE events', 'SHOW TABLES', 'SELECT 1 FORMAT TSV', 'CREATE TABLE x (a Int8) ENGINE = Memory']) {
+    for (const q of [
+      'INSERT INTO verifications VALUES (1)',
+      'DROP TABLE events',
+      'SELECT 1 SETTINGS readonly = 0',
+      'SELECT 1; DROP TABLE events',
+      'SHOW TABLES',
+      'SELECT 1 FORMAT TSV',
+      'CREATE TABLE x (a Int8) ENGINE = Memory',
+    ]) {
       const r = await sql(shared, q);
       expect(r.statusCode, `${q}: ${r.body}`).toBe(400);
       expect(r.json().error.code).toBe('TRIAGE_ERR_USAGE');
@@ -126,7 +151,11 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
     // ClickHouse itself refuses: the query runs with readonly=1, which no SETTINGS clause can lift.
     expect((await sql(shared, 'SELECT 1 SETTINGS readonly = 0')).json().error.message).toMatch(/readonly mode/);
     const set = (await sql(shared, "SELECT name, value FROM system.settings WHERE name IN ('readonly', 'max_execution_time', 'max_memory_usage') ORDER BY name")).json();
-    expect(set.rows).toEqual([['max_execution_time', '5'], ['max_memory_usage', String(512 * 1024 * 1024)], ['readonly', '1']]);
+    expect(set.rows).toEqual([
+      ['max_execution_time', '5'],
+      ['max_memory_usage', String(512 * 1024 * 1024)],
+      ['readonly', '1'],
+    ]);
     // Bounds: an answer past 8 MiB is 413; a query past the deadline is 400 TRIAGE_ERR_QUERY_TIMEOUT.
     const big = await sql(shared, "SELECT arrayStringConcat(arrayMap(x -> 'xxxxxxxxxx', range(100000))) AS s FROM system.numbers LIMIT 20");
     expect(big.statusCode, big.body.slice(0, 300)).toBe(413);
@@ -146,14 +175,19 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
         srv.close(() => res(port));
       });
     });
-    const v = await shared.inject({ method: 'POST', url: `/api/incidents/${b}/verify`, headers: { 'x-requested-with': 'mcp-triage', 'content-type': 'application/json' }, payload: { url: `http://127.0.0.1:${dead}/mcp` } });
+    const v = await shared.inject({
+      method: 'POST',
+      url: `/api/incidents/${b}/verify`,
+      headers: { 'x-requested-with': 'mcp-triage', 'content-type': 'application/json' },
+      payload: { url: `http://127.0.0.1:${dead}/mcp` },
+    });
     expect(v.statusCode, v.body).toBe(200);
     expect(v.json()).toMatchObject({ ok: false, failedStep: 'reach' });
     expect((await shared.inject({ url: `/api/incidents/${b}/verify` })).json()).toMatchObject({ ok: false, result: { url: `http://127.0.0.1:${dead}/mcp` } });
     expect((await shared.inject({ url: `/api/incidents/${b}/export.html` })).body).toContain('Verification probe');
   });
 
-  it('shares the embedded app\'s admission limits: past the read lane\'s bounds a request is refused with Retry-After', async () => {
+  it("shares the embedded app's admission limits: past the read lane's bounds a request is refused with Retry-After", async () => {
     const store = await ClickHouseStore.open(parseStoreUrl(server.url('api'), 'env'));
     const tight = await buildApp({ ctx, shared: store, uploadDir: join(ws.dir, 'up-tight'), limits: { read: { active: 1, queue: 0 } } });
     try {
@@ -216,7 +250,11 @@ describe('serve --store: the HTTP API over ClickHouse', () => {
   it('the real process: serve --store names the store it serves (not its credentials) and stops on SIGTERM', async () => {
     const env: NodeJS.ProcessEnv = { ...ws.env, MCP_TRIAGE_STORE: server.url('served').replace('clickhouse://', 'clickhouse://default:@') };
     delete env.MCP_TRIAGE_FROM_SOURCE;
-    const child = spawn(process.execPath, [join(REPO, 'server/cli/bin.mjs'), 'serve', '--port', '0', '--key-file', ws.keyFile], { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO, 'server/cli/bin.mjs'), 'serve', '--port', '0', '--key-file', ws.keyFile], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
     const port = await new Promise<number>((resolve, reject) => {

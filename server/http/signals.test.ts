@@ -14,7 +14,12 @@ withHttpApp(tempWorkspace(), 'signals.duckdb', {}, (h) => (app = h.app));
 const rowsOf = async (url: string) => {
   const r = await app.inject({ method: 'GET', url });
   expect(r.statusCode, r.body).toBe(200);
-  return { rows: tableFromIPC(r.rawPayload).toArray().map((x) => x.toJSON() as Record<string, unknown>), total: Number(r.headers['x-total-count']) };
+  return {
+    rows: tableFromIPC(r.rawPayload)
+      .toArray()
+      .map((x) => x.toJSON() as Record<string, unknown>),
+    total: Number(r.headers['x-total-count']),
+  };
 };
 const ids = (row: Record<string, unknown>) => (row.signals === null ? [] : String(row.signals).split(' '));
 
@@ -51,7 +56,7 @@ describe('GET /events?signal=', () => {
     id = r.json().id;
   });
 
-  it('carries each event\'s signals as a string column', async () => {
+  it("carries each event's signals as a string column", async () => {
     const { rows } = await rowsOf(`/api/incidents/${id}/events?limit=100000`);
     const t = tableFromIPC((await app.inject({ method: 'GET', url: `/api/incidents/${id}/events?limit=1` })).rawPayload);
     expect(String(t.schema.fields.find((f) => f.name === 'signals')?.type)).toBe('Utf8');

@@ -38,7 +38,16 @@ describe('SQL console', () => {
     expect(r.truncated).toBe(true);
   });
   it('refuses anything but one SELECT', async () => {
-    for (const sql of ['DELETE FROM events', 'DROP TABLE events', "ATTACH '/tmp/x.db'", "COPY events TO '/tmp/x.csv'", 'SELECT 1; SELECT 2', 'PRAGMA version', "SET enable_external_access = true", '']) {
+    for (const sql of [
+      'DELETE FROM events',
+      'DROP TABLE events',
+      "ATTACH '/tmp/x.db'",
+      "COPY events TO '/tmp/x.csv'",
+      'SELECT 1; SELECT 2',
+      'PRAGMA version',
+      'SET enable_external_access = true',
+      '',
+    ]) {
       const r = await post(sql);
       expect(r.statusCode, sql).toBe(400);
       expect(r.json().error.code).toBe('TRIAGE_ERR_USAGE');
@@ -68,7 +77,11 @@ describe('SQL console', () => {
     // One giant value (the 300 MB answer of issue #20 in small): never read into JS.
     const big = await post("SELECT repeat('x', 9 * 1024 * 1024) AS s");
     expect(big.statusCode).toBe(413);
-    expect(big.json().error).toMatchObject({ code: 'TRIAGE_ERR_TOO_LARGE', message: expect.stringMatching(/answer too large: over the console's 8\.0 MiB limit after 0 row/), details: { rowsBeforeLimit: 0 } });
+    expect(big.json().error).toMatchObject({
+      code: 'TRIAGE_ERR_TOO_LARGE',
+      message: expect.stringMatching(/answer too large: over the console's 8\.0 MiB limit after 0 row/),
+      details: { rowsBeforeLimit: 0 },
+    });
     expect(big.body.length).toBeLessThan(2000);
     // Under the cap: answered, the row cap still applies and is said.
     const ok = await runReadOnlySql(ctx.store, "SELECT repeat('x', 1000) AS s FROM range(100)", { maxBytes: 200_000, rowCap: 50 });
@@ -85,7 +98,12 @@ describe('SQL console', () => {
   it('answers a query past the deadline over HTTP with 400 TRIAGE_ERR_QUERY_TIMEOUT', async () => {
     const quick = await buildApp({ ctx, sqlConsole: { timeLimitMs: 200 } });
     try {
-      const r = await quick.inject({ method: 'POST', url: '/api/sql', payload: { sql: 'SELECT count(*) FROM range(10000000000) a' }, headers: { 'x-requested-with': 'mcp-triage' } });
+      const r = await quick.inject({
+        method: 'POST',
+        url: '/api/sql',
+        payload: { sql: 'SELECT count(*) FROM range(10000000000) a' },
+        headers: { 'x-requested-with': 'mcp-triage' },
+      });
       expect(r.statusCode).toBe(400);
       expect(r.json().error).toMatchObject({ code: 'TRIAGE_ERR_QUERY_TIMEOUT', message: expect.stringMatching(/stopped after 200 ms/), details: { limitMs: 200 } });
     } finally {

@@ -17,7 +17,18 @@ const PLANT = ` [user alice.smith@acme-corp.example from 203.0.113.57 via db7.co
 
 function plantedFiles() {
   return sampleFiles('restart-stale-session').map((f) =>
-    f.name === 'client.log' ? { name: f.name, data: Buffer.from(f.data.toString('utf8').split('\n').map((l, i) => (i >= 39 && i <= 46 && l ? l + PLANT : l)).join('\n')) } : f,
+    f.name === 'client.log'
+      ? {
+          name: f.name,
+          data: Buffer.from(
+            f.data
+              .toString('utf8')
+              .split('\n')
+              .map((l, i) => (i >= 39 && i <= 46 && l ? l + PLANT : l))
+              .join('\n'),
+          ),
+        }
+      : f,
   );
 }
 const leaks = (text: string) => PLANTED.filter((p) => text.includes(p));
@@ -84,7 +95,12 @@ describe('standard mode (the default): the local view holds PII, every exit remo
   });
 
   it('the SQL console output has none of it', async () => {
-    const r = await app.inject({ method: 'POST', url: '/api/sql', headers: { 'x-requested-with': 'mcp-triage' }, payload: { sql: `SELECT text, message, attrs FROM events WHERE incident_id = '${standard}'` } });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/sql',
+      headers: { 'x-requested-with': 'mcp-triage' },
+      payload: { sql: `SELECT text, message, attrs FROM events WHERE incident_id = '${standard}'` },
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().rows.length).toBeGreaterThan(50);
     expect(leaks(r.body)).toEqual([]);
@@ -95,7 +111,9 @@ describe('standard mode (the default): the local view holds PII, every exit remo
     const a = (await app.inject({ url: `/api/incidents/${standard}/analysis` })).json();
     const b = (await app.inject({ url: `/api/incidents/${strict}/analysis` })).json();
     expect(b.decision).toBe(a.decision);
-    expect(b.failures.map((f: { decision: string; rule: string; rpcId: unknown; session: string }) => [f.decision, f.rule, f.rpcId, f.session])).toEqual(a.failures.map((f: { decision: string; rule: string; rpcId: unknown; session: string }) => [f.decision, f.rule, f.rpcId, f.session]));
+    expect(b.failures.map((f: { decision: string; rule: string; rpcId: unknown; session: string }) => [f.decision, f.rule, f.rpcId, f.session])).toEqual(
+      a.failures.map((f: { decision: string; rule: string; rpcId: unknown; session: string }) => [f.decision, f.rule, f.rpcId, f.session]),
+    );
   });
 });
 

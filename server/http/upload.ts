@@ -165,7 +165,10 @@ export async function receiveUpload(req: FastifyRequest, opts: UploadOptions): P
     const names = new Set<string>();
     let total = 0;
     const tooLarge = () =>
-      new TriageError('TRIAGE_ERR_TOO_LARGE', `upload too large: over the ${mib(opts.maxBytes)} limit for one upload (all files together); split it, or start the server with a larger serve --max-upload-mb`);
+      new TriageError(
+        'TRIAGE_ERR_TOO_LARGE',
+        `upload too large: over the ${mib(opts.maxBytes)} limit for one upload (all files together); split it, or start the server with a larger serve --max-upload-mb`,
+      );
     try {
       for await (const part of req.parts()) {
         if (part.type !== 'file') continue;
@@ -185,7 +188,11 @@ export async function receiveUpload(req: FastifyRequest, opts: UploadOptions): P
       if (e instanceof TriageError) throw e;
       const err = e as { code?: string; statusCode?: number; message?: string };
       if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-      if (err.code === 'FST_FILES_LIMIT') throw new TriageError('TRIAGE_ERR_TOO_LARGE', `upload too large: more than ${UPLOAD_LIMITS.files} files in one upload; send them in batches (POST /api/incidents/:id/files adds to an incident)`);
+      if (err.code === 'FST_FILES_LIMIT')
+        throw new TriageError(
+          'TRIAGE_ERR_TOO_LARGE',
+          `upload too large: more than ${UPLOAD_LIMITS.files} files in one upload; send them in batches (POST /api/incidents/:id/files adds to an incident)`,
+        );
       if (err.code === 'FST_PARTS_LIMIT') throw new TriageError('TRIAGE_ERR_TOO_LARGE', `upload too large: more than ${UPLOAD_LIMITS.parts} parts in one multipart upload`);
       if (err.code === 'FST_FIELDS_LIMIT') throw new TriageError('TRIAGE_ERR_TOO_LARGE', `upload too large: more than ${UPLOAD_LIMITS.fields} form fields`);
       if (err.statusCode === 413) throw new TriageError('TRIAGE_ERR_TOO_LARGE', `upload too large: ${err.message}`);
@@ -200,7 +207,8 @@ export async function receiveUpload(req: FastifyRequest, opts: UploadOptions): P
         throw new TriageError('TRIAGE_ERR_TOO_LARGE', `upload too large: more than ${ARCHIVE_LIMITS.maxEntries} log files (archives included); send them in batches`);
       }
     }
-    if (!entries.length) throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', 'no log files in the upload (archives hold none with a log extension: .log .txt .json .jsonl .ndjson .har .gz)');
+    if (!entries.length)
+      throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', 'no log files in the upload (archives hold none with a log extension: .log .txt .json .jsonl .ndjson .har .gz)');
     return { entries, dispose };
   } catch (e) {
     await dispose();

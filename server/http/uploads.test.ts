@@ -15,7 +15,9 @@ import { buildApp } from './app.ts';
 function bigLog(seed = 0, lines = 15_000): string {
   const out: string[] = [];
   for (let i = 0; i < lines; i++) {
-    out.push(`2026-11-29T08:${String(Math.floor(i / 1000) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z DEBUG [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${i} method=tools/call tool=get_order -> 200 (12 ms) x-request-id=${(i + seed * 1_000_000).toString(16).padStart(32, '0')}`);
+    out.push(
+      `2026-11-29T08:${String(Math.floor(i / 1000) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z DEBUG [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${i} method=tools/call tool=get_order -> 200 (12 ms) x-request-id=${(i + seed * 1_000_000).toString(16).padStart(32, '0')}`,
+    );
   }
   return out.join('\n') + '\n';
 }
@@ -45,7 +47,10 @@ interface Sent {
 /** POST over a real connection (inject cannot hang up): the whole body is sent, then it waits. */
 function post(path: string, files: { name: string; data: string | Buffer }[], uploadId?: string): Sent {
   const m = multipart(files);
-  const req = request(`${base}${path}`, { method: 'POST', headers: { ...m.headers, 'content-length': String(m.payload.length), ...(uploadId ? { 'x-upload-id': uploadId } : {}) } });
+  const req = request(`${base}${path}`, {
+    method: 'POST',
+    headers: { ...m.headers, 'content-length': String(m.payload.length), ...(uploadId ? { 'x-upload-id': uploadId } : {}) },
+  });
   const done = new Promise<{ status: number; body: any; headers: Record<string, unknown> }>((resolve, reject) => {
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
@@ -133,7 +138,11 @@ describe('an upload id makes a retried upload idempotent', () => {
     // The same id for another target is a mistake, said so: 409.
     const wrong = await post('/api/incidents', files, 'retry-test-0004').done;
     expect(wrong.status).toBe(409);
-    expect(wrong.body.error).toMatchObject({ code: 'TRIAGE_ERR_CONFLICT', message: expect.stringMatching(/already used for files added to incident/), details: { incidentId: id } });
+    expect(wrong.body.error).toMatchObject({
+      code: 'TRIAGE_ERR_CONFLICT',
+      message: expect.stringMatching(/already used for files added to incident/),
+      details: { incidentId: id },
+    });
   });
 
   it('forgets the upload ids of a deleted incident: a retry makes it again', async () => {
@@ -172,7 +181,10 @@ describe('the upload lines', () => {
   it('lets a small upload through while a large one ingests', async () => {
     let largeDone = false;
     const large = post('/api/incidents', [{ name: 'client.log', data: bigLog(3) }], 'lines-test-0001');
-    large.done.then(() => (largeDone = true), () => undefined);
+    large.done.then(
+      () => (largeDone = true),
+      () => undefined,
+    );
     await until(async () => ['scan', 'parse'].includes((await progress('lines-test-0001'))?.phase ?? ''));
     const small = await post('/api/incidents', sampleFiles('restart-stale-session'), 'lines-test-0002').done;
     expect(small.status).toBe(201);

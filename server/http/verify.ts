@@ -32,14 +32,15 @@ const VerifyBody = z
   .strict();
 
 export const verifyPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore; timeoutMs?: number }> = async (app, { ctx, store, timeoutMs }) => {
-
   app.post('/api/incidents/:id/verify', async (req) => {
     const id = incidentIdOf(req);
     assertIncident(await store.incident(id), id);
     const parsed = VerifyBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new TriageError('TRIAGE_ERR_USAGE', `bad verify request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new TriageError('TRIAGE_ERR_USAGE', `bad verify request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
     const body = parsed.data;
-    if (!/^https?:\/\//i.test(body.url)) throw new TriageError('TRIAGE_ERR_USAGE', `only http:// and https:// MCP endpoints can be verified (got ${JSON.stringify(body.url.slice(0, 40))})`);
+    if (!/^https?:\/\//i.test(body.url))
+      throw new TriageError('TRIAGE_ERR_USAGE', `only http:// and https:// MCP endpoints can be verified (got ${JSON.stringify(body.url.slice(0, 40))})`);
     const analysis = await store.analysis(id);
     if (!analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet`);
     if (!(VERIFIABLE as readonly string[]).includes(analysis.decision)) {

@@ -10,7 +10,6 @@ import { startServer, type TestMcpServer } from '../probe/testing/servers.ts';
 import { multipart, sampleFiles as sampleBundle, tempWorkspace } from '../testing/helpers.ts';
 import { buildApp } from './app.ts';
 
-
 const sampleFiles = () => sampleBundle('restart-stale-session');
 
 const ws = tempWorkspace();
@@ -46,7 +45,11 @@ describe('GET /unit', () => {
     expect(files.size).toBeGreaterThanOrEqual(3);
     expect(files).toContain('client.log');
     // Every evidence line of the failure is in the unit.
-    for (const e of f.evidence) expect(u.events.some((x: { file: string; line: number; endLine: number }) => x.file === e.file && x.line <= e.line && e.line <= x.endLine), `${e.file}:${e.line}`).toBe(true);
+    for (const e of f.evidence)
+      expect(
+        u.events.some((x: { file: string; line: number; endLine: number }) => x.file === e.file && x.line <= e.line && e.line <= x.endLine),
+        `${e.file}:${e.line}`,
+      ).toBe(true);
     expect(u.events.find((x: { file: string; line: number }) => x.file === ev.file && x.line === ev.line).reasons).toContain('seed');
     expect(u.keys.requestIds.length + u.keys.sessionRpc.length).toBeGreaterThan(0);
     // Sorted by time.
@@ -72,7 +75,14 @@ describe('GET /histogram', () => {
     expect(h.buckets).toBe(40);
     expect(h.from).toBeLessThanOrEqual(h.to);
     expect(h.series.map((s: { source: string }) => s.source)).toEqual(['client', 'proxy', 'server']);
-    const sum = h.series.reduce((n: number, s: { counts: Record<string, number[]> }) => n + Object.values(s.counts).flat().reduce((a, b) => a + b, 0), 0);
+    const sum = h.series.reduce(
+      (n: number, s: { counts: Record<string, number[]> }) =>
+        n +
+        Object.values(s.counts)
+          .flat()
+          .reduce((a, b) => a + b, 0),
+      0,
+    );
     const events = analysis.inputs.reduce((n, i) => n + i.events, 0);
     expect(sum + h.untimed).toBe(events);
     const proxy = h.series.find((s: { source: string }) => s.source === 'proxy');

@@ -64,11 +64,7 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore;
     const id = incidentIdOf(req);
     const row = await serving.incident(id);
     const html = await serving.read(reply, () => exportOf(id, row, req.query));
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${id}-export.html"`)
-      .header('Cache-Control', 'no-store')
-      .send(html);
+    return reply.type('text/html; charset=utf-8').header('Content-Disposition', `attachment; filename="${id}-export.html"`).header('Cache-Control', 'no-store').send(html);
   });
 
   async function exportOf(id: string, row: { name: string; createdAt: string; privacyMode?: PrivacyMode }, query: unknown): Promise<string> {
@@ -76,7 +72,10 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore;
     if (!analysis) throw new TriageError('TRIAGE_ERR_NOT_FOUND', `incident ${id} has no analysis yet`);
     const [report, evidence, verification] = await Promise.all([
       incidentReport(store, id, { key: ctx.key, exclude: excludeOf(query) }),
-      store.eventsAt(id, analysis.failures.flatMap((f) => f.evidence)),
+      store.eventsAt(
+        id,
+        analysis.failures.flatMap((f) => f.evidence),
+      ),
       store.lastVerification(id),
     ]);
     // The evidence lines and the analysis go out in full: through the same exit pass as the report
@@ -84,8 +83,16 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore;
     // then the same verifier (fail closed, naming the line and the rule). In standard mode the
     // stored text still holds personal data; in strict mode this changes nothing but request ids.
     const excluded = new Set(excludeOf(query));
-    const exit = await primedExit(store, ctx.key, id, evidence.map((ev) => ev.text), { requestIds: evidence.map((ev) => ev.requestId).filter((v): v is string => !!v) });
-    const shown = evidence.filter((ev) => !excluded.has(`${ev.file}:${ev.line}`)).map((ev) => ({ ...ev, text: exit.text(ev.text), requestId: ev.requestId ? exit.text(`request_id=${ev.requestId}`).slice('request_id='.length) : null }));
+    const exit = await primedExit(
+      store,
+      ctx.key,
+      id,
+      evidence.map((ev) => ev.text),
+      { requestIds: evidence.map((ev) => ev.requestId).filter((v): v is string => !!v) },
+    );
+    const shown = evidence
+      .filter((ev) => !excluded.has(`${ev.file}:${ev.line}`))
+      .map((ev) => ({ ...ev, text: exit.text(ev.text), requestId: ev.requestId ? exit.text(`request_id=${ev.requestId}`).slice('request_id='.length) : null }));
     const shownAnalysis = exitAnalysis(analysis, exit);
     const analysisText = exitStrings(shownAnalysis, ANALYSIS_KEEP);
     const scan = verifyRedacted([...shown.map((ev) => ev.text), ...analysisText].join('\n'), { rawValues: [], independentLines: true });
@@ -97,9 +104,22 @@ export const viewsPlugin: FastifyPluginAsync<{ ctx: Context; store: ServedStore;
         while (k + 1 < starts.length && starts[k + 1]! <= line) k++;
         return shown[k] ? { file: shown[k]!.file, line: shown[k]!.line } : null;
       };
-      throw reportRefused(scan.hits.map((h) => ({ reportLine: h.line, rule: h.rule, evidence: place(h.line) })), 'export');
+      throw reportRefused(
+        scan.hits.map((h) => ({ reportLine: h.line, rule: h.rule, evidence: place(h.line) })),
+        'export',
+      );
     }
-    return exportHtml({ id, name: row.name, createdAt: row.createdAt, analysis: shownAnalysis, report, evidence: shown, verification, generatedAt: new Date(), privacyMode: row.privacyMode });
+    return exportHtml({
+      id,
+      name: row.name,
+      createdAt: row.createdAt,
+      analysis: shownAnalysis,
+      report,
+      evidence: shown,
+      verification,
+      generatedAt: new Date(),
+      privacyMode: row.privacyMode,
+    });
   }
 };
 
@@ -146,8 +166,14 @@ function iso(ts: number | null | undefined): string {
 }
 
 const DECISION_COLOURS: Record<string, string> = {
-  retry: '#1f6feb', reinitialize: '#0b7a86', fix_route_or_config: '#a15c00', fix_auth: '#7c3aed',
-  read_result_no_repeat: '#18794e', check_write_then_escalate: '#b4232a', escalate: '#c2410c', no_action: '#5b6474',
+  retry: '#1f6feb',
+  reinitialize: '#0b7a86',
+  fix_route_or_config: '#a15c00',
+  fix_auth: '#7c3aed',
+  read_result_no_repeat: '#18794e',
+  check_write_then_escalate: '#b4232a',
+  escalate: '#c2410c',
+  no_action: '#5b6474',
 };
 
 const CSS = `
@@ -161,7 +187,9 @@ section{background:var(--el);border:1px solid var(--bd);border-radius:6px;margin
 section>h2{font-size:12px;text-transform:uppercase;letter-spacing:.05em;color:var(--mut);margin:0 0 10px}
 .hero{border-left:4px solid var(--dc)}.hero .big{font-size:20px;font-weight:700;color:var(--dc)}
 .badge{font:600 11.5px var(--mono);border:1px solid currentColor;border-radius:999px;padding:1px 8px;white-space:nowrap}
-${Object.entries(DECISION_COLOURS).map(([d, c]) => `.d-${d}{color:${c}}`).join('')}
+${Object.entries(DECISION_COLOURS)
+  .map(([d, c]) => `.d-${d}{color:${c}}`)
+  .join('')}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}th,td{text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid var(--bd)}
 th{font-size:11px;text-transform:uppercase;letter-spacing:.03em;color:var(--mut);background:var(--sunk)}
 code,pre,.mono{font-family:var(--mono);font-size:12px}pre{background:var(--sunk);border:1px solid var(--bd);border-radius:4px;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;word-break:break-word}
@@ -179,7 +207,10 @@ export function exportHtml(x: ExportInput): string {
   const byPlace = new Map(x.evidence.map((ev) => [`${ev.file}:${ev.line}`, ev] as const));
   const failures = a.failures
     .map(
-      (f, i) => `<tr><td class="mono">${i + 1}</td><td class="mono">${e(f.method ?? '—')}${f.tool ? ` · ${e(f.tool)}` : ''}${f.rpcId !== null ? ` <span class="mut">id ${e(String(f.rpcId))}</span>` : ''}</td>
+      (
+        f,
+        i,
+      ) => `<tr><td class="mono">${i + 1}</td><td class="mono">${e(f.method ?? '—')}${f.tool ? ` · ${e(f.tool)}` : ''}${f.rpcId !== null ? ` <span class="mut">id ${e(String(f.rpcId))}</span>` : ''}</td>
 <td class="mono">${f.session ? ph(f.session) : '—'}</td><td class="mono">${f.httpStatus ?? '—'}</td><td class="mono">${e(f.stage)}</td>
 <td class="mono">${f.rootException ? `${e(f.rootException.type)}: ${ph(f.rootException.message)}` : '—'}</td><td>${badge(f.decision)}</td><td class="mono nw">${e(f.rule)}</td><td>${ph(f.rationale)}</td></tr>`,
     )
@@ -195,11 +226,16 @@ export function exportHtml(x: ExportInput): string {
     .join('\n');
   const sessions = a.sessions.length
     ? `<table><thead><tr><th>Session</th><th>State</th><th>First seen</th><th>Last seen</th></tr></thead><tbody>${a.sessions
-        .map((s) => `<tr><td class="mono">${ph(s.session)}</td><td class="mono">${e(s.state)}</td><td class="mono">${e(s.firstSeen ?? '—')}</td><td class="mono">${e(s.lastSeen ?? '—')}</td></tr>`)
+        .map(
+          (s) =>
+            `<tr><td class="mono">${ph(s.session)}</td><td class="mono">${e(s.state)}</td><td class="mono">${e(s.firstSeen ?? '—')}</td><td class="mono">${e(s.lastSeen ?? '—')}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p class="mut">No sessions were seen.</p>';
   const inputs = `<table><thead><tr><th>File</th><th>Source</th><th>Format</th><th>Lines</th><th>Events</th><th>Unparsed</th></tr></thead><tbody>${a.inputs
-    .map((i) => `<tr><td class="mono">${e(i.file)}</td><td>${e(i.source)}</td><td class="mono">${e(i.format)}</td><td>${i.lines}</td><td>${i.events}</td><td>${i.unparsed}</td></tr>`)
+    .map(
+      (i) => `<tr><td class="mono">${e(i.file)}</td><td>${e(i.source)}</td><td class="mono">${e(i.format)}</td><td>${i.lines}</td><td>${i.events}</td><td>${i.unparsed}</td></tr>`,
+    )
     .join('')}</tbody></table>`;
   const redactions = Object.entries(x.report.redactions)
     .sort((p, q) => q[1] - p[1])
@@ -208,8 +244,13 @@ export function exportHtml(x: ExportInput): string {
   const v = x.verification;
   const verification = v
     ? `<section><h2>Verification probe (${e(new Date(v.at).toISOString())})</h2><p class="${v.ok ? 'ok' : 'bad'}">${v.ok ? 'every step passed' : 'a step failed'} · ${e(String(v.result.url ?? ''))}</p>
-<table><thead><tr><th>Step</th><th>Result</th><th>ms</th><th>Evidence</th></tr></thead><tbody>${((v.result.steps as { name: string; ok: boolean; ms: number; evidence: string; diagnosis?: string }[]) ?? [])
-        .map((s) => `<tr><td class="mono">${e(s.name)}</td><td class="${s.ok ? 'ok' : 'bad'}">${s.ok ? 'ok' : 'failed'}</td><td>${s.ms}</td><td class="mono">${ph(s.evidence)}${s.diagnosis ? `<div class="mut">${ph(s.diagnosis)}</div>` : ''}</td></tr>`)
+<table><thead><tr><th>Step</th><th>Result</th><th>ms</th><th>Evidence</th></tr></thead><tbody>${(
+        (v.result.steps as { name: string; ok: boolean; ms: number; evidence: string; diagnosis?: string }[]) ?? []
+      )
+        .map(
+          (s) =>
+            `<tr><td class="mono">${e(s.name)}</td><td class="${s.ok ? 'ok' : 'bad'}">${s.ok ? 'ok' : 'failed'}</td><td>${s.ms}</td><td class="mono">${ph(s.evidence)}${s.diagnosis ? `<div class="mut">${ph(s.diagnosis)}</div>` : ''}</td></tr>`,
+        )
         .join('')}</tbody></table></section>`
     : '';
   return `<!doctype html>

@@ -11,7 +11,9 @@ import { ingestIntoStore } from './pipeline.ts';
 
 const formats = loadFormats({});
 const text = (file: number) =>
-  Array.from({ length: 4000 }, (_, i) => `2026-03-14T09:26:${String(i % 60).padStart(2, '0')}.000Z INFO file ${file} request ${i} password=Wint3rIsC0ming-${i % 9} done\n`).join('');
+  Array.from({ length: 4000 }, (_, i) => `2026-03-14T09:26:${String(i % 60).padStart(2, '0')}.000Z INFO file ${file} request ${i} password=Wint3rIsC0ming-${i % 9} done\n`).join(
+    '',
+  );
 
 /** An entry read in 4 KiB pieces; `breakOnOpen`: that open (1 = pass 1, 2 = pass 2) throws after its first piece. */
 function entry(name: string, body: string, breakOnOpen?: number): InputEntry {

@@ -19,7 +19,8 @@ const log = (n: number) => {
   for (let i = 0; i < n; i++) {
     lines.push(`2026-03-14T09:26:${String(i % 60).padStart(2, '0')}.000Z INFO request ${i} done`);
     if (i % 17 === 0) lines.push('Traceback (most recent call last):', '  File "app.py", line 3, in <module>', '    main()', 'ValueError: boom');
-    if (i % 29 === 0) lines.push('-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA7bq0yX1c2m3n4b5v6c7x8z9a', 'q0w9e8r7t6y5u4i3o2p1a0s9d8f7g6h5j4k3l2', '-----END RSA PRIVATE KEY-----');
+    if (i % 29 === 0)
+      lines.push('-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA7bq0yX1c2m3n4b5v6c7x8z9a', 'q0w9e8r7t6y5u4i3o2p1a0s9d8f7g6h5j4k3l2', '-----END RSA PRIVATE KEY-----');
     if (i % 31 === 0) lines.push('  "name": "authorization",', '  "value": "Bearer abc.def.ghi"');
   }
   return Buffer.from(lines.join('\n') + '\n');

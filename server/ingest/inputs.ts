@@ -193,7 +193,8 @@ function safeName(archive: string, name: string): string {
   const n = name.replace(/\\/g, '/');
   if (n.startsWith('/') || /^[A-Za-z]:/.test(n) || n.includes('\0')) refuse(archive, `entry "${name}" has an absolute path; archives may only hold relative paths`);
   if (n.split('/').some((seg) => seg === '..')) refuse(archive, `entry "${name}" climbs out of the archive with ".."; refused`);
-  if (n.split('/').length > ARCHIVE_LIMITS.maxDepth) refuse(archive, `entry "${name.slice(0, 200)}" is nested more than ${ARCHIVE_LIMITS.maxDepth} folders deep; refused`, 'TRIAGE_ERR_TOO_LARGE');
+  if (n.split('/').length > ARCHIVE_LIMITS.maxDepth)
+    refuse(archive, `entry "${name.slice(0, 200)}" is nested more than ${ARCHIVE_LIMITS.maxDepth} folders deep; refused`, 'TRIAGE_ERR_TOO_LARGE');
   return n.replace(/^(\.\/)+/, '');
 }
 
@@ -256,7 +257,11 @@ export function zipEntries(path: string, display: string): InputEntry[] {
     const tailLen = Math.min(size, 22 + 65535);
     const tail = readAt(fd, size - tailLen, tailLen);
     let eocd = -1;
-    for (let i = tail.length - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    for (let i = tail.length - 22; i >= 0; i--)
+      if (tail.readUInt32LE(i) === 0x06054b50) {
+        eocd = i;
+        break;
+      }
     if (eocd < 0) damaged(display, 'not a zip file (no end of central directory); re-create the archive or pass the files');
     const count = tail.readUInt16LE(eocd + 10);
     const cdSize = tail.readUInt32LE(eocd + 12);
@@ -288,7 +293,8 @@ export function zipEntries(path: string, display: string): InputEntry[] {
       if (!wanted(name, display)) continue;
       if (flags & 1) refuse(display, `entry "${rawName}" is encrypted; remove the password`);
       if (method !== 0 && method !== 8) refuse(display, `entry "${rawName}" uses compression method ${method}; only stored and deflate are read`);
-      if (uncomp > 1024 ** 2 && uncomp / Math.max(1, comp) > ARCHIVE_LIMITS.maxRatio) refuse(display, `entry "${rawName}" expands ${Math.round(uncomp / Math.max(1, comp))}×; refused as a likely zip bomb`, 'TRIAGE_ERR_TOO_LARGE');
+      if (uncomp > 1024 ** 2 && uncomp / Math.max(1, comp) > ARCHIVE_LIMITS.maxRatio)
+        refuse(display, `entry "${rawName}" expands ${Math.round(uncomp / Math.max(1, comp))}×; refused as a likely zip bomb`, 'TRIAGE_ERR_TOO_LARGE');
       total += uncomp;
       if (total > ARCHIVE_LIMITS.maxTotalBytes) refuse(display, `more than ${ARCHIVE_LIMITS.maxTotalBytes} bytes uncompressed; split the upload`, 'TRIAGE_ERR_TOO_LARGE');
       if (out.length >= ARCHIVE_LIMITS.maxEntries) refuse(display, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`, 'TRIAGE_ERR_TOO_LARGE');
@@ -311,7 +317,8 @@ export function zipEntries(path: string, display: string): InputEntry[] {
       });
     }
     // Entries may share compressed bytes (overlapping-entry bombs): cap the whole archive's ratio too.
-    if (total > Math.max(1024 ** 2, size * ARCHIVE_LIMITS.maxRatio)) refuse(display, `its entries expand ${Math.round(total / Math.max(1, size))}× the archive's size; refused as a likely zip bomb`, 'TRIAGE_ERR_TOO_LARGE');
+    if (total > Math.max(1024 ** 2, size * ARCHIVE_LIMITS.maxRatio))
+      refuse(display, `its entries expand ${Math.round(total / Math.max(1, size))}× the archive's size; refused as a likely zip bomb`, 'TRIAGE_ERR_TOO_LARGE');
     return out;
   } finally {
     closeSync(fd);
@@ -372,7 +379,11 @@ class TarWalker {
       this.done = true;
       return;
     }
-    const str = (a: number, b: number) => h.subarray(a, b).toString('utf8').replace(/\0[\s\S]*$/, '');
+    const str = (a: number, b: number) =>
+      h
+        .subarray(a, b)
+        .toString('utf8')
+        .replace(/\0[\s\S]*$/, '');
     const size = parseInt(str(124, 136).trim() || '0', 8);
     if (!Number.isFinite(size) || size < 0) damaged(this.archive, 'damaged tar header; re-create the archive');
     const type = str(156, 157) || '0';
@@ -397,7 +408,8 @@ class TarWalker {
       return;
     }
     name = safeName(this.archive, name);
-    if (type !== '0' && type !== '7') refuse(this.archive, `entry "${name}" is a ${type === '1' ? 'hard link' : type === '2' ? 'symbolic link' : 'device or special file'}; archives may only hold regular files`);
+    if (type !== '0' && type !== '7')
+      refuse(this.archive, `entry "${name}" is a ${type === '1' ? 'hard link' : type === '2' ? 'symbolic link' : 'device or special file'}; archives may only hold regular files`);
     if (wanted(name, this.archive)) {
       if (this.members.length >= ARCHIVE_LIMITS.maxEntries) refuse(this.archive, `more than ${ARCHIVE_LIMITS.maxEntries} log files; split the upload`, 'TRIAGE_ERR_TOO_LARGE');
       this.members.push({ name, size, offset: this.pos });

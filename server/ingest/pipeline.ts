@@ -70,7 +70,13 @@ function damageDetail(name: string, message: string): string {
  * Pass 1: hash every entry, collect the raw session ids it mentions (memory only), and screen its
  * first bytes (screen.ts): empty, binary, damaged and not-a-log entries are marked, not parsed.
  */
-export async function scanEntries(entries: readonly InputEntry[], book: SessionIdBook, formats: readonly CompiledFormat[], onProgress?: IngestOptions['onProgress'], pool?: ChunkPool): Promise<ScannedEntry[]> {
+export async function scanEntries(
+  entries: readonly InputEntry[],
+  book: SessionIdBook,
+  formats: readonly CompiledFormat[],
+  onProgress?: IngestOptions['onProgress'],
+  pool?: ChunkPool,
+): Promise<ScannedEntry[]> {
   if (!pool) {
     const own = new ChunkPool(0);
     try {
@@ -160,10 +166,7 @@ export function nothingToAnalyse(skipped: readonly SkippedFile[]): TriageError {
   const text = skipped.some((s) => s.reason === 'not-a-log' || s.reason === 'empty');
   const shown = skipped.slice(0, 5).map(describeSkip).join('; ');
   const more = skipped.length > 5 ? `; and ${skipped.length - 5} more` : '';
-  const message =
-    skipped.length === 1
-      ? `nothing to analyse: ${describeSkip(skipped[0]!)}`
-      : `nothing to analyse: none of the ${skipped.length} files is a log — ${shown}${more}`;
+  const message = skipped.length === 1 ? `nothing to analyse: ${describeSkip(skipped[0]!)}` : `nothing to analyse: none of the ${skipped.length} files is a log — ${shown}${more}`;
   return new TriageError(text ? 'TRIAGE_ERR_NOT_A_LOG' : 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message);
 }
 
@@ -252,7 +255,15 @@ type FileWork = { kind: 'lines'; jobs: Channel<Promise<LinesResult>> } | { kind:
 const PARSE_SLICE = 1024;
 
 /** The ingest on `pool` (started before pass 1: a worker's start-up, ~0.5 s under tsx, overlaps it); `own`: close it after. */
-async function ingestWith(pool: ChunkPool, store: Store, incidentId: string, name: IncidentName, entries: readonly InputEntry[], opts: IngestOptions, own = false): Promise<IngestResult> {
+async function ingestWith(
+  pool: ChunkPool,
+  store: Store,
+  incidentId: string,
+  name: IncidentName,
+  entries: readonly InputEntry[],
+  opts: IngestOptions,
+  own = false,
+): Promise<IngestResult> {
   const book = new SessionIdBook();
   const ledger = new SecretLedger();
   try {
@@ -281,7 +292,11 @@ async function ingestWith(pool: ChunkPool, store: Store, incidentId: string, nam
       async (writer, _seq, file0) => {
         const rows: FileRow[] = [];
         const redactions: Record<string, number> = {};
-        const meter = new ProgressMeter('parse', fresh.map((s) => s.entry), opts.onProgress);
+        const meter = new ProgressMeter(
+          'parse',
+          fresh.map((s) => s.entry),
+          opts.onProgress,
+        );
         const work = new Channel<FileWork>();
         let stopped = false;
         const stop = () => stopped;

@@ -34,7 +34,12 @@ describe('ProgressMeter', () => {
     let t = 0;
     const seen: Progress[] = [];
     const files = [entry('a.log', 100, [40, 40, 20]), entry('b.log.gz', 50, [60, 60, 60])]; // b inflates past its size
-    const m = new ProgressMeter('parse', files, (p) => seen.push(p), () => t);
+    const m = new ProgressMeter(
+      'parse',
+      files,
+      (p) => seen.push(p),
+      () => t,
+    );
     for (const [i, f] of files.entries()) {
       m.start(i);
       for await (const _ of m.counted(f).open()) t += REPORT_MS; // every chunk is worth a report
@@ -43,8 +48,12 @@ describe('ProgressMeter', () => {
     // A chunk is counted when read, the clock moves after: the first chunk of a file is within
     // REPORT_MS of the file's start report, every later one is not.
     expect(seen.map((p) => [p.fileIndex, p.done])).toEqual([
-      [0, 0], [0, 80], [0, 100],
-      [1, 100], [1, 150], [1, 150],
+      [0, 0],
+      [0, 80],
+      [0, 100],
+      [1, 100],
+      [1, 150],
+      [1, 150],
       [1, 150],
     ]);
     expect(seen.every((p) => p.total === 150 && p.phase === 'parse' && p.files === 2)).toBe(true);
@@ -53,27 +62,40 @@ describe('ProgressMeter', () => {
   it('throttles reports within a file but always reports a file start', async () => {
     const seen: Progress[] = [];
     const files = [entry('a', 10, Array(50).fill(1)), entry('b', 10, [10])];
-    const m = new ProgressMeter('scan', files, (p) => seen.push(p), () => 0); // the clock never moves
+    const m = new ProgressMeter(
+      'scan',
+      files,
+      (p) => seen.push(p),
+      () => 0,
+    ); // the clock never moves
     m.start(0);
     await drain(m.counted(files[0]!));
     m.start(1);
     await drain(m.counted(files[1]!));
     m.finish();
-    expect(seen.map((p) => [p.fileIndex, p.done])).toEqual([[0, 0], [1, 10], [1, 20]]);
+    expect(seen.map((p) => [p.fileIndex, p.done])).toEqual([
+      [0, 0],
+      [1, 10],
+      [1, 20],
+    ]);
   });
 });
 
 describe('progress of a real ingest', () => {
   const dir = join(ws.dir, 'logs');
   mkdirSync(dir, { recursive: true });
-  const line = (i: number) => `2026-11-29T08:00:${String(i % 60).padStart(2, '0')}.000Z INFO [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${i} method=tools/list -> 200 (5 ms)\n`;
+  const line = (i: number) =>
+    `2026-11-29T08:00:${String(i % 60).padStart(2, '0')}.000Z INFO [mcp-client] POST http://127.0.0.1:8080/mcp rpc=${i} method=tools/list -> 200 (5 ms)\n`;
   writeFileSync(join(dir, 'big.log'), Array.from({ length: 30_000 }, (_, i) => line(i)).join(''));
   writeFileSync(join(dir, 'small.log'), line(1) + line(2));
   writeFileSync(join(dir, 'mid.log'), Array.from({ length: 3000 }, (_, i) => line(i)).join(''));
   const entries = entriesFromPaths([dir]);
   const total = entries.reduce((n, e) => n + e.size, 0);
 
-  it.each([['no workers', 0], ['two workers', 2]] as const)('%s: each phase climbs to its total, file by file', async (_mode, workers) => {
+  it.each([
+    ['no workers', 0],
+    ['two workers', 2],
+  ] as const)('%s: each phase climbs to its total, file by file', async (_mode, workers) => {
     const store = await Store.open(':memory:');
     try {
       const seen: Progress[] = [];

@@ -80,6 +80,14 @@ export class ProgressMeter {
     if (!force && t - this.last < REPORT_MS) return;
     this.last = t;
     const i = this.current;
-    this.report({ phase: this.phase, file: this.entries[i]!.name, fileIndex: i, files: this.entries.length, bytes: this.sizes[i], done: this.doneBefore + this.inFile, total: this.total });
+    this.report({
+      phase: this.phase,
+      file: this.entries[i]!.name,
+      fileIndex: i,
+      files: this.entries.length,
+      bytes: this.sizes[i],
+      done: this.doneBefore + this.inFile,
+      total: this.total,
+    });
   }
 }

@@ -77,7 +77,22 @@ describe('junk is named, by content, whatever its name', () => {
     ['analysis.json', SAMPLE_ANALYSIS, 'not-a-log', /mcp-triage analysis document/],
     ['notes.txt', PROSE, 'not-a-log', /prose: 5 of its 5 lines are sentences/],
     // a package manifest (fixed here: the repo's own package.json changes, and its scripts may say "error")
-    ['package.json', JSON.stringify({ name: 'orders-mcp', version: '1.4.2', type: 'module', scripts: { start: 'node server.js', test: 'vitest run' }, dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' } }, null, 2), 'not-a-log', /one JSON document with no log field/],
+    [
+      'package.json',
+      JSON.stringify(
+        {
+          name: 'orders-mcp',
+          version: '1.4.2',
+          type: 'module',
+          scripts: { start: 'node server.js', test: 'vitest run' },
+          dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' },
+        },
+        null,
+        2,
+      ),
+      'not-a-log',
+      /one JSON document with no log field/,
+    ],
     ['hello.txt', 'hello world\n', 'not-a-log', /no line looks like a log line/],
   ];
   for (const [name, data, reason, detail] of cases) {
@@ -110,12 +125,20 @@ describe('junk is named, by content, whatever its name', () => {
   });
 
   it('nothing left: 415 when nothing was text, 422 when text had no log line; one line naming each file', () => {
-    const bin = nothingToAnalyse([{ file: 'a.png', reason: 'binary', detail: 'a PNG image' }, { file: 'b.gz', reason: 'damaged', detail: 'damaged compressed data' }]);
+    const bin = nothingToAnalyse([
+      { file: 'a.png', reason: 'binary', detail: 'a PNG image' },
+      { file: 'b.gz', reason: 'damaged', detail: 'damaged compressed data' },
+    ]);
     expect(bin).toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', status: 415, exitCode: 1 });
     expect(bin.message).toBe('nothing to analyse: none of the 2 files is a log — a.png: a PNG image; b.gz: damaged compressed data');
-    const text = nothingToAnalyse([{ file: 'a.png', reason: 'binary', detail: 'a PNG image' }, { file: 'README.md', reason: 'not-a-log', detail: 'a Markdown document' }]);
+    const text = nothingToAnalyse([
+      { file: 'a.png', reason: 'binary', detail: 'a PNG image' },
+      { file: 'README.md', reason: 'not-a-log', detail: 'a Markdown document' },
+    ]);
     expect(text).toMatchObject({ code: 'TRIAGE_ERR_NOT_A_LOG', status: 422, exitCode: 1 });
-    const many = nothingToAnalyse(Array.from({ length: 9 }, (_, i) => ({ file: `f${i}\u001b[31m.log`, reason: 'damaged' as const, detail: 'entry "x\u001b]0;owned\u0007\n.log": local header is damaged' })));
+    const many = nothingToAnalyse(
+      Array.from({ length: 9 }, (_, i) => ({ file: `f${i}\u001b[31m.log`, reason: 'damaged' as const, detail: 'entry "x\u001b]0;owned\u0007\n.log": local header is damaged' })),
+    );
     expect(many.message).toMatch(/; and 4 more$/);
     expect(many.message).not.toMatch(/[\n\u001b]/);
   });

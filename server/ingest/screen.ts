@@ -60,24 +60,51 @@ const MAGIC: readonly Magic[] = [
   { what: 'a WebP image', test: (b) => starts(b, ascii('RIFF')) && starts(b, ascii('WEBP'), 8) },
   { what: 'a TIFF image', test: (b) => starts(b, [0x49, 0x49, 0x2a, 0x00]) || starts(b, [0x4d, 0x4d, 0x00, 0x2a]) },
   { what: 'a PDF document', test: (b) => starts(b, ascii('%PDF-')) },
-  { what: 'a zip archive (or a zip-based file such as .docx or .jar) that was not opened as one — archives inside archives are not read', test: (b) => starts(b, [0x50, 0x4b, 0x03, 0x04]) || starts(b, [0x50, 0x4b, 0x05, 0x06]) || starts(b, [0x50, 0x4b, 0x07, 0x08]) },
+  {
+    what: 'a zip archive (or a zip-based file such as .docx or .jar) that was not opened as one — archives inside archives are not read',
+    test: (b) => starts(b, [0x50, 0x4b, 0x03, 0x04]) || starts(b, [0x50, 0x4b, 0x05, 0x06]) || starts(b, [0x50, 0x4b, 0x07, 0x08]),
+  },
   { what: 'gzip-compressed data that was not unpacked (name it .gz, or unpack it first)', test: (b) => starts(b, [0x1f, 0x8b]) },
-  { what: 'bzip2-compressed data (unpack it, or re-pack it as .gz)', test: (b) => b.length >= 10 && b.subarray(0, 3).toString('latin1') === 'BZh' && /^[1-9]1AY&SY$/.test(b.subarray(3, 10).toString('latin1')) },
+  {
+    what: 'bzip2-compressed data (unpack it, or re-pack it as .gz)',
+    test: (b) => b.length >= 10 && b.subarray(0, 3).toString('latin1') === 'BZh' && /^[1-9]1AY&SY$/.test(b.subarray(3, 10).toString('latin1')),
+  },
   { what: 'xz-compressed data (unpack it, or re-pack it as .gz)', test: (b) => starts(b, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) },
   { what: 'zstd-compressed data (unpack it, or re-pack it as .gz)', test: (b) => starts(b, [0x28, 0xb5, 0x2f, 0xfd]) },
   { what: 'a 7-Zip archive (use .zip or .tar.gz)', test: (b) => starts(b, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]) },
   { what: 'a RAR archive (use .zip or .tar.gz)', test: (b) => starts(b, ascii('Rar!\x1a\x07')) },
   { what: 'a tar archive that was not opened as one (use .tar.gz)', test: (b) => starts(b, ascii('ustar'), 257) },
   { what: 'a Windows executable', test: (b) => starts(b, ascii('MZ')) && b.subarray(0, 256).includes(0) },
-  { what: 'a Mach-O executable', test: (b) => [[0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe]].some((m) => starts(b, m)) },
+  {
+    what: 'a Mach-O executable',
+    test: (b) =>
+      [
+        [0xfe, 0xed, 0xfa, 0xce],
+        [0xfe, 0xed, 0xfa, 0xcf],
+        [0xce, 0xfa, 0xed, 0xfe],
+        [0xcf, 0xfa, 0xed, 0xfe],
+      ].some((m) => starts(b, m)),
+  },
   { what: 'a Java class file or a universal Mach-O binary', test: (b) => starts(b, [0xca, 0xfe, 0xba, 0xbe]) },
   { what: 'a WebAssembly module', test: (b) => starts(b, [0x00, 0x61, 0x73, 0x6d]) },
   { what: 'an SQLite database', test: (b) => starts(b, ascii('SQLite format 3\0')) },
   { what: 'a DuckDB database', test: (b) => starts(b, ascii('DUCK'), 8) },
   { what: 'a Parquet file', test: (b) => starts(b, ascii('PAR1')) },
   { what: 'an Arrow file', test: (b) => starts(b, ascii('ARROW1')) },
-  { what: 'a packet capture (export the requests as a HAR file instead)', test: (b) => [[0xd4, 0xc3, 0xb2, 0xa1], [0xa1, 0xb2, 0xc3, 0xd4], [0x0a, 0x0d, 0x0d, 0x0a]].some((m) => starts(b, m)) },
-  { what: 'audio or video', test: (b) => starts(b, ascii('ftyp'), 4) || starts(b, ascii('OggS')) || starts(b, ascii('fLaC')) || starts(b, ascii('ID3')) || (starts(b, ascii('RIFF')) && starts(b, ascii('WAVE'), 8)) },
+  {
+    what: 'a packet capture (export the requests as a HAR file instead)',
+    test: (b) =>
+      [
+        [0xd4, 0xc3, 0xb2, 0xa1],
+        [0xa1, 0xb2, 0xc3, 0xd4],
+        [0x0a, 0x0d, 0x0d, 0x0a],
+      ].some((m) => starts(b, m)),
+  },
+  {
+    what: 'audio or video',
+    test: (b) =>
+      starts(b, ascii('ftyp'), 4) || starts(b, ascii('OggS')) || starts(b, ascii('fLaC')) || starts(b, ascii('ID3')) || (starts(b, ascii('RIFF')) && starts(b, ascii('WAVE'), 8)),
+  },
 ];
 
 /** How readLines (parsers/engine/lines.ts) will decode these bytes; the test must agree with it. */
@@ -193,7 +220,8 @@ const RECORD_SHAPES = [
   /\b(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(?:https?:\/\/\S+|\/\S*)/,
   /\bHTTP\/[123](?:\.\d)?\b/,
   /"jsonrpc"\s*:/,
-  /(?:^|\s)(?:OK|FAIL(?:ED)?|ERR(?:OR)?|PASS(?:ED)?|DONE|UP|DOWN|TIMEOUT|WARN(?:ING)?|INFO|DEBUG|TRACE|CRITICAL)(?=\s|$|[:\]])/,  /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/,
+  /(?:^|\s)(?:OK|FAIL(?:ED)?|ERR(?:OR)?|PASS(?:ED)?|DONE|UP|DOWN|TIMEOUT|WARN(?:ING)?|INFO|DEBUG|TRACE|CRITICAL)(?=\s|$|[:\]])/,
+  /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/,
 ];
 
 // Markdown structure. Each alone also occurs in logs (`# comment`, `- item`), so a document needs several.
@@ -206,7 +234,10 @@ const MD_INLINE = /`[^`\n]+`|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)/;
 
 /** A sentence of words: at least five tokens, almost all of them words. Inline code and emphasis count as words. */
 export function isProse(line: string): boolean {
-  const t = line.replace(/`[^`\n]*`/g, 'code').replace(/\*\*|__/g, '').trim();
+  const t = line
+    .replace(/`[^`\n]*`/g, 'code')
+    .replace(/\*\*|__/g, '')
+    .trim();
   if (/^[[{<]|^\d{1,4}[-/:.]\d/.test(t)) return false; // brackets, JSON, markup, timestamps start records
   const tokens = t.split(/\s+/);
   if (tokens.length < 5) return false;
@@ -264,7 +295,27 @@ export function isMarkdown(f: LineFacts): boolean {
  * Key names of a log record, matched on the words of the key (split at camelCase and `_`/`-`), so
  * `last_sync_error`, `statusCode` and `@timestamp` count and `timeoutMs` does not.
  */
-const LOG_KEY_PARTS = new Set(['error', 'errors', 'err', 'exception', 'exceptions', 'stack', 'stacktrace', 'traceback', 'level', 'severity', 'timestamp', 'datetime', 'msg', 'message', 'event', 'status', 'jsonrpc', 'log', 'logs']);
+const LOG_KEY_PARTS = new Set([
+  'error',
+  'errors',
+  'err',
+  'exception',
+  'exceptions',
+  'stack',
+  'stacktrace',
+  'traceback',
+  'level',
+  'severity',
+  'timestamp',
+  'datetime',
+  'msg',
+  'message',
+  'event',
+  'status',
+  'jsonrpc',
+  'log',
+  'logs',
+]);
 /** Short keys that only count whole (`ts`, `t`), not as a word of a longer key (`allowImportingTsExtensions`). */
 const LOG_KEYS_WHOLE = new Set(['ts', 't', 'time', '@t']);
 /** Keys named after a level (`{"debug": "Calling MCP tool …"}`) count when their value reads as a message, not as a version. */
@@ -376,7 +427,8 @@ export async function screenText(head: Buffer, opts: { name: string; complete: b
   const { lines: raw, all } = await headLines(head);
   // The last line of a cut head may be cut too; leave it out of the line facts.
   const lines = (opts.complete || !all ? raw : raw.slice(0, -1)).map((l) => stripAnsi(l.text).text);
-  if (lines.every((l) => l.trim() === '')) return opts.complete ? skip('empty', 'holds only whitespace') : skip('not-a-log', `no text in its first ${Math.round(head.length / 1024)} KiB but blank lines`);
+  if (lines.every((l) => l.trim() === ''))
+    return opts.complete ? skip('empty', 'holds only whitespace') : skip('not-a-log', `no text in its first ${Math.round(head.length / 1024)} KiB but blank lines`);
   const text = lines.slice(0, 50).join('\n');
   for (const o of OWN_OUTPUT) if (o.re.test(text)) return skip('not-a-log', o.what);
   // HAR, OTLP and other whole-file documents the parsers read.
@@ -391,13 +443,25 @@ export async function screenText(head: Buffer, opts: { name: string; complete: b
     } catch {
       /* JSON lines, a cut dump, or not JSON: read line by line below */
     }
-    if (parsed) return jsonHasLogContent(doc) ? LOG : skip('not-a-log', 'one JSON document with no log field (time, level, message, error, status) and no error text: configuration or data, not a log');
+    if (parsed)
+      return jsonHasLogContent(doc)
+        ? LOG
+        : skip('not-a-log', 'one JSON document with no log field (time, level, message, error, status) and no error text: configuration or data, not a log');
   }
   const facts = lineFacts(lines);
-  if (isMarkdown(facts)) return skip('not-a-log', `a Markdown document (${facts.nonBlank} lines of headings, lists, tables or prose), not a log; paste the log lines it quotes into a .log file to analyse them`);
+  if (isMarkdown(facts))
+    return skip(
+      'not-a-log',
+      `a Markdown document (${facts.nonBlank} lines of headings, lists, tables or prose), not a log; paste the log lines it quotes into a .log file to analyse them`,
+    );
   const proseDoc = facts.nonBlank >= PROSE_MIN_LINES && facts.prose >= 0.6 * facts.nonBlank;
   // Stop parsing as soon as the answer is known: a strong line settles it, and so does a weak one unless it reads as prose.
-  const ev = await evidenceOf(opts.complete ? head : head.subarray(0, head.lastIndexOf(10) + 1 || head.length), opts.name, opts.formats, (e) => e.strong > 0 || (!proseDoc && e.weak > 0));
+  const ev = await evidenceOf(
+    opts.complete ? head : head.subarray(0, head.lastIndexOf(10) + 1 || head.length),
+    opts.name,
+    opts.formats,
+    (e) => e.strong > 0 || (!proseDoc && e.weak > 0),
+  );
   if (ev.strong > 0) return LOG;
   if (proseDoc) return skip('not-a-log', `prose: ${facts.prose} of its ${facts.nonBlank} lines are sentences, and no line has a timestamp or a known log format`);
   if (ev.weak > 0) return LOG;

@@ -11,7 +11,13 @@ import { ingestIntoStore, type IngestOptions } from './pipeline.ts';
 import { sessionPseudonym } from '../triage/redact/index.ts';
 
 const formats = loadFormats({});
-const entry = (name: string, text: string): InputEntry => ({ name, size: Buffer.byteLength(text), async *open() { yield Buffer.from(text); } });
+const entry = (name: string, text: string): InputEntry => ({
+  name,
+  size: Buffer.byteLength(text),
+  async *open() {
+    yield Buffer.from(text);
+  },
+});
 
 const SESSION = '3f2a9c1e-7d3a-4e55-9c61-2a4b6d8e0f13';
 const LOG = [
@@ -33,7 +39,12 @@ afterAll(async () => {
 });
 
 async function ingest(mode: 'standard' | 'strict' | undefined, plan: Partial<IngestOptions> = {}, text = LOG, id = store.newIncidentId()) {
-  await ingestIntoStore(store, id, 'tiers', [entry('app.log', text), entry('other.log', text.replace(/alice/g, 'bob'))], { key: TEST_KEY, formats, ...(mode ? { mode } : {}), ...plan });
+  await ingestIntoStore(store, id, 'tiers', [entry('app.log', text), entry('other.log', text.replace(/alice/g, 'bob'))], {
+    key: TEST_KEY,
+    formats,
+    ...(mode ? { mode } : {}),
+    ...plan,
+  });
   const rows = await store.query<{ text: string; message: string }>('SELECT text, message FROM events WHERE incident_id = $id ORDER BY seq', { id });
   return { id, all: rows.map((r) => `${r.text}\n${r.message}`).join('\n') };
 }
@@ -59,7 +70,18 @@ describe('what the database holds', () => {
 
     it(`strict (${plan}): everything gone`, async () => {
       const { id, all } = await ingest('strict', opts);
-      for (const v of [SESSION, 'ghp_Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4', 'Wint3rIsC0ming-42', 'alice@example.com', 'mcp.acme-corp.internal', '10.42.7.19', 'Jane Roe', '/home/alice', 'db.corp.internal']) expect(all).not.toContain(v);
+      for (const v of [
+        SESSION,
+        'ghp_Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4',
+        'Wint3rIsC0ming-42',
+        'alice@example.com',
+        'mcp.acme-corp.internal',
+        '10.42.7.19',
+        'Jane Roe',
+        '/home/alice',
+        'db.corp.internal',
+      ])
+        expect(all).not.toContain(v);
       expect(await store.privacyMode(id)).toBe('strict');
     });
   }
@@ -86,7 +108,9 @@ describe('the final sweep of secrets found late', () => {
 
   it('in a large incident, the rewritten line stays findable through the skip index', async () => {
     const filler = Array.from({ length: 12_000 }, (_, i) => `2026-03-14T09:27:${String(i % 60).padStart(2, '0')}.000Z INFO tick ${i} ok`);
-    const text = ['2026-03-14T09:26:10.100Z INFO retrying login with Wint3rIsC0ming-42 now', ...filler, '2026-03-14T09:30:00.000Z DEBUG config password=Wint3rIsC0ming-42'].join('\n');
+    const text = ['2026-03-14T09:26:10.100Z INFO retrying login with Wint3rIsC0ming-42 now', ...filler, '2026-03-14T09:30:00.000Z DEBUG config password=Wint3rIsC0ming-42'].join(
+      '\n',
+    );
     const id = store.newIncidentId();
     await ingestIntoStore(store, id, 'big', [entry('big.log', text)], { key: TEST_KEY, formats, workers: 0 });
     const found = await queryEvents(store, id, { q: 'login with [REDACTED:secret-key]', limit: 10, offset: 0 } as never);

@@ -46,7 +46,13 @@ function synthetic(): string {
     if (i % 5 === 0) lines.push(`${t} INFO retrying login with ${pw} for alice`);
     if (i % 5 === 3) lines.push(`${t} DEBUG config password=${pw} user=alice`);
     if (i % 11 === 0) lines.push(`${t} DEBUG Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0`, `    .dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U${i}`);
-    if (i % 37 === 0) lines.push(`${t} ERROR key -----BEGIN RSA PRIVATE KEY-----`, 'MIIEowIBAAKCAQEA7bq0yX1c2m3n4b5v6c7x8z9a0s1d2f3g4h5j6k7l8', 'q0w9e8r7t6y5u4i3o2p1a0s9d8f7g6h5j4k3l2', '-----END RSA PRIVATE KEY-----');
+    if (i % 37 === 0)
+      lines.push(
+        `${t} ERROR key -----BEGIN RSA PRIVATE KEY-----`,
+        'MIIEowIBAAKCAQEA7bq0yX1c2m3n4b5v6c7x8z9a0s1d2f3g4h5j6k7l8',
+        'q0w9e8r7t6y5u4i3o2p1a0s9d8f7g6h5j4k3l2',
+        '-----END RSA PRIVATE KEY-----',
+      );
     if (i % 13 === 0) lines.push('  "name": "mcp-session-id",', `  "value": "5d1c9b7e-3f2a-4c8d-9e10-aa55bb66${String(1000 + i).slice(-4)}"`);
     lines.push(`${t} INFO request ${i} completed in ${i % 97} ms`);
   }

@@ -74,7 +74,8 @@ export function diagnoseNetwork(e: unknown, where: { host: string; port: number;
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `TLS: the certificate does not name ${where.host} (wrong host name, or a proxy presenting its default certificate)`;
   }
-  if (isTimeout(e)) return `no answer within ${Math.round(where.timeoutMs / 1000)} s from ${hp}: a firewall dropping packets, a wrong host/port, or a server/proxy that accepts but never answers`;
+  if (isTimeout(e))
+    return `no answer within ${Math.round(where.timeoutMs / 1000)} s from ${hp}: a firewall dropping packets, a wrong host/port, or a server/proxy that accepts but never answers`;
   return `network error${code ? ` ${code}` : ''}: ${innermostMessage(e)}`;
 }
 
@@ -112,8 +113,7 @@ export function diagnoseHttp(x: Exchange, ctx: HttpContext): string {
   const html = htmlish(x);
   const rpc = jsonRpcError(x);
   const modelApi = /\/v1\/?$/.test(ctx.url.pathname) ? ' The URL ends in /v1: that looks like a model API base URL, not an MCP endpoint.' : '';
-  if (s >= 300 && s < 400)
-    return `${s} redirect${x.location ? ` to ${x.location}` : ''}: the endpoint moved (or http→https, or a login page); probe the final URL directly`;
+  if (s >= 300 && s < 400) return `${s} redirect${x.location ? ` to ${x.location}` : ''}: the endpoint moved (or http→https, or a login page); probe the final URL directly`;
   if (s === 401)
     return ctx.bearerSent
       ? `401: credentials — the token was refused (expired, revoked, wrong audience, or for another server)`

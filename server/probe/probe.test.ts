@@ -46,7 +46,9 @@ describe('runProbe: healthy servers', () => {
     expect(step(r, 'initialize').evidence).toMatch(/protocol 2025-11-25; server orders-mcp 1\.4\.2; session assigned sess_[a-z2-7]{10,}/);
     expect(step(r, 'initialize').sessionIdSent).toBe(false);
     expect(step(r, 'initialize').requestHeaders).toEqual({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
-    expect(step(r, 'tools/list').evidence).toMatch(/^5 tools in 2 pages \(nextCursor followed\): get_order \(read-only\), create_order, delete_order \(destructive\), ping_backend, slow_lookup \(read-only\)$/);
+    expect(step(r, 'tools/list').evidence).toMatch(
+      /^5 tools in 2 pages \(nextCursor followed\): get_order \(read-only\), create_order, delete_order \(destructive\), ping_backend, slow_lookup \(read-only\)$/,
+    );
     expect(step(r, 'tools/call').evidence).toMatch(/complete result received: isError=false, 1 content item \(text\)/);
     expect(step(r, 'close').evidence).toMatch(/#1 DELETE \/mcp → 200 \(session ended\); #2 DELETE \/mcp → 200/);
 
@@ -108,7 +110,7 @@ describe('runProbe: failures name the step and what it means', () => {
     expect(step(r, 'reach').diagnosis).toMatch(/^connection refused: nothing listens on 127\.0\.0\.1:\d+/);
   });
 
-  it('server restarted under an old session: the probe\'s own fresh initialize succeeds and sends no old session id', async () => {
+  it("server restarted under an old session: the probe's own fresh initialize succeeds and sends no old session id", async () => {
     const s = await server({ mode: 'stateful' });
     // An application's client holds a session…
     const app = new Client({ name: 'host-app', version: '1' });
@@ -187,7 +189,9 @@ describe('runProbe: failures name the step and what it means', () => {
     const s = await server({ mode: 'stateful', bearer: token });
     const denied = await probe(s.url);
     expect(denied.failedStep).toBe('initialize');
-    expect(step(denied, 'initialize').diagnosis).toMatch(/^401: credentials — the server wants a token \(WWW-Authenticate present\); give it via MCP_TRIAGE_BEARER or --bearer-stdin/);
+    expect(step(denied, 'initialize').diagnosis).toMatch(
+      /^401: credentials — the server wants a token \(WWW-Authenticate present\); give it via MCP_TRIAGE_BEARER or --bearer-stdin/,
+    );
 
     const events: ProbeLogEvent[] = [];
     const r = await probe(s.url, { bearer: token, onEvent: (e) => events.push(e) });
@@ -308,14 +312,27 @@ describe('runProbe: only read-only calls', () => {
 });
 
 describe('diagnoses (pure)', () => {
-  const x = (o: Partial<Exchange>): Exchange => ({ seq: 1, connection: 1, method: 'POST', url: 'http://h/mcp', requestHeaders: {}, rpc: [{ method: 'initialize', id: 0 }], startedAt: 0, ...o });
+  const x = (o: Partial<Exchange>): Exchange => ({
+    seq: 1,
+    connection: 1,
+    method: 'POST',
+    url: 'http://h/mcp',
+    requestHeaders: {},
+    rpc: [{ method: 'initialize', id: 0 }],
+    startedAt: 0,
+    ...o,
+  });
   const ctx = { firstInitialize: true, carriedSession: false, bearerSent: false, url: new URL('http://h/mcp') };
   it('HTML 404 from a proxy is a route problem', () => {
-    expect(diagnoseHttp(x({ status: 404, contentType: 'text/html', serverHeader: 'nginx/1.22.1', bodySnippet: '<html><head><title>404 Not Found</title>' }), ctx)).toMatch(/^HTML 404 from nginx: the path or proxy route is wrong/);
+    expect(diagnoseHttp(x({ status: 404, contentType: 'text/html', serverHeader: 'nginx/1.22.1', bodySnippet: '<html><head><title>404 Not Found</title>' }), ctx)).toMatch(
+      /^HTML 404 from nginx: the path or proxy route is wrong/,
+    );
     expect(diagnoseHttp(x({ status: 404, contentType: 'text/html' }), { ...ctx, url: new URL('http://h/v1') })).toMatch(/model API base URL/);
   });
   it('a 404 for a session just assigned means the server lost it', () => {
-    expect(diagnoseHttp(x({ status: 404, contentType: 'application/json', bodySnippet: '{"error":{"code":-32001}}' }), { ...ctx, firstInitialize: false, carriedSession: true })).toMatch(/lost the session/);
+    expect(
+      diagnoseHttp(x({ status: 404, contentType: 'application/json', bodySnippet: '{"error":{"code":-32001}}' }), { ...ctx, firstInitialize: false, carriedSession: true }),
+    ).toMatch(/lost the session/);
   });
   it('proxy statuses and credentials', () => {
     expect(diagnoseHttp(x({ status: 502, serverHeader: 'nginx' }), ctx)).toMatch(/^502 from nginx: the proxy could not reach the upstream/);

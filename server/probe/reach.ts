@@ -31,18 +31,18 @@ export async function reach(url: URL, timeoutMs: number): Promise<ReachOutcome> 
   try {
     if (!isIP(host)) {
       const t0 = performance.now();
-      const addrs = await Promise.race([
-        lookup(host, { all: true }),
-        new Promise<never>((_, rej) => setTimeout(() => rej(timeoutError(timeoutMs)), timeoutMs).unref()),
-      ]);
+      const addrs = await Promise.race([lookup(host, { all: true }), new Promise<never>((_, rej) => setTimeout(() => rej(timeoutError(timeoutMs)), timeoutMs).unref())]);
       address = addrs[0]!.address;
-      parts.push(`DNS ${host} → ${addrs.map((a) => a.address).slice(0, 3).join(', ')} (${Math.round(performance.now() - t0)} ms)`);
+      parts.push(
+        `DNS ${host} → ${addrs
+          .map((a) => a.address)
+          .slice(0, 3)
+          .join(', ')} (${Math.round(performance.now() - t0)} ms)`,
+      );
     }
     const t1 = performance.now();
     const sock = await new Promise<Socket | TLSSocket>((resolve, reject) => {
-      const s: Socket = https
-        ? tlsConnect({ host: address, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
-        : tcpConnect({ host: address, port });
+      const s: Socket = https ? tlsConnect({ host: address, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }) : tcpConnect({ host: address, port });
       const timer = setTimeout(() => {
         s.destroy();
         reject(timeoutError(timeoutMs));
@@ -62,7 +62,9 @@ export async function reach(url: URL, timeoutMs: number): Promise<ReachOutcome> 
       const t = sock as TLSSocket;
       const cert = t.getPeerCertificate();
       const cn = cert?.subject?.CN;
-      parts.push(`TLS ${t.getProtocol() ?? '?'} to ${address}:${port} in ${ms} ms${cn ? `, certificate CN=${cn}` : ''}${cert?.valid_to ? ` valid until ${new Date(cert.valid_to).toISOString().slice(0, 10)}` : ''}`);
+      parts.push(
+        `TLS ${t.getProtocol() ?? '?'} to ${address}:${port} in ${ms} ms${cn ? `, certificate CN=${cn}` : ''}${cert?.valid_to ? ` valid until ${new Date(cert.valid_to).toISOString().slice(0, 10)}` : ''}`,
+      );
     } else parts.push(`TCP ${address}:${port} connected in ${ms} ms`);
     sock.destroy();
     return { ok: true, evidence: parts.join('; '), host, port };

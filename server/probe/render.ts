@@ -28,8 +28,7 @@ export function renderProbe(r: ProbeResult): string {
   const facts = [r.transport, r.protocolVersion ? `protocol ${r.protocolVersion}` : null, r.protocolVersion ? (r.sessionAssigned ? 'session assigned' : 'no session') : null]
     .filter(Boolean)
     .join(', ');
-  if (r.ok && r.isError)
-    out.push(`OK with a warning: transport and session work (${facts}), but the tool answered isError=true; check --args or the tool's own backend`);
+  if (r.ok && r.isError) out.push(`OK with a warning: transport and session work (${facts}), but the tool answered isError=true; check --args or the tool's own backend`);
   else if (r.ok) out.push(`OK: every step passed (${facts})`);
   else if (r.refused) out.push(`REFUSED: ${r.refused.tool} was not called (${r.refused.reason}); nothing that may write was sent`);
   else out.push(`FAILED at ${r.failedStep}${facts ? ` (${facts})` : ''}`);

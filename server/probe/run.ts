@@ -207,8 +207,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
 
   /** The diagnosis of a failure inside an MCP step, from the exchange that failed or the error. */
   const diagnose = (e: unknown, conn: number, fromSeq: number, carriedSession: boolean, firstInitialize: boolean): { diagnosis: string; failing?: Exchange } => {
-    const bad = (x: Exchange) =>
-      x.error !== undefined || (x.status !== undefined && (x.status >= 300 || /text\/html/i.test(x.contentType ?? ''))) ;
+    const bad = (x: Exchange) => x.error !== undefined || (x.status !== undefined && (x.status >= 300 || /text\/html/i.test(x.contentType ?? '')));
     // The optional GET stream answering 405 is allowed by the spec; prefer the request that failed.
     const xs = exchanges.since(conn, fromSeq).filter((x) => bad(x) && !(x.method === 'GET' && x.status === 405));
     const failing = [...xs].reverse().find((x) => x.method !== 'GET') ?? xs[xs.length - 1];
@@ -225,10 +224,18 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       const pending = [...exchanges.since(conn, fromSeq)].reverse().find((x) => x.method === 'POST' && x.rpc.some((r) => r.id !== undefined));
       const secs = `${timeoutMs / 1000} s`;
       if (pending && pending.status === undefined)
-        return { failing: pending, diagnosis: `no response headers within ${secs}: the server or a proxy accepted the request but never answered (a hung server, or a proxy waiting on a dead upstream)` };
+        return {
+          failing: pending,
+          diagnosis: `no response headers within ${secs}: the server or a proxy accepted the request but never answered (a hung server, or a proxy waiting on a dead upstream)`,
+        };
       if (pending)
-        return { failing: pending, diagnosis: `response headers arrived (${pending.status} ${pending.contentType?.split(';')[0] ?? ''}) but the JSON-RPC reply did not complete within ${secs}: the stream stalled or was cut (proxy buffering or read timeout, a hung tool)` };
-      return { diagnosis: `no complete answer within ${secs}: the server or a proxy accepted the request but the reply stalled or was cut (proxy buffering or read timeout, a hung server)` };
+        return {
+          failing: pending,
+          diagnosis: `response headers arrived (${pending.status} ${pending.contentType?.split(';')[0] ?? ''}) but the JSON-RPC reply did not complete within ${secs}: the stream stalled or was cut (proxy buffering or read timeout, a hung tool)`,
+        };
+      return {
+        diagnosis: `no complete answer within ${secs}: the server or a proxy accepted the request but the reply stalled or was cut (proxy buffering or read timeout, a hung server)`,
+      };
     }
     const code = errorCode(e);
     const msg = innermostMessage(e);
@@ -248,7 +255,8 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       ...(requestInit ? { requestInit } : {}),
       reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
     });
-  const newLegacy = (n: number) => new SSEClientTransport(url, { fetch: exchanges.fetchFor(n), ...(requestInit ? { requestInit, eventSourceInit: { fetch: exchanges.fetchFor(n) } } : {}) });
+  const newLegacy = (n: number) =>
+    new SSEClientTransport(url, { fetch: exchanges.fetchFor(n), ...(requestInit ? { requestInit, eventSourceInit: { fetch: exchanges.fetchFor(n) } } : {}) });
   const newClient = () => {
     const c = new Client({ name: opts.clientName ?? 'mcp-triage-probe', version: '0.1.0' }, { capabilities: {} });
     c.onerror = () => {
@@ -311,16 +319,32 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     result.ok = steps.length > 0 && steps.every((s) => s.ok);
     result.exitCode = result.refused ? 1 : result.ok ? 0 : 3;
     current = 'done';
-    emit({ level: result.ok ? (result.isError ? 'warn' : 'info') : 'error', msg: `probe done: ${result.ok ? (result.isError ? 'every step passed; the tool reported an application error' : 'every step passed') : result.refused ? `refused at ${result.failedStep}` : `FAILED at ${result.failedStep}`} (exit ${result.exitCode})`, step: 'done', ok: result.ok });
+    emit({
+      level: result.ok ? (result.isError ? 'warn' : 'info') : 'error',
+      msg: `probe done: ${result.ok ? (result.isError ? 'every step passed; the tool reported an application error' : 'every step passed') : result.refused ? `refused at ${result.failedStep}` : `FAILED at ${result.failedStep}`} (exit ${result.exitCode})`,
+      step: 'done',
+      ok: result.ok,
+    });
     return result;
   };
 
-  emit({ level: 'info', msg: `mcp-triage probe start: StreamableHTTPClientTransport (legacy HTTP+SSE detected if needed) to ${url.href}, ${connections} connection(s)${opts.tool ? `, tool ${opts.tool}` : ', no tool call'}`, step: 'start', url: pathOf(url.href) });
+  emit({
+    level: 'info',
+    msg: `mcp-triage probe start: StreamableHTTPClientTransport (legacy HTTP+SSE detected if needed) to ${url.href}, ${connections} connection(s)${opts.tool ? `, tool ${opts.tool}` : ', no tool call'}`,
+    step: 'start',
+    url: pathOf(url.href),
+  });
 
   // ---- reach ----
   {
     const { value: r, ms } = await timed('reach', () => reach(url, timeoutMs));
-    push({ name: 'reach', ok: r.ok, ms, evidence: r.evidence, ...(r.ok ? {} : { diagnosis: diagnoseNetwork(r.error, { host, port, timeoutMs, https: url.protocol === 'https:' }) }) });
+    push({
+      name: 'reach',
+      ok: r.ok,
+      ms,
+      evidence: r.evidence,
+      ...(r.ok ? {} : { diagnosis: diagnoseNetwork(r.error, { host, port, timeoutMs, https: url.protocol === 'https:' }) }),
+    });
     if (!r.ok) return finish();
   }
 
@@ -337,7 +361,15 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       if (okInit && ex) evidence = `${describeExchange(okInit)}${okInit.assignedSessionId ? `, session assigned ${okInit.assignedSessionId}` : ''}; then ${evidence}`;
       if (ex) evidence += `; request headers ${headerLine(ex.requestHeaders)}`;
       if (o.legacyFailure) evidence += `; legacy HTTP+SSE fallback tried: ${describeExchange(o.legacyFailure)}`;
-      push({ name: 'initialize', ok: false, ms, evidence, diagnosis: d.diagnosis, connection: 1, ...(ex ? { requestHeaders: ex.requestHeaders, sessionIdSent: 'mcp-session-id' in ex.requestHeaders } : {}) });
+      push({
+        name: 'initialize',
+        ok: false,
+        ms,
+        evidence,
+        diagnosis: d.diagnosis,
+        connection: 1,
+        ...(ex ? { requestHeaders: ex.requestHeaders, sessionIdSent: 'mcp-session-id' in ex.requestHeaders } : {}),
+      });
       return finish();
     }
     first = o.conn;
@@ -361,10 +393,23 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       const value = await listAll(first.client, timeoutMs);
       const ms = Math.round(performance.now() - t0);
       tools = value.tools;
-      push({ name: 'tools/list', ok: true, ms, connection: 1, evidence: `${tools.length} tool${tools.length === 1 ? '' : 's'} in ${value.pages} page${value.pages === 1 ? '' : 's'}${value.pages > 1 ? ' (nextCursor followed)' : ''}${tools.length ? ': ' + toolNames(tools) : ''}` });
+      push({
+        name: 'tools/list',
+        ok: true,
+        ms,
+        connection: 1,
+        evidence: `${tools.length} tool${tools.length === 1 ? '' : 's'} in ${value.pages} page${value.pages === 1 ? '' : 's'}${value.pages > 1 ? ' (nextCursor followed)' : ''}${tools.length ? ': ' + toolNames(tools) : ''}`,
+      });
     } catch (e) {
       const d = diagnose(e, 1, fromSeq, !!first.sessionId, false);
-      push({ name: 'tools/list', ok: false, ms: Math.round(performance.now() - t0), connection: 1, evidence: d.failing ? describeExchange(d.failing) : `tools/list failed: ${clip(innermostMessage(e), 160)}`, diagnosis: d.diagnosis });
+      push({
+        name: 'tools/list',
+        ok: false,
+        ms: Math.round(performance.now() - t0),
+        connection: 1,
+        evidence: d.failing ? describeExchange(d.failing) : `tools/list failed: ${clip(innermostMessage(e), 160)}`,
+        diagnosis: d.diagnosis,
+      });
       return finish();
     }
   }
@@ -426,7 +471,15 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     if (!o.conn) {
       const d = diagnose(o.error, n, 0, false, true);
       const ex = o.failing ?? d.failing;
-      push({ name: 'second-connection', ok: false, ms: ms(), connection: n, evidence: `new client #${n}: initialize ${ex ? describeExchange(ex) : `failed: ${clip(innermostMessage(o.error), 160)}`}`, diagnosis: `initialize on a fresh connection: ${d.diagnosis}`, ...(ex ? { requestHeaders: ex.requestHeaders, sessionIdSent: 'mcp-session-id' in ex.requestHeaders } : {}) });
+      push({
+        name: 'second-connection',
+        ok: false,
+        ms: ms(),
+        connection: n,
+        evidence: `new client #${n}: initialize ${ex ? describeExchange(ex) : `failed: ${clip(innermostMessage(o.error), 160)}`}`,
+        diagnosis: `initialize on a fresh connection: ${d.diagnosis}`,
+        ...(ex ? { requestHeaders: ex.requestHeaders, sessionIdSent: 'mcp-session-id' in ex.requestHeaders } : {}),
+      });
       return finish();
     }
     const c = o.conn;
@@ -437,7 +490,15 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     if (c.sessionId) parts.push(`session ${c.sessionId}${first.sessionId ? ` (first: ${first.sessionId})` : ''}`);
     else parts.push('no session assigned');
     if (c.sessionId && c.sessionId === first.sessionId) {
-      push({ name: 'second-connection', ok: false, ms: ms(), connection: n, evidence: parts.join('; '), diagnosis: 'the server handed out the same session id to two independent connections: sessions are not isolated', ...(init ? { requestHeaders: init.requestHeaders, sessionIdSent: sent } : {}) });
+      push({
+        name: 'second-connection',
+        ok: false,
+        ms: ms(),
+        connection: n,
+        evidence: parts.join('; '),
+        diagnosis: 'the server handed out the same session id to two independent connections: sessions are not isolated',
+        ...(init ? { requestHeaders: init.requestHeaders, sessionIdSent: sent } : {}),
+      });
       return finish();
     }
     const fromSeq = exchanges.lastSeq;
@@ -458,11 +519,26 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
       if (r.isError) warning = TOOL_ERROR_WARNING;
       parts.push(`${callTool.name}: ${r.evidence}`);
       if (!r.ok) {
-        push({ name: 'second-connection', ok: false, ms: ms(), connection: n, evidence: parts.join('; '), diagnosis: `tools/call on a fresh connection: ${r.diagnosis ?? 'failed'}` });
+        push({
+          name: 'second-connection',
+          ok: false,
+          ms: ms(),
+          connection: n,
+          evidence: parts.join('; '),
+          diagnosis: `tools/call on a fresh connection: ${r.diagnosis ?? 'failed'}`,
+        });
         return finish();
       }
     } else if (callTool) parts.push(`${callTool.name} not called again (it may write)`);
-    push({ name: 'second-connection', ok: true, ms: ms(), connection: n, evidence: parts.join('; '), ...(warning ? { warning } : {}), ...(init ? { requestHeaders: init.requestHeaders, sessionIdSent: sent } : {}) });
+    push({
+      name: 'second-connection',
+      ok: true,
+      ms: ms(),
+      connection: n,
+      evidence: parts.join('; '),
+      ...(warning ? { warning } : {}),
+      ...(init ? { requestHeaders: init.requestHeaders, sessionIdSent: sent } : {}),
+    });
   }
 
   // ---- close ----
@@ -535,7 +611,10 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
           diagnosis ??= d.failing?.status === 404 ? d.diagnosis : `ending the session failed: ${d.diagnosis}`;
         }
         const del = exchanges.since(c.n, fromSeq).find((x) => x.method === 'DELETE');
-        if (del) parts.push(`${label}${describeExchange(del)}${del.status === 405 ? ' (the server does not allow explicit termination: fine)' : del.status !== undefined && del.status < 300 ? ' (session ended)' : ''}`);
+        if (del)
+          parts.push(
+            `${label}${describeExchange(del)}${del.status === 405 ? ' (the server does not allow explicit termination: fine)' : del.status !== undefined && del.status < 300 ? ' (session ended)' : ''}`,
+          );
         else parts.push(`${label}DELETE not completed`);
       } else if (c.kind === 'legacy-sse') parts.push(`${label}closed the SSE stream (the legacy transport has no DELETE)`);
       else parts.push(`${label}no session to end (the server assigned none); transport closed`);
@@ -613,4 +692,3 @@ function initEvidence(c: Conn, r: ProbeResult, fallbackReason: string | undefine
   parts.push(sent ? 'an Mcp-Session-Id WAS sent' : 'no Mcp-Session-Id sent (a fresh session, nothing stale)');
   return { evidence: parts.join('; '), ...(x ? { requestHeaders: x.requestHeaders } : {}), sessionIdSent: sent };
 }
-

@@ -281,7 +281,14 @@ export class Utf8Column {
       }
     }
     this.pieces = [];
-    return makeData({ type: new Utf8(), length: rows, nullCount: this.validity.nulls, nullBitmap: this.validity.bitmap(rows), valueOffsets: this.offsets.subarray(0, rows + 1), data: values });
+    return makeData({
+      type: new Utf8(),
+      length: rows,
+      nullCount: this.validity.nulls,
+      nullBitmap: this.validity.bitmap(rows),
+      valueOffsets: this.offsets.subarray(0, rows + 1),
+      data: values,
+    });
   }
 }
 

@@ -4,7 +4,30 @@
 import type { Event } from '../../parsers/contract/event.ts';
 
 /** The columns rowToEvent reads, as one DuckDB JSON array per row (see Store.triageEvents). */
-export const JSON_FIELDS = ['file', 'line', 'end_line', 'source', 'format', 'kind', 'ts', 'level', 'message', 'text', 'http_method', 'http_path', 'http_status', 'request_id', 'rpc_id', 'rpc_method', 'tool', 'session', 'protocol_version', 'duration_ms', 'attrs', 'signals'] as const;
+export const JSON_FIELDS = [
+  'file',
+  'line',
+  'end_line',
+  'source',
+  'format',
+  'kind',
+  'ts',
+  'level',
+  'message',
+  'text',
+  'http_method',
+  'http_path',
+  'http_status',
+  'request_id',
+  'rpc_id',
+  'rpc_method',
+  'tool',
+  'session',
+  'protocol_version',
+  'duration_ms',
+  'attrs',
+  'signals',
+] as const;
 
 export function jsonRow(a: unknown[]): Record<string, unknown> {
   const r: Record<string, unknown> = {};
@@ -45,4 +68,3 @@ export function rowToEvent(r: Record<string, unknown>): Event {
     attrs: r.attrs ? (typeof r.attrs === 'string' ? JSON.parse(r.attrs) : (r.attrs as Event['attrs'])) : {},
   };
 }
-

@@ -9,10 +9,28 @@ import { Store } from './store.ts';
 const ID = 'inc_counts';
 const N = 6000;
 const ev = (i: number): Event => ({
-  file: 'x.log', line: i + 1, endLine: i + 1, source: 'server', format: 'fmt', kind: 'line', ts: 1_700_000_000_000 + i, level: null,
-  message: `m${i}`, text: `${['alpha', 'beta', 'gamma'][i % 3]} row ${i}`,
-  httpMethod: null, httpPath: null, httpStatus: null, requestId: null, rpcId: null, rpcMethod: null, tool: null, session: null,
-  protocolVersion: null, durationMs: null, signals: [], attrs: {},
+  file: 'x.log',
+  line: i + 1,
+  endLine: i + 1,
+  source: 'server',
+  format: 'fmt',
+  kind: 'line',
+  ts: 1_700_000_000_000 + i,
+  level: null,
+  message: `m${i}`,
+  text: `${['alpha', 'beta', 'gamma'][i % 3]} row ${i}`,
+  httpMethod: null,
+  httpPath: null,
+  httpStatus: null,
+  requestId: null,
+  rpcId: null,
+  rpcMethod: null,
+  tool: null,
+  session: null,
+  protocolVersion: null,
+  durationMs: null,
+  signals: [],
+  attrs: {},
 });
 
 let store: Store;
@@ -20,7 +38,10 @@ beforeAll(async () => {
   store = await Store.open(':memory:');
   await store.ingest(ID, 'counts', async (w) => {
     for (let i = 0; i < N; i++) w.write(ev(i));
-    return { files: [{ fileNo: 0, path: 'x.log', sha256: 'h', bytes: 1, source: 'server', format: 'fmt', lines: N, events: N, unparsed: 0, truncatedLines: 0, prefix: null }], redactions: {} };
+    return {
+      files: [{ fileNo: 0, path: 'x.log', sha256: 'h', bytes: 1, source: 'server', format: 'fmt', lines: N, events: N, unparsed: 0, truncatedLines: 0, prefix: null }],
+      redactions: {},
+    };
   });
 });
 afterAll(async () => {

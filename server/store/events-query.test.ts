@@ -45,9 +45,29 @@ async function expectSamePage(store: Store, id: string, filters: Partial<EventFi
 }
 
 const base = (over: Partial<Event>): Event => ({
-  file: 'x.log', line: 1, endLine: 1, source: 'server', format: 'fmt', kind: 'line', ts: null, level: null, message: '', text: '',
-  httpMethod: null, httpPath: null, httpStatus: null, requestId: null, rpcId: null, rpcMethod: null, tool: null, session: null,
-  protocolVersion: null, durationMs: null, signals: [], attrs: {}, ...over,
+  file: 'x.log',
+  line: 1,
+  endLine: 1,
+  source: 'server',
+  format: 'fmt',
+  kind: 'line',
+  ts: null,
+  level: null,
+  message: '',
+  text: '',
+  httpMethod: null,
+  httpPath: null,
+  httpStatus: null,
+  requestId: null,
+  rpcId: null,
+  rpcMethod: null,
+  tool: null,
+  session: null,
+  protocolVersion: null,
+  durationMs: null,
+  signals: [],
+  attrs: {},
+  ...over,
 });
 
 const ws = tempWorkspace();
@@ -91,7 +111,24 @@ describe('the columnar page on awkward rows', () => {
   const id = 'inc_awkward';
   const long = 'ü'.repeat(300_000) + '\u0000|,;\t\n\u001f' + 'x'.repeat(70_000);
   const texts = ['', 'a', 'exactly12byt', 'thirteen byte', 'ééééééé', '12345678901é', '\u0000', ',|;\t\n\u001e\u001f\u0000', '𝄞 non-BMP ✓', 'x'.repeat(4096)];
-  const rpcIds: (string | number)[] = [7, 0, -3, 123456789012345, 1.5, 1e21, 2 ** 53 + 2, '', 'abc', '7', 'with "quote"', 'back\\slash', 'é→x', '\u0000nul', 'lone \ud800 surrogate', 'new\nline'];
+  const rpcIds: (string | number)[] = [
+    7,
+    0,
+    -3,
+    123456789012345,
+    1.5,
+    1e21,
+    2 ** 53 + 2,
+    '',
+    'abc',
+    '7',
+    'with "quote"',
+    'back\\slash',
+    'é→x',
+    '\u0000nul',
+    'lone \ud800 surrogate',
+    'new\nline',
+  ];
   beforeAll(async () => {
     store = await Store.open(':memory:');
     const events: Event[] = [];
@@ -167,7 +204,7 @@ describe('the columnar page on awkward rows', () => {
     expect(await expectSamePage(store, id, { limit: 100_000 })).toBe(9008);
   });
 
-  it('keyset pages (after = the previous page\'s last key) give the same rows as offset pages', async () => {
+  it("keyset pages (after = the previous page's last key) give the same rows as offset pages", async () => {
     for (const filters of [{}, { source: 'client' as const }, { q: 'é' }]) {
       const limit = 357;
       const seen: unknown[] = [];
@@ -232,7 +269,12 @@ describe('deep offsets, located from a ts histogram', () => {
     expect(await expectSamePage(store, 'inc_reverse', { limit: 100_000 })).toBe(12_000);
   });
 
-  it.each([{ level: 'error' as const, offset: 8_000 }, { level: 'error' as const, offset: 21_000 }, { source: 'proxy' as const, offset: 19_950 }, { q: 'text 1', offset: 20_500 }])('filtered %j', async (f) => {
+  it.each([
+    { level: 'error' as const, offset: 8_000 },
+    { level: 'error' as const, offset: 21_000 },
+    { source: 'proxy' as const, offset: 19_950 },
+    { q: 'text 1', offset: 20_500 },
+  ])('filtered %j', async (f) => {
     await expectSamePage(store, id, { ...f, limit: 100 });
   });
 

@@ -78,7 +78,12 @@ export function compileFilters(
   if (f.level) {
     // A level filter means "this level or worse", as in every log viewer.
     const order = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-    where.push(`level IN (${order.slice(order.indexOf(f.level)).map((l) => `'${l}'`).join(', ')})`);
+    where.push(
+      `level IN (${order
+        .slice(order.indexOf(f.level))
+        .map((l) => `'${l}'`)
+        .join(', ')})`,
+    );
   }
   if (f.rpcId !== undefined && f.rpcId !== '') {
     where.push('(rpc_id = $rpcId OR rpc_id = $rpcIdStr)');
@@ -194,7 +199,11 @@ async function keyAtRank(c: DuckDBConnection, where: string, p: Params, rank: nu
     let hi = lo + 2 ** COARSE_SHIFT;
     const q: Params = { ...p, lo, hi };
     if (n > REFINE_ROWS) {
-      const fine = await rows<{ b: bigint; n: bigint }>(c, `SELECT ts >> ${FINE_SHIFT} AS b, count(*) AS n FROM events WHERE ${where} AND ts >= $lo AND ts < $hi GROUP BY b ORDER BY b`, q);
+      const fine = await rows<{ b: bigint; n: bigint }>(
+        c,
+        `SELECT ts >> ${FINE_SHIFT} AS b, count(*) AS n FROM events WHERE ${where} AND ts >= $lo AND ts < $hi GROUP BY b ORDER BY b`,
+        q,
+      );
       for (const f of fine) {
         const m = num(f.n);
         if (r >= m) {
@@ -382,10 +391,20 @@ export const planStats = { windowed: 0 };
  * matches. A full page inside the window is the page: every row outside it sorts later.
  * Undefined: the window grew to everything (the caller runs the plain query, NULL ts included).
  */
-async function windowedKeys(c: DuckDBConnection, store: Store, base: string, after: string | null, whereAfter: string, p: Params, f: EventFilters): Promise<PageKeys | null | undefined> {
+async function windowedKeys(
+  c: DuckDBConnection,
+  store: Store,
+  base: string,
+  after: string | null,
+  whereAfter: string,
+  p: Params,
+  f: EventFilters,
+): Promise<PageKeys | null | undefined> {
   const need = f.offset + f.limit;
   const histSql = `SELECT ts >> ${COARSE_SHIFT} AS b, count(*) AS n FROM events WHERE ${after ? `${base} AND ${after}` : base} AND ts IS NOT NULL GROUP BY b ORDER BY b`;
-  const hist = await memoised(store, JSON.stringify(['hist', await incidentVersion(c, String(p.id)), histSql, used(histSql, p)]), () => rows<{ b: bigint; n: bigint }>(c, histSql, p));
+  const hist = await memoised(store, JSON.stringify(['hist', await incidentVersion(c, String(p.id)), histSql, used(histSql, p)]), () =>
+    rows<{ b: bigint; n: bigint }>(c, histSql, p),
+  );
   const rowsWithTs = hist.reduce((s, h) => s + num(h.n), 0);
   for (let w = Math.max(need * WINDOW_FACTOR, MIN_WINDOW); w < rowsWithTs; w *= 8) {
     let cum = 0;
@@ -552,24 +571,29 @@ async function readPage(c: DuckDBConnection, where: string, params: Params, plan
     ${ORDER}`;
   let row0 = 0;
   let lastChunk: DuckDBDataChunk | null = null;
-  const r = await readColumns(await c.stream(sql, used(sql, p)), PAGE_COLUMNS.map((col) => col.kind), n, (column, chunk) => {
-    if (chunk !== lastChunk) {
-      if (lastChunk) row0 += lastChunk.rowCount;
-      lastChunk = chunk;
-    }
-    if (column !== RPC_COL) return undefined;
-    // Ids SQL could not decode: decode them here, as the row path always did.
-    const slow = validRows(chunk, RPC_SLOW_COL);
-    if (!slow.length) return undefined;
-    const vec = chunk.getColumnVector(RPC_SLOW_COL);
-    const values = new Map<number, string>();
-    for (const i of slow) {
-      const raw = String(vec.getItem(i));
-      values.set(i, String(JSON.parse(raw)));
-      rpcRaw.set(row0 + i, raw);
-    }
-    return (i) => values.get(i);
-  });
+  const r = await readColumns(
+    await c.stream(sql, used(sql, p)),
+    PAGE_COLUMNS.map((col) => col.kind),
+    n,
+    (column, chunk) => {
+      if (chunk !== lastChunk) {
+        if (lastChunk) row0 += lastChunk.rowCount;
+        lastChunk = chunk;
+      }
+      if (column !== RPC_COL) return undefined;
+      // Ids SQL could not decode: decode them here, as the row path always did.
+      const slow = validRows(chunk, RPC_SLOW_COL);
+      if (!slow.length) return undefined;
+      const vec = chunk.getColumnVector(RPC_SLOW_COL);
+      const values = new Map<number, string>();
+      for (const i of slow) {
+        const raw = String(vec.getItem(i));
+        values.set(i, String(JSON.parse(raw)));
+        rpcRaw.set(row0 + i, raw);
+      }
+      return (i) => values.get(i);
+    },
+  );
   const cols = r.columns;
   const vectors: Record<string, Vector> = {};
   PAGE_COLUMNS.forEach((col, i) => {
@@ -589,7 +613,10 @@ function emptyPage(): EventPage {
       continue;
     }
     const type = col.kind === 'float64' ? new Float64() : col.kind === 'int32' ? new Int32() : col.kind === 'timestampMs' ? new TimestampMillisecond() : new Utf8();
-    const data = type instanceof Utf8 ? makeData({ type, length: 0, valueOffsets: new Int32Array(1), data: new Uint8Array(0) }) : makeData({ type, length: 0, data: new Uint8Array(0) } as never);
+    const data =
+      type instanceof Utf8
+        ? makeData({ type, length: 0, valueOffsets: new Int32Array(1), data: new Uint8Array(0) })
+        : makeData({ type, length: 0, data: new Uint8Array(0) } as never);
     vectors[col.name] = makeVector(data as Data);
   }
   return new EventPage(new Table(vectors), new Uint8Array(0), new Map());
@@ -783,7 +810,16 @@ function utf8Column<R>(values: readonly R[], pick: (r: R) => string | null | und
   if (chars < 256 << 20) {
     const joined = Buffer.from(parts.join(''), 'utf8');
     if (joined.length === chars) {
-      return makeVector(makeData({ type: new Utf8(), length: n, nullCount: nulls, nullBitmap: nulls ? bitmap : null, valueOffsets: offsets, data: new Uint8Array(joined.buffer, joined.byteOffset, joined.length) }));
+      return makeVector(
+        makeData({
+          type: new Utf8(),
+          length: n,
+          nullCount: nulls,
+          nullBitmap: nulls ? bitmap : null,
+          valueOffsets: offsets,
+          data: new Uint8Array(joined.buffer, joined.byteOffset, joined.length),
+        }),
+      );
     }
   }
   return utf8VectorSlow(values.map(pick));
@@ -809,13 +845,27 @@ function utf8VectorSlow(values: readonly (string | null | undefined)[]): Vector<
     bitmap[i >> 3]! |= 1 << (i & 7);
     at += data.write(v, at);
   }
-  return makeVector(makeData({ type: new Utf8(), length: n, nullCount: nulls, nullBitmap: nulls ? bitmap : null, valueOffsets: offsets, data: new Uint8Array(data.buffer, data.byteOffset, bytes) }));
+  return makeVector(
+    makeData({
+      type: new Utf8(),
+      length: n,
+      nullCount: nulls,
+      nullBitmap: nulls ? bitmap : null,
+      valueOffsets: offsets,
+      data: new Uint8Array(data.buffer, data.byteOffset, bytes),
+    }),
+  );
 }
 
 const isNull = (v: unknown) => v === null || v === undefined;
 
 /** A fixed-width column straight from a typed array and a validity bitmap (no per-value builder). */
-function fixedVector<T extends Int32 | Float64 | TimestampMillisecond>(type: T, rows: readonly Record<string, unknown>[], key: string, data: Int32Array | Float64Array | BigInt64Array): Vector<T> {
+function fixedVector<T extends Int32 | Float64 | TimestampMillisecond>(
+  type: T,
+  rows: readonly Record<string, unknown>[],
+  key: string,
+  data: Int32Array | Float64Array | BigInt64Array,
+): Vector<T> {
   const n = rows.length;
   const bitmap = new Uint8Array((n + 7) >> 3);
   let nulls = 0;

@@ -16,7 +16,19 @@ let ctx: Context;
 withMemoryContext(ws, (c) => (ctx = c));
 
 const verdict = (a: Analysis) =>
-  a.failures.map((f) => ({ rpcId: f.rpcId, method: f.method, tool: f.tool, session: f.session, httpStatus: f.httpStatus, stage: f.stage, root: f.rootException, decision: f.decision, rule: f.rule, evidence: f.evidence, ts: f.ts }));
+  a.failures.map((f) => ({
+    rpcId: f.rpcId,
+    method: f.method,
+    tool: f.tool,
+    session: f.session,
+    httpStatus: f.httpStatus,
+    stage: f.stage,
+    root: f.rootException,
+    decision: f.decision,
+    rule: f.rule,
+    evidence: f.evidence,
+    ts: f.ts,
+  }));
 
 describe('focused analysis agrees with the full analysis', () => {
   for (const dir of sampleDirs()) {

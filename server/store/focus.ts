@@ -39,7 +39,10 @@ export function triageFrom(cols: string, extra = 'true'): string {
 function hasSignal(ids: readonly string[]): string {
   return `regexp_matches(coalesce(signals, ''), '(^| )(?:${ids.join('|')})( |$)')`;
 }
-const ids = (pick: (m: { cause: string; outcome: string }) => boolean) => signalTable().signals.filter((s) => pick(s.spec.meaning)).map((s) => s.spec.id);
+const ids = (pick: (m: { cause: string; outcome: string }) => boolean) =>
+  signalTable()
+    .signals.filter((s) => pick(s.spec.meaning))
+    .map((s) => s.spec.id);
 
 /** classify/facts.ts isFailureEvent, in SQL (a superset: any multi-line event, not only exception blocks). */
 const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block' OR ${hasSignal(ids((m) => m.outcome === 'failure'))})`;

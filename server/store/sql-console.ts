@@ -64,7 +64,11 @@ export function consoleBudget(opts: SqlOptions, incidentColumn: string) {
     t0,
     deadline: t0 + limitMs,
     late: () =>
-      new TriageError('TRIAGE_ERR_QUERY_TIMEOUT', `query stopped after ${limitMs} ms (the console's limit for a whole request); narrow it (WHERE ${incidentColumn} = …, LIMIT, fewer columns)`, { limitMs }),
+      new TriageError(
+        'TRIAGE_ERR_QUERY_TIMEOUT',
+        `query stopped after ${limitMs} ms (the console's limit for a whole request); narrow it (WHERE ${incidentColumn} = …, LIMIT, fewer columns)`,
+        { limitMs },
+      ),
   };
 }
 

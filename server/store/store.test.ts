@@ -55,7 +55,14 @@ describe('store on a DuckDB file', () => {
 
   it('rolls the whole ingest back when it fails half-way', async () => {
     const before = await ctx.store.listIncidents();
-    const boom = { name: 'boom.log', size: 1, async *open() { yield Buffer.from('line one\n'); throw new Error('disk gone'); } };
+    const boom = {
+      name: 'boom.log',
+      size: 1,
+      async *open() {
+        yield Buffer.from('line one\n');
+        throw new Error('disk gone');
+      },
+    };
     await expect(ingestIncident(ctx, [boom], { name: 'broken' })).rejects.toThrow(/disk gone/);
     expect((await ctx.store.listIncidents()).length).toBe(before.length);
     const [{ n }] = await ctx.store.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE file = 'boom.log'`);

@@ -111,13 +111,13 @@ export class IngestCancelled extends Error {
   }
 }
 
-const EVENT_COLUMNS = 'incident_id, seq, file, line, end_line, source, format, kind, ts, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs, signals';
+const EVENT_COLUMNS =
+  'incident_id, seq, file, line, end_line, source, format, kind, ts, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs, signals';
 
 const EVENT_JSON = `json_array(${JSON_FIELDS.map((c) => (c === 'ts' || c === 'duration_ms' || c === 'attrs' ? `${c}::VARCHAR` : c)).join(', ')})::VARCHAR`;
 const JSON_BATCH_BYTES = 16 << 20;
 const DUCKDB_MEMORY_LIMIT = '512MB';
 const TRIAGE_PAGE = 50_000;
-
 
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
@@ -256,7 +256,11 @@ export class Store {
   async ingest(
     incidentId: string,
     name: string,
-    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[]; late?: LateRewrite }>,
+    fn: (
+      writer: EventWriter,
+      firstSeq: number,
+      firstFileNo: number,
+    ) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[]; late?: LateRewrite }>,
     opts: { mode?: PrivacyMode; signal?: AbortSignal; upload?: UploadRecord } = {},
   ): Promise<FileRow[]> {
     return this.perIncident(incidentId, async () => {
@@ -273,7 +277,11 @@ export class Store {
     w: DuckDBConnection,
     incidentId: string,
     name: string,
-    fn: (writer: EventWriter, firstSeq: number, firstFileNo: number) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[]; late?: LateRewrite }>,
+    fn: (
+      writer: EventWriter,
+      firstSeq: number,
+      firstFileNo: number,
+    ) => Promise<{ files: FileRow[]; redactions: Record<string, number>; skipped?: readonly SkippedFile[]; late?: LateRewrite }>,
     opts: { mode?: PrivacyMode; signal?: AbortSignal; upload?: UploadRecord },
   ): Promise<FileRow[]> {
     if (opts.signal?.aborted) throw new IngestCancelled();
@@ -283,7 +291,12 @@ export class Store {
       const exists = await w.runAndReadAll('SELECT privacy_mode FROM incidents WHERE id = $id', { id: incidentId });
       const held = exists.getRowObjectsJS() as { privacy_mode: PrivacyMode | null }[];
       if (!held.length) {
-        await w.run(`INSERT INTO incidents (id, name, created_at, state, analysis, privacy_mode) VALUES ($id, $name, $at, 'ingesting', NULL, $mode)`, { id: incidentId, name, at: Date.now(), mode });
+        await w.run(`INSERT INTO incidents (id, name, created_at, state, analysis, privacy_mode) VALUES ($id, $name, $at, 'ingesting', NULL, $mode)`, {
+          id: incidentId,
+          name,
+          at: Date.now(),
+          mode,
+        });
       } else {
         // Files added in one mode to an incident stored in another: it now holds what the weaker kept.
         await w.run('UPDATE incidents SET privacy_mode = $mode WHERE id = $id', { id: incidentId, mode: combinedMode(held[0]!.privacy_mode ?? 'strict', mode) });
@@ -311,7 +324,18 @@ export class Store {
       blocks.closeSync();
       for (const f of files) {
         await w.run(`INSERT INTO files VALUES ($i, $n, $p, $h, $b, $s, $f, $l, $e, $u, $t, $x)`, {
-          i: incidentId, n: f.fileNo, p: f.path, h: f.sha256, b: f.bytes, s: f.source, f: f.format, l: f.lines, e: f.events, u: f.unparsed, t: f.truncatedLines, x: f.prefix,
+          i: incidentId,
+          n: f.fileNo,
+          p: f.path,
+          h: f.sha256,
+          b: f.bytes,
+          s: f.source,
+          f: f.format,
+          l: f.lines,
+          e: f.events,
+          u: f.unparsed,
+          t: f.truncatedLines,
+          x: f.prefix,
         });
       }
       for (const [rule, count] of Object.entries(redactions)) await w.run('INSERT INTO redactions VALUES ($i, $r, $c)', { i: incidentId, r: rule, c: count });
@@ -339,8 +363,11 @@ export class Store {
   }
 
   /** The upload recorded under `uploadId` by a committed ingest, or null. */
-  async upload(uploadId: string): Promise<UploadRecord & { incidentId: string } | null> {
-    const rows = await this.query<{ incident_id: string; target: string; result: string }>('SELECT incident_id, target, result::VARCHAR AS result FROM uploads WHERE upload_id = $u', { u: uploadId });
+  async upload(uploadId: string): Promise<(UploadRecord & { incidentId: string }) | null> {
+    const rows = await this.query<{ incident_id: string; target: string; result: string }>(
+      'SELECT incident_id, target, result::VARCHAR AS result FROM uploads WHERE upload_id = $u',
+      { u: uploadId },
+    );
     const r = rows[0];
     return r ? { uploadId, incidentId: r.incident_id, target: r.target, result: JSON.parse(r.result) as UploadRecord['result'] } : null;
   }
@@ -406,14 +433,32 @@ export class Store {
   }
 
   async listIncidents(): Promise<IncidentRow[]> {
-    const rows = await this.query<{ id: string; name: string; created_at: bigint; state: IncidentRow['state']; files: bigint; events: bigint; decision: string | null; privacy_mode: PrivacyMode | null }>(
+    const rows = await this.query<{
+      id: string;
+      name: string;
+      created_at: bigint;
+      state: IncidentRow['state'];
+      files: bigint;
+      events: bigint;
+      decision: string | null;
+      privacy_mode: PrivacyMode | null;
+    }>(
       `SELECT i.id, i.name, i.created_at, i.state, i.privacy_mode,
               (SELECT count(*) FROM files f WHERE f.incident_id = i.id) AS files,
               (SELECT coalesce(sum(f.events), 0) FROM files f WHERE f.incident_id = i.id) AS events,
               json_extract_string(i.analysis, '$.decision') AS decision
        FROM incidents i ORDER BY i.created_at DESC, i.id DESC`,
     );
-    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(Number(r.created_at)).toISOString(), state: r.state, files: Number(r.files), events: Number(r.events), decision: r.decision, privacyMode: r.privacy_mode ?? 'strict' }));
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      createdAt: new Date(Number(r.created_at)).toISOString(),
+      state: r.state,
+      files: Number(r.files),
+      events: Number(r.events),
+      decision: r.decision,
+      privacyMode: r.privacy_mode ?? 'strict',
+    }));
   }
 
   /** What the incident's stored text already had redacted; null when there is no such incident. */
@@ -438,23 +483,25 @@ export class Store {
   }
 
   async deleteIncident(id: string): Promise<boolean> {
-    return this.perIncident(id, () => this.exclusive(async () => {
-      const w = this.writer;
-      const found = (await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id })).getRows().length > 0;
-      if (!found) return false;
-      await w.run('BEGIN TRANSACTION');
-      try {
-        // uploads too: a retry of a deleted incident's upload makes it again.
-        for (const t of ['events', 'text_blocks', 'files', 'redactions', 'skipped_files', 'uploads']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
-        await w.run('DELETE FROM incidents WHERE id = $id', { id });
-        await w.run('COMMIT');
-        this.changed(id);
-      } catch (e) {
-        await w.run('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
-      return true;
-    }));
+    return this.perIncident(id, () =>
+      this.exclusive(async () => {
+        const w = this.writer;
+        const found = (await w.runAndReadAll('SELECT 1 FROM incidents WHERE id = $id', { id })).getRows().length > 0;
+        if (!found) return false;
+        await w.run('BEGIN TRANSACTION');
+        try {
+          // uploads too: a retry of a deleted incident's upload makes it again.
+          for (const t of ['events', 'text_blocks', 'files', 'redactions', 'skipped_files', 'uploads']) await w.run(`DELETE FROM ${t} WHERE incident_id = $id`, { id });
+          await w.run('DELETE FROM incidents WHERE id = $id', { id });
+          await w.run('COMMIT');
+          this.changed(id);
+        } catch (e) {
+          await w.run('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+        return true;
+      }),
+    );
   }
 
   /** How many events of an incident are worth triaging (see TRIAGE_WHERE). */
@@ -557,7 +604,10 @@ export class Store {
   /** Every event of the incident in seq order, a page at a time (Parquet export). */
   async *allEvents(id: string, page = 20_000): AsyncGenerator<Event & { seq: number }> {
     for (let after = -1; ; ) {
-      const rows = await this.query<Record<string, unknown>>(`SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id AND seq > $after ORDER BY seq LIMIT ${Math.trunc(page)}`, { id, after });
+      const rows = await this.query<Record<string, unknown>>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id AND seq > $after ORDER BY seq LIMIT ${Math.trunc(page)}`,
+        { id, after },
+      );
       for (const r of rows) yield { ...rowToEvent(r), seq: Number(r.seq) };
       if (rows.length < page) return;
       after = Number(rows[rows.length - 1]!.seq);
@@ -574,7 +624,10 @@ export class Store {
       params[`l${i}`] = r.line;
       return `(file = $f${i} AND line = $l${i})`;
     });
-    const rows = await this.query<Record<string, unknown>>(`SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id AND (${ors.join(' OR ')}) ORDER BY ts NULLS LAST, seq`, params);
+    const rows = await this.query<Record<string, unknown>>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE incident_id = $id AND (${ors.join(' OR ')}) ORDER BY ts NULLS LAST, seq`,
+      params,
+    );
     return rows.map(rowToEvent);
   }
 
@@ -704,11 +757,22 @@ async function lateSweep(w: DuckDBConnection, incidentId: string, seq0: number, 
   }
   for (const [a, b] of ranges) {
     for (let lo = a; lo <= b; lo += LATE_PAGE) {
-      const r = await w.runAndReadAll(`SELECT seq, text, message FROM events WHERE incident_id = $id AND seq BETWEEN $lo AND $hi`, { id: incidentId, lo, hi: Math.min(b, lo + LATE_PAGE - 1) });
+      const r = await w.runAndReadAll(`SELECT seq, text, message FROM events WHERE incident_id = $id AND seq BETWEEN $lo AND $hi`, {
+        id: incidentId,
+        lo,
+        hi: Math.min(b, lo + LATE_PAGE - 1),
+      });
       // A message that is part of its text holds a value only if the text does.
-      const hits = (r.getRowsJS() as Array<[bigint, string, string]>).filter(([, text, message]) => late.rewrite(text) !== null || (!text.includes(message) && late.rewrite(message) !== null)).map(([seq]) => Number(seq));
+      const hits = (r.getRowsJS() as Array<[bigint, string, string]>)
+        .filter(([, text, message]) => late.rewrite(text) !== null || (!text.includes(message) && late.rewrite(message) !== null))
+        .map(([seq]) => Number(seq));
       // Only the rows that hold a value are read whole (every text column is rewritten).
-      if (hits.length) await fix((await w.runAndReadAll(`SELECT ${cols} FROM events WHERE incident_id = $id AND seq IN (${hits.join(',')})`, { id: incidentId })).getRowObjectsJS() as Array<Record<string, unknown>>);
+      if (hits.length)
+        await fix(
+          (await w.runAndReadAll(`SELECT ${cols} FROM events WHERE incident_id = $id AND seq IN (${hits.join(',')})`, { id: incidentId })).getRowObjectsJS() as Array<
+            Record<string, unknown>
+          >,
+        );
     }
   }
 }
@@ -730,7 +794,32 @@ function appendBlock(app: DuckDBAppender, incidentId: string, b: TextBlock): voi
 }
 
 /** Column types of the events table, in EVENT_COLUMNS order (attrs is JSON, stored as VARCHAR; signals space-separated ids). */
-const EVENT_TYPES = [VARCHAR, BIGINT, VARCHAR, INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, DOUBLE, VARCHAR, VARCHAR];
+const EVENT_TYPES = [
+  VARCHAR,
+  BIGINT,
+  VARCHAR,
+  INTEGER,
+  INTEGER,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  BIGINT,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  INTEGER,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  DOUBLE,
+  VARCHAR,
+  VARCHAR,
+];
 const CHUNK_ROWS = 2048;
 
 /** Events buffered column-wise and appended a DataChunk at a time (see Store.ingest). */

@@ -9,9 +9,28 @@ import { Store, type FileRow } from './store.ts';
 import { BLOCK_SHIFT, queryBits, TextIndexBuilder, type TextBlock } from './text-index.ts';
 
 const base = (text: string, i: number): Event => ({
-  file: 'x.log', line: i + 1, endLine: i + 1, source: 'server', format: 'fmt', kind: 'line', ts: 1_700_000_000_000 + i, level: null, message: text.slice(0, 40), text,
-  httpMethod: null, httpPath: null, httpStatus: null, requestId: null, rpcId: null, rpcMethod: null, tool: null, session: null,
-  protocolVersion: null, durationMs: null, signals: [], attrs: {},
+  file: 'x.log',
+  line: i + 1,
+  endLine: i + 1,
+  source: 'server',
+  format: 'fmt',
+  kind: 'line',
+  ts: 1_700_000_000_000 + i,
+  level: null,
+  message: text.slice(0, 40),
+  text,
+  httpMethod: null,
+  httpPath: null,
+  httpStatus: null,
+  requestId: null,
+  rpcId: null,
+  rpcMethod: null,
+  tool: null,
+  session: null,
+  protocolVersion: null,
+  durationMs: null,
+  signals: [],
+  attrs: {},
 });
 
 /** A deterministic filler line (no needle), then the planted lines at fixed positions. */
@@ -43,7 +62,10 @@ const TOTAL = 17_000;
 
 beforeAll(async () => {
   store = await Store.open(':memory:');
-  for (const [from, to, no] of [[0, FIRST, 0], [FIRST, TOTAL, 1]] as const) {
+  for (const [from, to, no] of [
+    [0, FIRST, 0],
+    [FIRST, TOTAL, 1],
+  ] as const) {
     await store.ingest(ID, 'text index', async (w) => {
       for (let i = from; i < to; i++) w.write(base(PLANTED[i] ?? filler(i), i));
       return { files: [fileRow(no, to - from)], redactions: {} };
@@ -74,8 +96,29 @@ async function blocksRead(q: string): Promise<number[] | null> {
 
 describe('text search with the skip index', () => {
   it.each([
-    'zebra-quokka', 'Zebra-Quokka', 'ZEBRA', 'xylophone', 'XyLoPhOnE', 'kelvin', '300 k', 'istanbul', 'stanbul', 'quokka', 'quo', 'kka',
-    'café', 'brûlée', 'crème b', 'needle-77', 'separated\tneedle', '🦄', 'sess_abcdefghij', 'post /mcp', 'no such thing anywhere', 'ab', 'n=1',
+    'zebra-quokka',
+    'Zebra-Quokka',
+    'ZEBRA',
+    'xylophone',
+    'XyLoPhOnE',
+    'kelvin',
+    '300 k',
+    'istanbul',
+    'stanbul',
+    'quokka',
+    'quo',
+    'kka',
+    'café',
+    'brûlée',
+    'crème b',
+    'needle-77',
+    'separated\tneedle',
+    '🦄',
+    'sess_abcdefghij',
+    'post /mcp',
+    'no such thing anywhere',
+    'ab',
+    'n=1',
   ])('%j: same rows and total as a scan of every row', async (q) => {
     const r = await both(q);
     expect(r.total).toBe(r.refTotal);
@@ -187,7 +230,10 @@ describe('TextIndexBuilder', () => {
     b.add(4096, 'x\u212Ay');
     b.add(4097, 'plain');
     b.finish();
-    expect(out.map((x) => [x.seqLo, x.seqHi, x.bits === null])).toEqual([[4094, 4095, false], [4096, 4097, true]]);
+    expect(out.map((x) => [x.seqLo, x.seqHi, x.bits === null])).toEqual([
+      [4094, 4095, false],
+      [4096, 4097, true],
+    ]);
     const has = (bits: Uint8Array, q: string) => queryBits(q)!.every((p) => (bits[p >> 3]! & (0x80 >> (p & 7))) !== 0);
     expect(has(out[0]!.bits!, 'abc')).toBe(true);
     expect(has(out[0]!.bits!, 'def')).toBe(true);
@@ -218,7 +264,10 @@ describe('early pages of a text search, found inside a time window', () => {
     const [t, sq] = (q.after ?? '').split(',').map(Number);
     const after = q.after ? ` AND (ts IS NULL OR ts > ${t} OR (ts = ${t} AND seq > ${sq}))` : '';
     const ref = await store.query<{ seq: bigint }>(`SELECT seq FROM events WHERE ${where}${after} ORDER BY ts NULLS LAST, seq LIMIT ${q.limit} OFFSET ${q.offset}`, params);
-    expect(now.rows.toArray().map((r) => Number(r.seq)), JSON.stringify(f)).toEqual(ref.map((r) => Number(r.seq)));
+    expect(
+      now.rows.toArray().map((r) => Number(r.seq)),
+      JSON.stringify(f),
+    ).toEqual(ref.map((r) => Number(r.seq)));
   }
 
   it('gives the page a scan of every row gives, windowed or not', async () => {

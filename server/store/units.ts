@@ -108,7 +108,9 @@ export async function unitOf(store: Store, incidentId: string, file: string, lin
        UNION ALL SELECT seq, 'evidence' FROM ev
      ),
      grouped AS (SELECT seq, list(DISTINCT why ORDER BY why) AS reasons FROM picked GROUP BY seq)
-     SELECT ${COLS.split(', ').map((c) => `e.${c}`).join(', ')}, g.reasons, (SELECT count(*) FROM grouped) AS total
+     SELECT ${COLS.split(', ')
+       .map((c) => `e.${c}`)
+       .join(', ')}, g.reasons, (SELECT count(*) FROM grouped) AS total
      FROM events e JOIN grouped g ON e.seq = g.seq
      WHERE e.incident_id = $id
      ORDER BY e.ts NULLS LAST, e.seq

@@ -55,5 +55,7 @@ export function multipart(files: { name: string; data: string | Buffer }[]): { p
 /** The .log files of a committed sample, as upload parts. */
 export function sampleFiles(name: string): { name: string; data: Buffer }[] {
   const dir = join(REPO, 'samples', name);
-  return readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => ({ name: f, data: readFileSync(join(dir, f)) }));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.log'))
+    .map((f) => ({ name: f, data: readFileSync(join(dir, f)) }));
 }

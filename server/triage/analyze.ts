@@ -90,7 +90,15 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
       .filter((s) => s.joinedBy.size > 0)
       .sort((a, b) => (a.start ?? 0) - (b.start ?? 0))
       .slice(0, MAX_SPANS)
-      .map((s): Span => ({ rpcId: s.rpcId, method: s.method, session: s.session && /^sess_[a-z2-7]{10,}$/.test(s.session) ? s.session : null, sources: s.sources, joinedBy: [...s.joinedBy].sort() })),
+      .map(
+        (s): Span => ({
+          rpcId: s.rpcId,
+          method: s.method,
+          session: s.session && /^sess_[a-z2-7]{10,}$/.test(s.session) ? s.session : null,
+          sources: s.sources,
+          joinedBy: [...s.joinedBy].sort(),
+        }),
+      ),
     decision: headlineOf(failures),
     clockOffsets,
     seen: {
@@ -131,7 +139,8 @@ function attachOrphans(spans: SpanBuild[]): void {
   const isKeyed = (s: SpanBuild) => s.events.some(keyedEvent);
   // a line naming only the call it starts (`Action: Panel.listMcpTools`, `calling tool x`) anchors the
   // unidentified error report right under it; one saying the call returned does not
-  const namesCall = (s: SpanBuild) => s.events.some((e) => (e.rpcMethod !== null || e.tool !== null) && !e.signals.includes('call-returned') && !(e.httpStatus !== null && e.httpStatus < 400));
+  const namesCall = (s: SpanBuild) =>
+    s.events.some((e) => (e.rpcMethod !== null || e.tool !== null) && !e.signals.includes('call-returned') && !(e.httpStatus !== null && e.httpStatus < 400));
   const merge = (into: SpanBuild, from: SpanBuild) => {
     if (into === from) return;
     for (const x of from.events) owner.set(x, into);
@@ -192,7 +201,16 @@ function attachOrphans(spans: SpanBuild[]): void {
       const s = owner.get(e)!;
       // a traceback right under the line that introduced it ("ERROR - Error in message router", then
       // the trace) belongs to that line, keyed or not
-      if (e.kind === 'block' && BARE_BLOCKS.has(e.format) && BARE_START.test(e.text) && last && !BARE_BLOCKS.has(last.format) && last.file === e.file && e.line - last.endLine <= 6 && !isKeyed(s)) {
+      if (
+        e.kind === 'block' &&
+        BARE_BLOCKS.has(e.format) &&
+        BARE_START.test(e.text) &&
+        last &&
+        !BARE_BLOCKS.has(last.format) &&
+        last.file === e.file &&
+        e.line - last.endLine <= 6 &&
+        !isKeyed(s)
+      ) {
         merge(owner.get(last)!, s);
         last = e;
         continue;
@@ -253,7 +271,15 @@ function markStoppedWhileWaiting(spans: SpanBuild[]): void {
   const waiting = (s: SpanBuild) =>
     (s.method !== null || s.tool !== null) &&
     !(s.method ?? '').startsWith('notifications/') &&
-    s.events.every((e) => stop(e) || ((e.source === 'client' || e.source === 'unknown') && e.httpStatus === null && e.attrs.direction !== 'response' && !e.signals.includes('call-returned') && !isFailureEvent(e)));
+    s.events.every(
+      (e) =>
+        stop(e) ||
+        ((e.source === 'client' || e.source === 'unknown') &&
+          e.httpStatus === null &&
+          e.attrs.direction !== 'response' &&
+          !e.signals.includes('call-returned') &&
+          !isFailureEvent(e)),
+    );
   for (const list of byFile.values()) {
     for (let i = 0; i < list.length; i++) {
       const s = owner.get(list[i]!)!;
@@ -288,7 +314,12 @@ const BURST_MIN = 3;
 function markHeldBursts(spans: SpanBuild[]): void {
   const { owner, byFile } = clientLinesByFile(spans);
   const progress = (e: Event) => e.signals.includes('progress-notification');
-  const callLine = (e: Event) => !progress(e) && (e.rpcMethod !== null || e.tool !== null) && !(e.rpcMethod ?? '').startsWith('notifications/') && !e.signals.includes('call-returned') && e.attrs.direction !== 'response';
+  const callLine = (e: Event) =>
+    !progress(e) &&
+    (e.rpcMethod !== null || e.tool !== null) &&
+    !(e.rpcMethod ?? '').startsWith('notifications/') &&
+    !e.signals.includes('call-returned') &&
+    e.attrs.direction !== 'response';
   for (const list of byFile.values()) {
     // several clients may log into one file: a call and its progress are told apart by tool (or rpc
     // id); progress naming neither belongs to the last call line above it
@@ -392,6 +423,15 @@ function summariseSessions(stats: SessionStat[], failures: Failure[]): SessionSu
       session,
       firstSeen: s.first === null ? null : new Date(s.first).toISOString(),
       lastSeen: s.last === null ? null : new Date(s.last).toISOString(),
-      state: s.deleted !== null && expired.has(session) ? 'reused_after_expiry' : (expired.get(session) ?? 0) > 1 ? 'reused_after_expiry' : expired.has(session) ? 'expired' : s.deleted !== null ? 'deleted' : 'active',
+      state:
+        s.deleted !== null && expired.has(session)
+          ? 'reused_after_expiry'
+          : (expired.get(session) ?? 0) > 1
+            ? 'reused_after_expiry'
+            : expired.has(session)
+              ? 'expired'
+              : s.deleted !== null
+                ? 'deleted'
+                : 'active',
     }));
 }

@@ -27,7 +27,12 @@ const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   h = await start();
-  id = await upload(h, readdirSync(SAMPLE).filter((n) => n.endsWith('.log')).map((n) => join(SAMPLE, n)));
+  id = await upload(
+    h,
+    readdirSync(SAMPLE)
+      .filter((n) => n.endsWith('.log'))
+      .map((n) => join(SAMPLE, n)),
+  );
   analysis = await (await fetch(`${h.base}/api/incidents/${id}/analysis`)).json();
   signals = await (await fetch(`${h.base}/api/signals`)).json();
   page = await h.browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -39,8 +44,20 @@ afterAll(async () => {
 });
 
 const table = () => page.getByTestId('decision-table');
-const rowsShown = () => table().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.group !== undefined ? `group:${(tr as HTMLElement).dataset.group}` : `${(tr as HTMLElement).dataset.role}:${(tr as HTMLElement).dataset.index}`));
-const current = () => table().locator('tr[aria-current=true]').evaluate((tr) => ((tr as HTMLElement).dataset.group !== undefined ? `group:${(tr as HTMLElement).dataset.group}` : `${(tr as HTMLElement).dataset.role}:${(tr as HTMLElement).dataset.index}`));
+const rowsShown = () =>
+  table()
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) =>
+        (tr as HTMLElement).dataset.group !== undefined ? `group:${(tr as HTMLElement).dataset.group}` : `${(tr as HTMLElement).dataset.role}:${(tr as HTMLElement).dataset.index}`,
+      ),
+    );
+const current = () =>
+  table()
+    .locator('tr[aria-current=true]')
+    .evaluate((tr) =>
+      (tr as HTMLElement).dataset.group !== undefined ? `group:${(tr as HTMLElement).dataset.group}` : `${(tr as HTMLElement).dataset.role}:${(tr as HTMLElement).dataset.index}`,
+    );
 const expandParam = () => new URL(page.url()).searchParams.get('expand');
 
 describe('the decision table folds what needs no action', () => {
@@ -50,7 +67,10 @@ describe('the decision table folds what needs no action', () => {
 
   it('leads with the primary failures; the others are one collapsed row under their episode', async () => {
     expect(primary().length).toBe(1);
-    expect(folded().map(({ f }) => [f.role, f.episode])).toEqual([['optional', 1], ['optional', 1]]);
+    expect(folded().map(({ f }) => [f.role, f.episode])).toEqual([
+      ['optional', 1],
+      ['optional', 1],
+    ]);
     await page.goto(`${h.base}/incidents/${id}`);
     await table().waitFor();
     expect(await rowsShown()).toEqual([`primary:${primary()[0]!.i}`, 'group:1']);
@@ -144,7 +164,7 @@ describe('the decision table folds what needs no action', () => {
 });
 
 describe('signals', () => {
-  it('shows each failure\'s signals as chips titled from GET /api/signals', async () => {
+  it("shows each failure's signals as chips titled from GET /api/signals", async () => {
     await page.goto(`${h.base}/incidents/${id}`);
     await table().waitFor();
     const f = analysis.failures.find((x) => x.role === 'primary')!;
@@ -153,13 +173,16 @@ describe('signals', () => {
     const chips = row.locator('[data-signal]');
     expect(await chips.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.signal))).toEqual([...new Set(f.signals)]);
     const title = signals.find((s) => s.id === 'session-not-found')!.title;
-    await page.waitForFunction((t) => document.querySelector('[data-testid=decision-table] tr[data-role=primary] [data-signal=session-not-found]')?.getAttribute('title') === t, title);
+    await page.waitForFunction(
+      (t) => document.querySelector('[data-testid=decision-table] tr[data-role=primary] [data-signal=session-not-found]')?.getAttribute('title') === t,
+      title,
+    );
     expect(await row.locator('[data-signal=session-not-found]').textContent()).toBe('session-not-found');
     // http-NNN is not in the table: its title says what it is.
     expect(await row.locator('[data-signal=http-404]').getAttribute('title')).toMatch(/HTTP status 404/);
   });
 
-  it('filters the timeline to a signal picked from a failure\'s chips', async () => {
+  it("filters the timeline to a signal picked from a failure's chips", async () => {
     const expected = await fetch(`${h.base}/api/incidents/${id}/events?signal=session-not-found&limit=1`);
     const total = Number(expected.headers.get('x-total-count'));
     expect(total).toBeGreaterThan(0);

@@ -29,7 +29,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function analysisOf(id: string): Promise<{ decision: string; failures: { decision: string; rejected?: { rule: string; why: string }[]; evidence: { file: string; line: number }[] }[] }> {
+async function analysisOf(
+  id: string,
+): Promise<{ decision: string; failures: { decision: string; rejected?: { rule: string; why: string }[]; evidence: { file: string; line: number }[] }[] }> {
   const res = await fetch(`${h.base}/api/incidents/${id}/analysis`);
   expect(res.status).toBe(200);
   return res.json();
@@ -362,7 +364,10 @@ describe('upload progress', () => {
       expect([...seen].sort((a, b) => a - b)).toEqual(seen);
       // After the upload, the server's own progress: which file, which phase, how far.
       const status = await p.evaluate(() => (window as unknown as { __status: string[] }).__status);
-      expect(status.some((t) => /^(Reading|Redacting and parsing) 1\/1 big-client\.log — \d+%(, \w+ left)?$/.test(t)), status.join(' | ')).toBe(true);
+      expect(
+        status.some((t) => /^(Reading|Redacting and parsing) 1\/1 big-client\.log — \d+%(, \w+ left)?$/.test(t)),
+        status.join(' | '),
+      ).toBe(true);
       await p.getByTestId('decision-table').or(p.getByTestId('timeline-table')).first().waitFor({ timeout: 60_000 });
     } finally {
       await p.close();
@@ -378,7 +383,12 @@ describe('upload line', () => {
     const queue = new IngestQueue({ ...INGEST_LIMITS, smallBytes: 1 });
     const served = await serve({ ingestQueue: queue });
     let release!: () => void;
-    const ahead = queue.run(1, new AbortController().signal, () => undefined, () => new Promise<void>((r) => (release = r)));
+    const ahead = queue.run(
+      1,
+      new AbortController().signal,
+      () => undefined,
+      () => new Promise<void>((r) => (release = r)),
+    );
     const p = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       await p.goto(served.base);
@@ -392,14 +402,20 @@ describe('upload line', () => {
       });
       await p.setInputFiles('[data-testid=file-input]', resolve('samples/restart-stale-session/client.log'));
       await p.click('[data-testid=upload-submit]');
-      await p.getByTestId('upload-status').filter({ hasText: /waiting for its turn: next in line/ }).waitFor({ timeout: 60_000 });
+      await p
+        .getByTestId('upload-status')
+        .filter({ hasText: /waiting for its turn: next in line/ })
+        .waitFor({ timeout: 60_000 });
       await p.screenshot({ path: join(SHOTS, 'upload-waiting.png') });
       expect(new URL(p.url()).pathname).toBe('/');
       release(); // the one ahead is done: this one's turn
       await ahead;
       await p.waitForURL(/\/incidents\/[^/?]+$/, { timeout: 60_000 });
       const status = await p.evaluate(() => (window as unknown as { __status: string[] }).__status);
-      expect(status.some((t) => /waiting for its turn: next in line/.test(t)), status.join(' | ')).toBe(true);
+      expect(
+        status.some((t) => /waiting for its turn: next in line/.test(t)),
+        status.join(' | '),
+      ).toBe(true);
     } finally {
       release?.();
       await p.close();

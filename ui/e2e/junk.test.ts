@@ -65,7 +65,11 @@ describe('uploads that are not logs', () => {
     await page.waitForURL(/\/incidents\/[^/?]+$/, { timeout: 30_000 });
     const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
 
-    const analysis = (await (await fetch(`${h.base}/api/incidents/${id}/analysis`)).json()) as { decision: string; skipped?: { file: string; reason: string; detail: string }[]; inputs: { file: string }[] };
+    const analysis = (await (await fetch(`${h.base}/api/incidents/${id}/analysis`)).json()) as {
+      decision: string;
+      skipped?: { file: string; reason: string; detail: string }[];
+      inputs: { file: string }[];
+    };
     expect(analysis.decision).toBe('reinitialize');
     expect(analysis.inputs.map((i) => i.file)).not.toContain('README.md');
     const want = new Map([

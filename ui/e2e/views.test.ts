@@ -56,7 +56,7 @@ describe('report view', () => {
     expect(await body.locator('pre.code').count()).toBeGreaterThan(0);
     expect(await body.locator('ol li').count()).toBeGreaterThan(0);
     // Every session pseudonym in the text is a highlighted mark.
-    const sessions = markdown.replace(/\\_/g, "_").match(/\bsess_(?:[a-z2-7]{10,}|…)/g) ?? [];
+    const sessions = markdown.replace(/\\_/g, '_').match(/\bsess_(?:[a-z2-7]{10,}|…)/g) ?? [];
     expect(sessions.length).toBeGreaterThan(0);
     expect(await body.locator('mark[data-placeholder=session]').count()).toBe(sessions.length);
     for (const [rule, n] of Object.entries(redactions)) {

@@ -7,7 +7,8 @@ import type { BlockFolder } from '../index.ts';
 const HEADER = /^.{0,120}?(?:Traceback \(most recent call last\):|\+ Exception Group Traceback \(most recent call last\):)$/;
 const RICH_START = /^\s{0,40}╭─{1,400} ?Traceback/;
 // asyncio and friends print a line naming the task before the traceback.
-const PRELUDE = /^(?:Task exception was never retrieved|future: <Task |an error occurred during closing of asynchronous generator|asyncgen: <|Exception in callback |Exception in thread |Exception ignored in)/;
+const PRELUDE =
+  /^(?:Task exception was never retrieved|future: <Task |an error occurred during closing of asynchronous generator|asyncgen: <|Exception in callback |Exception in thread |Exception ignored in)/;
 const FRAME = /^\s{0,40}>?\s{0,4}File "[^"]{1,2000}", line \d{1,9}/;
 const CHAIN = /^\s{0,40}(?:\| )?(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)$/;
 const EXC_LINE = /^[A-Za-z_]\w{0,200}(?:\.[A-Za-z_]\w{0,200}){0,20}(?::(?: .*)?)?$/;

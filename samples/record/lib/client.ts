@@ -122,9 +122,7 @@ export function loggingFetch(log: Log, hooks: FetchHooks = {}): FetchFn {
     }
     const ms = Math.round(performance.now() - t0);
     const xr = res.headers.get('x-request-id');
-    log.debug(
-      `${desc} -> ${res.status} (${ms} ms) content-type=${res.headers.get('content-type') ?? '-'}` + (xr ? ` x-request-id=${xr}` : ''),
-    );
+    log.debug(`${desc} -> ${res.status} (${ms} ms) content-type=${res.headers.get('content-type') ?? '-'}` + (xr ? ` x-request-id=${xr}` : ''));
     const newSid = res.headers.get('mcp-session-id');
     if (newSid && newSid !== sid && newSid !== lastSession) {
       log.line('INFO', 'mcp-client', `Received session ID: ${newSid}`);
@@ -162,9 +160,7 @@ export async function connect(log: Log, url: string, opts: ConnectOptions = {}):
   });
   const client = new Client({ name: 'orders-assistant', version: '0.9.0' });
   client.onerror = (e) => log.error('MCP client error:', e, 'mcp-client');
-  log.info(
-    `Connecting to MCP server at ${url} (transport=streamable-http, @modelcontextprotocol/sdk 1.32.2${opts.sessionId ? `, resuming session ${opts.sessionId}` : ''})`,
-  );
+  log.info(`Connecting to MCP server at ${url} (transport=streamable-http, @modelcontextprotocol/sdk 1.32.2${opts.sessionId ? `, resuming session ${opts.sessionId}` : ''})`);
   try {
     await client.connect(transport);
   } catch (e) {
@@ -206,8 +202,7 @@ export async function callTool(
   const t0 = performance.now();
   try {
     const onprogress = opts.progress
-      ? (p: { progress: number; total?: number; message?: string }) =>
-          log.info(`Progress for tool ${name}: ${p.progress}/${p.total ?? '?'}${p.message ? ` ${p.message}` : ''}`)
+      ? (p: { progress: number; total?: number; message?: string }) => log.info(`Progress for tool ${name}: ${p.progress}/${p.total ?? '?'}${p.message ? ` ${p.message}` : ''}`)
       : undefined;
     const ro =
       timeoutMs || onprogress

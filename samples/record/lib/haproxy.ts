@@ -62,10 +62,10 @@ frontend mcp_in
     capture request header mcp-session-id len 64
     capture response header mcp-session-id len 64
 ${o.maxBodyBytes ? `    option http-buffer-request\n    http-request deny deny_status 413 if { req.body_size gt ${o.maxBodyBytes} }\n` : ''}${
-    o.bearerToken
-      ? `    http-request return status 401 content-type application/json string "{\\"error\\":\\"invalid_token\\"}" hdr WWW-Authenticate "Bearer realm=\\"orders-mcp\\", error=\\"invalid_token\\"" if !{ req.hdr(authorization) -m str "Bearer ${o.bearerToken}" }\n`
-      : ''
-  }${o.extraFrontend ?? ''}    ${o.allPaths ? 'default_backend mcp' : `use_backend mcp if { path ${paths.join(' ')} }\n    default_backend no_route`}
+  o.bearerToken
+    ? `    http-request return status 401 content-type application/json string "{\\"error\\":\\"invalid_token\\"}" hdr WWW-Authenticate "Bearer realm=\\"orders-mcp\\", error=\\"invalid_token\\"" if !{ req.hdr(authorization) -m str "Bearer ${o.bearerToken}" }\n`
+    : ''
+}${o.extraFrontend ?? ''}    ${o.allPaths ? 'default_backend mcp' : `use_backend mcp if { path ${paths.join(' ')} }\n    default_backend no_route`}
 
 backend mcp
     balance roundrobin

@@ -98,8 +98,12 @@ ${auth}            proxy_pass http://mcp_backend;
             proxy_buffering ${o.buffering ? 'on;\n            proxy_ignore_headers X-Accel-Buffering;\n            gzip on;\n            gzip_min_length 0;\n            gzip_types application/json text/event-stream' : 'off'};
             proxy_cache off;
             proxy_read_timeout ${o.proxyReadTimeout ?? '300s'};
-${o.clientMaxBodySize ? `            client_max_body_size ${o.clientMaxBodySize};
-` : ''}${o.extraLocation ?? ''}
+${
+  o.clientMaxBodySize
+    ? `            client_max_body_size ${o.clientMaxBodySize};
+`
+    : ''
+}${o.extraLocation ?? ''}
         }
 `;
 }

@@ -79,10 +79,7 @@ class PinoSink extends SyncSink {
   private children = new Map<string, pino.Logger>();
   constructor(file: string) {
     super('pino', file);
-    this.root = pino(
-      { name: 'orders-assistant', level: 'debug', timestamp: () => `,"time":${this.now}` },
-      pino.destination({ dest: file, sync: true }),
-    );
+    this.root = pino({ name: 'orders-assistant', level: 'debug', timestamp: () => `,"time":${this.now}` }, pino.destination({ dest: file, sync: true }));
   }
   protected emit(r: ClientRecord): void {
     this.now = r.time;
@@ -141,8 +138,7 @@ class DebugSink extends SyncSink {
   }
   protected emit(r: ClientRecord): void {
     // one namespace per component (per conversation for host-app lines), `:warn` / `:error` for those levels
-    const ns =
-      `orders-assistant:${r.conv && r.logger === 'host-app' ? r.conv : r.logger}` + (r.level === 'warn' ? ':warn' : r.level === 'error' ? ':error' : '');
+    const ns = `orders-assistant:${r.conv && r.logger === 'host-app' ? r.conv : r.logger}` + (r.level === 'warn' ? ':warn' : r.level === 'error' ? ':error' : '');
     let d = this.fns.get(ns);
     if (!d) {
       d = createDebug(ns);

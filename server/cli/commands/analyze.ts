@@ -51,7 +51,8 @@ Example:
   async run(args, io) {
     const a = parseArgs('analyze', args, { json: { type: 'boolean' }, db: { type: 'string' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' }, ...STORE_OPTIONS });
     const shared = storeChoice('analyze', a, io.env);
-    if (!a.positionals.length && !shared.incident) throw new TriageError('TRIAGE_ERR_USAGE', 'analyze: give at least one PATH (a log file, a folder or a .gz); see mcp-triage analyze --help');
+    if (!a.positionals.length && !shared.incident)
+      throw new TriageError('TRIAGE_ERR_USAGE', 'analyze: give at least one PATH (a log file, a folder or a .gz); see mcp-triage analyze --help');
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
     const entries = paths.length ? entriesFromPaths(paths) : [];
     if (shared.target) return analyzeShared(shared.target, shared.incident, a, paths, entries, io);
@@ -73,7 +74,12 @@ Example:
     });
     try {
       const name = a.positionals.map((p) => basename(p)).join(', ');
-      const { analysis, skippedFiles } = await ingestIncident(ctx, entries, { toolPolicy, name, onProgress: progressPrinter(io.stderr), mode: a.options.strict ? 'strict' : 'standard' });
+      const { analysis, skippedFiles } = await ingestIncident(ctx, entries, {
+        toolPolicy,
+        name,
+        onProgress: progressPrinter(io.stderr),
+        mode: a.options.strict ? 'strict' : 'standard',
+      });
       printSkipped(io.stderr, skippedFiles);
       io.stdout.write(a.options.json ? JSON.stringify(analysis, null, 2) + '\n' : renderAnalysis(analysis, { color: (io.stdout as NodeJS.WriteStream).isTTY === true }));
       return 0;

@@ -27,13 +27,25 @@ pseudonyms req-…, sessions already pseudonyms), then the leak check; a hit ref
   --parquet DIR       the folder to write to (required)
   --db FILE           a DuckDB file instead of the workspace database
   --key-file FILE     the pseudonymisation key (default: the workspace's)
-${STORE_HELP.split('\n').filter((l) => !l.includes('--incident') && !l.includes('stored incident ID')).join('\n')}`,
+${STORE_HELP.split('\n')
+  .filter((l) => !l.includes('--incident') && !l.includes('stored incident ID'))
+  .join('\n')}`,
   async run(args, io) {
-    const a = parseArgs('export', args, { parquet: { type: 'string' }, db: { type: 'string' }, store: { type: 'string' }, 'store-credentials': { type: 'string' }, 'key-file': { type: 'string' } });
+    const a = parseArgs('export', args, {
+      parquet: { type: 'string' },
+      db: { type: 'string' },
+      store: { type: 'string' },
+      'store-credentials': { type: 'string' },
+      'key-file': { type: 'string' },
+    });
     const [id, ...more] = a.positionals;
     if (!id) throw new TriageError('TRIAGE_ERR_USAGE', 'export: give the incident id (inc_…) and --parquet DIR; see mcp-triage export --help');
     if (more.length) throw new TriageError('TRIAGE_ERR_USAGE', `export: one incident at a time (got ${a.positionals.length}); run it once per incident`);
-    if (!INCIDENT.test(id)) throw new TriageError('TRIAGE_ERR_USAGE', `export: ${JSON.stringify(id.slice(0, 60))} is not an incident id; ids look like inc_… (analyze --db/--store prints it, GET /api/incidents lists them)`);
+    if (!INCIDENT.test(id))
+      throw new TriageError(
+        'TRIAGE_ERR_USAGE',
+        `export: ${JSON.stringify(id.slice(0, 60))} is not an incident id; ids look like inc_… (analyze --db/--store prints it, GET /api/incidents lists them)`,
+      );
     if (a.options.parquet === undefined) throw new TriageError('TRIAGE_ERR_USAGE', 'export: say where to write: --parquet DIR (the only export format so far)');
     const dir = resolve(io.cwd, String(a.options.parquet));
     const { target } = storeChoice('export', a, io.env);

@@ -24,14 +24,32 @@ query runs in ClickHouse. The same answer as GET /api/failures.
   --limit N           at most N failures (default 1000)
   --json              {"failures": [{incident, name, createdAt, index, failure}], "truncated"}
   --db FILE           a DuckDB file instead of the workspace database
-${STORE_HELP.split('\\n').filter((l) => !l.includes('--incident') && !l.includes('stored incident ID')).join('\\n')}`,
+${STORE_HELP.split('\\n')
+  .filter((l) => !l.includes('--incident') && !l.includes('stored incident ID'))
+  .join('\\n')}`,
   async run(args, io) {
     const a = parseArgs('failures', args, {
-      since: { type: 'string' }, decision: { type: 'string' }, rule: { type: 'string' }, signal: { type: 'string' }, role: { type: 'string' },
-      limit: { type: 'number' }, json: { type: 'boolean' }, db: { type: 'string' }, store: { type: 'string' }, 'store-credentials': { type: 'string' }, 'key-file': { type: 'string' },
+      since: { type: 'string' },
+      decision: { type: 'string' },
+      rule: { type: 'string' },
+      signal: { type: 'string' },
+      role: { type: 'string' },
+      limit: { type: 'number' },
+      json: { type: 'boolean' },
+      db: { type: 'string' },
+      store: { type: 'string' },
+      'store-credentials': { type: 'string' },
+      'key-file': { type: 'string' },
     });
     if (a.positionals.length) throw new TriageError('TRIAGE_ERR_USAGE', 'failures: takes no PATH; it reads stored incidents (see mcp-triage failures --help)');
-    const q = FailureFilters.safeParse({ since: a.options.since, decision: a.options.decision, rule: a.options.rule, signal: a.options.signal, role: a.options.role, limit: a.options.limit ?? 1000 });
+    const q = FailureFilters.safeParse({
+      since: a.options.since,
+      decision: a.options.decision,
+      rule: a.options.rule,
+      signal: a.options.signal,
+      role: a.options.role,
+      limit: a.options.limit ?? 1000,
+    });
     if (!q.success) throw new TriageError('TRIAGE_ERR_USAGE', `failures: ${q.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; ')}`);
     const { target } = storeChoice('failures', a, io.env);
     let answer: FailuresAnswer;
@@ -59,7 +77,9 @@ ${STORE_HELP.split('\\n').filter((l) => !l.includes('--incident') && !l.includes
     for (const r of answer.failures) {
       const f = r.failure;
       const what = [f.method, f.rpcId === null ? null : `#${f.rpcId}`, f.httpStatus === null ? null : String(f.httpStatus)].filter(Boolean).join(' ') || '—';
-      io.stdout.write(`${r.createdAt.slice(0, 16).replace('T', ' ')}  ${r.incident}  ${f.decision.padEnd(25)} ${f.rule.padEnd(28)} ${(f.role ?? 'primary').padEnd(11)} ${terminalSafe(what).slice(0, 60)}  ${terminalSafe(r.name).slice(0, 40)}\n`);
+      io.stdout.write(
+        `${r.createdAt.slice(0, 16).replace('T', ' ')}  ${r.incident}  ${f.decision.padEnd(25)} ${f.rule.padEnd(28)} ${(f.role ?? 'primary').padEnd(11)} ${terminalSafe(what).slice(0, 60)}  ${terminalSafe(r.name).slice(0, 40)}\n`,
+      );
     }
     io.stderr.write(`${answer.failures.length} failure(s)${answer.truncated ? ` (more: raise --limit or narrow the filters)` : ''}\n`);
     return 0;

@@ -60,7 +60,9 @@ column where that line and the sample part; then the file's per-line coverage.`,
       return 0;
     }
     const d = detectFormat(sample, formats);
-    io.stdout.write(`${entry!.name}: ${d.format ? `format ${d.format.spec.id}` : 'no format matched (lines are kept as raw events)'}; source ${resolveSource(d.format?.spec.source, entry!.name, sample)}${prefix ? `; prefix "${prefix.id}" stripped` : ''}\n`);
+    io.stdout.write(
+      `${entry!.name}: ${d.format ? `format ${d.format.spec.id}` : 'no format matched (lines are kept as raw events)'}; source ${resolveSource(d.format?.spec.source, entry!.name, sample)}${prefix ? `; prefix "${prefix.id}" stripped` : ''}\n`,
+    );
     io.stdout.write(`✔ chosen · matched some lines (tried per line, highest priority first) ✘ matched none\n\n`);
     for (const s of explainDetection(d, formats)) {
       if (!s.matched && !a.options.all && s.nearest && s.nearest.agreeUpTo < 3) continue;
@@ -69,7 +71,9 @@ column where that line and the sample part; then the file's per-line coverage.`,
         io.stdout.write(`    first line it does not match (#${s.firstMiss.n}): ${JSON.stringify(s.firstMiss.text.slice(0, 160))}\n`);
         if (s.nearest) {
           const at = s.nearest.agreeUpTo;
-          io.stdout.write(`    nearest sample (#${s.nearest.sample}) agrees for ${at} characters, then expects ${JSON.stringify(s.nearest.line.slice(at, at + 24))} where the line has ${JSON.stringify(s.firstMiss.text.slice(at, at + 24))}\n`);
+          io.stdout.write(
+            `    nearest sample (#${s.nearest.sample}) agrees for ${at} characters, then expects ${JSON.stringify(s.nearest.line.slice(at, at + 24))} where the line has ${JSON.stringify(s.firstMiss.text.slice(at, at + 24))}\n`,
+          );
         }
       }
     }

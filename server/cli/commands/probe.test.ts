@@ -78,7 +78,9 @@ describe('probe CLI', () => {
       expect.stringMatching(/→ warning: the tool reported an application error$/),
     ]);
     expect(lines.some((l) => /^ {2}✘ /.test(l))).toBe(false);
-    expect(lines.at(-1)).toMatch(/^OK with a warning: transport and session work \(streamable-http, protocol 2025-11-25, session assigned\), but the tool answered isError=true; check --args/);
+    expect(lines.at(-1)).toMatch(
+      /^OK with a warning: transport and session work \(streamable-http, protocol 2025-11-25, session assigned\), but the tool answered isError=true; check --args/,
+    );
 
     const j = await cli([s.url, '--tool', 'get_order', '--args', '{"order_id":"ORD-9999"}', '--json']);
     expect(j.code).toBe(0);
@@ -247,7 +249,10 @@ describe('probe --log is read by analyze as a client log', () => {
     } finally {
       await s.stop();
     }
-    const lines = readFileSync(log, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(log, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ probe: true, step: 'start' });
     expect(lines.every((l) => typeof l.time === 'number' && l.probe === true && typeof l.msg === 'string')).toBe(true);
     const init = lines.find((l) => l.rpcMethod === 'initialize');

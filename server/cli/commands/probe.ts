@@ -74,7 +74,10 @@ export const probeCommand: Command = {
     for (const a of args) {
       const name = a.split('=')[0]!;
       if (/^--(bearer|token|auth|authorization|header|api-key)$/.test(name))
-        throw new TriageError('TRIAGE_ERR_USAGE', `probe: ${name} is not accepted: credentials never go on the command line (process lists, shell history); set MCP_TRIAGE_BEARER or pipe the token with --bearer-stdin`);
+        throw new TriageError(
+          'TRIAGE_ERR_USAGE',
+          `probe: ${name} is not accepted: credentials never go on the command line (process lists, shell history); set MCP_TRIAGE_BEARER or pipe the token with --bearer-stdin`,
+        );
     }
     const a = parseArgs('probe', args, {
       tool: { type: 'string' },
@@ -94,10 +97,15 @@ export const probeCommand: Command = {
     // The probe (and with it the MCP SDK) loads once the options parse (main.ts).
     const { isArgsObject, openProbeLog, parseProbeUrl, probeJson, renderProbe, runProbe } = await import('../../probe/index.ts');
     if (a.positionals.length !== 1)
-      throw new TriageError('TRIAGE_ERR_USAGE', a.positionals.length ? `probe: give exactly one URL (got ${a.positionals.length})` : 'probe: give the MCP endpoint URL, e.g. mcp-triage probe http://127.0.0.1:3000/mcp');
+      throw new TriageError(
+        'TRIAGE_ERR_USAGE',
+        a.positionals.length ? `probe: give exactly one URL (got ${a.positionals.length})` : 'probe: give the MCP endpoint URL, e.g. mcp-triage probe http://127.0.0.1:3000/mcp',
+      );
     const url = parseProbeUrl(a.positionals[0]!);
     if (url.username || url.password || /[?&](token|access_token|api_key|apikey|key|auth)=/i.test(url.search))
-      io.stderr.write('mcp-triage: warning: the URL carries credentials, which the command line exposes (process lists, shell history); prefer MCP_TRIAGE_BEARER or --bearer-stdin. They are redacted from the output.\n');
+      io.stderr.write(
+        'mcp-triage: warning: the URL carries credentials, which the command line exposes (process lists, shell history); prefer MCP_TRIAGE_BEARER or --bearer-stdin. They are redacted from the output.\n',
+      );
 
     let toolArgs: Record<string, unknown> | undefined;
     if (a.options.args !== undefined) {
@@ -121,8 +129,12 @@ export const probeCommand: Command = {
 
     let bearer = io.env.MCP_TRIAGE_BEARER?.trim() || undefined;
     if (a.options['bearer-stdin']) {
-      const t = (await readStdin(io.stdin)).split(/\r?\n/).find((l) => l.trim())?.trim();
-      if (!t) throw new TriageError('TRIAGE_ERR_INPUT', 'probe: --bearer-stdin got nothing on stdin; pipe the token, e.g. pass show mcp/token | mcp-triage probe URL --bearer-stdin');
+      const t = (await readStdin(io.stdin))
+        .split(/\r?\n/)
+        .find((l) => l.trim())
+        ?.trim();
+      if (!t)
+        throw new TriageError('TRIAGE_ERR_INPUT', 'probe: --bearer-stdin got nothing on stdin; pipe the token, e.g. pass show mcp/token | mcp-triage probe URL --bearer-stdin');
       bearer = t.replace(/^Bearer\s+/i, '');
     }
 
@@ -146,7 +158,10 @@ export const probeCommand: Command = {
         ...(tty ? { onStep: (s) => io.stderr.write(`probe: ${!s.ok ? '✘' : s.warning ? '!' : '✔'} ${s.name} ${s.ms} ms${s.warning ? ` (${s.warning})` : ''}\n`) } : {}),
       });
       io.stdout.write(a.options.json ? JSON.stringify(probeJson(r), null, 2) + '\n' : renderProbe(r));
-      if (r.refused) io.stderr.write(`mcp-triage: probe refused to call ${r.refused.tool}: ${r.refused.reason}. The probe only makes side-effect-free calls; choose a read-only tool, or add --i-know-it-writes if a repeat is harmless.\n`);
+      if (r.refused)
+        io.stderr.write(
+          `mcp-triage: probe refused to call ${r.refused.tool}: ${r.refused.reason}. The probe only makes side-effect-free calls; choose a read-only tool, or add --i-know-it-writes if a repeat is harmless.\n`,
+        );
       else if (!r.ok) io.stderr.write(`mcp-triage: probe failed at ${r.failedStep}\n`);
       return r.exitCode;
     } finally {

@@ -93,15 +93,24 @@ describe('mcp-triage redact', () => {
     writeFileSync(join(dir, 'shot.png'), png);
     writeFileSync(join(dir, 'node.log'), readFileSync(process.execPath).subarray(0, 2048));
     writeFileSync(join(dir, 'ok.log'), 'Authorization: Bearer abcdef0123456789\n');
-    for (const [name, what] of [['shot.png', /PNG image/], ['node.log', /ELF executable/]] as const) {
+    for (const [name, what] of [
+      ['shot.png', /PNG image/],
+      ['node.log', /ELF executable/],
+    ] as const) {
       const t = io();
-      await expect(redact.run([name], t.io)).rejects.toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message: expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')} is not text: `)) });
+      await expect(redact.run([name], t.io)).rejects.toMatchObject({
+        code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA',
+        message: expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')} is not text: `)),
+      });
       await expect(redact.run([name], io().io)).rejects.toMatchObject({ message: expect.stringMatching(what) });
       expect(t.out()).toBe('');
     }
     // Several files: one binary refuses them all, and nothing is written to --out-dir.
     const t = io();
-    await expect(redact.run(['ok.log', 'shot.png', '--out-dir', 'out'], t.io)).rejects.toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message: expect.stringMatching(/shot\.png/) });
+    await expect(redact.run(['ok.log', 'shot.png', '--out-dir', 'out'], t.io)).rejects.toMatchObject({
+      code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA',
+      message: expect.stringMatching(/shot\.png/),
+    });
     expect(() => readFileSync(join(dir, 'out', 'ok.log'))).toThrow();
     // The text file alone is still redacted.
     const ok = io();
@@ -112,7 +121,10 @@ describe('mcp-triage redact', () => {
   it('refuses binary on stdin, and passes text on stdin through whole', async () => {
     const bin = io();
     bin.io.stdin = Readable.from([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0])]);
-    await expect(redact.run(['-'], bin.io)).rejects.toMatchObject({ code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA', message: expect.stringMatching(/^stdin is not text: an ELF executable/) });
+    await expect(redact.run(['-'], bin.io)).rejects.toMatchObject({
+      code: 'TRIAGE_ERR_UNSUPPORTED_MEDIA',
+      message: expect.stringMatching(/^stdin is not text: an ELF executable/),
+    });
     expect(bin.out()).toBe('');
     // Text longer than the sniffed head, in many chunks: every line comes out, in order.
     const lines = Array.from({ length: 5000 }, (_, i) => `2026-11-29 10:00:00,000 INFO line ${i} of a long stream`);

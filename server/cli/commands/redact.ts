@@ -204,7 +204,8 @@ export const redactCommand: Command = {
     }
     const files = a.files.length ? a.files : ['-'];
     if (files.length > 1 && files.includes('-')) throw new TriageError('TRIAGE_ERR_USAGE', 'stdin ("-") cannot be combined with files; redact files together, or pipe one stream');
-    if (files.length > 1 && !a.outDir) throw new TriageError('TRIAGE_ERR_USAGE', `${files.length} files need --out-dir DIR (each is written to DIR/<same name>); or redact one file at a time to stdout`);
+    if (files.length > 1 && !a.outDir)
+      throw new TriageError('TRIAGE_ERR_USAGE', `${files.length} files need --out-dir DIR (each is written to DIR/<same name>); or redact one file at a time to stdout`);
 
     const paths = files.map((f) => (f === '-' ? '-' : resolve(io.cwd, f)));
     for (let i = 0; i < files.length; i++) if (paths[i] !== '-') checkReadable(paths[i]!, files[i]!);
@@ -215,7 +216,8 @@ export const redactCommand: Command = {
       const names = new Set<string>();
       for (const p of paths) {
         const name = basename(p);
-        if (names.has(name)) throw new TriageError('TRIAGE_ERR_USAGE', `two inputs are both named ${name}; their outputs would overwrite each other in --out-dir, so rename one or run twice`);
+        if (names.has(name))
+          throw new TriageError('TRIAGE_ERR_USAGE', `two inputs are both named ${name}; their outputs would overwrite each other in --out-dir, so rename one or run twice`);
         names.add(name);
         if (resolve(outDir, name) === p) throw new TriageError('TRIAGE_ERR_USAGE', `--out-dir ${a.outDir} would overwrite the input ${name}; choose another directory`);
       }

@@ -35,13 +35,26 @@ ${STORE_HELP}
 With --store and --incident ID (no PATH), the report is written from the stored incident; with --store
 and PATHs, they are ingested into the store first (as analyze --store does).`,
   async run(args, io) {
-    const a = parseArgs('report', args, { out: { type: 'string' }, format: { type: 'string' }, exclude: { type: 'string' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' }, ...STORE_OPTIONS });
+    const a = parseArgs('report', args, {
+      out: { type: 'string' },
+      format: { type: 'string' },
+      exclude: { type: 'string' },
+      'key-file': { type: 'string' },
+      strict: { type: 'boolean' },
+      ...STORE_OPTIONS,
+    });
     const shared = storeChoice('report', a, io.env);
     const format = (a.options.format as string | undefined) ?? 'md';
     if (format !== 'md' && format !== 'json') throw new TriageError('TRIAGE_ERR_USAGE', `report: --format takes md or json, not "${format}"`);
     if (!a.positionals.length && !shared.incident) throw new TriageError('TRIAGE_ERR_USAGE', 'report: give at least one PATH (see mcp-triage report --help)');
-    const exclude = a.options.exclude ? String(a.options.exclude).split(',').map((x) => x.trim()).filter(Boolean) : [];
-    for (const x of exclude) if (!/^.+:\d+$/.test(x)) throw new TriageError('TRIAGE_ERR_USAGE', `report: --exclude takes FILE:LINE places (as the refusal names them), not "${x.slice(0, 80)}"`);
+    const exclude = a.options.exclude
+      ? String(a.options.exclude)
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : [];
+    for (const x of exclude)
+      if (!/^.+:\d+$/.test(x)) throw new TriageError('TRIAGE_ERR_USAGE', `report: --exclude takes FILE:LINE places (as the refusal names them), not "${x.slice(0, 80)}"`);
     const paths = a.positionals.map((p) => resolve(io.cwd, p));
     const entries = paths.length ? entriesFromPaths(paths) : [];
     const [{ incidentReport, ingestIncident, openContext }, { loadToolPolicy }, { printSkipped, progressPrinter }] = await Promise.all([
@@ -65,7 +78,12 @@ and PATHs, they are ingested into the store first (as analyze --store does).`,
         let id = shared.incident;
         let secrets;
         if (entries.length) {
-          const r = await store.ingest(keys, entries, { ...(id ? { id } : {}), toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr) });
+          const r = await store.ingest(keys, entries, {
+            ...(id ? { id } : {}),
+            toolPolicy,
+            name: a.positionals.map((p) => basename(p)).join(', '),
+            onProgress: progressPrinter(io.stderr),
+          });
           printSkipped(io.stderr, r.skippedFiles);
           io.stderr.write(`stored as ${r.id} in ${shared.target.display}\n`);
           ({ id, secrets } = r);
@@ -80,7 +98,11 @@ and PATHs, they are ingested into the store first (as analyze --store does).`,
     const ctx = await openContext({ env: io.env, db: ':memory:', keyFile: a.options['key-file'] as string | undefined });
     try {
       const r = await ingestIncident(ctx, entries, {
-        toolPolicy, name: a.positionals.map((p) => basename(p)).join(', '), onProgress: progressPrinter(io.stderr), mode: a.options.strict ? 'strict' : 'standard' });
+        toolPolicy,
+        name: a.positionals.map((p) => basename(p)).join(', '),
+        onProgress: progressPrinter(io.stderr),
+        mode: a.options.strict ? 'strict' : 'standard',
+      });
       printSkipped(io.stderr, r.skippedFiles);
       emit(await incidentReport(ctx.store, r.id, { secrets: r.secrets, key: ctx.key, exclude }));
       return 0;

@@ -48,7 +48,17 @@ export function parsePort(v: string | number | undefined, what = '--port'): numb
 }
 
 export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
-  const a = parseArgs('serve', args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'max-upload-mb': { type: 'number' }, 'token-file': { type: 'string' }, 'key-file': { type: 'string' }, store: { type: 'string' }, 'store-credentials': { type: 'string' }, strict: { type: 'boolean' } });
+  const a = parseArgs('serve', args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    db: { type: 'string' },
+    'max-upload-mb': { type: 'number' },
+    'token-file': { type: 'string' },
+    'key-file': { type: 'string' },
+    store: { type: 'string' },
+    'store-credentials': { type: 'string' },
+    strict: { type: 'boolean' },
+  });
   const { target } = storeChoice('serve', a, env);
   const port = parsePort(a.options.port as string | undefined);
   const host = (a.options.host as string | undefined) ?? '127.0.0.1';
@@ -61,7 +71,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
       throw new TriageError('TRIAGE_ERR_INPUT', `serve: cannot read --token-file ${f} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
   }
-  if (!LOOPBACK.test(host) && !token) throw new TriageError('TRIAGE_ERR_USAGE', `serve: binding to ${host} exposes your logs to the network; add --token-file FILE (a file holding a long random token)`);
+  if (!LOOPBACK.test(host) && !token)
+    throw new TriageError('TRIAGE_ERR_USAGE', `serve: binding to ${host} exposes your logs to the network; add --token-file FILE (a file holding a long random token)`);
   const network = !LOOPBACK.test(host);
   return {
     host,
@@ -78,8 +89,10 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
 
 function portError(e: unknown, host: string, port: number): never {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') throw new TriageError('TRIAGE_ERR_USAGE', `serve: ${host}:${port} is already in use (another mcp-triage?); stop it or pass --port N (PORT=N for npm start)`);
-  if (code === 'EACCES') throw new TriageError('TRIAGE_ERR_USAGE', `serve: not allowed to listen on ${host}:${port} (EACCES: ports below 1024 need privileges); pass --port N above 1023`);
+  if (code === 'EADDRINUSE')
+    throw new TriageError('TRIAGE_ERR_USAGE', `serve: ${host}:${port} is already in use (another mcp-triage?); stop it or pass --port N (PORT=N for npm start)`);
+  if (code === 'EACCES')
+    throw new TriageError('TRIAGE_ERR_USAGE', `serve: not allowed to listen on ${host}:${port} (EACCES: ports below 1024 need privileges); pass --port N above 1023`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     throw new TriageError('TRIAGE_ERR_USAGE', `serve: cannot listen on ${host}:${port} (${code}: not an address of this machine); pick another --host`);
   if (code === 'ERR_SOCKET_BAD_PORT') throw new TriageError('TRIAGE_ERR_USAGE', `serve: ${port} is not a valid port; pass --port N with N from 0 to 65535`);
@@ -202,7 +215,9 @@ Starts the web UI and the HTTP API on http://127.0.0.1:8765/.
                       storage; personal and business data stay in the local database, shown in the UI,
                       and are redacted in every report and export. An upload can ask for strict itself
                       (?privacy=strict)
-${STORE_HELP.split('\n').filter((l) => !l.includes('--incident') && !l.includes('stored incident ID')).join('\n')}
+${STORE_HELP.split('\n')
+  .filter((l) => !l.includes('--incident') && !l.includes('stored incident ID'))
+  .join('\n')}
 
 One serve per workspace: it holds <workspace>/workspace.lock (its PID) while it runs, so a second
 serve on the same workspace, and purge, refuse and name that PID. The lock is removed on exit,

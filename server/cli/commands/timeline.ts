@@ -34,7 +34,17 @@ ${STORE_HELP}
 With --store and --incident ID (no PATH), the timeline of the stored incident is read from the store;
 with --store and PATHs, they are ingested into the store first (as analyze --store does).`,
   async run(args, io) {
-    const a = parseArgs('timeline', args, { request: { type: 'string' }, session: { type: 'string' }, source: { type: 'string' }, level: { type: 'string' }, grep: { type: 'string' }, limit: { type: 'number' }, 'key-file': { type: 'string' }, strict: { type: 'boolean' }, ...STORE_OPTIONS });
+    const a = parseArgs('timeline', args, {
+      request: { type: 'string' },
+      session: { type: 'string' },
+      source: { type: 'string' },
+      level: { type: 'string' },
+      grep: { type: 'string' },
+      limit: { type: 'number' },
+      'key-file': { type: 'string' },
+      strict: { type: 'boolean' },
+      ...STORE_OPTIONS,
+    });
     const shared = storeChoice('timeline', a, io.env);
     if (!a.positionals.length && !shared.incident) throw new TriageError('TRIAGE_ERR_USAGE', 'timeline: give at least one PATH (see mcp-triage timeline --help)');
     const request = a.options.request as string | undefined;

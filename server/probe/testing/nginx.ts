@@ -65,7 +65,10 @@ http {
     scgi_temp_path        ${join(d, 'scgi_temp')};
     default_type application/octet-stream;
     access_log ${join(d, 'access.log')} combined;
-    upstream mcp_backend { ${[this.upstream].flat().map((u) => `server ${u};`).join(' ')} keepalive 8; }
+    upstream mcp_backend { ${[this.upstream]
+      .flat()
+      .map((u) => `server ${u};`)
+      .join(' ')} keepalive 8; }
     server {
         listen 127.0.0.1:${port};
         server_name localhost;

@@ -125,7 +125,10 @@ export class ClickHouseClient {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     // A system error's code (ECONNREFUSED, ENOTFOUND…), a timeout, or fetch's own reason ("bad port").
     const code = cause?.code ?? ((e as Error).name === 'TimeoutError' ? 'timed out' : String(cause?.message ?? (e as Error).message).slice(0, 80));
-    return new TriageError('TRIAGE_ERR_STORE', `ClickHouse at ${this.where} is unreachable (${code}); check the host and the HTTP port (8123 by default) of --store`, { store: this.target.display, kind: 'unreachable' });
+    return new TriageError('TRIAGE_ERR_STORE', `ClickHouse at ${this.where} is unreachable (${code}); check the host and the HTTP port (8123 by default) of --store`, {
+      store: this.target.display,
+      kind: 'unreachable',
+    });
   }
 
   private refused(status: number, body: string): TriageError {

@@ -11,7 +11,8 @@ import type { ClickHouseStore } from './store.ts';
 import { decodeTs } from './store.ts';
 import { int, NO_TS, str } from './sql.ts';
 
-const PAGE_COLS = 'seq, ts, source, file, line, end_line, kind, format, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id, protocol_version, duration_ms, signals';
+const PAGE_COLS =
+  'seq, ts, source, file, line, end_line, kind, format, level, message, text, session, rpc_id, rpc_method, tool, http_method, http_path, http_status, request_id, protocol_version, duration_ms, signals';
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 const TIMED = `ts != ${int(NO_TS)}`;
 
@@ -101,9 +102,7 @@ export function chQueryEventsPage(store: ClickHouseStore, id: string, f: EventFi
 async function chPage(store: ClickHouseStore, id: string, f: EventFilters, deferTextCount: boolean): Promise<Omit<ChEventsResult, 'total'> & { total: number | null }> {
   const where = compileChFilters(await store.scope(id), f);
   const whereAfter = f.after ? `${where} AND ${after(cursorKey(f.after))}` : where;
-  const keys = await store.client.rows<{ ts: string; seq: string }>(
-    `SELECT ts, seq FROM events WHERE ${whereAfter} ORDER BY ts, seq LIMIT ${int(f.offset)}, ${int(f.limit)}`,
-  );
+  const keys = await store.client.rows<{ ts: string; seq: string }>(`SELECT ts, seq FROM events WHERE ${whereAfter} ORDER BY ts, seq LIMIT ${int(f.offset)}, ${int(f.limit)}`);
   const total = deferTextCount && f.q ? null : await chCountWhere(store, where);
   if (!keys.length) return { rows: [], total, next: null };
   const key = (r: { ts: string; seq: string }): Key => ({ ts: decodeTs(r.ts), seq: Number(r.seq) });

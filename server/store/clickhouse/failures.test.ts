@@ -17,7 +17,16 @@ import { cli } from './testing/cli.ts';
 import { TestClickHouse } from './testing/server.ts';
 import { strict } from './testing/strict.ts';
 
-const SAMPLES = ['restart-stale-session', 'wrong-path', 'proxy-read-timeout-sse', 'multi-client-one-failing', 'killed-mid-response-write-committed', 'session-deleted-then-reused', 'upstream-down', 'healthy-control'];
+const SAMPLES = [
+  'restart-stale-session',
+  'wrong-path',
+  'proxy-read-timeout-sse',
+  'multi-client-one-failing',
+  'killed-mid-response-write-committed',
+  'session-deleted-then-reused',
+  'upstream-down',
+  'healthy-control',
+];
 const dir = (name: string) => join(REPO, 'samples', name);
 
 const ws = tempWorkspace();
@@ -119,7 +128,10 @@ describe('mcp-triage failures and GET /api/failures', () => {
     const app = await buildApp({ ctx, uploadDir: join(ws.dir, 'up') });
     const shared = await buildApp({ ctx, shared: stores[1]!.store, uploadDir: join(ws.dir, 'up2') });
     try {
-      const [x, y] = await Promise.all([app.inject({ url: '/api/failures?decision=reinitialize&since=1h' }), shared.inject({ url: '/api/failures?decision=reinitialize&since=1h' })]);
+      const [x, y] = await Promise.all([
+        app.inject({ url: '/api/failures?decision=reinitialize&since=1h' }),
+        shared.inject({ url: '/api/failures?decision=reinitialize&since=1h' }),
+      ]);
       expect(x.statusCode).toBe(200);
       expect(y.statusCode).toBe(200);
       expect(comparable(y.json())).toEqual(comparable(x.json()));

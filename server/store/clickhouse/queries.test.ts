@@ -66,7 +66,9 @@ async function present(id: string) {
     requestId: (await col('request_id')) as string | null,
     rpcNumber: (await one(`SELECT rpc_id AS v FROM events WHERE incident_id = $id AND rpc_id NOT LIKE '"%' ORDER BY rpc_id`)) as string | null,
     rpcString: (await one(`SELECT json_extract_string(rpc_id, '$') AS v FROM events WHERE incident_id = $id AND rpc_id LIKE '"%' ORDER BY rpc_id`)) as string | null,
-    signal: (await one(`SELECT s AS v FROM (SELECT unnest(string_split(signals, ' ')) AS s FROM events WHERE incident_id = $id AND signals IS NOT NULL) GROUP BY s ORDER BY count(*) DESC, s`)) as string | null,
+    signal: (await one(
+      `SELECT s AS v FROM (SELECT unnest(string_split(signals, ' ')) AS s FROM events WHERE incident_id = $id AND signals IS NOT NULL) GROUP BY s ORDER BY count(*) DESC, s`,
+    )) as string | null,
     range: (await ctx.store.query<{ lo: bigint; hi: bigint }>('SELECT min(ts) AS lo, max(ts) AS hi FROM events WHERE incident_id = $id', { id }))[0]!,
   };
 }
@@ -75,7 +77,16 @@ async function present(id: string) {
 async function filterCases(id: string, all: boolean): Promise<Record<string, unknown>[]> {
   if (!all) {
     const v = await present(id);
-    return [{}, { limit: 7, offset: 5 }, { level: 'warn' }, { q: 'post' }, { source: 'proxy' }, ...(v.session ? [{ session: v.session }] : []), ...(v.status !== null ? [{ status: v.status }] : []), ...(v.signal ? [{ signal: v.signal }] : [])];
+    return [
+      {},
+      { limit: 7, offset: 5 },
+      { level: 'warn' },
+      { q: 'post' },
+      { source: 'proxy' },
+      ...(v.session ? [{ session: v.session }] : []),
+      ...(v.status !== null ? [{ status: v.status }] : []),
+      ...(v.signal ? [{ signal: v.signal }] : []),
+    ];
   }
   const v = await present(id);
   const lo = Number(v.range.lo);
@@ -174,7 +185,9 @@ describe.each([0, 1])('ClickHouse reads = DuckDB reads (%#: one node, two shards
   it('what the report reads: evidence lines, the head of each file, redaction counts, files', async () => {
     const { store, label } = topologies[t]!;
     for (const inc of incidents) {
-      const refs = (await ctx.store.query<{ file: string; line: number }>('SELECT file, line FROM events WHERE incident_id = $id ORDER BY seq DESC LIMIT 40', { id: inc.local })).map((r) => ({ file: r.file, line: Number(r.line) }));
+      const refs = (
+        await ctx.store.query<{ file: string; line: number }>('SELECT file, line FROM events WHERE incident_id = $id ORDER BY seq DESC LIMIT 40', { id: inc.local })
+      ).map((r) => ({ file: r.file, line: Number(r.line) }));
       expect(await store.eventsAt(inc.stored[t]!, refs), `${label} ${inc.name}`).toEqual(await ctx.store.eventsAt(inc.local, refs));
       expect(await store.headEvents(inc.stored[t]!), `${label} ${inc.name}`).toEqual(await ctx.store.headEvents(inc.local));
       expect(await store.redactionCounts(inc.stored[t]!)).toEqual(await ctx.store.redactionCounts(inc.local));

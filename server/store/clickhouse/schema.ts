@@ -109,7 +109,8 @@ interface ClusterRow {
 async function clusterNodes(client: ClickHouseClient): Promise<string[]> {
   const { cluster, nodes, nodesGiven, display } = client.target;
   const name = cluster!;
-  const known = async (c: ClickHouseClient) => c.rows<ClusterRow>(`SELECT shard_num, replica_num, host_address, is_local FROM system.clusters WHERE cluster = ${str(name)}`, { database: null });
+  const known = async (c: ClickHouseClient) =>
+    c.rows<ClusterRow>(`SELECT shard_num, replica_num, host_address, is_local FROM system.clusters WHERE cluster = ${str(name)}`, { database: null });
   const rows = await known(client);
   if (!rows.length) throw new TriageError('TRIAGE_ERR_USAGE', `${display}: the server knows no cluster "${name}" (system.clusters; remote_servers in its config)`);
   let list = nodes;

@@ -66,7 +66,10 @@ describe('the shared store from the built CLI', () => {
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toContain('fix\\_route\\_or\\_config');
     expect(report.stdout).toBe(localReport.stdout);
-    const [tl, localTl] = await Promise.all([mcpTriage(['timeline', '--store', url, '--incident', id, '--grep', 'post', '--limit', '4']), mcpTriage(['timeline', sample, '--grep', 'post', '--limit', '4', '--strict'])]);
+    const [tl, localTl] = await Promise.all([
+      mcpTriage(['timeline', '--store', url, '--incident', id, '--grep', 'post', '--limit', '4']),
+      mcpTriage(['timeline', sample, '--grep', 'post', '--limit', '4', '--strict']),
+    ]);
     expect(tl.code, tl.stderr).toBe(0);
     expect(tl.stdout).toBe(localTl.stdout);
     expect(tl.stdout.split('\n').filter(Boolean)).toHaveLength(4);
@@ -87,7 +90,9 @@ describe('the shared store from the built CLI', () => {
     const wrong = await mcpTriage(['analyze', sample, '--store', url, '--store-credentials', wrongFile]);
     expect(wrong.code).toBe(2);
     expect(wrong.stdout).toBe('');
-    expect(wrong.stderr.trim().split('\n').pop()).toMatch(new RegExp(`^mcp-triage: ClickHouse at clickhouse://127\\.0\\.0\\.1:\\d+/team refused the credentials \\(HTTP 401, code 193: Wrong password for user ${TEST_USER.user}\\)`));
+    expect(wrong.stderr.trim().split('\n').pop()).toMatch(
+      new RegExp(`^mcp-triage: ClickHouse at clickhouse://127\\.0\\.0\\.1:\\d+/team refused the credentials \\(HTTP 401, code 193: Wrong password for user ${TEST_USER.user}\\)`),
+    );
     const onArgv = await mcpTriage(['analyze', sample, '--store', withUser()]);
     expect(onArgv.code).toBe(1);
     expect(onArgv.stderr).toMatch(/must not carry credentials/);

@@ -88,7 +88,11 @@ export async function chRunReadOnlySql(store: ClickHouseStore, sql: string, opts
       if (code !== undefined && TIMEOUT.has(code)) throw late();
       // ClickHouse's own reason (scrubbed by the client: no SQL, no echoed data), not the store's address.
       const why = /\(HTTP \d+(?:, code \d+)?: (.*)\)(?:; give them.*)?$/.exec(e.message)?.[1] ?? 'refused by ClickHouse';
-      if (code === MEMORY) throw new TriageError('TRIAGE_ERR_TOO_LARGE', `query needs more than the console's ${mib(CONSOLE_MAX_MEMORY)} of ClickHouse memory; narrow it (WHERE incident = …, fewer columns, LIMIT)`);
+      if (code === MEMORY)
+        throw new TriageError(
+          'TRIAGE_ERR_TOO_LARGE',
+          `query needs more than the console's ${mib(CONSOLE_MAX_MEMORY)} of ClickHouse memory; narrow it (WHERE incident = …, fewer columns, LIMIT)`,
+        );
       if (code === 192 || code === 193 || code === 194 || code === 516) throw e; // credentials: the store's problem, not the query's
       throw new TriageError('TRIAGE_ERR_USAGE', `query failed: ${why}`);
     }

@@ -25,7 +25,8 @@ import type { StoreTarget } from './target.ts';
 import { IngestWriter, newIngestId, nextVersion, type IncidentState } from './writer.ts';
 
 /** The event columns rowToEvent reads (and seq). */
-export const EVENT_COLS = 'seq, ts, file, line, end_line, source, format, kind, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs, signals';
+export const EVENT_COLS =
+  'seq, ts, file, line, end_line, source, format, kind, level, message, text, http_method, http_path, http_status, request_id, rpc_id, rpc_method, tool, session, protocol_version, duration_ms, attrs, signals';
 
 /** Above this much input the private DuckDB of an ingest is a temporary file (it spills; memory does not). */
 const SCRATCH_SPILL_BYTES = 16 * 1024 * 1024;
@@ -146,14 +147,18 @@ export class ClickHouseStore {
 
   /** What the upload named `uploadId` stored, when it completed (any server); null otherwise. */
   async upload(uploadId: string): Promise<(UploadRecord & { incidentId: string }) | null> {
-    const [r] = await this.client.rows<{ incident: string; target: string; result: string }>(`SELECT incident, target, result FROM uploads WHERE upload_id = ${str(uploadId)} ORDER BY ts LIMIT 1`);
+    const [r] = await this.client.rows<{ incident: string; target: string; result: string }>(
+      `SELECT incident, target, result FROM uploads WHERE upload_id = ${str(uploadId)} ORDER BY ts LIMIT 1`,
+    );
     return r ? { uploadId, target: r.target, incidentId: r.incident, result: JSON.parse(r.result) as UploadRecord['result'] } : null;
   }
 
   /** Record a completed upload (after its ingest is visible: a retry must find the incident). */
   async recordUpload(u: UploadRecord & { incidentId: string }): Promise<void> {
     const settings: Record<string, number> = this.target.cluster ? { insert_distributed_sync: 1 } : {};
-    await this.client.insert('uploads', JSON.stringify({ incident: u.incidentId, upload_id: u.uploadId, ts: Date.now(), target: u.target, result: JSON.stringify(u.result) }), { settings });
+    await this.client.insert('uploads', JSON.stringify({ incident: u.incidentId, upload_id: u.uploadId, ts: Date.now(), target: u.target, result: JSON.stringify(u.result) }), {
+      settings,
+    });
   }
 
   async close(): Promise<void> {
@@ -333,7 +338,9 @@ export class ClickHouseStore {
     if (!span || Number(span.n) === 0) return;
     const hi = Number(span.hi);
     for (let lo = 0; lo <= hi; lo += LOAD_PAGE) {
-      const rows = await this.client.rows<Record<string, unknown>>(`SELECT ${EVENT_COLS} FROM events WHERE ${where} AND seq BETWEEN ${int(lo)} AND ${int(lo + LOAD_PAGE - 1)} ORDER BY seq`);
+      const rows = await this.client.rows<Record<string, unknown>>(
+        `SELECT ${EVENT_COLS} FROM events WHERE ${where} AND seq BETWEEN ${int(lo)} AND ${int(lo + LOAD_PAGE - 1)} ORDER BY seq`,
+      );
       for (const r of rows) yield { ...chRowToEvent(r), seq: Number(r.seq) };
     }
   }
@@ -360,7 +367,13 @@ export class ClickHouseStore {
   async ingest(
     keys: IngestKeys,
     entries: readonly InputEntry[],
-    opts: { id?: string; name: IncidentName; onProgress?: (p: Progress) => void; toolPolicy?: ToolPolicy | null; /** Aborted before the rows are written: nothing is stored (IngestCancelled). */ signal?: AbortSignal },
+    opts: {
+      id?: string;
+      name: IncidentName;
+      onProgress?: (p: Progress) => void;
+      toolPolicy?: ToolPolicy | null /** Aborted before the rows are written: nothing is stored (IngestCancelled). */;
+      signal?: AbortSignal;
+    },
   ): Promise<{ id: string; added: number; skipped: number; skippedFiles: SkippedFile[]; analysis: Analysis; secrets: Awaited<ReturnType<typeof ingestIncident>>['secrets'] }> {
     const bytes = entries.reduce((n, e) => n + e.size, 0);
     const dir = bytes > SCRATCH_SPILL_BYTES ? mkdtempSync(join(tmpdir(), 'mcp-triage-ch-')) : null;
@@ -412,7 +425,19 @@ export class ClickHouseStore {
     const w = new IngestWriter(this.client, id, ingest);
     const createdAt = prev?.createdAt ?? Date.now();
     const base: IncidentState = prev ?? {
-      incident: id, version: 0, ts: 0, state: 'ingesting', name: row.name, createdAt, ingests: [], analysisIngest: '', decision: '', privacyMode: 'strict', toolPolicy: null, files: 0, events: 0,
+      incident: id,
+      version: 0,
+      ts: 0,
+      state: 'ingesting',
+      name: row.name,
+      createdAt,
+      ingests: [],
+      analysisIngest: '',
+      decision: '',
+      privacyMode: 'strict',
+      toolPolicy: null,
+      files: 0,
+      events: 0,
     };
     const now = Date.now();
     const [redactions, skipped] = await Promise.all([scratch.redactionCounts(id), scratch.skippedFiles(id)]);
@@ -422,12 +447,27 @@ export class ClickHouseStore {
         prev ? null : w.state({ ...base, version: nextVersion(), ts: now }),
         w.rows(
           'files',
-          files.filter((f) => f.fileNo >= loaded.firstFile).map((f) => ({
-            ts: now, file_no: f.fileNo, path: f.path, sha256: f.sha256, bytes: f.bytes, source: f.source, format: f.format,
-            lines: f.lines, events: f.events, unparsed: f.unparsed, truncated_lines: f.truncatedLines, prefix: f.prefix,
-          })),
+          files
+            .filter((f) => f.fileNo >= loaded.firstFile)
+            .map((f) => ({
+              ts: now,
+              file_no: f.fileNo,
+              path: f.path,
+              sha256: f.sha256,
+              bytes: f.bytes,
+              source: f.source,
+              format: f.format,
+              lines: f.lines,
+              events: f.events,
+              unparsed: f.unparsed,
+              truncated_lines: f.truncatedLines,
+              prefix: f.prefix,
+            })),
         ),
-        w.rows('redactions', Object.entries(redactions).map(([rule, count]) => ({ rule, count }))),
+        w.rows(
+          'redactions',
+          Object.entries(redactions).map(([rule, count]) => ({ rule, count })),
+        ),
         w.skipped(skipped.slice(loaded.skipped), loaded.skipped),
         w.analysis(analysis, createdAt),
       ]);
@@ -465,15 +505,20 @@ export class ClickHouseStore {
     const skipped = await this.skippedFiles(s.incident);
     let n = 0;
     // Recorded strict, as the stored text is, so the analysis of the whole incident says so.
-    await scratch.ingest(s.incident, s.name, async (writer) => {
-      for await (const e of this.allEvents(s.incident)) {
-        if (e.seq !== n) throw new TriageError('TRIAGE_ERR_STORE', `${this.target.display}: incident ${s.incident} has a gap in its events at seq ${n}; it cannot be extended`);
-        const { seq: _seq, ...event } = e;
-        writer.write(event);
-        n++;
-      }
-      return { files, redactions: {}, skipped };
-    }, { mode: 'strict' });
+    await scratch.ingest(
+      s.incident,
+      s.name,
+      async (writer) => {
+        for await (const e of this.allEvents(s.incident)) {
+          if (e.seq !== n) throw new TriageError('TRIAGE_ERR_STORE', `${this.target.display}: incident ${s.incident} has a gap in its events at seq ${n}; it cannot be extended`);
+          const { seq: _seq, ...event } = e;
+          writer.write(event);
+          n++;
+        }
+        return { files, redactions: {}, skipped };
+      },
+      { mode: 'strict' },
+    );
     if (s.toolPolicy) await scratch.setToolPolicy(s.incident, s.toolPolicy);
     return { firstSeq: n, firstFile: files.reduce((m, f) => Math.max(m, f.fileNo + 1), 0), skipped: skipped.length };
   }

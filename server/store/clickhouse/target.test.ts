@@ -28,7 +28,14 @@ function thrown(fn: () => unknown): TriageError {
 describe('store URLs', () => {
   it('one node, a cluster with its nodes, defaults', () => {
     const one = parseStoreUrl('clickhouse://ch.example:8123/mcp_triage', 'flag');
-    expect(one).toMatchObject({ database: 'mcp_triage', cluster: null, nodes: ['http://ch.example:8123'], user: null, password: null, display: 'clickhouse://ch.example:8123/mcp_triage' });
+    expect(one).toMatchObject({
+      database: 'mcp_triage',
+      cluster: null,
+      nodes: ['http://ch.example:8123'],
+      user: null,
+      password: null,
+      display: 'clickhouse://ch.example:8123/mcp_triage',
+    });
     expect(parseStoreUrl('clickhouse://ch.example/db', 'flag').nodes).toEqual(['http://ch.example:8123']);
     const c = parseStoreUrl('clickhouse://a:8123/db?cluster=logs&nodes=b:8124,a:8123', 'flag');
     expect(c).toMatchObject({ cluster: 'logs', nodes: ['http://a:8123', 'http://b:8124'], nodesGiven: true, display: 'clickhouse://a:8123/db?cluster=logs' });
@@ -91,11 +98,16 @@ describe('store URLs', () => {
 
 describe('ClickHouse errors, as shown', () => {
   it('keep the code and the first sentence; drop echoed SQL, rows, quoted values and secrets', () => {
-    expect(scrubError("Code: 60, e.displayText() = DB::Exception: Table mcp.events doesn't exist., e.what() = DB::Exception")).toEqual({ code: 60, message: "Table mcp.events doesn't exist." });
+    expect(scrubError("Code: 60, e.displayText() = DB::Exception: Table mcp.events doesn't exist., e.what() = DB::Exception")).toEqual({
+      code: 60,
+      message: "Table mcp.events doesn't exist.",
+    });
     expect(scrubError('Code: 60. DB::Exception: Table mcp.events does not exist. (UNKNOWN_TABLE) (version 24.3.1.1)').code).toBe(60);
     const syntax = scrubError("Code: 62, e.displayText() = DB::Exception: Syntax error: failed at position 12: 'sk_live_4242424242424242' FRM x, e.what() = DB::Exception");
     expect(syntax.message).toBe('Syntax error: failed at position 12');
-    const row = scrubError('Code: 27, e.displayText() = DB::Exception: Cannot parse input: expected , before: "alice@example.com": (at row 1)\nRow 1: Column 0, name: text, parsed text: "Bearer eyJhbGciOi"');
+    const row = scrubError(
+      'Code: 27, e.displayText() = DB::Exception: Cannot parse input: expected , before: "alice@example.com": (at row 1)\nRow 1: Column 0, name: text, parsed text: "Bearer eyJhbGciOi"',
+    );
     expect(row.message).not.toMatch(/alice|Bearer|eyJ/);
     const quoted = scrubError("Code: 36, e.displayText() = DB::Exception: Unknown setting 'password=hunter2', e.what() = DB::Exception");
     expect(quoted.message).not.toContain('hunter2');

@@ -63,7 +63,9 @@ export function parseStoreUrl(raw: string, from: 'flag' | 'env'): StoreTarget {
   }
   const hasUserinfo = url.username !== '' || url.password !== '' || /^clickhouse:\/\/[^/?#]*@/i.test(text);
   if (hasUserinfo && from === 'flag') {
-    throw usage(`--store must not carry credentials (a command line shows in process lists and shell history): put them in ${STORE_ENV} (clickhouse://user:password@host:8123/db) or in a file named by --store-credentials FILE (one line user:password, mode 0600)`);
+    throw usage(
+      `--store must not carry credentials (a command line shows in process lists and shell history): put them in ${STORE_ENV} (clickhouse://user:password@host:8123/db) or in a file named by --store-credentials FILE (one line user:password, mode 0600)`,
+    );
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
   if (!NAME.test(database)) throw usage(`${what}: name the database after the host, e.g. clickhouse://host:8123/mcp_triage (letters, digits and _)`);
@@ -74,7 +76,11 @@ export function parseStoreUrl(raw: string, from: 'flag' | 'env'): StoreTarget {
     if (k === 'cluster') {
       if (!NAME.test(v)) throw usage(`${what}: cluster= takes a cluster name from the servers' remote_servers (letters, digits and _)`);
       cluster = v;
-    } else if (k === 'nodes') nodes = v.split(',').map((s) => s.trim()).filter(Boolean);
+    } else if (k === 'nodes')
+      nodes = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (k === 'secure') secure = v === '1' || v === 'true';
     else throw usage(`${what}: unknown parameter "${k.slice(0, 40)}" (known: cluster, nodes, secure)`);
   }
@@ -111,7 +117,11 @@ export function readCredentials(file: string): { user: string; password: string 
     if (e instanceof TriageError) throw e;
     throw new TriageError('TRIAGE_ERR_INPUT', `cannot read --store-credentials ${file} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
-  const line = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    text
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   const at = line.indexOf(':');
   // Never echo the content: it is a password.
   if (at <= 0) throw usage(`--store-credentials ${file} must hold one line user:password`);

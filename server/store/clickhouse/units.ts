@@ -71,9 +71,7 @@ export async function chUnitOf(store: ClickHouseStore, id: string, file: string,
     for (const r of await rows<{ seq: string; ts: string }>(`SELECT seq, ts FROM events WHERE ${scope} AND (${ors.join(' OR ')})`)) pick(Number(r.seq), decodeTs(r.ts), 'evidence');
   }
 
-  const chosen = [...reasons.entries()]
-    .sort(([sa, a], [sb, b]) => (a.ts === b.ts ? sa - sb : a.ts === null ? 1 : b.ts === null ? -1 : a.ts - b.ts))
-    .slice(0, UNIT_LIMIT);
+  const chosen = [...reasons.entries()].sort(([sa, a], [sb, b]) => (a.ts === b.ts ? sa - sb : a.ts === null ? 1 : b.ts === null ? -1 : a.ts - b.ts)).slice(0, UNIT_LIMIT);
   const full = chosen.length ? await rows<Record<string, unknown>>(`SELECT ${COLS} FROM events WHERE ${scope} AND seq IN (${chosen.map(([seq]) => int(seq)).join(', ')})`) : [];
   const bySeq = new Map(full.map((r) => [Number(r.seq), r] as const));
   const ordered = chosen.flatMap(([seq, r]) => {

@@ -105,7 +105,11 @@ export class IngestWriter {
         if (!(e instanceof TriageError) || e.details?.kind !== 'unreachable' || attempt >= 3) throw e;
         const n = await landed();
         if (n === rows) return; // it landed; the answer was lost
-        if (n !== 0) throw new TriageError('TRIAGE_ERR_STORE', `${this.ch.target.display}: a batch of ${table} landed in part (${n} of ${rows} rows); the ingest is left incomplete and invisible, run it again`);
+        if (n !== 0)
+          throw new TriageError(
+            'TRIAGE_ERR_STORE',
+            `${this.ch.target.display}: a batch of ${table} landed in part (${n} of ${rows} rows); the ingest is left incomplete and invisible, run it again`,
+          );
       }
     }
   }
@@ -168,42 +172,52 @@ export class IngestWriter {
   async analysis(a: Analysis, createdAt: number): Promise<void> {
     const primary = a.failures.filter((f) => (f.role ?? 'primary') === 'primary').length;
     await Promise.all([
-    this.rows('decisions', [{ ts: createdAt, decision: a.decision, failures: a.failures.length, primary_failures: primary, analysis: JSON.stringify(a) }]),
-    this.rows(
-      'failures',
-      a.failures.map((f, idx) => ({
-        ts: f.ts ?? NO_TS,
-        idx,
-        rpc_id: f.rpcId === null ? null : JSON.stringify(f.rpcId),
-        method: f.method,
-        tool: f.tool,
-        session: f.session,
-        http_status: f.httpStatus,
-        stage: f.stage,
-        root_type: f.rootException?.type ?? null,
-        root_message: f.rootException?.message ?? null,
-        exception_chain: f.exceptionChain,
-        decision: f.decision,
-        rule: f.rule,
-        rationale: f.rationale,
-        role: f.role ?? 'primary',
-        episode: f.episode ?? 0,
-        signals: f.signals ?? [],
-        evidence: JSON.stringify(f.evidence),
-        // For the cross-incident queries (failures.ts): when the incident was stored, and the failure as analyze --json has it.
-        created_at: createdAt,
-        doc: JSON.stringify(f),
-      })),
-    ),
-    this.rows(
-      'spans',
-      a.spans.map((s, idx) => ({ idx, rpc_id: s.rpcId === null ? null : JSON.stringify(s.rpcId), method: s.method, session: s.session, sources: s.sources, joined_by: s.joinedBy })),
-    ),
+      this.rows('decisions', [{ ts: createdAt, decision: a.decision, failures: a.failures.length, primary_failures: primary, analysis: JSON.stringify(a) }]),
+      this.rows(
+        'failures',
+        a.failures.map((f, idx) => ({
+          ts: f.ts ?? NO_TS,
+          idx,
+          rpc_id: f.rpcId === null ? null : JSON.stringify(f.rpcId),
+          method: f.method,
+          tool: f.tool,
+          session: f.session,
+          http_status: f.httpStatus,
+          stage: f.stage,
+          root_type: f.rootException?.type ?? null,
+          root_message: f.rootException?.message ?? null,
+          exception_chain: f.exceptionChain,
+          decision: f.decision,
+          rule: f.rule,
+          rationale: f.rationale,
+          role: f.role ?? 'primary',
+          episode: f.episode ?? 0,
+          signals: f.signals ?? [],
+          evidence: JSON.stringify(f.evidence),
+          // For the cross-incident queries (failures.ts): when the incident was stored, and the failure as analyze --json has it.
+          created_at: createdAt,
+          doc: JSON.stringify(f),
+        })),
+      ),
+      this.rows(
+        'spans',
+        a.spans.map((s, idx) => ({
+          idx,
+          rpc_id: s.rpcId === null ? null : JSON.stringify(s.rpcId),
+          method: s.method,
+          session: s.session,
+          sources: s.sources,
+          joined_by: s.joinedBy,
+        })),
+      ),
     ]);
   }
 
   async skipped(list: readonly SkippedFile[], from: number): Promise<void> {
-    await this.rows('skipped_files', list.map((k, i) => ({ idx: from + i, file: k.file, reason: k.reason, detail: k.detail })));
+    await this.rows(
+      'skipped_files',
+      list.map((k, i) => ({ idx: from + i, file: k.file, reason: k.reason, detail: k.detail })),
+    );
   }
 
   /** Count every table written against what was sent: the ingest is complete only if all match. */

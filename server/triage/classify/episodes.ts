@@ -44,9 +44,15 @@ const fileLine = (d: Decided) => {
 };
 
 /** The server went away for this failure: later refusals and closed connections follow from it. */
-const serverGone = (f: Facts) => f.interruption === 'stream-cut' || f.interruption === 'closed-before-headers' || f.interruption === 'bad-gateway' || f.neverConnected === true || f.causes.includes('server-exited');
+const serverGone = (f: Facts) =>
+  f.interruption === 'stream-cut' ||
+  f.interruption === 'closed-before-headers' ||
+  f.interruption === 'bad-gateway' ||
+  f.neverConnected === true ||
+  f.causes.includes('server-exited');
 const connectivity = (f: Facts) => serverGone(f) || f.interruption !== null || (f.httpStatus !== null && f.httpStatus >= 500);
-const quietFollowUp = (f: Facts) => f.neverConnected === true || f.interruption === 'connection-closed' || f.causes.includes('client-object-closed') || f.causes.includes('connection-closed');
+const quietFollowUp = (f: Facts) =>
+  f.neverConnected === true || f.interruption === 'connection-closed' || f.causes.includes('client-object-closed') || f.causes.includes('connection-closed');
 
 export function placeFailures(items: readonly Decided[]): Placement[] {
   const n = items.length;
@@ -60,7 +66,8 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
   };
   const gap = (i: number, j: number): number | null => (at[i]!.ts !== null && at[j]!.ts !== null ? Math.abs(at[i]!.ts! - at[j]!.ts!) : null);
-  const nearInFile = (i: number, j: number, lines: number) => at[i]!.file === at[j]!.file && Math.abs(at[i]!.line - at[j]!.line) <= lines + Math.max(at[i]!.end - at[i]!.line, at[j]!.end - at[j]!.line);
+  const nearInFile = (i: number, j: number, lines: number) =>
+    at[i]!.file === at[j]!.file && Math.abs(at[i]!.line - at[j]!.line) <= lines + Math.max(at[i]!.end - at[i]!.line, at[j]!.end - at[j]!.line);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const a = items[i]!.facts;
@@ -94,7 +101,8 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     seen.set(ep, [...earlier, i]);
     const earlierPrimary = earlier.filter((k) => out[k]!.role === 'primary');
     const first = earlier[0];
-    const describeK = (k: number) => `${items[k]!.facts.method ?? (items[k]!.facts.httpMethod ? `${items[k]!.facts.httpMethod} exchange` : 'the failure')} at ${at[k]!.file}:${at[k]!.line}`;
+    const describeK = (k: number) =>
+      `${items[k]!.facts.method ?? (items[k]!.facts.httpMethod ? `${items[k]!.facts.httpMethod} exchange` : 'the failure')} at ${at[k]!.file}:${at[k]!.line}`;
     if (d.rule.role) {
       out[i] = { ...out[i]!, role: d.rule.role, reason: firstSentence(d.rationale) };
       continue;
@@ -116,7 +124,15 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         // the call's name may be decided differently, knowing less)
         const near = g !== null ? g <= DUPLICATE_MS : nearInFile(i, k, ADJACENT_LINES);
         const again = !f.identified && !e.facts.identified && at[i]!.file === at[k]!.file && sameFailure(e.facts, f);
-        return e.facts.httpStatus === f.httpStatus && (e.facts.tool === f.tool || f.tool === null) && (e.facts.method === f.method || f.method === null || e.facts.method === null) && ((near && subset(f.causes, e.facts.causes) && (e.decision === d.decision || f.causes.length < e.facts.causes.length || (!f.identified && e.facts.identified && f.httpStatus !== null))) || again);
+        return (
+          e.facts.httpStatus === f.httpStatus &&
+          (e.facts.tool === f.tool || f.tool === null) &&
+          (e.facts.method === f.method || f.method === null || e.facts.method === null) &&
+          ((near &&
+            subset(f.causes, e.facts.causes) &&
+            (e.decision === d.decision || f.causes.length < e.facts.causes.length || (!f.identified && e.facts.identified && f.httpStatus !== null))) ||
+            again)
+        );
       });
       if (dup !== undefined) {
         dupOf.set(i, dupOf.get(dup) ?? dup);
@@ -136,7 +152,6 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         out[i] = { ...out[i]!, role: 'consequence', reason: `the client's timeout after ${describeK(first)}` };
         continue;
       }
-
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
   }

@@ -145,7 +145,22 @@ export interface FailureCandidate {
 }
 
 /** Methods that read and can be repeated (failure-signatures D6). */
-export const READ_METHODS = new Set(['initialize', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'ping', 'completion/complete', 'tasks/get', 'tasks/list', 'logging/setLevel', 'subscriptions/listen']);
+export const READ_METHODS = new Set([
+  'initialize',
+  'server/discover',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'ping',
+  'completion/complete',
+  'tasks/get',
+  'tasks/list',
+  'logging/setLevel',
+  'subscriptions/listen',
+]);
 /** Infrastructure timers of failure-signatures (c), in seconds. */
 const TIMERS = [15, 30, 60, 100, 125, 300];
 const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
@@ -229,7 +244,14 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
 export function replicaOf(e: Event): { host: string | null; pid: string | null; upstream: string | null; file: string } {
   const a = e.attrs;
   const str = (v: unknown) => (v === undefined || v === null || v === '' ? null : String(v));
-  const host = str(a.hostname) ?? str(a.pod) ?? str(a.instance) ?? str(a.host) ?? /"(?:hostname|pod|instance)"\s*:\s*"([^"]{1,120})"/.exec(e.text)?.[1] ?? /\b(?:hostname|pod|instance)=([\w.-]{1,120})/.exec(e.text)?.[1] ?? null;
+  const host =
+    str(a.hostname) ??
+    str(a.pod) ??
+    str(a.instance) ??
+    str(a.host) ??
+    /"(?:hostname|pod|instance)"\s*:\s*"([^"]{1,120})"/.exec(e.text)?.[1] ??
+    /\b(?:hostname|pod|instance)=([\w.-]{1,120})/.exec(e.text)?.[1] ??
+    null;
   const pid = str(a.pid) ?? /"pid"\s*:\s*(\d{1,9})/.exec(e.text)?.[1] ?? null;
   const upstream = str(a.upstream) ?? str(a.upstream_addr) ?? null;
   return { host, pid, upstream, file: e.file };
@@ -250,7 +272,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const ix = ctx.index;
   const evs = span.events;
   const inSpan = new Set(evs);
-  const text = evs.map((e) => e.text).join('\n').slice(0, 100_000);
+  const text = evs
+    .map((e) => e.text)
+    .join('\n')
+    .slice(0, 100_000);
   const signals = [...new Set(evs.flatMap((e) => e.signals))];
   const meanings = signals.map((id) => ({ id, m: table().meaning(id) })).filter((x) => x.m !== null) as { id: string; m: NonNullable<ReturnType<SignalTable['meaning']>> }[];
   const causes = [...new Set(meanings.filter((x) => x.m.cause !== 'http-status').map((x) => x.m.cause as SignalCause))];
@@ -263,7 +288,13 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // (a status named on a line without its request line — `HTTP/1.1 307`, curl's `HTTP/2 200` above an
   // error in the body — is the answer too; a non-2xx first)
   const answerStatus =
-    httpStatus ?? anyStatusOf('proxy') ?? anyStatusOf('server') ?? anyStatusOf('client') ?? evs.find((e) => e.httpStatus !== null && e.httpStatus >= 300)?.httpStatus ?? evs.find((e) => e.httpStatus !== null)?.httpStatus ?? null;
+    httpStatus ??
+    anyStatusOf('proxy') ??
+    anyStatusOf('server') ??
+    anyStatusOf('client') ??
+    evs.find((e) => e.httpStatus !== null && e.httpStatus >= 300)?.httpStatus ??
+    evs.find((e) => e.httpStatus !== null)?.httpStatus ??
+    null;
   const start = span.start;
   const end = span.end ?? start;
   const session = span.session;
@@ -273,7 +304,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const identified = method !== null || tool !== null || span.rpcId !== null;
   // (the TS SDK's `Error POSTing to endpoint` names no request line, but says the verb: failure-signatures rows 38-40)
   const httpMethod =
-    evs.find((e) => e.httpMethod && e.httpStatus !== null && e.httpStatus >= 400)?.httpMethod ?? evs.find((e) => e.httpMethod)?.httpMethod ?? (evs.some((e) => e.message.includes('POSTing to endpoint')) ? 'POST' : null);
+    evs.find((e) => e.httpMethod && e.httpStatus !== null && e.httpStatus >= 400)?.httpMethod ??
+    evs.find((e) => e.httpMethod)?.httpMethod ??
+    (evs.some((e) => e.message.includes('POSTing to endpoint')) ? 'POST' : null);
   const pathEvent = evs.find((e) => e.httpPath && e.httpStatus !== null && e.httpStatus >= 400) ?? evs.find((e) => e.httpPath);
   const httpPath = pathEvent?.httpPath ? stripQuery(pathEvent.httpPath) : null;
   const target = targetOf(evs);
@@ -317,7 +350,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // --- body and JSON-RPC code
   let bodyKind: BodyKind = 'unknown';
   const unescaped = text.includes('\\"') ? text.replace(/\\"/g, '"') : text;
-  const codeMatch = /"error"\s*:\s*\{\s*"code"\s*:\s*(-?\d{1,6})/.exec(unescaped) ?? /\bMCP error (-?\d{1,6})\b/.exec(unescaped) ?? /"code"\s*:\s*(-?\d{5,6})\b/.exec(unescaped) ?? /\bcode[=:] ?(-32\d{3})\b/.exec(unescaped);
+  const codeMatch =
+    /"error"\s*:\s*\{\s*"code"\s*:\s*(-?\d{1,6})/.exec(unescaped) ??
+    /\bMCP error (-?\d{1,6})\b/.exec(unescaped) ??
+    /"code"\s*:\s*(-?\d{5,6})\b/.exec(unescaped) ??
+    /\bcode[=:] ?(-32\d{3})\b/.exec(unescaped);
   const jsonRpcCode = codeMatch ? Number(codeMatch[1]) : null;
   if (HTML.test(text) || has('html-response')) bodyKind = 'html';
   else if (/"jsonrpc"[^\n]{0,400}"error"|"error"\s*:\s*\{\s*"code"/.test(unescaped)) bodyKind = 'jsonrpc-error';
@@ -341,11 +378,15 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const sessionAssignedEarlier: Tri = legacyPostWithSession
     ? true
     : !session
+      ? null
+      : sessionEvents.some((e) => before(e) && ((e.httpStatus !== null && e.httpStatus < 400) || e.signals.some((id) => table().meaning(id)?.cause === 'session-created')))
+        ? true
+        : null;
+  const sessionWorkedBefore: Tri = !session
     ? null
-    : sessionEvents.some((e) => before(e) && ((e.httpStatus !== null && e.httpStatus < 400) || e.signals.some((id) => table().meaning(id)?.cause === 'session-created')))
+    : sessionEvents.some((e) => before(e) && e.httpStatus !== null && e.httpStatus < 400 && e.rpcMethod !== 'initialize')
       ? true
       : null;
-  const sessionWorkedBefore: Tri = !session ? null : sessionEvents.some((e) => before(e) && e.httpStatus !== null && e.httpStatus < 400 && e.rpcMethod !== 'initialize') ? true : null;
   // "No valid session ID provided": the TS SDK example servers answer it (JSON, -32000) for an unknown id
   // AND for a missing one (failure-signatures row 51: it turns on whether the request carried an id);
   // Python <=1.25 answers it in plain text only for an id it does not know (row 24).
@@ -373,10 +414,29 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (has('legacy-message-rejected') && (httpStatus === 404 || httpStatus === 400) && !htmlAnswer) sessionUnknown = true;
   else if (has('session-invalid')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true ? true : null;
   else if (has('session-terminated-client')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || pathWorked === true ? true : null;
-  else if (httpStatus === 404 && era !== 'sessionless' && jsonRpcCode !== -32601 && !htmlAnswer && sessionSent === true && (bodyKind === 'jsonrpc-error' || pathWorked === true || sessionAssignedEarlier === true)) sessionUnknown = true;
+  else if (
+    httpStatus === 404 &&
+    era !== 'sessionless' &&
+    jsonRpcCode !== -32601 &&
+    !htmlAnswer &&
+    sessionSent === true &&
+    (bodyKind === 'jsonrpc-error' || pathWorked === true || sessionAssignedEarlier === true)
+  )
+    sessionUnknown = true;
   // a 404 on a request a client sends only after initialize (tools/call, resources/read, ping…) came
   // from the endpoint that answered initialize: the session is what went missing
-  else if (httpStatus === 404 && era !== 'sessionless' && jsonRpcCode !== -32601 && !htmlAnswer && sessionSent !== false && pathWorked !== false && method !== null && method !== 'initialize' && method !== 'server/discover') sessionUnknown = true;
+  else if (
+    httpStatus === 404 &&
+    era !== 'sessionless' &&
+    jsonRpcCode !== -32601 &&
+    !htmlAnswer &&
+    sessionSent !== false &&
+    pathWorked !== false &&
+    method !== null &&
+    method !== 'initialize' &&
+    method !== 'server/discover'
+  )
+    sessionUnknown = true;
 
   // how long the session lived, and whether anything between its start and its loss explains the loss
   const established = sessionUnknown === true ? ix.establishedBefore(span) : null;
@@ -390,7 +450,13 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const serverSide5xx = httpStatus !== null && httpStatus >= 500;
   if (has('route-missing') || (bodyKind === 'html' && (httpStatus === 404 || httpStatus === 405))) routeWrong = true;
   // (a proxy's own HTML page for a body, URI or header limit, a rate limit or a request timeout is about the request, not the route)
-  else if (has('html-response') && !serverSide5xx && !(httpStatus !== null && [408, 413, 414, 429, 431].includes(httpStatus)) && !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed'].some((c) => has(c as SignalCause))) routeWrong = true;
+  else if (
+    has('html-response') &&
+    !serverSide5xx &&
+    !(httpStatus !== null && [408, 413, 414, 429, 431].includes(httpStatus)) &&
+    !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed'].some((c) => has(c as SignalCause))
+  )
+    routeWrong = true;
   else if (httpStatus === 404 && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
   else if (httpStatus === 404 && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked) routeWrong = true;
   else if (pathWorked === true) routeWrong = false;
@@ -398,7 +464,14 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   let transportMismatch: Tri = null;
   // (an SSE connect that failed because nothing answered at all — refused, DNS, TLS — says nothing about transports)
   const connectStage = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'sse-connect-rejected');
-  if (has('sse-connect-rejected') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405 || (httpStatus === null && !connectStage)) && !has('auth-rejected') && !has('auth-token-expired') && !has('oauth-flow-failed')) transportMismatch = true;
+  if (
+    has('sse-connect-rejected') &&
+    (httpStatus === 400 || httpStatus === 404 || httpStatus === 405 || (httpStatus === null && !connectStage)) &&
+    !has('auth-rejected') &&
+    !has('auth-token-expired') &&
+    !has('oauth-flow-failed')
+  )
+    transportMismatch = true;
   else if (httpStatus === 405 && httpMethod === 'POST') transportMismatch = true;
   else if (httpMethod === 'POST' && httpPath !== null && /\/sse\/?$/.test(httpPath) && (httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
   else if ((has('html-response') || has('content-type-wrong')) && legacyHere && !has('route-missing')) transportMismatch = true;
@@ -410,10 +483,14 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed');
   const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
   const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || ix.serverReceived(span) !== null;
-  const proxyFailedBeforeHeaders = failureMeanings.some((x) => x.m.side === 'proxy' && (x.m.cause === 'peer-closed-before-response' || x.m.cause === 'proxy-timeout-before-headers'));
+  const proxyFailedBeforeHeaders = failureMeanings.some(
+    (x) => x.m.side === 'proxy' && (x.m.cause === 'peer-closed-before-response' || x.m.cause === 'proxy-timeout-before-headers'),
+  );
   // response headers with a 2xx status came back for the call's POST (an SSE stream opened, stage B of
   // failure-signatures (c)): the server had the request and was handling it
-  const headersCame = evs.some((e) => e.httpMethod === 'POST' && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpStatus !== 202 && e.httpStatus !== 204);
+  const headersCame = evs.some(
+    (e) => e.httpMethod === 'POST' && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpStatus !== 202 && e.httpStatus !== 204,
+  );
   const delivered: Tri = neverConnected === true ? false : serverSaw || proxyFailedBeforeHeaders || headersCame ? true : null;
   let interruption: Interruption = null;
   if (neverConnected === true) interruption = 'connect';
@@ -478,8 +555,15 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     const lastFail = Math.max(...evs.filter(isFailureEvent).map((e) => e.line));
     const inside = evs.find((e) => e.line > lastFail && (e.source === 'client' || e.source === 'unknown') && e.signals.some((id) => table().meaning(id)?.outcome === 'recovery'));
     // the client saying this same call returned, after its failure (a token refreshed, a retry answered)
-    const returned = evs.find((e) => e.line > lastFail && (e.source === 'client' || e.source === 'unknown') && e.signals.includes('call-returned') && !e.signals.some((id) => table().meaning(id)?.outcome === 'failure'));
-    const rec = laterRecovery ?? (inside ? { where: `${inside.file}:${inside.line}`, resumed: inside.signals.some((id) => table().meaning(id)?.cause === 'stream-resumed') } : null);
+    const returned = evs.find(
+      (e) =>
+        e.line > lastFail &&
+        (e.source === 'client' || e.source === 'unknown') &&
+        e.signals.includes('call-returned') &&
+        !e.signals.some((id) => table().meaning(id)?.outcome === 'failure'),
+    );
+    const rec =
+      laterRecovery ?? (inside ? { where: `${inside.file}:${inside.line}`, resumed: inside.signals.some((id) => table().meaning(id)?.cause === 'stream-resumed') } : null);
     if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed))
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
     else if (returned && identified) recoveredBy = `the same call returned afterwards (${returned.file}:${returned.line})`;
@@ -499,8 +583,16 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // in its log, carrying no session and naming no method, was its initialize — not under 2026-07-28,
   // which has no handshake
   const firstPost =
-    method === null && tool === null && span.rpcId === null && httpMethod === 'POST' && era !== 'sessionless' && session === null && sessionSent !== true &&
-    firstRequest !== false && evs.some((e) => (e.source === 'client' || e.source === 'unknown') && e.httpMethod === 'POST') && !ix.earlierPostInFile(span);
+    method === null &&
+    tool === null &&
+    span.rpcId === null &&
+    httpMethod === 'POST' &&
+    era !== 'sessionless' &&
+    session === null &&
+    sessionSent !== true &&
+    firstRequest !== false &&
+    evs.some((e) => (e.source === 'client' || e.source === 'unknown') && e.httpMethod === 'POST') &&
+    !ix.earlierPostInFile(span);
 
   return {
     rpcId: span.rpcId,
@@ -559,7 +651,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     resumedStream,
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
     ...(span.heldBurst && interruption === null
-      ? { heldInTransit: true, heldEvidence: `${span.heldBurst.count} progress events logged within ${span.heldBurst.spreadMs} ms, ${(span.heldBurst.waitedMs / 1000).toFixed(1)} s after the call was sent (${span.heldBurst.first.file}:${span.heldBurst.first.line})` }
+      ? {
+          heldInTransit: true,
+          heldEvidence: `${span.heldBurst.count} progress events logged within ${span.heldBurst.spreadMs} ms, ${(span.heldBurst.waitedMs / 1000).toFixed(1)} s after the call was sent (${span.heldBurst.first.file}:${span.heldBurst.first.line})`,
+        }
       : heldFacts(evs, interruption)),
   };
 }
@@ -577,7 +672,9 @@ const HELD_SLACK_MS = 2000;
 function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInTransit: Tri; heldEvidence: string | null } {
   if (interruption !== 'client-timeout') return { heldInTransit: null, heldEvidence: null };
   const t = table();
-  const gaveUp = evs.filter((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout')).map((e) => e.ts!);
+  const gaveUp = evs
+    .filter((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'))
+    .map((e) => e.ts!);
   const done = evs.filter(
     (e) =>
       e.source === 'server' &&
@@ -599,7 +696,9 @@ function measuredWait(evs: readonly Event[]): number | null {
   const t = table();
   const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'));
   if (!out) return null;
-  const first = evs.filter((e) => e.file === out.file && e.ts !== null && e.line < out.line && (e.rpcMethod !== null || e.tool !== null || e.httpMethod !== null)).sort((a, b) => a.line - b.line)[0];
+  const first = evs
+    .filter((e) => e.file === out.file && e.ts !== null && e.line < out.line && (e.rpcMethod !== null || e.tool !== null || e.httpMethod !== null))
+    .sort((a, b) => a.line - b.line)[0];
   if (!first) return null;
   const ms = out.ts! - first.ts!;
   // under 100 ms is not a timer at all (a line logged twice); a day is not one call
@@ -624,7 +723,10 @@ function sessionSentFact(evs: readonly Event[], method: string | null, session: 
   if (has('session-missing') && !has('session-unknown')) return false;
   if (has('session-unknown')) return true;
   // (a log whose side is not known reads like a client's when it prints the request it sends)
-  const describesRequest = (e: Event) => e.attrs.direction !== 'response' && e.httpMethod !== null && (e.source === 'client' || e.source === 'unknown' || e.source === 'proxy' || (e.source === 'server' && e.httpStatus === null));
+  const describesRequest = (e: Event) =>
+    e.attrs.direction !== 'response' &&
+    e.httpMethod !== null &&
+    (e.source === 'client' || e.source === 'unknown' || e.source === 'proxy' || (e.source === 'server' && e.httpStatus === null));
   const requestLines = evs.filter(describesRequest);
   if (requestLines.some((e) => e.session !== null)) return true;
   // an exchange line that prints the header and shows it empty (`mcp-session-id=-`)
@@ -667,10 +769,11 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
     return r.host ?? (r.pid ? `pid ${r.pid}` : r.file);
   };
   const isCreate = (e: Event) => e.signals.some((id) => table().meaning(id)?.cause === 'session-created');
-  const isReject = (e: Event) => e.signals.some((id) => {
-    const c = table().meaning(id)?.cause;
-    return c === 'session-unknown' || c === 'session-invalid' || c === 'server-not-initialized';
-  });
+  const isReject = (e: Event) =>
+    e.signals.some((id) => {
+      const c = table().meaning(id)?.cause;
+      return c === 'session-unknown' || c === 'session-invalid' || c === 'server-not-initialized';
+    });
   let split: Tri = null;
   const creator = serverEvents.find(isCreate);
   const rejecter = evs.find((e) => e.source === 'server' && isReject(e)) ?? serverEvents.find((e) => isReject(e) && (span.start === null || e.ts === null || e.ts >= span.start));
@@ -710,7 +813,9 @@ function resumedAfterCut(span: SpanBuild, sessionEvents: readonly Event[]): stri
     if (e.httpMethod !== 'GET' || !after(e)) continue;
     if (e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300) continue;
     if (!e.signals.some((id) => table().meaning(id)?.cause === 'stream-resumed')) continue;
-    const failedAfter = span.events.some((x) => x.source === 'client' && isFailureEvent(x) && (x.ts !== null && e.ts !== null ? x.ts > e.ts : x.file === e.file && x.line > e.line));
+    const failedAfter = span.events.some(
+      (x) => x.source === 'client' && isFailureEvent(x) && (x.ts !== null && e.ts !== null ? x.ts > e.ts : x.file === e.file && x.line > e.line),
+    );
     if (failedAfter) return null;
     return `${e.file}:${e.line}, GET with Last-Event-ID → HTTP ${e.httpStatus}`;
   }

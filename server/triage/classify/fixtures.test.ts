@@ -27,12 +27,22 @@ function summary(a: Analysis) {
 }
 
 describe('triage golden cases', () => {
-  const cases = readdirSync(DIR).filter((d) => !d.startsWith('.')).sort();
+  const cases = readdirSync(DIR)
+    .filter((d) => !d.startsWith('.'))
+    .sort();
   it('has cases', () => expect(cases.length).toBeGreaterThanOrEqual(15));
   for (const name of cases) {
     it(name, async () => {
       const dir = join(DIR, name);
-      const { analysis } = await ingestIncident(ctx, entriesFromPaths(readdirSync(dir).filter((f) => f !== 'expected.json' && !f.endsWith('.md')).map((f) => join(dir, f))), { name });
+      const { analysis } = await ingestIncident(
+        ctx,
+        entriesFromPaths(
+          readdirSync(dir)
+            .filter((f) => f !== 'expected.json' && !f.endsWith('.md'))
+            .map((f) => join(dir, f)),
+        ),
+        { name },
+      );
       const got = summary(analysis);
       const golden = join(dir, 'expected.json');
       if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden)) writeFileSync(golden, JSON.stringify(got, null, 2) + '\n');

@@ -54,7 +54,16 @@ export interface Point {
 }
 
 /** What, logged between a session's creation and its loss, explains the loss (failure-signatures rows 25, 35, 37). */
-const LOSS_CAUSES = new Set<SignalCause>(['process-started', 'shutdown', 'server-exited', 'proxy-upstream-unavailable', 'conn-refused', 'conn-reset', 'session-deleted', 'session-evicted']);
+const LOSS_CAUSES = new Set<SignalCause>([
+  'process-started',
+  'shutdown',
+  'server-exited',
+  'proxy-upstream-unavailable',
+  'conn-refused',
+  'conn-reset',
+  'session-deleted',
+  'session-evicted',
+]);
 
 /** How far apart two hosts' clocks may be for a line logged elsewhere to still count as "in between". */
 const CLOCK_SLACK_MS = 5_000;
@@ -114,10 +123,12 @@ export class IncidentIndex {
       const ok =
         !failing &&
         span.events.some(
-          (e) => (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) || e.signals.some((id) => {
-            const o = t.meaning(id)?.outcome;
-            return o === 'completion' || o === 'recovery';
-          }),
+          (e) =>
+            (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) ||
+            e.signals.some((id) => {
+              const o = t.meaning(id)?.outcome;
+              return o === 'completion' || o === 'recovery';
+            }),
         );
       const lastLine = new Map<string, number>();
       const firstLine = new Map<string, number>();
@@ -317,8 +328,12 @@ export class IncidentIndex {
     // no session or id to tie server lines to this call: the same tool's lines from the call's start to the
     // next call of that tool (a client line naming the tool, then the server logging the commit)
     if (span.session === null && span.rpcId === null && span.tool !== null && span.start !== null) {
-      const next = this.info.map((i) => i.span).filter((x) => x !== span && x.tool === span.tool && x.start !== null && x.start > span.start! && x.events.some((e) => e.source !== 'server')).reduce((m, x) => Math.min(m, x.start!), Infinity);
-      for (const e of this.all) if (e.source === 'server' && e.tool === span.tool && e.ts !== null && e.ts >= span.start - 2000 && e.ts < next && !inSpan.has(e)) candidates.push(e);
+      const next = this.info
+        .map((i) => i.span)
+        .filter((x) => x !== span && x.tool === span.tool && x.start !== null && x.start > span.start! && x.events.some((e) => e.source !== 'server'))
+        .reduce((m, x) => Math.min(m, x.start!), Infinity);
+      for (const e of this.all)
+        if (e.source === 'server' && e.tool === span.tool && e.ts !== null && e.ts >= span.start - 2000 && e.ts < next && !inSpan.has(e)) candidates.push(e);
       candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
     }
     // a task-augmented call (spec 2025-11-25 tasks): its task id, then a later line of any side saying
@@ -332,10 +347,14 @@ export class IncidentIndex {
       }
     }
     for (const e of candidates) {
-      const mine = inSpan.has(e) || (rpc !== null && JSON.stringify(e.rpcId) === rpc) || (span.tool !== null && e.tool === span.tool && (e.rpcId === null || (span.session === null && rpc === null)));
+      const mine =
+        inSpan.has(e) ||
+        (rpc !== null && JSON.stringify(e.rpcId) === rpc) ||
+        (span.tool !== null && e.tool === span.tool && (e.rpcId === null || (span.session === null && rpc === null)));
       if (!mine || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
       if (committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
-      if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text)) return `${e.file}:${e.line} the server completed the request with HTTP ${e.httpStatus}`;
+      if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text))
+        return `${e.file}:${e.line} the server completed the request with HTTP ${e.httpStatus}`;
     }
     return null;
   }
@@ -351,10 +370,12 @@ export class IncidentIndex {
     let best: Event | null = null;
     const consider = (e: Event) => {
       if (e.ts === null || e.ts >= span.start! || span.events.includes(e)) return;
-      const ok = (e.rpcMethod === 'initialize' && e.httpStatus !== null && e.httpStatus < 300) || e.signals.some((id) => {
-        const c = t.meaning(id)?.cause;
-        return c === 'handshake-ok' || c === 'session-created' || c === 'connected';
-      });
+      const ok =
+        (e.rpcMethod === 'initialize' && e.httpStatus !== null && e.httpStatus < 300) ||
+        e.signals.some((id) => {
+          const c = t.meaning(id)?.cause;
+          return c === 'handshake-ok' || c === 'session-created' || c === 'connected';
+        });
       if (ok && (best === null || e.ts > best.ts!)) best = e;
     };
     for (const e of this.clientish) if (me.files.has(e.file)) consider(e);
@@ -415,10 +436,12 @@ export class IncidentIndex {
     for (let i = lo + 1; i < hi; i++) {
       const e = this.all[i]!;
       if (e.source !== 'server') continue;
-      if (e.signals.some((id) => {
-        const c = t.meaning(id)?.cause;
-        return c === 'process-started' || c === 'shutdown';
-      }))
+      if (
+        e.signals.some((id) => {
+          const c = t.meaning(id)?.cause;
+          return c === 'process-started' || c === 'shutdown';
+        })
+      )
         return true;
     }
     return false;

@@ -38,7 +38,11 @@ export function classifyTool(
     return { class: 'unknown', source: 'unknown', hints: null };
   }
   const ann = tool ? annotations.get(tool) : undefined;
-  const hints = ann ? Object.entries(ann).map(([k, v]) => `${k}: ${v}`).join(', ') : null;
+  const hints = ann
+    ? Object.entries(ann)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')
+    : null;
   const fromPolicy = tool ? policy?.tools[tool] : undefined;
   if (fromPolicy) return { class: fromPolicy, source: 'policy', hints };
   if (ann) {
@@ -58,7 +62,8 @@ export function parseToolPolicy(text: string, where = POLICY_FILE): ToolPolicy {
     throw new Error(`${where}: not JSON (${(err as Error).message}); expected {"tools": {"<tool>": "read" | "write"}}`);
   }
   const r = ToolPolicy.safeParse(json);
-  if (!r.success) throw new Error(`${where}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}; expected {"tools": {"<tool>": "read" | "write"}}`);
+  if (!r.success)
+    throw new Error(`${where}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}; expected {"tools": {"<tool>": "read" | "write"}}`);
   return r.data;
 }
 

@@ -15,7 +15,8 @@ export type JoinKey =
   | 'method+path+status+order';
 
 /** Lines about the optional standalone GET stream: they never belong to a POST exchange logged just before them. */
-export const STREAM_NOISE = /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:/;
+export const STREAM_NOISE =
+  /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:/;
 
 /** A host-app line about one tool call ("Error calling tool create_order: …"); group 1 is the tool. */
 const TOOL_CALL_ERROR = /\b(?:calling|call(?:ing)? to|invoking|executing) tool[: ]+["'`]?([\w.-]+)/i;
@@ -60,7 +61,9 @@ class UnionFind {
     this.reqIds = events.map((e) => (e.requestId ? new Set([e.requestId]) : null));
     this.methods = events.map((e) => (e.rpcMethod ? new Set([e.rpcMethod]) : null));
     this.tools = events.map((e) => (e.tool ? new Set([e.tool]) : null));
-    this.outcomes = events.map((e) => (e.source === 'client' && e.httpMethod !== null && e.httpStatus !== null ? new Set([`${e.file}\u0000${e.httpMethod} ${e.httpStatus}`]) : null));
+    this.outcomes = events.map((e) =>
+      e.source === 'client' && e.httpMethod !== null && e.httpStatus !== null ? new Set([`${e.file}\u0000${e.httpMethod} ${e.httpStatus}`]) : null,
+    );
   }
   canJoin(a: number, b: number): boolean {
     const ra = this.find(a);
@@ -70,7 +73,12 @@ class UnionFind {
   }
   /** canJoin for two distinct roots. */
   rootsCompatible(ra: number, rb: number): boolean {
-    return !clash(this.reqIds[ra]!, this.reqIds[rb]!) && !clash(this.methods[ra]!, this.methods[rb]!) && !clash(this.tools[ra]!, this.tools[rb]!) && !clashInFile(this.outcomes[ra]!, this.outcomes[rb]!);
+    return (
+      !clash(this.reqIds[ra]!, this.reqIds[rb]!) &&
+      !clash(this.methods[ra]!, this.methods[rb]!) &&
+      !clash(this.tools[ra]!, this.tools[rb]!) &&
+      !clashInFile(this.outcomes[ra]!, this.outcomes[rb]!)
+    );
   }
   find(i: number): number {
     while (this.parent[i] !== i) {
@@ -340,7 +348,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   events.forEach((e, i) => {
     // an exchange line (a request id, a JSON-RPC id, or an HTTP method with its path) starts what follows it
     const isAnchor = e.rpcId !== null || e.requestId !== null || (e.httpMethod !== null && e.httpPath !== null);
-    if (isAnchor && anchor >= 0 && events[anchor]!.file === e.file && (e.rpcId === null && e.requestId === null) && e.line - reach <= 3 && sameExchange(events[anchor]!, e)) {
+    if (isAnchor && anchor >= 0 && events[anchor]!.file === e.file && e.rpcId === null && e.requestId === null && e.line - reach <= 3 && sameExchange(events[anchor]!, e)) {
       // the same exchange logged twice in a row (request, then its answer): keep one anchor
       if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
       return;
@@ -366,7 +374,14 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // a line naming another call (`Calling tool get_order` under a resources/subscribe exchange) starts it;
     // but an error naming a tool right under a bare refused exchange (httpx's `POST /mcp "404 Not Found"`,
     // then `tool search_kb failed: Session terminated`) is that exchange's outcome
-    const outcomeOfBare = a.tool === null && a.rpcMethod === null && a.httpStatus !== null && a.httpStatus >= 400 && (e.level === 'error' || e.level === 'fatal') && e.rpcId === null && near(a, e, 1000);
+    const outcomeOfBare =
+      a.tool === null &&
+      a.rpcMethod === null &&
+      a.httpStatus !== null &&
+      a.httpStatus >= 400 &&
+      (e.level === 'error' || e.level === 'fatal') &&
+      e.rpcId === null &&
+      near(a, e, 1000);
     if (((e.tool !== null && e.tool !== a.tool) || (e.rpcMethod !== null && a.rpcMethod !== null && e.rpcMethod !== a.rpcMethod)) && !outcomeOfBare) return;
     // an error naming a tool call belongs to that call: never to a GET stream, nor to another tool's exchange
     // (the tool-name+order join below takes it)

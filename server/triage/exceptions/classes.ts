@@ -10,8 +10,10 @@ const CONSEQUENCE = /^(?:MCP error -32000: )?Connection closed\.?$|CONNECTION_CL
 /** Teardown artefacts: real defects only when nothing earlier failed. */
 const TEARDOWN = /Attempted to exit cancel scope in a different task|isn't the current tasks?'s current cancel scope|Attempted to exit a cancel scope that isn't the current/;
 
-const NETWORK_TYPES = /(?:^|\.)(?:ConnectError|ConnectTimeout|ReadTimeout|WriteTimeout|PoolTimeout|ReadError|WriteError|RemoteProtocolError|LocalProtocolError|HTTPStatusError|ProtocolError|NetworkError|TimeoutException|TransportError|ConnectionRefusedError|ConnectionResetError|ConnectionAbortedError|ConnectionError|BrokenPipeError|TimeoutError|gaierror|SSLError|SSLCertVerificationError|CertificateError|SocketError|ConnectException|SocketException|SocketTimeoutException|UnknownHostException|PrematureCloseException|SSLHandshakeException|HttpTimeoutException|ClientDisconnect|BodyTimeoutError|HeadersTimeoutError|ConnectTimeoutError|InternalServerError|APIConnectionError|APIStatusError)$/;
-const NETWORK_CODES = /\b(?:ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_[A-Z_]{1,40}|CERT_[A-Z_]{1,40}|UNABLE_TO_VERIFY_LEAF_SIGNATURE|DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_[A-Z_]{1,40})\b/;
+const NETWORK_TYPES =
+  /(?:^|\.)(?:ConnectError|ConnectTimeout|ReadTimeout|WriteTimeout|PoolTimeout|ReadError|WriteError|RemoteProtocolError|LocalProtocolError|HTTPStatusError|ProtocolError|NetworkError|TimeoutException|TransportError|ConnectionRefusedError|ConnectionResetError|ConnectionAbortedError|ConnectionError|BrokenPipeError|TimeoutError|gaierror|SSLError|SSLCertVerificationError|CertificateError|SocketError|ConnectException|SocketException|SocketTimeoutException|UnknownHostException|PrematureCloseException|SSLHandshakeException|HttpTimeoutException|ClientDisconnect|BodyTimeoutError|HeadersTimeoutError|ConnectTimeoutError|InternalServerError|APIConnectionError|APIStatusError)$/;
+const NETWORK_CODES =
+  /\b(?:ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_[A-Z_]{1,40}|CERT_[A-Z_]{1,40}|UNABLE_TO_VERIFY_LEAF_SIGNATURE|DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_[A-Z_]{1,40})\b/;
 const NETWORK_GO = /^(?:syscall\.|net\.|io\.|context\.DeadlineExceeded)/;
 const MCP_TYPES = /(?:^|\.)(?:McpError|MCPError|StreamableHTTPError|SseError|SdkHttpError|UnauthorizedError|ToolError|ClientError)$/;
 const ANYIO_STREAM = /(?:^|\.)(?:ClosedResourceError|BrokenResourceError|EndOfStream|WouldBlock)$/;
@@ -19,7 +21,11 @@ const ANYIO_STREAM = /(?:^|\.)(?:ClosedResourceError|BrokenResourceError|EndOfSt
 export type Tier = 'network' | 'mcp' | 'anyio' | 'other' | 'teardown' | 'consequence' | 'noise' | 'wrapper';
 
 export function text(n: ExceptionNode): string {
-  const props = n.props ? Object.entries(n.props).map(([k, v]) => `${k}: ${v}`).join(' ') : '';
+  const props = n.props
+    ? Object.entries(n.props)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(' ')
+    : '';
   return `${n.type}: ${n.message} ${props}`.trim();
 }
 

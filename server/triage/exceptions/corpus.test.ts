@@ -38,7 +38,11 @@ function rootOf(text: string): string | null {
 
 describe.skipIf(!fs.existsSync(path.join(CORPUS, 'MANIFEST.tsv')))('real-dev corpus', () => {
   it(`names the labelled innermost exception in at least ${FLOOR * 100}% of typed labels`, () => {
-    const rows = fs.readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+    const rows = fs
+      .readFileSync(path.join(CORPUS, 'MANIFEST.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const head = rows.shift()!;
     const col = (name: string) => head.indexOf(name);
     let scored = 0;

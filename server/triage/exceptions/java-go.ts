@@ -89,7 +89,8 @@ export function parseMessageLevel(lines: readonly string[]): ParseResult | null 
 }
 
 // Go: errors are wrapped by prefixing ("Post \"url\": dial tcp 1.2.3.4:80: connect: connection refused").
-const GO_MARKERS = /(?:dial tcp|dial udp|read tcp|write tcp|context deadline exceeded|Client\.Timeout exceeded|no such host|connection refused|connection reset by peer|broken pipe|i\/o timeout|unexpected EOF|(?:^|: )EOF$|^(?:Post|Get|Delete) "[^"]{1,2000}": )/;
+const GO_MARKERS =
+  /(?:dial tcp|dial udp|read tcp|write tcp|context deadline exceeded|Client\.Timeout exceeded|no such host|connection refused|connection reset by peer|broken pipe|i\/o timeout|unexpected EOF|(?:^|: )EOF$|^(?:Post|Get|Delete) "[^"]{1,2000}": )/;
 const GO_SENTINELS: readonly [RegExp, string][] = [
   [/connection refused$/, 'syscall.ECONNREFUSED'],
   [/connection reset by peer$/, 'syscall.ECONNRESET'],

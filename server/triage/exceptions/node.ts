@@ -11,8 +11,9 @@ const PROP = /^(\s*)(\[[\w$.() ]{1,80}\]|[\w$]{1,80}|'[^']{1,80}'): (.*?),?$/;
 const PLACEHOLDER = /\[(Error|[A-Z][\w$]{0,80}(?:Error|Exception))\]/g;
 
 export function looksNode(lines: readonly string[]): boolean {
-  return lines.some((l) => /^\s+at (?:async )?\S.{0,500}(?:\(|:\d)/.test(l) && !/^\s+at [\w$.]+\([\w$]+\.(?:java|kt|scala)/.test(l))
-    || lines.some((l) => /^\s+\[cause\]: /.test(l));
+  return (
+    lines.some((l) => /^\s+at (?:async )?\S.{0,500}(?:\(|:\d)/.test(l) && !/^\s+at [\w$.]+\([\w$]+\.(?:java|kt|scala)/.test(l)) || lines.some((l) => /^\s+\[cause\]: /.test(l))
+  );
 }
 
 function indentOf(l: string): number {
@@ -77,7 +78,7 @@ function parseError(lines: readonly string[], start: number, ctx: ParseResult, d
     if (opens) opened = true;
     i++;
   }
-  if (!opened && i < lines.length && /^\s*\{$/.test(lines[i]!) ) {
+  if (!opened && i < lines.length && /^\s*\{$/.test(lines[i]!)) {
     opened = true;
     i++;
   }

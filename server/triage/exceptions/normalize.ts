@@ -58,13 +58,20 @@ function longestMultiline(v: unknown, depth = 0): string | null {
 function unescapeInPlace(s: string): string {
   return s.replace(JSON_ESCAPE, (_m, e: string) => {
     switch (e[0]) {
-      case 'n': return '\n';
-      case 't': return '\t';
-      case 'r': return '';
-      case 'b': return '\b';
-      case 'f': return '\f';
-      case 'u': return String.fromCharCode(parseInt(e.slice(1), 16));
-      default: return e;
+      case 'n':
+        return '\n';
+      case 't':
+        return '\t';
+      case 'r':
+        return '';
+      case 'b':
+        return '\b';
+      case 'f':
+        return '\f';
+      case 'u':
+        return String.fromCharCode(parseInt(e.slice(1), 16));
+      default:
+        return e;
     }
   });
 }

@@ -31,9 +31,7 @@ const MAX_DEPTH = /^\.\.\. \(max_group_depth is (\d{1,4})\)$/;
 
 /** Does this text look like Python traceback output? */
 export function looksPython(lines: readonly string[]): boolean {
-  return lines.some(
-    (l) => TB_HEADER.test(l) || GROUP_TOP.test(l) || FRAME.test(l) || RICH_START.test(l) || l.trim() === CAUSE || l.trim() === CONTEXT,
-  );
+  return lines.some((l) => TB_HEADER.test(l) || GROUP_TOP.test(l) || FRAME.test(l) || RICH_START.test(l) || l.trim() === CAUSE || l.trim() === CONTEXT);
 }
 
 export function parsePython(lines: readonly string[]): ParseResult | null {

@@ -12,7 +12,10 @@ export function chooseRoot(tree: ExceptionTree): RootChoice {
   const hasRealBelow = new Map<number, boolean>();
   for (let k = tree.nodes.length - 1; k >= 0; k--) {
     const n = tree.nodes[k]!; // children always have larger ids (depth-first flattening)
-    hasRealBelow.set(n.id, (kids.get(n.id) ?? []).some((c) => isReal(c) || hasRealBelow.get(c.id)));
+    hasRealBelow.set(
+      n.id,
+      (kids.get(n.id) ?? []).some((c) => isReal(c) || hasRealBelow.get(c.id)),
+    );
   }
   const leaves = tree.nodes.filter((n) => isReal(n) && !hasRealBelow.get(n.id));
   // Stable: equal tiers keep document order, which is the order failures happened in a group.

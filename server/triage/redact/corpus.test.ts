@@ -54,7 +54,11 @@ describe('planted-secrets corpus', () => {
 
   it('leaks no secret, in any obvious encoding, in any output file', () => {
     const all = [...out.values()].join('\n');
-    const leaks = manifest.secrets.flatMap((s) => encodings(s.value).filter((e) => all.includes(e)).map((e) => `${s.kind} (${s.file}): ${e.slice(0, 24)}…`));
+    const leaks = manifest.secrets.flatMap((s) =>
+      encodings(s.value)
+        .filter((e) => all.includes(e))
+        .map((e) => `${s.kind} (${s.file}): ${e.slice(0, 24)}…`),
+    );
     expect(leaks).toEqual([]);
   });
 

@@ -67,7 +67,8 @@ describe('session ids and masked forms', () => {
       'Missing sessionId parameter',
       'Terminating session gracefully',
       'Session closing expired',
-    ]) collectSessionIds(l, book);
+    ])
+      collectSessionIds(l, book);
     expect([...book.raw].sort()).toEqual(['0b1a1fb1-5c2d-4e3f-8a9b-0c1d2e3f4a5b', 'Zk3QmL9xR2vT8bN5cW1yH7pJ', 'a1b2c3d4e5']);
     // A word as a key's value is still taken at its word (mcp-session-id=… is never prose).
     collectSessionIds('mcp-session-id=abcdefgh', book);
@@ -75,7 +76,8 @@ describe('session ids and masked forms', () => {
   });
   it('matched / unresolved / ambiguous', () => {
     const ids = new SessionIdBook();
-    for (const l of [`Mcp-Session-Id: ${full}`, 'Mcp-Session-Id: c0ffee12-aaaa-4bbb-8ccc-111111111111', 'Mcp-Session-Id: c0ffee12-dddd-4eee-9fff-222222222222']) collectSessionIds(l, ids);
+    for (const l of [`Mcp-Session-Id: ${full}`, 'Mcp-Session-Id: c0ffee12-aaaa-4bbb-8ccc-111111111111', 'Mcp-Session-Id: c0ffee12-dddd-4eee-9fff-222222222222'])
+      collectSessionIds(l, ids);
     const r = createLineRedactor({ key, ids });
     r.line('session 3f2a9c1e**** expired');
     r.line('session c0ffee12**** expired');
@@ -94,7 +96,18 @@ describe('session ids and masked forms', () => {
 
 describe('fails closed', () => {
   it('replaces the whole line when a rule throws', () => {
-    const boom: PatternRule = { id: '@boom', kind: 'free-text', tier: 'ingest', description: 'throws', pattern: /x/dg, validate: () => { throw new Error('boom'); }, tps: [], fps: [] };
+    const boom: PatternRule = {
+      id: '@boom',
+      kind: 'free-text',
+      tier: 'ingest',
+      description: 'throws',
+      pattern: /x/dg,
+      validate: () => {
+        throw new Error('boom');
+      },
+      tps: [],
+      fps: [],
+    };
     const r = createLineRedactor({ key, ids: new SessionIdBook(), rules: { format: [boom] } });
     expect(r.line('x marks Authorization: Bearer abcdef123456').text).toBe(LINE_FAILED);
     expect(r.line('fine').text).toBe('fine');
@@ -175,14 +188,24 @@ describe('no line boundary is crossed (issue #18 part 3)', () => {
     });
   }
   it('a bare fragment alone on the next line is the wrapped token, and only it', () => {
-    expect(red(`Authorization: Bearer ${jwtHead}\n  c2lnbmF0dXJlLWZha2UabcdEF123",\n2026-03-14 INFO after`)).toBe('Authorization: Bearer [REDACTED:jwt]\n  [REDACTED:jwt-continuation]",\n2026-03-14 INFO after');
+    expect(red(`Authorization: Bearer ${jwtHead}\n  c2lnbmF0dXJlLWZha2UabcdEF123",\n2026-03-14 INFO after`)).toBe(
+      'Authorization: Bearer [REDACTED:jwt]\n  [REDACTED:jwt-continuation]",\n2026-03-14 INFO after',
+    );
   });
   it('a PEM block with a logger prefix on every line: only the key material goes', () => {
-    const input = ['2026-03-14 09:26:10 DEBUG key: -----BEGIN PRIVATE KEY-----', '2026-03-14 09:26:10 DEBUG MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '2026-03-14 09:26:10 DEBUG AQEFAASCBKcwggSjAgEAAoIB', '2026-03-14 09:26:10 DEBUG -----END PRIVATE KEY-----', '2026-03-14 09:26:11 INFO done'];
+    const input = [
+      '2026-03-14 09:26:10 DEBUG key: -----BEGIN PRIVATE KEY-----',
+      '2026-03-14 09:26:10 DEBUG MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+      '2026-03-14 09:26:10 DEBUG AQEFAASCBKcwggSjAgEAAoIB',
+      '2026-03-14 09:26:10 DEBUG -----END PRIVATE KEY-----',
+      '2026-03-14 09:26:11 INFO done',
+    ];
     expect(red(input.join('\n')).split('\n')).toEqual([input[0], '2026-03-14 09:26:10 DEBUG [REDACTED:pem]', '2026-03-14 09:26:10 DEBUG [REDACTED:pem]', input[3], input[4]]);
   });
   it('a line that is not key material inside a PEM block keeps its text (redacted as usual)', () => {
-    const out = red('-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n2026-03-14 09:26:10 INFO unrelated POST /mcp 200 from 10.42.7.19\nAg==\n-----END PRIVATE KEY----- 2026-03-14 09:26:11 INFO after').split('\n');
+    const out = red(
+      '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n2026-03-14 09:26:10 INFO unrelated POST /mcp 200 from 10.42.7.19\nAg==\n-----END PRIVATE KEY----- 2026-03-14 09:26:11 INFO after',
+    ).split('\n');
     expect(out[1]).toBe('[REDACTED:pem]');
     expect(out[2]).toMatch(/^2026-03-14 09:26:10 INFO unrelated POST \/mcp 200 from ip-[a-z2-7]{10}$/);
     expect(out[3]).toBe('[REDACTED:pem]');

@@ -95,7 +95,10 @@ class CharSet {
   m2 = 0;
   m3 = 0;
   constructor(s: string) {
-    let m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+    let m0 = 0,
+      m1 = 0,
+      m2 = 0,
+      m3 = 0;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (c < 32) m0 |= 1 << c;
@@ -419,7 +422,13 @@ function walkJson(node: JNode, path: string[], st: EngineState, depth: number, l
       }
       // `"username": "mary"`: the account a key names, in any JSON container (as @username in text).
       if (all && m.value.t === 'str' && isUserKey(m.key) && isPersonAccount(m.value.value)) {
-        edits.push({ start: m.value.start, end: m.value.end, text: quoteLike(pseudonym(st.key, 'user', m.value.value), m.value.quote), rule: '@username', originalLength: m.value.end - m.value.start });
+        edits.push({
+          start: m.value.start,
+          end: m.value.end,
+          text: quoteLike(pseudonym(st.key, 'user', m.value.value), m.value.quote),
+          rule: '@username',
+          originalLength: m.value.end - m.value.start,
+        });
         st.ledger.record('@username', m.value.value, 'pii', pseudonym(st.key, 'user', m.value.value));
         continue;
       }
@@ -669,7 +678,9 @@ function percentDecode(s: string): string {
 // Re-encode what decoding exposed, but leave the placeholder and URL punctuation readable.
 const percentEncode = (s: string) => encodeURIComponent(s).replace(/%(5B|5D|3A|3D|26|2F|3F|2C|40)/g, (m) => decodeURIComponent(m));
 const jsonUnescape = (s: string) =>
-  s.replace(/\\(u[0-9A-Fa-f]{4}|["\\/bfnrt])/g, (_m, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e] ?? e));
+  s.replace(/\\(u[0-9A-Fa-f]{4}|["\\/bfnrt])/g, (_m, e: string) =>
+    e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e] ?? e),
+  );
 const jsonEscape = (s: string) => JSON.stringify(s).slice(1, -1);
 const htmlDecode = (s: string) =>
   s.replace(/&(amp|quot|lt|gt|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});/g, (_m, e: string) => {
@@ -724,7 +735,8 @@ function decodedView(st: EngineState, depth: number, edits: Edit[], s: number, r
   }
   if (layers.length === 0) return;
   const r = redactString(cur, st, depth + 1);
-  if (r.text !== cur) edits.push({ start: s + lead.length, end: s + lead.length + core.length, text: encodeLayers(r.text, layers), rule: innerRule(r), originalLength: core.length });
+  if (r.text !== cur)
+    edits.push({ start: s + lead.length, end: s + lead.length + core.length, text: encodeLayers(r.text, layers), rule: innerRule(r), originalLength: core.length });
 }
 
 function overlapsAny(edits: Edit[], s: number, e: number): boolean {

@@ -10,7 +10,8 @@ import { collectSessionIds, SessionIdBook } from './session.ts';
 import { inertRanges } from './vocabulary.ts';
 
 /** A request id named by its key (`x-request-id=…`, `"request_id":"…"`, `reqId: …`). */
-const KEYED_REQUEST_ID = /(?<![A-Za-z0-9_-])(?:x-request-id|x-correlation-id|x-amzn-requestid|request[_-]?id|requestid|req[_-]?id|correlation[_-]?id)(?<q>["']?)[ \t]{0,3}[:=][ \t]{0,3}["']?(?<v>[A-Za-z0-9][A-Za-z0-9._-]{5,127})/dgi;
+const KEYED_REQUEST_ID =
+  /(?<![A-Za-z0-9_-])(?:x-request-id|x-correlation-id|x-amzn-requestid|request[_-]?id|requestid|req[_-]?id|correlation[_-]?id)(?<q>["']?)[ \t]{0,3}[:=][ \t]{0,3}["']?(?<v>[A-Za-z0-9][A-Za-z0-9._-]{5,127})/dgi;
 const HEXISH = /^[0-9a-f-]+$/i;
 
 export interface ExitRedactor {

@@ -14,7 +14,12 @@ export function sampleSeedLines(perFile: number): string[] {
     if (!d.isDirectory()) continue;
     for (const f of readdirSync(join(root, d.name))) {
       if (!/\.(log|jsonl?)$/.test(f)) continue;
-      out.push(...readFileSync(join(root, d.name, f), 'utf8').split('\n').filter((l) => l.trim()).slice(0, perFile));
+      out.push(
+        ...readFileSync(join(root, d.name, f), 'utf8')
+          .split('\n')
+          .filter((l) => l.trim())
+          .slice(0, perFile),
+      );
     }
   }
   return out;

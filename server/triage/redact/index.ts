@@ -36,7 +36,16 @@ const PEM_BODY_RUN = /^[A-Za-z0-9+/]{16,4096}={0,2}$/;
 const PEM_HEADER = /^\s{0,16}(?:Proc-Type|DEK-Info|Comment):/;
 const HAR_NAME = /^\s{0,64}"name"\s{0,4}:\s{0,4}"([^"\\]{1,128})"\s{0,4},?\s{0,4}$/;
 const HAR_VALUE_LINE = /^\s{0,64}"value"\s{0,4}:\s{0,4}"(?<v>(?:[^"\\]|\\.){1,65536})"/d;
-const SECRET_RULE: Record<KeyClass, string> = { authorization: '@authorization', cookie: '@cookie', 'set-cookie': '@cookie', 'api-key': '@api-key', secret: '@query-secret', 'oauth-code': '@oauth-code', 'env-secret': '@env-secret', session: '@mcp-session' };
+const SECRET_RULE: Record<KeyClass, string> = {
+  authorization: '@authorization',
+  cookie: '@cookie',
+  'set-cookie': '@cookie',
+  'api-key': '@api-key',
+  secret: '@query-secret',
+  'oauth-code': '@oauth-code',
+  'env-secret': '@env-secret',
+  session: '@mcp-session',
+};
 const TOKEN_RULES = new Set(['@jwt', '@jwt-fragment', '@bearer', '@authorization', '@secret-key', '@query-secret']);
 
 export interface LineRedactor {
@@ -170,7 +179,10 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
         const head = text.slice(0, body.start) + ph + text.slice(body.end, end ? end.index : text.length);
         res = {
           text: head + (tail ? tail.text : ''),
-          remarks: [{ rule: '@pem', start: body.start, end: body.start + ph.length, originalLength: body.end - body.start }, ...(tail ? tail.remarks.map((r) => ({ ...r, start: r.start + head.length, end: r.end + head.length })) : [])],
+          remarks: [
+            { rule: '@pem', start: body.start, end: body.start + ph.length, originalLength: body.end - body.start },
+            ...(tail ? tail.remarks.map((r) => ({ ...r, start: r.start + head.length, end: r.end + head.length })) : []),
+          ],
         };
       } else if (end || isOurs(text) || PEM_HEADER.test(text) || !text.trim()) {
         const head = end ? text.slice(0, end.index) : text;
@@ -230,11 +242,20 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
 }
 
 /** Convenience for tests and small inputs: pass 1 and pass 2 over an in-memory text. */
-export function redactText(text: string, opts: { key: Uint8Array; ids?: SessionIdBook; ledger?: SecretLedger; tier?: EngineTier; ungated?: boolean }): { text: string; remarks: Remark[][]; redactor: LineRedactor } {
+export function redactText(
+  text: string,
+  opts: { key: Uint8Array; ids?: SessionIdBook; ledger?: SecretLedger; tier?: EngineTier; ungated?: boolean },
+): { text: string; remarks: Remark[][]; redactor: LineRedactor } {
   const ids = opts.ids ?? new SessionIdBook();
   const lines = text.split('\n');
   for (const l of lines) collectSessionIdsSafe(l, ids);
-  const redactor = createLineRedactor({ key: opts.key, ids, ...(opts.ledger ? { ledger: opts.ledger } : {}), ...(opts.tier ? { tier: opts.tier } : {}), ...(opts.ungated ? { ungated: true } : {}) });
+  const redactor = createLineRedactor({
+    key: opts.key,
+    ids,
+    ...(opts.ledger ? { ledger: opts.ledger } : {}),
+    ...(opts.tier ? { tier: opts.tier } : {}),
+    ...(opts.ungated ? { ungated: true } : {}),
+  });
   const out = lines.map((l) => redactor.line(l));
   return { text: out.map((r) => r.text).join('\n'), remarks: out.map((r) => r.remarks), redactor };
 }

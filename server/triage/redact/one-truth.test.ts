@@ -34,13 +34,27 @@ const planted = fc.oneof(
   fc.tuple(alnum(3, 12), alnum(3, 12)).map(([a, b]) => `tool call arguments: {'name': '${a}', 'city': '${b}'}`),
   alnum(3, 12).map((v) => `connecting to ${v.toLowerCase()}.corp.internal and ${v.toLowerCase()}.svc.cluster.local`),
   fc.integer({ min: 2000000, max: 9999999 }).map((n) => `call +1 415 ${String(n).slice(0, 3)} ${String(n).slice(3)} or phone: 020 7946 ${String(n).slice(0, 4)}`),
-  fc.tuple(hex(8), hex(24)).map(([a, b]) => `Received session ID: ${a}-${b.slice(0, 4)}-4${b.slice(4, 7)}-8${b.slice(7, 10)}-${b.slice(10, 22)}\nsession ${a}… expired\nsession ${a}****${b.slice(18, 22)} gone`),
+  fc
+    .tuple(hex(8), hex(24))
+    .map(
+      ([a, b]) =>
+        `Received session ID: ${a}-${b.slice(0, 4)}-4${b.slice(4, 7)}-8${b.slice(7, 10)}-${b.slice(10, 22)}\nsession ${a}… expired\nsession ${a}****${b.slice(18, 22)} gone`,
+    ),
   hex(32).map((v) => `x-request-id=${v} card 4111 1111 1111 1111 trace 00-${v}-00f067aa0ba902b7-01`),
   fc.constant('-----BEGIN PRIVATE KEY-----\n2026-03-14 DEBUG MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----'),
   alnum(20, 40).map((v) => `Authorization: Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJmYWtlIn0\n${v}\n2026-03-14T09:26:10Z INFO after`),
 );
-const context = fc.oneof(fc.constantFrom(...SEEDS), fc.string({ maxLength: 60 }).map((s) => s.replace(/[\r\n]/g, ' ')), fc.constant(''));
-const input = fc.array(fc.tuple(context, planted, context).map(([a, p, b]) => `${a} ${p} ${b}`), { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n'));
+const context = fc.oneof(
+  fc.constantFrom(...SEEDS),
+  fc.string({ maxLength: 60 }).map((s) => s.replace(/[\r\n]/g, ' ')),
+  fc.constant(''),
+);
+const input = fc
+  .array(
+    fc.tuple(context, planted, context).map(([a, p, b]) => `${a} ${p} ${b}`),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((ls) => ls.join('\n'));
 
 const ANALYSIS = (refs: Array<{ file: string; line: number }>, rationale: string, message: string): Analysis => ({
   schemaVersion: 1,
@@ -48,8 +62,20 @@ const ANALYSIS = (refs: Array<{ file: string; line: number }>, rationale: string
   protocolVersions: [],
   failures: [
     {
-      rpcId: 1, method: 'tools/call', tool: 'create_order', session: null, httpStatus: 500, stage: 'unknown', rootException: { type: 'Error', message }, exceptionChain: ['Error'],
-      decision: 'escalate', rule: 'unexplained', rationale, evidence: refs.slice(0, 12), ts: 0, role: 'primary',
+      rpcId: 1,
+      method: 'tools/call',
+      tool: 'create_order',
+      session: null,
+      httpStatus: 500,
+      stage: 'unknown',
+      rootException: { type: 'Error', message },
+      exceptionChain: ['Error'],
+      decision: 'escalate',
+      rule: 'unexplained',
+      rationale,
+      evidence: refs.slice(0, 12),
+      ts: 0,
+      role: 'primary',
     },
   ],
   sessions: [],
@@ -69,7 +95,15 @@ function reportOf(lines: string[], opts: { ids?: SessionIdBook; ledger?: SecretL
       return e;
     });
     const refs = events.map((e) => ({ file: e.file, line: e.line }));
-    const r = buildReport({ title: 'x', analysis: ANALYSIS(refs, part[0] ?? '', part[part.length - 1] ?? ''), evidence: events, context: events, redactions: {}, key: TEST_KEY, ...opts });
+    const r = buildReport({
+      title: 'x',
+      analysis: ANALYSIS(refs, part[0] ?? '', part[part.length - 1] ?? ''),
+      evidence: events,
+      context: events,
+      redactions: {},
+      key: TEST_KEY,
+      ...opts,
+    });
     out.push(r.markdown);
   }
   return out;

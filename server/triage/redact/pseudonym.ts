@@ -52,7 +52,9 @@ const PREFIX: Record<PseudonymDomain, string> = {
 };
 
 export function pseudonym(key: Uint8Array, domain: PseudonymDomain, value: string, length = 10): string {
-  const mac = createHmac('sha256', key).update(`${domain}:${domain === 'mcp-session' ? canonicalId(value) : value}`).digest();
+  const mac = createHmac('sha256', key)
+    .update(`${domain}:${domain === 'mcp-session' ? canonicalId(value) : value}`)
+    .digest();
   return PREFIX[domain] + base32(mac).slice(0, length);
 }
 

@@ -27,7 +27,11 @@ const planted: fc.Arbitrary<{ kind: string; value: string; text: string }> = fc.
 );
 
 /** Surrounding text: a real log line, random text, or nothing; kept apart from the secret by a space. */
-const context = fc.oneof(fc.constantFrom(...SEEDS), fc.string({ maxLength: 60 }).map((s) => s.replace(/[\r\n]/g, ' ')), fc.constant(''));
+const context = fc.oneof(
+  fc.constantFrom(...SEEDS),
+  fc.string({ maxLength: 60 }).map((s) => s.replace(/[\r\n]/g, ' ')),
+  fc.constant(''),
+);
 
 describe('redactor fuzz', () => {
   it('a planted secret never comes out, whatever surrounds it', () => {
@@ -59,8 +63,19 @@ describe('redactor fuzz', () => {
   });
 
   it('random and mutated lines never throw and never grow without bound', () => {
-    const mutated = fc.tuple(fc.constantFrom(...SEEDS), fc.nat(), fc.string({ unit: 'binary', maxLength: 50 })).map(([s, i, ins]) => s.slice(0, i % (s.length + 1)) + ins + s.slice(i % (s.length + 1)));
-    const bait = fc.constantFrom('Bearer '.repeat(3000), '%25'.repeat(20000), 'a'.repeat(200_000), '{"a":'.repeat(5000), 'eyJ'.repeat(10000) + '.', '='.repeat(100_000) + 'x', 'ghp_'.repeat(10000), 'QUJD'.repeat(30000));
+    const mutated = fc
+      .tuple(fc.constantFrom(...SEEDS), fc.nat(), fc.string({ unit: 'binary', maxLength: 50 }))
+      .map(([s, i, ins]) => s.slice(0, i % (s.length + 1)) + ins + s.slice(i % (s.length + 1)));
+    const bait = fc.constantFrom(
+      'Bearer '.repeat(3000),
+      '%25'.repeat(20000),
+      'a'.repeat(200_000),
+      '{"a":'.repeat(5000),
+      'eyJ'.repeat(10000) + '.',
+      '='.repeat(100_000) + 'x',
+      'ghp_'.repeat(10000),
+      'QUJD'.repeat(30000),
+    );
     fc.assert(
       fc.property(fc.oneof(mutated, fc.string({ unit: 'binary', maxLength: 400 }), bait), (line) => {
         const r = createLineRedactor({ key: TEST_KEY, ids: new SessionIdBook(), ledger: new SecretLedger() });

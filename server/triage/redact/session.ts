@@ -81,7 +81,10 @@ export class SessionIdBook {
       return (id: string) => {
         const forms = [id.toLowerCase(), canonicalId(id).toLowerCase()];
         if (forms[0] === vis) return false;
-        return forms.some((f) => (at === 'prefix' ? f.startsWith(vis) : f.endsWith(vis))) || (visCanon !== null && visCanon.length > 0 && (at === 'prefix' ? forms[1]!.startsWith(visCanon) : forms[1]!.endsWith(visCanon)));
+        return (
+          forms.some((f) => (at === 'prefix' ? f.startsWith(vis) : f.endsWith(vis))) ||
+          (visCanon !== null && visCanon.length > 0 && (at === 'prefix' ? forms[1]!.startsWith(visCanon) : forms[1]!.endsWith(visCanon)))
+        );
       };
     };
     const head = match(visible, position === 'suffix' ? 'suffix' : 'prefix');
@@ -144,7 +147,10 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\bSession ` + ID + String.raw` (?:idle timeout|crashed|terminated|expired|closed)`, 'g'),
   // Error messages and logfmt/dotted keys: `Session not found: <id>`, `(mcp-session-id <id>)`,
   // `mcp.session=<id>`, `session=<id>` (a word there is no id: see WORD and the digit rule below).
-  new RegExp(String.raw`(?:[Ss]ession not found|[Uu]nknown session|[Ii]nvalid session|[Ss]ession expired|mcp-session-id)[:=]?\s{1,8}\(?(?=[^\s"'\\<>\[\]{}()|,;]{0,255}[0-9])` + ID + END, 'g'),
+  new RegExp(
+    String.raw`(?:[Ss]ession not found|[Uu]nknown session|[Ii]nvalid session|[Ss]ession expired|mcp-session-id)[:=]?\s{1,8}\(?(?=[^\s"'\\<>\[\]{}()|,;]{0,255}[0-9])` + ID + END,
+    'g',
+  ),
   new RegExp(String.raw`(?<![A-Za-z0-9_\-])(?:mcp[._]session(?:[._]id)?|session)=` + ID + END, 'g'),
   // OTel / header maps: `"http.request.header.mcp-session-id":["<id>"]`.
   /["'](?:[\w.-]{1,80}\.)?(?:mcp-session-id|mcp_session_id|mcpsessionid)["']\s{0,8}:\s{0,8}\[\s{0,8}["']([^"'\\\s]{6,256})/gi,
@@ -222,6 +228,9 @@ export const MASKED_SUFFIX = /(?<![A-Za-z0-9_\-*.…\]])(?<mask>\*{3,64}|…|\.\
 // `3f2a…3a4b`, `3f2a9c1e****3a4b`, `3f2a9c1e-****-****-****-********3a4b`, `3f2a9c1e-xxxx-…-xxxxxxxx3a4b`.
 // Mask groups after the first need a `-`, so a run of stars splits one way only (no blow-up).
 const MASK_UNIT = String.raw`(?:\*{2,64}|…|\.\.\.|x{4,64}|X{4,64})`;
-export const MASKED_MIDDLE = new RegExp(String.raw`(?<![A-Za-z0-9_\-])(?<a>[A-Za-z0-9_]{2,64})(?<mask>-?${MASK_UNIT}(?:-${MASK_UNIT}){0,8}-?)(?<b>[A-Za-z0-9_]{2,64})(?![A-Za-z0-9_\-*])`, 'dg');
+export const MASKED_MIDDLE = new RegExp(
+  String.raw`(?<![A-Za-z0-9_\-])(?<a>[A-Za-z0-9_]{2,64})(?<mask>-?${MASK_UNIT}(?:-${MASK_UNIT}){0,8}-?)(?<b>[A-Za-z0-9_]{2,64})(?![A-Za-z0-9_\-*])`,
+  'dg',
+);
 /** A logged id whose middle or end is x'ed out is a masked form, not a full id. */
 const X_MASKED = /(?:^|[-_])x{4,}(?:[-_]|$)|x{6,}/i;

@@ -3,7 +3,6 @@
 // removed where it later appears bare). Indexed by the first 6 characters: linear per line.
 import type { Edit } from './editor.ts';
 
-
 export interface SweepEntry {
   value: string;
   replacement: string;
@@ -84,7 +83,6 @@ export function boundaryOk(text: string, s: number, e: number, len: number): boo
   if (len >= 16) return true;
   return !isWordChar(text, s - 1) && !isWordChar(text, e);
 }
-
 
 function isWordChar(text: string, i: number): boolean {
   if (i < 0 || i >= text.length) return false;

@@ -43,7 +43,8 @@ function differences(lines: string[]): string[] {
   lines.forEach((l, i) => {
     const g = gated[i]!;
     const u = ungated[i]!;
-    if (g.text !== u.text || JSON.stringify(g.remarks) !== JSON.stringify(u.remarks)) out.push(`${i + 1}: ${JSON.stringify(l.slice(0, 160))}\n  gated   ${JSON.stringify(g.text.slice(0, 160))}\n  ungated ${JSON.stringify(u.text.slice(0, 160))}`);
+    if (g.text !== u.text || JSON.stringify(g.remarks) !== JSON.stringify(u.remarks))
+      out.push(`${i + 1}: ${JSON.stringify(l.slice(0, 160))}\n  gated   ${JSON.stringify(g.text.slice(0, 160))}\n  ungated ${JSON.stringify(u.text.slice(0, 160))}`);
   });
   return out;
 }
@@ -72,14 +73,20 @@ describe('tiers: every rule has one, and every ingest rule has a gate', () => {
   it('each rule is ingest or exit; the ingest tables hold exactly the ingest rows', () => {
     for (const r of ALL_PATTERN_RULES) expect(['ingest', 'exit'], r.id).toContain(r.tier);
     const ingest = new Set([...INGEST_RULES.format, ...INGEST_RULES.context, ...INGEST_RULES.pii].map((r) => r.id));
-    expect([...ingest].sort()).toEqual(ALL_PATTERN_RULES.filter((r) => r.tier === 'ingest').map((r) => r.id).sort());
+    expect([...ingest].sort()).toEqual(
+      ALL_PATTERN_RULES.filter((r) => r.tier === 'ingest')
+        .map((r) => r.id)
+        .sort(),
+    );
   });
 
   it('credentials and the entropy net are ingest; personal and business data are exit', () => {
     expect(FORMAT_RULES.every((r) => r.tier === 'ingest')).toBe(true);
     expect(PII_RULES.filter((r) => r.tier === 'ingest').map((r) => r.id)).toEqual(['@opaque']);
     const exitContext = CONTEXT_RULES.filter((r) => r.tier === 'exit').map((r) => r.id);
-    expect(exitContext.sort()).toEqual(['@business-kv', '@cloud-account-id', '@ssn', '@tool-result-repr', '@username', '@username:domain', '@username:flag', '@username:prose', '@username:ssh'].sort());
+    expect(exitContext.sort()).toEqual(
+      ['@business-kv', '@cloud-account-id', '@ssn', '@tool-result-repr', '@username', '@username:domain', '@username:flag', '@username:prose', '@username:ssh'].sort(),
+    );
   });
 
   it('each ingest rule is named by a gate alternative (a new rule must say how the gate admits it)', () => {
@@ -107,14 +114,69 @@ describe("the gate admits every ingest rule's true positives", () => {
   }
 
   it('key names of every secret class, in every spelling, open the credential gate', () => {
-    const names = ['password', 'passwd', 'pwd', 'pw', 'pass', 'passphrase', 'client_secret', 'access_token', 'refresh-token', 'idToken', 'credentials', 'private_key', 'signature', 'sig', 'dsn', 'database_url', 'DB_URL', 'api_key', 'apiKey', 'X-Api-Key', 'x-goog-api-key', 'Ocp-Apim-Subscription-Key', 'aws_access_key', 'signing.key', 'encryption_key', 'master key', 'client-key', 'session_key', 'connection_string', 'Cookie', 'Set-Cookie', 'ticket', 'Authorization', 'Proxy-Authorization', 'auth', 'authz', 'x-upstream-auth', 'DPoP', 'code_verifier', 'client_assertion', 'Last-Event-ID', 'MY_SERVICE_KEY', 'GITHUB_PAT', 'Private-Token', 'X-Auth-Token', 'X-Amz-Security-Token'];
+    const names = [
+      'password',
+      'passwd',
+      'pwd',
+      'pw',
+      'pass',
+      'passphrase',
+      'client_secret',
+      'access_token',
+      'refresh-token',
+      'idToken',
+      'credentials',
+      'private_key',
+      'signature',
+      'sig',
+      'dsn',
+      'database_url',
+      'DB_URL',
+      'api_key',
+      'apiKey',
+      'X-Api-Key',
+      'x-goog-api-key',
+      'Ocp-Apim-Subscription-Key',
+      'aws_access_key',
+      'signing.key',
+      'encryption_key',
+      'master key',
+      'client-key',
+      'session_key',
+      'connection_string',
+      'Cookie',
+      'Set-Cookie',
+      'ticket',
+      'Authorization',
+      'Proxy-Authorization',
+      'auth',
+      'authz',
+      'x-upstream-auth',
+      'DPoP',
+      'code_verifier',
+      'client_assertion',
+      'Last-Event-ID',
+      'MY_SERVICE_KEY',
+      'GITHUB_PAT',
+      'Private-Token',
+      'X-Auth-Token',
+      'X-Amz-Security-Token',
+    ];
     const bad: string[] = [];
-    for (const n of names) for (const line of [`"${n}": "v4lue-x"`, `${n}=v4lue-x`, `${n}: v4lue-x`, `<${n}>v4lue-x</${n}>`, `--${n} v4lue-x`]) if (!credentialGate(line)) bad.push(line);
+    for (const n of names)
+      for (const line of [`"${n}": "v4lue-x"`, `${n}=v4lue-x`, `${n}: v4lue-x`, `<${n}>v4lue-x</${n}>`, `--${n} v4lue-x`]) if (!credentialGate(line)) bad.push(line);
     expect(bad).toEqual([]);
   });
 
   it('OAuth code and state only count on OAuth lines, and those lines open the gate', () => {
-    for (const l of ['GET /oauth/callback?code=abc123&state=xyz HTTP/1.1', 'grant_type=authorization_code&code=abc123', 'POST /token code=abc', 'redirect_uri=http://127.0.0.1/cb&code=x', 'GET /authorize?state=x']) expect(credentialGate(l), l).toBe(true);
+    for (const l of [
+      'GET /oauth/callback?code=abc123&state=xyz HTTP/1.1',
+      'grant_type=authorization_code&code=abc123',
+      'POST /token code=abc',
+      'redirect_uri=http://127.0.0.1/cb&code=x',
+      'GET /authorize?state=x',
+    ])
+      expect(credentialGate(l), l).toBe(true);
   });
 
   it('the gate turns away ordinary lines', () => {
@@ -179,11 +241,33 @@ describe('fuzzed lines: gated == ungated', () => {
   const SEEDS = sampleSeedLines(15);
   const EXAMPLES = ALL_PATTERN_RULES.flatMap((r) => [...r.tps, ...r.fps]);
   // Words the gate or the rules look for, split and spelled every way the normal form forgives.
-  const WORDS = [...KEY_WORDS, ...RAW_ALTERNATIVES.flatMap((a) => a.triggers), 'Bearer', 'Basic', 'token', 'TOKEN', 'Authorization', 'eyJhbGciOiJIUzI1NiJ9', 'password', 'api_key', 'x-api-key', '://u:p@h', 'AKIAQ3EGFAKEKEY7EXMP', 'ghp_Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4', 'sess', 'mcp-session-id'];
-  const split = fc.tuple(fc.constantFrom(...WORDS), fc.nat(), fc.constantFrom('-', '_', '.', ' ', '\t', '\u00a0', '\\', '%20', '"', '')).map(([w, i, sep]) => w.slice(0, i % (w.length + 1)) + sep + w.slice(i % (w.length + 1)));
+  const WORDS = [
+    ...KEY_WORDS,
+    ...RAW_ALTERNATIVES.flatMap((a) => a.triggers),
+    'Bearer',
+    'Basic',
+    'token',
+    'TOKEN',
+    'Authorization',
+    'eyJhbGciOiJIUzI1NiJ9',
+    'password',
+    'api_key',
+    'x-api-key',
+    '://u:p@h',
+    'AKIAQ3EGFAKEKEY7EXMP',
+    'ghp_Xq7Lr2Vb9Zk4Tn8Wc3Ym6Pd5Hs1Gf0Ja2Ue4',
+    'sess',
+    'mcp-session-id',
+  ];
+  const split = fc
+    .tuple(fc.constantFrom(...WORDS), fc.nat(), fc.constantFrom('-', '_', '.', ' ', '\t', '\u00a0', '\\', '%20', '"', ''))
+    .map(([w, i, sep]) => w.slice(0, i % (w.length + 1)) + sep + w.slice(i % (w.length + 1)));
   const cased = fc.tuple(fc.constantFrom(...WORDS), fc.boolean()).map(([w, up]) => (up ? w.toUpperCase() : w.replace(/./g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))));
   const op = fc.constantFrom('=', ': ', '=>', ' ', '":"', "='", ':=', '&', '?', '%3D', '\\":\\"');
-  const value = fc.oneof(fc.string({ unit: fc.constantFrom(...'ABCDEFGHabcdefgh0123456789+/_-='), minLength: 4, maxLength: 48 }), fc.constantFrom('Summer2026!', 'hunter2x', 'Zk3QmL9xR2vT8bN5cW1yH7pJ4sD6fG0a', 'null', '[REDACTED:bearer]', 'sess_abcdefghij'));
+  const value = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...'ABCDEFGHabcdefgh0123456789+/_-='), minLength: 4, maxLength: 48 }),
+    fc.constantFrom('Summer2026!', 'hunter2x', 'Zk3QmL9xR2vT8bN5cW1yH7pJ4sD6fG0a', 'null', '[REDACTED:bearer]', 'sess_abcdefghij'),
+  );
   const kv = fc.tuple(fc.oneof(split, cased, fc.constantFrom(...WORDS)), op, value).map(([k, o, v]) => `${k}${o}${v}`);
   const piece = fc.oneof(fc.constantFrom(...SEEDS), fc.constantFrom(...EXAMPLES), kv, split, cased, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 30 }));
   const line = fc.array(piece, { minLength: 1, maxLength: 4 }).map((ps) => ps.join(' ').replace(/[\r\n]/g, ' '));
@@ -204,9 +288,26 @@ describe('fuzzed lines: gated == ungated', () => {
 
   it('sequences (session ids collected, secrets swept where they reappear, PEM and JWT line state)', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(line, mutated, json, fc.constantFrom('-----BEGIN PRIVATE KEY-----', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '-----END PRIVATE KEY-----', '  "name": "Authorization",', '  "value": "Bearer abcdef123456"')), { minLength: 2, maxLength: 8 }), (ls) => {
-        expect(differences(ls)).toEqual([]);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            line,
+            mutated,
+            json,
+            fc.constantFrom(
+              '-----BEGIN PRIVATE KEY-----',
+              'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+              '-----END PRIVATE KEY-----',
+              '  "name": "Authorization",',
+              '  "value": "Bearer abcdef123456"',
+            ),
+          ),
+          { minLength: 2, maxLength: 8 },
+        ),
+        (ls) => {
+          expect(differences(ls)).toEqual([]);
+        },
+      ),
       { numRuns: 300, seed: 1913 },
     );
   });

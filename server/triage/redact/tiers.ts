@@ -110,7 +110,21 @@ export const RAW_ALTERNATIVES: readonly RawAlternative[] = [
 ];
 
 /** Rules admitted through KEY_WORDS (they fire only on a key name classifyKey calls secret). */
-export const KEY_WORD_RULES = ['@authorization', '@auth-scheme', '@cookie', '@api-key', '@secret-key', '@query-secret', '@oauth-code', '@env-secret', '@cli-secret-flag', '@sshpass', '@xml-secret', '@dotted-secret', '@auth-tuple'] as const;
+export const KEY_WORD_RULES = [
+  '@authorization',
+  '@auth-scheme',
+  '@cookie',
+  '@api-key',
+  '@secret-key',
+  '@query-secret',
+  '@oauth-code',
+  '@env-secret',
+  '@cli-secret-flag',
+  '@sshpass',
+  '@xml-secret',
+  '@dotted-secret',
+  '@auth-tuple',
+] as const;
 
 // ---------- one pass: two Aho–Corasick automata over ASCII lower case ----------
 

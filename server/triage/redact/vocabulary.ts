@@ -15,7 +15,22 @@ const SUMMARY_SRC = String.raw`<(?:string|array) len=\d{1,12}>|<object keys=\d{1
 const PLACEHOLDER_SRC = String.raw`\[REDACTED:[^\]\n]{1,120}\]|\[REMOVED\]|\[cut\]`;
 
 /** Rule ids that are not rows of a table (line state, engine and report passes). */
-const EXTRA_RULE_IDS = ['@pem', '@jwt-continuation', '@mcp-session', '@mcp-session-masked', '@line-truncated', '@line-failed', '@base64', '@decoded', '@json-string', '@literal', '@verifier-failed', '@request-id', '@tool-arguments', '@business-kv'];
+const EXTRA_RULE_IDS = [
+  '@pem',
+  '@jwt-continuation',
+  '@mcp-session',
+  '@mcp-session-masked',
+  '@line-truncated',
+  '@line-failed',
+  '@base64',
+  '@decoded',
+  '@json-string',
+  '@literal',
+  '@verifier-failed',
+  '@request-id',
+  '@tool-arguments',
+  '@business-kv',
+];
 
 let ruleIds: string[] | null = null;
 let inertRe: RegExp | null = null;

@@ -245,7 +245,8 @@ function parseList(lines: string[], start: number): { block: Block; next: number
 // ── redaction placeholders ─────────────────────────────────────────────────
 
 /** What the redactor leaves behind: rule placeholders, session pseudonyms, elided strings. */
-export const PLACEHOLDER = /\[REDACTED:[^\]\n]{1,80}\]|\[REDACTION FAILED[^\]\n]{0,40}\]|\[REMOVED\]|<string len=\d{1,12}>|&lt;string len=\d{1,12}&gt;|\bsess_(?:[a-z2-7]{10,}|…)|\b(?:req|host|ip|user|h)-[a-z2-7]{10,16}\b|\bemail_[a-z2-7]{10,16}\b/g;
+export const PLACEHOLDER =
+  /\[REDACTED:[^\]\n]{1,80}\]|\[REDACTION FAILED[^\]\n]{0,40}\]|\[REMOVED\]|<string len=\d{1,12}>|&lt;string len=\d{1,12}&gt;|\bsess_(?:[a-z2-7]{10,}|…)|\b(?:req|host|ip|user|h)-[a-z2-7]{10,16}\b|\bemail_[a-z2-7]{10,16}\b/g;
 
 export interface Piece {
   s: string;
@@ -261,7 +262,10 @@ export function splitPlaceholders(s: string): Piece[] {
     const at = m.index!;
     if (at > last) out.push({ s: s.slice(last, at), kind: null });
     const v = m[0];
-    out.push({ s: v, kind: v.startsWith('sess_') ? 'session' : v === '[REMOVED]' ? 'removed' : v.startsWith('[') ? 'redacted' : v.startsWith('<') || v.startsWith('&lt;') ? 'string' : 'pseudonym' });
+    out.push({
+      s: v,
+      kind: v.startsWith('sess_') ? 'session' : v === '[REMOVED]' ? 'removed' : v.startsWith('[') ? 'redacted' : v.startsWith('<') || v.startsWith('&lt;') ? 'string' : 'pseudonym',
+    });
     last = at + v.length;
   }
   if (last < s.length) out.push({ s: s.slice(last), kind: null });

@@ -14,8 +14,19 @@ const analysis: Analysis = {
   protocolVersions: ['2025-11-25'],
   failures: [
     {
-      rpcId: 3, method: 'tools/call', tool: 'create_order', session: 'sess_abcdefghij', httpStatus: 404, stage: 'http_status', rootException: null, exceptionChain: [],
-      decision: 'reinitialize', rule: 'session-expired-404', rationale: 'ping @octocat about #123', evidence: [{ file: 'client.log', line: 1 }], ts: 0,
+      rpcId: 3,
+      method: 'tools/call',
+      tool: 'create_order',
+      session: 'sess_abcdefghij',
+      httpStatus: 404,
+      stage: 'http_status',
+      rootException: null,
+      exceptionChain: [],
+      decision: 'reinitialize',
+      rule: 'session-expired-404',
+      rationale: 'ping @octocat about #123',
+      evidence: [{ file: 'client.log', line: 1 }],
+      ts: 0,
     },
   ],
   sessions: [],
@@ -88,7 +99,18 @@ describe('buildReport', () => {
     const e2 = emptyEvent({ file: 'nginx.log', line: 1, source: 'proxy', format: 'x', kind: 'line', text: `127.0.0.1 - - "POST /mcp HTTP/1.1" 404 0 "-" "node" ${full}` });
     e2.requestId = full;
     e2.ts = 1;
-    const a2 = { ...analysis, failures: [{ ...analysis.failures[0]!, evidence: [{ file: 'client.log', line: 1 }, { file: 'nginx.log', line: 1 }] }] };
+    const a2 = {
+      ...analysis,
+      failures: [
+        {
+          ...analysis.failures[0]!,
+          evidence: [
+            { file: 'client.log', line: 1 },
+            { file: 'nginx.log', line: 1 },
+          ],
+        },
+      ],
+    };
     const r = buildReport({ title: 'x', analysis: a2, evidence: [e1, e2], context: [], redactions: {}, key: new Uint8Array(32).fill(5) });
     expect(r.markdown).not.toContain(full.slice(0, 8));
     const ps = [...r.markdown.matchAll(/req-[a-z2-7]{10}/g)].map((m) => m[0]);

@@ -72,7 +72,9 @@ function iso(ts: number | null): string {
 }
 
 function describeFailure(f: Failure, x: Exit): string {
-  return [f.method ? code(x(f.method)) : 'a request', f.tool ? `(tool ${code(x(f.tool))})` : '', f.rpcId !== null ? `JSON-RPC id ${code(x(JSON.stringify(f.rpcId)))}` : ''].filter(Boolean).join(' ');
+  return [f.method ? code(x(f.method)) : 'a request', f.tool ? `(tool ${code(x(f.tool))})` : '', f.rpcId !== null ? `JSON-RPC id ${code(x(JSON.stringify(f.rpcId)))}` : '']
+    .filter(Boolean)
+    .join(' ');
 }
 
 type Exit = (s: string) => string;
@@ -117,7 +119,12 @@ function cut(x: Exit, s: string, n: number, marker = ''): string {
  * syntax (`amount=` at the end of a cut code span is not `amount` = "`").
  */
 function asRead(line: string): string {
-  return line.replace(/\\([\\`*_[\]|<>#])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\u200b/g, '').replace(/`/g, ' ');
+  return line
+    .replace(/\\([\\`*_[\]|<>#])/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/\u200b/g, '')
+    .replace(/`/g, ' ');
 }
 
 export function buildReport(input: ReportInput): Report {
@@ -166,7 +173,12 @@ export function buildReport(input: ReportInput): Report {
           ];
           if (f.rootException) lines.push(`   - first exception: ${code(cut(x, `${f.rootException.type}: ${f.rootException.message}`, 300))}`);
           if (f.exceptionChain.length > 1) lines.push(`   - wrapper path: ${f.exceptionChain.map((c) => code(x(c))).join(' › ')}`);
-          lines.push(`   - evidence: ${f.evidence.slice(0, 12).map((e) => code(x(`${e.file}:${e.line}`))).join(', ')}`);
+          lines.push(
+            `   - evidence: ${f.evidence
+              .slice(0, 12)
+              .map((e) => code(x(`${e.file}:${e.line}`)))
+              .join(', ')}`,
+          );
           return lines.join('\n');
         })
         .join('\n')
@@ -174,8 +186,17 @@ export function buildReport(input: ReportInput): Report {
   const roles = ['optional', 'consequence', 'recovered'] as const;
   const foldedText = folded.length
     ? [
-        `${folded.length} more failure(s) folded under their episodes: ${roles.map((r) => [r, folded.filter((f) => f.role === r).length] as const).filter(([, n]) => n).map(([r, n]) => `${n} ${r}`).join(', ')}.`,
-        ...folded.slice(0, MAX_FAILURES).map((f) => `- ${f.role}: ${f.method || !f.roleReason ? `${describeFailure(f, x)}${f.httpStatus ? ` → HTTP ${f.httpStatus}` : ''}` : inline(x(f.roleReason))} (rule ${code(f.rule)}${f.episode ? `, episode ${f.episode}` : ''})`),
+        `${folded.length} more failure(s) folded under their episodes: ${roles
+          .map((r) => [r, folded.filter((f) => f.role === r).length] as const)
+          .filter(([, n]) => n)
+          .map(([r, n]) => `${n} ${r}`)
+          .join(', ')}.`,
+        ...folded
+          .slice(0, MAX_FAILURES)
+          .map(
+            (f) =>
+              `- ${f.role}: ${f.method || !f.roleReason ? `${describeFailure(f, x)}${f.httpStatus ? ` → HTTP ${f.httpStatus}` : ''}` : inline(x(f.roleReason))} (rule ${code(f.rule)}${f.episode ? `, episode ${f.episode}` : ''})`,
+          ),
       ].join('\n')
     : '';
 
@@ -191,7 +212,7 @@ export function buildReport(input: ReportInput): Report {
   const checked = [
     '- [ ] a **new** client object (new transport) connects: `mcp-triage probe URL` runs initialize and `tools/list` over fresh connections',
     '- [ ] one side-effect-free tool call succeeds twice over independent connections (`probe --tool NAME --args JSON`)',
-    '- [ ] the original action was judged from the target system\'s own records, not from the client error',
+    "- [ ] the original action was judged from the target system's own records, not from the client error",
   ].join('\n');
 
   const counts = Object.entries(input.redactions).sort((p, q) => q[1] - p[1]);
@@ -250,7 +271,8 @@ export function buildReport(input: ReportInput): Report {
 /** The refusal: what failed, where (report line, rule, evidence line), and what the user can do. */
 export function reportRefused(at: RefusedAt[], what: 'report' | 'export' = 'report'): TriageError {
   const first = at[0]!;
-  const where = (h: RefusedAt) => `${what === 'report' ? 'report line' : 'evidence text line'} ${h.reportLine}${h.evidence ? ` (evidence ${h.evidence.file}:${h.evidence.line})` : ''}, rule ${h.rule}`;
+  const where = (h: RefusedAt) =>
+    `${what === 'report' ? 'report line' : 'evidence text line'} ${h.reportLine}${h.evidence ? ` (evidence ${h.evidence.file}:${h.evidence.line})` : ''}, rule ${h.rule}`;
   const more = at.length > 1 ? `; also ${at.slice(1, 4).map(where).join('; ')}${at.length > 4 ? `; and ${at.length - 4} more` : ''}` : '';
   const fix = first.evidence
     ? `Leave that evidence line out (\`--exclude ${first.evidence.file}:${first.evidence.line}\`, or "Remove this line" in the UI) and build it again, and report this as a bug.`

@@ -68,7 +68,10 @@ describe('HTTP report with one token of every vendor kind', () => {
   withHttpApp(tempWorkspace(), 'vendor.duckdb', { maxUploadMb: 8 }, (h) => (app = h.app));
 
   it('is served (200, Markdown and JSON) and none of the tokens is in it', async () => {
-    const files = [{ name: 'client.log', data: clientLog() }, ...['nginx-access.log', 'nginx-error.log', 'server.log'].map((f) => ({ name: f, data: readFileSync(join(SAMPLE, f)) }))];
+    const files = [
+      { name: 'client.log', data: clientLog() },
+      ...['nginx-access.log', 'nginx-error.log', 'server.log'].map((f) => ({ name: f, data: readFileSync(join(SAMPLE, f)) })),
+    ];
     const up = await app.inject({ method: 'POST', url: '/api/incidents', ...multipart(files) });
     expect(up.statusCode, up.body).toBe(201);
     const { id } = up.json() as { id: string };

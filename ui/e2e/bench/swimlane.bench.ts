@@ -187,7 +187,9 @@ try {
   }
 
   const f = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
-  console.log(`\nincident: ${f(events)} events, ${f(corpus.bytes / 1048576, 1)} MiB, ${corpus.files.length} files; generated in ${f(genS, 1)} s, ingested in ${f(ingestS, 1)} s (${f(events / ingestS)} events/s)\n`);
+  console.log(
+    `\nincident: ${f(events)} events, ${f(corpus.bytes / 1048576, 1)} MiB, ${corpus.files.length} files; generated in ${f(genS, 1)} s, ingested in ${f(ingestS, 1)} s (${f(events / ingestS)} events/s)\n`,
+  );
   console.log('| phase | wall ms | long tasks (≥50 ms) | longest task ms | max rAF gap ms | frames |');
   console.log('|---|---|---|---|---|---|');
   for (const p of results) console.log(`| ${p.name} | ${f(p.ms)} | ${p.longtasks} | ${f(p.longestTask)} | ${f(p.maxFrameGap)} | ${p.frames} |`);

@@ -133,7 +133,12 @@ export function watchErrors(page: import('playwright-core').Page, into: { pageEr
 
 /** Upload log files (or every `.log` of a sample folder) over real HTTP, as the UI does; the new incident's id. */
 export async function upload(h: Harness, paths: string | readonly string[]): Promise<string> {
-  const files = typeof paths === 'string' ? readdirSync(paths).filter((n) => n.endsWith('.log')).map((n) => join(paths, n)) : paths;
+  const files =
+    typeof paths === 'string'
+      ? readdirSync(paths)
+          .filter((n) => n.endsWith('.log'))
+          .map((n) => join(paths, n))
+      : paths;
   const form = new FormData();
   for (const f of files) form.append('files', new Blob([readFileSync(f)]), basename(f));
   const res = await fetch(`${h.base}/api/incidents`, { method: 'POST', body: form, headers: { 'X-Requested-With': 'mcp-triage' } });

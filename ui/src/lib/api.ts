@@ -112,12 +112,7 @@ export interface UploadProgress {
  * POST the files as multipart. XMLHttpRequest rather than fetch: only XHR reports
  * upload progress (bytes sent) in today's browsers.
  */
-export function uploadIncident(
-  files: File[],
-  onProgress: (p: UploadProgress) => void,
-  signal?: AbortSignal,
-  uploadId?: string,
-): Promise<{ id: string }> {
+export function uploadIncident(files: File[], onProgress: (p: UploadProgress) => void, signal?: AbortSignal, uploadId?: string): Promise<{ id: string }> {
   return new Promise((resolve, reject) => {
     const form = new FormData();
     for (const f of files) form.append('files', f, f.name);

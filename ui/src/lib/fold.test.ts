@@ -4,8 +4,19 @@ import type { Failure } from '../../../server/contract/analysis.ts';
 import { foldLayout, formatExpand, gist, nothingNeedsAction, parseExpand, summarize, visibleRows } from './fold.ts';
 
 const f = (over: Partial<Failure>): Failure => ({
-  rpcId: null, method: null, tool: null, session: null, httpStatus: null, stage: 'unknown', rootException: null, exceptionChain: [],
-  decision: 'no_action', rule: 'r', rationale: '', evidence: [], ...over,
+  rpcId: null,
+  method: null,
+  tool: null,
+  session: null,
+  httpStatus: null,
+  stage: 'unknown',
+  rootException: null,
+  exceptionChain: [],
+  decision: 'no_action',
+  rule: 'r',
+  rationale: '',
+  evidence: [],
+  ...over,
 });
 
 describe('foldLayout', () => {
@@ -40,7 +51,7 @@ describe('foldLayout', () => {
     expect(gist(f({ role: 'optional' }))).toBe('a channel whose loss loses no request');
   });
 
-  it('shows a group\'s members only when it is expanded', () => {
+  it("shows a group's members only when it is expanded", () => {
     const rows = (open: string[]) => visibleRows(layout, new Set(open)).map((r) => (r.kind === 'group' ? `g${r.key}` : String(r.i)));
     expect(rows([])).toEqual(['1', '6', 'g1', '4', 'g2', 'g3']);
     expect(rows(['1', '3'])).toEqual(['1', '6', 'g1', '0', '2', '4', 'g2', 'g3', '3']);
@@ -49,7 +60,9 @@ describe('foldLayout', () => {
   it('says why nothing needs action', () => {
     const all = foldLayout([f({ role: 'optional', episode: 1 }), f({ role: 'optional', episode: 1 }), f({ role: 'recovered', episode: 2 })]);
     expect(all.primary).toEqual([]);
-    expect(nothingNeedsAction(all)).toBe('Every failure of the 3 found is optional, a consequence of another failure, or recovered: 2 optional (a channel whose loss loses no request) and 1 recovered (a later success of the same call).');
+    expect(nothingNeedsAction(all)).toBe(
+      'Every failure of the 3 found is optional, a consequence of another failure, or recovered: 2 optional (a channel whose loss loses no request) and 1 recovered (a later success of the same call).',
+    );
   });
 
   it('treats failures without a role (older documents) as primary', () => {

@@ -54,7 +54,10 @@ const keyOf = (f: Pick<Failure, 'episode'>) => String(f.episode ?? 0);
 /** A roleReason reduced to what a group's summary line needs: no parenthesised detail, no final stop, short. */
 export function gist(f: Pick<Failure, 'role' | 'roleReason'>): string {
   const role = roleOf(f);
-  let s = (f.roleReason ?? '').replace(/\s*\([^()]*\)/g, '').replace(/[.\s]+$/, '').trim();
+  let s = (f.roleReason ?? '')
+    .replace(/\s*\([^()]*\)/g, '')
+    .replace(/[.\s]+$/, '')
+    .trim();
   if (!s) return role === 'primary' ? '' : ROLE_MEANING[role];
   if (/^[A-Z][a-z]/.test(s)) s = s[0]!.toLowerCase() + s.slice(1);
   if (s.length > 64) s = s.slice(0, 63).replace(/\s+\S*$/, '') + '…';
@@ -124,7 +127,12 @@ export function visibleRows(layout: FoldLayout, expanded: ReadonlySet<string>): 
 
 /** `expand=1,3` ⇄ the set of expanded group keys (episode numbers; 0 for failures without one). */
 export function parseExpand(v: string | null): Set<string> {
-  return new Set((v ?? '').split(',').filter((k) => /^\d{1,6}$/.test(k)).map((k) => String(Number(k))));
+  return new Set(
+    (v ?? '')
+      .split(',')
+      .filter((k) => /^\d{1,6}$/.test(k))
+      .map((k) => String(Number(k))),
+  );
 }
 
 export function formatExpand(keys: ReadonlySet<string>): string | null {

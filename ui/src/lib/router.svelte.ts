@@ -1,10 +1,7 @@
 // A tiny history router: the path lives in $state, links are plain <a href> intercepted
 // at the document, and the server's SPA fallback makes every deep link reloadable.
 
-export type Route =
-  | { name: 'incidents' }
-  | { name: 'incident'; id: string; tab: IncidentTab }
-  | { name: 'not-found'; path: string };
+export type Route = { name: 'incidents' } | { name: 'incident'; id: string; tab: IncidentTab } | { name: 'not-found'; path: string };
 
 /** The incident page's tabs, each its own deep link: /incidents/:id[/sessions|/report]. */
 export const INCIDENT_TABS = ['analysis', 'sessions', 'report'] as const;

@@ -26,4 +26,3 @@ export function storedId(stderr: string): string {
   if (!m) throw new Error(`no "stored as" line in: ${stderr.slice(-500)}`);
   return m[1]!;
 }
-

@@ -24,7 +24,19 @@ const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', null] as con
 const STATUSES = [200, 202, 307, 400, 401, 404, 405, 499, 500, 502, 504, null, null, null] as const;
 const METHODS = ['initialize', 'tools/call', 'tools/list', 'notifications/initialized', null] as const;
 const SIGNALS = ['session-not-found', 'http-404', 'connection-reset', 'client-timeout'] as const;
-const WORDS = ['POST /mcp', 'Session not found', 'Café ÜBER Straße', "it's done", 'back\\slash', '100% sure', 'snake_case', 'ΣΊΣΥΦΟΣ', 'emoji 😀 ok', 'tab\there', 'null\u0000byte'];
+const WORDS = [
+  'POST /mcp',
+  'Session not found',
+  'Café ÜBER Straße',
+  "it's done",
+  'back\\slash',
+  '100% sure',
+  'snake_case',
+  'ΣΊΣΥΦΟΣ',
+  'emoji 😀 ok',
+  'tab\there',
+  'null\u0000byte',
+];
 
 export const STUB_ANALYSIS: Analysis = { schemaVersion: 1, inputs: [], protocolVersions: [], failures: [], sessions: [], spans: [], decision: 'no_action' };
 
@@ -60,7 +72,12 @@ export async function writeSynthetic(store: Store, id: string, n: number, seed =
         httpMethod: status === null ? null : r() < 0.8 ? 'POST' : 'DELETE',
         httpPath: status === null ? null : '/mcp',
         httpStatus: status,
-        requestId: r() < 0.2 ? `${Math.floor(r() * 40).toString(16).padStart(32, 'a')}` : null,
+        requestId:
+          r() < 0.2
+            ? `${Math.floor(r() * 40)
+                .toString(16)
+                .padStart(32, 'a')}`
+            : null,
         rpcId,
         rpcMethod: pick(METHODS),
         tool: r() < 0.1 ? 'create_order' : null,
@@ -73,7 +90,19 @@ export async function writeSynthetic(store: Store, id: string, n: number, seed =
       writer.write(e);
     }
     return {
-      files: files.map((path, i) => ({ fileNo: i, path, sha256: `${i}`.repeat(64), bytes: 1000 * (i + 1), source: SOURCES[i]!, format: i === 1 ? 'nginx-combined' : 'json-lines', lines: lines[i]!, events: lines[i]!, unparsed: 0, truncatedLines: 0, prefix: null })),
+      files: files.map((path, i) => ({
+        fileNo: i,
+        path,
+        sha256: `${i}`.repeat(64),
+        bytes: 1000 * (i + 1),
+        source: SOURCES[i]!,
+        format: i === 1 ? 'nginx-combined' : 'json-lines',
+        lines: lines[i]!,
+        events: lines[i]!,
+        unparsed: 0,
+        truncatedLines: 0,
+        prefix: null,
+      })),
       redactions: { '@bearer': 3 },
     };
   });

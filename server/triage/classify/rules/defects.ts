@@ -15,10 +15,18 @@ export const cancelScopeDefect: Rule = {
     return true;
   },
   rationale: () =>
-    'The first real error is anyio\'s "Attempted to exit cancel scope in a different task than it was entered in": the MCP client\'s context managers were entered in one task and exited in another (ClientSessionGroup, AsyncExitStack, a proxy\'s concurrency). A defect in the calling application or library, not the network: escalate to its owners with this trace; retries do not help.',
+    "The first real error is anyio's \"Attempted to exit cancel scope in a different task than it was entered in\": the MCP client's context managers were entered in one task and exited in another (ClientSessionGroup, AsyncExitStack, a proxy's concurrency). A defect in the calling application or library, not the network: escalate to its owners with this trace; retries do not help.",
   examples: [
-    { name: 'cancel scope leaf only', facts: { causes: ['cancel-scope-defect'], rootException: { type: 'RuntimeError', message: 'Attempted to exit cancel scope in a different task than it was entered in' } }, fires: true },
-    { name: 'cancel scope after a ConnectError', facts: { causes: ['cancel-scope-defect', 'conn-refused'], rootException: { type: 'httpx.ConnectError', message: 'All connection attempts failed' } }, fires: false },
+    {
+      name: 'cancel scope leaf only',
+      facts: { causes: ['cancel-scope-defect'], rootException: { type: 'RuntimeError', message: 'Attempted to exit cancel scope in a different task than it was entered in' } },
+      fires: true,
+    },
+    {
+      name: 'cancel scope after a ConnectError',
+      facts: { causes: ['cancel-scope-defect', 'conn-refused'], rootException: { type: 'httpx.ConnectError', message: 'All connection attempts failed' } },
+      fires: false,
+    },
   ],
 };
 
@@ -53,7 +61,7 @@ export const toolSchemaRejected: Rule = {
     return true;
   },
   rationale: () =>
-    "The model API refused a tool's input schema (\"Invalid schema for function\"): the MCP server publishes a tool definition the model cannot take. Not a transport failure — the MCP connection works. Escalate to the server's owners to fix the schema (or filter that tool out in the host until then).",
+    'The model API refused a tool\'s input schema ("Invalid schema for function"): the MCP server publishes a tool definition the model cannot take. Not a transport failure — the MCP connection works. Escalate to the server\'s owners to fix the schema (or filter that tool out in the host until then).',
   examples: [
     { name: 'openai invalid schema', facts: { causes: ['tool-schema-invalid', 'model-api-error'] }, fires: true },
     { name: 'a model 500', facts: { causes: ['model-api-error'] }, fires: false },

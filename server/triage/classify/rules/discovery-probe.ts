@@ -13,13 +13,18 @@ export const discoveryProbe: Rule = {
   when(f) {
     if (!has(f, 'discovery-probe')) return 'not a metadata or asset probe';
     if (f.method !== null || f.tool !== null) return 'the failing exchange is an MCP request';
-    if (f.httpStatus !== null && f.httpStatus !== 404 && f.httpStatus !== 405 && f.httpStatus !== 400) return `the probe got HTTP ${f.httpStatus}, not a "none here" answer (something in front may intercept the discovery path)`;
+    if (f.httpStatus !== null && f.httpStatus !== 404 && f.httpStatus !== 405 && f.httpStatus !== 400)
+      return `the probe got HTTP ${f.httpStatus}, not a "none here" answer (something in front may intercept the discovery path)`;
     return true;
   },
   rationale: (f) =>
     `A probe for ${f.httpPath && f.httpPath.includes('well-known') ? `OAuth metadata (${f.httpPath})` : `a browser asset${f.httpPath ? ` (${f.httpPath})` : ''}`} was answered ${f.httpStatus ?? 'with an error'}: clients look for authorization metadata before or after connecting, and a server that does not use OAuth has none. No MCP request failed. It matters only if the same server also answers 401 — then the client cannot discover where to authenticate (fix_auth).`,
   examples: [
-    { name: 'protected-resource metadata 404', facts: { httpMethod: 'GET', httpStatus: 404, httpPath: '/.well-known/oauth-protected-resource/mcp', causes: ['discovery-probe'] }, fires: true },
+    {
+      name: 'protected-resource metadata 404',
+      facts: { httpMethod: 'GET', httpStatus: 404, httpPath: '/.well-known/oauth-protected-resource/mcp', causes: ['discovery-probe'] },
+      fires: true,
+    },
     { name: 'favicon 404', facts: { httpMethod: 'GET', httpStatus: 404, httpPath: '/favicon.ico', causes: ['discovery-probe'] }, fires: true },
     { name: 'metadata answered 401 (intercepted)', facts: { httpMethod: 'GET', httpStatus: 401, causes: ['discovery-probe', 'auth-rejected'] }, fires: false },
     { name: 'a tools/call 404', facts: { httpMethod: 'POST', httpStatus: 404, method: 'tools/call' }, fires: false },

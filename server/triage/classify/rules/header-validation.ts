@@ -5,7 +5,16 @@ import type { SignalCause } from '../../../../parsers/contract/signal.ts';
 // triage-rules.md §3 (a 400 for a missing or mismatched header; adding old session headers does not fix
 // it); failure-signatures D14, D15, rows 26, 28–30, 53, 54, 56, 57, 86–88; body limits (413). The request
 // was rejected at validation, before it ran: fix the client or the proxy that rewrites it.
-const VALIDATION: SignalCause[] = ['not-acceptable', 'unsupported-media-type', 'protocol-version-unsupported', 'header-mismatch', 'body-too-large', 'parse-error', 'already-initialized', 'content-type-wrong'];
+const VALIDATION: SignalCause[] = [
+  'not-acceptable',
+  'unsupported-media-type',
+  'protocol-version-unsupported',
+  'header-mismatch',
+  'body-too-large',
+  'parse-error',
+  'already-initialized',
+  'content-type-wrong',
+];
 
 export const headerValidation: Rule = {
   id: 'request-rejected-at-validation',
@@ -27,24 +36,37 @@ export const headerValidation: Rule = {
     return 'no header, version, content-type or size rejection';
   },
   rationale: (f) => {
-    const why = f.era === 'sessionless' && has(f, 'server-not-initialized', 'session-missing', 'session-invalid')
-      ? 'a 2026-07-28 request (no initialize, no session) was answered as a session-era server answers it: the server speaks an earlier revision. The client should fall back to initialize (or be pinned to the server\'s revision); upgrading the server also fixes it'
-      : has(f, 'session-missing') || has(f, 'session-invalid')
-      ? 'the session header never reached the server (the client did not keep it, CORS does not expose it, a proxy strips it, or the client speaks another transport mode)'
-      : has(f, 'already-initialized')
-        ? 'the client re-sent initialize on a live session; drop the old session id before re-initializing'
-        : `${signalWords(f, VALIDATION, f.httpStatus === 413 ? 'the body is over a size limit' : f.era === 'sessionless' ? 'a bare 400 to a 2026-07-28 request: the headers do not match what the server requires, else it is a legacy server' : 'the request failed validation')}`;
+    const why =
+      f.era === 'sessionless' && has(f, 'server-not-initialized', 'session-missing', 'session-invalid')
+        ? "a 2026-07-28 request (no initialize, no session) was answered as a session-era server answers it: the server speaks an earlier revision. The client should fall back to initialize (or be pinned to the server's revision); upgrading the server also fixes it"
+        : has(f, 'session-missing') || has(f, 'session-invalid')
+          ? 'the session header never reached the server (the client did not keep it, CORS does not expose it, a proxy strips it, or the client speaks another transport mode)'
+          : has(f, 'already-initialized')
+            ? 'the client re-sent initialize on a live session; drop the old session id before re-initializing'
+            : `${signalWords(f, VALIDATION, f.httpStatus === 413 ? 'the body is over a size limit' : f.era === 'sessionless' ? 'a bare 400 to a 2026-07-28 request: the headers do not match what the server requires, else it is a legacy server' : 'the request failed validation')}`;
     return `${describe(f)} was rejected${f.httpStatus ? ` with HTTP ${f.httpStatus}` : ''} before it ran: ${why}. Fix the client (headers, protocol version, content type, body size) or the proxy that rewrites it; reinitializing or re-sending unchanged repeats the rejection.`;
   },
   examples: [
-    { name: 'pinned protocol version header', facts: { httpStatus: 400, method: 'notifications/initialized', sessionSent: true, era: 'session', causes: ['protocol-version-unsupported'] }, fires: true },
+    {
+      name: 'pinned protocol version header',
+      facts: { httpStatus: 400, method: 'notifications/initialized', sessionSent: true, era: 'session', causes: ['protocol-version-unsupported'] },
+      fires: true,
+    },
     { name: '406 Accept rewritten by a proxy', facts: { httpStatus: 406, method: 'initialize', firstRequest: true, causes: ['not-acceptable'] }, fires: true },
     { name: '2026 -32020 header mismatch', facts: { httpStatus: 400, era: 'sessionless', jsonRpcCode: -32020, bodyKind: 'jsonrpc-error' }, fires: true },
     { name: 'missing session id, none sent', facts: { httpStatus: 400, sessionSent: false, causes: ['session-missing'] }, fires: true },
     { name: '413 from the proxy', facts: { httpStatus: 413, method: 'tools/call', causes: ['body-too-large'] }, fires: true },
-    { name: '"No valid session ID" and the request line shows none', facts: { httpStatus: 400, method: 'tools/list', sessionSent: false, causes: ['session-invalid'] }, fires: true },
+    {
+      name: '"No valid session ID" and the request line shows none',
+      facts: { httpStatus: 400, method: 'tools/list', sessionSent: false, causes: ['session-invalid'] },
+      fires: true,
+    },
     { name: '"No valid session ID", unknown whether one was sent', facts: { httpStatus: 400, method: 'tools/list', causes: ['session-invalid'] }, fires: false },
-    { name: '2026 client, "Server not initialized" from a 2025 server', facts: { httpStatus: 400, method: 'server/discover', era: 'sessionless', bodyKind: 'jsonrpc-error', causes: ['server-not-initialized'] }, fires: true },
+    {
+      name: '2026 client, "Server not initialized" from a 2025 server',
+      facts: { httpStatus: 400, method: 'server/discover', era: 'sessionless', bodyKind: 'jsonrpc-error', causes: ['server-not-initialized'] },
+      fires: true,
+    },
     { name: 'a 404', facts: { httpStatus: 404 }, fires: false },
     { name: 'a bare 400 in the session era', facts: { httpStatus: 400, era: 'session' }, fires: false },
   ],

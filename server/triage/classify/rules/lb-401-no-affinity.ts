@@ -16,7 +16,11 @@ export const lb401NoAffinity: Rule = {
   rationale: (f) =>
     `${f.method ?? 'The request'} carried session ${f.session ?? ''} and got 401 from a replica other than the one that served the session (${f.replicas.join(' vs ')}): behind a balancer without session affinity, a replica that does not hold the session rejects it. Fix the deployment (affinity on Mcp-Session-Id, shared session store, or stateless mode); re-authenticating does not help.`,
   examples: [
-    { name: '401 on another replica', facts: { httpStatus: 401, sessionSent: true, session: 'sess_aaaaaaaaaa', replicaSplit: true, replicas: ['upstream 10.0.0.1:80', 'upstream 10.0.0.2:80'] }, fires: true },
+    {
+      name: '401 on another replica',
+      facts: { httpStatus: 401, sessionSent: true, session: 'sess_aaaaaaaaaa', replicaSplit: true, replicas: ['upstream 10.0.0.1:80', 'upstream 10.0.0.2:80'] },
+      fires: true,
+    },
     { name: 'a plain 401', facts: { httpStatus: 401, causes: ['auth-rejected'] }, fires: false },
   ],
 };

@@ -16,7 +16,11 @@ export const modelApiError: Rule = {
   rationale: (f) =>
     `The failure is an error from the model API (${f.rootException ? f.rootException.type : 'the provider client'}), on the app ⇄ model path — not the MCP client ⇄ server path this tool diagnoses. Nothing to do for MCP; handle it as a model-provider error (its own retry policy or status page). A tool-schema rejection ("Invalid schema for function") is fixed in the tool's schema, not the transport.`,
   examples: [
-    { name: 'openai 500 from _base_client', facts: { causes: ['model-api-error', 'server-error'], rootException: { type: 'openai.InternalServerError', message: 'Error code: 500' } }, fires: true },
+    {
+      name: 'openai 500 from _base_client',
+      facts: { causes: ['model-api-error', 'server-error'], rootException: { type: 'openai.InternalServerError', message: 'Error code: 500' } },
+      fires: true,
+    },
     { name: 'an MCP tools/call 500', facts: { method: 'tools/call', httpStatus: 500, causes: ['model-api-error'] }, fires: false },
     { name: 'a model error beside a refused MCP connection', facts: { causes: ['model-api-error', 'conn-refused'] }, fires: false },
   ],

@@ -20,8 +20,16 @@ export const neverReached: Rule = {
   rationale: (f) =>
     `${describe(f)} failed while connecting (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}): the request never reached the MCP server, so nothing ran — even a write is safe to send. Send it normally once the server is reachable, with bounded retries and backoff; if it persists, check that the server is up and the address, DNS, TLS and proxy upstream.`,
   examples: [
-    { name: 'nginx connect() failed (111) on initialize', facts: { httpStatus: 502, method: 'initialize', neverConnected: true, interruption: 'connect', stage: 'connect', causes: ['proxy-upstream-unavailable'] }, fires: true },
-    { name: 'httpx ConnectError on a write', facts: { method: 'tools/call', tool: 'create_order', neverConnected: true, interruption: 'connect', causes: ['conn-refused'] }, fires: true },
+    {
+      name: 'nginx connect() failed (111) on initialize',
+      facts: { httpStatus: 502, method: 'initialize', neverConnected: true, interruption: 'connect', stage: 'connect', causes: ['proxy-upstream-unavailable'] },
+      fires: true,
+    },
+    {
+      name: 'httpx ConnectError on a write',
+      facts: { method: 'tools/call', tool: 'create_order', neverConnected: true, interruption: 'connect', causes: ['conn-refused'] },
+      fires: true,
+    },
     { name: '502 prematurely closed while reading the header', facts: { httpStatus: 502, method: 'tools/call', interruption: 'closed-before-headers' }, fires: false },
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true }, fires: false },
   ],

@@ -12,12 +12,14 @@ export const optionalStream: Rule = {
   source: 'failure-signatures D16 · cli-contract.md (optional)',
   role: 'optional',
   when(f) {
-    if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected')) return 'in the legacy HTTP+SSE transport the GET stream is the connection, not an optional channel';
+    if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected'))
+      return 'in the legacy HTTP+SSE transport the GET stream is the connection, not an optional channel';
     if (f.method === 'logging/setLevel') return true;
     if (f.httpMethod === 'DELETE' && (f.method === null || f.method === 'notifications/cancelled')) return true;
     if (f.method !== null || f.tool !== null) return `the failing exchange is a ${f.method ?? 'tools/call'} request, not the optional stream`;
     if (f.httpMethod === 'GET') return true;
-    const streamOnly = f.causes.length > 0 && f.causes.every((c) => (STREAM_ONLY as readonly string[]).includes(c) || c === 'retry-attempt' || c === 'stream-cut' || c === 'conn-reset');
+    const streamOnly =
+      f.causes.length > 0 && f.causes.every((c) => (STREAM_ONLY as readonly string[]).includes(c) || c === 'retry-attempt' || c === 'stream-cut' || c === 'conn-reset');
     if (streamOnly && has(f, ...STREAM_ONLY) && f.httpMethod !== 'POST') return true;
     return 'not the standalone GET stream, a DELETE or logging/setLevel';
   },

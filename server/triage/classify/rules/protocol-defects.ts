@@ -53,14 +53,23 @@ export const serverStreamNoise: Rule = {
   when(f) {
     if (!has(f, 'server-stream-noise')) return 'no message-router/stream-closed note from the server';
     if (f.seenBy.client || f.seenBy.proxy) return 'the client or proxy also logged a failure of this request';
-    if (f.causes.some((c) => c !== 'server-stream-noise' && c !== 'connection-closed' && c !== 'exception-wrapper' && c !== 'request-received')) return 'the server logged another failure with it';
+    if (f.causes.some((c) => c !== 'server-stream-noise' && c !== 'connection-closed' && c !== 'exception-wrapper' && c !== 'request-received'))
+      return 'the server logged another failure with it';
     return true;
   },
   rationale: () =>
-    'The server\'s message router found its stream closed (ClosedResourceError) after the client had gone or the request had finished: log noise of the SDK (failure-signatures rows 23, 34), not a failed request. Nothing to do unless clients report failures at the same time.',
+    "The server's message router found its stream closed (ClosedResourceError) after the client had gone or the request had finished: log noise of the SDK (failure-signatures rows 23, 34), not a failed request. Nothing to do unless clients report failures at the same time.",
   examples: [
-    { name: 'Error in message router + ClosedResourceError', facts: { causes: ['server-stream-noise', 'connection-closed'], seenBy: { client: false, proxy: false, server: true } }, fires: true },
-    { name: 'ClosedResourceError crashing run_server', facts: { causes: ['connection-closed', 'exception-wrapper'], seenBy: { client: false, proxy: false, server: true } }, fires: false },
+    {
+      name: 'Error in message router + ClosedResourceError',
+      facts: { causes: ['server-stream-noise', 'connection-closed'], seenBy: { client: false, proxy: false, server: true } },
+      fires: true,
+    },
+    {
+      name: 'ClosedResourceError crashing run_server',
+      facts: { causes: ['connection-closed', 'exception-wrapper'], seenBy: { client: false, proxy: false, server: true } },
+      fires: false,
+    },
   ],
 };
 
@@ -77,7 +86,13 @@ export const shutdownNoise: Rule = {
     if (!has(f, 'shutdown') && !(f.nearShutdown && f.seenBy.proxy && !f.seenBy.client)) return 'no shutdown in these lines, nor a proxy-only cut as a process shut down';
     if (f.identified || f.httpStatus !== null) return 'a request with its own identity or status failed here';
     if (f.rootException !== null || has(f, 'exception-wrapper')) return 'a traceback came with it: a real error, not a note';
-    if (f.causes.some((c) => !['shutdown', 'client-timeout', 'connection-closed', 'stream-cut', 'conn-reset', 'server-stream-noise', 'process-started', 'peer-closed-before-response'].includes(c))) return 'the shutdown came with another failure';
+    if (
+      f.causes.some(
+        (c) =>
+          !['shutdown', 'client-timeout', 'connection-closed', 'stream-cut', 'conn-reset', 'server-stream-noise', 'process-started', 'peer-closed-before-response'].includes(c),
+      )
+    )
+      return 'the shutdown came with another failure';
     return true;
   },
   rationale: () =>
@@ -85,6 +100,10 @@ export const shutdownNoise: Rule = {
   examples: [
     { name: 'caddy: server shutdown, context deadline exceeded', facts: { causes: ['shutdown', 'client-timeout'] }, fires: true },
     { name: 'a tools/call cut by the shutdown', facts: { causes: ['shutdown', 'stream-cut'], method: 'tools/call', tool: 'x', identified: true }, fires: false },
-    { name: "the proxy's backend EOF as the server shut down, nothing at the client", facts: { causes: ['stream-cut', 'peer-closed-before-response'], nearShutdown: true, seenBy: { client: false, proxy: true, server: false } }, fires: true },
+    {
+      name: "the proxy's backend EOF as the server shut down, nothing at the client",
+      facts: { causes: ['stream-cut', 'peer-closed-before-response'], nearShutdown: true, seenBy: { client: false, proxy: true, server: false } },
+      fires: true,
+    },
   ],
 };

@@ -15,7 +15,11 @@ export const proxyTimer: Rule = {
   rationale: (f) =>
     `${describe(f)} was ended by a proxy timer (${interruptionWords(f)}): the operation or the quiet stream outlasts the proxy's read/idle timeout${f.knownTimerS ? ` (about ${f.knownTimerS} s)` : ''}. Re-sending hits the same timer. Raise the timeout for the MCP route (proxy_read_timeout, Envoy route/idle timeout, load balancer idle timeout), send SSE keep-alive comments inside it, or move long work to tasks.`,
   examples: [
-    { name: 'tools/list cut at 60 s by nginx', facts: { method: 'tools/list', proxyTimerCut: true, interruption: 'proxy-timeout-before-headers', sideEffect: 'read', sideEffectSource: 'method', knownTimerS: 60 }, fires: true },
+    {
+      name: 'tools/list cut at 60 s by nginx',
+      facts: { method: 'tools/list', proxyTimerCut: true, interruption: 'proxy-timeout-before-headers', sideEffect: 'read', sideEffectSource: 'method', knownTimerS: 60 },
+      fires: true,
+    },
     { name: 'a 502 without a timer', facts: { httpStatus: 502, interruption: 'bad-gateway' }, fires: false },
   ],
 };

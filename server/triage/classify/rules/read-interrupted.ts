@@ -17,7 +17,11 @@ export const readInterrupted: Rule = {
       ? `The subscriptions/listen stream ${describe(f).replace(/^subscriptions\/listen ?/, '')}ended (${interruptionWords(f)}): the client gets no notifications until it re-sends subscriptions/listen (a new request with a new id); nothing was lost beyond that (failure-signatures row 92).`
       : `${describe(f)} was interrupted (${interruptionWords(f)}); ${sideEffectWords(f)}, so repeating it has no extra effect. Retry with bounded attempts and backoff (e.g. 3 tries, exponential with jitter)${f.era === 'sessionless' ? ' as a new request with a new id' : ''}${f.sessionSent ? '; if the server restarted, on a new session' : ''}.${f.knownTimerS ? ` The ${f.knownTimerS} s timing points at an infrastructure timer worth raising.` : ''}`,
   examples: [
-    { name: 'get_order marked read by policy, 502 before headers', facts: { method: 'tools/call', tool: 'get_order', httpStatus: 502, interruption: 'closed-before-headers', sideEffect: 'read', sideEffectSource: 'policy' }, fires: true },
+    {
+      name: 'get_order marked read by policy, 502 before headers',
+      facts: { method: 'tools/call', tool: 'get_order', httpStatus: 502, interruption: 'closed-before-headers', sideEffect: 'read', sideEffectSource: 'policy' },
+      fires: true,
+    },
     { name: 'tools/list stream cut', facts: { method: 'tools/list', interruption: 'stream-cut', sideEffect: 'read', sideEffectSource: 'method' }, fires: true },
     { name: 'unknown tool', facts: { method: 'tools/call', tool: 'get_order', interruption: 'closed-before-headers', sideEffect: 'unknown' }, fires: false },
   ],

@@ -26,14 +26,26 @@ export const recoveredNoise: Rule = {
       : f.causes.includes('redirect')
         ? `The endpoint redirected ${f.httpPath ?? 'the request'} (HTTP ${f.httpStatus ?? '30x'}, a trailing-slash mount) and the client followed it: ${f.recoveredBy}. Expected; set the exact URL to skip the extra round trip.`
         : f.transportFallback
-        ? `The client's first Streamable HTTP attempt got ${f.httpStatus ?? 'an error'} (the expected answer of an older HTTP+SSE server), it fell back to the SSE transport and that worked (${f.recoveredBy}). Expected probing, not a failure; pin the transport to skip the probe if the noise matters.`
-        : `The response stream dropped and the client resumed it (${f.recoveredBy}); replay delivered what was pending. Nothing to do.`,
+          ? `The client's first Streamable HTTP attempt got ${f.httpStatus ?? 'an error'} (the expected answer of an older HTTP+SSE server), it fell back to the SSE transport and that worked (${f.recoveredBy}). Expected probing, not a failure; pin the transport to skip the probe if the noise matters.`
+          : `The response stream dropped and the client resumed it (${f.recoveredBy}); replay delivered what was pending. Nothing to do.`,
   examples: [
-    { name: 'mcp-remote http-first 404, SSE fallback connected', facts: { httpStatus: 404, firstRequest: true, recovered: true, recoveredBy: 'x:9', transportFallback: true }, fires: true },
+    {
+      name: 'mcp-remote http-first 404, SSE fallback connected',
+      facts: { httpStatus: 404, firstRequest: true, recovered: true, recoveredBy: 'x:9', transportFallback: true },
+      fires: true,
+    },
     { name: '307 followed to an answer', facts: { httpStatus: 307, causes: ['redirect'], recovered: true, recoveredBy: 'the redirected path /mcp/ answered' }, fires: true },
     { name: 'a first-request 404, later success, no fallback said', facts: { httpStatus: 404, firstRequest: true, recovered: true }, fires: false },
-    { name: 'POST stream cut, then GET + Last-Event-ID 200 in the same session', facts: { method: 'tools/call', tool: 'import_orders', era: 'session', interruption: 'stream-cut', resumedStream: 'client.log:17 GET … -> 200', sideEffect: 'write' }, fires: true },
-    { name: '2026 cut stream: no resumption exists', facts: { method: 'tools/call', era: 'sessionless', interruption: 'stream-cut', resumedStream: 'client.log:17 GET … -> 200' }, fires: false },
+    {
+      name: 'POST stream cut, then GET + Last-Event-ID 200 in the same session',
+      facts: { method: 'tools/call', tool: 'import_orders', era: 'session', interruption: 'stream-cut', resumedStream: 'client.log:17 GET … -> 200', sideEffect: 'write' },
+      fires: true,
+    },
+    {
+      name: '2026 cut stream: no resumption exists',
+      facts: { method: 'tools/call', era: 'sessionless', interruption: 'stream-cut', resumedStream: 'client.log:17 GET … -> 200' },
+      fires: false,
+    },
     { name: 'expired session, host re-initialized itself', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: true, recovered: true, era: 'session' }, fires: false },
   ],
 };

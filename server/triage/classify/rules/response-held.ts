@@ -22,10 +22,22 @@ export const responseHeld: Rule = {
   rationale: (f) =>
     `${f.interruption === null ? `The client received ${describe(f)}'s events all at once (${f.heldEvidence}) instead of as the server sent them` : `${describe(f)} timed out at the client although the server had already finished it (${f.heldEvidence})`}: the answer was held between them. That is a buffering hop — nginx with proxy_buffering on (or X-Accel-Buffering ignored, or gzip on text/event-stream), a tunnel or CDN that delivers an event stream only when it ends. Turn buffering and compression off for the MCP location and send keep-alive comments; re-sending waits behind the same buffer.`,
   examples: [
-    { name: 'tools/list answered 4 s before the client timed out', facts: { method: 'tools/list', interruption: 'client-timeout', sideEffect: 'read', sideEffectSource: 'method', heldInTransit: true, heldEvidence: 'server.log:12' }, fires: true },
-    { name: 'the server finished after the client gave up', facts: { method: 'tools/call', tool: 'summarize_ledger', interruption: 'client-timeout', heldInTransit: false }, fires: false },
+    {
+      name: 'tools/list answered 4 s before the client timed out',
+      facts: { method: 'tools/list', interruption: 'client-timeout', sideEffect: 'read', sideEffectSource: 'method', heldInTransit: true, heldEvidence: 'server.log:12' },
+      fires: true,
+    },
+    {
+      name: 'the server finished after the client gave up',
+      facts: { method: 'tools/call', tool: 'summarize_ledger', interruption: 'client-timeout', heldInTransit: false },
+      fires: false,
+    },
     { name: 'no server log', facts: { method: 'tools/call', tool: 'x', interruption: 'client-timeout' }, fires: false },
-    { name: 'progress events arrived in one burst, the call returned', facts: { method: 'tools/call', tool: 'build_digest', heldInTransit: true, heldEvidence: '5 progress events logged within 3 ms, 4.1 s after the call was sent (host.log:7)' }, fires: true },
+    {
+      name: 'progress events arrived in one burst, the call returned',
+      facts: { method: 'tools/call', tool: 'build_digest', heldInTransit: true, heldEvidence: '5 progress events logged within 3 ms, 4.1 s after the call was sent (host.log:7)' },
+      fires: true,
+    },
     { name: 'a stream cut, not held', facts: { method: 'tools/call', tool: 'x', interruption: 'stream-cut', heldInTransit: null }, fires: false },
   ],
 };

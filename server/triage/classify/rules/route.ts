@@ -11,7 +11,10 @@ export const route404: Rule = {
   source: 'triage-rules.md §3 · failure-signatures D12, rows 3, 73, 79',
   when(f) {
     if (f.era === 'sessionless' && f.jsonRpcCode === -32601) return 'a 2026-07-28 404 with -32601 means the method is unknown, not the route';
-    if (f.routeWrong !== true) return f.routeWrong === false ? 'the path worked elsewhere in the incident' : 'no evidence the route is wrong (no HTML/no-route body, and the path is not shown failing everywhere)';
+    if (f.routeWrong !== true)
+      return f.routeWrong === false
+        ? 'the path worked elsewhere in the incident'
+        : 'no evidence the route is wrong (no HTML/no-route body, and the path is not shown failing everywhere)';
     return true;
   },
   rationale: (f) =>
@@ -21,6 +24,10 @@ export const route404: Rule = {
   examples: [
     { name: 'first initialize 404', facts: { httpStatus: 404, firstRequest: true, method: 'initialize', routeWrong: true }, fires: true },
     { name: 'html 404 mid-session', facts: { httpStatus: 404, sessionSent: true, bodyKind: 'html', routeWrong: true }, fires: true },
-    { name: 'json 404 with an assigned session on a path that worked', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: true, routeWrong: false, pathWorked: true, era: 'session' }, fires: false },
+    {
+      name: 'json 404 with an assigned session on a path that worked',
+      facts: { httpStatus: 404, sessionSent: true, sessionUnknown: true, routeWrong: false, pathWorked: true, era: 'session' },
+      fires: false,
+    },
   ],
 };

@@ -16,8 +16,16 @@ export const serverNotInitialized: Rule = {
   rationale: (f) =>
     `${describe(f)} reached a server transport that never saw this session's initialize ("Server not initialized"): the server builds a new transport per request while keeping state, or a balancer sends the session to another replica or worker. Fix the deployment (one transport per session, affinity on Mcp-Session-Id, or stateless mode); reinitializing repeats it.`,
   examples: [
-    { name: '400 Server not initialized, two workers', facts: { httpStatus: 400, causes: ['server-not-initialized'], era: 'session', replicas: ['pid 10', 'pid 11'] }, fires: true },
-    { name: 'Server not initialized after a restart (one instance)', facts: { httpStatus: 400, causes: ['server-not-initialized'], era: 'session', replicas: ['vm'] }, fires: false },
+    {
+      name: '400 Server not initialized, two workers',
+      facts: { httpStatus: 400, causes: ['server-not-initialized'], era: 'session', replicas: ['pid 10', 'pid 11'] },
+      fires: true,
+    },
+    {
+      name: 'Server not initialized after a restart (one instance)',
+      facts: { httpStatus: 400, causes: ['server-not-initialized'], era: 'session', replicas: ['vm'] },
+      fires: false,
+    },
     { name: 'a 400 session unknown', facts: { httpStatus: 400, causes: ['session-unknown'] }, fires: false },
   ],
 };

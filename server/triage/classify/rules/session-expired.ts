@@ -24,7 +24,20 @@ export const sessionExpired404: Rule = {
   rationale: (f) =>
     `${describe(f)} ${f.session ? `carried session ${f.session}` : 'carried a session id'}${f.sessionAssignedEarlier ? ' that the server had assigned earlier' : ''} and got 404 (${signalWords(f, ['session-unknown', 'session-invalid', 'session-terminated-client'], 'session not found')}): the session is gone (restart, eviction or DELETE). Close the old transport, create a new one and send a fresh initialize without the old id; then judge the original call on its own (a write that got 404 was rejected before it ran).`,
   examples: [
-    { name: 'tools/call after restart', facts: { httpStatus: 404, sessionSent: true, sessionAssignedEarlier: true, sessionUnknown: true, session: 'sess_aaaaaaaaaa', method: 'tools/call', era: 'session', bodyKind: 'jsonrpc-error' }, fires: true },
+    {
+      name: 'tools/call after restart',
+      facts: {
+        httpStatus: 404,
+        sessionSent: true,
+        sessionAssignedEarlier: true,
+        sessionUnknown: true,
+        session: 'sess_aaaaaaaaaa',
+        method: 'tools/call',
+        era: 'session',
+        bodyKind: 'jsonrpc-error',
+      },
+      fires: true,
+    },
     { name: 'lone client line quoting the server: unknown whether a header was sent', facts: { httpStatus: 404, sessionUnknown: true, causes: ['session-unknown'] }, fires: true },
     { name: 'html 404 with a session', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: null, routeWrong: true, bodyKind: 'html' }, fires: false },
     { name: '2026 404', facts: { httpStatus: 404, sessionSent: true, era: 'sessionless', jsonRpcCode: -32601 }, fires: false },
@@ -42,7 +55,11 @@ export const staleSession400: Rule = {
   rationale: (f) =>
     `${describe(f)} ${f.session ? `carried session ${f.session}` : 'was sent with a session id'} and the server answered ${f.httpStatus ?? 'an error'} saying it does not know that session (${signalWords(f, ['session-unknown', 'session-invalid', 'session-terminated-client'], 'unknown session')}): the session was lost (restart, eviction, DELETE). Spec servers answer 404; this one uses ${f.httpStatus ?? 'another status'}. Reinitialize — new transport, fresh initialize WITHOUT the old id — not "fix headers"; and file the status as a server-side bug.`,
   examples: [
-    { name: 'old SDK example server after a restart', facts: { httpStatus: 400, sessionSent: true, sessionUnknown: true, sessionAssignedEarlier: true, session: 'sess_aaaaaaaaaa', era: 'session', causes: ['session-unknown'] }, fires: true },
+    {
+      name: 'old SDK example server after a restart',
+      facts: { httpStatus: 400, sessionSent: true, sessionUnknown: true, sessionAssignedEarlier: true, session: 'sess_aaaaaaaaaa', era: 'session', causes: ['session-unknown'] },
+      fires: true,
+    },
     { name: 'session expired at info level, no status', facts: { sessionUnknown: true, causes: ['session-unknown'] }, fires: true },
     { name: 'the same text when no session was sent', facts: { httpStatus: 400, sessionSent: false, sessionUnknown: true }, fires: false },
   ],
@@ -65,7 +82,11 @@ export const sessionInvalidUnknownWhy: Rule = {
   rationale: (f) =>
     `${describe(f)} got ${f.httpStatus ? `HTTP ${f.httpStatus} ` : ''}"no valid session id". Servers built from the TypeScript SDK examples say this both when the session id is unknown (a restart or another replica: reinitialize) and when the request carried none (the client skipped initialize, dropped the Mcp-Session-Id it was given, or a proxy stripped it: fix the client). No line here shows the request's headers, so which it was is not in these logs. Capture the request (client debug log or proxy access log with the Mcp-Session-Id header) and check that the client sent initialize first; escalate to the client's owners if it did not.`,
   examples: [
-    { name: 'a client config dump quoting the 400', facts: { httpStatus: 400, method: 'tools/list', jsonRpcCode: -32000, bodyKind: 'jsonrpc-error', causes: ['session-invalid'] }, fires: true },
+    {
+      name: 'a client config dump quoting the 400',
+      facts: { httpStatus: 400, method: 'tools/list', jsonRpcCode: -32000, bodyKind: 'jsonrpc-error', causes: ['session-invalid'] },
+      fires: true,
+    },
     { name: 'the id was sent', facts: { httpStatus: 400, sessionSent: true, sessionUnknown: true, causes: ['session-invalid'] }, fires: false },
     { name: 'none was sent', facts: { httpStatus: 400, sessionSent: false, causes: ['session-invalid'] }, fires: false },
   ],

@@ -18,7 +18,8 @@ export const sessionNotKept: Rule = {
     if (f.sessionUnknown !== true) return 'nothing shows the server did not know the session';
     if (f.sessionSent === false) return 'the request carried no session id';
     if (f.sessionAgeMs === null) return 'when the session began is not in the logs (or not timed)';
-    if (f.sessionAgeMs < 0 || f.sessionAgeMs > LOST_SOON_MS) return `the session lived ${Math.round(f.sessionAgeMs / 1000)} s: long enough to have been expired or lost to a restart`;
+    if (f.sessionAgeMs < 0 || f.sessionAgeMs > LOST_SOON_MS)
+      return `the session lived ${Math.round(f.sessionAgeMs / 1000)} s: long enough to have been expired or lost to a restart`;
     if (f.sessionLossExplained !== null) return `something logged in between explains the loss (${f.sessionLossExplained})`;
     return true;
   },
@@ -26,7 +27,11 @@ export const sessionNotKept: Rule = {
     `${describe(f)} was rejected for an unknown session ${((f.sessionAgeMs ?? 0) / 1000).toFixed(1)} s after the client's handshake, and nothing logged in between — no restart, exit, 5xx, DELETE or eviction — explains it. Sessions expire after minutes idle, not seconds: the server is not keeping the sessions it issues (several replicas or workers without affinity, a serverless host starting an instance per request, or a stateless server answering like a stateful one). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode. If the server did restart in between and its log is missing, reinitialize instead.`,
   examples: [
     { name: 'forgotten 1.2 s after discovery', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 1200, era: 'session', causes: ['session-unknown'] }, fires: true },
-    { name: 'a restart logged in between', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 3800, sessionLossExplained: 'server.log:12 process-started', era: 'session' }, fires: false },
+    {
+      name: 'a restart logged in between',
+      facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 3800, sessionLossExplained: 'server.log:12 process-started', era: 'session' },
+      fires: false,
+    },
     { name: 'lost after ten minutes idle', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 600_000, era: 'session' }, fires: false },
     { name: 'no timestamps', facts: { httpStatus: 404, sessionUnknown: true, era: 'session' }, fires: false },
     { name: 'no session id was sent', facts: { httpStatus: 400, sessionUnknown: true, sessionSent: false, sessionAgeMs: 500 }, fires: false },

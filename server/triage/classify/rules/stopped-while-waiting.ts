@@ -18,7 +18,11 @@ export const stoppedWhileWaiting: Rule = {
   rationale: (f) =>
     `The client sent ${describe(f)} and its process logged that it was shutting down before any answer came, with no error logged before it: the call was cut off by the stop, not by the server or the network. Find what stopped the process (the host application's own log, a supervisor, a user closing it) — a host that kills its MCP bridge during ${f.method === 'initialize' ? 'the handshake' : 'a call'} is a defect of the host, not something a retry or a config change here fixes.${f.sideEffect === 'read' ? ` Sending it again is safe (${sideEffectWords(f)}).` : ''}`,
   examples: [
-    { name: 'initialize, then the bridge shuts down', facts: { method: 'initialize', interruption: 'stopped-while-waiting', sideEffect: 'read', sideEffectSource: 'method' }, fires: true },
+    {
+      name: 'initialize, then the bridge shuts down',
+      facts: { method: 'initialize', interruption: 'stopped-while-waiting', sideEffect: 'read', sideEffectSource: 'method' },
+      fires: true,
+    },
     { name: 'a timeout, not a stop', facts: { method: 'initialize', interruption: 'client-timeout' }, fires: false },
     { name: 'no interruption', facts: { method: 'tools/list' }, fires: false },
   ],

@@ -37,7 +37,11 @@ export const toolErrorRead: Rule = {
   rationale: (f) =>
     `${describe(f)} reached the tool, which answered with an error result (isError): the MCP connection is healthy and ${sideEffectWords(f)}. Nothing to fix in the transport; the error text is the tool's answer (a missing record, a bad argument).`,
   examples: [
-    { name: 'get_order isError (unknown id)', facts: { method: 'tools/call', tool: 'get_order', causes: ['tool-error'], sideEffect: 'read', sideEffectSource: 'policy' }, fires: true },
+    {
+      name: 'get_order isError (unknown id)',
+      facts: { method: 'tools/call', tool: 'get_order', causes: ['tool-error'], sideEffect: 'read', sideEffectSource: 'policy' },
+      fires: true,
+    },
     { name: 'isError beside a cut stream', facts: { causes: ['tool-error', 'stream-cut'] }, fires: false },
   ],
 };

@@ -11,16 +11,29 @@ export const unknownMethod: Rule = {
   source: 'failure-signatures (a.1) unknown method, D13, row 89 · triage-rules.md §3',
   when(f) {
     if (!f.causes.includes('method-not-found') && f.jsonRpcCode !== -32601) return 'no JSON-RPC -32601 (Method not found) answer';
-    if (f.era !== 'sessionless' && f.httpStatus === 404 && f.firstRequest === true && f.bodyKind !== 'jsonrpc-error') return 'a synthesised -32601 for a 404 on the first request is a route question (failure-signatures row 3)';
-    if (f.interruption !== null && f.interruption !== 'connect' && f.httpStatus === null) return 'the request was interrupted: the -32601 is not the server\'s complete answer';
+    if (f.era !== 'sessionless' && f.httpStatus === 404 && f.firstRequest === true && f.bodyKind !== 'jsonrpc-error')
+      return 'a synthesised -32601 for a 404 on the first request is a route question (failure-signatures row 3)';
+    if (f.interruption !== null && f.interruption !== 'connect' && f.httpStatus === null) return "the request was interrupted: the -32601 is not the server's complete answer";
     return true;
   },
   rationale: (f) =>
     `${describe(f)} got JSON-RPC error -32601 Method not found${f.httpStatus ? ` with HTTP ${f.httpStatus}` : ' inside a complete answer'}: the server does not implement ${f.method ?? 'that method'}${f.era === 'sessionless' ? ' (under 2026-07-28 a 404 + -32601 means exactly this; there is no session to clear and no reason to fall back to the legacy transport)' : f.session ? ' — the session itself is fine' : ''}. A capability mismatch, not a transport failure: make the host check the server's capabilities (initialize or server/discover) before calling it, turn the feature off for this server, or enable it on the server. If the server advertises it and still answers -32601, escalate to its owners.`,
   examples: [
-    { name: 'resources/subscribe answered -32601 in a 200', facts: { method: 'resources/subscribe', rpcId: 3, era: 'session', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: true },
-    { name: '2026 404 -32601 on subscriptions/listen', facts: { httpStatus: 404, era: 'sessionless', jsonRpcCode: -32601, bodyKind: 'jsonrpc-error', method: 'subscriptions/listen', causes: ['method-not-found'] }, fires: true },
-    { name: 'python 2.x synthesised Not Found -32601 on the first request', facts: { httpStatus: 404, era: 'session', jsonRpcCode: -32601, firstRequest: true, method: 'initialize', bodyKind: 'text' }, fires: false },
+    {
+      name: 'resources/subscribe answered -32601 in a 200',
+      facts: { method: 'resources/subscribe', rpcId: 3, era: 'session', jsonRpcCode: -32601, causes: ['method-not-found'] },
+      fires: true,
+    },
+    {
+      name: '2026 404 -32601 on subscriptions/listen',
+      facts: { httpStatus: 404, era: 'sessionless', jsonRpcCode: -32601, bodyKind: 'jsonrpc-error', method: 'subscriptions/listen', causes: ['method-not-found'] },
+      fires: true,
+    },
+    {
+      name: 'python 2.x synthesised Not Found -32601 on the first request',
+      facts: { httpStatus: 404, era: 'session', jsonRpcCode: -32601, firstRequest: true, method: 'initialize', bodyKind: 'text' },
+      fires: false,
+    },
     { name: 'a -32001 session error', facts: { httpStatus: 404, era: 'session', jsonRpcCode: -32001, sessionSent: true }, fires: false },
   ],
 };

@@ -16,8 +16,22 @@ export const writeCommitted: Rule = {
   rationale: (f) =>
     `${describe(f)} was interrupted (${interruptionWords(f)}), but the server logged that it finished the work (${f.writeEvidence}). The effect exists: do not send it again. Read the result in the target system${f.era === 'sessionless' ? '' : ' (or over a new session)'} and carry on; fix the interruption separately.`,
   examples: [
-    { name: '502 before headers, server logged committed', facts: { method: 'tools/call', tool: 'create_order', httpStatus: 502, interruption: 'closed-before-headers', writeEvidence: 'server.log:16 tools/call create_order committed order=ORD-4711' }, fires: true },
+    {
+      name: '502 before headers, server logged committed',
+      facts: {
+        method: 'tools/call',
+        tool: 'create_order',
+        httpStatus: 502,
+        interruption: 'closed-before-headers',
+        writeEvidence: 'server.log:16 tools/call create_order committed order=ORD-4711',
+      },
+      fires: true,
+    },
     { name: 'no commit evidence', facts: { method: 'tools/call', tool: 'create_order', httpStatus: 502, interruption: 'closed-before-headers' }, fires: false },
-    { name: 'read-only call that completed', facts: { method: 'tools/list', interruption: 'stream-cut', sideEffect: 'read', sideEffectSource: 'method', writeEvidence: 'x' }, fires: false },
+    {
+      name: 'read-only call that completed',
+      facts: { method: 'tools/list', interruption: 'stream-cut', sideEffect: 'read', sideEffectSource: 'method', writeEvidence: 'x' },
+      fires: false,
+    },
   ],
 };

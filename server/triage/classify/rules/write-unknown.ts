@@ -21,11 +21,25 @@ export const writeUnknown: Rule = {
         ? 'Under 2026-07-28 the server must treat the closed stream as cancellation, but it may already have committed.'
         : 'Until 2025-11-25 a disconnect is not a cancellation: the server may have finished the write after the client gave up.'
     } Query the operation's status in the target system (or tasks/get if the call was task-augmented), re-send only with an idempotency key the server documents, else have a person with rights confirm. Never blind-retry.${
-      f.interruption === 'client-timeout' && f.clientTimeoutMs !== null && f.clientTimeoutMs <= 15_000 ? ` Then raise the client's ${f.clientTimeoutMs} ms timeout for this tool: it is shorter than the work takes.` : ''
+      f.interruption === 'client-timeout' && f.clientTimeoutMs !== null && f.clientTimeoutMs <= 15_000
+        ? ` Then raise the client's ${f.clientTimeoutMs} ms timeout for this tool: it is shorter than the work takes.`
+        : ''
     }`,
   examples: [
     { name: 'create_order 502, no commit line', facts: { method: 'tools/call', tool: 'create_order', httpStatus: 502, interruption: 'closed-before-headers' }, fires: true },
-    { name: '2026 cut stream on a destructive tool', facts: { method: 'tools/call', tool: 'delete_project', era: 'sessionless', interruption: 'stream-cut', sideEffect: 'write', sideEffectSource: 'annotations', toolHints: 'destructiveHint: true' }, fires: true },
+    {
+      name: '2026 cut stream on a destructive tool',
+      facts: {
+        method: 'tools/call',
+        tool: 'delete_project',
+        era: 'sessionless',
+        interruption: 'stream-cut',
+        sideEffect: 'write',
+        sideEffectSource: 'annotations',
+        toolHints: 'destructiveHint: true',
+      },
+      fires: true,
+    },
     { name: 'read-only call', facts: { method: 'tools/list', interruption: 'stream-cut', sideEffect: 'read', sideEffectSource: 'method' }, fires: false },
     { name: 'an unidentified cut', facts: { interruption: 'stream-cut' }, fires: false },
   ],

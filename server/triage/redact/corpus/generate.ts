@@ -74,9 +74,15 @@ const user1 = S('user-path', 'jdoe-fake7');
 line(`2026-03-14 09:26:10,101 INFO mcp.client.streamable_http: ${K('Negotiated protocol version: 2025-06-18')}`);
 line(`2026-03-14 09:26:10,102 INFO mcp.client.streamable_http: Received session ID: ${G1}`);
 line(`2026-03-14 09:26:10,150 DEBUG httpx: HTTP Request: POST ${K('http://127.0.0.1:8000/mcp')} "${K('HTTP/1.1 200 OK')}"`);
-line(`2026-03-14 09:26:10,151 DEBUG mcp.client: request headers {'authorization': 'Bearer ${S('bearer', fake(40))}', 'mcp-session-id': '${G1}', 'accept': '${K('text/event-stream')}'}`);
-line(`2026-03-14 09:26:11,002 DEBUG mcp.client: Sending client message: root=JSONRPCRequest(method='tools/call', params={'name': '${K('create_order')}', 'arguments': {'customer': '${S('tool-arguments', 'Globex Fake Holdings plc')}', 'card': '${S('tool-arguments', 'ref-99812-fake')}'}}, jsonrpc='2.0', id=${K('42')})`);
-line(`2026-03-14 09:26:11,003 DEBUG mcp.client: Sending client message: {"jsonrpc":"2.0","id":43,"method":"${K('tools/call')}","params":{"name":"${K('search_docs')}","arguments":{"query":"${S('tool-arguments', 'quarterly churn for Initech fake')}","limit":5}}}`);
+line(
+  `2026-03-14 09:26:10,151 DEBUG mcp.client: request headers {'authorization': 'Bearer ${S('bearer', fake(40))}', 'mcp-session-id': '${G1}', 'accept': '${K('text/event-stream')}'}`,
+);
+line(
+  `2026-03-14 09:26:11,002 DEBUG mcp.client: Sending client message: root=JSONRPCRequest(method='tools/call', params={'name': '${K('create_order')}', 'arguments': {'customer': '${S('tool-arguments', 'Globex Fake Holdings plc')}', 'card': '${S('tool-arguments', 'ref-99812-fake')}'}}, jsonrpc='2.0', id=${K('42')})`,
+);
+line(
+  `2026-03-14 09:26:11,003 DEBUG mcp.client: Sending client message: {"jsonrpc":"2.0","id":43,"method":"${K('tools/call')}","params":{"name":"${K('search_docs')}","arguments":{"query":"${S('tool-arguments', 'quarterly churn for Initech fake')}","limit":5}}}`,
+);
 line(`Traceback (most recent call last):`);
 K('Traceback (most recent call last):');
 line(`  File "/home/${user1}/proj/.venv/lib/python3.12/site-packages/mcp/client/streamable_http.py", line 311, in _handle_post_request`);
@@ -102,11 +108,15 @@ line(`${ips[0]} - - [${K('14/Mar/2026:09:26:10 +0000')}] "POST /mcp HTTP/1.1" 20
 line(`${ips[0]} - - [14/Mar/2026:09:26:11 +0000] "GET /sse?access_token=${S('query-access-token', fake(32))} HTTP/1.1" 200 0 "-" "node" ${rids[1]}`);
 line(`${ips[1]} - ${ru} [14/Mar/2026:09:26:12 +0000] "POST /messages/?session_id=${G1hex} HTTP/1.1" ${K('202')} 0 "-" "python-httpx/0.28.1" ${rids[2]}`);
 line(`${ips[1]} - - [14/Mar/2026:09:26:13 +0000] "POST /mcp HTTP/1.1" ${K('404')} 0 "-" "node" ${rids[3]}`);
-line(`${ips[2]} - - [14/Mar/2026:09:26:14 +0000] "GET /oauth/callback?code=${S('oauth-code', fake(30))}&state=${S('oauth-state', fake(22))} HTTP/1.1" 302 0 "-" "Mozilla/5.0" ${rids[4]}`);
+line(
+  `${ips[2]} - - [14/Mar/2026:09:26:14 +0000] "GET /oauth/callback?code=${S('oauth-code', fake(30))}&state=${S('oauth-state', fake(22))} HTTP/1.1" 302 0 "-" "Mozilla/5.0" ${rids[4]}`,
+);
 line(`${ips[2]} - - [14/Mar/2026:09:26:15 +0000] "GET /messages?sessionId=${G2}&api_key=${S('query-api-key', fake(28))} HTTP/1.1" 202 0 "-" "node" ${rids[5]}`);
 line(`${ips[3]} - - [14/Mar/2026:09:26:16 +0000] "GET /mcp?session=${G3pct};sig=${S('query-sig', pick(HEX, 64))} HTTP/1.1" 400 0 "-" "curl/8.5.0" ${rids[6]}`);
 line(`${K('127.0.0.1')} - - [14/Mar/2026:09:26:17 +0000] "GET /healthz HTTP/1.1" 200 2 "-" "kube-probe/1.29" ${rids[7]}`);
-line(`${ips[3]} - - [14/Mar/2026:09:26:18 +0000] "GET /authorize?response_type=code&client_id=fake-client&${K('code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')}&${K('code_challenge_method=S256')}&state=${S('oauth-state', fake(24))}&redirect_uri=${K('http%3A%2F%2F127.0.0.1%3A33418%2Fcallback')} HTTP/1.1" 302 0 "-" "Mozilla/5.0" ${RID()}`);
+line(
+  `${ips[3]} - - [14/Mar/2026:09:26:18 +0000] "GET /authorize?response_type=code&client_id=fake-client&${K('code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')}&${K('code_challenge_method=S256')}&state=${S('oauth-state', fake(24))}&redirect_uri=${K('http%3A%2F%2F127.0.0.1%3A33418%2Fcallback')} HTTP/1.1" 302 0 "-" "Mozilla/5.0" ${RID()}`,
+);
 line(`[${'2001:db8:85a3::8a2e:370:7334'}]:51234 - - [14/Mar/2026:09:26:19 +0000] "POST /mcp HTTP/1.1" 200 10 "-" "node" ${RID()}`);
 S('ipv6', '2001:db8:85a3::8a2e:370:7334');
 line(`${K('::1')} - - [14/Mar/2026:09:26:20 +0000] "GET /healthz HTTP/1.1" 200 2 "-" "curl" ${RID()}`);
@@ -115,30 +125,121 @@ line(`${K('::1')} - - [14/Mar/2026:09:26:20 +0000] "GET /healthz HTTP/1.1" 200 2
 file('proxy-error.log');
 const host1 = S('internal-host', 'mcp.fake-corp.internal');
 const host2 = S('internal-host', 'mcp-backend-fake');
-line(`2026/03/14 09:26:13 [error] 29#29: *1201 ${K('upstream prematurely closed connection')} while reading response header from upstream, client: ${ips[1]}, server: ${host1}, request: "POST /mcp HTTP/1.1", upstream: "http://${host2}:8080/mcp", host: "${host1}"`);
+line(
+  `2026/03/14 09:26:13 [error] 29#29: *1201 ${K('upstream prematurely closed connection')} while reading response header from upstream, client: ${ips[1]}, server: ${host1}, request: "POST /mcp HTTP/1.1", upstream: "http://${host2}:8080/mcp", host: "${host1}"`,
+);
 line(`2026/03/14 09:26:20 [warn] 29#29: *1202 an upstream response is buffered to a temporary file, ${K('proxy_read_timeout')} 60s`);
-line(`2026/03/14 09:26:21 [error] 29#29: *1203 connect() failed (111: Connection refused) while connecting to upstream, client: ${ips[3]}, server: ${host1}, upstream: "http://${host2}:8080/mcp"`);
+line(
+  `2026/03/14 09:26:21 [error] 29#29: *1203 connect() failed (111: Connection refused) while connecting to upstream, client: ${ips[3]}, server: ${host1}, upstream: "http://${host2}:8080/mcp"`,
+);
 
 // ---------- server-node.jsonl (pino-style JSON lines) ----------
 file('server-node.jsonl');
 const push = (o: unknown) => line(JSON.stringify(o));
 push({ level: 30, time: TS(1), msg: 'Created new session with ID: ' + G1, sessionId: G1 });
-push({ level: 30, time: K(TS(2)), msg: 'request', req: { method: 'POST', url: '/mcp', headers: { authorization: 'Bearer ' + S('jwt', jwt('fake-user-1')), 'mcp-session-id': G1, 'x-request-id': K(RID()), cookie: 'theme=dark; sid=' + S('cookie', fake(26)) } } });
-push({ level: 30, time: TS(3), msg: 'rpc', body: { jsonrpc: '2.0', id: 44, method: 'tools/call', params: { name: 'create_order', arguments: { customer: S('tool-arguments', 'Umbrella Fake Corp'), notes: S('tool-arguments', 'deliver to back door, code 4411') } } } });
-push({ level: 30, time: TS(4), msg: 'rpc result', body: { jsonrpc: '2.0', id: 44, result: { content: [{ type: 'text', text: S('tool-result', 'Order 7781 created for Umbrella Fake Corp at 1 Fake Street') }], structuredContent: { orderId: S('tool-result', 'ord_fake_7781_umbrella') }, isError: false } } });
+push({
+  level: 30,
+  time: K(TS(2)),
+  msg: 'request',
+  req: {
+    method: 'POST',
+    url: '/mcp',
+    headers: { authorization: 'Bearer ' + S('jwt', jwt('fake-user-1')), 'mcp-session-id': G1, 'x-request-id': K(RID()), cookie: 'theme=dark; sid=' + S('cookie', fake(26)) },
+  },
+});
+push({
+  level: 30,
+  time: TS(3),
+  msg: 'rpc',
+  body: {
+    jsonrpc: '2.0',
+    id: 44,
+    method: 'tools/call',
+    params: { name: 'create_order', arguments: { customer: S('tool-arguments', 'Umbrella Fake Corp'), notes: S('tool-arguments', 'deliver to back door, code 4411') } },
+  },
+});
+push({
+  level: 30,
+  time: TS(4),
+  msg: 'rpc result',
+  body: {
+    jsonrpc: '2.0',
+    id: 44,
+    result: {
+      content: [{ type: 'text', text: S('tool-result', 'Order 7781 created for Umbrella Fake Corp at 1 Fake Street') }],
+      structuredContent: { orderId: S('tool-result', 'ord_fake_7781_umbrella') },
+      isError: false,
+    },
+  },
+});
 push({ level: 50, time: TS(5), msg: 'rpc error', body: { jsonrpc: '2.0', id: 45, error: { code: -32001, message: K('Session not found') } } });
 K('-32001');
 K('"isError":false');
-push({ level: 30, time: TS(6), msg: 'resources/read', body: { jsonrpc: '2.0', id: 46, result: { contents: [{ uri: 'file:///srv/fake/notes.md', mimeType: 'text/markdown', text: S('resource-contents', 'Board minutes: fake acquisition of Hooli') }] } } });
-push({ level: 30, time: TS(7), msg: 'oauth token', token_response: { access_token: S('access-token', fake(48)), token_type: K('Bearer'), expires_in: 3600, refresh_token: S('refresh-token', fake(44)), id_token: S('jwt', jwt('fake-user-2')) } });
-push({ level: 30, time: TS(8), msg: 'DCR', registration: { client_id: 'fake-client-id', client_secret: S('client-secret', fake(40)), registration_access_token: S('registration-access-token', fake(36)), token_endpoint_auth_method: K('client_secret_basic') } });
+push({
+  level: 30,
+  time: TS(6),
+  msg: 'resources/read',
+  body: {
+    jsonrpc: '2.0',
+    id: 46,
+    result: { contents: [{ uri: 'file:///srv/fake/notes.md', mimeType: 'text/markdown', text: S('resource-contents', 'Board minutes: fake acquisition of Hooli') }] },
+  },
+});
+push({
+  level: 30,
+  time: TS(7),
+  msg: 'oauth token',
+  token_response: {
+    access_token: S('access-token', fake(48)),
+    token_type: K('Bearer'),
+    expires_in: 3600,
+    refresh_token: S('refresh-token', fake(44)),
+    id_token: S('jwt', jwt('fake-user-2')),
+  },
+});
+push({
+  level: 30,
+  time: TS(8),
+  msg: 'DCR',
+  registration: {
+    client_id: 'fake-client-id',
+    client_secret: S('client-secret', fake(40)),
+    registration_access_token: S('registration-access-token', fake(36)),
+    token_endpoint_auth_method: K('client_secret_basic'),
+  },
+});
 push({ level: 40, time: TS(9), msg: 'Rejected request with unknown or expired session ID: ' + G4 });
 push({ level: 40, time: TS(10), msg: 'Terminating session ' + G5 });
-push({ level: 30, time: TS(11), msg: 'github sync', token: S('github', 'ghp_' + fake(36)), repo: 'fake-org/fake-repo', version: K('mcp-server 1.4.2 (commit 3f9ab12c4d5e6f708192a3b4c5d6e7f8091a2b3c)') });
+push({
+  level: 30,
+  time: TS(11),
+  msg: 'github sync',
+  token: S('github', 'ghp_' + fake(36)),
+  repo: 'fake-org/fake-repo',
+  version: K('mcp-server 1.4.2 (commit 3f9ab12c4d5e6f708192a3b4c5d6e7f8091a2b3c)'),
+});
 push({ level: 30, time: TS(12), msg: 'session ****5a493827 resumed', protocolVersion: K('2025-11-25') });
 push({ level: 30, time: TS(13), msg: 'traceparent', traceparent: K('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01') });
-push({ level: 30, time: TS(14), msg: 'upstream auth', headers: [{ name: 'X-Api-Key', value: S('api-key-header', fake(32)) }, { name: 'Accept', value: 'application/json' }] });
-push({ level: 30, time: TS(15), msg: `sampling`, body: { jsonrpc: '2.0', id: 47, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: S('sampling-message', 'Summarise the fake merger memo for Vandelay') } }], maxTokens: 400 } } });
+push({
+  level: 30,
+  time: TS(14),
+  msg: 'upstream auth',
+  headers: [
+    { name: 'X-Api-Key', value: S('api-key-header', fake(32)) },
+    { name: 'Accept', value: 'application/json' },
+  ],
+});
+push({
+  level: 30,
+  time: TS(15),
+  msg: `sampling`,
+  body: {
+    jsonrpc: '2.0',
+    id: 47,
+    method: 'sampling/createMessage',
+    params: { messages: [{ role: 'user', content: { type: 'text', text: S('sampling-message', 'Summarise the fake merger memo for Vandelay') } }], maxTokens: 400 },
+  },
+});
 push({ level: 30, time: TS(16), msg: 'session ' + G6 + ' opened', sessionId: G6 });
 
 // ---------- curl-verbose.txt (CRLF, like a capture from Windows) ----------
@@ -153,7 +254,9 @@ line(`> Mcp-Session-Id: ${G2}`);
 line(`> ${K('MCP-Protocol-Version: 2025-06-18')}`);
 line(`>`);
 line(`< ${K('HTTP/1.1 401 Unauthorized')}`);
-line(`< WWW-Authenticate: Bearer ${K('error="invalid_token"')}, error_description="expired", ${K('resource_metadata=')}"http://127.0.0.1:8000/.well-known/oauth-protected-resource"`);
+line(
+  `< WWW-Authenticate: Bearer ${K('error="invalid_token"')}, error_description="expired", ${K('resource_metadata=')}"http://127.0.0.1:8000/.well-known/oauth-protected-resource"`,
+);
 line(`< Set-Cookie: refresh=${S('set-cookie', fake(34))}; Path=/; ${K('HttpOnly')}; Secure`);
 line(`< mcp-session-id: ${G2}`);
 line(`< X-Request-ID: ${K('6c1d2e3f4a5b4c6d8e9f0a1b2c3d4e5f')}`);
@@ -182,7 +285,12 @@ const har = {
           queryString: [{ name: 'access_token', value: S('query-access-token', fake(36)) }],
           postData: {
             mimeType: 'application/json',
-            text: JSON.stringify({ jsonrpc: '2.0', id: 'req-7', method: 'tools/call', params: { name: 'send_invoice', arguments: { email: S('tool-arguments', 'billing@initech-fake.test'), amount: 1200 } } }),
+            text: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 'req-7',
+              method: 'tools/call',
+              params: { name: 'send_invoice', arguments: { email: S('tool-arguments', 'billing@initech-fake.test'), amount: 1200 } },
+            }),
           },
         },
         response: {
@@ -225,7 +333,9 @@ line(`REDIS_PASSWORD=${S('password', 'Summer2026!Fake')}`);
 line(`MY_SERVICE_PAT="${S('env-secret', fake(30))}"`);
 line(`PORT=8000`);
 K('PORT=8000');
-line(`SERVICE_ACCOUNT={"type": "service_account", "private_key_id": "${S('private-key-id', pick(HEX, 40))}", "private_key": "-----BEGIN PRIVATE KEY-----\\n${S('pem-inline', 'MIIEvFAKE' + pick(AL + '+/', 60))}\\n-----END PRIVATE KEY-----\\n"}`);
+line(
+  `SERVICE_ACCOUNT={"type": "service_account", "private_key_id": "${S('private-key-id', pick(HEX, 40))}", "private_key": "-----BEGIN PRIVATE KEY-----\\n${S('pem-inline', 'MIIEvFAKE' + pick(AL + '+/', 60))}\\n-----END PRIVATE KEY-----\\n"}`,
+);
 line(`-----BEGIN RSA PRIVATE KEY-----`);
 for (let i = 0; i < 6; i++) line(S('pem', 'MIIE' + (i === 0 ? 'FAKE' : pick(AL, 4)) + pick(AL + '+/', 56)));
 line(`-----END RSA PRIVATE KEY-----`);
@@ -248,8 +358,12 @@ line(`[12345] user home C:\\Users\\${S('user-path', 'wsmith-fake')}\\AppData\\Ro
 
 // ---------- oauth-flow.log ----------
 file('oauth-flow.log');
-line(`09:26:30 POST /token ${K('grant_type=authorization_code')}&code=${S('oauth-code', fake(32))}&code_verifier=${S('code-verifier', fake(64, AL + '-._~'))}&client_id=fake-client&client_secret=${S('client-secret', fake(32))}&redirect_uri=http%3A%2F%2F127.0.0.1%3A33418%2Fcallback`);
-line(`09:26:31 token response {"access_token":"${S('access-token', 'ya29.' + fake(60, AL + '-_'))}","expires_in":3599,"${K('token_type')}":"Bearer","refresh_token":"${S('google-refresh', '1//0' + fake(40, AL + '-_'))}"}`);
+line(
+  `09:26:30 POST /token ${K('grant_type=authorization_code')}&code=${S('oauth-code', fake(32))}&code_verifier=${S('code-verifier', fake(64, AL + '-._~'))}&client_id=fake-client&client_secret=${S('client-secret', fake(32))}&redirect_uri=http%3A%2F%2F127.0.0.1%3A33418%2Fcallback`,
+);
+line(
+  `09:26:31 token response {"access_token":"${S('access-token', 'ya29.' + fake(60, AL + '-_'))}","expires_in":3599,"${K('token_type')}":"Bearer","refresh_token":"${S('google-refresh', '1//0' + fake(40, AL + '-_'))}"}`,
+);
 line(`09:26:32 DPoP proof: authorization: DPoP ${S('dpop', 'eyJ' + fake(30, B64URL))}`);
 line(`09:26:33 client_secret_post password=${S('password', 'hunter2-fake-pw')} sent`);
 line(`09:26:34 later login attempt echoed hunter2-fake-pw in message`);
@@ -257,7 +371,9 @@ line(`09:26:35 ${K('GET /.well-known/oauth-protected-resource')} -> ${K('200')}`
 line(`09:26:36 api key fallback: ${S('stripe', 'rk_test_' + fake(26))}, slack app ${S('slack-app', 'xapp-1-A0FAKE' + pick(AL, 10) + '-' + pick(AL, 20))}`);
 line(`09:26:37 openai legacy ${S('openai', 'sk-' + fake(20) + 'T3BlbkFJ' + pick(AL, 20))}`);
 line(`09:26:38 anthropic oauth ${S('anthropic', 'sk-ant-oat01-' + fake(70, AL + '-_'))}`);
-line(`09:26:39 aws signed url X-Amz-Credential=${S('aws-access-key', 'ASIA' + 'FAKE' + pick(B32U, 12))}%2F20260314%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=${S('aws-signature', pick(HEX, 64))}`);
+line(
+  `09:26:39 aws signed url X-Amz-Credential=${S('aws-access-key', 'ASIA' + 'FAKE' + pick(B32U, 12))}%2F20260314%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=${S('aws-signature', pick(HEX, 64))}`,
+);
 
 // ---------- encoded.log (percent, JSON-escaped twice, base64, \u, HTML, split JWT) ----------
 file('encoded.log');
@@ -338,7 +454,9 @@ for (let i = 0; i < 12; i++) {
   const names = ['access_token', 'token', 'api_key', 'client_secret', 'id_token', 'refresh_token'];
   const n = names[i % names.length]!;
   const sep = i % 3 === 0 ? ';' : '&';
-  line(`${K('127.0.0.1')} - - [14/Mar/2026:09:28:${String(i).padStart(2, '0')} +0000] "GET /sse?v=2${sep}${n}=${S('query-' + n.replace('_', '-'), fake(24 + i))} HTTP/1.1" 200 0 "-" "node" ${K(RID())}`);
+  line(
+    `${K('127.0.0.1')} - - [14/Mar/2026:09:28:${String(i).padStart(2, '0')} +0000] "GET /sse?v=2${sep}${n}=${S('query-' + n.replace('_', '-'), fake(24 + i))} HTTP/1.1" 200 0 "-" "node" ${K(RID())}`,
+  );
 }
 
 // ---------- issue #18: recall gaps by kind (hosts, phones, arguments, business k=v, passwords, users, cloud keys, cards) ----------
@@ -360,12 +478,16 @@ for (const [kind, make] of [
 ] as Array<[string, () => string]>) {
   for (let r = 0; r < 4; r++) {
     const h = S(kind, make());
-    line(`2026-03-14 09:30:${String(r * 7).padStart(2, '0')},120 WARNING httpx: ${pick1(['connecting to', 'lookup', 'retrying'])} ${h}${r === 1 ? ':5432' : ''} ${K('(attempt 2)')}`);
+    line(
+      `2026-03-14 09:30:${String(r * 7).padStart(2, '0')},120 WARNING httpx: ${pick1(['connecting to', 'lookup', 'retrying'])} ${h}${r === 1 ? ':5432' : ''} ${K('(attempt 2)')}`,
+    );
   }
 }
 line(`> Host: ${S('host-header', 'mcp-gw-' + pick('abcdef', 5))}`);
 line(`< Host: ${S('host-header', 'edge' + digits(2) + '.fakecorp-intra.net')}`);
-line(`2026/03/14 09:30:40 [error] 31#31: *88 upstream timed out, client: 127.0.0.1, server: ${S('host-server-key', 'mcp.' + pick('abcdef', 5) + '-fake.io')}, request: "POST /mcp HTTP/1.1"`);
+line(
+  `2026/03/14 09:30:40 [error] 31#31: *88 upstream timed out, client: 127.0.0.1, server: ${S('host-server-key', 'mcp.' + pick('abcdef', 5) + '-fake.io')}, request: "POST /mcp HTTP/1.1"`,
+);
 line(`envoy upstream_cluster=${S('host-upstream-key', 'outbound-8080-orders-' + pick('abcdef', 4))} response_code=503`);
 line(`db_host: ${S('host-db-key', 'pg-primary-' + digits(1) + '-' + pick('abcdef', 4))}`);
 line(`2026-03-14 09:30:41 nginx: proxying to upstream ${S('host-upstream-prose', 'orders_backend_' + pick('abcdef', 4))}, ${K('upstream prematurely closed connection')}`);
@@ -409,8 +531,10 @@ for (let r = 0; r < 5; r++) {
   line(`2026-03-14 09:31:0${r},000 DEBUG mcp.client: tool call arguments: {'customer': '${n}', 'address': '${a}', 'qty': ${r + 1}}`);
 }
 for (let r = 0; r < 5; r++) line(`[mcp-client] calling tool create_order args={ customer: '${S('args-inspect', pick1(NAMES))}', street: '${S('args-address', pick1(STREETS))}' }`);
-for (let r = 0; r < 2; r++) line(`2026-03-14 09:31:2${r} DEBUG tool create_order args=customer=${S('args-free-text', pick1(NAMES))},note=${S('args-free-text', 'leave at back door ' + digits(4))}`);
-for (let r = 0; r < 5; r++) push({ level: 20, time: TS(60 + r), msg: 'tool call', tool: 'create_order', args: { name: S('args-name-unicode', pick1(NAMES)), street: S('args-json-log', pick1(STREETS)) } });
+for (let r = 0; r < 2; r++)
+  line(`2026-03-14 09:31:2${r} DEBUG tool create_order args=customer=${S('args-free-text', pick1(NAMES))},note=${S('args-free-text', 'leave at back door ' + digits(4))}`);
+for (let r = 0; r < 5; r++)
+  push({ level: 20, time: TS(60 + r), msg: 'tool call', tool: 'create_order', args: { name: S('args-name-unicode', pick1(NAMES)), street: S('args-json-log', pick1(STREETS)) } });
 line(`call_tool('send_invoice', arguments=('${S('args-tuple', pick1(NAMES))}', ${digits(3)}))`);
 line(`tool_input: "${S('args-quoted', 'ship to ' + pick1(STREETS))}"`);
 // Business values in k=v pairs of tool calls.
@@ -418,7 +542,9 @@ for (let r = 0; r < 5; r++) {
   line(`{"level":30,"tool":"create_order","msg":"tools/call create_order start sku=${S('kv-sku', 'SKU-' + pick('ABCDEFGH', 4) + '-FAKE')} ${K('qty=2')}"}`);
   line(`{"level":30,"tool":"create_order","msg":"tools/call create_order committed order=${S('kv-order', 'ORD-F' + digits(5))}"}`);
 }
-line(`tools/call send_invoice customer=${S('kv-customer', 'Initech-Fake-' + digits(3))} email=${S('kv-email', 'ap.' + pick('abcdef', 4) + '@initech-fake.test')} amount=${S('kv-amount', '1' + digits(3) + '.' + digits(2))}`);
+line(
+  `tools/call send_invoice customer=${S('kv-customer', 'Initech-Fake-' + digits(3))} email=${S('kv-email', 'ap.' + pick('abcdef', 4) + '@initech-fake.test')} amount=${S('kv-amount', '1' + digits(3) + '.' + digits(2))}`,
+);
 line(`tool=ship_parcel address="${S('kv-address', pick1(STREETS))}" carrier=ups`);
 line(`tools/call delete_project start project=${S('kv-project', 'prj-' + digits(5))} (removing 3 environments)`);
 line(`${K('tools/call import_orders committed batch=b1 imported=42')}`);
@@ -447,24 +573,49 @@ file('more-kinds.log');
 const G7 = 'e7d1c0b2-5a4f-4c3e-9b2a-1f0e9d8c7b6a';
 line(`2026-03-14 09:40:00 INFO server: Created new session with ID: ${G7}`);
 line(`2026-03-14 09:40:01 WARN server: Session not found: ${G7}`);
-line(`2026-03-14 09:40:02 request: &http.Request{Method:"POST", Proto:"${K('HTTP/1.1')}", Header:http.Header{"Mcp-Session-Id":[]string{"${G7}"}}, Host:"${S('host-go-dump', 'mcp.' + pick('abcdef', 5) + '.internal')}"}`);
+line(
+  `2026-03-14 09:40:02 request: &http.Request{Method:"POST", Proto:"${K('HTTP/1.1')}", Header:http.Header{"Mcp-Session-Id":[]string{"${G7}"}}, Host:"${S('host-go-dump', 'mcp.' + pick('abcdef', 5) + '.internal')}"}`,
+);
 line(`2026-03-14 09:40:03 headers: map[Authorization:[Bearer ${S('bearer', fake(40))}] Cookie:[grafana_session=${S('cookie-go-map', pick(HEX, 32))}]]`);
 line(`${ips[0]} - - [14/Mar/2026:09:40:04 +0000] "GET /cb?access_token=${S('query-access-token', fake(30))}&token_type=bearer ${K('HTTP/1.1')}" 200 0 "-" "node"`);
-line(`{"level":30,"msg":"resources/read","uri":"${K('notes://customer/1240')}","contents":[{"uri":"notes://x","text":"${S('resource-contents', 'Customer prefers invoices in ' + pick1(['Portuguese', 'Finnish', 'Welsh']))}"}]}`);
+line(
+  `{"level":30,"msg":"resources/read","uri":"${K('notes://customer/1240')}","contents":[{"uri":"notes://x","text":"${S('resource-contents', 'Customer prefers invoices in ' + pick1(['Portuguese', 'Finnish', 'Welsh']))}"}]}`,
+);
 line(`[03/14/26 09:40:05] DEBUG resources/read -> TextResourceContents(text='${S('resource-repr', 'Deal desk: ' + pick1(NAMES) + ' asks for 90-day terms')}')`);
 line(`[03/14/26 09:40:06] INFO elicitation/create message='${S('elicitation-repr', 'Confirm the refund of ' + digits(4) + '.00 EUR?')}'`);
-line(`data: {"jsonrpc":"2.0","method":"elicitation/create","id":9,"params":{"message":"${S('elicitation-json', 'Please confirm shipping to ' + pick1(STREETS))}","requestedSchema":{"type":"object"}}}`);
+line(
+  `data: {"jsonrpc":"2.0","method":"elicitation/create","id":9,"params":{"message":"${S('elicitation-json', 'Please confirm shipping to ' + pick1(STREETS))}","requestedSchema":{"type":"object"}}}`,
+);
 line(`2026-03-14T09:40:07.000Z INFO [host-app] Calling tool get_order {"order_id":"${S('args-calling-tool', 'ORD-' + digits(5))}"}`);
 line(`2026-03-14T09:40:08.000Z INFO [host-app] Tool get_order returned isError=false in 5 ms: {"ship_to":"${S('result-tool-returned', pick1(STREETS))}"}`);
 line(`[03/14/26 09:40:09] WARNING structured output: {'consignee': '${S('result-structured', pick1(NAMES))}'}`);
 line(`[03/14/26 09:40:10] INFO tool call lookup_customer kwargs: customer_id=${S('args-kwargs', 'CUST-' + digits(6))}, name='${S('args-kwargs', pick1(NAMES))}'`);
 line(`2026/03/14 09:40:11 calling tool search_issues with arguments map[assignee:${S('args-go-map', pick1(NAMES))} project:payments]`);
-line(`2026-03-14T09:40:12.000Z INFO [host-app] create_order committed order=${S('kv-order-anywhere', 'ORD-' + digits(5))} customer=${S('kv-customer-anywhere', 'CUST-' + digits(6))} total=${S('kv-money-anywhere', digits(4) + '.' + digits(2))}`);
+line(
+  `2026-03-14T09:40:12.000Z INFO [host-app] create_order committed order=${S('kv-order-anywhere', 'ORD-' + digits(5))} customer=${S('kv-customer-anywhere', 'CUST-' + digits(6))} total=${S('kv-money-anywhere', digits(4) + '.' + digits(2))}`,
+);
 line(`payout prepared holder=${S('kv-person', pick1(NAMES))} amount=${S('kv-amount', digits(3) + '.' + digits(2))}`);
 line(`customer: ${S('kv-yaml-person', pick1(NAMES))}, ssn ${S('ssn', '5' + digits(2) + '-' + '3' + digits(1) + '-' + '8' + digits(3))}`);
-push({ level: 30, time: TS(80), msg: 'user login', user: { username: S('user-json', 'akow' + pick('abcdef', 4)), ssn: S('ssn-json', '4' + digits(2) + '-5' + digits(1) + '-7' + digits(3)), customer_id: S('kv-json', 'CUST-' + digits(6)) } });
-push({ level: 30, time: TS(81), msg: 'proxied', upstream_addr: S('host-json-key', 'orders_backend_' + pick('abcdef', 4)), hostname: S('host-json-key', 'replica-' + pick('abcdef', 4)) });
-line(`Mar 14 09:40:13 lb1 haproxy[1234]: 127.0.0.1:31154 [14/Mar/2026:09:40:13.767] fe_mcp~ be_mcp/${S('upstream-haproxy', 'mcp-orders-' + digits(1))} 0/0/1/76/39 200 3281 - - ---- 1/1/0/0/0 0/0 "POST /mcp HTTP/1.1"`);
+push({
+  level: 30,
+  time: TS(80),
+  msg: 'user login',
+  user: {
+    username: S('user-json', 'akow' + pick('abcdef', 4)),
+    ssn: S('ssn-json', '4' + digits(2) + '-5' + digits(1) + '-7' + digits(3)),
+    customer_id: S('kv-json', 'CUST-' + digits(6)),
+  },
+});
+push({
+  level: 30,
+  time: TS(81),
+  msg: 'proxied',
+  upstream_addr: S('host-json-key', 'orders_backend_' + pick('abcdef', 4)),
+  hostname: S('host-json-key', 'replica-' + pick('abcdef', 4)),
+});
+line(
+  `Mar 14 09:40:13 lb1 haproxy[1234]: 127.0.0.1:31154 [14/Mar/2026:09:40:13.767] fe_mcp~ be_mcp/${S('upstream-haproxy', 'mcp-orders-' + digits(1))} 0/0/1/76/39 200 3281 - - ---- 1/1/0/0/0 0/0 "POST /mcp HTTP/1.1"`,
+);
 line(`[2026-03-14T09:40:14.792Z] "POST /mcp HTTP/2" 401 UAEX 0 61 1 - outbound|8080||${S('upstream-envoy', 'ext-authz-' + pick('abcdef', 4))} ext_authz_denied`);
 line(`2026/03/14 09:40:15 [error] 40#40: *35 user "${S('user-quoted', 'ops-' + pick('abcdef', 4))}": password mismatch, client: 127.0.0.1`);
 line(`* Proxy auth using Basic with user '${S('user-with', 'proxy' + pick('abcdef', 4))}'`);
@@ -483,12 +634,33 @@ line(`Image: ${S('cloud-aws-account', digits(12))}.dkr.ecr.eu-west-1.amazonaws.c
 line(`role arn:aws:iam::${S('cloud-aws-account', digits(12))}:role/orders`);
 line(`auth-proxy level=info msg="contact" tel=${S('phone-logfmt', '020 7946 ' + digits(4))} addr="${S('kv-addr', pick1(STREETS))}"`);
 line(`connectionString=mongodb://orders:${S('conn-string-password', 'mongo-pass-' + digits(2))}@${S('internal-host', 'mongo-0.' + pick('abcdef', 3) + '.internal')}:27017/orders`);
-line(`gateway-1 | \x1b[2m2026-03-14T09:40:16.045Z\x1b[0m DEBUG \x1b[33mmcp-session-id\x1b[0m: \x1b[35m${G7}\x1b[0m upstream \x1b[4mhttp://${S('host-ansi-url', 'orders-mcp-' + digits(1))}:8000/mcp\x1b[0m`);
+line(
+  `gateway-1 | \x1b[2m2026-03-14T09:40:16.045Z\x1b[0m DEBUG \x1b[33mmcp-session-id\x1b[0m: \x1b[35m${G7}\x1b[0m upstream \x1b[4mhttp://${S('host-ansi-url', 'orders-mcp-' + digits(1))}:8000/mcp\x1b[0m`,
+);
 line(`2026-03-14T09:40:17Z info request mcp.session=${G7} http.status=200`);
 
 // More must-keeps that appear in the lines above.
 const outputMustContain = ['session_id=sess_', 'Mcp-Session-Id: sess_', 'mcp-session-id: sess_', 'Received session ID: sess_', '"mcp-session-id":"sess_'];
-for (const k of ['"jsonrpc":"2.0"', '"id":48', '"id":49', '"isError":true', 'X-Request-ID: ', 'mcp.client.streamable_http', '"method":"tools/call"', 'error_description="expired"', '[error] 29#29', 'python-httpx/0.28.1', 'kube-probe/1.29', 'GET /healthz HTTP/1.1', 'Connection refused', '"type":"text"', 'response_type=code', 'redirect_uri=', 'HTTP/1.1" 302']) K(k);
+for (const k of [
+  '"jsonrpc":"2.0"',
+  '"id":48',
+  '"id":49',
+  '"isError":true',
+  'X-Request-ID: ',
+  'mcp.client.streamable_http',
+  '"method":"tools/call"',
+  'error_description="expired"',
+  '[error] 29#29',
+  'python-httpx/0.28.1',
+  'kube-probe/1.29',
+  'GET /healthz HTTP/1.1',
+  'Connection refused',
+  '"type":"text"',
+  'response_type=code',
+  'redirect_uri=',
+  'HTTP/1.1" 302',
+])
+  K(k);
 
 // ---------- write ----------
 rmSync(OUT, { recursive: true, force: true });
@@ -499,17 +671,32 @@ for (const [name, ls] of files) {
 }
 const all = [...files.entries()].map(([n, ls]) => ({ n, text: ls.join('\n') }));
 for (const k of mustKeep) if (!all.some((f) => f.text.includes(k))) throw new Error(`must-keep not planted: ${k}`);
-for (const s of secrets) if (!files.get(s.file)!.join('\n').includes(s.value) && !['jwt-base64'].includes(s.kind) && !s.kind.startsWith('pem') && s.kind !== 'password') {
-  throw new Error(`secret not planted: ${s.kind} ${s.value}`);
-}
+for (const s of secrets)
+  if (!files.get(s.file)!.join('\n').includes(s.value) && !['jwt-base64'].includes(s.kind) && !s.kind.startsWith('pem') && s.kind !== 'password') {
+    throw new Error(`secret not planted: ${s.kind} ${s.value}`);
+  }
 const manifest = {
   note: 'Synthetic, obviously fake values in real formats. Generated by generate.ts; do not edit by hand.',
   secrets,
   mustKeep: [...mustKeep],
   outputMustContain,
   sessionGroups: [
-    { name: 'uuid-python', raw: G1, spellings: [G1, G1hex, G1.toUpperCase()], masked: ['3f2a9c1e****', `${G1.slice(0, 4)}…${G1.slice(-4)}`, `…${G1.slice(-8)}`, `session ${G1.slice(0, 8)} idle`], files: ['client-python.log', 'proxy-access.log', 'server-node.jsonl', 'mcp-remote-stderr.log', 'sse-stream.log', 'tool-args.log'], expect: 'one-pseudonym' },
-    { name: 'uuid-ts', raw: G2, spellings: [G2], masked: ['****5a493827', `${G2.slice(0, 8)}-xxxx-xxxx-xxxx-xxxxxx${G2.slice(-6)}`], files: ['client-python.log', 'proxy-access.log', 'curl-verbose.txt', 'server-node.jsonl', 'tool-args.log'], expect: 'one-pseudonym' },
+    {
+      name: 'uuid-python',
+      raw: G1,
+      spellings: [G1, G1hex, G1.toUpperCase()],
+      masked: ['3f2a9c1e****', `${G1.slice(0, 4)}…${G1.slice(-4)}`, `…${G1.slice(-8)}`, `session ${G1.slice(0, 8)} idle`],
+      files: ['client-python.log', 'proxy-access.log', 'server-node.jsonl', 'mcp-remote-stderr.log', 'sse-stream.log', 'tool-args.log'],
+      expect: 'one-pseudonym',
+    },
+    {
+      name: 'uuid-ts',
+      raw: G2,
+      spellings: [G2],
+      masked: ['****5a493827', `${G2.slice(0, 8)}-xxxx-xxxx-xxxx-xxxxxx${G2.slice(-6)}`],
+      files: ['client-python.log', 'proxy-access.log', 'curl-verbose.txt', 'server-node.jsonl', 'tool-args.log'],
+      expect: 'one-pseudonym',
+    },
     { name: 'opaque-percent', raw: G3, spellings: [G3, G3pct], masked: [], files: ['proxy-access.log', 'session.har', 'encoded.log'], expect: 'one-pseudonym' },
     { name: 'prefix-twin-a', raw: G4, spellings: [G4], masked: [], files: ['server-node.jsonl'], expect: 'one-pseudonym' },
     { name: 'prefix-twin-b', raw: G5, spellings: [G5], masked: [], files: ['server-node.jsonl'], expect: 'one-pseudonym' },

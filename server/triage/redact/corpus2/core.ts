@@ -9,40 +9,102 @@ export type Group = 'auth' | 'vendor' | 'password' | 'session' | 'network' | 'pi
 export const KINDS: ReadonlyArray<{ id: string; group: Group }> = [
   // auth material
   ...[
-    'bearer-token', 'bearer-token-odd-spelling', 'basic-auth', 'proxy-authorization', 'cookie', 'set-cookie',
-    'api-key-header', 'api-key-query', 'api-key-env', 'generic-secret-kv', 'oauth-code', 'oauth-code-verifier',
-    'oauth-access-token', 'oauth-refresh-token', 'oauth-client-secret', 'jwt', 'jwt-wrapped', 'jwt-base64',
-    'pem-private-key', 'pem-private-key-escaped', 'private-key-id', 'signed-url-signature', 'webhook-path-token',
-    'base64-encoded-secret', 'docker-registry-auth', 'unknown-vendor-token',
+    'bearer-token',
+    'bearer-token-odd-spelling',
+    'basic-auth',
+    'proxy-authorization',
+    'cookie',
+    'set-cookie',
+    'api-key-header',
+    'api-key-query',
+    'api-key-env',
+    'generic-secret-kv',
+    'oauth-code',
+    'oauth-code-verifier',
+    'oauth-access-token',
+    'oauth-refresh-token',
+    'oauth-client-secret',
+    'jwt',
+    'jwt-wrapped',
+    'jwt-base64',
+    'pem-private-key',
+    'pem-private-key-escaped',
+    'private-key-id',
+    'signed-url-signature',
+    'webhook-path-token',
+    'base64-encoded-secret',
+    'docker-registry-auth',
+    'unknown-vendor-token',
   ].map((id) => ({ id, group: 'auth' as const })),
   ...[
-    'openai-key', 'openai-key-legacy', 'anthropic-key', 'github-pat-classic', 'github-pat-fine-grained',
-    'github-app-token', 'slack-token', 'slack-webhook', 'aws-access-key-id', 'aws-secret-access-key',
-    'aws-session-token', 'google-api-key', 'google-oauth-token', 'stripe-key', 'stripe-webhook-secret',
-    'gitlab-token', 'huggingface-token', 'npm-token', 'sendgrid-key', 'digitalocean-token', 'pypi-token',
-    'azure-storage-key', 'azure-client-secret',
+    'openai-key',
+    'openai-key-legacy',
+    'anthropic-key',
+    'github-pat-classic',
+    'github-pat-fine-grained',
+    'github-app-token',
+    'slack-token',
+    'slack-webhook',
+    'aws-access-key-id',
+    'aws-secret-access-key',
+    'aws-session-token',
+    'google-api-key',
+    'google-oauth-token',
+    'stripe-key',
+    'stripe-webhook-secret',
+    'gitlab-token',
+    'huggingface-token',
+    'npm-token',
+    'sendgrid-key',
+    'digitalocean-token',
+    'pypi-token',
+    'azure-storage-key',
+    'azure-client-secret',
   ].map((id) => ({ id, group: 'vendor' as const })),
+  ...['url-userinfo-password', 'dsn-password-sql', 'dsn-password-other', 'password-kv', 'password-json', 'password-tuple', 'password-cli'].map((id) => ({
+    id,
+    group: 'password' as const,
+  })),
+  ...['session-id-header', 'session-id-query', 'session-id-json', 'session-id-text', 'session-id-masked', 'session-id-other-format'].map((id) => ({
+    id,
+    group: 'session' as const,
+  })),
+  ...['internal-hostname', 'k8s-service-hostname', 'upstream-name', 'private-ipv4', 'public-ipv4', 'ipv6-address', 'mac-address', 'x-request-id'].map((id) => ({
+    id,
+    group: 'network' as const,
+  })),
   ...[
-    'url-userinfo-password', 'dsn-password-sql', 'dsn-password-other', 'password-kv', 'password-json',
-    'password-tuple', 'password-cli',
-  ].map((id) => ({ id, group: 'password' as const })),
-  ...[
-    'session-id-header', 'session-id-query', 'session-id-json', 'session-id-text', 'session-id-masked',
-    'session-id-other-format',
-  ].map((id) => ({ id, group: 'session' as const })),
-  ...[
-    'internal-hostname', 'k8s-service-hostname', 'upstream-name', 'private-ipv4', 'public-ipv4', 'ipv6-address',
-    'mac-address', 'x-request-id',
-  ].map((id) => ({ id, group: 'network' as const })),
-  ...[
-    'email', 'email-encoded', 'phone-e164', 'phone-national', 'postal-address', 'person-name',
-    'person-name-non-latin', 'credit-card', 'iban', 'ssn', 'home-path-username', 'windows-path-username',
-    'account-name', 'cloud-account-id',
+    'email',
+    'email-encoded',
+    'phone-e164',
+    'phone-national',
+    'postal-address',
+    'person-name',
+    'person-name-non-latin',
+    'credit-card',
+    'iban',
+    'ssn',
+    'home-path-username',
+    'windows-path-username',
+    'account-name',
+    'cloud-account-id',
   ].map((id) => ({ id, group: 'pii' as const })),
   ...[
-    'tool-args-json', 'tool-args-python-repr', 'tool-args-free-text', 'tool-args-non-english', 'tool-result-text',
-    'tool-structured-content', 'resource-contents', 'prompt-arguments', 'sampling-elicitation', 'sse-data-payload',
-    'escaped-json-payload', 'kv-sku', 'kv-order', 'kv-customer', 'kv-amount',
+    'tool-args-json',
+    'tool-args-python-repr',
+    'tool-args-free-text',
+    'tool-args-non-english',
+    'tool-result-text',
+    'tool-structured-content',
+    'resource-contents',
+    'prompt-arguments',
+    'sampling-elicitation',
+    'sse-data-payload',
+    'escaped-json-payload',
+    'kv-sku',
+    'kv-order',
+    'kv-customer',
+    'kv-amount',
   ].map((id) => ({ id, group: 'business' as const })),
 ];
 export type Kind = string;
@@ -95,17 +157,39 @@ export class R {
     for (let i = 0; i < n; i++) s += cs[Math.floor(this.next() * cs.length)];
     return s;
   }
-  hex(n: number) { return this.str(n, HEX); }
-  HEX(n: number) { return this.str(n, HEX.toUpperCase()); }
-  alnum(n: number) { return this.str(n, ALNUM); }
-  lower(n: number) { return this.str(n, LOWER); }
-  upper(n: number) { return this.str(n, UPPER); }
-  upperAlnum(n: number) { return this.str(n, UPPER + DIGITS); }
-  lowerAlnum(n: number) { return this.str(n, LOWER + DIGITS); }
-  digits(n: number) { return this.str(1, '123456789') + this.str(n - 1, DIGITS); }
-  b64(n: number) { return this.str(n, B64); }
-  b64url(n: number) { return this.str(n, B64URL); }
-  b32(n: number) { return this.str(n, B32); }
+  hex(n: number) {
+    return this.str(n, HEX);
+  }
+  HEX(n: number) {
+    return this.str(n, HEX.toUpperCase());
+  }
+  alnum(n: number) {
+    return this.str(n, ALNUM);
+  }
+  lower(n: number) {
+    return this.str(n, LOWER);
+  }
+  upper(n: number) {
+    return this.str(n, UPPER);
+  }
+  upperAlnum(n: number) {
+    return this.str(n, UPPER + DIGITS);
+  }
+  lowerAlnum(n: number) {
+    return this.str(n, LOWER + DIGITS);
+  }
+  digits(n: number) {
+    return this.str(1, '123456789') + this.str(n - 1, DIGITS);
+  }
+  b64(n: number) {
+    return this.str(n, B64);
+  }
+  b64url(n: number) {
+    return this.str(n, B64URL);
+  }
+  b32(n: number) {
+    return this.str(n, B32);
+  }
   uuid(): string {
     const h = this.hex(32).split('');
     h[12] = '4';
@@ -168,9 +252,19 @@ export function fakes(r: R) {
     idToken: (email: string) =>
       jwt({ iss: 'https://login.acme-idp.example/', sub: r.uuid(), aud: 'mcp-remote-' + r.hex(6), email, iat: now, exp: now + 3600, nonce: r.b64url(16) }),
     accessJwt: () =>
-      jwt({ iss: 'https://auth.orders.example/', sub: r.uuid(), aud: 'orders-mcp', scope: 'mcp:tools mcp:resources', iat: now, exp: now + 900, jti: r.uuid() }, r.pick(['RS256', 'ES256'] as const)),
+      jwt(
+        { iss: 'https://auth.orders.example/', sub: r.uuid(), aud: 'orders-mcp', scope: 'mcp:tools mcp:resources', iat: now, exp: now + 900, jti: r.uuid() },
+        r.pick(['RS256', 'ES256'] as const),
+      ),
     k8sSaToken: () =>
-      jwt({ aud: ['https://kubernetes.default.svc.cluster.local'], exp: now + 3607, iat: now, iss: 'https://kubernetes.default.svc.cluster.local', 'kubernetes.io': { namespace: 'tools', pod: { name: 'orders-mcp-7d9f8c6b5-' + r.lowerAlnum(5), uid: r.uuid() }, serviceaccount: { name: 'orders-mcp', uid: r.uuid() } }, sub: 'system:serviceaccount:tools:orders-mcp' }),
+      jwt({
+        aud: ['https://kubernetes.default.svc.cluster.local'],
+        exp: now + 3607,
+        iat: now,
+        iss: 'https://kubernetes.default.svc.cluster.local',
+        'kubernetes.io': { namespace: 'tools', pod: { name: 'orders-mcp-7d9f8c6b5-' + r.lowerAlnum(5), uid: r.uuid() }, serviceaccount: { name: 'orders-mcp', uid: r.uuid() } },
+        sub: 'system:serviceaccount:tools:orders-mcp',
+      }),
     opaque: (n = 43) => r.b64url(n),
     bearerOpaque: () => r.alnum(8) + '.' + r.b64url(30) + r.pick(['', '-', '~']) + r.alnum(6),
     openai: () => `sk-proj-${r.b64url(74)}T3BlbkFJ${r.b64url(74)}`,
@@ -275,7 +369,11 @@ export class Corpus {
     const keepSpans: Array<{ line: number; from: number; to: number }> = [];
     for (const m of src.matchAll(MARK)) {
       const before = src.slice(last, m.index);
-      for (let i = 0; i < before.length; i++) if (before[i] === '\n') { line++; lineStart = out.length + i + 1; }
+      for (let i = 0; i < before.length; i++)
+        if (before[i] === '\n') {
+          line++;
+          lineStart = out.length + i + 1;
+        }
       out += before;
       const mark = this.marks[Number(m[2])]!;
       const col = out.length - lineStart;

@@ -95,7 +95,9 @@ describe('corpus2 measurement', () => {
     expect(r.recall).toBeGreaterThan(0);
     expect(r.recall).toBeLessThanOrEqual(1);
     expect(r.kinds.filter((k) => !k.disputed).every((k) => !DISPUTED.has(k.kind))).toBe(true);
-    console.log(`corpus2 recall ${(100 * r.recall).toFixed(1)}% (${(100 * r.recallUndisputed).toFixed(1)}% without disputed), mustKeep destroyed ${r.mustKeep.destroyed}/${r.mustKeep.total}`);
+    console.log(
+      `corpus2 recall ${(100 * r.recall).toFixed(1)}% (${(100 * r.recallUndisputed).toFixed(1)}% without disputed), mustKeep destroyed ${r.mustKeep.destroyed}/${r.mustKeep.total}`,
+    );
   });
 
   it('keeps the line count of every file', () => {

@@ -16,7 +16,10 @@ export const LOGS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'logs');
 // clocks and people
 
 class Clock {
-  constructor(private r: R, private ms: number) {}
+  constructor(
+    private r: R,
+    private ms: number,
+  ) {}
   tick(lo = 1, hi = 350): this {
     this.ms += this.r.int(lo, hi);
     return this;
@@ -25,12 +28,24 @@ class Clock {
     this.ms += s * 1000;
     return this;
   }
-  private get d() { return new Date(this.ms); }
-  get epoch() { return this.ms; }
-  iso() { return this.d.toISOString(); }
-  py() { return this.iso().replace('T', ' ').replace('Z', '').replace('.', ','); }
-  java() { return this.iso().replace('T', ' ').replace('Z', ''); }
-  ngx() { return this.iso().slice(0, 19).replace(/-/g, '/').replace('T', ' '); }
+  private get d() {
+    return new Date(this.ms);
+  }
+  get epoch() {
+    return this.ms;
+  }
+  iso() {
+    return this.d.toISOString();
+  }
+  py() {
+    return this.iso().replace('T', ' ').replace('Z', '').replace('.', ',');
+  }
+  java() {
+    return this.iso().replace('T', ' ').replace('Z', '');
+  }
+  ngx() {
+    return this.iso().slice(0, 19).replace(/-/g, '/').replace('T', ' ');
+  }
   clf() {
     const d = this.d;
     const mon = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()];
@@ -40,18 +55,80 @@ class Clock {
     const mon = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][this.d.getUTCMonth()];
     return `${mon} ${String(this.d.getUTCDate()).padStart(2, ' ')} ${this.iso().slice(11, 19)}`;
   }
-  haproxy() { return `${this.clf().slice(0, 20)}.${this.iso().slice(20, 23)}`; }
+  haproxy() {
+    return `${this.clf().slice(0, 20)}.${this.iso().slice(20, 23)}`;
+  }
   rich() {
     const i = this.iso();
     return `[${i.slice(5, 7)}/${i.slice(8, 10)}/${i.slice(2, 4)} ${i.slice(11, 19)}]`;
   }
 }
 
-const FIRST = ['Marguerite', 'Tobias', 'Priya', 'Oluwaseun', 'Henrik', 'Camila', 'Rafael', 'Ingrid', 'Mateus', 'Siobhan', 'Kwame', 'Leonie', 'Anders', 'Beatriz', 'Yusuf', 'Greta', 'Declan', 'Noor'];
-const LAST = ['Okonkwo', 'Lindqvist', 'Raghunathan', 'Adeyemi', 'Vasquez', 'Brennan', 'Castellanos', 'Fairweather', 'Nakashima', 'Thorsen', 'Delacroix', 'Abernathy', 'Kowalczyk', 'Moreau', 'Achterberg', 'Quintero'];
-const NON_LATIN = ['山田 花子', '佐藤 健太', 'Дмитрий Волков', 'Анна Смирнова', 'Γιώργος Παπαδόπουλος', 'محمد الأحمد', 'Zoë Müller-Łukasiewicz', 'José Ñúñez Peña', 'Søren Kjærgård-Holm', '김민준', 'Ελένη Κωνσταντίνου', 'Łucja Wójcik-Żak'];
+const FIRST = [
+  'Marguerite',
+  'Tobias',
+  'Priya',
+  'Oluwaseun',
+  'Henrik',
+  'Camila',
+  'Rafael',
+  'Ingrid',
+  'Mateus',
+  'Siobhan',
+  'Kwame',
+  'Leonie',
+  'Anders',
+  'Beatriz',
+  'Yusuf',
+  'Greta',
+  'Declan',
+  'Noor',
+];
+const LAST = [
+  'Okonkwo',
+  'Lindqvist',
+  'Raghunathan',
+  'Adeyemi',
+  'Vasquez',
+  'Brennan',
+  'Castellanos',
+  'Fairweather',
+  'Nakashima',
+  'Thorsen',
+  'Delacroix',
+  'Abernathy',
+  'Kowalczyk',
+  'Moreau',
+  'Achterberg',
+  'Quintero',
+];
+const NON_LATIN = [
+  '山田 花子',
+  '佐藤 健太',
+  'Дмитрий Волков',
+  'Анна Смирнова',
+  'Γιώργος Παπαδόπουλος',
+  'محمد الأحمد',
+  'Zoë Müller-Łukasiewicz',
+  'José Ñúñez Peña',
+  'Søren Kjærgård-Holm',
+  '김민준',
+  'Ελένη Κωνσταντίνου',
+  'Łucja Wójcik-Żak',
+];
 const DOMAINS = ['example.com', 'example.org', 'example.net', 'mail.example.co.uk', 'northwind.example', 'kestrel-dynamics.example'];
-const COMPANIES = ['Kestrel Dynamics GmbH', 'Bluewater Freight Ltd', 'Harrow & Finch LLP', 'Okapi Textiles SARL', 'Lumen Dental Group', 'Northgate Cold Storage', 'Saffron Lane Bakeries', 'Tidewater Marine Supply', 'Alder & Rowe Architects', 'Quillfeather Publishing'];
+const COMPANIES = [
+  'Kestrel Dynamics GmbH',
+  'Bluewater Freight Ltd',
+  'Harrow & Finch LLP',
+  'Okapi Textiles SARL',
+  'Lumen Dental Group',
+  'Northgate Cold Storage',
+  'Saffron Lane Bakeries',
+  'Tidewater Marine Supply',
+  'Alder & Rowe Architects',
+  'Quillfeather Publishing',
+];
 const NOTES = [
   'leave parcel behind the blue shed, gate code 4471',
   'refund two dented kettles from the March batch',
@@ -66,8 +143,28 @@ const NOTES = [
   'price match against the competitor quote of 1180 EUR',
   'pallet damaged in transit, photos attached to ticket',
 ];
-const PRODUCTS = ['Ceramic kettle 1.7L, matte black', 'Espresso grinder Pro 64mm', 'Oak standing desk 160x80', 'Cold-brew tower, 8 cups', 'Noise-cancelling headset NC-700', 'Industrial shelving unit, 5 tiers'];
-const STREETS = ['1428 Elm Street, Springfield, IL 62704', '221 Harbour Road, Leith, Edinburgh EH6 6LD', 'Hauptstraße 12, 10115 Berlin', '12 rue des Lilas, 75011 Paris', 'Calle de Alcalá 48, 28014 Madrid', '東京都千代田区丸の内1-9-2', '88 Kingfisher Close, Bristol BS4 2QP', 'Keizersgracht 418, 1016 GC Amsterdam', 'ul. Marszałkowska 84/92, 00-514 Warszawa', '7 Wattle Grove, Fitzroy VIC 3065', 'Rua Augusta 1508, 01304-001 São Paulo', 'улица Тверская 7, Москва 125009'];
+const PRODUCTS = [
+  'Ceramic kettle 1.7L, matte black',
+  'Espresso grinder Pro 64mm',
+  'Oak standing desk 160x80',
+  'Cold-brew tower, 8 cups',
+  'Noise-cancelling headset NC-700',
+  'Industrial shelving unit, 5 tiers',
+];
+const STREETS = [
+  '1428 Elm Street, Springfield, IL 62704',
+  '221 Harbour Road, Leith, Edinburgh EH6 6LD',
+  'Hauptstraße 12, 10115 Berlin',
+  '12 rue des Lilas, 75011 Paris',
+  'Calle de Alcalá 48, 28014 Madrid',
+  '東京都千代田区丸の内1-9-2',
+  '88 Kingfisher Close, Bristol BS4 2QP',
+  'Keizersgracht 418, 1016 GC Amsterdam',
+  'ul. Marszałkowska 84/92, 00-514 Warszawa',
+  '7 Wattle Grove, Fitzroy VIC 3065',
+  'Rua Augusta 1508, 01304-001 São Paulo',
+  'улица Тверская 7, Москва 125009',
+];
 
 function people(r: R) {
   return {
@@ -78,8 +175,22 @@ function people(r: R) {
       const tag = r.next() < 0.3 ? `+${r.pick(['mcp', 'billing', 'test', 'orders'])}` : '';
       return `${f}.${l}${tag}@${r.pick(DOMAINS)}`;
     },
-    e164: () => r.pick([`+1415555${r.int(100, 199).toString().slice(1)}${r.int(10, 99)}`, `+44 20 7946 0${r.int(100, 999)}`, `+49 30 9018${r.int(1000, 9999)}`, `+33 6 ${r.int(10, 99)} ${r.int(10, 99)} ${r.int(10, 99)} ${r.int(10, 99)}`, `+81 3-5555-${r.int(1000, 9999)}`]),
-    national: () => r.pick([`(415) 555-01${r.int(10, 99)}`, `020 7946 0${r.int(100, 999)}`, `030 9018 ${r.int(1000, 9999)}`, `06 ${r.int(10, 99)} ${r.int(10, 99)} ${r.int(10, 99)} ${r.int(10, 99)}`, `0171 ${r.int(100, 999)} ${r.int(1000, 9999)}`]),
+    e164: () =>
+      r.pick([
+        `+1415555${r.int(100, 199).toString().slice(1)}${r.int(10, 99)}`,
+        `+44 20 7946 0${r.int(100, 999)}`,
+        `+49 30 9018${r.int(1000, 9999)}`,
+        `+33 6 ${r.int(10, 99)} ${r.int(10, 99)} ${r.int(10, 99)} ${r.int(10, 99)}`,
+        `+81 3-5555-${r.int(1000, 9999)}`,
+      ]),
+    national: () =>
+      r.pick([
+        `(415) 555-01${r.int(10, 99)}`,
+        `020 7946 0${r.int(100, 999)}`,
+        `030 9018 ${r.int(1000, 9999)}`,
+        `06 ${r.int(10, 99)} ${r.int(10, 99)} ${r.int(10, 99)} ${r.int(10, 99)}`,
+        `0171 ${r.int(100, 999)} ${r.int(1000, 9999)}`,
+      ]),
     address: () => r.pick(STREETS),
     company: () => r.pick(COMPANIES),
     note: () => r.pick(NOTES),
@@ -87,10 +198,13 @@ function people(r: R) {
     card: (sep: '' | ' ' | '-' = '') => luhn('400000' + r.str(9, '0123456789')).replace(/(\d{4})(?=\d)/g, `$1${sep}`),
     amex: () => luhn('3782' + r.str(10, '0123456789')),
     iban: (country: 'DE' | 'GB' | 'FR' | 'NL' = 'DE') =>
-      country === 'DE' ? iban('DE', r.str(18, '0123456789'))
-      : country === 'GB' ? iban('GB', r.upper(4) + r.str(14, '0123456789'))
-      : country === 'NL' ? iban('NL', r.upper(4) + r.str(10, '0123456789'))
-      : iban('FR', r.str(23, '0123456789')),
+      country === 'DE'
+        ? iban('DE', r.str(18, '0123456789'))
+        : country === 'GB'
+          ? iban('GB', r.upper(4) + r.str(14, '0123456789'))
+          : country === 'NL'
+            ? iban('NL', r.upper(4) + r.str(10, '0123456789'))
+            : iban('FR', r.str(23, '0123456789')),
     ssn: () => `${r.int(100, 665)}-${r.int(10, 99)}-${r.int(1000, 9999)}`,
     order: () => `ORD-${r.digits(5)}`,
     sku: () => `${r.pick(['KTL', 'GRD', 'DSK', 'CBT', 'HDS', 'SHV'])}-${r.digits(4)}-${r.pick(['BLK', 'WHT', 'OAK', 'STL'])}`,
@@ -108,7 +222,17 @@ function net(r: R) {
     pub: () => r.pick([`198.51.100.${r.int(2, 254)}`, `203.0.113.${r.int(2, 254)}`]),
     v6: () => r.pick([`fd${r.hex(2)}:${r.hex(4)}:${r.hex(4)}:1::${r.hex(2)}`, `fe80::${r.hex(4)}:${r.hex(2)}ff:fe${r.hex(2)}:${r.hex(4)}`, `2001:db8:${r.hex(4)}::${r.hex(3)}`]),
     mac: (sep = ':') => Array.from({ length: 6 }, () => r.hex(2)).join(sep),
-    internal: () => r.pick([`mcp-gw-${r.int(1, 9)}.prod.internal`, `orders-api.${r.pick(['eu', 'us'])}-west.internal`, `ip-10-${r.int(1, 250)}-${r.int(1, 250)}-${r.int(1, 250)}.eu-west-1.compute.internal`, `build-${r.int(10, 99)}.acme.lan`, `wiki.intranet`, `crm-db.acme.corp`, `mcp-${r.lower(4)}.local`, `vault.ops.acme-intra.internal`]),
+    internal: () =>
+      r.pick([
+        `mcp-gw-${r.int(1, 9)}.prod.internal`,
+        `orders-api.${r.pick(['eu', 'us'])}-west.internal`,
+        `ip-10-${r.int(1, 250)}-${r.int(1, 250)}-${r.int(1, 250)}.eu-west-1.compute.internal`,
+        `build-${r.int(10, 99)}.acme.lan`,
+        `wiki.intranet`,
+        `crm-db.acme.corp`,
+        `mcp-${r.lower(4)}.local`,
+        `vault.ops.acme-intra.internal`,
+      ]),
     svc: () => r.pick([`orders-mcp.tools.svc.cluster.local`, `billing-mcp.finance.svc.cluster.local`, `redis-master.cache.svc`, `keycloak.auth.svc.cluster.local`]),
   };
 }
@@ -302,12 +426,61 @@ function nginxJson({ c, r, f, n }: B) {
     return { time: k(t.iso().slice(0, 19) + '+00:00'), msec: (t.epoch / 1000).toFixed(3), request_id: s('x-request-id', r.hex(32)) };
   };
   const L = [
-    line({ ...base(), remote_addr: s('private-ipv4', n.ip10()), remote_user: '', request_method: 'POST', uri: '/mcp', status: 200, http_authorization: `Bearer ${s('bearer-token', f.bearerOpaque())}`, http_mcp_session_id: '', sent_http_mcp_session_id: s('session-id-json', sid), upstream_addr: s('private-ipv4', n.ip10() + ':8080') }),
-    line({ ...base(), remote_addr: s('private-ipv4', n.ip10()), remote_user: '', request_method: 'POST', uri: '/mcp', status: 202, http_authorization: `bearer  ${s('bearer-token-odd-spelling', f.opaque(40))}`, http_mcp_session_id: s('session-id-json', sid), upstream_addr: s('private-ipv4', n.ip10() + ':8080') }),
-    line({ ...base(), remote_addr: s('public-ipv4', n.pub()), remote_user: s('account-name', 'svc-orders-sync'), request_method: 'GET', uri: '/mcp', status: 200, http_authorization: `Basic ${s('basic-auth', b64('svc-orders-sync:' + 'Orders#2026'))}`, http_cookie: `_ga=GA1.2.1184471233.1773470000; mcp_session=${s('cookie', r.b64url(32))}; csrftoken=${s('cookie', r.alnum(32))}`, upstream_addr: s('private-ipv4', n.ip172() + ':8080') }),
-    line({ ...base(), remote_addr: s('public-ipv4', n.pub()), request_method: 'POST', uri: '/mcp', status: 401, http_authorization: `Bearer ${s('jwt', f.accessJwt())}`, http_x_api_key: s('api-key-header', r.hex(32)), upstream_status: '401', upstream_addr: s('private-ipv4', n.ip10() + ':8080') }),
+    line({
+      ...base(),
+      remote_addr: s('private-ipv4', n.ip10()),
+      remote_user: '',
+      request_method: 'POST',
+      uri: '/mcp',
+      status: 200,
+      http_authorization: `Bearer ${s('bearer-token', f.bearerOpaque())}`,
+      http_mcp_session_id: '',
+      sent_http_mcp_session_id: s('session-id-json', sid),
+      upstream_addr: s('private-ipv4', n.ip10() + ':8080'),
+    }),
+    line({
+      ...base(),
+      remote_addr: s('private-ipv4', n.ip10()),
+      remote_user: '',
+      request_method: 'POST',
+      uri: '/mcp',
+      status: 202,
+      http_authorization: `bearer  ${s('bearer-token-odd-spelling', f.opaque(40))}`,
+      http_mcp_session_id: s('session-id-json', sid),
+      upstream_addr: s('private-ipv4', n.ip10() + ':8080'),
+    }),
+    line({
+      ...base(),
+      remote_addr: s('public-ipv4', n.pub()),
+      remote_user: s('account-name', 'svc-orders-sync'),
+      request_method: 'GET',
+      uri: '/mcp',
+      status: 200,
+      http_authorization: `Basic ${s('basic-auth', b64('svc-orders-sync:' + 'Orders#2026'))}`,
+      http_cookie: `_ga=GA1.2.1184471233.1773470000; mcp_session=${s('cookie', r.b64url(32))}; csrftoken=${s('cookie', r.alnum(32))}`,
+      upstream_addr: s('private-ipv4', n.ip172() + ':8080'),
+    }),
+    line({
+      ...base(),
+      remote_addr: s('public-ipv4', n.pub()),
+      request_method: 'POST',
+      uri: '/mcp',
+      status: 401,
+      http_authorization: `Bearer ${s('jwt', f.accessJwt())}`,
+      http_x_api_key: s('api-key-header', r.hex(32)),
+      upstream_status: '401',
+      upstream_addr: s('private-ipv4', n.ip10() + ':8080'),
+    }),
     line({ ...base(), remote_addr: k('127.0.0.1'), request_method: 'GET', uri: '/healthz', status: 200, upstream_addr: '127.0.0.1:8080' }),
-    line({ ...base(), remote_addr: s('ipv6-address', n.v6()), request_method: 'DELETE', uri: '/mcp', status: k('404'), http_mcp_session_id: s('session-id-json', r.uuid()), upstream_addr: s('upstream-name', 'orders_mcp_backend') }),
+    line({
+      ...base(),
+      remote_addr: s('ipv6-address', n.v6()),
+      request_method: 'DELETE',
+      uri: '/mcp',
+      status: k('404'),
+      http_mcp_session_id: s('session-id-json', r.uuid()),
+      upstream_addr: s('upstream-name', 'orders_mcp_backend'),
+    }),
   ];
   c.file('nginx-access.json.log', 'nginx JSON access log (escape=json) with request headers', L);
 }
@@ -322,14 +495,49 @@ function envoy({ c, r, f, n }: B) {
     t.tick(100, 4000);
     const authority = i % 2 ? s('k8s-service-hostname', hosts[1]!) : s('internal-hostname', hosts[0]!);
     const path = i === 3 ? `/mcp?session_id=${s('session-id-query', r.uuid())}` : '/mcp';
-    L.push(`[${i === 0 ? k(t.iso()) : t.iso()}] "POST ${path} HTTP/1.1" ${i === 4 ? k('503') : 200} ${i === 4 ? k('UF') : '-'} ${r.int(100, 900)} ${r.int(100, 9000)} ${r.int(2, 90)} ${r.int(1, 80)} "${s('public-ipv4', n.pub())}" "node" "${s('x-request-id', r.uuid())}" "${authority}" "${s('private-ipv4', n.ip10() + ':8080')}"`);
+    L.push(
+      `[${i === 0 ? k(t.iso()) : t.iso()}] "POST ${path} HTTP/1.1" ${i === 4 ? k('503') : 200} ${i === 4 ? k('UF') : '-'} ${r.int(100, 900)} ${r.int(100, 9000)} ${r.int(2, 90)} ${r.int(1, 80)} "${s('public-ipv4', n.pub())}" "node" "${s('x-request-id', r.uuid())}" "${authority}" "${s('private-ipv4', n.ip10() + ':8080')}"`,
+    );
   }
   t.tick(100, 4000);
-  L.push(JSON.stringify({ start_time: t.iso(), method: 'POST', path: '/mcp', protocol: 'HTTP/1.1', response_code: 200, response_flags: '-', bytes_received: 512, bytes_sent: 1834, duration: 23, upstream_service_time: '21', x_forwarded_for: s('public-ipv4', n.pub()), user_agent: 'node', request_id: s('x-request-id', r.uuid()), authority: s('internal-hostname', 'mcp.orders.internal'), upstream_host: s('private-ipv4', n.ip10() + ':8080'), upstream_cluster: `outbound|8080||${s('k8s-service-hostname', 'orders-mcp.tools.svc.cluster.local')}`, mcp_session_id: s('session-id-json', r.uuid()) }));
+  L.push(
+    JSON.stringify({
+      start_time: t.iso(),
+      method: 'POST',
+      path: '/mcp',
+      protocol: 'HTTP/1.1',
+      response_code: 200,
+      response_flags: '-',
+      bytes_received: 512,
+      bytes_sent: 1834,
+      duration: 23,
+      upstream_service_time: '21',
+      x_forwarded_for: s('public-ipv4', n.pub()),
+      user_agent: 'node',
+      request_id: s('x-request-id', r.uuid()),
+      authority: s('internal-hostname', 'mcp.orders.internal'),
+      upstream_host: s('private-ipv4', n.ip10() + ':8080'),
+      upstream_cluster: `outbound|8080||${s('k8s-service-hostname', 'orders-mcp.tools.svc.cluster.local')}`,
+      mcp_session_id: s('session-id-json', r.uuid()),
+    }),
+  );
   t.tick(100, 4000);
-  L.push(JSON.stringify({ start_time: t.iso(), method: 'GET', path: `/download?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=orders-export%40acme-prod.iam.gserviceaccount.com%2F20260314%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20260314T092305Z&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature=${s('signed-url-signature', r.hex(256))}`, protocol: 'HTTP/1.1', response_code: 200, authority: 'storage.googleapis.com', request_id: s('x-request-id', r.uuid()), upstream_cluster: s('upstream-name', 'gcs_egress_proxy') }));
+  L.push(
+    JSON.stringify({
+      start_time: t.iso(),
+      method: 'GET',
+      path: `/download?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=orders-export%40acme-prod.iam.gserviceaccount.com%2F20260314%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20260314T092305Z&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature=${s('signed-url-signature', r.hex(256))}`,
+      protocol: 'HTTP/1.1',
+      response_code: 200,
+      authority: 'storage.googleapis.com',
+      request_id: s('x-request-id', r.uuid()),
+      upstream_cluster: s('upstream-name', 'gcs_egress_proxy'),
+    }),
+  );
   t.tick(100, 4000);
-  L.push(`[${t.iso()}] "POST /mcp HTTP/2" 401 UAEX 0 61 1 - "${s('ipv6-address', n.v6())}" "claude-code/2.1.3" "${s('x-request-id', r.uuid())}" "${s('internal-hostname', 'mcp.orders.internal')}" "-" outbound|8080||${s('upstream-name', 'ext-authz-opa')} ${k('ext_authz_denied')}`);
+  L.push(
+    `[${t.iso()}] "POST /mcp HTTP/2" 401 UAEX 0 61 1 - "${s('ipv6-address', n.v6())}" "claude-code/2.1.3" "${s('x-request-id', r.uuid())}" "${s('internal-hostname', 'mcp.orders.internal')}" "-" outbound|8080||${s('upstream-name', 'ext-authz-opa')} ${k('ext_authz_denied')}`,
+  );
   c.file('envoy-access.log', 'Envoy access log, default text format and JSON format', L);
 }
 
@@ -345,17 +553,103 @@ function serverJsonl({ c, r, f, p, n }: B) {
   const name = p.name();
   const L = [
     base({ msg: `orders-mcp 1.4.2 (${k('@modelcontextprotocol/sdk 1.32.2')}) listening on http://${k('127.0.0.1:39979')}/mcp` }),
-    base({ reqId: s('x-request-id', r.hex(32)), req: { method: 'POST', url: '/mcp', headers: { host: s('internal-hostname', 'orders-mcp.prod.internal'), authorization: `Bearer ${s('bearer-token', f.bearerOpaque())}`, 'mcp-session-id': s('session-id-header', sid), cookie: `mcp_sid=${s('cookie', r.b64url(36))}`, 'x-api-key': s('api-key-header', 'om_live_' + r.alnum(32)), 'user-agent': 'node' }, remoteAddress: s('private-ipv4', n.ip10()) }, msg: 'incoming request' }),
-    base({ mcpSessionId: s('session-id-json', sid), rpcId: 2, rpcMethod: k('tools/call'), tool: 'create_customer', params: { name: 'create_customer', arguments: { full_name: s('person-name', name), email: s('email', p.email(name)), phone: s('phone-national', p.national()), address: s('postal-address', p.address()), segment: s('tool-args-json', 'enterprise-tier-3-renewal-q3') } }, msg: 'tools/call arguments' }),
-    base({ mcpSessionId: s('session-id-json', sid), rpcId: 2, result: { content: [{ type: 'text', text: s('tool-result-text', `Customer ${p.customer()} created, credit limit ${p.amount()} EUR approved by finance`) }], structuredContent: { customerId: s('tool-structured-content', p.customer()), creditLimit: s('tool-structured-content', p.amount()), accountManager: s('person-name', p.name()) }, isError: false }, msg: 'tools/call result' }),
-    base({ mcpSessionId: s('session-id-json', sid), rpcId: 3, tool: 'charge_card', params: { arguments: { card_number: s('credit-card', p.card()), holder: s('person-name', p.name()), amount: s('tool-args-json', p.amount()) } }, msg: 'tools/call arguments' }),
-    JSON.stringify({ level: 50, time: t.tick().epoch, pid: 8215, hostname: 'orders-mcp-3', err: { type: 'Error', message: `getaddrinfo ENOTFOUND ${s('internal-hostname', 'pg-primary.orders.internal')}`, stack: `Error: connect ECONNREFUSED\n    at Client.connect (/home/${s('home-path-username', 'deploy')}/orders-mcp/node_modules/pg/lib/client.js:132:14)`, config: { connectionString: `postgres://orders_app:${s('dsn-password-sql', 'Tr1cky-But-Weak')}@${s('internal-hostname', 'pg-primary.orders.internal')}:5432/orders` } }, msg: k('database unavailable') }),
-    base({ mcpSessionId: s('session-id-json', sid), rpcId: 4, rpcMethod: 'resources/read', uri: 'orders://customers/' + p.customer(), contents: [{ uri: 'orders://customers/x', mimeType: 'text/plain', text: s('resource-contents', `Account notes: ${p.note()}`) }], msg: 'resources/read' }),
-    base({ mcpSessionId: s('session-id-json', sid), rpcId: 5, rpcMethod: 'prompts/get', params: { name: 'draft_apology', arguments: { customer_name: s('prompt-arguments', p.company()), incident: s('prompt-arguments', p.note()) } }, msg: 'prompts/get' }),
+    base({
+      reqId: s('x-request-id', r.hex(32)),
+      req: {
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          host: s('internal-hostname', 'orders-mcp.prod.internal'),
+          authorization: `Bearer ${s('bearer-token', f.bearerOpaque())}`,
+          'mcp-session-id': s('session-id-header', sid),
+          cookie: `mcp_sid=${s('cookie', r.b64url(36))}`,
+          'x-api-key': s('api-key-header', 'om_live_' + r.alnum(32)),
+          'user-agent': 'node',
+        },
+        remoteAddress: s('private-ipv4', n.ip10()),
+      },
+      msg: 'incoming request',
+    }),
+    base({
+      mcpSessionId: s('session-id-json', sid),
+      rpcId: 2,
+      rpcMethod: k('tools/call'),
+      tool: 'create_customer',
+      params: {
+        name: 'create_customer',
+        arguments: {
+          full_name: s('person-name', name),
+          email: s('email', p.email(name)),
+          phone: s('phone-national', p.national()),
+          address: s('postal-address', p.address()),
+          segment: s('tool-args-json', 'enterprise-tier-3-renewal-q3'),
+        },
+      },
+      msg: 'tools/call arguments',
+    }),
+    base({
+      mcpSessionId: s('session-id-json', sid),
+      rpcId: 2,
+      result: {
+        content: [{ type: 'text', text: s('tool-result-text', `Customer ${p.customer()} created, credit limit ${p.amount()} EUR approved by finance`) }],
+        structuredContent: {
+          customerId: s('tool-structured-content', p.customer()),
+          creditLimit: s('tool-structured-content', p.amount()),
+          accountManager: s('person-name', p.name()),
+        },
+        isError: false,
+      },
+      msg: 'tools/call result',
+    }),
+    base({
+      mcpSessionId: s('session-id-json', sid),
+      rpcId: 3,
+      tool: 'charge_card',
+      params: { arguments: { card_number: s('credit-card', p.card()), holder: s('person-name', p.name()), amount: s('tool-args-json', p.amount()) } },
+      msg: 'tools/call arguments',
+    }),
+    JSON.stringify({
+      level: 50,
+      time: t.tick().epoch,
+      pid: 8215,
+      hostname: 'orders-mcp-3',
+      err: {
+        type: 'Error',
+        message: `getaddrinfo ENOTFOUND ${s('internal-hostname', 'pg-primary.orders.internal')}`,
+        stack: `Error: connect ECONNREFUSED\n    at Client.connect (/home/${s('home-path-username', 'deploy')}/orders-mcp/node_modules/pg/lib/client.js:132:14)`,
+        config: { connectionString: `postgres://orders_app:${s('dsn-password-sql', 'Tr1cky-But-Weak')}@${s('internal-hostname', 'pg-primary.orders.internal')}:5432/orders` },
+      },
+      msg: k('database unavailable'),
+    }),
+    base({
+      mcpSessionId: s('session-id-json', sid),
+      rpcId: 4,
+      rpcMethod: 'resources/read',
+      uri: 'orders://customers/' + p.customer(),
+      contents: [{ uri: 'orders://customers/x', mimeType: 'text/plain', text: s('resource-contents', `Account notes: ${p.note()}`) }],
+      msg: 'resources/read',
+    }),
+    base({
+      mcpSessionId: s('session-id-json', sid),
+      rpcId: 5,
+      rpcMethod: 'prompts/get',
+      params: { name: 'draft_apology', arguments: { customer_name: s('prompt-arguments', p.company()), incident: s('prompt-arguments', p.note()) } },
+      msg: 'prompts/get',
+    }),
     base({ level: 40, msg: `Session not found: ${s('session-id-text', r.uuid())}`, statusCode: k('404') }),
-    base({ msg: 'outbound webhook', url: `https://hooks.slack.com/services/${(() => { const h = f.slackHook(); return `${h.team}/${h.bot}/${s('slack-webhook', h.secret)}`; })()}`, status: 200 }),
+    base({
+      msg: 'outbound webhook',
+      url: `https://hooks.slack.com/services/${(() => {
+        const h = f.slackHook();
+        return `${h.team}/${h.bot}/${s('slack-webhook', h.secret)}`;
+      })()}`,
+      status: 200,
+    }),
     base({ msg: 'stripe client ready', stripeKey: s('stripe-key', f.stripe('rk_live')), webhookSecret: s('stripe-webhook-secret', f.whsec()) }),
-    base({ msg: 'user login', user: { username: s('account-name', 'akowalczyk'), email: s('email', p.email()), ssn: s('ssn', p.ssn()), password: s('password-json', 'Kowalczyk1987') } }),
+    base({
+      msg: 'user login',
+      user: { username: s('account-name', 'akowalczyk'), email: s('email', p.email()), ssn: s('ssn', p.ssn()), password: s('password-json', 'Kowalczyk1987') },
+    }),
   ];
   c.file('server.jsonl', 'pino JSON-lines server log (Node MCP server)', L);
 }
@@ -365,7 +659,20 @@ function har({ c, r, f, p, n }: B) {
   const { s, k } = c;
   const sid = r.uuid();
   const name = p.name();
-  const rpc = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'update_shipping', arguments: { recipient: s('person-name', name), street: s('postal-address', p.address()), phone: s('phone-e164', p.e164()), instructions: s('escaped-json-payload', p.note()) } } });
+  const rpc = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: {
+      name: 'update_shipping',
+      arguments: {
+        recipient: s('person-name', name),
+        street: s('postal-address', p.address()),
+        phone: s('phone-e164', p.e164()),
+        instructions: s('escaped-json-payload', p.note()),
+      },
+    },
+  });
   const sse = `event: message\ndata: ${JSON.stringify({ result: { content: [{ type: 'text', text: s('escaped-json-payload', `Shipment for ${p.company()} rerouted to depot 7`) }], isError: false }, jsonrpc: '2.0', id: 7 })}\n\n`;
   const entry = {
     startedDateTime: k('2026-03-14T09:25:41.118Z'),
@@ -408,9 +715,17 @@ function har({ c, r, f, p, n }: B) {
       method: 'POST',
       url: 'https://auth.orders.example.com/oauth2/token',
       headers: [{ name: 'content-type', value: 'application/x-www-form-urlencoded' }],
-      postData: { mimeType: 'application/x-www-form-urlencoded', text: `grant_type=client_credentials&client_id=orders-agent&client_secret=${s('oauth-client-secret', r.alnum(48))}&scope=mcp` },
+      postData: {
+        mimeType: 'application/x-www-form-urlencoded',
+        text: `grant_type=client_credentials&client_id=orders-agent&client_secret=${s('oauth-client-secret', r.alnum(48))}&scope=mcp`,
+      },
     },
-    response: { status: 200, statusText: 'OK', headers: [], content: { mimeType: 'application/json', text: JSON.stringify({ access_token: s('oauth-access-token', r.b64url(64)), token_type: 'Bearer', expires_in: 300 }) } },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      headers: [],
+      content: { mimeType: 'application/json', text: JSON.stringify({ access_token: s('oauth-access-token', r.b64url(64)), token_type: 'Bearer', expires_in: 300 }) },
+    },
   };
   const harDoc = { log: { version: '1.2', creator: { name: 'WebInspector', version: k('537.36') }, pages: [], entries: [entry, entry2] } };
   c.file('session.har', 'HAR export (pretty-printed JSON)', JSON.stringify(harDoc, null, 2));
@@ -506,7 +821,10 @@ function envDump({ c, r, f, p }: B) {
     `PWD=/home/${s('home-path-username', user)}/src/orders-mcp`,
     `REDIS_URL=rediss://default:${s('dsn-password-other', r.alnum(32))}@${s('k8s-service-hostname', 'redis-master.cache.svc')}:6380/0`,
     `GCP_PRIVATE_KEY_ID=${s('private-key-id', r.hex(40))}`,
-    `SLACK_WEBHOOK_URL=https://hooks.slack.com/services/${(() => { const h = f.slackHook(); return `${h.team}/${h.bot}/${s('slack-webhook', h.secret)}`; })()}`,
+    `SLACK_WEBHOOK_URL=https://hooks.slack.com/services/${(() => {
+      const h = f.slackHook();
+      return `${h.team}/${h.bot}/${s('slack-webhook', h.secret)}`;
+    })()}`,
     `STRIPE_WEBHOOK_SECRET=${s('stripe-webhook-secret', f.whsec())}`,
     `AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey=${s('azure-storage-key', f.azureAccountKey())};EndpointSuffix=core.windows.net`,
     `SENDGRID_API_KEY=${s('sendgrid-key', f.sendgrid())}`,
@@ -531,7 +849,14 @@ function envDump({ c, r, f, p }: B) {
     `export SUPPORT_PHONE="${s('phone-national', p.national())}"`,
     ``,
     `$ docker inspect orders-mcp --format '{{json .Config.Env}}'`,
-    JSON.stringify([`PATH=/usr/local/bin:/usr/bin`, `HF_TOKEN=${s('huggingface-token', f.hf())}`, `ANTHROPIC_API_KEY=${s('anthropic-key', f.anthropicAdmin())}`, `DB_PASSWORD=${s('password-kv', 'dbpass123')}`, `AWS_SESSION_TOKEN=${s('aws-session-token', f.awsSession())}`, `NODE_VERSION=${k('20.20.2')}`]),
+    JSON.stringify([
+      `PATH=/usr/local/bin:/usr/bin`,
+      `HF_TOKEN=${s('huggingface-token', f.hf())}`,
+      `ANTHROPIC_API_KEY=${s('anthropic-key', f.anthropicAdmin())}`,
+      `DB_PASSWORD=${s('password-kv', 'dbpass123')}`,
+      `AWS_SESSION_TOKEN=${s('aws-session-token', f.awsSession())}`,
+      `NODE_VERSION=${k('20.20.2')}`,
+    ]),
   ];
   c.file('env-dump.txt', 'printenv, a .env file and docker inspect Env (support bundle)', L);
 }
@@ -649,19 +974,34 @@ function fastmcp({ c, r, p, n }: B) {
     `INFO:     ${s('private-ipv4', n.ip10())}:51822 - "GET /sse HTTP/1.1" 200 OK`,
     `INFO:     ${s('private-ipv4', n.ip10())}:51822 - "POST /messages/?session_id=${s('session-id-query', sid)} HTTP/1.1" ${k('202 Accepted')}`,
     rp(`INFO     Processing request of type ${k('CallToolRequest')}`, 'server.py:623'),
-    rp(`DEBUG    tool call create_shipment args={'recipient': '${s('person-name-non-latin', p.nonLatin())}', 'address': '${s('postal-address', p.address())}', 'phone': '${s('phone-national', p.national())}'}`, 'tools.py:88'),
+    rp(
+      `DEBUG    tool call create_shipment args={'recipient': '${s('person-name-non-latin', p.nonLatin())}', 'address': '${s('postal-address', p.address())}', 'phone': '${s('phone-national', p.national())}'}`,
+      'tools.py:88',
+    ),
     rp(`DEBUG    tool call translate_note args={'text': '${s('tool-args-non-english', 'お客様は午前中の配達を希望しています')}', 'target': 'en'}`, 'tools.py:88'),
     rp(`DEBUG    tool call create_ticket arguments={'summary': '${s('tool-args-non-english', 'Клиент жалуется на повреждённую упаковку')}', 'priority': 'high'}`, 'tools.py:88'),
     rp(`INFO     elicitation/create message='${s('sampling-elicitation', `Confirm shipping ${p.product()} to the new address?`)}'`, 'elicit.py:41'),
     rp(`INFO     elicitation result action='accept' content={'confirm': True, 'contact_email': '${s('email', p.email())}'}`, 'elicit.py:57'),
-    rp(`DEBUG    sampling/createMessage messages=[SamplingMessage(role='user', content=TextContent(type='text', text='${s('sampling-elicitation', `Summarise the dispute with ${p.company()} about ${p.note()}`)}'))]`, 'sampling.py:30'),
-    rp(`WARNING  structured output: {'shipment_id': 'SHP-${r.digits(6)}', 'declared_value': '${s('tool-structured-content', p.amount() + ' EUR')}', 'consignee': '${s('person-name', p.name())}'}`, 'tools.py:131'),
+    rp(
+      `DEBUG    sampling/createMessage messages=[SamplingMessage(role='user', content=TextContent(type='text', text='${s('sampling-elicitation', `Summarise the dispute with ${p.company()} about ${p.note()}`)}'))]`,
+      'sampling.py:30',
+    ),
+    rp(
+      `WARNING  structured output: {'shipment_id': 'SHP-${r.digits(6)}', 'declared_value': '${s('tool-structured-content', p.amount() + ' EUR')}', 'consignee': '${s('person-name', p.name())}'}`,
+      'tools.py:131',
+    ),
     `INFO:     ${s('private-ipv4', n.ip10())}:51822 - "POST /messages/?session_id=${s('session-id-query', sid)} HTTP/1.1" ${k('404 Not Found')}`,
     rp(`WARNING  Could not find session for ID: ${s('session-id-text', sid.replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'))}`, 'sse.py:219'),
-    rp(`DEBUG    resources/read uri='notes://customer/${r.digits(4)}' -> TextResourceContents(text='${s('resource-contents', `Customer prefers invoices in Portuguese; disputes every late fee`)}')`, 'resources.py:54'),
+    rp(
+      `DEBUG    resources/read uri='notes://customer/${r.digits(4)}' -> TextResourceContents(text='${s('resource-contents', `Customer prefers invoices in Portuguese; disputes every late fee`)}')`,
+      'resources.py:54',
+    ),
     rp(`ERROR    Error in message router`, 'session.py:402'),
     `                             ${k('anyio.ClosedResourceError')}`,
-    rp(`INFO     tool call lookup_customer kwargs: customer_id=${s('kv-customer', p.customer())}, name='${s('person-name-non-latin', p.nonLatin())}', iban='${s('iban', p.iban('NL'))}'`, 'tools.py:88'),
+    rp(
+      `INFO     tool call lookup_customer kwargs: customer_id=${s('kv-customer', p.customer())}, name='${s('person-name-non-latin', p.nonLatin())}', iban='${s('iban', p.iban('NL'))}'`,
+      'tools.py:88',
+    ),
   ];
   c.file('fastmcp-server.log', 'FastMCP (Python) server, rich console + uvicorn access lines', L);
 }
@@ -670,15 +1010,56 @@ function fastmcp({ c, r, p, n }: B) {
 function otel({ c, r, f, p, n }: B) {
   const { s, k } = c;
   const span = (name: string, attrs: Record<string, unknown>) =>
-    JSON.stringify({ traceId: r.hex(32), spanId: r.hex(16), name, kind: 'SPAN_KIND_SERVER', startTimeUnixNano: String(1773480000000000000n + BigInt(r.int(0, 9e8))), attributes: attrs, status: { code: 'STATUS_CODE_UNSET' } });
+    JSON.stringify({
+      traceId: r.hex(32),
+      spanId: r.hex(16),
+      name,
+      kind: 'SPAN_KIND_SERVER',
+      startTimeUnixNano: String(1773480000000000000n + BigInt(r.int(0, 9e8))),
+      attributes: attrs,
+      status: { code: 'STATUS_CODE_UNSET' },
+    });
   const sid = r.uuid();
   const L = [
-    span(k('POST /mcp'), { 'http.request.method': 'POST', 'url.full': `https://${s('internal-hostname', 'mcp.orders.internal')}/mcp`, 'http.request.header.authorization': [`Bearer ${s('bearer-token', f.bearerOpaque())}`], 'http.request.header.mcp-session-id': [s('session-id-header', sid)], 'client.address': s('private-ipv4', n.ip10()), 'server.address': s('k8s-service-hostname', 'orders-mcp.tools.svc.cluster.local'), 'http.response.status_code': 200 }),
-    span('tools/call create_invoice', { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': k('create_invoice'), 'gen_ai.tool.call.arguments': JSON.stringify({ customer: s('escaped-json-payload', p.company()), lines: [{ sku: p.sku(), qty: 4 }], billing_email: s('email', p.email()) }), 'mcp.session.id': s('session-id-json', sid), 'user.email': s('email', p.email()) }),
-    span('GET /v1/models', { 'url.full': `https://generativelanguage.googleapis.com/v1beta/models?key=${s('google-api-key', f.googleKey())}`, 'http.response.status_code': k('403'), 'error.type': k('PERMISSION_DENIED') }),
-    span('POST /token', { 'url.full': 'https://oauth2.googleapis.com/token', 'http.request.body': `grant_type=refresh_token&refresh_token=${s('google-oauth-token', f.googleRefresh())}&client_id=1234-abc.apps.googleusercontent.com`, 'http.response.body': JSON.stringify({ access_token: s('google-oauth-token', f.ya29()), expires_in: 3599 }) }),
-    span('s3.GetObject', { 'aws.request_id': r.upperAlnum(16), 'rpc.service': 'S3', 'http.request.header.authorization': [`AWS4-HMAC-SHA256 Credential=${s('aws-access-key-id', f.asia())}/20260314/eu-west-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=${s('signed-url-signature', f.sigv4())}`], 'http.request.header.x-amz-security-token': [s('aws-session-token', f.awsSessionOld())] }),
-    span('tools/call get_weather', { 'gen_ai.tool.call.result': JSON.stringify({ content: [{ type: 'text', text: 'Sunny, 18°C' }] }), 'net.peer.mac': s('mac-address', n.mac()), 'client.address': s('ipv6-address', n.v6()) }),
+    span(k('POST /mcp'), {
+      'http.request.method': 'POST',
+      'url.full': `https://${s('internal-hostname', 'mcp.orders.internal')}/mcp`,
+      'http.request.header.authorization': [`Bearer ${s('bearer-token', f.bearerOpaque())}`],
+      'http.request.header.mcp-session-id': [s('session-id-header', sid)],
+      'client.address': s('private-ipv4', n.ip10()),
+      'server.address': s('k8s-service-hostname', 'orders-mcp.tools.svc.cluster.local'),
+      'http.response.status_code': 200,
+    }),
+    span('tools/call create_invoice', {
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': k('create_invoice'),
+      'gen_ai.tool.call.arguments': JSON.stringify({ customer: s('escaped-json-payload', p.company()), lines: [{ sku: p.sku(), qty: 4 }], billing_email: s('email', p.email()) }),
+      'mcp.session.id': s('session-id-json', sid),
+      'user.email': s('email', p.email()),
+    }),
+    span('GET /v1/models', {
+      'url.full': `https://generativelanguage.googleapis.com/v1beta/models?key=${s('google-api-key', f.googleKey())}`,
+      'http.response.status_code': k('403'),
+      'error.type': k('PERMISSION_DENIED'),
+    }),
+    span('POST /token', {
+      'url.full': 'https://oauth2.googleapis.com/token',
+      'http.request.body': `grant_type=refresh_token&refresh_token=${s('google-oauth-token', f.googleRefresh())}&client_id=1234-abc.apps.googleusercontent.com`,
+      'http.response.body': JSON.stringify({ access_token: s('google-oauth-token', f.ya29()), expires_in: 3599 }),
+    }),
+    span('s3.GetObject', {
+      'aws.request_id': r.upperAlnum(16),
+      'rpc.service': 'S3',
+      'http.request.header.authorization': [
+        `AWS4-HMAC-SHA256 Credential=${s('aws-access-key-id', f.asia())}/20260314/eu-west-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=${s('signed-url-signature', f.sigv4())}`,
+      ],
+      'http.request.header.x-amz-security-token': [s('aws-session-token', f.awsSessionOld())],
+    }),
+    span('tools/call get_weather', {
+      'gen_ai.tool.call.result': JSON.stringify({ content: [{ type: 'text', text: 'Sunny, 18°C' }] }),
+      'net.peer.mac': s('mac-address', n.mac()),
+      'client.address': s('ipv6-address', n.v6()),
+    }),
   ];
   c.file('otel-spans.jsonl', 'OpenTelemetry spans exported as JSON lines', L);
 }
@@ -689,13 +1070,25 @@ function gatewayLogfmt({ c, r, f, p, n }: B) {
   const t = new Clock(r, Date.UTC(2026, 2, 14, 9, 45, 0, 117));
   const L: string[] = [];
   const ln = (fields: string) => L.push(`${t.tick(50, 2000).iso()}     info    request gateway=tools/agentgateway ${fields}`);
-  ln(`src.addr=${s('private-ipv4', n.ip10() + ':51873')} http.method=${k('POST')} http.host=${s('internal-hostname', 'mcp.orders.internal')} http.path=/mcp http.status=200 protocol=mcp mcp.method=tools/call mcp.tool=create_order sku=${s('kv-sku', p.sku())} order=${s('kv-order', p.order())} customer=${s('kv-customer', p.customer())} amount=${s('kv-amount', p.amount())} duration=31ms`);
-  ln(`src.addr=${s('private-ipv4', n.ip10() + ':51874')} http.method=POST http.path=/mcp http.status=${k('500')} mcp.method=tools/call mcp.tool=refund order_id=${s('kv-order', p.order())} total=${s('kv-amount', p.amount())} account=${s('account-name', 'acme-eu-billing')} error="${k('upstream connect error or disconnect/reset before headers')}"`);
-  ln(`src.addr=${s('ipv6-address', n.v6())} http.method=POST http.path=/mcp mcp.session=${s('session-id-header', r.uuid())} user=${s('email', p.email())} phone=${s('phone-e164', p.e164())} http.status=200`);
-  ln(`src.addr=${s('private-ipv4', n.ip192() + ':40022')} http.method=GET http.path=/mcp http.status=400 mcp.session=${s('session-id-other-format', r.ulid())} reason="${k('missing session ID')}"`);
-  ln(`src.addr=${s('private-ipv4', n.ip10() + ':51880')} backend=${s('upstream-name', 'mcp-billing-legacy')} backend.addr=${s('private-ipv4', n.ip10() + ':9000')} http.status=502 customer_id=${s('kv-customer', p.customer())} sku=${s('kv-sku', p.sku())}`);
+  ln(
+    `src.addr=${s('private-ipv4', n.ip10() + ':51873')} http.method=${k('POST')} http.host=${s('internal-hostname', 'mcp.orders.internal')} http.path=/mcp http.status=200 protocol=mcp mcp.method=tools/call mcp.tool=create_order sku=${s('kv-sku', p.sku())} order=${s('kv-order', p.order())} customer=${s('kv-customer', p.customer())} amount=${s('kv-amount', p.amount())} duration=31ms`,
+  );
+  ln(
+    `src.addr=${s('private-ipv4', n.ip10() + ':51874')} http.method=POST http.path=/mcp http.status=${k('500')} mcp.method=tools/call mcp.tool=refund order_id=${s('kv-order', p.order())} total=${s('kv-amount', p.amount())} account=${s('account-name', 'acme-eu-billing')} error="${k('upstream connect error or disconnect/reset before headers')}"`,
+  );
+  ln(
+    `src.addr=${s('ipv6-address', n.v6())} http.method=POST http.path=/mcp mcp.session=${s('session-id-header', r.uuid())} user=${s('email', p.email())} phone=${s('phone-e164', p.e164())} http.status=200`,
+  );
+  ln(
+    `src.addr=${s('private-ipv4', n.ip192() + ':40022')} http.method=GET http.path=/mcp http.status=400 mcp.session=${s('session-id-other-format', r.ulid())} reason="${k('missing session ID')}"`,
+  );
+  ln(
+    `src.addr=${s('private-ipv4', n.ip10() + ':51880')} backend=${s('upstream-name', 'mcp-billing-legacy')} backend.addr=${s('private-ipv4', n.ip10() + ':9000')} http.status=502 customer_id=${s('kv-customer', p.customer())} sku=${s('kv-sku', p.sku())}`,
+  );
   ln(`src.addr=${s('private-ipv4', n.ip10() + ':51881')} http.path=/mcp jwt.sub=${s('email', p.email())} jwt.raw=${s('jwt', f.accessJwt())} http.status=${k('403')}`);
-  ln(`src.addr=${s('private-ipv4', n.ip10() + ':51882')} http.path=/mcp db="host=${s('internal-hostname', 'crm-db.acme.corp')} port=5432 user=crm pwd=${s('password-kv', 'crm2024')} dbname=crm" http.status=500`);
+  ln(
+    `src.addr=${s('private-ipv4', n.ip10() + ':51882')} http.path=/mcp db="host=${s('internal-hostname', 'crm-db.acme.corp')} port=5432 user=crm pwd=${s('password-kv', 'crm2024')} dbname=crm" http.status=500`,
+  );
   ln(`src.addr=${s('private-ipv4', n.ip10() + ':51883')} http.path=/mcp x-tenant-ticket=${s('unknown-vendor-token', r.hex(48))} http.status=200`);
   c.file('gateway-logfmt.log', 'agentgateway-style logfmt (k=v) gateway log', L);
 }
@@ -743,13 +1136,33 @@ function javaClient({ c, r, f, p, n }: B) {
   const j = (lvl: string, thr: string, logger: string, msg: string) => `${t.tick().java()} ${lvl.padStart(5)} 1 --- [${thr.padStart(15)}] ${logger.padEnd(40)} : ${msg}`;
   const email = p.email();
   const L = [
-    j('INFO', 'main', 'c.a.orders.OrdersAgentApplication', `Starting OrdersAgentApplication v2.0.3 using ${k('Java 21.0.4')} with PID 1 (/app/orders-agent.jar started by ${s('account-name', 'svc_orders')} in /app)`),
+    j(
+      'INFO',
+      'main',
+      'c.a.orders.OrdersAgentApplication',
+      `Starting OrdersAgentApplication v2.0.3 using ${k('Java 21.0.4')} with PID 1 (/app/orders-agent.jar started by ${s('account-name', 'svc_orders')} in /app)`,
+    ),
     j('INFO', 'main', 'o.s.ai.mcp.client.McpClientAutoConfig', `MCP client 'orders' -> https://${s('internal-hostname', 'mcp.orders.internal')}/mcp (spring-ai ${k('1.1.0')})`),
-    j('DEBUG', 'main', 'c.zaxxer.hikari.HikariConfig', `jdbcUrl.........................jdbc:postgresql://${s('internal-hostname', 'pg.finance.internal')}:5432/orders?user=orders&password=${s('dsn-password-sql', 'Pa55word')}&sslmode=require`),
+    j(
+      'DEBUG',
+      'main',
+      'c.zaxxer.hikari.HikariConfig',
+      `jdbcUrl.........................jdbc:postgresql://${s('internal-hostname', 'pg.finance.internal')}:5432/orders?user=orders&password=${s('dsn-password-sql', 'Pa55word')}&sslmode=require`,
+    ),
     j('DEBUG', 'main', 'c.zaxxer.hikari.HikariConfig', `password........................${s('password-kv', 'hikariSecret9')}`),
-    j('DEBUG', 'main', 's.a.a.c.AwsCredentialsProviderChain', `Loaded credentials: AwsSessionCredentials(accessKeyId=${s('aws-access-key-id', f.asia())}, secretAccessKey=${s('aws-secret-access-key', f.awsSecret())}, sessionToken=${s('aws-session-token', f.awsSession())})`),
+    j(
+      'DEBUG',
+      'main',
+      's.a.a.c.AwsCredentialsProviderChain',
+      `Loaded credentials: AwsSessionCredentials(accessKeyId=${s('aws-access-key-id', f.asia())}, secretAccessKey=${s('aws-secret-access-key', f.awsSecret())}, sessionToken=${s('aws-session-token', f.awsSession())})`,
+    ),
     j('INFO', 'mcp-http-1', 'i.m.client.transport.HttpClientSse', `SSE connected, endpoint /mcp/message?sessionId=${s('session-id-query', r.uuid())}`),
-    j('DEBUG', 'mcp-http-1', 'i.m.spec.McpSchema', `tools/call {name=find_invoices, arguments={customer=${s('tool-args-free-text', p.company())}, contactEmail=${s('email', email)}, from=2026-01-01}}`),
+    j(
+      'DEBUG',
+      'mcp-http-1',
+      'i.m.spec.McpSchema',
+      `tools/call {name=find_invoices, arguments={customer=${s('tool-args-free-text', p.company())}, contactEmail=${s('email', email)}, from=2026-01-01}}`,
+    ),
     j('WARN', 'mcp-http-1', 'i.m.client.McpAsyncClient', `${k('Request timed out')} after 20s; MDC{user=${s('email', email)}, tenant=${s('kv-customer', p.customer())}}`),
     j('ERROR', 'mcp-http-2', 'i.m.client.transport.HttpClientSse', `Error sending message`),
     `${k('java.util.concurrent.CompletionException')}: java.net.ConnectException: Connection refused: ${s('internal-hostname', 'mcp.orders.internal')}/${s('private-ipv4', n.ip10())}:443`,
@@ -758,13 +1171,48 @@ function javaClient({ c, r, f, p, n }: B) {
     `Caused by: ${k('java.net.ConnectException')}: Connection refused`,
     `\tat java.base/sun.nio.ch.Net.pollConnect(Native Method)`,
     `\t... 12 common frames omitted`,
-    j('DEBUG', 'mcp-http-2', 'o.s.web.client.RestTemplate', `HTTP POST https://${s('internal-hostname', 'mcp.orders.internal')}/mcp, headers=[Authorization:"Basic ${s('basic-auth', b64('orders-agent:' + r.alnum(16)))}", Content-Type:"application/json", Mcp-Session-Id:"${s('session-id-header', r.uuid())}"]`),
-    j('INFO', 'scheduling-1', 'c.a.orders.PayoutJob', `payout prepared iban=${s('iban', group4(p.iban('GB')))} holder=${s('person-name', p.name())} amount=${s('kv-amount', p.amount())}`),
-    j('INFO', 'scheduling-1', 'c.a.orders.Storage', `Azure blob: DefaultEndpointsProtocol=https;AccountName=acmeorders;AccountKey=${s('azure-storage-key', f.azureAccountKey())};EndpointSuffix=core.windows.net`),
-    j('INFO', 'scheduling-1', 'c.a.orders.Storage', `SAS url https://acmeorders.blob.core.windows.net/exports/march.csv?sv=2025-01-05&se=2026-03-15T00%3A00%3A00Z&sr=b&sp=r&sig=${s('azure-storage-key', encodeURIComponent(r.b64(43) + '='))}`),
-    j('DEBUG', 'main', 'c.g.auth.oauth2.ServiceAccountCreds', `loaded key private_key_id=${s('private-key-id', r.hex(40))} for orders-export@acme-orders-prod.iam.gserviceaccount.com`),
-    j('INFO', 'main', 'c.a.orders.Auth', `Entra app: clientId=${r.uuid()}, clientSecret=${s('azure-client-secret', f.azureClientSecret())}, authority=https://login.microsoftonline.com/${s('cloud-account-id', r.uuid())}`),
-    j('DEBUG', 'main', 'c.a.orders.Db', `MongoClientSettings{connectionString=mongodb://orders:${s('dsn-password-other', 'mongo-pass-1')}@${s('internal-hostname', 'mongo-0.db.internal')}:27017/orders}`),
+    j(
+      'DEBUG',
+      'mcp-http-2',
+      'o.s.web.client.RestTemplate',
+      `HTTP POST https://${s('internal-hostname', 'mcp.orders.internal')}/mcp, headers=[Authorization:"Basic ${s('basic-auth', b64('orders-agent:' + r.alnum(16)))}", Content-Type:"application/json", Mcp-Session-Id:"${s('session-id-header', r.uuid())}"]`,
+    ),
+    j(
+      'INFO',
+      'scheduling-1',
+      'c.a.orders.PayoutJob',
+      `payout prepared iban=${s('iban', group4(p.iban('GB')))} holder=${s('person-name', p.name())} amount=${s('kv-amount', p.amount())}`,
+    ),
+    j(
+      'INFO',
+      'scheduling-1',
+      'c.a.orders.Storage',
+      `Azure blob: DefaultEndpointsProtocol=https;AccountName=acmeorders;AccountKey=${s('azure-storage-key', f.azureAccountKey())};EndpointSuffix=core.windows.net`,
+    ),
+    j(
+      'INFO',
+      'scheduling-1',
+      'c.a.orders.Storage',
+      `SAS url https://acmeorders.blob.core.windows.net/exports/march.csv?sv=2025-01-05&se=2026-03-15T00%3A00%3A00Z&sr=b&sp=r&sig=${s('azure-storage-key', encodeURIComponent(r.b64(43) + '='))}`,
+    ),
+    j(
+      'DEBUG',
+      'main',
+      'c.g.auth.oauth2.ServiceAccountCreds',
+      `loaded key private_key_id=${s('private-key-id', r.hex(40))} for orders-export@acme-orders-prod.iam.gserviceaccount.com`,
+    ),
+    j(
+      'INFO',
+      'main',
+      'c.a.orders.Auth',
+      `Entra app: clientId=${r.uuid()}, clientSecret=${s('azure-client-secret', f.azureClientSecret())}, authority=https://login.microsoftonline.com/${s('cloud-account-id', r.uuid())}`,
+    ),
+    j(
+      'DEBUG',
+      'main',
+      'c.a.orders.Db',
+      `MongoClientSettings{connectionString=mongodb://orders:${s('dsn-password-other', 'mongo-pass-1')}@${s('internal-hostname', 'mongo-0.db.internal')}:27017/orders}`,
+    ),
   ];
   c.file('java-client.log', 'Spring Boot / Spring AI MCP client with Java stack traces', L);
 }
@@ -775,12 +1223,52 @@ function sseStream({ c, r, p }: B) {
   const ev = (id: number, obj: unknown) => [`event: message`, `id: ${r.hex(8)}_${id}`, `data: ${JSON.stringify(obj)}`, ``];
   const L = [
     `: stream opened ${k('2026-03-14T09:55:00Z')}`,
-    ...ev(1, { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: s('sse-data-payload', `Order ${p.order()} for ${p.company()} shipped, tracking 1Z${r.upperAlnum(16)}`) }], isError: false } }),
-    ...ev(2, { jsonrpc: '2.0', id: 2, result: { contents: [{ uri: 'crm://accounts/42', mimeType: 'text/markdown', text: s('resource-contents', `${p.company()}: renewal value ${p.amount()} EUR, champion left the company`) }] } }),
-    ...ev(3, { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'ok' }], structuredContent: { patient: s('person-name', p.name()), dob: s('tool-structured-content', '1984-07-19'), insurer_ref: s('tool-structured-content', 'INS-' + r.digits(9)) } } }),
-    ...ev(4, { jsonrpc: '2.0', method: 'elicitation/create', id: 9, params: { message: s('sampling-elicitation', `Please confirm the refund of ${p.amount()} EUR to card ending ${r.digits(4)}`), requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } } }),
-    ...ev(5, { jsonrpc: '2.0', method: 'sampling/createMessage', id: 10, params: { messages: [{ role: 'user', content: { type: 'text', text: s('sampling-elicitation', `Draft a reply to ${p.email()} about their late order`) } }], maxTokens: 400 } }),
-    ...ev(6, { jsonrpc: '2.0', id: 4, result: { messages: [{ role: 'user', content: { type: 'text', text: s('prompt-arguments', `Write an apology to ${p.company()} regarding ${p.note()}`) } }] } }),
+    ...ev(1, {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: s('sse-data-payload', `Order ${p.order()} for ${p.company()} shipped, tracking 1Z${r.upperAlnum(16)}`) }], isError: false },
+    }),
+    ...ev(2, {
+      jsonrpc: '2.0',
+      id: 2,
+      result: {
+        contents: [
+          { uri: 'crm://accounts/42', mimeType: 'text/markdown', text: s('resource-contents', `${p.company()}: renewal value ${p.amount()} EUR, champion left the company`) },
+        ],
+      },
+    }),
+    ...ev(3, {
+      jsonrpc: '2.0',
+      id: 3,
+      result: {
+        content: [{ type: 'text', text: 'ok' }],
+        structuredContent: {
+          patient: s('person-name', p.name()),
+          dob: s('tool-structured-content', '1984-07-19'),
+          insurer_ref: s('tool-structured-content', 'INS-' + r.digits(9)),
+        },
+      },
+    }),
+    ...ev(4, {
+      jsonrpc: '2.0',
+      method: 'elicitation/create',
+      id: 9,
+      params: {
+        message: s('sampling-elicitation', `Please confirm the refund of ${p.amount()} EUR to card ending ${r.digits(4)}`),
+        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+      },
+    }),
+    ...ev(5, {
+      jsonrpc: '2.0',
+      method: 'sampling/createMessage',
+      id: 10,
+      params: { messages: [{ role: 'user', content: { type: 'text', text: s('sampling-elicitation', `Draft a reply to ${p.email()} about their late order`) } }], maxTokens: 400 },
+    }),
+    ...ev(6, {
+      jsonrpc: '2.0',
+      id: 4,
+      result: { messages: [{ role: 'user', content: { type: 'text', text: s('prompt-arguments', `Write an apology to ${p.company()} regarding ${p.note()}`) } }] },
+    }),
     ...ev(7, { jsonrpc: '2.0', id: 5, error: { code: -32602, message: k('Invalid params') } }).map((l) => l.replace('-32602', k('-32602'))),
     `data: ${JSON.stringify({ jsonrpc: '2.0', id: 6, result: { content: [{ type: 'text', text: s('sse-data-payload', `Card ${p.card()} declined for ${p.name()}`) }] } })}`,
     ``,
@@ -806,7 +1294,11 @@ function terminalWrapped({ c, r, f }: B) {
     for (const piece of pieces.slice(1)) L.push(s(kind, piece));
   };
   L.push(`${k('2026-03-14 10:01:02')} DEBUG oauth: token endpoint returned ${k('200')}`);
-  wrapPlant('2026-03-14 10:01:02 DEBUG oauth: id_token=', f.jwt({ iss: 'https://login.acme-idp.example/', sub: r.uuid(), aud: 'orders-agent', email: 'ops@example.com', exp: 1773483662 }), 'jwt-wrapped');
+  wrapPlant(
+    '2026-03-14 10:01:02 DEBUG oauth: id_token=',
+    f.jwt({ iss: 'https://login.acme-idp.example/', sub: r.uuid(), aud: 'orders-agent', email: 'ops@example.com', exp: 1773483662 }),
+    'jwt-wrapped',
+  );
   wrapPlant('2026-03-14 10:01:03 DEBUG http: > Authorization: Bearer ', f.accessJwt(), 'jwt-wrapped');
   L.push(`2026-03-14 10:01:03 ERROR http: < 401 Unauthorized: ${k('invalid_token')} (token expired)`);
   L.push(`2026-03-14 10:01:04 DEBUG tls: loaded client key from /etc/orders/client.key:`);
@@ -846,7 +1338,10 @@ function goClient({ c, r, f, p, n }: B) {
     `${t.tick(200, 900).ngx()} db config: &{Host:${s('internal-hostname', 'pg.grafana.internal')} Port:5432 User:grafana Password:${s('password-json', 'grafanaDB2025')} SSLMode:disable}`,
     `${t.tick(200, 900).ngx()} gitlab client: token=${s('gitlab-token', f.glpat())} url=https://${s('internal-hostname', 'gitlab.acme.intranet')}/api/v4`,
     `${t.tick(200, 900).ngx()} calling tool search_issues with arguments map[assignee:${s('tool-args-free-text', p.name())} project:${s('tool-args-free-text', 'payments-core-' + r.lower(4))}]`,
-    `${t.tick(200, 900).ngx()} slack notify: POST https://hooks.slack.com/services/${(() => { const h = f.slackHook(); return `${h.team}/${h.bot}/${s('slack-webhook', h.secret)}`; })()} -> ${k('200 OK')}`,
+    `${t.tick(200, 900).ngx()} slack notify: POST https://hooks.slack.com/services/${(() => {
+      const h = f.slackHook();
+      return `${h.team}/${h.bot}/${s('slack-webhook', h.secret)}`;
+    })()} -> ${k('200 OK')}`,
     `${t.tick(200, 900).ngx()} dial tcp ${s('private-ipv4', n.ip10())}:8080: connect: ${k('connection refused')}`,
     `${t.tick(200, 900).ngx()} GET /sse?sessionId=${s('session-id-query', r.uuid())}: ${k('context deadline exceeded')} (Client.Timeout exceeded while awaiting headers)`,
     `${t.tick(200, 900).ngx()} session ${s('session-id-masked', sid.slice(0, 6) + '...' + sid.slice(-4))} closed by server`,
@@ -866,9 +1361,14 @@ function haproxy({ c, r, f, n }: B) {
   for (let i = 0; i < 6; i++) {
     t.tick(10, 3000);
     const be = s('upstream-name', backends[i % 3]!);
-    const cap = i % 2 === 0 ? `{${s('internal-hostname', 'mcp.acme.internal')}|Bearer ${s('bearer-token', f.opaque(40))}|${s('session-id-header', r.uuid())}}` : `{${s('internal-hostname', 'mcp.acme.internal')}|-|-}`;
+    const cap =
+      i % 2 === 0
+        ? `{${s('internal-hostname', 'mcp.acme.internal')}|Bearer ${s('bearer-token', f.opaque(40))}|${s('session-id-header', r.uuid())}}`
+        : `{${s('internal-hostname', 'mcp.acme.internal')}|-|-}`;
     const status = i === 5 ? k('504') : '200';
-    L.push(`${i === 0 ? k(t.syslog()) : t.syslog()} ${s('internal-hostname', 'lb1.acme.internal')} haproxy[1234]: ${s('public-ipv4', n.pub())}:${r.int(30000, 65000)} [${t.haproxy()}] fe_mcp~ be_mcp/${be} 0/0/1/${r.int(2, 90)}/${r.int(3, 95)} ${status} ${r.int(100, 4000)} - - ---- 1/1/0/0/0 0/0 ${cap} "POST /mcp HTTP/1.1"`);
+    L.push(
+      `${i === 0 ? k(t.syslog()) : t.syslog()} ${s('internal-hostname', 'lb1.acme.internal')} haproxy[1234]: ${s('public-ipv4', n.pub())}:${r.int(30000, 65000)} [${t.haproxy()}] fe_mcp~ be_mcp/${be} 0/0/1/${r.int(2, 90)}/${r.int(3, 95)} ${status} ${r.int(100, 4000)} - - ---- 1/1/0/0/0 0/0 ${cap} "POST /mcp HTTP/1.1"`,
+    );
   }
   c.file('haproxy.log', 'HAProxy syslog (httplog with captured request headers)', L);
 }
@@ -953,16 +1453,43 @@ function librechat({ c, r, f, p }: B) {
   const t = new Clock(r, Date.UTC(2026, 2, 14, 10, 15, 19, 552));
   const uid = r.hex(24);
   const line = (o: Record<string, unknown>) => `${t.tick().epoch}\t${t.iso()}\t${JSON.stringify({ ...o, timestamp: t.iso() })}`;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: 'send_quote', arguments: { to: s('email', p.email()), company: s('escaped-json-payload', p.company()), total: s('escaped-json-payload', p.amount() + ' EUR') } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 12,
+    method: 'tools/call',
+    params: {
+      name: 'send_quote',
+      arguments: { to: s('email', p.email()), company: s('escaped-json-payload', p.company()), total: s('escaped-json-payload', p.amount() + ' EUR') },
+    },
+  });
   const L = [
     line({ level: 'debug', message: `[MCP][User: ${s('account-name', uid)}][crm-mcp] Removed connection entry.` }),
     line({ level: 'info', message: `[MCP][User: ${s('account-name', uid)}][crm-mcp] Sending request body: ${body}` }),
-    line({ code: 401, level: 'error', message: `[MCP][User: ${uid}][crm-mcp] Failed to establish connection Streamable HTTP error: Error POSTing to endpoint: {"error": "${k('invalid_token')}", "error_description": "The provided bearer token is invalid"}`, headers: { Authorization: `Bearer ${s('bearer-token', f.bearerOpaque())}`, 'X-Goog-Api-Key': s('google-api-key', f.googleKey()) } }),
-    line({ level: 'warn', message: `[MCP][User: ${uid}][crm-mcp] OAuth tokens stored`, tokens: { access_token: s('oauth-access-token', r.b64url(56)), refresh_token: s('oauth-refresh-token', r.b64url(56)), expires_at: 1773483000 } }),
-    line({ level: 'info', message: `[MCP][crm-mcp] tool result: {"content":[{"type":"text","text":"${s('escaped-json-payload', `Quote Q-${r.digits(5)} accepted by ${p.company()}`)}"}],"isError":false}` }),
-    line({ level: 'debug', message: `[MCP][crm-mcp] resources/read result`, contents: [{ uri: 'crm://deals/991', text: s('resource-contents', `Deal desk: ${p.company()} asks for 90-day payment terms`) }] }),
+    line({
+      code: 401,
+      level: 'error',
+      message: `[MCP][User: ${uid}][crm-mcp] Failed to establish connection Streamable HTTP error: Error POSTing to endpoint: {"error": "${k('invalid_token')}", "error_description": "The provided bearer token is invalid"}`,
+      headers: { Authorization: `Bearer ${s('bearer-token', f.bearerOpaque())}`, 'X-Goog-Api-Key': s('google-api-key', f.googleKey()) },
+    }),
+    line({
+      level: 'warn',
+      message: `[MCP][User: ${uid}][crm-mcp] OAuth tokens stored`,
+      tokens: { access_token: s('oauth-access-token', r.b64url(56)), refresh_token: s('oauth-refresh-token', r.b64url(56)), expires_at: 1773483000 },
+    }),
+    line({
+      level: 'info',
+      message: `[MCP][crm-mcp] tool result: {"content":[{"type":"text","text":"${s('escaped-json-payload', `Quote Q-${r.digits(5)} accepted by ${p.company()}`)}"}],"isError":false}`,
+    }),
+    line({
+      level: 'debug',
+      message: `[MCP][crm-mcp] resources/read result`,
+      contents: [{ uri: 'crm://deals/991', text: s('resource-contents', `Deal desk: ${p.company()} asks for 90-day payment terms`) }],
+    }),
     line({ level: 'debug', message: `[MCP][crm-mcp] ocp-apim-subscription-key=${s('api-key-header', r.hex(32))} private-token=${s('api-key-header', f.glpat())}` }),
-    line({ level: 'debug', message: `[MCP][crm-mcp] dpop proof DPoP: ${s('jwt', f.jwt({ htm: 'POST', htu: 'https://mcp.crm.example.com/mcp', iat: 1773483000, jti: r.uuid() }, 'ES256'))}` }),
+    line({
+      level: 'debug',
+      message: `[MCP][crm-mcp] dpop proof DPoP: ${s('jwt', f.jwt({ htm: 'POST', htu: 'https://mcp.crm.example.com/mcp', iat: 1773483000, jti: r.uuid() }, 'ES256'))}`,
+    }),
     line({ level: 'error', message: `[MCP][crm-mcp] ${k('Error: Session not found')} for session ${s('session-id-masked', r.hex(8) + '****')}` }),
     line({ level: 'debug', message: `[MCP][crm-mcp] x-auth-token: ${s('api-key-header', r.uuid())} session=${s('session-id-other-format', r.b64url(43))}` }),
   ];
@@ -979,7 +1506,10 @@ function oddSpellings({ c, r, f, p, n }: B) {
     `DEBUG:urllib3.connectionpool:https://${s('internal-hostname', 'mcp.orders.internal')}:443 "POST /mcp?authorization=Bearer+${s('bearer-token-odd-spelling', f.opaque(36))} HTTP/1.1" 401 57`,
     `proxy: upstream_request headers="{\\"Authorization\\": \\"Bearer ${s('bearer-token', f.opaque(38))}\\", \\"X-Api-Key\\": \\"${s('api-key-header', r.alnum(32))}\\"}"`,
     `auth-proxy level=debug msg="forwarding" authorization="Bearer\\u0020${s('bearer-token-odd-spelling', f.opaque(36))}" upstream=${s('upstream-name', 'mcp-orders-canary')} client=${s('private-ipv4', n.ip10())}`,
-    `auth-proxy level=warn msg="session rejected" session=${(() => { const id = r.uuid(); return s('session-id-masked', id.slice(0, 4) + '…' + id.slice(-4)); })()} reason=${k('expired')}`,
+    `auth-proxy level=warn msg="session rejected" session=${(() => {
+      const id = r.uuid();
+      return s('session-id-masked', id.slice(0, 4) + '…' + id.slice(-4));
+    })()} reason=${k('expired')}`,
     `auth-proxy level=debug msg="introspection" client_assertion=${s('jwt', f.jwt({ iss: 'orders-agent', sub: 'orders-agent', aud: 'https://auth.orders.example.com/token', exp: 1773483000, jti: r.uuid() }, 'RS256'))}`,
     `auth-proxy level=debug msg="egress" proxy-authorization="Negotiate ${s('proxy-authorization', r.b64(96))}" via=http://ops:${s('url-userinfo-password', 'opsOps2025')}@${s('internal-hostname', 'proxy.corp.acme.internal')}:8080`,
     `auth-proxy level=debug msg="set cookie" Set-Cookie="sid=${s('set-cookie', r.hex(40))}; HttpOnly"`,
@@ -1005,7 +1535,34 @@ function oddSpellings({ c, r, f, p, n }: B) {
   c.file('odd-spellings.log', 'urllib3/http.client debug dump and an auth proxy in logfmt (odd spellings)', L);
 }
 
-const BUILDERS = [pyClient, mcpRemote, tsClient, nginxAccess, nginxError, nginxJson, envoy, serverJsonl, har, curlV, envDump, claudeWindows, composeAnsi, k8s, fastmcp, otel, gatewayLogfmt, netdiag, javaClient, sseStream, terminalWrapped, goClient, haproxy, supportBundle, librechat, oddSpellings];
+const BUILDERS = [
+  pyClient,
+  mcpRemote,
+  tsClient,
+  nginxAccess,
+  nginxError,
+  nginxJson,
+  envoy,
+  serverJsonl,
+  har,
+  curlV,
+  envDump,
+  claudeWindows,
+  composeAnsi,
+  k8s,
+  fastmcp,
+  otel,
+  gatewayLogfmt,
+  netdiag,
+  javaClient,
+  sseStream,
+  terminalWrapped,
+  goClient,
+  haproxy,
+  supportBundle,
+  librechat,
+  oddSpellings,
+];
 
 export function build(seed = SEED): { files: Corpus['files']; manifest: Manifest } {
   const c = new Corpus();
@@ -1014,7 +1571,10 @@ export function build(seed = SEED): { files: Corpus['files']; manifest: Manifest
     const r = new R(seed ^ hash(builder.name));
     builder({ c, r, f: fakes(r), p: people(r), n: net(r) });
   }
-  const manifest = c.manifest(seed, 'corpus2: planted values (kind, file, 1-based line) and mustKeep values; written from BRIEF.md without reading the redaction rules. All values are random from the seed.');
+  const manifest = c.manifest(
+    seed,
+    'corpus2: planted values (kind, file, 1-based line) and mustKeep values; written from BRIEF.md without reading the redaction rules. All values are random from the seed.',
+  );
   return { files: c.files, manifest };
 }
 
@@ -1038,6 +1598,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const out = i > 0 ? process.argv[i + 1]! : LOGS_DIR;
   const m = generate(out);
   const thin = m.kinds.filter((k) => k.planted < 3).map((k) => `${k.id}=${k.planted}`);
-  console.log(`corpus2: ${m.files.length} files, ${m.planted.length} planted values in ${m.kinds.filter((k) => k.planted).length}/${m.kinds.length} kinds, ${m.mustKeep.length} mustKeep → ${out}`);
+  console.log(
+    `corpus2: ${m.files.length} files, ${m.planted.length} planted values in ${m.kinds.filter((k) => k.planted).length}/${m.kinds.length} kinds, ${m.mustKeep.length} mustKeep → ${out}`,
+  );
   if (thin.length) console.log(`kinds with fewer than 3 plants: ${thin.join(', ')}`);
 }

@@ -57,7 +57,10 @@ export function leakForms(v: string): Array<[form: string, how: string]> {
   const j = JSON.stringify(v).slice(1, -1);
   add(j, 'json-escaped');
   add(JSON.stringify(j).slice(1, -1), 'json-escaped-twice');
-  add(v.replace(/[^\x20-\x7e]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')), 'json-\\u-escaped');
+  add(
+    v.replace(/[^\x20-\x7e]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')),
+    'json-\\u-escaped',
+  );
   // base64 of the value inside a longer blob: the characters that depend on the value only, at each
   // of the three byte alignments
   const buf = Buffer.from(v);
@@ -101,7 +104,7 @@ export function score(manifest: Manifest, output: (file: string) => string | nul
   const where = (file: string, line: number): string => {
     const ls = outLines.get(file);
     if (!ls) return '';
-    return aligned(file) ? ls[line - 1] ?? '' : ls.join('\n');
+    return aligned(file) ? (ls[line - 1] ?? '') : ls.join('\n');
   };
   for (const p of manifest.planted) {
     const hay = where(p.file, p.line);
@@ -135,7 +138,11 @@ export function score(manifest: Manifest, output: (file: string) => string | nul
     recallUndisputed: (und.length - undLeaked) / und.length,
     recallPerKindMean: mean(kinds.filter((k) => !k.disputed && k.planted).map((k) => k.recall)),
     kinds,
-    perFile: manifest.files.map((f) => ({ file: f.name, planted: manifest.planted.filter((p) => p.file === f.name).length, leaked: leaks.filter((l) => l.file === f.name).length })),
+    perFile: manifest.files.map((f) => ({
+      file: f.name,
+      planted: manifest.planted.filter((p) => p.file === f.name).length,
+      leaked: leaks.filter((l) => l.file === f.name).length,
+    })),
     lineCount: { changed },
     mustKeep: { total: manifest.mustKeep.length, destroyed: destroyed.length, items: destroyed },
     leaks,
@@ -184,23 +191,40 @@ export function render(r: Result, opts: { leaks?: boolean } = {}): string {
   out.push(`corpus2: ${r.planted} planted values in ${r.kinds.filter((k) => k.planted).length} kinds over ${r.files} files`);
   out.push('');
   out.push(`${'kind'.padEnd(28)} ${'group'.padEnd(9)} ${'planted'.padStart(7)} ${'leaked'.padStart(6)} ${'recall'.padStart(7)}`);
-  for (const k of r.kinds) out.push(`${(k.kind + (k.disputed ? ' *' : '')).padEnd(28)} ${k.group.padEnd(9)} ${String(k.planted).padStart(7)} ${String(k.leaked).padStart(6)} ${pct(k.recall).padStart(7)}`);
+  for (const k of r.kinds)
+    out.push(
+      `${(k.kind + (k.disputed ? ' *' : '')).padEnd(28)} ${k.group.padEnd(9)} ${String(k.planted).padStart(7)} ${String(k.leaked).padStart(6)} ${pct(k.recall).padStart(7)}`,
+    );
   out.push('* disputed: issue #18 lists it, redaction.md §8 keeps it for correlation; left out of the headline');
   out.push('');
   const groups = [...new Set(r.kinds.map((k) => k.group))];
-  out.push('per group: ' + groups.map((g) => {
-    const ks = r.kinds.filter((k) => k.group === g && !k.disputed);
-    const p = ks.reduce((a, k) => a + k.planted, 0);
-    const l = ks.reduce((a, k) => a + k.leaked, 0);
-    return `${g} ${pct((p - l) / p)}`;
-  }).join(', '));
-  const worst = r.kinds.filter((k) => k.leaked).sort((a, b) => a.recall - b.recall || b.leaked - a.leaked).slice(0, 15);
+  out.push(
+    'per group: ' +
+      groups
+        .map((g) => {
+          const ks = r.kinds.filter((k) => k.group === g && !k.disputed);
+          const p = ks.reduce((a, k) => a + k.planted, 0);
+          const l = ks.reduce((a, k) => a + k.leaked, 0);
+          return `${g} ${pct((p - l) / p)}`;
+        })
+        .join(', '),
+  );
+  const worst = r.kinds
+    .filter((k) => k.leaked)
+    .sort((a, b) => a.recall - b.recall || b.leaked - a.leaked)
+    .slice(0, 15);
   out.push('worst kinds: ' + (worst.length ? worst.map((k) => `${k.kind} ${pct(k.recall)} (${k.leaked}/${k.planted} leaked)`).join(', ') : 'none'));
   out.push('per file (leaked/planted): ' + r.perFile.map((f) => `${f.file} ${f.leaked}/${f.planted}`).join(', '));
   out.push('');
-  out.push(`line counts: ${r.lineCount.changed.length ? r.lineCount.changed.map((c) => `${c.file} ${c.before} → ${c.after ?? 'missing'}`).join(', ') : `unchanged in all ${r.files} files`}`);
-  out.push(`mustKeep: ${r.mustKeep.total - r.mustKeep.destroyed}/${r.mustKeep.total} kept, ${r.mustKeep.destroyed} destroyed${r.mustKeep.items.length ? ': ' + r.mustKeep.items.map((i) => `${i.file}:${i.line} ${JSON.stringify(i.value)}`).join(', ') : ''}`);
-  out.push(`recall: ${pct(r.recall)} overall (${r.planted - r.leaked}/${r.planted}); ${pct(r.recallUndisputed)} without disputed kinds; ${pct(r.recallPerKindMean)} mean per kind; ${r.kinds.filter((k) => !k.leaked).length}/${r.kinds.length} kinds with no leak`);
+  out.push(
+    `line counts: ${r.lineCount.changed.length ? r.lineCount.changed.map((c) => `${c.file} ${c.before} → ${c.after ?? 'missing'}`).join(', ') : `unchanged in all ${r.files} files`}`,
+  );
+  out.push(
+    `mustKeep: ${r.mustKeep.total - r.mustKeep.destroyed}/${r.mustKeep.total} kept, ${r.mustKeep.destroyed} destroyed${r.mustKeep.items.length ? ': ' + r.mustKeep.items.map((i) => `${i.file}:${i.line} ${JSON.stringify(i.value)}`).join(', ') : ''}`,
+  );
+  out.push(
+    `recall: ${pct(r.recall)} overall (${r.planted - r.leaked}/${r.planted}); ${pct(r.recallUndisputed)} without disputed kinds; ${pct(r.recallPerKindMean)} mean per kind; ${r.kinds.filter((k) => !k.leaked).length}/${r.kinds.length} kinds with no leak`,
+  );
   if (opts.leaks) {
     out.push('');
     out.push('leaks:');
@@ -218,6 +242,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   } else {
     console.log(render(r, { leaks: args.includes('--leaks') }));
     const b = baselines(readManifest());
-    console.log(`sanity: identity → recall ${pct(b.identity.recall)}, mustKeep destroyed ${b.identity.mustKeep.destroyed}; mask-all → recall ${pct(b.maskAll.recall)}, mustKeep destroyed ${b.maskAll.mustKeep.destroyed}/${b.maskAll.mustKeep.total}`);
+    console.log(
+      `sanity: identity → recall ${pct(b.identity.recall)}, mustKeep destroyed ${b.identity.mustKeep.destroyed}; mask-all → recall ${pct(b.maskAll.recall)}, mustKeep destroyed ${b.maskAll.mustKeep.destroyed}/${b.maskAll.mustKeep.total}`,
+    );
   }
 }

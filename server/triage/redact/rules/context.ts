@@ -65,7 +65,16 @@ function valueOk(raw: string, cls: KeyClass | null, key = ''): boolean {
 const AUTH_SCHEME = /^(bearer|basic|token|dpop|negotiate|ntlm|digest|aws4-hmac-sha256|mac|hoba|apikey|sso-key)(\s{1,8}|%20|\+)/i;
 const MULTI_PARAM_SCHEME = /^(digest|aws4-hmac-sha256|mac|hoba)$/i;
 
-function kvRow(id: string, kind: PatternRule['kind'], description: string, classes: KeyClass[], keywords: string[], tps: string[], fps: string[], extra: Partial<PatternRule> = {}): PatternRule {
+function kvRow(
+  id: string,
+  kind: PatternRule['kind'],
+  description: string,
+  classes: KeyClass[],
+  keywords: string[],
+  tps: string[],
+  fps: string[],
+  extra: Partial<PatternRule> = {},
+): PatternRule {
   return {
     id,
     kind,
@@ -86,7 +95,49 @@ function kvRow(id: string, kind: PatternRule['kind'], description: string, class
 /** `'alice', 'hunter2'` of an auth tuple, in parts. */
 const TUPLE = /^(?<q1>['"])(?<u>[^'"\n]{1,128})\k<q1>(?<sep>\s{0,4},\s{0,4})(?<q2>['"])(?<p>[^'"\n]{1,256})\k<q2>$/;
 /** Keys whose values are business data or people wherever they appear. */
-const STRONG_BUSINESS = ['sku', 'order', 'order_?id', 'orderId', 'order_?no', 'order_?ref', 'customer', 'customer_?id', 'customerId', 'customer_?name', 'client_?name', 'amount', 'invoice', 'invoice_?id', 'account_?id', 'account_?number', 'address', 'addr', 'street', 'city', 'zip', 'zip_?code', 'postcode', 'postal_?code', 'ship_?to', 'bill_?to', 'tenant', 'recipient', 'payee', 'beneficiary', 'holder', 'account_?holder', 'card_?holder', 'assignee', 'reporter', 'consignee', 'full_?name', 'first_?name', 'last_?name', 'contact_?name', 'display_?name'];
+const STRONG_BUSINESS = [
+  'sku',
+  'order',
+  'order_?id',
+  'orderId',
+  'order_?no',
+  'order_?ref',
+  'customer',
+  'customer_?id',
+  'customerId',
+  'customer_?name',
+  'client_?name',
+  'amount',
+  'invoice',
+  'invoice_?id',
+  'account_?id',
+  'account_?number',
+  'address',
+  'addr',
+  'street',
+  'city',
+  'zip',
+  'zip_?code',
+  'postcode',
+  'postal_?code',
+  'ship_?to',
+  'bill_?to',
+  'tenant',
+  'recipient',
+  'payee',
+  'beneficiary',
+  'holder',
+  'account_?holder',
+  'card_?holder',
+  'assignee',
+  'reporter',
+  'consignee',
+  'full_?name',
+  'first_?name',
+  'last_?name',
+  'contact_?name',
+  'display_?name',
+];
 /** Keys that are business data on a tool-call line, and often counters or diagnostics elsewhere. */
 const WEAK_BUSINESS = ['total', 'price', 'project', 'product', 'email', 'e-mail', 'phone'];
 const STRONG_RE = new RegExp(`^(?:${STRONG_BUSINESS.join('|')})$`, 'i');
@@ -97,7 +148,8 @@ export function isBusinessKey(key: string, value: string): boolean {
 }
 
 /** People's names run on over blanks (`holder=Yusuf Moreau amount=…`); ids and amounts end at one. */
-const PERSON_RE = /^(?:customer|customer_?name|client_?name|recipient|payee|beneficiary|holder|account_?holder|card_?holder|assignee|reporter|consignee|full_?name|first_?name|last_?name|contact_?name|display_?name|address|addr|street|ship_?to|bill_?to)$/i;
+const PERSON_RE =
+  /^(?:customer|customer_?name|client_?name|recipient|payee|beneficiary|holder|account_?holder|card_?holder|assignee|reporter|consignee|full_?name|first_?name|last_?name|contact_?name|display_?name|address|addr|street|ship_?to|bill_?to)$/i;
 
 /** Where a business value ends: a quoted one at its quote; `k: v` (YAML) and people's names run to the next `k=` or a delimiter; else a blank. */
 function businessLength(v: string, m: RegExpExecArray): number {
@@ -110,7 +162,8 @@ function businessLength(v: string, m: RegExpExecArray): number {
 }
 
 const CLOUD_KEY = /^(?:azure_?)?(?:tenant_?id|subscription_?id|directory_?id)$|^aws_?account(?:_?id)?$/i;
-const CLOUD_BEFORE = /(?:tenant[_-]?id|subscription[_-]?id|directory[_-]?id|aws[_-]?account(?:[_-]?id)?)["']?\s{0,3}[:=]\s{0,3}["']?$|arn:aws[\w-]{0,20}:[\w-]{0,40}:[\w-]{0,40}:$|login\.microsoftonline\.com\/$|\/subscriptions\/$/i;
+const CLOUD_BEFORE =
+  /(?:tenant[_-]?id|subscription[_-]?id|directory[_-]?id|aws[_-]?account(?:[_-]?id)?)["']?\s{0,3}[:=]\s{0,3}["']?$|arn:aws[\w-]{0,20}:[\w-]{0,40}:[\w-]{0,40}:$|login\.microsoftonline\.com\/$|\/subscriptions\/$/i;
 
 /** A line about a tool call: its k=v business values are arguments. */
 const TOOL_LINE = /tools\/call|\btool[=:]|"tool"|call_tool|\btool call|\bcalling tool|tool_name|toolName/i;
@@ -118,15 +171,30 @@ const TOOL_LINE = /tools\/call|\btool[=:]|"tool"|call_tool|\btool call|\bcalling
 const SSH_LINE = /\b(?:ssh|scp|sftp|rsync|login|logged in|sudo|su|git clone|connect(?:ing|ed)? (?:to|as))\b/i;
 const DB_CLIENT = /\b(?:mysql|mysqldump|mysqladmin|mariadb|psql|pg_dump|pg_restore|mongo|mongosh|redis-cli|clickhouse-client|sqlcmd)\b/;
 /** Service accounts and placeholders that name no person. */
-const NOT_A_USER = /^(?:-|none|null|nil|undefined|anonymous|anon|guest|root|admin|administrator|system|nobody|daemon|www-data|git|runner|node|app|user|users|username|default|unknown|true|false|me|self|service|svc|ubuntu|ec2-user)$/i;
+const NOT_A_USER =
+  /^(?:-|none|null|nil|undefined|anonymous|anon|guest|root|admin|administrator|system|nobody|daemon|www-data|git|runner|node|app|user|users|username|default|unknown|true|false|me|self|service|svc|ubuntu|ec2-user)$/i;
 
 /** Does this value name an account (not a placeholder, a service account or a word like "agent")? */
 export function isPersonAccount(v: string): boolean {
-  return !isInert(v) && !NOT_A_USER.test(v) && !/^(?:agent|data|name|id|info|input|interface|settings|session|sessions)$/i.test(v) && /^[A-Za-z0-9][A-Za-z0-9._@\\-]{0,127}$/.test(v) && !/^\d{1,6}$/.test(v);
+  return (
+    !isInert(v) &&
+    !NOT_A_USER.test(v) &&
+    !/^(?:agent|data|name|id|info|input|interface|settings|session|sessions)$/i.test(v) &&
+    /^[A-Za-z0-9][A-Za-z0-9._@\\-]{0,127}$/.test(v) &&
+    !/^\d{1,6}$/.test(v)
+  );
 }
 
 /** A user-name rule: the `v` group is an account name, pseudonymised as `user-…` (keyed, like a home path's user). */
-function userRow(id: string, description: string, keywords: string[], source: string, ok: (m: RegExpExecArray, ctx: RuleContext) => boolean, tps: string[], fps: string[]): PatternRule {
+function userRow(
+  id: string,
+  description: string,
+  keywords: string[],
+  source: string,
+  ok: (m: RegExpExecArray, ctx: RuleContext) => boolean,
+  tps: string[],
+  fps: string[],
+): PatternRule {
   return {
     id,
     kind: 'key-name',
@@ -161,8 +229,18 @@ export const CONTEXT_RULES: PatternRule[] = [
       if (/^(?:token|tokens|undefined|null|none|error|realm|scope|auth|authentication|required|missing|expired|invalid|header|scheme|prefix|type)=*$/i.test(v)) return false;
       return v.length >= 6;
     },
-    tps: ['Authorization: Bearer abcDEF123456', 'headers={"authorization": "bearer tok-1234567890"}', 'authz=Bearer%20tok-1234567890', '\x1b[1mBearer\x1b[0m tok-1234567890'.replace('\x1b[0m', '')],
-    fps: ['WWW-Authenticate: Bearer error="invalid_token", resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource"', 'Bearer token expired', '"token_type": "Bearer"', 'GET /cb?access_token=[REDACTED:query-secret]&token_type=bearer HTTP/1.1" 200'],
+    tps: [
+      'Authorization: Bearer abcDEF123456',
+      'headers={"authorization": "bearer tok-1234567890"}',
+      'authz=Bearer%20tok-1234567890',
+      '\x1b[1mBearer\x1b[0m tok-1234567890'.replace('\x1b[0m', ''),
+    ],
+    fps: [
+      'WWW-Authenticate: Bearer error="invalid_token", resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource"',
+      'Bearer token expired',
+      '"token_type": "Bearer"',
+      'GET /cb?access_token=[REDACTED:query-secret]&token_type=bearer HTTP/1.1" 200',
+    ],
   },
   {
     id: '@basic-auth',
@@ -185,7 +263,11 @@ export const CONTEXT_RULES: PatternRule[] = [
     secretKind: 'secret',
     validate: (v, m, ctx) => /authori[sz]ation/i.test(ctx.line.slice(Math.max(0, m.index - 64), m.index)) && !isInert(v),
     narrow: (v, m) => (MULTI_PARAM_SCHEME.test(m.groups!.s!) ? v.length : unquotedLength(v, false)),
-    tps: ['Authorization: token tok_FAKE_0123456789', 'authorization: DPoP eyFAKEproof.0123456789', 'Authorization: Digest username="bob", response="6629fae49393a05397450978507c4ef1"'],
+    tps: [
+      'Authorization: token tok_FAKE_0123456789',
+      'authorization: DPoP eyFAKEproof.0123456789',
+      'Authorization: Digest username="bob", response="6629fae49393a05397450978507c4ef1"',
+    ],
     fps: ['Authorization header missing', 'authorization: token [REDACTED:bearer]'],
   },
   kvRow(
@@ -254,7 +336,16 @@ export const CONTEXT_RULES: PatternRule[] = [
     'values of keys naming a secret (password, secret, *token*, credential, private_key, signature, dsn, database_url…)',
     ['secret'],
     ['pass', 'pwd', 'secret', 'token', 'credential', 'private', 'signature', 'dsn', 'url', 'auth', 'sig', 'cookie', 'key', 'pw', 'event', 'ticket'],
-    ['password=Summer2026!', 'password=123456', 'PGPASSWORD=letmein1', '"client_secret": "FAKE-client-secret-01"', "refresh_token='FAKE-refresh-0001'", '\\"access_token\\":\\"FAKE-escaped-0001\\"', 'db.password: hunter2x', 'last-event-id=0b8f2c1e-7d3a-4e55-9c61-2a4b6d8e0f13_1795945950421'],
+    [
+      'password=Summer2026!',
+      'password=123456',
+      'PGPASSWORD=letmein1',
+      '"client_secret": "FAKE-client-secret-01"',
+      "refresh_token='FAKE-refresh-0001'",
+      '\\"access_token\\":\\"FAKE-escaped-0001\\"',
+      'db.password: hunter2x',
+      'last-event-id=0b8f2c1e-7d3a-4e55-9c61-2a4b6d8e0f13_1795945950421',
+    ],
     ['error="invalid_token"', 'token_type=Bearer', 'max_tokens=4096', 'token_endpoint_auth_method: none', 'password_policy: strong', 'access_token=[REDACTED:jwt]'],
     {
       validate: (v, m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']) && valueOk(v.slice(0, valueLength(v, m, false)), 'secret', m.groups!.k!),
@@ -340,7 +431,8 @@ export const CONTEXT_RULES: PatternRule[] = [
     kind: 'key-name',
     description: "a (user, password) pair by position: auth=('alice', 'hunter2') in requests/httpx, credentials/login tuples; the user becomes user-…, the password goes",
     keywords: ['auth', 'credential', 'login', 'userpassword'],
-    pattern: /(?:(?<![A-Za-z0-9_])(?:auth|basic_auth|http_auth|proxy_auth|credentials|creds|login)\s{0,4}[=:]\s{0,4}[([]|\bUserPassword\()\s{0,4}(?<v>(?<uq>['"])[^'"\n]{1,128}\k<uq>\s{0,4},\s{0,4}(?<pq>['"])[^'"\n]{1,256}\k<pq>)/dg,
+    pattern:
+      /(?:(?<![A-Za-z0-9_])(?:auth|basic_auth|http_auth|proxy_auth|credentials|creds|login)\s{0,4}[=:]\s{0,4}[([]|\bUserPassword\()\s{0,4}(?<v>(?<uq>['"])[^'"\n]{1,128}\k<uq>\s{0,4},\s{0,4}(?<pq>['"])[^'"\n]{1,256}\k<pq>)/dg,
     secretKind: 'secret',
     validate: (v) => !/\[REDACTED/.test(v),
     recordParts: (v) => [TUPLE.exec(v)?.groups?.p ?? ''].filter((x) => x.length >= 6),
@@ -350,7 +442,12 @@ export const CONTEXT_RULES: PatternRule[] = [
       const user = isInert(t.groups!.u!) ? t.groups!.u! : pseudonym(ctx.key, 'user', t.groups!.u!);
       return `${t.groups!.q1}${user}${t.groups!.q1}${t.groups!.sep}${t.groups!.q2}${placeholder('@auth-tuple')}${t.groups!.q2}`;
     },
-    tps: ["requests.get(url, auth=('alice', 'hunter2'))", 'httpx.Client(auth=("svc-bot", "Winter2027?"))', "credentials = ['admin', 'changeme']", 'User:url.UserPassword("svc-mcp", "winter-is-here-7")'],
+    tps: [
+      "requests.get(url, auth=('alice', 'hunter2'))",
+      'httpx.Client(auth=("svc-bot", "Winter2027?"))',
+      "credentials = ['admin', 'changeme']",
+      'User:url.UserPassword("svc-mcp", "winter-is-here-7")',
+    ],
     fps: ["auth=('user-abcdefghij', '[REDACTED:auth-tuple]')", 'auth=None', "login=('x',)"],
   },
   {
@@ -374,9 +471,43 @@ export const CONTEXT_RULES: PatternRule[] = [
     tier: 'exit',
     minLength: 5,
     kind: 'key-name',
-    description: 'business values and people in k=v / k: v pairs (sku, order id, customer, amount, address, account holder…) anywhere; weaker keys (total, price, product, project, email, phone) on tool-call lines; summarised like JSON arguments (<string len=N>, <number>)',
-    keywords: ['sku', 'order', 'customer', 'client', 'amount', 'total', 'price', 'invoice', 'account', 'addr', 'street', 'city', 'zip', 'post', 'phone', 'project', 'product', 'recipient', 'payee', 'tenant', 'holder', 'assignee', 'reporter', 'consignee', 'ship', 'bill', 'name', 'beneficiary', 'email'],
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_.\-])(?<k>${[...STRONG_BUSINESS, ...WEAK_BUSINESS].join('|')})(?<q>["']?)[ \t]{0,4}(?<op>[=:])[ \t]{0,4}(?<open>["']?)(?<v>[^\r\n"'\\]{1,256})`, 'dgi'),
+    description:
+      'business values and people in k=v / k: v pairs (sku, order id, customer, amount, address, account holder…) anywhere; weaker keys (total, price, product, project, email, phone) on tool-call lines; summarised like JSON arguments (<string len=N>, <number>)',
+    keywords: [
+      'sku',
+      'order',
+      'customer',
+      'client',
+      'amount',
+      'total',
+      'price',
+      'invoice',
+      'account',
+      'addr',
+      'street',
+      'city',
+      'zip',
+      'post',
+      'phone',
+      'project',
+      'product',
+      'recipient',
+      'payee',
+      'tenant',
+      'holder',
+      'assignee',
+      'reporter',
+      'consignee',
+      'ship',
+      'bill',
+      'name',
+      'beneficiary',
+      'email',
+    ],
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9_.\-])(?<k>${[...STRONG_BUSINESS, ...WEAK_BUSINESS].join('|')})(?<q>["']?)[ \t]{0,4}(?<op>[=:])[ \t]{0,4}(?<open>["']?)(?<v>[^\r\n"'\\]{1,256})`,
+      'dgi',
+    ),
     secretKind: 'pii',
     narrow: (v, m) => businessLength(v, m),
     validate: (v, m, ctx) => {
@@ -399,7 +530,14 @@ export const CONTEXT_RULES: PatternRule[] = [
       'customer: Rafael Lindqvist, card on file',
       'GET /mcp/search?q=x&customer=CUST-411096 HTTP/1.1',
     ],
-    fps: ['tools/call create_order start qty=1', 'GET /orders?order=asc HTTP/1.1', 'tools/call import_orders committed batch=b1 imported=42', 'tools/call create_order order=<string len=8>', 'page total=3 items', 'the customer was notified'],
+    fps: [
+      'tools/call create_order start qty=1',
+      'GET /orders?order=asc HTTP/1.1',
+      'tools/call import_orders committed batch=b1 imported=42',
+      'tools/call create_order order=<string len=8>',
+      'page total=3 items',
+      'the customer was notified',
+    ],
   },
   userRow(
     '@username',
@@ -407,7 +545,15 @@ export const CONTEXT_RULES: PatternRule[] = [
     ['user', 'login', 'logname', 'account', 'owner', 'principal', 'upn'],
     String.raw`(?<![A-Za-z0-9_.\-])(?<k>[A-Za-z_][A-Za-z0-9_.\-]{0,40})(?<q>\\{0,3}["']?)[ \t]{0,4}[=:][ \t]{0,4}(?<open>\\{0,3}["']?)(?<v>[A-Za-z0-9][A-Za-z0-9._@\-]{0,63})`,
     (m) => isUserKey(m.groups!.k!),
-    ['user=alice logged in', 'username: bob.smith', '{"login": "carol"}', 'pguser=svc_reports', 'owner="frank.o"', '[MCP][User: 00349818c85cab7715c178e4][crm-mcp]', 'LOGNAME=pkoval'],
+    [
+      'user=alice logged in',
+      'username: bob.smith',
+      '{"login": "carol"}',
+      'pguser=svc_reports',
+      'owner="frank.o"',
+      '[MCP][User: 00349818c85cab7715c178e4][crm-mcp]',
+      'LOGNAME=pkoval',
+    ],
     ['user=- anonymous', 'User-Agent: node', 'role=user', 'user_id_present=true', 'user=user-abcdefghij', 'user: root'],
   ),
   userRow(
@@ -448,7 +594,13 @@ export const CONTEXT_RULES: PatternRule[] = [
     ['user', 'account', 'login', 'started by'],
     String.raw`\b(?:(?:for|by|as|of|with) (?:the )?(?:user|account|login) ['"]?|\b(?:user|account|login) ["']|\bstarted by (?=[A-Za-z_][\w.\-]{0,31} in [/\\A-Za-z]))(?<v>[A-Za-z_][A-Za-z0-9._\-]{1,31})`,
     () => true,
-    ['denied for user erin', "connected as user 'grace.h'", 'user "ops-admin": password mismatch', "Proxy auth using Basic with user 'proxyuser'", '(/app/orders-agent.jar started by svc_orders in /app)'],
+    [
+      'denied for user erin',
+      "connected as user 'grace.h'",
+      'user "ops-admin": password mismatch',
+      "Proxy auth using Basic with user 'proxyuser'",
+      '(/app/orders-agent.jar started by svc_orders in /app)',
+    ],
     ['as user agent', 'for user data', 'for user-abcdefghij'],
   ),
   {
@@ -456,9 +608,10 @@ export const CONTEXT_RULES: PatternRule[] = [
     tier: 'ingest',
     minLength: 16,
     kind: 'key-name',
-    description: "a connection tuple by position: (host, port, user, password) — the password goes, the user becomes user-…",
+    description: 'a connection tuple by position: (host, port, user, password) — the password goes, the user becomes user-…',
     keywords: [','],
-    pattern: /\(\s{0,4}(?<hq>['"])[^'"\n]{1,253}\k<hq>\s{0,4},\s{0,4}\d{2,5}\s{0,4},\s{0,4}(?<v>(?<uq>['"])[^'"\n]{1,128}\k<uq>\s{0,4},\s{0,4}(?<pq>['"])[^'"\n]{1,256}\k<pq>)\s{0,4}\)/dg,
+    pattern:
+      /\(\s{0,4}(?<hq>['"])[^'"\n]{1,253}\k<hq>\s{0,4},\s{0,4}\d{2,5}\s{0,4},\s{0,4}(?<v>(?<uq>['"])[^'"\n]{1,128}\k<uq>\s{0,4},\s{0,4}(?<pq>['"])[^'"\n]{1,256}\k<pq>)\s{0,4}\)/dg,
     secretKind: 'secret',
     validate: (v) => !/\[REDACTED/.test(v),
     recordParts: (v) => [TUPLE.exec(v)?.groups?.p ?? ''].filter((x) => x.length >= 6),
@@ -520,7 +673,11 @@ export const CONTEXT_RULES: PatternRule[] = [
     keywords: ['ssn', 'social', 'ss#'],
     pattern: /(?<![A-Za-z0-9_-])(?<v>[0-8][0-9]{2}-[0-9]{2}-[0-9]{4})(?![A-Za-z0-9_-])/dg,
     secretKind: 'pii',
-    validate: (v, m, ctx) => !/^(?:000|666)/.test(v) && !/-00-/.test(v) && !v.endsWith('-0000') && (/ssn|social/i.test(ctx.keyHint ?? '') || /(?:\bssn|social security|ss#)[^A-Za-z0-9]{0,8}$/i.test(ctx.line.slice(Math.max(0, m.index - 24), m.index))),
+    validate: (v, m, ctx) =>
+      !/^(?:000|666)/.test(v) &&
+      !/-00-/.test(v) &&
+      !v.endsWith('-0000') &&
+      (/ssn|social/i.test(ctx.keyHint ?? '') || /(?:\bssn|social security|ss#)[^A-Za-z0-9]{0,8}$/i.test(ctx.line.slice(Math.max(0, m.index - 24), m.index))),
     tps: ['customer: R. L., card on file, ssn 502-36-8131', 'ssn=519-43-1755', '{"ssn":"585-74-6161"}'],
     fps: ['order 502-36-8131 shipped', 'date 2026-03-14', 'ticket 415-55-0123 closed'],
   },
@@ -529,7 +686,8 @@ export const CONTEXT_RULES: PatternRule[] = [
     tier: 'exit',
     minLength: 12,
     kind: 'key-name',
-    description: 'cloud account, tenant and subscription ids by context (AZURE_TENANT_ID, subscriptionId, tenantId, AWS account in an ARN or an ECR registry, Entra authority URLs)',
+    description:
+      'cloud account, tenant and subscription ids by context (AZURE_TENANT_ID, subscriptionId, tenantId, AWS account in an ARN or an ECR registry, Entra authority URLs)',
     keywords: ['tenant', 'subscription', 'account', 'arn:aws', '.dkr.ecr.', 'microsoftonline', 'directory'],
     pattern: /(?<![A-Za-z0-9_-])(?<v>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9]{12})(?![A-Za-z0-9_-])/dg,
     secretKind: 'pii',
@@ -539,7 +697,13 @@ export const CONTEXT_RULES: PatternRule[] = [
       const after = ctx.line.slice(m.index + v.length, m.index + v.length + 12);
       return CLOUD_BEFORE.test(before) || (/^\d{12}$/.test(v) && /^\.dkr\.ecr\./.test(after));
     },
-    tps: ['AZURE_TENANT_ID=b7efbb70-59d4-41af-8751-b8f30bcc692d', '  tenantId: b3fc9fbf-e86d-40d6-ac12-6e7882bd2cd5', 'Image: 493817264051.dkr.ecr.eu-west-1.amazonaws.com/orders-mcp:1.4.2', 'role arn:aws:iam::493817264051:role/orders', 'authority=https://login.microsoftonline.com/ed2d0127-2c9b-4a97-a178-1c3ca6cb8eb4'],
+    tps: [
+      'AZURE_TENANT_ID=b7efbb70-59d4-41af-8751-b8f30bcc692d',
+      '  tenantId: b3fc9fbf-e86d-40d6-ac12-6e7882bd2cd5',
+      'Image: 493817264051.dkr.ecr.eu-west-1.amazonaws.com/orders-mcp:1.4.2',
+      'role arn:aws:iam::493817264051:role/orders',
+      'authority=https://login.microsoftonline.com/ed2d0127-2c9b-4a97-a178-1c3ca6cb8eb4',
+    ],
     fps: ['corr f790ede9-8a4a-4913-849e-bc32ee245fe4 ok', 'epoch 171800000000 ms', 'clientId=86d0d5ab-4e58-4c5e-8bde-b01c17e020ab'],
   },
   {
@@ -547,13 +711,19 @@ export const CONTEXT_RULES: PatternRule[] = [
     tier: 'exit',
     minLength: 16,
     kind: 'key-name',
-    description: "MCP content in Python reprs (TextContent(text='…'), TextResourceContents(text='…'), SamplingMessage(…)) and elicitation/create message='…': the text is business data, summarised",
+    description:
+      "MCP content in Python reprs (TextContent(text='…'), TextResourceContents(text='…'), SamplingMessage(…)) and elicitation/create message='…': the text is business data, summarised",
     keywords: ['content(', 'contents(', 'message(', 'elicitation'],
-    pattern: /(?:\b(?:TextContent|ImageContent|AudioContent|EmbeddedResource|TextResourceContents|BlobResourceContents|SamplingMessage|PromptMessage)\([^()\n]{0,200}?\b(?:text|blob|data)=|\belicitation\/create\b[^\n]{0,80}?\bmessage=)(?<q>['"])(?<v>(?:(?!\k<q>)[^\\\n]|\\.){1,65536})\k<q>/dg,
+    pattern:
+      /(?:\b(?:TextContent|ImageContent|AudioContent|EmbeddedResource|TextResourceContents|BlobResourceContents|SamplingMessage|PromptMessage)\([^()\n]{0,200}?\b(?:text|blob|data)=|\belicitation\/create\b[^\n]{0,80}?\bmessage=)(?<q>['"])(?<v>(?:(?!\k<q>)[^\\\n]|\\.){1,65536})\k<q>/dg,
     secretKind: 'pii',
     validate: (v) => !isInert(v),
     replace: (v) => `<string len=${v.length}>`,
-    tps: ["result: CallToolResult(content=[TextContent(type='text', text='Customer Siobhan F. owes 3697.44 EUR', annotations=None)], isError=False)", "INFO elicitation/create message='Confirm shipping to the new address?'", "resources/read -> TextResourceContents(text='Customer prefers invoices in Portuguese')"],
+    tps: [
+      "result: CallToolResult(content=[TextContent(type='text', text='Customer Siobhan F. owes 3697.44 EUR', annotations=None)], isError=False)",
+      "INFO elicitation/create message='Confirm shipping to the new address?'",
+      "resources/read -> TextResourceContents(text='Customer prefers invoices in Portuguese')",
+    ],
     fps: ["TextContent(type='text', text='<string len=12>')", 'elicitation/create sent'],
   },
 ];

@@ -58,7 +58,23 @@ export function isPublicHost(host: string): boolean {
  * DNS suffixes that only resolve inside an organisation (RFC 6762 `.local`, RFC 8375 `.home.arpa`,
  * ICANN's `.internal`, Kubernetes and Consul service names, and the common private ones).
  */
-export const PRIVATE_SUFFIXES = ['internal', 'local', 'localdomain', 'lan', 'corp', 'intranet', 'intra', 'home.arpa', 'private', 'consul', 'svc', 'cluster.local', 'svc.cluster.local', 'priv', 'int'];
+export const PRIVATE_SUFFIXES = [
+  'internal',
+  'local',
+  'localdomain',
+  'lan',
+  'corp',
+  'intranet',
+  'intra',
+  'home.arpa',
+  'private',
+  'consul',
+  'svc',
+  'cluster.local',
+  'svc.cluster.local',
+  'priv',
+  'int',
+];
 
 /** A host name under a private DNS suffix (never loopback). */
 export function isPrivateHostName(host: string): boolean {
@@ -71,4 +87,5 @@ export function isPrivateHostName(host: string): boolean {
  * URL schemes that name a network host (an MCP resource URI like `notes://customer/1` names none).
  * Anchored at the end only: an ANSI colour or a key glued in front (`\x1b[4mhttp://`) does not hide it.
  */
-export const NETWORK_SCHEMES = /(?:https?|wss?|ftps?|sftp|ssh|grpcs?|h2c?|tcp|udp|tls|ldaps?|smtps?|imaps?|pop3s?|postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|kafka|nats|mqtts?|sqlserver|jdbc:[a-z0-9]+|clickhouse|cassandra|elasticsearch|memcached|socks[45]?h?|proxy)$/i;
+export const NETWORK_SCHEMES =
+  /(?:https?|wss?|ftps?|sftp|ssh|grpcs?|h2c?|tcp|udp|tls|ldaps?|smtps?|imaps?|pop3s?|postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|kafka|nats|mqtts?|sqlserver|jdbc:[a-z0-9]+|clickhouse|cassandra|elasticsearch|memcached|socks[45]?h?|proxy)$/i;

@@ -13,7 +13,8 @@ export const JSON_PATH_RULES: JsonPathRule[] = [
   {
     id: '@tool-arguments',
     kind: 'json-path',
-    description: 'tool arguments wherever they sit (params.arguments, and any arguments/args/tool_input member of a log record): values become summaries, names kept; free-text `arguments: {…}`, `args=(…)` and util.inspect forms are handled by engine.ts argumentsPass',
+    description:
+      'tool arguments wherever they sit (params.arguments, and any arguments/args/tool_input member of a log record): values become summaries, names kept; free-text `arguments: {…}`, `args=(…)` and util.inspect forms are handled by engine.ts argumentsPass',
     paths: ['params.arguments', ...ARGUMENT_KEYS],
     tps: [
       '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_order","arguments":{"customer":"ACME Ltd","qty":3}}}',

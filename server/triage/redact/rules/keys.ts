@@ -97,7 +97,34 @@ const SAFE_EXACT = new Set([
   'nextpagetoken',
   'csrftokenname',
 ]);
-const SAFE_SUFFIX = ['type', 'endpoint', 'url', 'uri', 'method', 'methods', 'supported', 'expiresin', 'expiresat', 'expiry', 'expires', 'count', 'len', 'length', 'hint', 'usage', 'limit', 'ttl', 'present', 'set', 'required', 'file', 'path', 'version', 'algorithm', 'alg'];
+const SAFE_SUFFIX = [
+  'type',
+  'endpoint',
+  'url',
+  'uri',
+  'method',
+  'methods',
+  'supported',
+  'expiresin',
+  'expiresat',
+  'expiry',
+  'expires',
+  'count',
+  'len',
+  'length',
+  'hint',
+  'usage',
+  'limit',
+  'ttl',
+  'present',
+  'set',
+  'required',
+  'file',
+  'path',
+  'version',
+  'algorithm',
+  'alg',
+];
 
 /** Upper-case env names: FOO_KEY, FOO_TOKEN, FOO_SECRET, FOO_PASSWORD, FOO_PAT, FOO_DSN. */
 const ENV_NAME = /^[A-Z][A-Z0-9_]{0,80}_(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD|PAT|DSN|CREDENTIALS|API_KEY)$/;
@@ -142,7 +169,26 @@ export function passwordLike(rawName: string): boolean {
 }
 
 /** Keys whose value names a person's account (pseudonymised as `user-…`, like a user in a home path). */
-export const USER_KEYS = new Set(['logname', 'user', 'username', 'usrname', 'login', 'loginname', 'account', 'accountname', 'owner', 'remoteuser', 'principal', 'upn', 'samaccountname', 'userprincipalname', 'dbuser', 'pguser', 'mysqluser', 'userid']);
+export const USER_KEYS = new Set([
+  'logname',
+  'user',
+  'username',
+  'usrname',
+  'login',
+  'loginname',
+  'account',
+  'accountname',
+  'owner',
+  'remoteuser',
+  'principal',
+  'upn',
+  'samaccountname',
+  'userprincipalname',
+  'dbuser',
+  'pguser',
+  'mysqluser',
+  'userid',
+]);
 export const isUserKey = (rawName: string) => USER_KEYS.has(normaliseKey(rawName.includes('.') ? rawName.slice(rawName.lastIndexOf('.') + 1) : rawName));
 
 /** Lines in which `code` and `state` are OAuth material rather than an error code or a state name. */
@@ -151,11 +197,37 @@ export const OAUTH_CONTEXT = /\/authorize|\/callback|\/token\b|grant_type|redire
 /** Values that are placeholders, pseudonyms or empty: nothing left to redact. */
 export function isInert(v: string): boolean {
   // An auth scheme in front of a placeholder (`Bearer%20[REDACTED:jwt]`) is still inert.
-  const s = v.trim().replace(/^["'\\]+|["'\\]+$/g, '').replace(/^(?:bearer|basic|token|dpop)(?:\s{1,8}|%20|\+)(?=\[REDACTED)/i, '');
+  const s = v
+    .trim()
+    .replace(/^["'\\]+|["'\\]+$/g, '')
+    .replace(/^(?:bearer|basic|token|dpop)(?:\s{1,8}|%20|\+)(?=\[REDACTED)/i, '');
   if (s.length === 0 || /^(?:bearer|basic|dpop)(?:\s{1,8}|%20|\+)$/i.test(s)) return true;
   return /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) || isOurOutput(s);
 }
 
 /** Keys whose value names a host (JSON log fields of proxies and servers). */
-export const HOST_KEYS = new Set(['host', 'hostname', 'upstream', 'upstreamaddr', 'upstreamhost', 'upstreamcluster', 'upstreamname', 'backend', 'backendhost', 'servername', 'targethost', 'proxyhost', 'dbhost', 'databasehost', 'redishost', 'smtphost', 'peeraddress', 'serveraddress', 'netpeername', 'netpeerhost', 'authority', 'xforwardedhost']);
+export const HOST_KEYS = new Set([
+  'host',
+  'hostname',
+  'upstream',
+  'upstreamaddr',
+  'upstreamhost',
+  'upstreamcluster',
+  'upstreamname',
+  'backend',
+  'backendhost',
+  'servername',
+  'targethost',
+  'proxyhost',
+  'dbhost',
+  'databasehost',
+  'redishost',
+  'smtphost',
+  'peeraddress',
+  'serveraddress',
+  'netpeername',
+  'netpeerhost',
+  'authority',
+  'xforwardedhost',
+]);
 export const isHostKey = (rawName: string) => HOST_KEYS.has(normaliseKey(rawName));

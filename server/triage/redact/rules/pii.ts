@@ -29,10 +29,83 @@ function luhn(digits: string): boolean {
 // IBAN length per country (the registry): an upper-case id that starts with two letters and two
 // digits is not an IBAN unless its country exists and its length is that country's.
 const IBAN_LENGTH: Record<string, number> = {
-  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21, CR: 22, CY: 28, CZ: 24, DE: 22, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24,
-  FI: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32,
-  LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MD: 24, ME: 22, MK: 19, MR: 27, MT: 31, MU: 30, NL: 18, NO: 15, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, SA: 24,
-  SC: 31, SE: 24, SI: 19, SK: 24, SM: 27, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29, VA: 22, VG: 24, XK: 20,
+  AD: 24,
+  AE: 23,
+  AL: 28,
+  AT: 20,
+  AZ: 28,
+  BA: 20,
+  BE: 16,
+  BG: 22,
+  BH: 22,
+  BR: 29,
+  BY: 28,
+  CH: 21,
+  CR: 22,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  DO: 28,
+  EE: 20,
+  EG: 29,
+  ES: 24,
+  FI: 18,
+  FO: 18,
+  FR: 27,
+  GB: 22,
+  GE: 22,
+  GI: 23,
+  GL: 18,
+  GR: 27,
+  GT: 28,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IL: 23,
+  IQ: 23,
+  IS: 26,
+  IT: 27,
+  JO: 30,
+  KW: 30,
+  KZ: 20,
+  LB: 28,
+  LC: 32,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MD: 24,
+  ME: 22,
+  MK: 19,
+  MR: 27,
+  MT: 31,
+  MU: 30,
+  NL: 18,
+  NO: 15,
+  PK: 24,
+  PL: 28,
+  PS: 29,
+  PT: 25,
+  QA: 29,
+  RO: 24,
+  RS: 22,
+  SA: 24,
+  SC: 31,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  ST: 25,
+  SV: 28,
+  TL: 23,
+  TN: 24,
+  TR: 26,
+  UA: 29,
+  VA: 22,
+  VG: 24,
+  XK: 20,
 };
 
 function ibanOk(v: string): boolean {
@@ -59,8 +132,10 @@ export function shannon(s: string): number {
 }
 
 // Roles whose opaque values are harmless and needed for correlation (kept as they are).
-const EXEMPT_BEFORE = /(?:(?:(?:request|trace|span|correlation|message|event)[-_ ]?id|requestid|traceparent|tracestate|x-amzn-trace-id|commit|sha|version|etag|nonce|code_challenge|kid|x5t|jti)["']?\s{0,3}[:=]?\s{0,3}["']?|(?:\bid|"id"|'id')\s{0,3}[:=]\s{0,3}["']?)$/i;
-const EXEMPT_KEYS = /^(?:id|request_?id|requestid|x-request-id|traceparent|tracestate|trace_?id|span_?id|commit|sha|version|etag|code_challenge|kid|jti|nonce|message_?id|event_?id|protocolversion)$/i;
+const EXEMPT_BEFORE =
+  /(?:(?:(?:request|trace|span|correlation|message|event)[-_ ]?id|requestid|traceparent|tracestate|x-amzn-trace-id|commit|sha|version|etag|nonce|code_challenge|kid|x5t|jti)["']?\s{0,3}[:=]?\s{0,3}["']?|(?:\bid|"id"|'id')\s{0,3}[:=]\s{0,3}["']?)$/i;
+const EXEMPT_KEYS =
+  /^(?:id|request_?id|requestid|x-request-id|traceparent|tracestate|trace_?id|span_?id|commit|sha|version|etag|code_challenge|kid|jti|nonce|message_?id|event_?id|protocolversion)$/i;
 
 /** At least 3 upper-case letters, 3 lower-case letters and 3 digits. */
 function mixed3(v: string): boolean {
@@ -191,9 +266,11 @@ export const PII_RULES: PatternRule[] = [
     tier: 'exit',
     minLength: 13,
     kind: 'free-text',
-    description: 'payment card numbers: Luhn-valid with a card IIN, and either grouped (4-4-4-4, 4-6-5, one separator) or bare after a card word/key; never a run inside a longer id, hex or timestamp',
+    description:
+      'payment card numbers: Luhn-valid with a card IIN, and either grouped (4-4-4-4, 4-6-5, one separator) or bare after a card word/key; never a run inside a longer id, hex or timestamp',
     // Left: not after an id character or a separator that joins ids (`req_`, `00-`, `v1.`); right: not before one.
-    pattern: /(?<![A-Za-z0-9_\-./+])(?<v>[2-6][0-9]{3}(?<sep>[ -])[0-9]{4}\k<sep>[0-9]{4}\k<sep>[0-9]{1,7}|3[47][0-9]{2}(?<asep>[ -])[0-9]{6}\k<asep>[0-9]{5}|[2-6][0-9]{12,18})(?![A-Za-z0-9_-]|\.[0-9])/dg,
+    pattern:
+      /(?<![A-Za-z0-9_\-./+])(?<v>[2-6][0-9]{3}(?<sep>[ -])[0-9]{4}\k<sep>[0-9]{4}\k<sep>[0-9]{1,7}|3[47][0-9]{2}(?<asep>[ -])[0-9]{6}\k<asep>[0-9]{5}|[2-6][0-9]{12,18})(?![A-Za-z0-9_-]|\.[0-9])/dg,
     secretKind: 'pii',
     validate: (v, m, ctx) => {
       const d = v.replace(/[ -]/g, '');
@@ -210,10 +287,12 @@ export const PII_RULES: PatternRule[] = [
     tier: 'exit',
     minLength: 9,
     kind: 'free-text',
-    description: 'phone numbers: E.164 (+ and 8–15 digits, separators allowed) anywhere; national forms ((415) 555-0199, 020 7946 0958) after a phone word or key; never inside ids or timestamps',
+    description:
+      'phone numbers: E.164 (+ and 8–15 digits, separators allowed) anywhere; national forms ((415) 555-0199, 020 7946 0958) after a phone word or key; never inside ids or timestamps',
     keywords: ['+', 'phone', 'tel', 'mobile', 'cell', 'fax', 'call', 'sms', 'whatsapp', 'contact', '('],
     // Digit groups are separated or parenthesised, so a run splits one way only (bounded backtracking).
-    pattern: /(?<![A-Za-z0-9_\-./+])(?<v>\+[1-9][0-9]{6,14}|\+[1-9][0-9]{0,3}(?:[ .-]?\([0-9]{1,4}\)[0-9]{0,5}|[ .-][0-9]{1,8}){1,6}|\([0-9]{2,4}\) ?[0-9]{3,4}[ .-][0-9]{3,4}|0[0-9]{1,4}(?:[ .-][0-9]{2,4}){2,4}|[0-9]{3}[ .-][0-9]{3}[ .-][0-9]{4})(?![A-Za-z0-9_\-:+]|[.,][0-9])/dg,
+    pattern:
+      /(?<![A-Za-z0-9_\-./+])(?<v>\+[1-9][0-9]{6,14}|\+[1-9][0-9]{0,3}(?:[ .-]?\([0-9]{1,4}\)[0-9]{0,5}|[ .-][0-9]{1,8}){1,6}|\([0-9]{2,4}\) ?[0-9]{3,4}[ .-][0-9]{3,4}|0[0-9]{1,4}(?:[ .-][0-9]{2,4}){2,4}|[0-9]{3}[ .-][0-9]{3}[ .-][0-9]{4})(?![A-Za-z0-9_\-:+]|[.,][0-9])/dg,
     secretKind: 'pii',
     validate: (v, m, ctx) => {
       const digits = v.replace(/[^0-9]/g, '').length;
@@ -270,39 +349,86 @@ export const PII_RULES: PatternRule[] = [
     kind: 'free-text',
     description: 'host names in URLs and Host/:authority/server_name/upstream positions, except loopback and public SaaS hosts → host-… (path kept)',
     keywords: ['://', 'host', 'authority', 'server', 'upstream', 'backend'],
-    pattern: /(?:[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/(?:[^\s/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_-])(?:host|hostname|x-forwarded-host|x-forwarded-server|x-original-host|:authority|server_name|server|upstream|upstream_host|upstream_cluster|backend|backend_host|target_host|proxy_host|db_host|database_host|redis_host|smtp_host)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
+    pattern:
+      /(?:[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/(?:[^\s/@"'<>]{1,256}@)?|(?<![A-Za-z0-9_-])(?:host|hostname|x-forwarded-host|x-forwarded-server|x-original-host|:authority|server_name|server|upstream|upstream_host|upstream_cluster|backend|backend_host|target_host|proxy_host|db_host|database_host|redis_host|smtp_host)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<v>[A-Za-z0-9\-_]{1,63}(?:\.[A-Za-z0-9\-_]{1,63}){0,10})/dgi,
     secretKind: 'pii',
     // (A key's value that is a URL is the URL branch's: `upstream: "http://…"` names no host `http`.)
     // Only network schemes name a host: an MCP resource URI (`notes://customer/1240`) does not.
-    validate: (v, m, ctx) => (!m[0].includes('://') || NETWORK_SCHEMES.test(m[0].slice(0, m[0].indexOf('://')).replace(/^.*[^A-Za-z0-9+.:-]/, ''))) && !(/^server/i.test(m[0]) && !v.includes('.')) && !(!m[0].includes('://') && ctx.line.startsWith('://', m.index + m[0].length)) && !isPublicHost(v) && !isIPv4(v) && /[A-Za-z]/.test(v) && !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) && !/^\[?REDACTED/.test(v),
+    validate: (v, m, ctx) =>
+      (!m[0].includes('://') || NETWORK_SCHEMES.test(m[0].slice(0, m[0].indexOf('://')).replace(/^.*[^A-Za-z0-9+.:-]/, ''))) &&
+      !(/^server/i.test(m[0]) && !v.includes('.')) &&
+      !(!m[0].includes('://') && ctx.line.startsWith('://', m.index + m[0].length)) &&
+      !isPublicHost(v) &&
+      !isIPv4(v) &&
+      /[A-Za-z]/.test(v) &&
+      !/^(?:host|ip|user|email|sess|h)[-_][a-z2-7]{10,16}$/.test(v) &&
+      !/^\[?REDACTED/.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
-    tps: ['POST https://mcp.acme-corp.internal/mcp HTTP/1.1', 'Host: mcp.acme-corp.internal', 'upstream: "http://mcp-backend:8080/mcp"', 'Host: mcp-gateway', 'upstream_cluster=orders-v2', 'db_host: pg-primary-3'],
-    fps: ['GET http://127.0.0.1:8000/mcp', 'https://api.github.com/repos', 'http://localhost:3000/sse', 'Server: nginx/1.25.3', 'resources/read uri=notes://customer/1240', 'ui://widget/orders', ...ID_LOOKALIKES],
+    tps: [
+      'POST https://mcp.acme-corp.internal/mcp HTTP/1.1',
+      'Host: mcp.acme-corp.internal',
+      'upstream: "http://mcp-backend:8080/mcp"',
+      'Host: mcp-gateway',
+      'upstream_cluster=orders-v2',
+      'db_host: pg-primary-3',
+    ],
+    fps: [
+      'GET http://127.0.0.1:8000/mcp',
+      'https://api.github.com/repos',
+      'http://localhost:3000/sse',
+      'Server: nginx/1.25.3',
+      'resources/read uri=notes://customer/1240',
+      'ui://widget/orders',
+      ...ID_LOOKALIKES,
+    ],
   }),
   gated({
     id: '@internal-host',
     tier: 'exit',
     minLength: 7,
     kind: 'free-text',
-    description: 'host names under a private DNS suffix anywhere in a line (.internal, .local, .svc.cluster.local, .corp, .lan, .home.arpa, .consul …) → host-…; public SDK/doc hosts and loopback are kept',
+    description:
+      'host names under a private DNS suffix anywhere in a line (.internal, .local, .svc.cluster.local, .corp, .lan, .home.arpa, .consul …) → host-…; public SDK/doc hosts and loopback are kept',
     keywords: PRIVATE_SUFFIXES.map((x) => '.' + x.split('.').pop()),
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_\-./\\])(?<v>[A-Za-z0-9][A-Za-z0-9\-_]{0,62}(?:\.[A-Za-z0-9\-_]{1,63}){0,10}\.(?:${PRIVATE_SUFFIXES.map((x) => x.replace('.', '\\.')).join('|')}))(?![A-Za-z0-9\-_]|\.[A-Za-z0-9])`, 'dgi'),
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9_\-./\\])(?<v>[A-Za-z0-9][A-Za-z0-9\-_]{0,62}(?:\.[A-Za-z0-9\-_]{1,63}){0,10}\.(?:${PRIVATE_SUFFIXES.map((x) => x.replace('.', '\\.')).join('|')}))(?![A-Za-z0-9\-_]|\.[A-Za-z0-9])`,
+      'dgi',
+    ),
     secretKind: 'pii',
     validate: (v) => isPrivateHostName(v) && !/^(?:host|ip|user|email|sess|h|req)[-_][a-z2-7]{10,16}\./.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
-    tps: ['connecting to db.corp.internal:5432', 'resolved api.orders.svc.cluster.local to 10.0.0.3', 'printer.local is down', 'mDNS nas.home.arpa', 'dial tcp: lookup vault.service.consul: no such host'],
-    fps: ['loaded .env.local', 'settings.local.json', 'see https://modelcontextprotocol.io/docs', 'GET http://localhost:3000/mcp', 'internal error', 'a.local_var = 1', ...ID_LOOKALIKES],
+    tps: [
+      'connecting to db.corp.internal:5432',
+      'resolved api.orders.svc.cluster.local to 10.0.0.3',
+      'printer.local is down',
+      'mDNS nas.home.arpa',
+      'dial tcp: lookup vault.service.consul: no such host',
+    ],
+    fps: [
+      'loaded .env.local',
+      'settings.local.json',
+      'see https://modelcontextprotocol.io/docs',
+      'GET http://localhost:3000/mcp',
+      'internal error',
+      'a.local_var = 1',
+      ...ID_LOOKALIKES,
+    ],
   }),
   gated({
     id: '@upstream-name',
     tier: 'exit',
     minLength: 12,
     kind: 'free-text',
-    description: 'an upstream/backend/cluster name in proxy prose (proxying to upstream orders_backend, backend mcp-pool/srv2): an identifier with _ - or a digit, never an English word → host-…',
+    description:
+      'an upstream/backend/cluster name in proxy prose (proxying to upstream orders_backend, backend mcp-pool/srv2): an identifier with _ - or a digit, never an English word → host-…',
     keywords: ['upstream', 'backend', 'cluster'],
     pattern: /\b(?:upstream|backend|cluster)[ \t]{1,4}["']?(?<v>[A-Za-z][A-Za-z0-9]{0,40}[_\-0-9][A-Za-z0-9_\-.]{0,80})/dgi,
     secretKind: 'pii',
-    validate: (v, m, ctx) => !ctx.line.startsWith('://', m.index + m[0].length) && !isPublicHost(v) && !/^(?:host|ip|user|email|sess|h|req)-[a-z2-7]{10,16}$/.test(v) && !/^(?:v?[0-9.]+|http[0-9.]*|h2c?|tcp|udp)$/i.test(v),
+    validate: (v, m, ctx) =>
+      !ctx.line.startsWith('://', m.index + m[0].length) &&
+      !isPublicHost(v) &&
+      !/^(?:host|ip|user|email|sess|h|req)-[a-z2-7]{10,16}$/.test(v) &&
+      !/^(?:v?[0-9.]+|http[0-9.]*|h2c?|tcp|udp)$/i.test(v),
     replace: (v, ctx) => pseudonym(ctx.key, 'host', v.toLowerCase()),
     tps: ['proxying to upstream orders_backend', 'HAProxy backend mcp-pool/srv2 is DOWN', 'no healthy upstream in cluster outbound-8080'],
     fps: ['upstream prematurely closed connection', 'upstream timed out (110: Connection timed out)', 'backend error', 'upstream http2 settings'],
@@ -326,7 +452,7 @@ export const PII_RULES: PatternRule[] = [
     tier: 'exit',
     minLength: 14,
     kind: 'free-text',
-    description: "Envoy/Istio cluster names (`outbound|8080||ext-authz-opa`): the service name → host-…",
+    description: 'Envoy/Istio cluster names (`outbound|8080||ext-authz-opa`): the service name → host-…',
     keywords: ['bound|'],
     pattern: /\b(?:outbound|inbound)\|\d{1,5}\|[\w.-]{0,64}\|(?<v>[A-Za-z][\w.-]{0,252})/dg,
     secretKind: 'pii',
@@ -339,7 +465,8 @@ export const PII_RULES: PatternRule[] = [
     id: '@opaque',
     tier: 'ingest',
     kind: 'entropy',
-    description: 'keyword-less high-entropy base64/base64url strings (≥32 chars, mixed case and digits) → keyed pseudonym h-…; request/trace ids, commit SHAs, JSON-RPC ids and hex are exempt',
+    description:
+      'keyword-less high-entropy base64/base64url strings (≥32 chars, mixed case and digits) → keyed pseudonym h-…; request/trace ids, commit SHAs, JSON-RPC ids and hex are exempt',
     pattern: new RegExp(LB.replace('_\\-', '_\\-+/=') + String.raw`(?<v>[A-Za-z0-9+\/_\-]{32,4096}={0,2})`, 'gd'),
     secretKind: 'opaque',
     minLength: 32,

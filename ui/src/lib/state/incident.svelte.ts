@@ -95,7 +95,12 @@ export class IncidentState {
     const rows = this.rows;
     const n = rows.length;
     if (n === 0) return null;
-    const at = this.cursorGroup !== null ? rows.findIndex((r) => r.kind === 'group' && r.key === this.cursorGroup) : this.cursor >= 0 ? rows.findIndex((r) => r.kind === 'failure' && r.i === this.cursor) : -1;
+    const at =
+      this.cursorGroup !== null
+        ? rows.findIndex((r) => r.kind === 'group' && r.key === this.cursorGroup)
+        : this.cursor >= 0
+          ? rows.findIndex((r) => r.kind === 'failure' && r.i === this.cursor)
+          : -1;
     const next = rows[at < 0 ? (delta > 0 ? 0 : n - 1) : Math.max(0, Math.min(n - 1, at + delta))]!;
     if (next.kind === 'group') this.selectGroup(next.key);
     else this.select(next.i);

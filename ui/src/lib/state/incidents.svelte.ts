@@ -137,10 +137,7 @@ export class UploadState {
       this.#uploadId = null;
       return id;
     } catch (e) {
-      const err =
-        e instanceof ApiError
-          ? { code: e.code, message: e.message, status: e.status }
-          : { code: 'UI_ERR_UNKNOWN', message: describeError(e), status: 0 };
+      const err = e instanceof ApiError ? { code: e.code, message: e.message, status: e.status } : { code: 'UI_ERR_UNKNOWN', message: describeError(e), status: 0 };
       this.error = err;
       this.phase = 'error';
       // The error shape is per request; attach it to every file it names so people see which one.

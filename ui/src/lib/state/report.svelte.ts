@@ -116,7 +116,10 @@ export class ReportState {
     const text = this.markdown;
     try {
       await navigator.clipboard.writeText(text);
-      this.status = { ok: true, text: `Copied ${text.length.toLocaleString('en-US')} characters of Markdown${this.removedCount ? ` (${this.removedCount} removal${this.removedCount === 1 ? '' : 's'} applied)` : ''}.` };
+      this.status = {
+        ok: true,
+        text: `Copied ${text.length.toLocaleString('en-US')} characters of Markdown${this.removedCount ? ` (${this.removedCount} removal${this.removedCount === 1 ? '' : 's'} applied)` : ''}.`,
+      };
       return true;
     } catch (e) {
       this.status = { ok: false, text: `Could not copy: ${describeError(e)}. Use Download instead.` };
