@@ -221,9 +221,19 @@ export function exceptionText(e: Event): string {
 /** Tool annotations from logged tools/list results: {"name":"x",…,"annotations":{"readOnlyHint":true,…}} in any key order. */
 export function toolAnnotations(events: readonly Event[]): Map<string, Record<string, boolean>> {
   const out = new Map<string, Record<string, boolean>>();
+  const put = (name: string | undefined, hints: Record<string, boolean>) => {
+    if (name && Object.keys(hints).length && !out.has(name)) out.set(name, hints);
+  };
   for (const e of events) {
     if (!e.text.includes('Hint')) continue;
-    const text = e.text.includes('\\"') ? e.text.replace(/\\"/g, '"') : e.text;
+    let text = e.text.includes('\\"') ? e.text.replace(/\\"/g, '"') : e.text;
+    // the Python SDK at DEBUG logs results as a dict repr ('annotations': {'readOnlyHint': True})
+    if (text.includes("'annotations'"))
+      text = text
+        .replace(/'/g, '"')
+        .replace(/\bTrue\b/g, 'true')
+        .replace(/\bFalse\b/g, 'false')
+        .replace(/\bNone\b/g, 'null');
     // each tool object: the innermost {...} holding "annotations"; its name may come before or after
     const re = /\{[^{}]{0,4000}?"annotations"\s*:\s*\{([^{}]{0,600})\}[^{}]{0,4000}?\}|\{[^{}]{0,4000}?"annotations"\s*:\s*\{([^{}]{0,600})\}/g;
     for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -231,10 +241,24 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
       const body = m[1] ?? m[2] ?? '';
       const outer = obj.replace(body, '');
       const name = /"name"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ?? /"name"\s*:\s*"([^"]{1,120})"/.exec(text.slice(Math.max(0, m.index - 400), m.index))?.[1];
-      if (!name) continue;
       const hints: Record<string, boolean> = {};
       for (const h of body.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
-      if (Object.keys(hints).length && !out.has(name)) out.set(name, hints);
+      put(name, hints);
+    }
+    // a tool object with nested members before its annotations (inputSchema): the nearest name before them
+    for (const m of text.matchAll(/"annotations"\s*:\s*\{([^{}]{0,600})\}/g)) {
+      const before = text.slice(Math.max(0, m.index - 4000), m.index);
+      const names = [...before.matchAll(/"name"\s*:\s*"([^"]{1,120})"/g)];
+      const hints: Record<string, boolean> = {};
+      for (const h of m[1]!.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
+      put(names.at(-1)?.[1], hints);
+    }
+    // …or as pydantic reprs: Tool(name='x', …, annotations=ToolAnnotations(readOnlyHint=True, …))
+    if (!text.includes('ToolAnnotations(')) continue;
+    for (const m of text.matchAll(/\bTool\(name=["']([^"']{1,120})["'][^()]{0,4000}?annotations=ToolAnnotations\(([^()]{0,600})\)/g)) {
+      const hints: Record<string, boolean> = {};
+      for (const h of m[2]!.matchAll(/\b(\w+Hint)=(True|False)\b/g)) hints[h[1]!] = h[2] === 'True';
+      put(m[1], hints);
     }
   }
   return out;
