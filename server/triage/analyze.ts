@@ -9,7 +9,7 @@ import { deriveFacts, isFailureEvent, toolAnnotations } from './classify/facts.t
 import { IncidentIndex } from './classify/incident.ts';
 import { isPolicyFile, type ToolPolicy } from './classify/policy.ts';
 import { enrichEvents } from './correlate/enrich.ts';
-import { buildSpans, STREAM_NOISE, type SpanBuild } from './correlate/spans.ts';
+import { buildSpans, noteJoins, STREAM_NOISE, type SpanBuild } from './correlate/spans.ts';
 import { estimateOffsets } from './skew/estimate.ts';
 
 export interface AnalyzeInput {
@@ -228,7 +228,7 @@ function attachOrphans(spans: SpanBuild[]): void {
         continue;
       }
       const close = e.ts !== null && last.ts !== null ? Math.abs(e.ts - last.ts) <= 2000 : e.line - last.endLine <= 3;
-      const noise = STREAM_NOISE.test(e.message) && !current.events.some((x) => x.httpMethod === 'GET');
+      const noise = STREAM_NOISE.test(e.message) && !current.events.some((x) => noteJoins(e.message, x.httpMethod));
       // a client saying it connected or resumed speaks of what came after, not of this request
       // nor does anything join a call the client already saw return
       const returned = current.events.some((x) => x.signals.includes('call-returned') && (x.file !== e.file || x.line < e.line));

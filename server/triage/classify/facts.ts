@@ -326,11 +326,13 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // a named tool is called with tools/call, whatever line named it
   const method = span.method ?? (tool !== null ? 'tools/call' : null);
   const identified = method !== null || tool !== null || span.rpcId !== null;
-  // (the TS SDK's `Error POSTing to endpoint` names no request line, but says the verb: failure-signatures rows 38-40)
+  // (some SDK messages name no request line but say the verb: the TS SDK's `Error POSTing to endpoint`,
+  // failure-signatures rows 38-40; the Python SDK's `Session termination failed: 405`, its DELETE on close
+  // in client/streamable_http.py, stage X)
   const httpMethod =
     evs.find((e) => e.httpMethod && e.httpStatus !== null && e.httpStatus >= 400)?.httpMethod ??
     evs.find((e) => e.httpMethod)?.httpMethod ??
-    (evs.some((e) => e.message.includes('POSTing to endpoint')) ? 'POST' : null);
+    (evs.some((e) => e.message.includes('POSTing to endpoint')) ? 'POST' : evs.some((e) => e.message.includes('Session termination failed')) ? 'DELETE' : null);
   const pathEvent = evs.find((e) => e.httpPath && e.httpStatus !== null && e.httpStatus >= 400) ?? evs.find((e) => e.httpPath);
   const httpPath = pathEvent?.httpPath ? stripQuery(pathEvent.httpPath) : null;
   const target = targetOf(evs);

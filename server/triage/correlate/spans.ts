@@ -14,9 +14,15 @@ export type JoinKey =
   | 'tool-name+order'
   | 'method+path+status+order';
 
-/** Lines about the optional standalone GET stream: they never belong to a POST exchange logged just before them. */
+/**
+ * Lines about the optional channels — the standalone GET stream, the session DELETE on close (the Python
+ * SDK's `Session termination failed: 405`): they never belong to a POST exchange logged just before them.
+ */
 export const STREAM_NOISE =
-  /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:/;
+  /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:|Session termination failed/;
+
+/** The exchange such a note may join: the DELETE for a termination note, the GET stream for the others. */
+export const noteJoins = (message: string, httpMethod: string | null): boolean => httpMethod === (message.includes('Session termination failed') ? 'DELETE' : 'GET');
 
 /** A host-app line about one tool call ("Error calling tool create_order: …"); group 1 is the tool. */
 const TOOL_CALL_ERROR = /\b(?:calling|call(?:ing)? to|invoking|executing) tool[: ]+["'`]?([\w.-]+)/i;
@@ -387,7 +393,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // (the tool-name+order join below takes it)
     const named = TOOL_CALL_ERROR.exec(e.message)?.[1];
     if (named && (a.httpMethod === 'GET' || (a.tool !== null && a.tool !== named))) return;
-    if (STREAM_NOISE.test(e.message) && a.httpMethod !== 'GET') {
+    if (STREAM_NOISE.test(e.message) && !noteJoins(e.message, a.httpMethod)) {
       anchor = -1;
       return;
     }

@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.ts';
-import { describe, signalWords } from '../rule.ts';
+import { describe, has, signalWords } from '../rule.ts';
 
-const CONNECT = ['conn-refused', 'dns-failure', 'connect-timeout', 'tls-failure', 'proxy-upstream-unavailable'] as const;
+const CONNECT = ['conn-refused', 'dns-failure', 'connect-timeout', 'tls-failure', 'tls-certificate', 'proxy-upstream-unavailable'] as const;
 
 // triage-rules.md §6 ("request was definitely never sent" → send normally); failure-signatures D1, rows 6,
 // 7, 41, 66, 67, 75, 85: a connect-stage failure; nothing reached the MCP server, so even a write is safe
@@ -15,6 +15,7 @@ export const neverReached: Rule = {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
     if (f.writeEvidence) return 'the server logged work for this request, so it was delivered';
     if (f.persistent === true) return `it failed on all ${f.attempts} attempts: persistent, not transient`;
+    if (has(f, 'tls-certificate')) return "the server's certificate was refused: every attempt meets the same certificate";
     return true;
   },
   rationale: (f) =>
@@ -41,13 +42,14 @@ export const unreachablePersistent: Rule = {
   source: 'failure-signatures D1 ("persistent → fix route/DNS/TLS"), rows 6, 41',
   when(f) {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
-    if (f.persistent !== true) return 'not shown to fail on every attempt';
+    if (f.persistent !== true && !has(f, 'tls-certificate')) return 'not shown to fail on every attempt';
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} could not connect on any of ${f.attempts} attempts (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}) and never succeeded: not a blip. Nothing listens at that address${f.localTarget ? ' on this machine' : ''}, or the name, port, TLS trust or proxy upstream is wrong. Fix the endpoint configuration or start the server; retrying unchanged repeats it.`,
+    `${describe(f)} could not connect ${f.attempts > 1 ? `on any of ${f.attempts} attempts` : has(f, 'tls-certificate') ? "because it refused the server's certificate, which no retry changes" : 'and never succeeded'} (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}) and never succeeded: not a blip. Nothing listens at that address${f.localTarget ? ' on this machine' : ''}, or the name, port, TLS trust or proxy upstream is wrong. Fix the endpoint configuration or start the server; retrying unchanged repeats it.`,
   examples: [
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true, causes: ['conn-refused'] }, fires: true },
     { name: 'one refused attempt', facts: { neverConnected: true, attempts: 1, persistent: null }, fires: false },
+    { name: 'a self-signed certificate, once', facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['tls-failure', 'tls-certificate'] }, fires: true },
   ],
 };
