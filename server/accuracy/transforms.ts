@@ -4,6 +4,7 @@
 // not change: same headline decision, same failing request.
 import { gzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isPolicyFile } from '../triage/classify/policy.ts';
 import { join } from 'node:path';
 
 /** A bundle in memory: file name → content, in the order the files are handed to the analyser. */
@@ -140,12 +141,10 @@ function firstTime(b: Bundle): number | null {
  * another logging library); `noise` is a list of bundles to splice in (healthy sessions, GET-stream
  * reconnects), matched to the incident's files by kind (client, proxy, server).
  */
-/** Configuration that travels with a bundle (the tool policy file): not a log, never rewritten. */
-const isConfig = (name: string) => name === 'mcp-triage.tools.json';
-
+// the tool policy file travels with a bundle: configuration, not a log, never rewritten
 export function transform(b: Bundle, id: TransformId, seed: number, opts: { styles?: Map<string, Buffer>; noise?: Bundle[] } = {}): Bundle {
-  const config = b.files.filter((f) => isConfig(f.name));
-  const logs = transformLogs({ files: b.files.filter((f) => !isConfig(f.name)) }, id, seed, opts);
+  const config = b.files.filter((f) => isPolicyFile(f.name));
+  const logs = transformLogs({ files: b.files.filter((f) => !isPolicyFile(f.name)) }, id, seed, opts);
   return { files: [...logs.files, ...config] };
 }
 

@@ -2,35 +2,16 @@
 // and a newer search of the same incident calls off the older count, whose total is still right
 // when asked for again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Event } from '../../parsers/contract/event.ts';
+import { type Event, emptyEvent } from '../../parsers/contract/event.ts';
 import { countEvents, countHooks, EventFilters, queryEventsPage } from './events-query.ts';
 import { Store } from './store.ts';
 
 const ID = 'inc_counts';
 const N = 6000;
 const ev = (i: number): Event => ({
-  file: 'x.log',
-  line: i + 1,
-  endLine: i + 1,
-  source: 'server',
-  format: 'fmt',
-  kind: 'line',
+  ...emptyEvent({ file: 'x.log', line: i + 1, source: 'server', format: 'fmt', kind: 'line', text: `${['alpha', 'beta', 'gamma'][i % 3]} row ${i}` }),
   ts: 1_700_000_000_000 + i,
-  level: null,
   message: `m${i}`,
-  text: `${['alpha', 'beta', 'gamma'][i % 3]} row ${i}`,
-  httpMethod: null,
-  httpPath: null,
-  httpStatus: null,
-  requestId: null,
-  rpcId: null,
-  rpcMethod: null,
-  tool: null,
-  session: null,
-  protocolVersion: null,
-  durationMs: null,
-  signals: [],
-  attrs: {},
 });
 
 let store: Store;

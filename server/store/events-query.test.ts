@@ -4,7 +4,7 @@
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Event } from '../../parsers/contract/event.ts';
+import { type Event, emptyEvent } from '../../parsers/contract/event.ts';
 import { ingestIncident, openContext } from '../incidents.ts';
 import { entriesFromPaths } from '../ingest/inputs.ts';
 import { REPO, tempWorkspace } from '../testing/helpers.ts';
@@ -44,31 +44,7 @@ async function expectSamePage(store: Store, id: string, filters: Partial<EventFi
   return now.rows.length;
 }
 
-const base = (over: Partial<Event>): Event => ({
-  file: 'x.log',
-  line: 1,
-  endLine: 1,
-  source: 'server',
-  format: 'fmt',
-  kind: 'line',
-  ts: null,
-  level: null,
-  message: '',
-  text: '',
-  httpMethod: null,
-  httpPath: null,
-  httpStatus: null,
-  requestId: null,
-  rpcId: null,
-  rpcMethod: null,
-  tool: null,
-  session: null,
-  protocolVersion: null,
-  durationMs: null,
-  signals: [],
-  attrs: {},
-  ...over,
-});
+const base = (over: Partial<Event>): Event => ({ ...emptyEvent({ file: 'x.log', line: 1, source: 'server', format: 'fmt', kind: 'line', text: '' }), message: '', ...over });
 
 const ws = tempWorkspace();
 afterAll(() => ws.cleanup());

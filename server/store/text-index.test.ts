@@ -3,34 +3,15 @@
 // trip it (Unicode whose lowercase is ASCII, surrogate pairs, case, block edges, two ingests in
 // one block), and the index does skip blocks when the needle is rare.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Event } from '../../parsers/contract/event.ts';
+import { type Event, emptyEvent } from '../../parsers/contract/event.ts';
 import { backfills, backfillTextIndex, compileFilters, EventFilters, planStats, queryEvents, textBlocks } from './events-query.ts';
 import { Store, type FileRow } from './store.ts';
 import { BLOCK_SHIFT, queryBits, TextIndexBuilder, type TextBlock } from './text-index.ts';
 
 const base = (text: string, i: number): Event => ({
-  file: 'x.log',
-  line: i + 1,
-  endLine: i + 1,
-  source: 'server',
-  format: 'fmt',
-  kind: 'line',
+  ...emptyEvent({ file: 'x.log', line: i + 1, source: 'server', format: 'fmt', kind: 'line', text }),
   ts: 1_700_000_000_000 + i,
-  level: null,
   message: text.slice(0, 40),
-  text,
-  httpMethod: null,
-  httpPath: null,
-  httpStatus: null,
-  requestId: null,
-  rpcId: null,
-  rpcMethod: null,
-  tool: null,
-  session: null,
-  protocolVersion: null,
-  durationMs: null,
-  signals: [],
-  attrs: {},
 });
 
 /** A deterministic filler line (no needle), then the planted lines at fixed positions. */
