@@ -7,7 +7,8 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const m of modules) {
-      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++; // a file that failed to load
+      // a file that failed to load, or whose setup (beforeAll) failed and left its tests skipped
+      if (m.state() === 'failed' && ![...m.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
       for (const t of m.children.allTests()) {
         const s = t.result().state;
         if (s === 'passed') passed++;

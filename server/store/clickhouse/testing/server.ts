@@ -65,14 +65,18 @@ export class TestClickHouse {
 
   /** One node (`shards` 1), or a cluster named `triage` of `shards` nodes, one shard each. */
   static async start(shards = 1): Promise<TestClickHouse> {
-    const t = new TestClickHouse(shards);
-    try {
-      await t.boot();
-    } catch (e) {
-      await t.stop();
-      throw e;
+    // a free port can be taken by another server starting at the same moment (its process then exits
+    // at once): start again on fresh ports, at most three times
+    for (let attempt = 1; ; attempt++) {
+      const t = new TestClickHouse(shards);
+      try {
+        await t.boot();
+        return t;
+      } catch (e) {
+        await t.stop();
+        if (attempt >= 3 || !String(e).includes('exited with')) throw e;
+      }
     }
-    return t;
   }
 
   get cluster(): string | null {
