@@ -46,7 +46,8 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
   attachOrphans(spans);
   markStoppedWhileWaiting(spans);
   markHeldBursts(spans);
-  const failing = spans.filter((s) => s.stoppedBy !== undefined || s.heldBurst !== undefined || s.events.some(isFailureEvent));
+  let failing = spans.filter((s) => s.stoppedBy !== undefined || s.heldBurst !== undefined || s.events.some(isFailureEvent));
+  if (failing.length === 0) failing = markEndedWaiting(spans);
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const index = new IncidentIndex(events, spans); // incident-wide look-ups, once
   const decided: Decided[] = [];
@@ -264,22 +265,24 @@ const STOPPED_WITHIN_MS = 60_000;
  * stop. Only a call with no answer of any kind (status, result, error, a response line) in its span,
  * and never a notification (those expect no answer).
  */
+const isStop = (e: Event) => e.signals.includes('shutdown');
+
+/** A client line that answers, or may answer, a call: a status, a response, a result, an error. */
+const answerLike = (e: Event) => e.httpStatus !== null || e.attrs.direction === 'response' || e.signals.includes('call-returned') || isFailureEvent(e);
+
+/**
+ * A call (never a notification: those expect no answer) whose span holds only the client's own
+ * lines and no answer of any kind. The stop line may have joined the span (an unkeyed line under it).
+ */
+const waitingCall = (s: SpanBuild) =>
+  (s.method !== null || s.tool !== null) &&
+  !(s.method ?? '').startsWith('notifications/') &&
+  s.events.every((e) => isStop(e) || ((e.source === 'client' || e.source === 'unknown') && !answerLike(e)));
+
 function markStoppedWhileWaiting(spans: SpanBuild[]): void {
   const { owner, byFile } = clientLinesByFile(spans);
-  const stop = (e: Event) => e.signals.includes('shutdown');
-  // the stop line itself may have joined the call's span (an unkeyed line right under it)
-  const waiting = (s: SpanBuild) =>
-    (s.method !== null || s.tool !== null) &&
-    !(s.method ?? '').startsWith('notifications/') &&
-    s.events.every(
-      (e) =>
-        stop(e) ||
-        ((e.source === 'client' || e.source === 'unknown') &&
-          e.httpStatus === null &&
-          e.attrs.direction !== 'response' &&
-          !e.signals.includes('call-returned') &&
-          !isFailureEvent(e)),
-    );
+  const stop = isStop;
+  const waiting = waitingCall;
   for (const list of byFile.values()) {
     for (let i = 0; i < list.length; i++) {
       const s = owner.get(list[i]!)!;
@@ -296,6 +299,37 @@ function markStoppedWhileWaiting(spans: SpanBuild[]): void {
       }
     }
   }
+}
+
+/**
+ * failure-signatures (c) stage H (sent, no status line came back), when nothing else failed: a
+ * client log whose last call is still waiting when the log ends — the call line, then nothing that
+ * answers it or anything else (no status, response, result or error later in that file), and no
+ * proxy or server line joined to it. The "it just hangs" report: no error is ever logged because the
+ * client is still waiting. Only when no other failure is found (an excerpt cut after an error says
+ * nothing about the calls after it), and only the last call of each client log.
+ */
+function markEndedWaiting(spans: SpanBuild[]): SpanBuild[] {
+  const { owner, byFile } = clientLinesByFile(spans);
+  const marked: SpanBuild[] = [];
+  for (const list of byFile.values()) {
+    let call = -1;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const e = list[i]!;
+      if (answerLike(e) || isStop(e)) break;
+      const m = e.rpcMethod ?? '';
+      if ((e.rpcMethod !== null || e.tool !== null) && !m.startsWith('notifications/')) {
+        call = i;
+        break;
+      }
+    }
+    if (call < 0) continue;
+    const s = owner.get(list[call]!)!;
+    if (s.stoppedBy || s.endedWaiting || !waitingCall(s)) continue;
+    s.endedWaiting = list[list.length - 1]!;
+    marked.push(s);
+  }
+  return marked;
 }
 
 /** Progress events logged this close together arrived in one read (not as the server sent them). */

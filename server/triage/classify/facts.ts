@@ -26,6 +26,8 @@ export type Interruption =
   | 'client-gave-up'
   /** the client process shut down with the call still waiting for its answer (no error logged) */
   | 'stopped-while-waiting'
+  /** the client's log ends with the call still waiting for its answer, and nothing else failed */
+  | 'log-ended-waiting'
   | null;
 export type Era = 'legacy-sse' | 'session' | 'sessionless' | 'unknown';
 
@@ -531,6 +533,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (has('connection-closed')) interruption = 'connection-closed';
   if (interruption === 'bad-gateway' && has('client-timeout')) interruption = 'client-timeout';
   if (interruption === null && span.stoppedBy) interruption = 'stopped-while-waiting';
+  if (interruption === null && span.endedWaiting) interruption = 'log-ended-waiting';
   const proxyTimerCut: Tri = has('proxy-timeout-before-headers') || has('proxy-timeout-mid-stream') || httpStatus === 504 || httpStatus === 524 ? true : null;
 
   // --- time

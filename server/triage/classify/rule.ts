@@ -143,6 +143,8 @@ export function interruptionWords(f: Facts): string {
       return 'the connection was never established';
     case 'stopped-while-waiting':
       return 'the client process shut down while it still waited for the answer';
+    case 'log-ended-waiting':
+      return "the client's log ends while it still waited for the answer";
     default:
       return 'the exchange failed';
   }

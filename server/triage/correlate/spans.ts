@@ -40,6 +40,8 @@ export interface SpanBuild {
   end: number | null;
   /** The line saying the client process shut down while this call still waited for its answer. */
   stoppedBy?: Event;
+  /** The last line of a client log that ends with this call still waiting, when nothing else failed. */
+  endedWaiting?: Event;
   /** Progress events of this call that the client logged all at once, long after sending it (row 72). */
   heldBurst?: { count: number; spreadMs: number; waitedMs: number; first: Event };
 }

@@ -26,7 +26,7 @@ import { sessionNotKept } from './session-not-kept.ts';
 import { splitSession } from './split-session.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { responseHeld } from './response-held.ts';
-import { stoppedWhileWaiting } from './stopped-while-waiting.ts';
+import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
 import { toolError, toolErrorRead } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
@@ -76,6 +76,7 @@ export const RULES: readonly Rule[] = [
   timeoutTooLow,
   writeUnknown,
   stoppedWhileWaiting,
+  endedWaiting,
   proxyTimer,
   readInterrupted,
   interruptedUnidentified,
