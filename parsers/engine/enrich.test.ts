@@ -43,6 +43,11 @@ describe('enrich: whole lines', () => {
     ['[526630] [Remote→Local] 7', { direction: 'response' }],
     ['Calling tools/list', { rpcMethod: 'tools/list', direction: 'request' }],
     ['Sending request initialize', { rpcMethod: 'initialize', direction: 'request' }],
+    // a call line that already says how it ended describes the answer (never "still waiting")
+    ['tools/call id=5 name=get_status -> ok', { rpcMethod: 'tools/call', rpcId: 5, direction: 'response' }],
+    ['tools/list done', { rpcMethod: 'tools/list', direction: 'response' }],
+    ['tools/list result: [{"name":"purge_cache"}]', { rpcMethod: 'tools/list', direction: 'response' }],
+    ['tools/call purge_cache id=5 -> waiting', { rpcMethod: 'tools/call', direction: 'request' }],
     [
       "Sending client request: ClientRequest(method='tools/call', params=CallToolRequestParams(name='get_order', arguments={}))",
       { rpcMethod: 'tools/call', tool: 'get_order', direction: 'request' },

@@ -1040,7 +1040,7 @@ const REQUEST_WORDS =
   /\b(?:Sending|Calling|send_request|Requesting|POSTing|Forwarding|Dispatching)\b|\bReceived (?:an? )?(?:MCP |JSON-RPC |new )?(?:request|POST|GET|DELETE|notification|message)\b/;
 // "response" alone is too common a name (`response = await call_next(request)`): only in phrases.
 const RESPONSE_WORDS =
-  /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b/;
+  /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b|(?:->|=>|→) ?(?:result|ok|OK|success|done)\b|\b[Rr]esults?: |\b[a-z]+\/[a-zA-Z_/]+(?: \S{1,60})? (?:done|succeeded|finished|completed)\b/;
 
 function direction(e: Event, text: string, rpc: RpcMembers | null): 'request' | 'response' | 'exchange' | null {
   if (text.includes('→') || text.includes('←') || text.includes('--')) for (const d of DIRECTION_WORDS) if (d.re.test(text)) return d.direction;

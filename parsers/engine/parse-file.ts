@@ -512,6 +512,10 @@ function chainsOn(pending: { text: string; line: number; endLine: number }, line
 }
 
 /** Lines that continue the previous event rather than start one: indented frames, object dumps. */
+const PADDED_LEVEL = /^ {1,4}(?:TRACE|DEBUG|INFO|WARN|ERROR) [\w:.-]+(?:[:{]| - )/;
+
 function isContinuation(line: string): boolean {
+  // a padded level word starts a record (Rust tracing's ` INFO target: …` once a container stamp is cut off)
+  if (PADDED_LEVEL.test(line)) return false;
   return /^(?:\s+\S|[}\]]\s*,?\s*$|Caused by: |\[cause\]|During handling of the above|The above exception was)/.test(line);
 }

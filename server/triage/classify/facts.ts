@@ -4,6 +4,7 @@
 // unknown never counts as false.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
+import { levelFromWording } from '../../../parsers/engine/level-wording.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { Evidence, Stage } from '../../contract/analysis.ts';
 import { chooseRoot, inferStage, matchKnownDefects, parseExceptionText } from '../exceptions/index.ts';
@@ -198,7 +199,21 @@ export function isFailureEvent(e: Event): boolean {
   if (isNoise(e)) return false;
   if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return true;
   for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
-  return false;
+  return errorWordedCall(e);
+}
+
+const worded = new WeakMap<Event, boolean>();
+
+/**
+ * Issue item 1/5: hosts log failures at warn or info ("WARN tools/call id=5 failed: …"). A line about
+ * an identified request (method, rpc id or tool) whose words report a failure and not a retry
+ * (level-wording.ts: retry wording gives a warning) is a visible error, whatever level it was logged at.
+ */
+function errorWordedCall(e: Event): boolean {
+  if ((e.level !== 'warn' && e.level !== 'info') || (e.rpcMethod === null && e.rpcId === null && e.tool === null)) return false;
+  let v = worded.get(e);
+  if (v === undefined) worded.set(e, (v = levelFromWording(e.message) === 'error'));
+  return v;
 }
 
 /**
