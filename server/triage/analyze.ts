@@ -190,12 +190,26 @@ function attachOrphans(spans: SpanBuild[]): void {
     if (call.events.some((x) => x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
     // an answer takes as long as the call did: up to the longest proxy and client timers in use (nginx
     // 60 s, Cloudflare 100 s, load balancers up to ~5 min), with no other triage line in between
-    return e.ts !== null && prev.ts !== null ? e.ts - prev.ts >= 0 && e.ts - prev.ts <= ANSWER_WAIT_MS : e.line - prev.endLine <= 3;
+    // (untimed: within a few lines — httpcore logs ~7 debug lines between sending and the status)
+    return e.ts !== null && prev.ts !== null ? e.ts - prev.ts >= 0 && e.ts - prev.ts <= ANSWER_WAIT_MS : e.line - prev.endLine <= 12;
   };
   const byFile = new Map<string, Event[]>();
   for (const e of owner.keys()) (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
+  for (const list of byFile.values()) list.sort((a, b) => a.line - b.line);
+  // One exchange logged twice in a row: a status with nothing else (httpcore's
+  // `receive_response_headers.complete return_value=(b'HTTP/1.1', 404, …)`) and, right under it, the
+  // summary with method and URL (httpx's `HTTP Request: POST … "HTTP/1.1 404 Not Found"`).
+  for (const list of byFile.values())
+    for (let i = 0; i + 1 < list.length; i++) {
+      const e = list[i]!;
+      const n = list[i + 1]!;
+      const s = owner.get(e)!;
+      if (e.httpStatus === null || n.httpStatus !== e.httpStatus || n.httpMethod === null || e.httpMethod !== null || s === owner.get(n)) continue;
+      if (s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || x.rpcMethod !== null || x.tool !== null || x.httpMethod !== null)) continue;
+      const close = e.ts !== null && n.ts !== null ? Math.abs(n.ts - e.ts) <= 2000 : n.line - e.endLine <= 3;
+      if (close) merge(owner.get(n)!, s);
+    }
   for (const list of byFile.values()) {
-    list.sort((a, b) => a.line - b.line);
     let current: SpanBuild | null = null;
     let last: Event | null = null;
     for (const e of list) {
