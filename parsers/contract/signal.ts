@@ -42,6 +42,7 @@ export const SignalCause = z.enum([
   'discovery-probe', // a client looking for metadata (OAuth well-known documents) or a browser asset: a 404 there is an answer, not a broken route
   // network and proxies
   'conn-refused',
+  'network-error', // a client's network failure whose cause was not logged (undici `fetch failed`): most often at connect
   'dns-failure',
   'connect-timeout',
   'tls-failure',

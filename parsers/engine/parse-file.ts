@@ -208,8 +208,12 @@ export async function* parsePrepared(
   // the times physical lines' prefixes gave (docker/kubectl timestamps), for their events without one; a
   // block's event is made when the block closes, lines later, so the stamps wait here until then
   const stamps = new Map<number, number>();
+  // once the application's own lines have shown a time, a line without one continues that clock, not the
+  // container's (a wrapped message's second line must stay beside its first, whatever the stamps say)
+  let ownClock = false;
   const ownOrCarriedTs = (e: Event): void => {
-    if (e.ts === null && stamps.size) e.ts = stamps.get(e.line) ?? null;
+    if (e.ts !== null) ownClock = true;
+    else if (stamps.size && !(ownClock && lastTs !== null)) e.ts = stamps.get(e.line) ?? null;
     if (e.ts !== null) lastTs = e.ts;
     else if (lastTs !== null) {
       e.ts = lastTs;
@@ -264,6 +268,7 @@ export async function* parsePrepared(
     return enrich(e);
   };
   let blanks = 0; // blank lines held after the pending event
+  const headerOnly = new WeakSet<Event>();
   const flush = (): Event | null => {
     const p = pending;
     pending = null;
@@ -334,6 +339,11 @@ export async function* parsePrepared(
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
       pending.endLine = n;
+      if (headerOnly.has(pending)) {
+        const t = text.trim();
+        if (pending.endLine === pending.line + 1) pending.message = t;
+        else if (pending.message.length < MAX_HEADER_MESSAGE && !/^at /.test(t)) pending.message += `\n${t}`;
+      }
       // an unparsed line's wrapped continuation is still unparsed text, not a traceback — unless frames follow
       if (pending.kind === 'raw') {
         stats.unparsed++;
@@ -363,7 +373,12 @@ export async function* parsePrepared(
       const { f, parsed } = hit;
       const e = emptyEvent({ file: opts.file, line: n, source, format: f.spec.id, kind: 'line', text });
       Object.assign(e, parsed);
-      if (!parsed.message) e.message = text;
+      if (!parsed.message) {
+        e.message = text;
+        // a log header (it has a level) with no message of its own (`fail: Orders.Agent[0]`): the
+        // message is on the lines under it
+        if (parsed.level) headerOnly.add(e);
+      }
       readLine(e, f, parsed, lastTs);
       ownOrCarriedTs(e);
       pending = e;
@@ -513,6 +528,9 @@ function chainsOn(pending: { text: string; line: number; endLine: number }, line
 
 /** Lines that continue the previous event rather than start one: indented frames, object dumps. */
 const PADDED_LEVEL = /^ {1,4}(?:TRACE|DEBUG|INFO|WARN|ERROR) [\w:.-]+(?:[:{]| - )/;
+
+/** How much of the lines under a message-less header become its message. */
+const MAX_HEADER_MESSAGE = 2000;
 
 function isContinuation(line: string): boolean {
   // a padded level word starts a record (Rust tracing's ` INFO target: …` once a container stamp is cut off)

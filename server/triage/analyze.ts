@@ -130,6 +130,8 @@ const BARE_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
 const BARE_START = /^\s{0,8}(?:Traceback \(most recent|File "|\+ Exception Group|\| |(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Group)\b|at [\w.<$])/;
 
 const ANSWER_WAIT_MS = 300_000;
+/** A line that is an exception, or .NET's `---- Inner` / `---> Inner` marker before one. */
+const CHAINED_EXCEPTION = /^\s{0,8}(?:-{3,4}>? )?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Exception|Error)\b/;
 /** A bare `id=9` key of a logfmt line (not `user_id=`, not `x.id=`). */
 const BARE_ID = /(?<![\w.-])id=(\d{1,15})(?![\w.])/;
 
@@ -208,6 +210,24 @@ function attachOrphans(spans: SpanBuild[]): void {
       if (s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || x.rpcMethod !== null || x.tool !== null || x.httpMethod !== null)) continue;
       const close = e.ts !== null && n.ts !== null ? Math.abs(n.ts - e.ts) <= 2000 : n.line - e.endLine <= 3;
       if (close) merge(owner.get(n)!, s);
+    }
+  // One error printed over several adjacent lines that no format folded (a test runner's `Failed X`,
+  // `Error Message:`, the exception, `---- Inner: …`): an exception line (or .NET's inner-exception
+  // marker) right under another error line, neither with an identity of its own, logged at the same
+  // moment, continues it — one failure, its causes read together.
+  const unkeyed = (s: SpanBuild) =>
+    s.events.every(
+      (x) => x.rpcId === null && x.session === null && x.requestId === null && x.httpMethod === null && x.rpcMethod === null && x.tool === null && x.httpStatus === null,
+    );
+  for (const list of byFile.values())
+    for (let i = 1; i < list.length; i++) {
+      const p = list[i - 1]!;
+      const e = list[i]!;
+      const a = owner.get(p)!;
+      const b = owner.get(e)!;
+      if (a === b || e.line - p.endLine > 2 || p.ts !== e.ts || !CHAINED_EXCEPTION.test(e.message) || !isFailureEvent(p) || !isFailureEvent(e) || !unkeyed(a) || !unkeyed(b))
+        continue;
+      merge(a, b);
     }
   for (const list of byFile.values()) {
     let current: SpanBuild | null = null;

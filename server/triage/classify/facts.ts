@@ -523,7 +523,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if ((era === 'legacy-sse' || legacyHere) && httpMethod === 'GET' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
 
   // --- delivery and interruption
-  const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed');
+  // undici's bare `fetch failed` is a connect failure (row 41) unless the span shows an answer or a cut (row 42)
+  const fetchFailedLater = httpStatus !== null || has('peer-closed-before-response') || has('stream-cut') || has('conn-reset');
+  const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed' && !(x.m.cause === 'network-error' && fetchFailedLater));
   const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
   const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || ix.serverReceived(span) !== null;
   const proxyFailedBeforeHeaders = failureMeanings.some(

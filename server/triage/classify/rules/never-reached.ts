@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.ts';
 import { describe, has, signalWords } from '../rule.ts';
 
-const CONNECT = ['conn-refused', 'dns-failure', 'connect-timeout', 'tls-failure', 'tls-certificate', 'proxy-upstream-unavailable'] as const;
+const CONNECT = ['conn-refused', 'network-error', 'dns-failure', 'connect-timeout', 'tls-failure', 'tls-certificate', 'proxy-upstream-unavailable'] as const;
 
 // triage-rules.md §6 ("request was definitely never sent" → send normally); failure-signatures D1, rows 6,
 // 7, 41, 66, 67, 75, 85: a connect-stage failure; nothing reached the MCP server, so even a write is safe
