@@ -628,17 +628,19 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // Lifecycle (spec basic/lifecycle: initialization MUST be the first interaction): a client's first POST
   // in its log, carrying no session and naming no method, was its initialize — not under 2026-07-28,
   // which has no handshake
+  // (also an HTTP error naming only the URL — httpx's `Client error '401 Unauthorized' for url '…/mcp/'` —
+  // when nothing before it in the client's log sent or answered anything: its first request)
+  const clientLine = (e: Event) => e.source === 'client' || e.source === 'unknown';
   const firstPost =
     method === null &&
     tool === null &&
     span.rpcId === null &&
-    httpMethod === 'POST' &&
     era !== 'sessionless' &&
     session === null &&
     sessionSent !== true &&
     firstRequest !== false &&
-    evs.some((e) => (e.source === 'client' || e.source === 'unknown') && e.httpMethod === 'POST') &&
-    !ix.earlierPostInFile(span);
+    ((httpMethod === 'POST' && evs.some((e) => clientLine(e) && e.httpMethod === 'POST') && !ix.earlierPostInFile(span)) ||
+      (httpMethod === null && !legacyHere && evs.some((e) => clientLine(e) && e.httpStatus !== null && /\bhttps?:\/\/\S/.test(e.message)) && !ix.earlierRequestInFile(span)));
 
   return {
     rpcId: span.rpcId,

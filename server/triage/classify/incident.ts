@@ -189,11 +189,20 @@ export class IncidentIndex {
 
   /** A POST exchange logged before this span in one of its files. */
   earlierPostInFile(span: SpanBuild): boolean {
+    return this.earlierInFile(span, (e) => e.httpMethod === 'POST');
+  }
+
+  /** A line before this span in one of its files sent or answered any request (an exchange or a method). */
+  earlierRequestInFile(span: SpanBuild): boolean {
+    return this.earlierInFile(span, (e) => e.httpMethod !== null || e.httpStatus !== null || e.rpcMethod !== null);
+  }
+
+  private earlierInFile(span: SpanBuild, test: (e: Event) => boolean): boolean {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;
     for (const e of this.all) {
       const f = first.get(e.file);
-      if (f !== undefined && e.line < f && e.httpMethod === 'POST') return true;
+      if (f !== undefined && e.line < f && test(e)) return true;
     }
     return false;
   }
