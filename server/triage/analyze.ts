@@ -46,7 +46,8 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
   attachOrphans(spans);
   markStoppedWhileWaiting(spans);
   markHeldBursts(spans);
-  let failing = spans.filter((s) => s.stoppedBy !== undefined || s.heldBurst !== undefined || s.events.some(isFailureEvent));
+  markLateHeaders(spans);
+  let failing = spans.filter((s) => s.stoppedBy !== undefined || s.heldBurst !== undefined || s.lateHeaders !== undefined || s.events.some(isFailureEvent));
   if (failing.length === 0) failing = markEndedWaiting(spans);
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const index = new IncidentIndex(events, spans); // incident-wide look-ups, once
@@ -364,6 +365,48 @@ function markEndedWaiting(spans: SpanBuild[]): SpanBuild[] {
     marked.push(s);
   }
   return marked;
+}
+
+/** A client's own measure of how long a response took to start: `-> 200 (48 ms)`, `in 6.02s`, `took 312ms`. */
+const CLIENT_MS = /\((\d{1,7}(?:\.\d+)?) ?ms\)|\b(?:in|took|after) (\d{1,7}(?:\.\d+)?) ?(ms|s)\b/;
+/** The same client's other event streams opened within this… */
+const STREAM_OPENS_MS = 500;
+/** …and this one only after at least this long (and ten times the usual). */
+const LATE_HEADERS_MS = 2000;
+
+function clientMs(e: Event): number | null {
+  const m = CLIENT_MS.exec(e.message);
+  if (!m) return e.durationMs;
+  return m[1] !== undefined ? Number(m[1]) : m[3] === 's' ? Number(m[2]) * 1000 : Number(m[2]);
+}
+
+/**
+ * Row 72 / D19 ("time skew between server send and client receive"): a server that answers a POST with
+ * an event stream writes the stream's headers at once — the same client's other stream POSTs show it,
+ * opening within 500 ms — so a call whose event-stream headers reached the client only seconds later
+ * (≥ 2 s and ten times the usual) was held between them: a buffering hop (proxy_buffering on, gzip on
+ * text/event-stream, a tunnel) that releases the response only when it completes. Only the client's own
+ * exchange lines (POST, 2xx, text/event-stream, a time it measured), at least two fast ones to compare.
+ */
+function markLateHeaders(spans: SpanBuild[]): void {
+  const { owner, byFile } = clientLinesByFile(spans);
+  for (const list of byFile.values()) {
+    const streams: { e: Event; ms: number }[] = [];
+    for (const e of list) {
+      if (e.httpMethod !== 'POST' || e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300 || !/text\/event-stream/i.test(e.message)) continue;
+      const ms = clientMs(e);
+      if (ms !== null) streams.push({ e, ms });
+    }
+    const fast = streams.filter((x) => x.ms <= STREAM_OPENS_MS).map((x) => x.ms);
+    if (fast.length < 2) continue;
+    const usual = fast.sort((a, b) => a - b)[Math.floor(fast.length / 2)]!;
+    for (const { e, ms } of streams) {
+      if (ms < LATE_HEADERS_MS || ms < usual * 10) continue;
+      const s = owner.get(e)!;
+      if (s.lateHeaders || (s.method === null && s.tool === null) || (s.method ?? '').startsWith('notifications/')) continue;
+      s.lateHeaders = { ms, usualMs: usual, line: e };
+    }
+  }
 }
 
 /** Progress events logged this close together arrived in one read (not as the server sent them). */

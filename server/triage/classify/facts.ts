@@ -703,7 +703,12 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
           heldInTransit: true,
           heldEvidence: `${span.heldBurst.count} progress events logged within ${span.heldBurst.spreadMs} ms, ${(span.heldBurst.waitedMs / 1000).toFixed(1)} s after the call was sent (${span.heldBurst.first.file}:${span.heldBurst.first.line})`,
         }
-      : heldFacts(evs, interruption)),
+      : span.lateHeaders && (interruption === null || interruption === 'client-timeout')
+        ? {
+            heldInTransit: true,
+            heldEvidence: `its event-stream response reached the client after ${(span.lateHeaders.ms / 1000).toFixed(1)} s, where the same client's other streams opened in ${Math.round(span.lateHeaders.usualMs)} ms (${span.lateHeaders.line.file}:${span.lateHeaders.line.line})`,
+          }
+        : heldFacts(evs, interruption)),
   };
 }
 

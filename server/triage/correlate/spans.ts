@@ -44,6 +44,8 @@ export interface SpanBuild {
   endedWaiting?: Event;
   /** Progress events of this call that the client logged all at once, long after sending it (row 72). */
   heldBurst?: { count: number; spreadMs: number; waitedMs: number; first: Event };
+  /** This call's event-stream headers reached the client only after this long, while the same client's other streams opened at once (row 72). */
+  lateHeaders?: { ms: number; usualMs: number; line: Event };
 }
 
 export interface CorrelateOptions {
