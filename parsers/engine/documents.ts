@@ -189,7 +189,39 @@ export const otlpReader: DocumentReader = {
   },
 };
 
-export const documentReaders: readonly DocumentReader[] = [harReader, otlpReader];
+/**
+ * A saved tools/list answer — `{"tools":[…]}` (inspector CLI, `probe --log`, a pasted result) or the whole
+ * JSON-RPC response `{"jsonrpc":"2.0","id":1,"result":{"tools":[…]}}`: not a log, but each tool's
+ * annotations are the side-effect hints the analysis reads (issue #17 item 9). One event per tool,
+ * its text the tool's name and annotations as JSON (what classify/facts.ts toolAnnotations reads).
+ */
+function toolItem(t: Json): DocumentItem {
+  const name = s(t.name) ?? '?';
+  const hints = isObj(t.annotations) ? t.annotations : null;
+  const fields: Parsed = { level: 'info', message: `listed ${name}${hints ? ` with annotations ${JSON.stringify(hints)}` : ' (no annotations)'}` };
+  return { fields, lines: [fields.message!, JSON.stringify({ name, ...(hints ? { annotations: hints } : {}) })] };
+}
+const TOOLS_ARRAY = /"tools"\s{0,8}:\s{0,8}\[/;
+
+export const toolsListReader: DocumentReader = {
+  id: 'tools-list',
+  title: 'A saved tools/list result ({"tools":[…]})',
+  source: 'unknown',
+  sniff: (head) => /^\s{0,64}\{\s{0,64}"tools"\s{0,8}:\s{0,8}\[/.test(head),
+  itemPath: ['tools', '[]'],
+  toItem: toolItem,
+};
+
+export const rpcToolsListReader: DocumentReader = {
+  id: 'tools-list-rpc',
+  title: 'A saved tools/list JSON-RPC response ({"jsonrpc":"2.0","result":{"tools":[…]}})',
+  source: 'unknown',
+  sniff: (head) => /^\s{0,64}\{/.test(head) && /"jsonrpc"\s{0,8}:\s{0,8}"2\.0"/.test(head) && /"result"\s{0,8}:\s{0,8}\{/.test(head) && TOOLS_ARRAY.test(head),
+  itemPath: ['result', 'tools', '[]'],
+  toItem: toolItem,
+};
+
+export const documentReaders: readonly DocumentReader[] = [harReader, otlpReader, toolsListReader, rpcToolsListReader];
 
 export function sniffDocument(head: readonly string[]): DocumentReader | null {
   const text = head.slice(0, 60).join('\n').slice(0, 20_000);
