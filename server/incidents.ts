@@ -66,6 +66,7 @@ export async function refreshAnalysis(
   const read = focused ? { focus: opts.focus ?? DEFAULT_FOCUS } : {};
   const whole = focused ? { sessions: await store.sessionStats(id), protocolVersions: await store.protocolVersions(id), triageEvents: triage } : undefined;
   const stored = await store.toolPolicy(id);
+  const fileEnds = await store.fileEnds(id);
   const skipped = await store.skippedFiles(id);
   const toolPolicy = stored ? ToolPolicy.parse(stored) : null;
   const inputs = files.map((f) => ({
@@ -82,8 +83,8 @@ export async function refreshAnalysis(
   // analysis takes less than starting a worker.
   const analysed =
     opts.offThread && triage >= (opts.offThreadMin ?? OFF_THREAD_MIN_EVENTS)
-      ? await analyzeOffThread({ whole, toolPolicy, inputs, batches: await store.triageEventsJson(id, limit, read) })
-      : analyze({ whole, toolPolicy, inputs, events: await store.triageEvents(id, limit, read) });
+      ? await analyzeOffThread({ whole, toolPolicy, inputs, fileEnds, batches: await store.triageEventsJson(id, limit, read) })
+      : analyze({ whole, toolPolicy, inputs, fileEnds, events: await store.triageEvents(id, limit, read) });
   // Files that are not logs are named, never diagnosed (ingest/screen.ts); absent when there are none.
   const withSkipped: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
   const privacyMode = await store.privacyMode(id);

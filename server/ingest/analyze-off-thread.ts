@@ -13,6 +13,7 @@ export interface AnalyzeInput {
   whole: Parameters<typeof analyze>[0]['whole'];
   toolPolicy: Parameters<typeof analyze>[0]['toolPolicy'];
   inputs: Parameters<typeof analyze>[0]['inputs'];
+  fileEnds: Parameters<typeof analyze>[0]['fileEnds'];
   /** Store.triageEventsJson */
   batches: string[];
 }

@@ -10,4 +10,4 @@ const input = workerData as AnalyzeInput;
 const events: Event[] = [];
 for (const json of input.batches) eventsFromJson(json, events);
 input.batches = [];
-parentPort!.postMessage(analyze({ whole: input.whole, toolPolicy: input.toolPolicy, inputs: input.inputs, events }));
+parentPort!.postMessage(analyze({ whole: input.whole, toolPolicy: input.toolPolicy, inputs: input.inputs, fileEnds: input.fileEnds, events }));

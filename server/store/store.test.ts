@@ -47,6 +47,15 @@ describe('store on a DuckDB file', () => {
     expect(files.find((f) => f.path === 'client.log')).toMatchObject({ source: 'client', lines: 3, unparsed: 1 });
   });
 
+  it("tells where each file's events end (line and latest time, untriaged lines too)", async () => {
+    const ends = await ctx.store.fileEnds(id);
+    expect(ends).toEqual([
+      // the untimed raw line 3 carries the time of the line above it
+      { file: 'client.log', lastTs: Date.parse('2026-11-29T10:00:01.000Z'), lastLine: 3 },
+      { file: 'proxy-access.log', lastTs: Date.parse('2026-11-29T10:00:01.000Z'), lastLine: 1 },
+    ]);
+  });
+
   it('skips a file it already holds (content hash)', async () => {
     const r = await ingestIncident(ctx, entriesFromPaths([join(logs, 'client.log')]), { id, name: 'test' });
     expect(r).toMatchObject({ added: 0, skipped: 1 });

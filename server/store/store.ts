@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Event } from '../../parsers/contract/event.ts';
-import type { SessionStat } from '../triage/analyze.ts';
+import type { FileEnd, SessionStat } from '../triage/analyze.ts';
 import { Analysis, type SkippedFile } from '../contract/analysis.ts';
 import { TriageError } from '../errors.ts';
 import { ensurePrivateDir } from '../workspace.ts';
@@ -584,6 +584,15 @@ export class Store {
     );
     const n = (v: bigint | null) => (v === null ? null : Number(v));
     return rows.map((r) => ({ session: r.session, first: n(r.first), last: n(r.last), deleted: n(r.deleted) }));
+  }
+
+  /** Each file's last line and latest time (analysis: did a client's log go on after its last call?). */
+  async fileEnds(id: string): Promise<FileEnd[]> {
+    const rows = await this.query<{ file: string; last_ts: bigint | null; last_line: number }>(
+      'SELECT file, max(ts) AS last_ts, max(end_line) AS last_line FROM events WHERE incident_id = $id GROUP BY file ORDER BY file',
+      { id },
+    );
+    return rows.map((r) => ({ file: r.file, lastTs: r.last_ts === null ? null : Number(r.last_ts), lastLine: Number(r.last_line) }));
   }
 
   /** Every protocol version the incident's events mention. */

@@ -23,6 +23,15 @@ export interface AnalyzeInput {
    * protocol versions are then read from these instead of from `events`.
    */
   whole?: { sessions: SessionStat[]; protocolVersions: string[]; triageEvents: number };
+  /** Each file's last line and latest time over all its events, not only the triage ones (Store.fileEnds). */
+  fileEnds?: FileEnd[];
+}
+
+/** Where a file's events end: its last line and its latest time. */
+export interface FileEnd {
+  file: string;
+  lastTs: number | null;
+  lastLine: number;
 }
 
 /** One session's first and last time, and when a DELETE of it succeeded. */
@@ -36,7 +45,7 @@ export interface SessionStat {
 const MAX_FAILURES = 200;
 const MAX_SPANS = 2000;
 
-export function analyze({ inputs: given, events: stored, toolPolicy = null, whole }: AnalyzeInput): Analysis {
+export function analyze({ inputs: given, events: stored, toolPolicy = null, whole, fileEnds }: AnalyzeInput): Analysis {
   const inputs = given.filter((i) => !isPolicyFile(i.file));
   const events = enrichEvents(stored.filter((e) => !isPolicyFile(e.file)));
   const annotations = toolAnnotations(events);
@@ -48,7 +57,7 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
   markHeldBursts(spans);
   markLateHeaders(spans);
   let failing = spans.filter((s) => s.stoppedBy !== undefined || s.heldBurst !== undefined || s.lateHeaders !== undefined || s.events.some(isFailureEvent));
-  if (failing.length === 0) failing = markEndedWaiting(spans);
+  if (failing.length === 0) failing = markEndedWaiting(spans, new Map((fileEnds ?? []).map((f) => [f.file, f])));
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const index = new IncidentIndex(events, spans); // incident-wide look-ups, once
   const decided: Decided[] = [];
@@ -342,11 +351,22 @@ function markStoppedWhileWaiting(spans: SpanBuild[]): void {
  * answers it or anything else (no status, response, result or error later in that file), and no
  * proxy or server line joined to it. The "it just hangs" report: no error is ever logged because the
  * client is still waiting. Only when no other failure is found (an excerpt cut after an error says
- * nothing about the calls after it), and only the last call of each client log.
+ * nothing about the calls after it), only the last call of each client log, only when the log ends
+ * within two minutes of it, and never when another log (the server's, the proxy's) names that call after it was sent.
  */
-function markEndedWaiting(spans: SpanBuild[]): SpanBuild[] {
+/** How soon after its last call a client log must end for the call to count as left waiting. */
+const ENDED_WITHIN_MS = 120_000;
+/** …or, untimed, within this many lines. */
+const ENDED_WITHIN_LINES = 40;
+/** Two hosts' clocks may disagree by this much. */
+const HELD_CLOCK_SLACK_MS = 5_000;
+
+function markEndedWaiting(spans: SpanBuild[], ends: ReadonlyMap<string, FileEnd>): SpanBuild[] {
   const { owner, byFile } = clientLinesByFile(spans);
   const marked: SpanBuild[] = [];
+  // another log's lines naming a call: the other side of it (a server log that never shares an id with
+  // the client's still says the call arrived and was handled; its side may not be known by name)
+  const naming = spans.flatMap((s) => s.events).filter((e) => e.tool !== null || e.rpcMethod !== null);
   for (const list of byFile.values()) {
     let call = -1;
     for (let i = list.length - 1; i >= 0; i--) {
@@ -359,9 +379,20 @@ function markEndedWaiting(spans: SpanBuild[]): SpanBuild[] {
       }
     }
     if (call < 0) continue;
-    const s = owner.get(list[call]!)!;
+    const c = list[call]!;
+    const s = owner.get(c)!;
     if (s.stoppedBy || s.endedWaiting || !waitingCall(s)) continue;
-    s.endedWaiting = list[list.length - 1]!;
+    // the log must end soon after the call: a client that logs on for minutes went on with its work
+    // (its last line of any kind, when the store says where the file ends; else its last triage line)
+    const last = list[list.length - 1]!;
+    const end = ends.get(c.file);
+    const lastTs = end?.lastTs ?? last.ts;
+    if (c.ts !== null && lastTs !== null ? lastTs - c.ts > ENDED_WITHIN_MS : (end?.lastLine ?? last.endLine) - c.endLine > ENDED_WITHIN_LINES) continue;
+    const heard = naming.some(
+      (e) => e.file !== c.file && (s.tool !== null ? e.tool === s.tool : e.rpcMethod === s.method) && (e.ts === null || c.ts === null || e.ts >= c.ts - HELD_CLOCK_SLACK_MS),
+    );
+    if (heard) continue;
+    s.endedWaiting = last;
     marked.push(s);
   }
   return marked;

@@ -15,7 +15,7 @@ import { ingestIncident, type Context } from '../../incidents.ts';
 import type { IncidentName, Progress } from '../../ingest/pipeline.ts';
 import type { InputEntry } from '../../ingest/inputs.ts';
 import type { ToolPolicy } from '../../triage/classify/policy.ts';
-import type { SessionStat } from '../../triage/analyze.ts';
+import type { FileEnd, SessionStat } from '../../triage/analyze.ts';
 import { IngestCancelled, rowToEvent, Store, type FileRow, type IncidentRow, type UploadRecord } from '../store.ts';
 import type { Verification } from '../verifications.ts';
 import { ClickHouseClient } from './client.ts';
@@ -322,6 +322,16 @@ export class ClickHouseStore {
       last: Number(r.timed) ? Number(r.last) : null,
       deleted: Number(r.dn) ? Number(r.deleted) : null,
     }));
+  }
+
+  /** Each file's last line and latest time (analysis: did a client's log go on after its last call?). */
+  async fileEnds(id: string): Promise<FileEnd[]> {
+    const { where } = await this.visible(id);
+    const timed = `ts != ${int(NO_TS)}`;
+    const rows = await this.client.rows<{ file: string; last_ts: string; timed: string; last_line: string }>(
+      `SELECT file, maxIf(ts, ${timed}) AS last_ts, countIf(${timed}) AS timed, max(end_line) AS last_line FROM events WHERE ${where} GROUP BY file ORDER BY file`,
+    );
+    return rows.map((r) => ({ file: r.file, lastTs: Number(r.timed) ? Number(r.last_ts) : null, lastLine: Number(r.last_line) }));
   }
 
   /** Every protocol version the incident's events mention. */
