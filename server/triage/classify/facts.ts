@@ -130,6 +130,8 @@ export interface Facts {
   heldInTransit: Tri;
   /** Where the server logged it finished, when heldInTransit is true. */
   heldEvidence: string | null;
+  /** What showed it held: events in one late burst, event-stream headers that came late, the server finishing before the client gave up. */
+  heldKind?: 'burst' | 'late-headers' | 'finished-first' | null;
 }
 
 export interface FactsContext {
@@ -701,11 +703,13 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     ...(span.heldBurst && interruption === null
       ? {
           heldInTransit: true,
+          heldKind: 'burst' as const,
           heldEvidence: `${span.heldBurst.count} progress events logged within ${span.heldBurst.spreadMs} ms, ${(span.heldBurst.waitedMs / 1000).toFixed(1)} s after the call was sent (${span.heldBurst.first.file}:${span.heldBurst.first.line})`,
         }
       : span.lateHeaders && (interruption === null || interruption === 'client-timeout')
         ? {
             heldInTransit: true,
+            heldKind: 'late-headers' as const,
             heldEvidence: `its event-stream response reached the client after ${(span.lateHeaders.ms / 1000).toFixed(1)} s, where the same client's other streams opened in ${Math.round(span.lateHeaders.usualMs)} ms (${span.lateHeaders.line.file}:${span.lateHeaders.line.line})`,
           }
         : heldFacts(evs, interruption)),
@@ -722,7 +726,7 @@ const HELD_SLACK_MS = 2000;
  * own line that it finished this call (a completion or commit signal, or its access line with a 2xx),
  * against the client's timeout line.
  */
-function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInTransit: Tri; heldEvidence: string | null } {
+function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInTransit: Tri; heldEvidence: string | null; heldKind?: Facts['heldKind'] } {
   if (interruption !== 'client-timeout') return { heldInTransit: null, heldEvidence: null };
   const t = table();
   const gaveUp = evs
@@ -737,7 +741,7 @@ function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInT
   if (!gaveUp.length || !done.length) return { heldInTransit: null, heldEvidence: null };
   const first = done.reduce((a, b) => (b.ts! < a.ts! ? b : a));
   const held = Math.min(...gaveUp) - first.ts! > HELD_SLACK_MS;
-  return { heldInTransit: held, heldEvidence: held ? `${first.file}:${first.line}` : null };
+  return { heldInTransit: held, heldEvidence: held ? `${first.file}:${first.line}` : null, heldKind: held ? 'finished-first' : null };
 }
 
 /**

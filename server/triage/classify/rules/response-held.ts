@@ -20,7 +20,13 @@ export const responseHeld: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${f.interruption === null ? `The client received ${describe(f)}'s events all at once (${f.heldEvidence}) instead of as the server sent them` : `${describe(f)} timed out at the client although the server had already finished it (${f.heldEvidence})`}: the answer was held between them. That is a buffering hop — nginx with proxy_buffering on (or X-Accel-Buffering ignored, or gzip on text/event-stream), a tunnel or CDN that delivers an event stream only when it ends. Turn buffering and compression off for the MCP location and send keep-alive comments; re-sending waits behind the same buffer.`,
+    `${
+      f.heldKind === 'late-headers'
+        ? `${describe(f)}${f.interruption === 'client-timeout' ? ' timed out at the client, and its' : "'s"} answer came late: ${f.heldEvidence}`
+        : f.interruption === null
+          ? `The client received ${describe(f)}'s events all at once (${f.heldEvidence}) instead of as the server sent them`
+          : `${describe(f)} timed out at the client although the server had already finished it (${f.heldEvidence})`
+    }: the answer was held between them. That is a buffering hop — nginx with proxy_buffering on (or X-Accel-Buffering ignored, or gzip on text/event-stream), a tunnel or CDN that delivers an event stream only when it ends. Turn buffering and compression off for the MCP location and send keep-alive comments; re-sending waits behind the same buffer.`,
   examples: [
     {
       name: 'tools/list answered 4 s before the client timed out',
