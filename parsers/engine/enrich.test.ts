@@ -40,7 +40,7 @@ const pick = (e: Event) => ({
 describe('enrich: whole lines', () => {
   const cases: [string, Partial<ReturnType<typeof pick>>][] = [
     ['[526630] [Local→Remote] tools/call create_order', { rpcMethod: 'tools/call', tool: 'create_order', direction: 'request' }],
-    ['[526630] [Remote→Local] 7', { direction: 'response' }],
+    ['[526630] [Remote→Local] 7', { rpcId: 7, direction: 'response' }],
     ['Calling tools/list', { rpcMethod: 'tools/list', direction: 'request' }],
     ['Sending request initialize', { rpcMethod: 'initialize', direction: 'request' }],
     // a call line that already says how it ended describes the answer (never "still waiting")

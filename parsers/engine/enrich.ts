@@ -505,6 +505,17 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
+    re: /\[Remote→Local\] (\d{1,15})\s*$/,
+    needs: ['Remote→Local'],
+    why: 'mcp-remote traces a response it forwards by its JSON-RPC id: `[Remote→Local] 7`',
+    examples: [
+      ['[526630] [Remote→Local] 7', 7],
+      ['[2026-08-10T02:36:25.511Z][11736] [Remote→Local] 1', 1],
+    ],
+    nearMisses: ['[Remote→Local] notifications/progress', '[Remote→Local] 7 items'],
+  },
+  {
+    field: 'rpcId',
     re: /\brpc=(-?\d{1,15}|"[^"]{1,100}")(?![\w.])/,
     needs: ['rpc='],
     why: 'rpc=… key-value (our client logs)',
@@ -989,7 +1000,7 @@ export const EXTRACTORS: readonly Extractor[] = [
 export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod:
     /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
-  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]/,
+  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]|Remote→Local/,
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `

@@ -194,11 +194,24 @@ const STACK_LINE = /(?:^|\n)\s{0,12}(?:at [\w.<$@[(]|File "|Traceback \(most rec
  * output folded under it is not, by that alone (its level, status or signals still say).
  */
 export function isExceptionBlock(e: Event): boolean {
-  return e.kind === 'block' && (EXCEPTION_BLOCKS.has(e.format) || STACK_LINE.test(e.text));
+  return e.kind === 'block' && (EXCEPTION_BLOCKS.has(e.format) || STACK_LINE.test(e.text)) && !isDeliberateTrace(e);
+}
+
+/**
+ * A stack printed on purpose, not thrown: Node's console.trace (`Trace: …` then frames) and a debug
+ * dump of a message-less `new Error()` to show the caller (mcp-remote --debug logs `Token request stack
+ * trace: Error` and frames at every token read, punkpeye/mcp-remote#138). Not a failure by itself.
+ */
+const DELIBERATE_TRACE = /(?:^|\]\s?|\s)(?:Trace:|[Ss]tack trace: Error\s*$)/;
+function isDeliberateTrace(e: Event): boolean {
+  const nl = e.text.indexOf('\n');
+  return DELIBERATE_TRACE.test(nl < 0 ? e.text : e.text.slice(0, nl));
 }
 
 export function isFailureEvent(e: Event): boolean {
   if (isNoise(e)) return false;
+  // a stack printed on purpose is not an error, whatever level its format or words gave it
+  if (e.kind === 'block' && e.httpStatus === null && isDeliberateTrace(e) && !e.signals.some((id) => table().meaning(id)?.outcome === 'failure')) return false;
   if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return true;
   for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
   return errorWordedCall(e);
