@@ -130,6 +130,8 @@ export interface Facts {
   heldInTransit: Tri;
   /** Where the server logged it finished, when heldInTransit is true. */
   heldEvidence: string | null;
+  /** The server restarted after this path last answered 2xx and before this request (session-loss evidence without a session id). */
+  restartedSinceWorked?: boolean;
   /** What showed it held: events in one late burst, event-stream headers that came late, the server finishing before the client gave up. */
   heldKind?: 'burst' | 'late-headers' | 'finished-first' | null;
 }
@@ -462,6 +464,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // The server did not know the session: it said so (any status, any level), or a 404 that is not a
   // page came back for a request that carried a session on a path that had worked (triage-rules §3).
   let sessionUnknown: Tri = null;
+  let restartedSinceWorked = false;
   const htmlAnswer = bodyKind === 'html' || has('route-missing');
   // "Server not initialized": the transport that got the request never saw this session's initialize —
   // a restart or another replica (replicaSplit tells them apart)
@@ -493,6 +496,22 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     method !== null &&
     method !== 'initialize' &&
     method !== 'server/discover'
+  )
+    sessionUnknown = true;
+  // a 404 (no page, not 2026) on a path that answered 2xx before the server restarted between them
+  // (an access log that shows neither method nor session): the in-memory session went with the process
+  else if (
+    (restartedSinceWorked =
+      httpStatus === 404 &&
+      era !== 'sessionless' &&
+      jsonRpcCode !== -32601 &&
+      !htmlAnswer &&
+      sessionSent !== false &&
+      httpPath !== null &&
+      pathWorked === true &&
+      method !== 'initialize' &&
+      method !== 'server/discover' &&
+      ix.restartSinceWorked(span, httpPath))
   )
     sessionUnknown = true;
 
@@ -713,6 +732,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionWorkedBefore,
     resumedStream,
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
+    restartedSinceWorked,
     ...(span.heldBurst && interruption === null
       ? {
           heldInTransit: true,

@@ -437,6 +437,29 @@ export class IncidentIndex {
     return null;
   }
 
+  /**
+   * The server restarted (a process start or shutdown line) after the last 2xx on this path and before
+   * this span: whatever state the earlier exchanges built (a session) is gone.
+   */
+  restartSinceWorked(span: SpanBuild, path: string): boolean {
+    let first = Infinity;
+    let firstEvent: Event | null = null;
+    for (const e of span.events) {
+      const p = this.position.get(e);
+      if (p !== undefined && p < first) {
+        first = p;
+        firstEvent = e;
+      }
+    }
+    if (!firstEvent) return false;
+    let worked: Event | null = null;
+    for (let i = first - 1; i >= 0 && !worked; i--) {
+      const e = this.all[i]!;
+      if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) worked = e;
+    }
+    return worked !== null && this.restartBetween(worked, firstEvent);
+  }
+
   /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */
   restartBetween(a: Event, b: Event): boolean {
     const t = signalTable();

@@ -22,7 +22,11 @@ export const sessionExpired404: Rule = {
     return lost(f);
   },
   rationale: (f) =>
-    `${describe(f)} ${f.session ? `carried session ${f.session}` : 'carried a session id'}${f.sessionAssignedEarlier ? ' that the server had assigned earlier' : ''} and got 404 (${signalWords(f, ['session-unknown', 'session-invalid', 'session-terminated-client'], 'session not found')}): the session is gone (restart, eviction or DELETE). Close the old transport, create a new one and send a fresh initialize without the old id; then judge the original call on its own (a write that got 404 was rejected before it ran).`,
+    `${
+      f.restartedSinceWorked && !f.session && f.sessionSent !== true
+        ? `${describe(f)} got 404 on a path that had answered before the server restarted (a process start or shutdown is logged between): its session lived in the old process and is gone.`
+        : `${describe(f)} ${f.session ? `carried session ${f.session}` : 'carried a session id'}${f.sessionAssignedEarlier ? ' that the server had assigned earlier' : ''} and got 404 (${signalWords(f, ['session-unknown', 'session-invalid', 'session-terminated-client'], 'session not found')}): the session is gone (restart, eviction or DELETE).`
+    } Close the old transport, create a new one and send a fresh initialize without the old id; then judge the original call on its own (a write that got 404 was rejected before it ran).`,
   examples: [
     {
       name: 'tools/call after restart',
@@ -39,6 +43,11 @@ export const sessionExpired404: Rule = {
       fires: true,
     },
     { name: 'lone client line quoting the server: unknown whether a header was sent', facts: { httpStatus: 404, sessionUnknown: true, causes: ['session-unknown'] }, fires: true },
+    {
+      name: 'access log only: a 404 on a path that had worked, the server restarted between',
+      facts: { httpStatus: 404, sessionUnknown: true, restartedSinceWorked: true, era: 'unknown' },
+      fires: true,
+    },
     { name: 'html 404 with a session', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: null, routeWrong: true, bodyKind: 'html' }, fires: false },
     { name: '2026 404', facts: { httpStatus: 404, sessionSent: true, era: 'sessionless', jsonRpcCode: -32601 }, fires: false },
   ],
