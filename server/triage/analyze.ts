@@ -221,6 +221,21 @@ function attachOrphans(spans: SpanBuild[]): void {
       const close = e.ts !== null && n.ts !== null ? Math.abs(n.ts - e.ts) <= 2000 : n.line - e.endLine <= 3;
       if (close) merge(owner.get(n)!, s);
     }
+  // uvicorn and other servers log the access line after the exception it ended with: in a server's log, a
+  // 5xx exchange right under a traceback with no identity of its own (within two lines, at the same
+  // moment) is that traceback's answer
+  for (const list of byFile.values())
+    for (let i = 1; i < list.length; i++) {
+      const p = list[i - 1]!;
+      const e = list[i]!;
+      const a = owner.get(p)!;
+      const b = owner.get(e)!;
+      if (a === b || p.source !== 'server' || e.source !== 'server' || p.kind !== 'block') continue;
+      if (e.httpStatus === null || e.httpStatus < 500 || e.httpMethod === null || e.line - p.endLine > 2) continue;
+      if (p.ts !== null && e.ts !== null && Math.abs(e.ts - p.ts) > 1000) continue;
+      if (!isFailureEvent(p) || a.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || x.httpMethod !== null || x.httpStatus !== null)) continue;
+      merge(b, a);
+    }
   // One error printed over several adjacent lines that no format folded (a test runner's `Failed X`,
   // `Error Message:`, the exception, `---- Inner: …`): an exception line (or .NET's inner-exception
   // marker) right under another error line, neither with an identity of its own, logged at the same
