@@ -208,52 +208,45 @@ function attachOrphans(spans: SpanBuild[]): void {
   const byFile = new Map<string, Event[]>();
   for (const e of owner.keys()) (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
   for (const list of byFile.values()) list.sort((a, b) => a.line - b.line);
+  // Neighbouring triage lines of one file (in different spans) that are one exchange or one error; each
+  // pass below says which. Merged spans are re-read from `owner`, so a pass sees the earlier ones.
+  const eachNeighbour = (visit: (p: Event, e: Event, a: SpanBuild, b: SpanBuild) => void) => {
+    for (const list of byFile.values())
+      for (let i = 1; i < list.length; i++) {
+        const p = list[i - 1]!;
+        const e = list[i]!;
+        const a = owner.get(p)!;
+        const b = owner.get(e)!;
+        if (a !== b) visit(p, e, a, b);
+      }
+  };
+  const identified = (s: SpanBuild, also: (x: Event) => boolean = () => false) =>
+    s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || x.httpMethod !== null || also(x));
   // One exchange logged twice in a row: a status with nothing else (httpcore's
   // `receive_response_headers.complete return_value=(b'HTTP/1.1', 404, …)`) and, right under it, the
   // summary with method and URL (httpx's `HTTP Request: POST … "HTTP/1.1 404 Not Found"`).
-  for (const list of byFile.values())
-    for (let i = 0; i + 1 < list.length; i++) {
-      const e = list[i]!;
-      const n = list[i + 1]!;
-      const s = owner.get(e)!;
-      if (e.httpStatus === null || n.httpStatus !== e.httpStatus || n.httpMethod === null || e.httpMethod !== null || s === owner.get(n)) continue;
-      if (s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || x.rpcMethod !== null || x.tool !== null || x.httpMethod !== null)) continue;
-      const close = e.ts !== null && n.ts !== null ? Math.abs(n.ts - e.ts) <= 2000 : n.line - e.endLine <= 3;
-      if (close) merge(owner.get(n)!, s);
-    }
+  eachNeighbour((p, e, a, b) => {
+    if (p.httpStatus === null || e.httpStatus !== p.httpStatus || e.httpMethod === null || identified(a, (x) => x.rpcMethod !== null || x.tool !== null)) return;
+    if (p.ts !== null && e.ts !== null ? Math.abs(e.ts - p.ts) <= 2000 : e.line - p.endLine <= 3) merge(b, a);
+  });
   // uvicorn and other servers log the access line after the exception it ended with: in a server's log, a
   // 5xx exchange right under a traceback with no identity of its own (within two lines, at the same
   // moment) is that traceback's answer
-  for (const list of byFile.values())
-    for (let i = 1; i < list.length; i++) {
-      const p = list[i - 1]!;
-      const e = list[i]!;
-      const a = owner.get(p)!;
-      const b = owner.get(e)!;
-      if (a === b || p.source !== 'server' || e.source !== 'server' || p.kind !== 'block') continue;
-      if (e.httpStatus === null || e.httpStatus < 500 || e.httpMethod === null || e.line - p.endLine > 2) continue;
-      if (p.ts !== null && e.ts !== null && Math.abs(e.ts - p.ts) > 1000) continue;
-      if (!isFailureEvent(p) || a.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || x.httpMethod !== null || x.httpStatus !== null)) continue;
-      merge(b, a);
-    }
+  eachNeighbour((p, e, a, b) => {
+    if (p.source !== 'server' || e.source !== 'server' || p.kind !== 'block') return;
+    if (e.httpStatus === null || e.httpStatus < 500 || e.httpMethod === null || e.line - p.endLine > 2) return;
+    if (p.ts !== null && e.ts !== null && Math.abs(e.ts - p.ts) > 1000) return;
+    if (isFailureEvent(p) && !identified(a, (x) => x.httpStatus !== null)) merge(b, a);
+  });
   // One error printed over several adjacent lines that no format folded (a test runner's `Failed X`,
   // `Error Message:`, the exception, `---- Inner: …`): an exception line (or .NET's inner-exception
   // marker) right under another error line, neither with an identity of its own, logged at the same
   // moment, continues it — one failure, its causes read together.
-  const unkeyed = (s: SpanBuild) =>
-    s.events.every(
-      (x) => x.rpcId === null && x.session === null && x.requestId === null && x.httpMethod === null && x.rpcMethod === null && x.tool === null && x.httpStatus === null,
-    );
-  for (const list of byFile.values())
-    for (let i = 1; i < list.length; i++) {
-      const p = list[i - 1]!;
-      const e = list[i]!;
-      const a = owner.get(p)!;
-      const b = owner.get(e)!;
-      if (a === b || e.line - p.endLine > 2 || p.ts !== e.ts || !CHAINED_EXCEPTION.test(e.message) || !isFailureEvent(p) || !isFailureEvent(e) || !unkeyed(a) || !unkeyed(b))
-        continue;
-      merge(a, b);
-    }
+  const bare = (s: SpanBuild) => !identified(s, (x) => x.rpcMethod !== null || x.tool !== null || x.httpStatus !== null);
+  eachNeighbour((p, e, a, b) => {
+    if (e.line - p.endLine > 2 || p.ts !== e.ts || !CHAINED_EXCEPTION.test(e.message)) return;
+    if (isFailureEvent(p) && isFailureEvent(e) && bare(a) && bare(b)) merge(a, b);
+  });
   for (const list of byFile.values()) {
     let current: SpanBuild | null = null;
     let last: Event | null = null;
