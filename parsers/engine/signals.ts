@@ -134,13 +134,8 @@ export function scanText(text: string): string {
 
 export class SignalTable {
   readonly signals: readonly CompiledSignal[];
-  /** Every literal of the table, longest first, as one case-insensitive alternation (a table with a non-ASCII literal). */
+  /** Every literal of the table, longest first, as one case-insensitive alternation. */
   private readonly gate: RegExp;
-  /**
-   * The literals as an Aho–Corasick automaton over ASCII (null: a literal is not ASCII): `next`
-   * holds 128 transitions per state, `opens` per state the signals of every literal ending there.
-   */
-  private readonly ac: { next: Int32Array; opens: (number[] | null)[] } | null;
   /** For a literal the gate found: the signals it opens, its own and those of every literal inside it. */
   private readonly opens = new Map<string, number[]>();
   private readonly meanings = new Map<string, SignalMeaning>();
@@ -155,48 +150,26 @@ export class SignalTable {
       });
       this.opens.set(l, idx);
     }
-    this.ac = lits.some((l) => /[^\x00-\x7f]/.test(l)) ? null : automaton(lits, this.opens);
     for (const s of signals) this.meanings.set(s.spec.id, { ...s.spec.meaning });
   }
 
   /**
-   * Signal ids that fire on this text, in table order. One pass finds which literals the text holds
-   * (case-insensitively, overlapping ones too; a shorter literal inside a longer one is opened with
-   * it); only the signals those literals open run their patterns. Most lines hold a literal or two,
-   * so a line costs one scan and a few patterns rather than every signal's literals.
+   * Signal ids that fire on this text, in table order. One pass of the gate finds which literals the
+   * text holds (at every start position, so overlapping ones too; a shorter literal inside a longer one
+   * is opened with it); only the signals those literals open run their patterns. Most lines hold a
+   * literal or two, so a line costs one scan and a few patterns rather than every signal's literals.
    */
   match(text: string): string[] {
     const t = scanText(text);
+    const re = this.gate;
+    re.lastIndex = 0;
     let open: Uint8Array | null = null;
-    if (this.ac) {
-      // The gate's case-insensitive match without the `u` flag folds ASCII letters only: a character
-      // past ASCII is in no occurrence of an ASCII literal, so the automaton starts again after it.
-      const { next, opens } = this.ac;
-      let s = 0;
-      for (let i = 0; i < t.length; i++) {
-        let c = t.charCodeAt(i);
-        if (c >= 128) {
-          s = 0;
-          continue;
-        }
-        if (c >= 65 && c <= 90) c += 32;
-        s = next[s * 128 + c]!;
-        const idx = opens[s];
-        if (idx) {
-          open ??= new Uint8Array(this.signals.length);
-          for (const k of idx) open[k] = 1;
-        }
-      }
-    } else {
-      const re = this.gate;
-      re.lastIndex = 0;
-      for (let m = re.exec(t); m !== null; m = re.exec(t)) {
-        open ??= new Uint8Array(this.signals.length);
-        const idx = this.opens.get(m[0].toLowerCase());
-        if (idx) for (const i of idx) open[i] = 1;
-        else open.fill(1); // a case folding toLowerCase does not undo: test them all
-        re.lastIndex = m.index + 1;
-      }
+    for (let m = re.exec(t); m !== null; m = re.exec(t)) {
+      open ??= new Uint8Array(this.signals.length);
+      const idx = this.opens.get(m[0].toLowerCase());
+      if (idx) for (const i of idx) open[i] = 1;
+      else open.fill(1); // a case folding toLowerCase does not undo: test them all
+      re.lastIndex = m.index + 1;
     }
     if (!open) return [];
     const out: string[] = [];
@@ -226,48 +199,6 @@ export class SignalTable {
     if (/^http-\d{3}$/.test(id)) return { cause: 'http-status', outcome: Number(id.slice(5)) >= 400 ? 'failure' : 'context', stage: 'http_status', side: 'any' };
     return null;
   }
-}
-
-/** Aho–Corasick over lowercase ASCII literals: a state's `opens` are those of every literal that ends there (its own and its suffixes'). */
-function automaton(lits: readonly string[], opensOf: ReadonlyMap<string, number[]>): { next: Int32Array; opens: (number[] | null)[] } {
-  const size = lits.reduce((n, l) => n + l.length, 1);
-  const next = new Int32Array(size * 128).fill(-1);
-  const ends: (Set<number> | null)[] = [null];
-  let states = 1;
-  for (const l of lits) {
-    let s = 0;
-    for (let i = 0; i < l.length; i++) {
-      const at = s * 128 + l.charCodeAt(i);
-      if (next[at] === -1) {
-        next[at] = states++;
-        ends.push(null);
-      }
-      s = next[at]!;
-    }
-    ends[s] = new Set(opensOf.get(l));
-  }
-  // Breadth first: a state's failure state is shallower, so its transitions and opens are final.
-  const fail = new Int32Array(states);
-  const queue: number[] = [];
-  for (let c = 0; c < 128; c++) {
-    const u = next[c]!;
-    if (u === -1) next[c] = 0;
-    else queue.push(u);
-  }
-  for (let q = 0; q < queue.length; q++) {
-    const s = queue[q]!;
-    const f = fail[s]!;
-    if (ends[f]) ends[s] = new Set([...(ends[s] ?? []), ...ends[f]!]);
-    for (let c = 0; c < 128; c++) {
-      const u = next[s * 128 + c]!;
-      if (u === -1) next[s * 128 + c] = next[f * 128 + c]!;
-      else {
-        fail[u] = next[f * 128 + c]!;
-        queue.push(u);
-      }
-    }
-  }
-  return { next: next.slice(0, states * 128), opens: ends.map((e) => (e ? [...e].sort((a, b) => a - b) : null)) };
 }
 
 let table: SignalTable | null = null;
