@@ -46,21 +46,30 @@ export async function* readLines(stream: AsyncIterable<Buffer | string> | Readab
     let start = 0;
     if (pendingCR && text[0] === '\n') start = 1;
     pendingCR = false;
-    for (let i = start; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || c === 13) {
-        const piece = text.slice(start, i);
-        yield emit(carry + piece, carryCut);
+    // No CR in the piece (the common case): the line ends are found by the native indexOf.
+    if (text.indexOf('\r', start) < 0)
+      for (let i = text.indexOf('\n', start); i >= 0; i = text.indexOf('\n', start)) {
+        yield emit(carry + text.slice(start, i), carryCut);
         carry = '';
         carryCut = 0;
-        if (c === 13) {
-          if (i + 1 < text.length) {
-            if (text.charCodeAt(i + 1) === 10) i++;
-          } else pendingCR = true;
-        }
         start = i + 1;
       }
-    }
+    else
+      for (let i = start; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || c === 13) {
+          const piece = text.slice(start, i);
+          yield emit(carry + piece, carryCut);
+          carry = '';
+          carryCut = 0;
+          if (c === 13) {
+            if (i + 1 < text.length) {
+              if (text.charCodeAt(i + 1) === 10) i++;
+            } else pendingCR = true;
+          }
+          start = i + 1;
+        }
+      }
     const rest = text.slice(start);
     if (carry.length + rest.length > maxLine) {
       const room = Math.max(0, maxLine - carry.length);

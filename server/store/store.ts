@@ -1,7 +1,8 @@
 // The embedded DuckDB store: each ingest is one transaction on its own connection (a crash leaves
 // either the whole ingest or none of it; ingests into one incident run one after the other), other
 // writes go through one writer connection, readers on their own.
-import { BIGINT, DOUBLE, type DuckDBAppender, type DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, type DuckDBValue } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, type DuckDBAppender, type DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR } from '@duckdb/node-api';
+import duckdb from '@duckdb/node-bindings';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -829,11 +830,20 @@ const EVENT_TYPES = [
   VARCHAR,
   VARCHAR,
 ];
+const EVENT_LOGICAL = EVENT_TYPES.map((t) => t.toLogicalType().logical_type);
+/** Rows per DataChunk (DuckDB's vector size). */
 const CHUNK_ROWS = 2048;
 
-/** Events buffered column-wise and appended a DataChunk at a time (see Store.ingest). */
+/**
+ * Events buffered column-wise and appended a DataChunk at a time (see Store.ingest), written
+ * straight into the chunk's vectors: numbers as one typed array per column, strings one native
+ * call each, and a string column that holds one value in every row of the chunk (the incident,
+ * the file, its source, often the format and kind) as a constant vector: one call per chunk.
+ * (DuckDBDataChunk.setColumns kept a cache per value and a validity bit per value through
+ * BigInt arithmetic: 1.1 s per 64 MiB corpus, against the ~0.7 s its native string calls take.)
+ */
 class EventChunks {
-  private cols: DuckDBValue[][] = EVENT_TYPES.map(() => []);
+  private cols: (string | number | null)[][] = EVENT_TYPES.map(() => new Array(CHUNK_ROWS));
   private n = 0;
   private seq: number;
   constructor(
@@ -850,14 +860,14 @@ class EventChunks {
     const i = this.n++;
     c[0]![i] = this.incidentId;
     this.index.add(this.seq, e.text);
-    c[1]![i] = BigInt(this.seq++);
+    c[1]![i] = this.seq++;
     c[2]![i] = e.file;
     c[3]![i] = e.line;
     c[4]![i] = e.endLine;
     c[5]![i] = e.source;
     c[6]![i] = e.format;
     c[7]![i] = e.kind;
-    c[8]![i] = e.ts === null ? null : BigInt(Math.trunc(e.ts));
+    c[8]![i] = e.ts === null ? null : Math.trunc(e.ts);
     c[9]![i] = e.level ?? null;
     c[10]![i] = e.message;
     c[11]![i] = e.text;
@@ -877,11 +887,59 @@ class EventChunks {
   }
 
   flush(): void {
-    if (this.n === 0) return;
-    const chunk = DuckDBDataChunk.create(EVENT_TYPES, this.n);
-    chunk.setColumns(this.cols);
-    this.app.appendDataChunk(chunk);
-    this.cols = EVENT_TYPES.map(() => []);
+    const n = this.n;
+    if (n === 0) return;
+    const chunk = duckdb.create_data_chunk(EVENT_LOGICAL);
+    duckdb.data_chunk_set_size(chunk, n);
+    for (let k = 0; k < EVENT_TYPES.length; k++) {
+      const vec = duckdb.data_chunk_get_vector(chunk, k);
+      const col = this.cols[k]!;
+      const type = EVENT_TYPES[k];
+      let valid: Uint8Array | null = null;
+      const nul = (i: number) => {
+        valid ??= new Uint8Array(Math.ceil(n / 64) * 8).fill(0xff);
+        valid[i >> 3]! &= ~(1 << (i & 7));
+      };
+      if (type === VARCHAR) {
+        const first = col[0] as string | null;
+        let same = first !== null;
+        for (let i = 1; same && i < n; i++) same = col[i] === first;
+        if (same) duckdb.vector_reference_value(vec, duckdb.create_varchar(first!));
+        else
+          for (let i = 0; i < n; i++) {
+            const v = col[i] as string | null;
+            if (v === null) nul(i);
+            else duckdb.vector_assign_string_element(vec, i, v);
+          }
+      } else {
+        // INTEGER: 4 bytes; BIGINT: two 32-bit halves, little-endian (exact for any integer a double holds); DOUBLE: 8 bytes.
+        const wide = type !== INTEGER;
+        const data = new ArrayBuffer(n * (wide ? 8 : 4));
+        const i32 = new Int32Array(data);
+        const f64 = type === DOUBLE ? new Float64Array(data) : null;
+        for (let i = 0; i < n; i++) {
+          const v = col[i] as number | null;
+          if (v === null) nul(i);
+          else if (f64) f64[i] = v;
+          else if (!wide) {
+            if ((v | 0) !== v) throw new RangeError(`events column ${k}: ${v} is not a 32-bit integer`);
+            i32[i] = v;
+          } else {
+            if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63) throw new RangeError(`events column ${k}: ${v} is not a 64-bit integer`);
+            const hi = Math.floor(v / 2 ** 32);
+            i32[2 * i] = v - hi * 2 ** 32;
+            i32[2 * i + 1] = hi;
+          }
+        }
+        duckdb.copy_data_to_vector(vec, 0, data, 0, data.byteLength);
+      }
+      if (valid) {
+        const bits: Uint8Array = valid;
+        duckdb.vector_ensure_validity_writable(vec);
+        duckdb.copy_data_to_vector_validity(vec, 0, bits.buffer as ArrayBuffer, 0, bits.byteLength);
+      }
+    }
+    this.app.appendDataChunk(new DuckDBDataChunk(chunk));
     this.n = 0;
   }
 }
