@@ -489,18 +489,19 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     const parts = [`new client #${n}: initialize ${init ? `→ ${init.status}` : 'ok'}, ${sent ? 'Mcp-Session-Id SENT' : 'no Mcp-Session-Id sent'}`];
     if (c.sessionId) parts.push(`session ${c.sessionId}${first.sessionId ? ` (first: ${first.sessionId})` : ''}`);
     else parts.push('no session assigned');
-    if (c.sessionId && c.sessionId === first.sessionId) {
+    const failed = (diagnosis: string, headers = false) => {
       push({
         name: 'second-connection',
         ok: false,
         ms: ms(),
         connection: n,
         evidence: parts.join('; '),
-        diagnosis: 'the server handed out the same session id to two independent connections: sessions are not isolated',
-        ...(init ? { requestHeaders: init.requestHeaders, sessionIdSent: sent } : {}),
+        diagnosis,
+        ...(headers && init ? { requestHeaders: init.requestHeaders, sessionIdSent: sent } : {}),
       });
       return finish();
-    }
+    };
+    if (c.sessionId && c.sessionId === first.sessionId) return failed('the server handed out the same session id to two independent connections: sessions are not isolated', true);
     const fromSeq = exchanges.lastSeq;
     let warning: string | undefined;
     let listed: { tools: Tool[]; pages: number };
@@ -510,25 +511,14 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeResult> {
     } catch (e) {
       const d = diagnose(e, n, fromSeq, !!c.sessionId, false);
       parts.push(`tools/list ${d.failing ? describeExchange(d.failing) : 'failed'}`);
-      push({ name: 'second-connection', ok: false, ms: ms(), connection: n, evidence: parts.join('; '), diagnosis: `tools/list on a fresh connection: ${d.diagnosis}` });
-      return finish();
+      return failed(`tools/list on a fresh connection: ${d.diagnosis}`);
     }
     if (callTool && repeatCall) {
       const r = await callOnce(c, callTool.name);
       noteToolError(r);
       if (r.isError) warning = TOOL_ERROR_WARNING;
       parts.push(`${callTool.name}: ${r.evidence}`);
-      if (!r.ok) {
-        push({
-          name: 'second-connection',
-          ok: false,
-          ms: ms(),
-          connection: n,
-          evidence: parts.join('; '),
-          diagnosis: `tools/call on a fresh connection: ${r.diagnosis ?? 'failed'}`,
-        });
-        return finish();
-      }
+      if (!r.ok) return failed(`tools/call on a fresh connection: ${r.diagnosis ?? 'failed'}`);
     } else if (callTool) parts.push(`${callTool.name} not called again (it may write)`);
     push({
       name: 'second-connection',

@@ -809,18 +809,7 @@ function utf8Column<R>(values: readonly R[], pick: (r: R) => string | null | und
   }
   if (chars < 256 << 20) {
     const joined = Buffer.from(parts.join(''), 'utf8');
-    if (joined.length === chars) {
-      return makeVector(
-        makeData({
-          type: new Utf8(),
-          length: n,
-          nullCount: nulls,
-          nullBitmap: nulls ? bitmap : null,
-          valueOffsets: offsets,
-          data: new Uint8Array(joined.buffer, joined.byteOffset, joined.length),
-        }),
-      );
-    }
+    if (joined.length === chars) return utf8Of(n, nulls, bitmap, offsets, new Uint8Array(joined.buffer, joined.byteOffset, joined.length));
   }
   return utf8VectorSlow(values.map(pick));
 }
@@ -845,16 +834,11 @@ function utf8VectorSlow(values: readonly (string | null | undefined)[]): Vector<
     bitmap[i >> 3]! |= 1 << (i & 7);
     at += data.write(v, at);
   }
-  return makeVector(
-    makeData({
-      type: new Utf8(),
-      length: n,
-      nullCount: nulls,
-      nullBitmap: nulls ? bitmap : null,
-      valueOffsets: offsets,
-      data: new Uint8Array(data.buffer, data.byteOffset, bytes),
-    }),
-  );
+  return utf8Of(n, nulls, bitmap, offsets, new Uint8Array(data.buffer, data.byteOffset, bytes));
+}
+
+function utf8Of(n: number, nulls: number, bitmap: Uint8Array, offsets: Int32Array, data: Uint8Array): Vector<Utf8> {
+  return makeVector(makeData({ type: new Utf8(), length: n, nullCount: nulls, nullBitmap: nulls ? bitmap : null, valueOffsets: offsets, data }));
 }
 
 const isNull = (v: unknown) => v === null || v === undefined;

@@ -333,16 +333,14 @@ const waitingCall = (s: SpanBuild) =>
 
 function markStoppedWhileWaiting(spans: SpanBuild[]): void {
   const { owner, byFile } = clientLinesByFile(spans);
-  const stop = isStop;
-  const waiting = waitingCall;
   for (const list of byFile.values()) {
     for (let i = 0; i < list.length; i++) {
       const s = owner.get(list[i]!)!;
-      if (s.stoppedBy || stop(list[i]!) || !waiting(s)) continue;
+      if (s.stoppedBy || isStop(list[i]!) || !waitingCall(s)) continue;
       let j = i + 1;
-      while (j < list.length && owner.get(list[j]!) === s && !stop(list[j]!)) j++;
+      while (j < list.length && owner.get(list[j]!) === s && !isStop(list[j]!)) j++;
       const next = list[j];
-      if (!next || !stop(next)) continue;
+      if (!next || !isStop(next)) continue;
       const last = list[j - 1]!;
       const soon = next.ts !== null && last.ts !== null ? next.ts - last.ts >= 0 && next.ts - last.ts <= STOPPED_WITHIN_MS : next.line - last.endLine <= 20;
       if (soon) {
