@@ -24,6 +24,16 @@ const JsonMatch = z
   })
   .strict();
 
+const LogfmtMatch = z
+  .object({
+    kind: z.literal('logfmt'),
+    /** Every group must have at least one of its keys among the line's pairs (e.g. [["msg","at"],["level","lvl"]]). */
+    require: z.array(z.array(z.string().min(1)).min(1)).default([]),
+    /** The fewest `key=value` pairs a line must hold (a prose line with one `x=y` in it is not logfmt). */
+    minPairs: z.number().int().min(1).default(3),
+  })
+  .strict();
+
 export const FormatSample = z
   .object({
     line: z.string(),
@@ -42,7 +52,7 @@ export const FormatSpec = z
     source: Source,
     /** Higher wins ties between formats that match the same share of lines (specific beats generic). */
     priority: z.number().int().default(0),
-    match: z.discriminatedUnion('kind', [RegexMatch, JsonMatch]),
+    match: z.discriminatedUnion('kind', [RegexMatch, JsonMatch, LogfmtMatch]),
     /** Event field → capture name or JSON key path(s), first present wins. */
     fields: z.partialRecord(MappableField, FieldRef).default({}),
     /** Multiply a numeric field after reading it (e.g. nginx $request_time is seconds: {"durationMs": 1000}). */
@@ -57,6 +67,11 @@ export const FormatSpec = z
      * (shell commands: `$ grep error app.log` is not an error).
      */
     levelFromWording: z.boolean().default(true),
+    /**
+     * Every indented line under a line of this format belongs to it, even one another format would
+     * read (pino-pretty prints a record's fields, an `err` object and its stack indented under the header).
+     */
+    indentedContinues: z.boolean().default(false),
     /** Block folders (parsers/special) whose continuation lines may follow a line of this format. */
     multiline: z.array(z.string()).default([]),
     samples: z.array(FormatSample).min(1, 'every format carries at least one sample line that a test checks'),

@@ -190,6 +190,12 @@ export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
     }
     return null;
   }
+  if (f.spec.match.kind === 'logfmt') {
+    const rec = parseLogfmt(line, f.spec.match.minPairs);
+    if (!rec) return null;
+    for (const group of f.spec.match.require) if (!group.some((k) => rec[k] !== undefined)) return null;
+    return mapFields(f, (ref) => (ref.startsWith('has:') ? (rec[ref.slice(4)] !== undefined ? ref.slice(4) : undefined) : rec[ref]));
+  }
   let body = line;
   if (f.prefix) {
     const m = f.prefix.exec(line);
@@ -210,4 +216,61 @@ export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
   const rec = obj as Record<string, unknown>;
   for (const group of f.spec.match.require) if (!group.some((k) => getPath(rec, k) !== undefined)) return null;
   return mapFields(f, (ref) => getPath(rec, ref));
+}
+
+const LOGFMT_KEY = /[A-Za-z_@][\w.\-/@]{0,100}/y;
+
+/**
+ * A logfmt line (Go slog/logrus/zerolog console, Heroku router, Grafana/Loki tools): nothing but
+ * `key=value` pairs, values bare or double-quoted with backslash escapes. Null when any token is not
+ * a pair or there are fewer than `minPairs`. One left-to-right pass, no backtracking.
+ */
+export function parseLogfmt(line: string, minPairs = 3): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  let n = 0;
+  let i = 0;
+  const len = line.length;
+  while (i < len) {
+    while (i < len && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+    if (i >= len) break;
+    LOGFMT_KEY.lastIndex = i;
+    const km = LOGFMT_KEY.exec(line);
+    if (!km || line.charCodeAt(i + km[0].length) !== 61 /* = */) return null;
+    const key = km[0];
+    i += key.length + 1;
+    let value: string;
+    if (line.charCodeAt(i) === 34 /* " */) {
+      let j = i + 1;
+      let v = '';
+      let closed = false;
+      while (j < len) {
+        const c = line.charCodeAt(j);
+        if (c === 92 /* \\ */ && j + 1 < len) {
+          const nx = line[j + 1]!;
+          v += nx === 'n' ? '\n' : nx === 't' ? '\t' : nx;
+          j += 2;
+        } else if (c === 34) {
+          closed = true;
+          j++;
+          break;
+        } else {
+          v += line[j];
+          j++;
+        }
+      }
+      if (!closed) return null;
+      value = v;
+      i = j;
+    } else {
+      let j = i;
+      while (j < len && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
+      value = line.slice(i, j);
+      if (value.includes('"')) return null;
+      i = j;
+    }
+    if (i < len && line.charCodeAt(i) !== 32 && line.charCodeAt(i) !== 9) return null;
+    if (!(key in out)) n++;
+    out[key] = value;
+  }
+  return n >= minPairs ? out : null;
 }

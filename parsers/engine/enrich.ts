@@ -10,6 +10,7 @@
 // context says they are JSON-RPC ids. Every regex is bounded; `needs` literals skip a regex cheaply.
 import type { Event, RpcId } from '../contract/event.ts';
 import { toRpcId } from './apply.ts';
+import { mayHavePairs, pairFields } from './pairs.ts';
 import { signalTable } from './signals.ts';
 
 type Field = 'httpStatus' | 'rpcId' | 'rpcMethod' | 'tool' | 'session' | 'protocolVersion' | 'requestId' | 'httpMethod' | 'httpPath';
@@ -1116,6 +1117,15 @@ export function enrich(e: Event): Event {
   // A JSON log line's message is the decoded text: a JSON-RPC message escaped inside it is readable there.
   const alt = e.message !== text && e.message.includes('"jsonrpc"') && !text.includes('"jsonrpc"') ? e.message : null;
   const fields = e as unknown as Record<Field, unknown>;
+  // key=value / indented `key: value` context first: a named key says more than a phrase
+  const multi = e.endLine > e.line;
+  if (e.format !== 'json-lines' && e.format !== 'logfmt' && mayHavePairs(text, multi)) {
+    const p = pairFields(text, multi);
+    for (const k in p) {
+      const f = k as Field;
+      if (fields[f] === null || fields[f] === undefined) fields[f] = p[f as keyof typeof p];
+    }
+  }
   for (let gi = 0; gi < GROUPS.length; gi++) {
     const group = GROUPS[gi]!;
     const f = group.field;

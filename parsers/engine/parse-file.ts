@@ -180,6 +180,7 @@ export async function* parsePrepared(
   byPriority();
   const untried = new Set(opts.formats.filter((f) => !tryFormats.includes(f)));
   const countLine = (id: string, n: number) => (stats.formatLines[id] = (stats.formatLines[id] ?? 0) + n);
+  const indentedContinues = new Set(opts.formats.filter((f) => f.spec.indentedContinues).map((f) => f.spec.id));
   const matchLine = (text: string): { f: CompiledFormat; parsed: NonNullable<ReturnType<typeof applyFormat>> } | null => {
     for (const f of tryFormats) {
       const parsed = applyFormat(f, text);
@@ -334,7 +335,8 @@ export async function* parsePrepared(
       (pending.kind !== 'raw' || wrapsProse(pending.text, text)) &&
       (inHtmlBody(pending.text) ||
         chainsOn(pending, text) ||
-        ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) && !tryFormats.some((f) => applyFormat(f, text))))
+        ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) &&
+          ((indentedContinues.has(pending.format) && /^\s/.test(text)) || !tryFormats.some((f) => applyFormat(f, text)))))
     ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
