@@ -1,5 +1,5 @@
 // Metamorphic suite: every recorded incident (samples/recorded, labels by construction) and every
-// recorded sample, written another way — another client-log style, neutral file names, another file
+// recorded sample, written another way — another client-log style, another server-log style, neutral file names, another file
 // order, gzip, CRLF, a clock shifted by days, a server clock skewed by a second, healthy sessions and
 // GET-stream reconnect noise spliced in — must keep its headline decision and its failing request.
 // Each transform runs once per incident with a seed derived from the incident's name (reproducible).
@@ -14,7 +14,7 @@ import { analyzeCase } from './analyze-case.ts';
 import { RECORDED_DIR, recordedCases } from './corpora.ts';
 import { noiseBundle, readBundle, styleVariants, transform, writeBundle, type TransformId } from './transforms.ts';
 
-const TRANSFORMS: TransformId[] = ['style', 'rename', 'reorder', 'gzip', 'crlf', 'clock', 'skew', 'noise'];
+const TRANSFORMS: TransformId[] = ['style', 'server-style', 'rename', 'reorder', 'gzip', 'crlf', 'clock', 'skew', 'noise'];
 
 interface Req {
   method: string | null;

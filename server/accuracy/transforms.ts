@@ -12,7 +12,7 @@ export interface Bundle {
   files: { name: string; data: Buffer }[];
 }
 
-export type TransformId = 'style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise' | 'container' | 'timestamps' | 'ansi';
+export type TransformId = 'style' | 'server-style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise' | 'container' | 'timestamps' | 'ansi';
 
 /** The names of a bundle directory's logs (not its labels, READMEs, expected output or style variants). */
 export function readBundleNames(dir: string): string[] {
@@ -160,6 +160,13 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
       if (c) c.data = data;
       return { files };
     }
+    case 'server-style': {
+      // the server's JSON lines (pino) written by another logging setup: pino-pretty, Go slog text,
+      // Python logging with key=value extras, winston JSON — same records, other shape
+      const styles = Object.keys(SERVER_STYLES);
+      const style = styles[Math.floor(r() * styles.length)]!;
+      return { files: files.map((f) => (isServer(f.name) ? { name: f.name, data: Buffer.from(restyleServer(f.data.toString('utf8'), style)) } : f)) };
+    }
     case 'rename': {
       // names that say nothing about the source: the content must
       const order = files.map((_, i) => i).sort(() => r() - 0.5);
@@ -236,6 +243,82 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
       return { files };
     }
   }
+}
+
+type PinoRecord = Record<string, unknown> & { level?: number; time?: number; msg?: string; pid?: number; hostname?: string };
+
+const LEVEL_NAME: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const PY_LEVEL: Record<string, string> = { trace: 'DEBUG', debug: 'DEBUG', info: 'INFO', warn: 'WARNING', error: 'ERROR', fatal: 'CRITICAL' };
+const OWN = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'service']);
+
+/** Context fields of a record (all but the logger's own), `err` last as its own value. */
+function contextOf(rec: PinoRecord): [string, unknown][] {
+  return Object.entries(rec).filter(([k]) => !OWN.has(k));
+}
+
+const logfmtValue = (v: unknown) => {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return /^[^\s"=]+$/.test(s) ? s : JSON.stringify(s);
+};
+
+/** How each logging setup writes one pino record (a record may become several lines). */
+const SERVER_STYLES: Record<string, (rec: PinoRecord, level: string, iso: string) => string> = {
+  // pino-pretty --translateTime 'SYS:standard': header, then one indented `key: value` per field
+  'pino-pretty': (rec, level, iso) => {
+    const head = `[${iso.replace('T', ' ').replace('Z', ' +0000')}] ${level.toUpperCase()} (${rec.pid} on ${rec.hostname}): ${rec.msg ?? ''}`;
+    const body = contextOf(rec).map(([k, v]) => {
+      if (k === 'err' && v && typeof v === 'object') {
+        const e = v as { type?: string; message?: string; stack?: string };
+        const stack = (e.stack ?? '')
+          .split('\n')
+          .map((l) => `            ${l}`)
+          .join('\n');
+        return `    err: {\n      "type": ${JSON.stringify(e.type)},\n      "message": ${JSON.stringify(e.message)},\n      "stack":\n${stack}\n    }`;
+      }
+      return `    ${k}: ${JSON.stringify(v)}`;
+    });
+    return [head, ...body].join('\n');
+  },
+  // Go log/slog TextHandler: logfmt, groups flattened with dots
+  slog: (rec, level, iso) => {
+    const parts = [`time=${iso}`, `level=${level.toUpperCase()}`, `msg=${logfmtValue(rec.msg ?? '')}`, `pid=${rec.pid}`];
+    for (const [k, v] of contextOf(rec)) {
+      if (k === 'err' && v && typeof v === 'object') {
+        const e = v as { type?: string; message?: string };
+        parts.push(`err.type=${logfmtValue(e.type)}`, `err.message=${logfmtValue(e.message)}`);
+      } else parts.push(`${k}=${logfmtValue(v)}`);
+    }
+    return parts.join(' ');
+  },
+  // Python logging, '%(asctime)s %(levelname)s [%(name)s] %(message)s' with the context appended by the app
+  'python-logging': (rec, level, iso) => {
+    const ctx = contextOf(rec).filter(([k]) => k !== 'err');
+    const asctime = iso.replace('T', ' ').replace('.', ',').replace('Z', '');
+    const line = `${asctime} ${PY_LEVEL[level]} [${String(rec.service ?? 'app').replace(/-/g, '_')}] ${rec.msg ?? ''}${ctx.length ? ` ${ctx.map(([k, v]) => `${k}=${logfmtValue(v)}`).join(' ')}` : ''}`;
+    const err = rec.err as { stack?: string } | undefined;
+    return err?.stack ? `${line}\n${err.stack}` : line;
+  },
+  // winston's json format with the timestamp format: message first, level by name, ISO time last
+  winston: (rec, level, iso) => {
+    const ctx = Object.fromEntries(contextOf(rec));
+    return JSON.stringify({ level, message: rec.msg ?? '', service: rec.service, pid: rec.pid, ...ctx, timestamp: iso });
+  },
+};
+
+/** A pino JSON-lines log rewritten in another style; lines that are not pino records stay. */
+export function restyleServer(text: string, style: string): string {
+  const write = SERVER_STYLES[style]!;
+  return eachLine(text, (l) => {
+    if (!l.startsWith('{')) return l;
+    let rec: PinoRecord;
+    try {
+      rec = JSON.parse(l) as PinoRecord;
+    } catch {
+      return l;
+    }
+    if (typeof rec.level !== 'number' || typeof rec.time !== 'number') return l;
+    return write(rec, LEVEL_NAME[rec.level] ?? 'info', new Date(rec.time).toISOString());
+  });
 }
 
 /** Every non-empty line rewritten (line ends, CRLF included, kept). */

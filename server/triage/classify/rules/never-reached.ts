@@ -1,6 +1,14 @@
 import type { Rule } from '../rule.ts';
 import { describe, has, signalWords } from '../rule.ts';
 
+/**
+ * Persistent in D1's sense: failed on every attempt, and on at least three. Two tries (the client's own
+ * "retrying in 1000 ms") are the bounded retry D1 asks for, not yet evidence that the address is wrong;
+ * a deploy or a restart outlasts them (our recordings: upstream down for a few seconds, tried twice).
+ */
+const PERSISTENT_ATTEMPTS = 3;
+const givenUp = (f: { persistent: boolean | null; attempts: number }) => f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS;
+
 const CONNECT = ['conn-refused', 'network-error', 'dns-failure', 'connect-timeout', 'tls-failure', 'tls-certificate', 'proxy-upstream-unavailable'] as const;
 
 // triage-rules.md §6 ("request was definitely never sent" → send normally); failure-signatures D1, rows 6,
@@ -14,7 +22,7 @@ export const neverReached: Rule = {
   when(f) {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
     if (f.writeEvidence) return 'the server logged work for this request, so it was delivered';
-    if (f.persistent === true) return `it failed on all ${f.attempts} attempts: persistent, not transient`;
+    if (givenUp(f)) return `it failed on all ${f.attempts} attempts: persistent, not transient`;
     if (has(f, 'tls-certificate')) return "the server's certificate was refused: every attempt meets the same certificate";
     return true;
   },
@@ -33,6 +41,7 @@ export const neverReached: Rule = {
     },
     { name: '502 prematurely closed while reading the header', facts: { httpStatus: 502, method: 'tools/call', interruption: 'closed-before-headers' }, fires: false },
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true }, fires: false },
+    { name: 'proxy 503 (no server available) on both of 2 tries', facts: { httpStatus: 503, method: 'initialize', neverConnected: true, attempts: 2, persistent: true, causes: ['proxy-upstream-unavailable'] }, fires: true },
   ],
 };
 
@@ -42,7 +51,8 @@ export const unreachablePersistent: Rule = {
   source: 'failure-signatures D1 ("persistent → fix route/DNS/TLS"), rows 6, 41',
   when(f) {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
-    if (f.persistent !== true && !has(f, 'tls-certificate')) return 'not shown to fail on every attempt';
+    if (!givenUp(f) && !has(f, 'tls-certificate'))
+      return f.persistent === true ? `${f.attempts} attempts are the bounded retry, not yet persistent` : 'not shown to fail on every attempt';
     return true;
   },
   rationale: (f) =>
@@ -50,6 +60,7 @@ export const unreachablePersistent: Rule = {
   examples: [
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true, causes: ['conn-refused'] }, fires: true },
     { name: 'one refused attempt', facts: { neverConnected: true, attempts: 1, persistent: null }, fires: false },
+    { name: 'refused on both of 2 tries (the bounded retry itself)', facts: { neverConnected: true, attempts: 2, persistent: true, causes: ['conn-refused'] }, fires: false },
     { name: 'a self-signed certificate, once', facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['tls-failure', 'tls-certificate'] }, fires: true },
   ],
 };
