@@ -71,6 +71,8 @@ export interface Facts {
   sessionAgeMs: number | null;
   /** What logged between that handshake and the failure explains a lost session (restart, 5xx, DELETE, eviction); null: nothing does. */
   sessionLossExplained: string | null;
+  /** A session issued after this failure then served three or more requests without loss (where): the server keeps sessions. */
+  laterSessionKept: string | null;
   /** The same path got a complete 2xx answer somewhere in the incident. */
   pathWorked: Tri;
   /** Evidence that the route itself is wrong (nothing MCP is mounted there). */
@@ -519,6 +521,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const established = sessionUnknown === true ? ix.establishedBefore(span) : null;
   const sessionAgeMs = established?.ts != null && start !== null ? start - established.ts : null;
   const sessionLossExplained = established?.ts != null && start !== null ? ix.lossExplainedBetween(established.ts, start, span) : null;
+  const laterSessionKept = sessionUnknown === true && start !== null ? ix.laterSessionKept(start, session) : null;
 
   // --- route and transport: a route verdict needs evidence the route is wrong (item 7 of the issue):
   // a not-found page or no route, an HTML answer where MCP was expected, or a 404 on a path (or, path
@@ -703,6 +706,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionUnknown,
     sessionAgeMs,
     sessionLossExplained,
+    laterSessionKept,
     pathWorked,
     routeWrong,
     firstRequest,

@@ -418,6 +418,39 @@ export class IncidentIndex {
   }
 
   /**
+   * A session first seen after `from` (so issued after the failure) that then got at least three 2xx
+   * answers in one log and no 4xx/5xx: the deployment keeps the sessions it issues, so a session lost
+   * soon after its handshake before it was a one-off (an unlogged restart or eviction), not replicas
+   * without affinity — those lose the new session the same way (row 25: "repeated on every call").
+   */
+  laterSessionKept(from: number, lost: string | null): string | null {
+    const seenBefore = new Set<string>();
+    const answered = new Map<string, Map<string, Event[]>>();
+    const failed = new Set<string>();
+    for (const e of this.all) {
+      if (e.session === null || e.session === lost) continue;
+      if (e.ts === null || e.ts <= from) {
+        seenBefore.add(e.session);
+        continue;
+      }
+      if (seenBefore.has(e.session) || e.httpStatus === null) continue;
+      if (e.httpStatus >= 400) failed.add(e.session);
+      else if (e.httpStatus >= 200 && e.httpStatus < 300) {
+        let byFile = answered.get(e.session);
+        if (!byFile) answered.set(e.session, (byFile = new Map()));
+        const list = byFile.get(e.file) ?? [];
+        list.push(e);
+        byFile.set(e.file, list);
+      }
+    }
+    for (const [session, byFile] of answered) {
+      if (failed.has(session)) continue;
+      for (const [file, list] of byFile) if (list.length >= 3) return `${file}:${list[0]!.line}-${list[list.length - 1]!.line}`;
+    }
+    return null;
+  }
+
+  /**
    * A server line showing it received this call although correlation did not join it: the same tool (or
    * the same JSON-RPC id in the same session) logged by the server in the two minutes before the failure
    * (without times: the tool's only call in the incident).

@@ -58,6 +58,7 @@ export const BASE_FACTS: Facts = {
   sessionUnknown: null,
   sessionAgeMs: null,
   sessionLossExplained: null,
+  laterSessionKept: null,
   pathWorked: null,
   routeWrong: null,
   firstRequest: null,

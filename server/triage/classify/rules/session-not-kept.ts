@@ -21,6 +21,7 @@ export const sessionNotKept: Rule = {
     if (f.sessionAgeMs < 0 || f.sessionAgeMs > LOST_SOON_MS)
       return `the session lived ${Math.round(f.sessionAgeMs / 1000)} s: long enough to have been expired or lost to a restart`;
     if (f.sessionLossExplained !== null) return `something logged in between explains the loss (${f.sessionLossExplained})`;
+    if (f.laterSessionKept !== null) return `a session issued after it kept working (${f.laterSessionKept}): the server keeps its sessions, this loss was a one-off`;
     return true;
   },
   rationale: (f) =>
@@ -30,6 +31,11 @@ export const sessionNotKept: Rule = {
     {
       name: 'a restart logged in between',
       facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 3800, sessionLossExplained: 'server.log:12 process-started', era: 'session' },
+      fires: false,
+    },
+    {
+      name: 'lost 2 s after the handshake, but the next session served three calls (an unlogged restart)',
+      facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 2000, era: 'session', laterSessionKept: 'client.log:40-52' },
       fires: false,
     },
     { name: 'lost after ten minutes idle', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 600_000, era: 'session' }, fires: false },
