@@ -112,7 +112,8 @@ export function scanText(text: string): string {
   // a message wrapped onto an indented next line reads as one ("Session\n     not found")
   if (t.includes('\n')) t = t.replace(/\r?\n[ \t]+/g, ' ');
   if (!t.includes('\\')) return t;
-  return t.replace(/\\(["\\/nrt]|u003[cCeE]|u0026)/g, (_, c: string) => {
+  // (\u0027 is how .NET's and Python's JSON encoders write an apostrophe)
+  return t.replace(/\\(["\\/nrt]|u003[cCeE]|u002[67])/g, (_, c: string) => {
     switch (c) {
       case 'n':
       case 'r':
@@ -126,6 +127,8 @@ export function scanText(text: string): string {
         return '>';
       case 'u0026':
         return '&';
+      case 'u0027':
+        return "'";
       default:
         return c;
     }

@@ -615,7 +615,17 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const knownTimerS = elapsedMs === null ? null : (TIMERS.find((t) => Math.abs(elapsedMs / 1000 - t) <= t * 0.1) ?? null);
 
   // --- replicas
-  const { replicas, replicaSplit } = replicaFacts(span, session, ix, evs);
+  let { replicas, replicaSplit } = replicaFacts(span, session, ix, evs);
+  // a session the server did not know, rejected by a server log that ran several worker processes side
+  // by side (uvicorn --workers, gunicorn): each worker keeps its own sessions (row 37, D18)
+  if (replicaSplit === null && sessionUnknown === true) {
+    const rejected = evs.find((e) => e.source === 'server' && (e.httpStatus === 404 || e.httpStatus === 400));
+    const workers = rejected ? ix.concurrentWorkers(rejected.file) : [];
+    if (workers.length >= 2) {
+      replicaSplit = true;
+      replicas = [...new Set([...replicas, ...workers.map((w) => `pid ${w}`)])].sort();
+    }
+  }
 
   // --- attempts, recovery
   const key = callKey(method, tool);
@@ -891,6 +901,7 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
     if (bad && okUp.size && !okUp.has(replicaOf(bad).upstream!) && (bad.httpStatus === 404 || bad.httpStatus === 400 || bad.httpStatus === 401)) split = true;
   }
   if (split === null && ids.size > 1 && evs.some((e) => e.signals.some((id) => table().meaning(id)?.cause === 'server-not-initialized'))) split = true;
+
   return { replicas: [...ids].sort(), replicaSplit: split };
 }
 

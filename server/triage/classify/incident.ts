@@ -5,7 +5,7 @@ import type { Event } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { callKey, failureCauses, isFailureEvent, stripQuery } from './facts.ts';
+import { callKey, failureCauses, isFailureEvent, replicaOf, stripQuery } from './facts.ts';
 
 /** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
 const TASK_ID = /\btask[_ ]?[Ii]d["']?\s{0,2}[:=]\s{0,2}["']?([\w-]{3,80})/g;
@@ -54,6 +54,9 @@ export interface Point {
 }
 
 /** What, logged between a session's creation and its loss, explains the loss (failure-signatures rows 25, 35, 37). */
+/** The pid a worker's start line names (`Started server process [4821]`, `Booting worker with pid: 4821`). */
+const WORKER_PID = /\bprocess \[(\d{1,9})\]|\bworker with pid:? (\d{1,9})\b/;
+
 const LOSS_CAUSES = new Set<SignalCause>([
   'process-started',
   'shutdown',
@@ -491,6 +494,29 @@ export class IncidentIndex {
       if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) worked = e;
     }
     return worked !== null && this.restartBetween(worked, firstEvent);
+  }
+
+  /**
+   * Worker processes of one server log that ran side by side: a burst of start lines with different
+   * pids (uvicorn --workers: `Started server process [pid]` per worker; gunicorn `Booting worker with
+   * pid: N`) with no request and no shutdown between them. A restart is a start after traffic or a
+   * shutdown, so it never counts. Each worker keeps its own sessions in memory (row 37, D18).
+   */
+  concurrentWorkers(file: string): string[] {
+    const t = signalTable();
+    let burst = new Set<string>();
+    let most: string[] = [];
+    for (const e of this.all) {
+      if (e.file !== file) continue;
+      const causes = e.signals.map((id) => t.meaning(id)?.cause);
+      if (causes.includes('process-started')) {
+        const pid = replicaOf(e).pid ?? WORKER_PID.exec(e.message)?.slice(1).find((x) => x !== undefined) ?? null;
+        if (pid === null) continue;
+        burst.add(pid);
+        if (burst.size > most.length) most = [...burst];
+      } else if (causes.includes('shutdown') || e.httpStatus !== null || e.httpMethod !== null) burst = new Set();
+    }
+    return most.length >= 2 ? most : [];
   }
 
   /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */

@@ -154,6 +154,9 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`(?<![A-Za-z0-9_\-])(?:mcp[._]session(?:[._]id)?|session)=` + ID + END, 'g'),
   // OTel / header maps: `"http.request.header.mcp-session-id":["<id>"]`.
   /["'](?:[\w.-]{1,80}\.)?(?:mcp-session-id|mcp_session_id|mcpsessionid)["']\s{0,8}:\s{0,8}\[\s{0,8}["']([^"'\\\s]{6,256})/gi,
+  // A server's error body in prose: `MCP session with ID '<id>' could not be found`, the quote often
+  // JSON-escaped (`\u0027`, `\"`) inside a logged body (microsoft/vscode#296545).
+  new RegExp(String.raw`[Ss]ession with (?:ID|id|Id)\s{1,8}(?:\\u00(?:27|22)|\\{0,7}["'\x60])?` + ID + END, 'g'),
 ];
 
 /**
@@ -172,6 +175,7 @@ const NEEDS: Array<string | RegExp> = [
   /ession not found|nknown session|nvalid session|ession expired|mcp-session-id/,
   'session=',
   /session-id["']\s{0,8}:\s{0,8}\[/i,
+  'ession with ',
 ];
 
 const NOT_IDS = new Set(['None', 'null', 'undefined', 'none', 'provided', 'required', 'missing', 'invalid', 'header', 'expired']);
