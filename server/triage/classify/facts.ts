@@ -341,7 +341,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const causes = [...new Set(meanings.filter((x) => x.m.cause !== 'http-status').map((x) => x.m.cause as SignalCause))];
   const has = (c: SignalCause) => causes.includes(c);
   const failureMeanings = meanings.filter((x) => x.m.outcome === 'failure');
-  const statusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpStatus >= 400)?.httpStatus ?? null;
+  // (a status quoted in a tool's error result — `ToolError: HTTP error 401` under a 200 — is the tool's own
+  // downstream call, not this exchange's answer)
+  const inToolResult = (e: Event) => e.signals.some((id) => table().meaning(id)?.cause === 'tool-error');
+  const statusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpStatus >= 400 && !inToolResult(e))?.httpStatus ?? null;
   const httpStatus = statusOf('proxy') ?? statusOf('server') ?? statusOf('client') ?? statusOf('unknown');
   // what the request got when it did not fail by status (a stream cut after its 200, a -32601 inside a 200)
   const anyStatusOf = (src: Source) => evs.find((e) => e.source === src && e.httpStatus !== null && e.httpMethod !== null)?.httpStatus ?? null;
@@ -476,7 +479,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // there is the SSE connection behind the id gone, not a wrong path (row 37)
   else if (has('legacy-message-rejected') && (httpStatus === 404 || httpStatus === 400) && !htmlAnswer) sessionUnknown = true;
   else if (has('session-invalid')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true ? true : null;
-  else if (has('session-terminated-client')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || pathWorked === true ? true : null;
+  // (the Python SDK says "Session terminated" for any 404, a wrong path's too: only with a session it had)
+  else if (has('session-terminated-client'))
+    sessionUnknown =
+      sessionSent === true || sessionAssignedEarlier === true || pathWorked === true || (method !== 'initialize' && ix.sessionCreatedEarlierIn(span) !== null) ? true : null;
   else if (
     httpStatus === 404 &&
     era !== 'sessionless' &&

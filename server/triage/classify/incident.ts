@@ -497,6 +497,27 @@ export class IncidentIndex {
   }
 
   /**
+   * Where a client log (one of this span's files) recorded receiving a session id before the span's
+   * first line there (`Received session ID: …`): the client had a session, though this span's own
+   * lines do not name it.
+   */
+  sessionCreatedEarlierIn(span: SpanBuild): string | null {
+    const t = signalTable();
+    for (const first of span.events) {
+      if (first.source !== 'client') continue;
+      const at = this.position.get(first);
+      if (at === undefined) continue;
+      for (let i = at - 1; i >= 0; i--) {
+        const e = this.all[i]!;
+        if (e.file !== first.file) continue;
+        if (e.signals.some((id) => t.meaning(id)?.cause === 'session-created')) return `${e.file}:${e.line}`;
+      }
+      return null;
+    }
+    return null;
+  }
+
+  /**
    * Worker processes of one server log that ran side by side: a burst of start lines with different
    * pids (uvicorn --workers: `Started server process [pid]` per worker; gunicorn `Booting worker with
    * pid: N`) with no request and no shutdown between them. A restart is a start after traffic or a
@@ -510,7 +531,12 @@ export class IncidentIndex {
       if (e.file !== file) continue;
       const causes = e.signals.map((id) => t.meaning(id)?.cause);
       if (causes.includes('process-started')) {
-        const pid = replicaOf(e).pid ?? WORKER_PID.exec(e.message)?.slice(1).find((x) => x !== undefined) ?? null;
+        const pid =
+          replicaOf(e).pid ??
+          WORKER_PID.exec(e.message)
+            ?.slice(1)
+            .find((x) => x !== undefined) ??
+          null;
         if (pid === null) continue;
         burst.add(pid);
         if (burst.size > most.length) most = [...burst];

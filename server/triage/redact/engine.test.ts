@@ -72,7 +72,13 @@ describe('session ids and masked forms', () => {
       'A session with ID required header',
     ])
       collectSessionIds(l, book);
-    expect([...book.raw].sort()).toEqual(['0b1a1fb1-5c2d-4e3f-8a9b-0c1d2e3f4a5b', '9d8c7b6a-5e4f-4a3b-8c2d-1e0f9a8b7c6d', 'Qx7rT2mK9pL4vN8b', 'Zk3QmL9xR2vT8bN5cW1yH7pJ', 'a1b2c3d4e5']);
+    expect([...book.raw].sort()).toEqual([
+      '0b1a1fb1-5c2d-4e3f-8a9b-0c1d2e3f4a5b',
+      '9d8c7b6a-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      'Qx7rT2mK9pL4vN8b',
+      'Zk3QmL9xR2vT8bN5cW1yH7pJ',
+      'a1b2c3d4e5',
+    ]);
     // A word as a key's value is still taken at its word (mcp-session-id=… is never prose).
     collectSessionIds('mcp-session-id=abcdefgh', book);
     expect(book.raw.has('abcdefgh')).toBe(true);

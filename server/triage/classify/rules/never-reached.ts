@@ -41,7 +41,11 @@ export const neverReached: Rule = {
     },
     { name: '502 prematurely closed while reading the header', facts: { httpStatus: 502, method: 'tools/call', interruption: 'closed-before-headers' }, fires: false },
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true }, fires: false },
-    { name: 'proxy 503 (no server available) on both of 2 tries', facts: { httpStatus: 503, method: 'initialize', neverConnected: true, attempts: 2, persistent: true, causes: ['proxy-upstream-unavailable'] }, fires: true },
+    {
+      name: 'proxy 503 (no server available) on both of 2 tries',
+      facts: { httpStatus: 503, method: 'initialize', neverConnected: true, attempts: 2, persistent: true, causes: ['proxy-upstream-unavailable'] },
+      fires: true,
+    },
   ],
 };
 

@@ -18,7 +18,9 @@ export const sessionExpired404: Rule = {
   decision: 'reinitialize',
   source: 'triage-rules.md §3 · failure-signatures D10',
   when(f) {
-    if (f.httpStatus !== 404) return 'status is not 404';
+    // the Python SDK synthesises "Session terminated" only for a 404 (streamable_http.py
+    // _send_session_terminated_error): the status line itself may be on another line, or not logged
+    if (f.httpStatus !== 404 && !(f.httpStatus === null && has(f, 'session-terminated-client'))) return 'status is not 404';
     return lost(f);
   },
   rationale: (f) =>
@@ -46,6 +48,18 @@ export const sessionExpired404: Rule = {
     {
       name: 'access log only: a 404 on a path that had worked, the server restarted between',
       facts: { httpStatus: 404, sessionUnknown: true, restartedSinceWorked: true, era: 'unknown' },
+      fires: true,
+    },
+    {
+      name: "Python SDK 'Session terminated' with the 404 on another line",
+      facts: {
+        httpStatus: null,
+        sessionUnknown: true,
+        sessionAssignedEarlier: true,
+        method: 'tools/call',
+        causes: ['session-terminated-client'],
+        signals: ['python-session-terminated'],
+      },
       fires: true,
     },
     { name: 'html 404 with a session', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: null, routeWrong: true, bodyKind: 'html' }, fires: false },
