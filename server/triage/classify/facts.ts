@@ -546,7 +546,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (httpStatus === 404 && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
   else if (httpStatus === 404 && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked) routeWrong = true;
   else if (pathWorked === true) routeWrong = false;
-  const transportFallback = has('transport-fallback') || ix.fallbackAfter(span);
+  // (from the server's or proxy's side only: a POST probe refused, then the legacy transport's message POSTs answered)
+  const legacyAfter = httpMethod === 'POST' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) && !has('transport-legacy') ? ix.legacyConnectedAfter(span) : null;
+  const transportFallback = has('transport-fallback') || ix.fallbackAfter(span) || legacyAfter !== null;
   let transportMismatch: Tri = null;
   // (an SSE connect that failed because nothing answered at all — refused, DNS, TLS — says nothing about transports)
   const connectStage = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'sse-connect-rejected');
@@ -667,6 +669,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
     else if (returned && identified) recoveredBy = `the same call returned afterwards (${returned.file}:${returned.line})`;
   }
+  if (recoveredBy === null && legacyAfter !== null) recoveredBy = `the legacy SSE transport's messages were answered afterwards (${legacyAfter.where})`;
   // a redirect the client followed: the target path answered
   if (recoveredBy === null && has('redirect') && httpPath !== null) {
     const alt = httpPath.endsWith('/') ? httpPath.slice(0, -1) : `${httpPath}/`;

@@ -282,6 +282,23 @@ export class IncidentIndex {
     return false;
   }
 
+  /**
+   * Seen from the server or the proxy: after this failed POST, a legacy HTTP+SSE message POST was
+   * answered 2xx within the recovery window — the client fell back to the older transport and it
+   * worked (spec 2025-03-26 backward compatibility, row 61), though no client log says so.
+   */
+  legacyConnectedAfter(span: SpanBuild): Point | null {
+    const end = span.end ?? span.start;
+    if (end === null) return null;
+    const t = signalTable();
+    for (const e of this.all) {
+      if (e.source === 'client' || e.ts === null || e.ts < end || e.ts - end > RECOVERY_WINDOW_MS || span.events.includes(e)) continue;
+      if (e.httpMethod !== 'POST' || e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300) continue;
+      if (e.signals.some((id) => t.meaning(id)?.cause === 'transport-legacy')) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
+    }
+    return null;
+  }
+
   /** A client line after this span saying it connected or resumed, close enough to speak for it. */
   laterRecovery(span: SpanBuild): (Point & { resumed: boolean }) | null {
     const me = this.infoOf.get(span);
