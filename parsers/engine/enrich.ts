@@ -574,12 +574,15 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
-    re: new RegExp(`(?:\\bMCP|\\bJSON-?RPC|(?<![\\w/.-])${SLASH_METHOD}|\\binitialize)\\b[^\\n"]{0,40}?(?<![\\w-])request[ _-]?id[ =:#]{1,3}(\\d{1,15})(?![\\w.])`),
+    re: new RegExp(
+      `(?:\\bMCP|\\bJSON-?RPC|(?<![\\w/.-])${SLASH_METHOD}|\\binitialize|\\b[Tt]ool [A-Za-z_][\\w.:-]{0,99})\\b[^\\n"]{0,40}?(?<![\\w-])request[ _-]?id[ =:#]{1,3}(\\d{1,15})(?![\\w.])`,
+    ),
     needs: ['request', 'Request'],
-    why: "`request id 7` only where MCP context says it is the JSON-RPC id (elsewhere a request id is the proxy's)",
+    why: "`request id 7` only where MCP context says it is the JSON-RPC id — an MCP word, a method, or a named tool's call (elsewhere a request id is the proxy's)",
     examples: [
       ['MCP request id 7 timed out', 7],
       ['tools/call request id 12 cancelled', 12],
+      ['Executing tool nmap_scan (request id 7)', 7],
     ],
     nearMisses: ['request id 42 done', 'x-request-id: 4242', 'MCP x-request-id=abc', 'MCP x-request-id: 4242'],
   },

@@ -172,6 +172,9 @@ function attachOrphans(spans: SpanBuild[]): void {
   };
   const answersCall = (s: SpanBuild, call: SpanBuild, e: Event, prev: Event): boolean => {
     if (s === call || owner.get(prev) !== call) return false;
+    // a note about the standalone GET stream (`SSE stream disconnected, reconnecting: Failed to open SSE
+    // stream: Service Unavailable`) is never a POST call's answer, whatever status it quotes
+    if (s.events.some((x) => STREAM_NOISE.test(x.message))) return false;
     // an error whose body gives a JSON-RPC id (`request 11 failed: HTTP 400 {"jsonrpc":"2.0","id":11,…}`)
     // under a call line that logged none: what the client made of that call's answer
     const idAnswer =
@@ -196,7 +199,16 @@ function attachOrphans(spans: SpanBuild[]): void {
       s.tool === null &&
       s.events.every((x) => x.rpcId === null && x.session === null && x.requestId === null && x.httpMethod === null && !STREAM_NOISE.test(x.message) && !isRecoveryLine(x)) &&
       s.events.some(isFailureEvent);
-    if (!sameTool && !sameId && !idAnswer && !bareError && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
+    // or an error naming only the kind of call (`MCP request timed out for tools/call`) under a call of that
+    // kind that named its tool (`tools/call run_call started`): that call's outcome
+    const sameMethodBare =
+      s.tool === null &&
+      s.method !== null &&
+      s.method === call.method &&
+      call.tool !== null &&
+      s.events.every((x) => x.rpcId === null && x.session === null && x.requestId === null && x.httpMethod === null) &&
+      s.events.some(isFailureEvent);
+    if (!sameTool && !sameId && !idAnswer && !bareError && !sameMethodBare && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
     // the call: named, from this file, not answered, not a GET stream
     if (call.method === null && call.tool === null) return false;
     if (call.events.some((x) => x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;

@@ -57,6 +57,22 @@ export interface Point {
 /** The pid a worker's start line names (`Started server process [4821]`, `Booting worker with pid: 4821`). */
 const WORKER_PID = /\bprocess \[(\d{1,9})\]|\bworker with pid:? (\d{1,9})\b/;
 
+/** How late a server may log the result of a call the client gave up on (long tools: minutes). */
+const ANSWER_LATE_MS = 600_000;
+
+/**
+ * The same tool, allowing for a gateway's namespace: an aggregating proxy exposes a server's
+ * `nmap_scan` as `Kali.nmap_scan`, `kali__nmap_scan` or `kali:nmap_scan`.
+ */
+export function sameTool(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return false;
+  if (a === b) return true;
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (!long.endsWith(short)) return false;
+  const sep = long.slice(0, long.length - short.length);
+  return /(?:\.|__|:|\/)$/.test(sep) && sep.length > 1;
+}
+
 const LOSS_CAUSES = new Set<SignalCause>([
   'process-started',
   'shutdown',
@@ -354,15 +370,25 @@ export class IncidentIndex {
     const candidates: Event[] = span.events.filter((e) => e.source === 'server');
     if (span.session !== null) for (const e of this.sessionEvents(span.session)) if (e.source === 'server' && !inSpan.has(e)) candidates.push(e);
     candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
-    // no session or id to tie server lines to this call: the same tool's lines from the call's start to the
-    // next call of that tool (a client line naming the tool, then the server logging the commit)
-    if (span.session === null && span.rpcId === null && span.tool !== null && span.start !== null) {
-      const next = this.info
-        .map((i) => i.span)
-        .filter((x) => x !== span && x.tool === span.tool && x.start !== null && x.start > span.start! && x.events.some((e) => e.source !== 'server'))
-        .reduce((m, x) => Math.min(m, x.start!), Infinity);
-      for (const e of this.all)
-        if (e.source === 'server' && e.tool === span.tool && e.ts !== null && e.ts >= span.start - 2000 && e.ts < next && !inSpan.has(e)) candidates.push(e);
+    // no session to tie server lines to this call: the same tool's lines from the call's start to the
+    // next call of that tool (a client line naming the tool, then the server logging the commit), and
+    // lines naming this call's JSON-RPC id and its tool (or no tool) however late (a rerun in between
+    // does not make the first call's own result someone else's)
+    if (span.session === null && (span.tool !== null || rpc !== null) && span.start !== null) {
+      const next =
+        span.tool === null
+          ? span.start
+          : this.info
+              .map((i) => i.span)
+              .filter((x) => x !== span && sameTool(x.tool, span.tool) && x.start !== null && x.start > span.start! && x.events.some((e) => e.source !== 'server'))
+              .reduce((m, x) => Math.min(m, x.start!), Infinity);
+      for (const e of this.all) {
+        if (e.source !== 'server' || e.ts === null || e.ts < span.start - 2000 || inSpan.has(e)) continue;
+        const byTool = span.rpcId === null && sameTool(e.tool, span.tool) && e.ts < next;
+        const byId =
+          rpc !== null && e.session === null && JSON.stringify(e.rpcId) === rpc && (e.tool === null || sameTool(e.tool, span.tool)) && e.ts - span.start <= ANSWER_LATE_MS;
+        if (byTool || byId) candidates.push(e);
+      }
       candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
     }
     // a task-augmented call (spec 2025-11-25 tasks): its task id, then a later line of any side saying
@@ -379,7 +405,7 @@ export class IncidentIndex {
       const mine =
         inSpan.has(e) ||
         (rpc !== null && JSON.stringify(e.rpcId) === rpc) ||
-        (span.tool !== null && e.tool === span.tool && (e.rpcId === null || (span.session === null && rpc === null)));
+        (span.tool !== null && sameTool(e.tool, span.tool) && (e.rpcId === null || (span.session === null && rpc === null)));
       if (!mine || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
       if (committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
       if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text))
