@@ -661,6 +661,19 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
+    re: new RegExp(
+      `\\btools/call (?:rpc[_-]?)?id[=:#] ?-?\\d{1,15} ['"]?${TOOL_NAME}['"]?(?= ?(?:->|=>|→|\\(|:|$)| (?:returned|failed|started|timed out|completed|succeeded|done|ok)\\b)`,
+    ),
+    needs: ['tools/call'],
+    why: 'the tool named after the call and its id: `tools/call id=32 lookup_customer -> result`',
+    examples: [
+      ['tools/call id=32 lookup_customer -> result (1 content item)', 'lookup_customer'],
+      ['tools/call rpc_id=7 create_ticket failed: 502', 'create_ticket'],
+    ],
+    nearMisses: ['tools/call id=31: stream closed before response', 'tools/call id=5 name=get_status -> ok', 'tools/call id=4 took 300 ms'],
+  },
+  {
+    field: 'tool',
     re: new RegExp(`\\b(?:[Cc]alling|[Ii]nvoking|[Ee]xecuting|[Rr]unning|[Ff]ailed to (?:call|invoke|execute|run))(?: the)?(?: MCP)? [Tt]ool(?: call)?:? ['"\`]?${TOOL_NAME}`),
     needs: ['ool'],
     why: 'host prose: `Calling MCP tool: x`, `calling tool x`, `Error invoking MCP tool x`, Spring AI `Executing tool call: x`',

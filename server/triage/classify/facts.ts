@@ -569,10 +569,14 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
 
   // --- delivery and interruption
   // undici's bare `fetch failed` is a connect failure (row 41) unless the span shows an answer or a cut (row 42)
-  const fetchFailedLater = httpStatus !== null || has('peer-closed-before-response') || has('stream-cut') || has('conn-reset');
+  // — or the server logged that it received the call: then the request was sent, and what failed was
+  // the wait for its answer (a gateway or body timer), not the connect
+  const serverReceivedAt = ix.serverReceived(span);
+  const fetchFailedLater =
+    httpStatus !== null || has('peer-closed-before-response') || has('stream-cut') || has('conn-reset') || (has('network-error') && serverReceivedAt !== null);
   const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed' && !(x.m.cause === 'network-error' && fetchFailedLater));
   const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
-  const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || ix.serverReceived(span) !== null;
+  const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || serverReceivedAt !== null;
   const proxyFailedBeforeHeaders = failureMeanings.some(
     (x) => x.m.side === 'proxy' && (x.m.cause === 'peer-closed-before-response' || x.m.cause === 'proxy-timeout-before-headers'),
   );
