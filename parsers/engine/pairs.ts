@@ -96,6 +96,8 @@ const normal = (k: string) => k.toLowerCase().replace(/[_.-]/g, '');
 
 /** `key=value` (bare, "double" or 'single' quoted) preceded by a start, space, `(`, `,`, `{` or `[`. */
 const KV = /(?:^|[\s(,{[])([A-Za-z_][\w.-]{0,60})=("(?:[^"\\\n]|\\.){0,400}"|'[^'\n]{0,400}'|[^\s"',;)\]}]{1,400})/g;
+/** A `"key": value` member of a JSON object written after a text message (winston's `msg {meta}`, Rails-style tails). */
+const JSON_MEMBER = /"([A-Za-z_][\w.-]{0,60})"\s{0,4}:\s{0,4}("(?:[^"\\\n]|\\.){0,400}"|-?\d{1,15}(?:\.\d{1,6})?)/g;
 /** An indented `key: value` property line (pino-pretty, YAML-ish dumps): JSON scalar or bare word. */
 const PROP = /^[ \t]{2,12}([A-Za-z_][\w.-]{0,60}): ("(?:[^"\\\n]|\\.){0,400}"|-?\d{1,15}(?:\.\d{1,6})?|[^\s"{[]{1,400})[ \t]*$/gm;
 
@@ -106,9 +108,9 @@ function unquote(v: string): string {
 
 export type PairValues = Partial<Record<PairField, string | number | RpcId>>;
 
-/** Quick test before the scan: a line without `=` (or, in a block, an indented `: `) has no pairs. */
+/** Quick test before the scan: a line without `=`, a JSON tail or (in a block) an indented `: ` has no pairs. */
 export function mayHavePairs(text: string, block: boolean): boolean {
-  return text.includes('=') || (block && text.includes(': '));
+  return text.includes('=') || text.includes('{"') || (block && text.includes(': '));
 }
 
 /** Fields the pairs of a text give, first pair of each field wins. */
@@ -130,6 +132,14 @@ export function pairFields(text: string, block: boolean): PairValues {
   if (text.includes('=')) {
     KV.lastIndex = 0;
     for (let m = KV.exec(text); m; m = KV.exec(text)) take(m[1]!, m[2]!);
+  }
+  // a JSON object after the message (only its top-level-looking members: nested keys are read as well,
+  // which the value checks keep honest)
+  const brace = text.indexOf('{"');
+  if (brace > 0) {
+    const tail = text.slice(brace, brace + 8000);
+    JSON_MEMBER.lastIndex = 0;
+    for (let m = JSON_MEMBER.exec(tail); m; m = JSON_MEMBER.exec(tail)) take(m[1]!, m[2]!);
   }
   if (block && text.includes(': ')) {
     PROP.lastIndex = 0;
@@ -153,6 +163,10 @@ export const PAIR_EXAMPLES: readonly { text: string; block?: boolean; expect: Pa
     expect: { rpcMethod: 'tools/call', httpStatus: 504, httpPath: '/mcp/' },
   },
   {
+    text: '2026-12-01T10:50:58.420Z [vm/28389] warn: request completed {"reqId":"7d8b0a52-ea3c-414d","method":"POST","url":"/sse","statusCode":404,"responseTime":1.3}',
+    expect: { requestId: '7d8b0a52-ea3c-414d', httpMethod: 'POST', httpPath: '/sse', httpStatus: 404 },
+  },
+  {
     text: '[2026-12-01 10:47:44.161 +0000] INFO (23225 on vm): incoming request\n    reqId: "7F000001:974E"\n    rpcId: 3\n    rpcMethod: "tools/call"\n    tool: "create_order"\n    method: "POST"\n    url: "/mcp"',
     block: true,
     expect: { requestId: '7F000001:974E', rpcId: 3, rpcMethod: 'tools/call', tool: 'create_order', httpMethod: 'POST', httpPath: '/mcp' },
@@ -168,6 +182,8 @@ export const PAIR_NEAR_MISSES: readonly { text: string; block?: boolean }[] = [
   { text: 'my_reqId=short x' },
   // an unindented `key: value` line is prose, not a property
   { text: 'status: 502 upstream\nmethod: tools/call', block: true },
+  // a JSON object that starts the line is a JSON log line, read by its format, not here
+  { text: '{"reqId":"7d8b0a52-ea3c-414d","statusCode":404}' },
   // a JSON-RPC error code is not an HTTP status
   { text: 'error code=-32001 message="Session not found"' },
 ];

@@ -244,11 +244,18 @@ function attachOrphans(spans: SpanBuild[]): void {
   // uvicorn and other servers log the access line after the exception it ended with: in a server's log, a
   // 5xx exchange right under a traceback with no identity of its own (within two lines, at the same
   // moment) is that traceback's answer
+  // (and a warning or error line saying why it refused the request, then its 4xx: `Rejected request with
+  // unknown or expired session ID`, then `"POST /mcp" 404`)
   eachNeighbour((p, e, a, b) => {
-    if (p.source !== 'server' || e.source !== 'server' || p.kind !== 'block') return;
-    if (e.httpStatus === null || e.httpStatus < 500 || e.httpMethod === null || e.line - p.endLine > 2) return;
+    if (p.source !== 'server' || e.source !== 'server') return;
+    if (e.httpStatus === null || e.httpMethod === null || e.line - p.endLine > 2) return;
+    if (p.kind === 'block' ? e.httpStatus < 500 : e.httpStatus < 400 || (p.level !== 'warn' && p.level !== 'error')) return;
     if (p.ts !== null && e.ts !== null && Math.abs(e.ts - p.ts) > 1000) return;
-    if (isFailureEvent(p) && !identified(a, (x) => x.httpStatus !== null)) merge(b, a);
+    // (the refusal may name the session it refused: that does not make it another request, so long as
+    // the access line names no other session)
+    const sessionOnly = (s: SpanBuild) => !s.events.some((x) => x.rpcId !== null || x.requestId !== null || x.httpMethod !== null || x.httpStatus !== null);
+    const sessionsAgree = !p.session || !e.session || p.session === e.session;
+    if (isFailureEvent(p) && (!identified(a, (x) => x.httpStatus !== null) || (p.kind !== 'block' && sessionOnly(a) && sessionsAgree))) merge(b, a);
   });
   // One error printed over several adjacent lines that no format folded (a test runner's `Failed X`,
   // `Error Message:`, the exception, `---- Inner: …`): an exception line (or .NET's inner-exception

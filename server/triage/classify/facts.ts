@@ -71,6 +71,8 @@ export interface Facts {
   sessionAgeMs: number | null;
   /** What logged between that handshake and the failure explains a lost session (restart, 5xx, DELETE, eviction); null: nothing does. */
   sessionLossExplained: string | null;
+  /** A log without times: lines from the session's creation (or handshake) to this failure in one file, nothing in between explaining a loss. */
+  sessionAgeLines: number | null;
   /** A session issued after this failure then served three or more requests without loss (where): the server keeps sessions. */
   laterSessionKept: string | null;
   /** The same path got a complete 2xx answer somewhere in the incident. */
@@ -528,6 +530,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const sessionAgeMs = established?.ts != null && start !== null ? start - established.ts : null;
   const sessionLossExplained = established?.ts != null && start !== null ? ix.lossExplainedBetween(established.ts, start, span) : null;
   const laterSessionKept = sessionUnknown === true && start !== null ? ix.laterSessionKept(start, session) : null;
+  const sessionAgeLines = sessionUnknown === true && sessionAgeMs === null ? ix.establishedLinesBefore(span, 12) : null;
 
   // --- route and transport: a route verdict needs evidence the route is wrong (item 7 of the issue):
   // a not-found page or no route, an HTML answer where MCP was expected, or a 404 on a path (or, path
@@ -730,6 +733,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionAgeMs,
     sessionLossExplained,
     laterSessionKept,
+    sessionAgeLines,
     pathWorked,
     routeWrong,
     firstRequest,

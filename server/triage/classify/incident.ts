@@ -440,6 +440,30 @@ export class IncidentIndex {
   }
 
   /**
+   * When the clock cannot say (no times, or the same instant): how many lines above the failure (same file) the session was created or the
+   * handshake succeeded, with nothing in between that explains a loss (restart, exit, 5xx, DELETE,
+   * eviction). The order of one file stands in for the clock; null past `within` lines.
+   */
+  establishedLinesBefore(span: SpanBuild, within: number): number | null {
+    const t = signalTable();
+    // from the failure itself (a span may also hold lines logged before it)
+    for (const first of span.events.filter(isFailureEvent)) {
+      const at = this.position.get(first);
+      if (at === undefined) continue;
+      for (let i = at - 1; i >= 0; i--) {
+        const e = this.all[i]!;
+        if (e.file !== first.file) continue;
+        if (first.line - e.line > within) return null;
+        const causes = e.signals.map((id) => t.meaning(id)?.cause);
+        if (causes.some((c) => c !== undefined && LOSS_CAUSES.has(c as SignalCause)) || e.httpMethod === 'DELETE') return null;
+        if (causes.some((c) => c === 'session-created' || c === 'handshake-ok')) return first.line - e.line;
+      }
+      return null;
+    }
+    return null;
+  }
+
+  /**
    * A line between two moments that explains a lost session: a process start, exit or shutdown, the
    * upstream unreachable or answering 5xx, a connection refused or reset, a DELETE, an eviction.
    */

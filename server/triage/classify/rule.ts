@@ -59,6 +59,7 @@ export const BASE_FACTS: Facts = {
   sessionAgeMs: null,
   sessionLossExplained: null,
   laterSessionKept: null,
+  sessionAgeLines: null,
   pathWorked: null,
   routeWrong: null,
   firstRequest: null,

@@ -377,6 +377,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (anchor < 0) return;
     const a = events[anchor]!;
     if (a.file !== e.file || e.line - reach > 3 || e.line < a.line) return;
+    // a server's access line is written when its request ends: what the server logs after it is about
+    // the next request (uvicorn's `Rejected … session` warning comes before its own 404 line)
+    // (an access line without ids: a line keyed by request id is joined by its id, not by order)
+    if (a.source === 'server' && e.source === 'server' && a.httpStatus !== null && a.httpMethod !== null && a.requestId === null && a.rpcId === null) return;
     if (e.ts !== null && a.ts !== null && Math.abs(e.ts - a.ts) > 1000) return;
     if (e.session && a.session && e.session !== a.session) return;
     // a line that is an exchange of its own (method and status) is another request, not this one's tail

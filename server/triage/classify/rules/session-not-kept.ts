@@ -8,6 +8,8 @@ import { describe } from '../rule.ts';
 // that starts an instance per request, a stateless server answering like a stateful one. Reinitializing
 // gets a new session that is lost the same way.
 export const LOST_SOON_MS = 10_000;
+/** Untimed logs: the failure within this many lines of the session's creation, nothing logged between. */
+export const LOST_SOON_LINES = 12;
 
 export const sessionNotKept: Rule = {
   id: 'session-not-kept',
@@ -17,15 +19,17 @@ export const sessionNotKept: Rule = {
     if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions';
     if (f.sessionUnknown !== true) return 'nothing shows the server did not know the session';
     if (f.sessionSent === false) return 'the request carried no session id';
-    if (f.sessionAgeMs === null) return 'when the session began is not in the logs (or not timed)';
-    if (f.sessionAgeMs < 0 || f.sessionAgeMs > LOST_SOON_MS)
+    // untimed: the session's own creation a few lines up the same log, nothing between, stands in for "seconds"
+    if (f.sessionAgeMs === null && (f.sessionAgeLines === null || f.sessionAgeLines > LOST_SOON_LINES))
+      return 'when the session began is not in the logs (or not timed, and not just above)';
+    if (f.sessionAgeMs !== null && (f.sessionAgeMs < 0 || f.sessionAgeMs > LOST_SOON_MS))
       return `the session lived ${Math.round(f.sessionAgeMs / 1000)} s: long enough to have been expired or lost to a restart`;
     if (f.sessionLossExplained !== null) return `something logged in between explains the loss (${f.sessionLossExplained})`;
     if (f.laterSessionKept !== null) return `a session issued after it kept working (${f.laterSessionKept}): the server keeps its sessions, this loss was a one-off`;
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was rejected for an unknown session ${((f.sessionAgeMs ?? 0) / 1000).toFixed(1)} s after the client's handshake, and nothing logged in between — no restart, exit, 5xx, DELETE or eviction — explains it. Sessions expire after minutes idle, not seconds: the server is not keeping the sessions it issues (several replicas or workers without affinity, a serverless host starting an instance per request, or a stateless server answering like a stateful one). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode. If the server did restart in between and its log is missing, reinitialize instead.`,
+    `${describe(f)} was rejected for an unknown session ${f.sessionAgeMs !== null ? `${(f.sessionAgeMs / 1000).toFixed(1)} s` : `${f.sessionAgeLines} lines`} after the client's handshake, and nothing logged in between — no restart, exit, 5xx, DELETE or eviction — explains it. Sessions expire after minutes idle, not seconds: the server is not keeping the sessions it issues (several replicas or workers without affinity, a serverless host starting an instance per request, or a stateless server answering like a stateful one). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode. If the server did restart in between and its log is missing, reinitialize instead.`,
   examples: [
     { name: 'forgotten 1.2 s after discovery', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 1200, era: 'session', causes: ['session-unknown'] }, fires: true },
     {
@@ -40,6 +44,8 @@ export const sessionNotKept: Rule = {
     },
     { name: 'lost after ten minutes idle', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 600_000, era: 'session' }, fires: false },
     { name: 'no timestamps', facts: { httpStatus: 404, sessionUnknown: true, era: 'session' }, fires: false },
+    { name: 'no timestamps, rejected six lines under its own creation', facts: { httpStatus: 404, sessionUnknown: true, era: 'session', sessionAgeLines: 6 }, fires: true },
+    { name: 'no timestamps, created 40 lines up', facts: { httpStatus: 404, sessionUnknown: true, era: 'session', sessionAgeLines: 40 }, fires: false },
     { name: 'no session id was sent', facts: { httpStatus: 400, sessionUnknown: true, sessionSent: false, sessionAgeMs: 500 }, fires: false },
   ],
 };
