@@ -950,6 +950,18 @@ export const EXTRACTORS: readonly Extractor[] = [
     nearMisses: ["return_value=(b'HTTP/1.1', 'x')"],
   },
 
+  {
+    field: 'httpStatus',
+    re: new RegExp(`\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}(?: HTTP\\/[\\d.]{1,3})? {1,4}([1-5]\\d\\d)(?= |$)`),
+    why: 'a request line followed by its status, as Express morgan (`dev`, `tiny`, `short`) and many proxies print it: `POST /mcp 401 3.1 ms - 45`',
+    examples: [
+      ['POST /mcp 200 12.345 ms - 45', 200],
+      ['[mcp-proxy] POST /mcp 401 method=tools/call session=x', 401],
+      ['::1 - POST /sse HTTP/1.1 404 9 - 1.203 ms', 404],
+    ],
+    nearMisses: ['POST /mcp 3 ms', 'GET /items/404 ok', 'POST /mcp 2026-07-01'],
+  },
+
   // --- HTTP method and path -------------------------------------------------------------------
   // (not a framework's "Cannot POST /sse" body: that is an answer quoting the request, not a request line)
   {

@@ -524,6 +524,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       ix.restartSinceWorked(span, httpPath))
   )
     sessionUnknown = true;
+  // a 401 for a session that had worked with the same client, the server restarted in between: the
+  // server answers 401 for a session it no longer holds (D11's unknown session at another status;
+  // mcp-proxy, rmcp) — not credentials that stopped working
+  else if (httpStatus === 401 && sessionSent === true && sessionWorkedBefore === true && !has('auth-token-expired') && httpPath !== null && ix.restartSinceWorked(span, httpPath))
+    sessionUnknown = true;
 
   // how long the session lived, and whether anything between its start and its loss explains the loss
   const established = sessionUnknown === true ? ix.establishedBefore(span) : null;
