@@ -962,6 +962,17 @@ export const EXTRACTORS: readonly Extractor[] = [
     nearMisses: ['POST /mcp 3 ms', 'GET /items/404 ok', 'POST /mcp 2026-07-01'],
   },
 
+  {
+    field: 'httpStatus',
+    re: new RegExp(`(?:^|[\\s\\]|])([1-5]\\d\\d) {1,3}${HTTP_METHOD} {1,4}\\/`),
+    why: 'the status before the request line, as some access loggers print it: `[http] 401 POST /mcp 25ms`',
+    examples: [
+      ['2026-02-14T21:07:33.143Z info  [http] 401 POST /mcp 25ms', 401],
+      ['| 404 GET /sse', 404],
+    ],
+    nearMisses: ['sent 200 POST requests', 'v2026 POST /mcp', 'id=401 POST'],
+  },
+
   // --- HTTP method and path -------------------------------------------------------------------
   // (not a framework's "Cannot POST /sse" body: that is an answer quoting the request, not a request line)
   {
