@@ -70,11 +70,15 @@ describe('session ids and masked forms', () => {
       '{"message":"MCP session with ID \\u00279d8c7b6a-5e4f-4a3b-8c2d-1e0f9a8b7c6d\\u0027 could not be found."}',
       "MCP session with ID 'Qx7rT2mK9pL4vN8b' could not be found.",
       'A session with ID required header',
+      'WARN: Session not found component="Router" sessionId="5e1f9a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b" metadata={}',
+      "session_id='Kp9rT2mQ7vL4xN8w' closed",
     ])
       collectSessionIds(l, book);
     expect([...book.raw].sort()).toEqual([
       '0b1a1fb1-5c2d-4e3f-8a9b-0c1d2e3f4a5b',
+      '5e1f9a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
       '9d8c7b6a-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      'Kp9rT2mQ7vL4xN8w',
       'Qx7rT2mK9pL4vN8b',
       'Zk3QmL9xR2vT8bN5cW1yH7pJ',
       'a1b2c3d4e5',

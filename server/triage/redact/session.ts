@@ -151,7 +151,8 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
     String.raw`(?:[Ss]ession not found|[Uu]nknown session|[Ii]nvalid session|[Ss]ession expired|mcp-session-id)[:=]?\s{1,8}\(?(?=[^\s"'\\<>\[\]{}()|,;]{0,255}[0-9])` + ID + END,
     'g',
   ),
-  new RegExp(String.raw`(?<![A-Za-z0-9_\-])(?:mcp[._]session(?:[._]id)?|session)=` + ID + END, 'g'),
+  // (also logfmt's quoted `sessionId="<id>"`, `session_id='<id>'`)
+  new RegExp(String.raw`(?<![A-Za-z0-9_\-])(?:mcp[._]session(?:[._]id)?|session(?:[_-]?[iI][dD])?)=["']?` + ID + END, 'g'),
   // OTel / header maps: `"http.request.header.mcp-session-id":["<id>"]`.
   /["'](?:[\w.-]{1,80}\.)?(?:mcp-session-id|mcp_session_id|mcpsessionid)["']\s{0,8}:\s{0,8}\[\s{0,8}["']([^"'\\\s]{6,256})/gi,
   // A server's error body in prose: `MCP session with ID '<id>' could not be found`, the quote often
@@ -173,7 +174,7 @@ const NEEDS: Array<string | RegExp> = [
   /ession(?: ID| id|Id| with ID)?[:=]?\s/,
   'Session ',
   /ession not found|nknown session|nvalid session|ession expired|mcp-session-id/,
-  'session=',
+  /ession(?:[_-]?[iI][dD])?=/,
   /session-id["']\s{0,8}:\s{0,8}\[/i,
   'ession with ',
 ];
