@@ -81,6 +81,16 @@ class UnionFind {
     if (ra === rb) return true;
     return this.rootsCompatible(ra, rb);
   }
+  /**
+   * The request id of root `r`'s group, null when it has none, undefined when it has several. Every
+   * group starts with at most one id and two groups with different ids never merge (rootsCompatible),
+   * so a group holds one id at most; undefined keeps callers exact should that ever change.
+   */
+  requestIdOf(r: number): string | null | undefined {
+    const ids = this.reqIds[r];
+    if (!ids) return null;
+    return ids.size === 1 ? ids.values().next().value : undefined;
+  }
   /** canJoin for two distinct roots. */
   rootsCompatible(ra: number, rb: number): boolean {
     return (
@@ -215,8 +225,17 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   for (const target of ['client', 'server'] as const) {
     // only real exchange lines (with an HTTP method, or naming the MCP method that got the status:
     // `resources/subscribe failed: 404 {…}`): a bare "code: 502" under an error is not an exchange
-    const candidates = new TimeBuckets(
-      indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && (e.httpMethod !== null || e.rpcMethod !== null || e.tool !== null)),
+    const exchanges = indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && (e.httpMethod !== null || e.rpcMethod !== null || e.tool !== null));
+    const candidates = new TimeBuckets(exchanges, (e) => String(e.httpStatus));
+    // The same lines split by their own request id. A line's group holds its own request id and no
+    // other (UnionFind.requestIdOf), so when the proxy line's group has request id R, a line with an
+    // id other than R can never be taken: only the lines with id R, or with none, need a visit.
+    const withId = new TimeBuckets(
+      exchanges.filter(([e]) => e.requestId !== null),
+      (e) => `${e.httpStatus}\u0000${e.requestId}`,
+    );
+    const withoutId = new TimeBuckets(
+      exchanges.filter(([e]) => e.requestId === null),
       (e) => String(e.httpStatus),
     );
     for (const [p, pi] of proxyLines) {
@@ -226,7 +245,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       const rp = uf.find(pi); // no join happens during the search
       // The nearest compatible exchange (ties: the earlier one). Access logs in `combined` format
       // have one-second resolution.
-      const best = candidates.nearest(String(p.httpStatus), p.ts!, p.ts! - windowMs - 1000, p.ts! + windowMs + 1000, (ci) => {
+      const accept = (ci: number) => {
         const c = events[ci]!;
         if (usedHere?.has(ci)) return false;
         if (p.session && c.session && p.session !== c.session) return false;
@@ -237,7 +256,16 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
         if (c.httpMethod === null && p.httpMethod !== null && p.httpMethod !== 'POST') return false;
         const rc = uf.find(ci);
         return rc !== rp && uf.rootsCompatible(rc, rp);
-      });
+      };
+      const status = String(p.httpStatus);
+      const from = p.ts! - windowMs - 1000;
+      const to = p.ts! + windowMs + 1000;
+      const id = uf.requestIdOf(rp);
+      // With an id, the nearest of the two admissible subsets is the nearest of all (same visiting order).
+      const best =
+        typeof id === 'string'
+          ? TimeBuckets.nearer(events, p.ts!, withId.nearest(`${status}\u0000${id}`, p.ts!, from, to, accept), withoutId.nearest(status, p.ts!, from, to, accept))
+          : candidates.nearest(status, p.ts!, from, to, accept);
       if (best >= 0 && join(pi, best, 'method+path+status+time')) {
         if (usedHere) usedHere.add(best);
         else used.set(p.file, new Set([best]));
@@ -518,6 +546,23 @@ class TimeBuckets {
         r++;
       }
     }
+  }
+
+  /**
+   * Of two `nearest` answers for time t from disjoint buckets (-1: none), the one `nearest` visits
+   * first over their union: the closer in time; at equal distance the earlier one (it lies before t);
+   * at equal time the lower index.
+   */
+  static nearer(events: readonly Event[], t: number, a: number, b: number): number {
+    if (a < 0) return b;
+    if (b < 0) return a;
+    const ta = events[a]!.ts!;
+    const tb = events[b]!.ts!;
+    const da = Math.abs(ta - t);
+    const db = Math.abs(tb - t);
+    if (da !== db) return da < db ? a : b;
+    if (ta !== tb) return ta < tb ? a : b;
+    return a < b ? a : b;
   }
 
   /** Event indexes in bucket `key` with from <= ts <= to, in time order. */
