@@ -261,9 +261,11 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
     for (const m of ed.text.matchAll(ID_TOKEN)) {
       const s = m.index;
       const e = s + m[0].length;
-      if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || ours(s, e) || !/[0-9]/.test(m[0])) continue;
+      if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || !/[0-9]/.test(m[0])) continue;
+      // Almost no token completes an id: ask that first, and look for our own output (inertRanges,
+      // a scan of the whole line) only for one that does. Both are tests without side effects.
       const full = st.book.completePrefix(m[0]);
-      if (full === null) continue;
+      if (full === null || ours(s, e)) continue;
       const info: MaskedResolution = { visible: m[0], position: 'prefix', status: 'matched', candidates: 1, pseudonym: sessionPseudonym(st.key, full), weak: false };
       edits.push({ start: s, end: e, text: info.pseudonym, rule: '@mcp-session-masked', info });
     }
