@@ -2,17 +2,21 @@
 // joins only together with status (and session/path when both sides have them), and says so.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 
-export type JoinKey =
-  | 'session+rpcId'
-  | 'x-request-id'
-  | 'rpcId'
-  | 'method+path+status+time'
-  | 'adjacent-lines'
-  | 'proxy-error+access+time'
-  | 'proxy-error+client+time'
-  | 'method+path+status+bytes+time'
-  | 'tool-name+order'
-  | 'method+path+status+order';
+const JOIN_KEYS = [
+  'session+rpcId',
+  'x-request-id',
+  'rpcId',
+  'method+path+status+time',
+  'adjacent-lines',
+  'proxy-error+access+time',
+  'proxy-error+client+time',
+  'method+path+status+bytes+time',
+  'tool-name+order',
+  'method+path+status+order',
+] as const;
+export type JoinKey = (typeof JOIN_KEYS)[number];
+/** One bit per join key: which keys joined an event, in one small number per event. */
+const JOIN_BIT = new Map<JoinKey, number>(JOIN_KEYS.map((k, b) => [k, 1 << b]));
 
 /**
  * Lines about the optional channels — the standalone GET stream, the session DELETE on close (the Python
@@ -56,21 +60,22 @@ export interface CorrelateOptions {
 /**
  * Union-find with a cannot-link guard: two groups never merge when they hold different request
  * ids, different RPC methods or different tools — they are then two exchanges, whatever a weaker
- * key (a reused rpc id, a time window) says.
+ * key (a reused rpc id, a time window) says. So a group holds one request id, one method and one
+ * tool at most (each event has at most one, and only groups that agree merge): one string or null each.
  */
 class UnionFind {
   parent: number[];
-  private reqIds: (Set<string> | null)[];
-  private methods: (Set<string> | null)[];
-  private tools: (Set<string> | null)[];
+  private reqIds: (string | null)[];
+  private methods: (string | null)[];
+  private tools: (string | null)[];
   /** A client's exchange line says how its request ended: two different endings are two requests. */
   private outcomes: (Set<string> | null)[];
   constructor(events: readonly Event[]) {
     const n = events.length;
     this.parent = Array.from({ length: n }, (_, i) => i);
-    this.reqIds = events.map((e) => (e.requestId ? new Set([e.requestId]) : null));
-    this.methods = events.map((e) => (e.rpcMethod ? new Set([e.rpcMethod]) : null));
-    this.tools = events.map((e) => (e.tool ? new Set([e.tool]) : null));
+    this.reqIds = events.map((e) => e.requestId || null);
+    this.methods = events.map((e) => e.rpcMethod || null);
+    this.tools = events.map((e) => e.tool || null);
     this.outcomes = events.map((e) =>
       e.source === 'client' && e.httpMethod !== null && e.httpStatus !== null ? new Set([`${e.file}\u0000${e.httpMethod} ${e.httpStatus}`]) : null,
     );
@@ -81,15 +86,9 @@ class UnionFind {
     if (ra === rb) return true;
     return this.rootsCompatible(ra, rb);
   }
-  /**
-   * The request id of root `r`'s group, null when it has none, undefined when it has several. Every
-   * group starts with at most one id and two groups with different ids never merge (rootsCompatible),
-   * so a group holds one id at most; undefined keeps callers exact should that ever change.
-   */
-  requestIdOf(r: number): string | null | undefined {
-    const ids = this.reqIds[r];
-    if (!ids) return null;
-    return ids.size === 1 ? ids.values().next().value : undefined;
+  /** The request id of root `r`'s group, or null. */
+  requestIdOf(r: number): string | null {
+    return this.reqIds[r]!;
   }
   /** canJoin for two distinct roots. */
   rootsCompatible(ra: number, rb: number): boolean {
@@ -115,19 +114,17 @@ class UnionFind {
     if (!this.canJoin(ra, rb)) return false;
     const [lo, hi] = ra < rb ? [ra, rb] : [rb, ra];
     this.parent[hi] = lo;
-    merge(this.reqIds, lo, hi);
-    merge(this.methods, lo, hi);
-    merge(this.tools, lo, hi);
+    this.reqIds[lo] ??= this.reqIds[hi]!;
+    this.methods[lo] ??= this.methods[hi]!;
+    this.tools[lo] ??= this.tools[hi]!;
     merge(this.outcomes, lo, hi);
     return true;
   }
 }
 
-// Module-level (not closures in the hot path): two groups clash when both hold values and share none.
-function clash(x: Set<string> | null, y: Set<string> | null): boolean {
-  if (!x || !y) return false;
-  for (const v of x) if (y.has(v)) return false;
-  return true;
+// Module-level (not closures in the hot path): two groups clash when both hold a value and they differ.
+function clash(x: string | null, y: string | null): boolean {
+  return x !== null && y !== null && x !== y;
 }
 
 /** Two groups each holding a client exchange line of the same file with different endings. */
@@ -154,11 +151,10 @@ function merge(arr: (Set<string> | null)[], lo: number, hi: number): void {
 export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}): SpanBuild[] {
   const windowMs = opts.windowMs ?? 2000;
   const uf = new UnionFind(events);
-  const edges = new Map<number, Set<JoinKey>>(); // event index → keys that joined it
+  const edges = new Uint16Array(events.length); // event index → keys that joined it (JOIN_BIT)
+  const X_REQUEST_ID = JOIN_BIT.get('x-request-id')!;
   const mark = (i: number, k: JoinKey) => {
-    let s = edges.get(i);
-    if (!s) edges.set(i, (s = new Set()));
-    s.add(k);
+    edges[i]! |= JOIN_BIT.get(k)!;
   };
   const join = (i: number, j: number, k: JoinKey): boolean => {
     if (!uf.union(i, j)) return false;
@@ -226,20 +222,23 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // only real exchange lines (with an HTTP method, or naming the MCP method that got the status:
     // `resources/subscribe failed: 404 {…}`): a bare "code: 502" under an error is not an exchange
     const exchanges = indexed.filter(([e]) => e.source === target && e.httpStatus !== null && e.ts !== null && (e.httpMethod !== null || e.rpcMethod !== null || e.tool !== null));
-    const candidates = new TimeBuckets(exchanges, (e) => String(e.httpStatus));
+    let all: TimeBuckets | null = null; // built on first need: for a proxy line whose group has no request id
     // The same lines split by their own request id. A line's group holds its own request id and no
     // other (UnionFind.requestIdOf), so when the proxy line's group has request id R, a line with an
     // id other than R can never be taken: only the lines with id R, or with none, need a visit.
-    const withId = new TimeBuckets(
-      exchanges.filter(([e]) => e.requestId !== null),
-      (e) => `${e.httpStatus}\u0000${e.requestId}`,
-    );
+    const withId = new Map<string, number[]>(); // request id → its exchange lines (a handful)
+    for (const [e, i] of exchanges) {
+      if (!e.requestId) continue;
+      const list = withId.get(e.requestId);
+      if (list) list.push(i);
+      else withId.set(e.requestId, [i]);
+    }
     const withoutId = new TimeBuckets(
-      exchanges.filter(([e]) => e.requestId === null),
+      exchanges.filter(([e]) => !e.requestId),
       (e) => String(e.httpStatus),
     );
     for (const [p, pi] of proxyLines) {
-      if (edges.get(pi)?.has('x-request-id') || (p.requestId && target === 'server')) continue;
+      if (edges[pi]! & X_REQUEST_ID || (p.requestId && target === 'server')) continue;
       const usedHere = used.get(p.file);
       const pPath = p.httpPath ? stripQuery(p.httpPath) : null;
       const rp = uf.find(pi); // no join happens during the search
@@ -264,8 +263,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       // With an id, the nearest of the two admissible subsets is the nearest of all (same visiting order).
       const best =
         typeof id === 'string'
-          ? TimeBuckets.nearer(events, p.ts!, withId.nearest(`${status}\u0000${id}`, p.ts!, from, to, accept), withoutId.nearest(status, p.ts!, from, to, accept))
-          : candidates.nearest(status, p.ts!, from, to, accept);
+          ? TimeBuckets.nearer(events, p.ts!, nearestOf(events, withId.get(id), p.httpStatus!, p.ts!, from, to, accept), withoutId.nearest(status, p.ts!, from, to, accept))
+          : (all ??= new TimeBuckets(exchanges, (e) => String(e.httpStatus))).nearest(status, p.ts!, from, to, accept);
       if (best >= 0 && join(pi, best, 'method+path+status+time')) {
         if (usedHere) usedHere.add(best);
         else used.set(p.file, new Set([best]));
@@ -281,7 +280,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     );
     const taken = new Set<number>();
     for (const [e, i] of indexed) {
-      if (e.source !== 'server' || e.httpStatus === null || e.httpMethod === null || e.ts === null || edges.get(i)?.has('x-request-id')) continue;
+      if (e.source !== 'server' || e.httpStatus === null || e.httpMethod === null || e.ts === null || edges[i]! & X_REQUEST_ID) continue;
       const path = e.httpPath ? stripQuery(e.httpPath) : null;
       const best = clientLines.nearest(`${e.httpStatus}|${e.httpMethod}`, e.ts, e.ts - windowMs - 1000, e.ts + windowMs + 1000, (ci) => {
         const c = events[ci]!;
@@ -451,7 +450,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   }
   for (const [e, i] of indexed) {
     if (e.rpcId !== null || e.requestId !== null || (e.level !== 'error' && e.level !== 'fatal' && e.kind !== 'block')) continue;
-    if ((edges.get(i)?.size ?? 0) > 0) continue;
+    if (edges[i] !== 0) continue;
     const m = TOOL_CALL_ERROR.exec(e.message);
     if (!m) continue;
     const list = byFileTool.get(`${e.file}\u0000${m[1]}`) ?? [];
@@ -474,8 +473,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   const spans: SpanBuild[] = [];
   for (const idx of groups.values()) {
     const evs = idx.map((i) => events[i]!);
-    const joinedBy = new Set<JoinKey>();
-    for (const i of idx) for (const k of edges.get(i) ?? []) joinedBy.add(k);
+    let bits = 0;
+    for (const i of idx) bits |= edges[i]!;
+    const joinedBy = new Set<JoinKey>(bits ? JOIN_KEYS.filter((k) => bits & JOIN_BIT.get(k)!) : []);
     const ts = evs.map((e) => e.ts).filter((t): t is number => t !== null);
     spans.push({
       id: spans.length,
@@ -578,6 +578,22 @@ class TimeBuckets {
     }
     for (let k = lo; k < b.ts.length && b.ts[k]! <= to; k++) yield b.idx[k]!;
   }
+}
+
+/**
+ * What TimeBuckets.nearest would answer for these few lines (status `status`, from <= ts <= to):
+ * the accepted line it visits first. `accept` has no side effects, so the order of the tests
+ * does not matter.
+ */
+function nearestOf(events: readonly Event[], list: readonly number[] | undefined, status: number, t: number, from: number, to: number, accept: (i: number) => boolean): number {
+  let best = -1;
+  for (const i of list ?? []) {
+    const e = events[i]!;
+    if (e.httpStatus !== status || e.ts! < from || e.ts! > to) continue;
+    const b = TimeBuckets.nearer(events, t, best, i);
+    if (b === i && accept(i)) best = i;
+  }
+  return best;
 }
 
 /** Two exchange lines that can be one request: same method and path, and no conflicting status. */
