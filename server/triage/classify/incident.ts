@@ -107,7 +107,19 @@ export class IncidentIndex {
   /** Spans by call (method+tool), and the failing ones: the per-failure look-ups scan these, not every span. */
   private readonly byKey = new Map<string, SpanInfo[]>();
   private readonly failingInfo: SpanInfo[] = [];
+  /** byKey's failing spans only, in the same order. */
+  private readonly failingByKey = new Map<string, SpanInfo[]>();
   private readonly clientish: Event[] = [];
+  /** The server's lines, in order (serverReceived). */
+  private readonly serverLines: Event[] = [];
+  /**
+   * Subsets of clientish (in its order) that the per-failure look-ups below can take; each
+   * look-up skips every other line before anything else, so scanning only these answers the same.
+   */
+  private recoveries: { e: Event; resumed: boolean }[] | null = null;
+  private fallbacks: Event[] | null = null;
+  private establishing: Event[] | null = null;
+  private readonly establishingBySession = new Map<string, Event[]>();
   /** Per client file, the targets its lines name, in line order. */
   private readonly targets = new Map<string, { line: number; target: string }[]>();
 
@@ -124,6 +136,7 @@ export class IncidentIndex {
       this.position.set(e, i);
       if (e.session !== null) (this.bySession.get(e.session) ?? this.bySession.set(e.session, []).get(e.session)!).push(e);
       if (e.source === 'client' || e.source === 'unknown') this.clientish.push(e);
+      else if (e.source === 'server') this.serverLines.push(e);
       for (const id of e.signals) {
         const c = causeOf(id);
         if (c === 'handshake-ok' || c === 'session-created') handshake = true;
@@ -177,6 +190,7 @@ export class IncidentIndex {
       this.infoOf.set(i.span, i);
       if (i.key !== null) (this.byKey.get(i.key) ?? this.byKey.set(i.key, []).get(i.key)!).push(i);
       if (i.failing) this.failingInfo.push(i);
+      if (i.failing && i.key !== null) (this.failingByKey.get(i.key) ?? this.failingByKey.set(i.key, []).get(i.key)!).push(i);
     }
   }
 
@@ -243,8 +257,7 @@ export class IncidentIndex {
     let n = 0;
     const failCauses = causes.filter((c) => signalCauseIsFailure(c) && c !== 'retry-attempt' && c !== 'retries-exhausted');
     let lastTs: number | null = null;
-    for (const i of key !== null ? (this.byKey.get(key) ?? []) : this.failingInfo) {
-      if (!i.failing) continue;
+    for (const i of key !== null ? (this.failingByKey.get(key) ?? []) : this.failingInfo) {
       if (key !== null ? i.key !== key : !(i.key === null && failCauses.length > 0 && failCauses.every((c) => i.causes.includes(c)))) continue;
       // an unidentified error reported twice within a second is one attempt, not two
       if (key === null && lastTs !== null && i.span.start !== null && Math.abs(i.span.start - lastTs) < 1000) continue;
@@ -288,12 +301,14 @@ export class IncidentIndex {
   fallbackAfter(span: SpanBuild): boolean {
     const me = this.infoOf.get(span);
     if (!me) return false;
-    const t = signalTable();
-    for (const e of this.clientish) {
-      if (span.events.includes(e)) continue;
+    if (!this.fallbacks) {
+      const t = signalTable();
+      this.fallbacks = this.clientish.filter((e) => e.signals.some((id) => t.meaning(id)?.cause === 'transport-fallback'));
+    }
+    for (const e of this.fallbacks) {
       const last = me.lastLine.get(e.file);
       if (last === undefined || e.line <= last || e.line - last > 5) continue;
-      if (e.signals.some((id) => t.meaning(id)?.cause === 'transport-fallback')) return true;
+      if (!span.events.includes(e)) return true;
     }
     return false;
   }
@@ -319,10 +334,15 @@ export class IncidentIndex {
   laterRecovery(span: SpanBuild): (Point & { resumed: boolean }) | null {
     const me = this.infoOf.get(span);
     if (!me) return null;
-    const t = signalTable();
-    for (const e of this.clientish) {
-      const rec = e.signals.map((id) => t.meaning(id)).find((m) => m?.outcome === 'recovery');
-      if (!rec) continue;
+    if (!this.recoveries) {
+      const t = signalTable();
+      this.recoveries = [];
+      for (const e of this.clientish) {
+        const rec = e.signals.map((id) => t.meaning(id)).find((m) => m?.outcome === 'recovery');
+        if (rec) this.recoveries.push({ e, resumed: rec.cause === 'stream-resumed' });
+      }
+    }
+    for (const { e, resumed } of this.recoveries) {
       if (span.events.includes(e)) continue;
       // a line saying "connected" speaks for the server the client was last connecting to
       const before = this.targetBefore(e);
@@ -334,7 +354,7 @@ export class IncidentIndex {
         ? (e.ts! > span.end! || (e.ts === span.end && last !== undefined && e.line > last)) && e.ts! - span.end! <= RECOVERY_WINDOW_MS
         : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
       if (!ok) continue;
-      return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line, resumed: rec.cause === 'stream-resumed' };
+      return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line, resumed };
     }
     return null;
   }
@@ -421,20 +441,19 @@ export class IncidentIndex {
   establishedBefore(span: SpanBuild): Point | null {
     const me = this.infoOf.get(span);
     if (!me || span.start === null) return null;
-    const t = signalTable();
     let best: Event | null = null;
+    // (the lines are already those that establish a connection)
     const consider = (e: Event) => {
       if (e.ts === null || e.ts >= span.start! || span.events.includes(e)) return;
-      const ok =
-        (e.rpcMethod === 'initialize' && e.httpStatus !== null && e.httpStatus < 300) ||
-        e.signals.some((id) => {
-          const c = t.meaning(id)?.cause;
-          return c === 'handshake-ok' || c === 'session-created' || c === 'connected';
-        });
-      if (ok && (best === null || e.ts > best.ts!)) best = e;
+      if (best === null || e.ts > best.ts!) best = e;
     };
-    for (const e of this.clientish) if (me.files.has(e.file)) consider(e);
-    if (span.session !== null) for (const e of this.sessionEvents(span.session)) consider(e);
+    this.establishing ??= this.clientish.filter(establishes);
+    for (const e of this.establishing) if (me.files.has(e.file)) consider(e);
+    if (span.session !== null) {
+      let list = this.establishingBySession.get(span.session);
+      if (!list) this.establishingBySession.set(span.session, (list = this.sessionEvents(span.session).filter(establishes)));
+      for (const e of list) consider(e);
+    }
     const b = best as Event | null;
     return b ? { where: `${b.file}:${b.line}`, ts: b.ts, file: b.file, line: b.line } : null;
   }
@@ -531,8 +550,7 @@ export class IncidentIndex {
     // a client log without times (a console transcript): the tool's only call in the incident
     if (end === null && (span.tool === null || this.info.filter((i) => i.span.tool === span.tool && i.span.events.some((e) => e.source !== 'server')).length > 1)) return null;
     const rpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
-    for (const e of this.all) {
-      if (e.source !== 'server') continue;
+    for (const e of this.serverLines) {
       if (end !== null && (e.ts === null || e.ts > end + CLOCK_SLACK_MS || e.ts < end - RECOVERY_WINDOW_MS)) continue;
       const same = (span.tool !== null && e.tool === span.tool) || (rpc !== null && span.session !== null && e.session === span.session && JSON.stringify(e.rpcId) === rpc);
       if (same) return `${e.file}:${e.line}`;
@@ -636,18 +654,30 @@ export class IncidentIndex {
     const me = this.infoOf.get(span);
     const out: string[] = [];
     for (const e of this.clientish) {
-      if (span.events.includes(e)) continue;
       if (span.end !== null && e.ts !== null) {
         if (e.ts <= span.end) continue;
       } else {
         const last = me?.lastLine.get(e.file);
         if (last === undefined || e.line <= last) continue;
       }
+      if (span.events.includes(e)) continue;
       out.push(e.message);
       if (out.length > 200) break;
     }
     return out.join('\n');
   }
+}
+
+/** A line saying a connection was established: an initialize answered 2xx, a handshake, an assigned session, "connected". */
+function establishes(e: Event): boolean {
+  const t = signalTable();
+  return (
+    (e.rpcMethod === 'initialize' && e.httpStatus !== null && e.httpStatus < 300) ||
+    e.signals.some((id) => {
+      const c = t.meaning(id)?.cause;
+      return c === 'handshake-ok' || c === 'session-created' || c === 'connected';
+    })
+  );
 }
 
 function signalCauseIsFailure(c: SignalCause): boolean {
