@@ -881,28 +881,58 @@ function targetOf(evs: readonly Event[]): Facts['target'] {
   return null;
 }
 
-function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex, evs: readonly Event[]): { replicas: string[]; replicaSplit: Tri } {
-  if (!session) return { replicas: [], replicaSplit: null };
+/** What replicaFacts reads of one session, the same for every failure in it: worked out once per incident. */
+interface SessionReplicas {
+  serverEvents: readonly Event[];
+  /** The replicas the session's server lines name. */
+  serverIds: readonly string[];
+  creator: Event | undefined;
+  /** The session's server lines that reject it, in order. */
+  rejecters: readonly Event[];
+  /** The session's proxy lines that name their upstream. */
+  proxy: readonly Event[];
+  okUp: ReadonlySet<string>;
+}
+const sessionReplicas = new WeakMap<IncidentIndex, Map<string, SessionReplicas>>();
+
+function replicasOfSession(ix: IncidentIndex, session: string): SessionReplicas {
+  let bySession = sessionReplicas.get(ix);
+  if (!bySession) sessionReplicas.set(ix, (bySession = new Map()));
+  const known = bySession.get(session);
+  if (known) return known;
   const sessionEvents = ix.sessionEvents(session);
-  const ids = new Set<string>();
   const serverEvents = sessionEvents.filter((e) => e.source === 'server');
+  const serverIds = new Set<string>();
   for (const e of serverEvents) {
     const r = replicaOf(e);
-    ids.add(r.host ?? (r.pid ? `pid ${r.pid}` : r.file));
+    serverIds.add(r.host ?? (r.pid ? `pid ${r.pid}` : r.file));
   }
-  const idOf = (e: Event) => {
-    const r = replicaOf(e);
-    return r.host ?? (r.pid ? `pid ${r.pid}` : r.file);
-  };
   const isCreate = (e: Event) => e.signals.some((id) => table().meaning(id)?.cause === 'session-created');
-  const isReject = (e: Event) =>
-    e.signals.some((id) => {
-      const c = table().meaning(id)?.cause;
-      return c === 'session-unknown' || c === 'session-invalid' || c === 'server-not-initialized';
-    });
+  const proxy = sessionEvents.filter((e) => e.source === 'proxy' && replicaOf(e).upstream);
+  const out: SessionReplicas = {
+    serverEvents,
+    serverIds: [...serverIds],
+    creator: serverEvents.find(isCreate),
+    rejecters: serverEvents.filter(isReject),
+    proxy,
+    okUp: new Set(proxy.filter((e) => e.httpStatus !== null && e.httpStatus < 400).map((e) => replicaOf(e).upstream!)),
+  };
+  bySession.set(session, out);
+  return out;
+}
+
+const isReject = (e: Event) =>
+  e.signals.some((id) => {
+    const c = table().meaning(id)?.cause;
+    return c === 'session-unknown' || c === 'session-invalid' || c === 'server-not-initialized';
+  });
+
+function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex, evs: readonly Event[]): { replicas: string[]; replicaSplit: Tri } {
+  if (!session) return { replicas: [], replicaSplit: null };
+  const { serverIds, creator, rejecters, proxy, okUp } = replicasOfSession(ix, session);
+  const ids = new Set<string>(serverIds);
   let split: Tri = null;
-  const creator = serverEvents.find(isCreate);
-  const rejecter = evs.find((e) => e.source === 'server' && isReject(e)) ?? serverEvents.find((e) => isReject(e) && (span.start === null || e.ts === null || e.ts >= span.start));
+  const rejecter = evs.find((e) => e.source === 'server' && isReject(e)) ?? rejecters.find((e) => span.start === null || e.ts === null || e.ts >= span.start);
   if (creator && rejecter) {
     const a = replicaOf(creator);
     const b = replicaOf(rejecter);
@@ -915,9 +945,7 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
     else split = a.file !== b.file;
   }
   // the proxy's upstream address: the session was served by one upstream and rejected by another
-  const proxy = sessionEvents.filter((e) => e.source === 'proxy' && replicaOf(e).upstream);
   if (split === null && proxy.length) {
-    const okUp = new Set(proxy.filter((e) => e.httpStatus !== null && e.httpStatus < 400).map((e) => replicaOf(e).upstream!));
     const bad = evs.find((e) => e.source === 'proxy' && e.httpStatus !== null && e.httpStatus >= 400 && replicaOf(e).upstream);
     for (const e of proxy) ids.add(`upstream ${replicaOf(e).upstream}`);
     if (bad && okUp.size && !okUp.has(replicaOf(bad).upstream!) && (bad.httpStatus === 404 || bad.httpStatus === 400 || bad.httpStatus === 401)) split = true;
