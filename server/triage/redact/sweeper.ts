@@ -1,6 +1,7 @@
 // A literal multi-value replacer for values collected elsewhere: session ids from pass 1,
 // and secrets the rules already removed (so a password seen once in `password=…` is also
-// removed where it later appears bare). Indexed by the first 6 characters: linear per line.
+// removed where it later appears bare). Indexed by the first 6 characters: linear per line, and
+// most positions skipped (Wu–Manber on the shortest value's length).
 import type { Edit } from './editor.ts';
 
 export interface SweepEntry {
@@ -22,6 +23,16 @@ export class LiteralSweeper {
   private count = 0;
   /** Hashes of the first 4 characters of every value: a position whose hash is unset cannot start one. */
   private heads = new Uint8Array(HEAD_SLOTS);
+  /** The shortest value's length, and every value (to rebuild `shifts` when a shorter one comes). */
+  private minLen = Infinity;
+  private readonly values: string[] = [];
+  /**
+   * Wu–Manber skip table over the first minLen characters of every value, by the hash of 4
+   * characters: for a window starting at i, the 4 characters ending it (at i + minLen - 4) hash to a
+   * slot whose number says how far the next possible start is, at least. 0: i itself may start a
+   * value. Collisions only make a skip shorter. Null: rebuild before the next sweep.
+   */
+  private shifts: Uint16Array | null = null;
   add(value: string, replacement: string, rule: string): void {
     if (value.length < 6) return;
     const p = value.slice(0, 6);
@@ -35,16 +46,39 @@ export class LiteralSweeper {
     }
     this.heads[headHash(value, 0)] = 1;
     this.count++;
+    this.values.push(value);
+    if (value.length < this.minLen) {
+      this.minLen = value.length;
+      this.shifts = null;
+    } else if (this.shifts) this.addShifts(value);
+  }
+  private addShifts(value: string): void {
+    const shifts = this.shifts!;
+    const last = this.minLen - 4; // the last offset a 4-character block can have inside the first minLen characters
+    for (let q = 0; q <= last; q++) {
+      const h = headHash(value, q);
+      if (last - q < shifts[h]!) shifts[h] = last - q;
+    }
   }
   edits(text: string): Edit[] {
     if (this.count === 0 || text.length < 6) return [];
     const out: Edit[] = [];
     const heads = this.heads;
-    // headHash(text, i), rolled from position to position (exact: the unmasked sum stays below 2^31).
-    let h = -1;
-    for (let i = 0; i + 6 <= text.length; ) {
-      h = h < 0 ? headSum(text, i) : (h - text.charCodeAt(i - 1) * 29791) * 31 + text.charCodeAt(i + 3);
-      if (heads[h & (HEAD_SLOTS - 1)] === 0) {
+    const m = this.minLen;
+    if (!this.shifts) {
+      this.shifts = new Uint16Array(HEAD_SLOTS).fill(Math.min(m - 3, 0xffff)); // no value's block: the whole window can move past it
+      for (const v of this.values) this.addShifts(v);
+    }
+    const shifts = this.shifts;
+    // Positions a skip passes over start no value (see shifts); every other one is tested as before:
+    // the leftmost value, the longest at one position, then on after it.
+    for (let i = 0; i + m <= text.length; ) {
+      const skip = shifts[headHash(text, i + m - 4)]!;
+      if (skip > 0) {
+        i += skip;
+        continue;
+      }
+      if (heads[headHash(text, i)] === 0) {
         i++;
         continue;
       }
@@ -63,7 +97,6 @@ export class LiteralSweeper {
       if (hit) {
         out.push({ start: i, end: i + hit.value.length, text: hit.replacement, rule: hit.rule });
         i += hit.value.length;
-        h = -1;
       } else i++;
     }
     return out;
