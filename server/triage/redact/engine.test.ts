@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLineRedactor, LINE_FAILED, redactText, SecretLedger, SessionIdBook, collectSessionIds, verifyRedacted, rawValuesFor } from './index.ts';
 import type { PatternRule } from './types.ts';
+import { idTokens } from './engine.ts';
 
 const key = new Uint8Array(32).fill(3);
 const red = (s: string) => redactText(s, { key }).text;
@@ -227,5 +228,26 @@ describe('no line boundary is crossed (issue #18 part 3)', () => {
   it('the redacted PEM block reads back as inert (verify(redact(x)) passes)', () => {
     const out = red('-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----');
     expect(verifyRedacted(out, { rawValues: [] })).toEqual({ ok: true, hits: [] });
+  });
+});
+
+describe('idTokens', () => {
+  it('finds exactly the matches of the token pattern it replaces', () => {
+    const re = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{8,64}(?![A-Za-z0-9_\-*…])/g;
+    let seed = 7;
+    const r = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pieces = ['a', 'Z', '0', '9', '_', '-', '*', '…', ' ', '.', '=', '"', 'é', 'sess_abc', '3f2a9c1e', '\u0000'];
+    for (let k = 0; k < 2000; k++) {
+      let text = '';
+      const runs = Math.floor(r() * 12);
+      for (let j = 0; j < runs; j++) {
+        // runs of id characters around the 8 and 64 bounds, and single separators
+        const len = [1, 7, 8, 9, 63, 64, 65, 100][Math.floor(r() * 8)]!;
+        for (let c = 0; c < len; c++) text += pieces[Math.floor(r() * 6)];
+        if (r() < 0.8) text += pieces[6 + Math.floor(r() * (pieces.length - 6))]; // else the next run joins this one
+      }
+      const want = [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length, /[0-9]/.test(m[0])]);
+      expect(idTokens(text), JSON.stringify(text)).toEqual(want);
+    }
   });
 });

@@ -257,23 +257,53 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
   }
   // A shortened spelling with no mask at all (`session 3f2a9c1e expired`): joined only when one id starts so.
   if (sessionish && st.book.raw.size) {
-    ID_TOKEN.lastIndex = 0;
-    for (const m of ed.text.matchAll(ID_TOKEN)) {
-      const s = m.index;
-      const e = s + m[0].length;
-      if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || !/[0-9]/.test(m[0])) continue;
+    for (const [s, e, digit] of idTokens(ed.text)) {
+      if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || !digit) continue;
+      const token = ed.text.slice(s, e);
       // Almost no token completes an id: ask that first, and look for our own output (inertRanges,
       // a scan of the whole line) only for one that does. Both are tests without side effects.
-      const full = st.book.completePrefix(m[0]);
+      const full = st.book.completePrefix(token);
       if (full === null || ours(s, e)) continue;
-      const info: MaskedResolution = { visible: m[0], position: 'prefix', status: 'matched', candidates: 1, pseudonym: sessionPseudonym(st.key, full), weak: false };
+      const info: MaskedResolution = { visible: token, position: 'prefix', status: 'matched', candidates: 1, pseudonym: sessionPseudonym(st.key, full), weak: false };
       edits.push({ start: s, end: e, text: info.pseudonym, rule: '@mcp-session-masked', info });
     }
   }
   ed.apply(edits);
 }
 
-const ID_TOKEN = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{8,64}(?![A-Za-z0-9_\-*…])/g;
+/**
+ * The matches of /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{8,64}(?![A-Za-z0-9_\-*…])/g, as [start, end, has a
+ * digit], found in one pass over the characters: such a match is a whole run of those characters
+ * (the look-behind rules out a start inside a run; inside a run the next character is one of them, so
+ * the look-ahead rules out a shorter match), 8 to 64 long, not followed by `*` or `…`.
+ */
+export function idTokens(text: string): Array<[number, number, boolean]> {
+  const out: Array<[number, number, boolean]> = [];
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    if (!isIdChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const s = i;
+    let digit = false;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (!isIdChar(c)) break;
+      if (c >= 48 && c <= 57) digit = true;
+    }
+    if (i - s < 8 || i - s > 64) continue;
+    const next = i < n ? text.charCodeAt(i) : -1;
+    if (next === 42 /* * */ || next === 0x2026 /* … */) continue;
+    out.push([s, i, digit]);
+  }
+  return out;
+}
+
+/** [A-Za-z0-9_-] */
+function isIdChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
 
 // ---------- structural JSON (and Python reprs) ----------
 

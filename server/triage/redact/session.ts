@@ -54,8 +54,10 @@ export class SessionIdBook {
     }
     const t = token.toLowerCase();
     const tc = /^[0-9a-f-]+$/.test(t) ? t.replace(/-/g, '') : t;
+    const ids = this.prefixIndex.get(tc.slice(0, 8));
+    if (!ids) return null; // (most tokens)
     const hits = new Set<string>();
-    for (const id of this.prefixIndex.get(tc.slice(0, 8)) ?? []) {
+    for (const id of ids) {
       const forms = [id.toLowerCase(), canonicalId(id).toLowerCase()];
       if (forms.some((f) => f === t)) return null; // the whole id: the literal sweep's
       if (forms.some((f) => f.startsWith(t) || f.startsWith(tc))) hits.add(canonicalId(id));
