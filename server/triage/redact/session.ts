@@ -162,6 +162,9 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
   new RegExp(String.raw`[Ss]ession with (?:ID|id|Id)\s{1,8}(?:\\u00(?:27|22)|\\{0,7}["'\x60])?` + ID + END, 'g'),
 ];
 
+// collectSessionIds reads them with exec in a loop, which only advances for a global regex.
+for (const re of SESSION_ID_PATTERNS) if (!re.global) throw new Error(`session id pattern ${re} must be global`);
+
 /**
  * A substring each pattern above cannot match without (same index): a cheap test that skips a
  * regex scan of the line when it would find nothing. `i` marks a case-insensitive test.
@@ -196,6 +199,8 @@ const HAR_NAME = /^\s{0,64}"name"\s{0,4}:\s{0,4}"([^"\\]{1,128})"\s{0,4},?\s{0,4
 const HAR_VALUE = /^\s{0,64}"value"\s{0,4}:\s{0,4}"([^"\\\s]{6,256})"/;
 
 const ANSI = /\x1b\[[0-9;]{0,16}m/g;
+/** An id as captured may end in punctuation that is not part of it. */
+const TRAILING_PUNCT = /[.:`*]$/;
 
 export function collectSessionIds(raw: string, book: SessionIdBook): void {
   // Colours between a key and its value (`mcp-session-id\x1b[0m: \x1b[35m<id>`) hide neither.
@@ -216,8 +221,9 @@ export function collectSessionIds(raw: string, book: SessionIdBook): void {
     const need = NEEDS[p];
     if (need !== undefined && !(typeof need === 'string' ? line.includes(need) : need.test(line))) continue;
     re.lastIndex = 0;
-    for (const m of line.matchAll(re)) {
-      const id = m[1]!.replace(/[.:`*]+$/, '');
+    // exec in a loop is matchAll without its per-call copy of the regex (no match here is empty)
+    for (let m = re.exec(line); m !== null; m = re.exec(line)) {
+      const id = TRAILING_PUNCT.test(m[1]!) ? m[1]!.replace(/[.:`*]+$/, '') : m[1]!;
       if (book.raw.has(id.trim())) continue; // known already: adding it again would change nothing
       if (p >= FREE_TEXT_FROM && WORD.test(id)) continue;
       // The error-message and logfmt forms take an id only if it has a digit (`session=expired` is a word).
