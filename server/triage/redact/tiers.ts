@@ -132,6 +132,8 @@ interface Automaton {
   next: Int32Array; // state * 128 + char → state
   /** Per state: the words that end here (indices), through fail links. */
   out: Int32Array[];
+  /** Per state: 1 when some word ends here (out[state] is not empty), one byte read per character. */
+  ends: Uint8Array;
 }
 
 function automaton(words: readonly string[]): Automaton {
@@ -173,7 +175,7 @@ function automaton(words: readonly string[]): Automaton {
       } else next[s * 128 + c] = next[fail[s]! * 128 + c]!;
     }
   }
-  return { next, out: ends.map((e) => Int32Array.from(e)) };
+  return { next, out: ends.map((e) => Int32Array.from(e)), ends: Uint8Array.from(ends, (e) => (e.length ? 1 : 0)) };
 }
 
 const TRIGGERS: Array<{ word: string; alt: RawAlternative }> = RAW_ALTERNATIVES.flatMap((alt) => alt.triggers.map((word) => ({ word, alt })));
@@ -198,6 +200,8 @@ const isSpace = (ch: string) => /\s/.test(ch);
 export function credentialGate(text: string): boolean {
   const rawNext = RAW_AC.next;
   const keyNext = KEY_AC.next;
+  const rawEnds = RAW_AC.ends;
+  const keyEnds = KEY_AC.ends;
   let r = 0;
   let k = 0;
   let lineChecked = false;
@@ -212,31 +216,33 @@ export function credentialGate(text: string): boolean {
         if (fc < 128) {
           if (fc === 45 || fc === 95 || fc === 46 || (fc >= 9 && fc <= 13) || fc === 32) continue;
           k = keyNext[k * 128 + fc]!;
-          if (KEY_AC.out[k]!.length) return true;
+          if (keyEnds[k]) return true;
         } else if (!isSpace(f[j]!)) k = 0;
       }
       continue;
     }
     if (c >= 65 && c <= 90) c += 32;
     r = rawNext[r * 128 + c]!;
-    const hits = RAW_AC.out[r]!;
-    for (let h = 0; h < hits.length; h++) {
-      const t = TRIGGERS[hits[h]!]!;
-      const alt = t.alt;
-      if (!alt.check) return true;
-      if (alt.at === 'line') {
-        if (lineChecked) continue;
-        lineChecked = true; // (both line checks are cheap; run them together once)
-        for (const a of RAW_ALTERNATIVES) if (a.at === 'line' && a.check!.test(text)) return true;
-        continue;
+    if (rawEnds[r]) {
+      const hits = RAW_AC.out[r]!;
+      for (let h = 0; h < hits.length; h++) {
+        const t = TRIGGERS[hits[h]!]!;
+        const alt = t.alt;
+        if (!alt.check) return true;
+        if (alt.at === 'line') {
+          if (lineChecked) continue;
+          lineChecked = true; // (both line checks are cheap; run them together once)
+          for (const a of RAW_ALTERNATIVES) if (a.at === 'line' && a.check!.test(text)) return true;
+          continue;
+        }
+        alt.check.lastIndex = i + 1 - t.word.length;
+        if (alt.check.test(text)) return true;
       }
-      alt.check.lastIndex = i + 1 - t.word.length;
-      if (alt.check.test(text)) return true;
     }
     // key names skip - _ . and blanks
     if (c === 45 || c === 95 || c === 46 || (c >= 9 && c <= 13) || c === 32) continue;
     k = keyNext[k * 128 + c]!;
-    if (KEY_AC.out[k]!.length) return true;
+    if (keyEnds[k]) return true;
   }
   return false;
 }
