@@ -117,6 +117,11 @@ export class IncidentIndex {
    * look-up skips every other line before anything else, so scanning only these answers the same.
    */
   private recoveries: { e: Event; resumed: boolean }[] | null = null;
+  private legacyPosts: Event[] | null = null;
+  /** concurrentWorkers' answer per file (it depends on the file alone). */
+  private readonly workersOf = new Map<string, string[]>();
+  /** laterSessionKept's per-session summaries (see there). */
+  private keptIndex: KeptSession[] | null = null;
   private fallbacks: Event[] | null = null;
   private establishing: Event[] | null = null;
   private readonly establishingBySession = new Map<string, Event[]>();
@@ -321,11 +326,23 @@ export class IncidentIndex {
   legacyConnectedAfter(span: SpanBuild): Point | null {
     const end = span.end ?? span.start;
     if (end === null) return null;
-    const t = signalTable();
-    for (const e of this.all) {
-      if (e.source === 'client' || e.ts === null || e.ts < end || e.ts - end > RECOVERY_WINDOW_MS || span.events.includes(e)) continue;
-      if (e.httpMethod !== 'POST' || e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300) continue;
-      if (e.signals.some((id) => t.meaning(id)?.cause === 'transport-legacy')) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
+    if (!this.legacyPosts) {
+      // (the lines the loop below can take at all, in order: the per-failure tests are the cheap ones)
+      const t = signalTable();
+      this.legacyPosts = this.all.filter(
+        (e) =>
+          e.source !== 'client' &&
+          e.ts !== null &&
+          e.httpMethod === 'POST' &&
+          e.httpStatus !== null &&
+          e.httpStatus >= 200 &&
+          e.httpStatus < 300 &&
+          e.signals.some((id) => t.meaning(id)?.cause === 'transport-legacy'),
+      );
+    }
+    for (const e of this.legacyPosts) {
+      if (e.ts! < end || e.ts! - end > RECOVERY_WINDOW_MS || span.events.includes(e)) continue;
+      return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
     }
     return null;
   }
@@ -513,29 +530,27 @@ export class IncidentIndex {
    * without affinity — those lose the new session the same way (row 25: "repeated on every call").
    */
   laterSessionKept(from: number, lost: string | null): string | null {
-    const seenBefore = new Set<string>();
-    const answered = new Map<string, Map<string, Event[]>>();
-    const failed = new Set<string>();
-    for (const e of this.all) {
-      if (e.session === null || e.session === lost) continue;
-      if (e.ts === null || e.ts <= from) {
-        seenBefore.add(e.session);
-        continue;
-      }
-      if (seenBefore.has(e.session) || e.httpStatus === null) continue;
-      if (e.httpStatus >= 400) failed.add(e.session);
-      else if (e.httpStatus >= 200 && e.httpStatus < 300) {
-        let byFile = answered.get(e.session);
-        if (!byFile) answered.set(e.session, (byFile = new Map()));
-        const list = byFile.get(e.file) ?? [];
-        list.push(e);
-        byFile.set(e.file, list);
+    // What the scan of every line in order (laterSessionKeptByScan, the definition) finds, from each
+    // session's lines alone: a session counts the lines it logged (in order) before its first line at
+    // or before `from` (or without a time), and the sessions are tried in the order of their first 2xx.
+    this.keptIndex ??= [...this.bySession].map(([session, evs]) => keptSession(session, evs, this.position));
+    let best: KeptSession | null = null;
+    let bestK = 0;
+    for (const k of this.keptIndex) {
+      if (k.session === lost || k.third === Infinity || (best !== null && k.firstOkAt >= best.firstOkAt)) continue;
+      const counted = k.countedBefore(from);
+      if (k.third < counted && k.firstFail >= counted) {
+        best = k;
+        bestK = counted;
       }
     }
-    for (const [session, byFile] of answered) {
-      if (failed.has(session)) continue;
-      for (const [file, list] of byFile) if (list.length >= 3) return `${file}:${list[0]!.line}-${list[list.length - 1]!.line}`;
+    if (best === null) return null;
+    const byFile = new Map<string, Event[]>();
+    for (let i = 0; i < bestK; i++) {
+      const e = best.evs[i]!;
+      if (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
     }
+    for (const [file, list] of byFile) if (list.length >= 3) return `${file}:${list[0]!.line}-${list[list.length - 1]!.line}`;
     return null;
   }
 
@@ -609,6 +624,11 @@ export class IncidentIndex {
    * shutdown, so it never counts. Each worker keeps its own sessions in memory (row 37, D18).
    */
   concurrentWorkers(file: string): string[] {
+    let known = this.workersOf.get(file);
+    if (!known) this.workersOf.set(file, (known = this.workersIn(file)));
+    return [...known];
+  }
+  private workersIn(file: string): string[] {
     const t = signalTable();
     let burst = new Set<string>();
     let most: string[] = [];
@@ -666,6 +686,59 @@ export class IncidentIndex {
     }
     return out.join('\n');
   }
+}
+
+/** One session's lines as laterSessionKept reads them. */
+interface KeptSession {
+  session: string;
+  evs: readonly Event[];
+  /** Index of its first line answered 4xx/5xx, of the line that makes some file's third 2xx (Infinity: none). */
+  firstFail: number;
+  third: number;
+  /** Position in the incident of its first 2xx line. */
+  firstOkAt: number;
+  /** How many of its first lines come before one logged at or before `from`, or without a time. */
+  countedBefore(from: number): number;
+}
+
+function keptSession(session: string, evs: readonly Event[], position: ReadonlyMap<Event, number>): KeptSession {
+  // lowest[i]: the earliest time among lines 0..i (-Infinity once one has no time): non-increasing
+  const lowest = new Float64Array(evs.length);
+  let low = Infinity;
+  let firstFail = Infinity;
+  let third = Infinity;
+  let firstOkAt = Infinity;
+  const oks = new Map<string, number>();
+  evs.forEach((e, i) => {
+    if (e.ts === null) low = -Infinity;
+    else if (e.ts < low) low = e.ts;
+    lowest[i] = low;
+    if (e.httpStatus === null) return;
+    if (e.httpStatus >= 400) firstFail = Math.min(firstFail, i);
+    else if (e.httpStatus >= 200 && e.httpStatus < 300) {
+      if (firstOkAt === Infinity) firstOkAt = position.get(e)!;
+      const n = (oks.get(e.file) ?? 0) + 1;
+      oks.set(e.file, n);
+      if (n === 3) third = Math.min(third, i);
+    }
+  });
+  return {
+    session,
+    evs,
+    firstFail,
+    third,
+    firstOkAt,
+    countedBefore(from) {
+      let lo = 0;
+      let hi = evs.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (lowest[mid]! <= from) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    },
+  };
 }
 
 /** A line saying a connection was established: an initialize answered 2xx, a handshake, an assigned session, "connected". */
