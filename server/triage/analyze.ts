@@ -172,9 +172,6 @@ function attachOrphans(spans: SpanBuild[]): void {
   };
   const answersCall = (s: SpanBuild, call: SpanBuild, e: Event, prev: Event): boolean => {
     if (s === call || owner.get(prev) !== call) return false;
-    // a note about the standalone GET stream (`SSE stream disconnected, reconnecting: Failed to open SSE
-    // stream: Service Unavailable`) is never a POST call's answer, whatever status it quotes
-    if (s.events.some((x) => STREAM_NOISE.test(x.message))) return false;
     // an error whose body gives a JSON-RPC id (`request 11 failed: HTTP 400 {"jsonrpc":"2.0","id":11,…}`)
     // under a call line that logged none: what the client made of that call's answer
     const idAnswer =
@@ -185,6 +182,10 @@ function attachOrphans(spans: SpanBuild[]): void {
       s.events.every((x) => x.httpMethod === null && x.requestId === null) &&
       s.events.some(isFailureEvent);
     if (!idAnswer && s.events.some((x) => x.rpcId !== null || x.session !== null || x.requestId !== null || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
+    // a note about the standalone GET stream (`SSE stream disconnected, reconnecting: Failed to open SSE
+    // stream: Service Unavailable`) is never a POST call's answer, whatever status it quotes (tested after
+    // the keys above: the same refusal, and most spans have keys, so fewer messages go through the regex)
+    if (s.events.some((x) => STREAM_NOISE.test(x.message))) return false;
     // keyed only by its status, or naming the same tool as the call (`calling tool x` … `tool x failed: …`)
     const sameTool = s.tool !== null && s.tool === call.tool && (s.method === null || s.method === call.method);
     // or a logfmt error line repeating the call's `id=9` with nothing else to say what id it is
