@@ -49,6 +49,21 @@ function legacyConnectedAfterByScan(all: readonly Event[], span: SpanBuild): str
   return null;
 }
 
+/** serverReceived as first written (a span with times). */
+function serverReceivedByScan(all: readonly Event[], span: SpanBuild): string | null {
+  const end = span.end ?? span.start;
+  if (span.tool === null && span.rpcId === null) return null;
+  if (end === null) return 'untimed';
+  const rpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
+  for (const e of all) {
+    if (e.source !== 'server') continue;
+    if (e.ts === null || e.ts > end + 5_000 || e.ts < end - RECOVERY_WINDOW_MS) continue;
+    const same = (span.tool !== null && e.tool === span.tool) || (rpc !== null && span.session !== null && e.session === span.session && JSON.stringify(e.rpcId) === rpc);
+    if (same) return `${e.file}:${e.line}`;
+  }
+  return null;
+}
+
 function rng(seed: number) {
   return () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
@@ -100,6 +115,8 @@ function randomIncident(r: () => number): Event[] {
           httpStatus: status,
           httpMethod: r() < 0.7 ? 'POST' : 'GET',
           signals: r() < 0.2 ? ['legacy-sse-transport'] : [],
+          tool: r() < 0.5 ? null : `t${Math.floor(r() * 3)}`,
+          rpcId: r() < 0.3 ? null : r() < 0.5 ? Math.floor(r() * 4) : String(Math.floor(r() * 4)),
         }),
       );
     }
@@ -108,7 +125,7 @@ function randomIncident(r: () => number): Event[] {
 }
 
 describe('IncidentIndex', () => {
-  it('laterSessionKept and legacyConnectedAfter answer what a scan of every line answers', () => {
+  it('laterSessionKept, legacyConnectedAfter and serverReceived answer what a scan of every line answers', () => {
     const r = rng(25);
     for (let round = 0; round < 400; round++) {
       const all = randomIncident(r);
@@ -121,6 +138,15 @@ describe('IncidentIndex', () => {
         const ts = picked.map((e) => e.ts).filter((t): t is number => t !== null);
         const span = { events: picked, start: ts.length ? Math.min(...ts) : null, end: ts.length ? Math.max(...ts) : null } as unknown as SpanBuild;
         expect(ix.legacyConnectedAfter(span)?.where ?? null).toBe(legacyConnectedAfterByScan(all, span));
+        if (span.end !== null) {
+          const call = {
+            ...span,
+            tool: r() < 0.5 ? null : `t${Math.floor(r() * 3)}`,
+            rpcId: r() < 0.3 ? null : Math.floor(r() * 4),
+            session: r() < 0.3 ? null : `s${Math.floor(r() * 5)}`,
+          } as SpanBuild;
+          expect(ix.serverReceived(call)).toBe(serverReceivedByScan(all, call));
+        }
       }
     }
   });

@@ -118,6 +118,8 @@ export class IncidentIndex {
    */
   private recoveries: { e: Event; resumed: boolean }[] | null = null;
   private legacyPosts: Event[] | null = null;
+  /** The server's lines by the tool they name, in order (serverReceived). */
+  private serverByTool: Map<string, Event[]> | null = null;
   /** concurrentWorkers' answer per file (it depends on the file alone). */
   private readonly workersOf = new Map<string, string[]>();
   /** laterSessionKept's per-session summaries (see there). */
@@ -565,12 +567,28 @@ export class IncidentIndex {
     // a client log without times (a console transcript): the tool's only call in the incident
     if (end === null && (span.tool === null || this.info.filter((i) => i.span.tool === span.tool && i.span.events.some((e) => e.source !== 'server')).length > 1)) return null;
     const rpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
-    for (const e of this.serverLines) {
-      if (end !== null && (e.ts === null || e.ts > end + CLOCK_SLACK_MS || e.ts < end - RECOVERY_WINDOW_MS)) continue;
-      const same = (span.tool !== null && e.tool === span.tool) || (rpc !== null && span.session !== null && e.session === span.session && JSON.stringify(e.rpcId) === rpc);
-      if (same) return `${e.file}:${e.line}`;
+    const inWindow = (e: Event) => end === null || !(e.ts === null || e.ts > end + CLOCK_SLACK_MS || e.ts < end - RECOVERY_WINDOW_MS);
+    // The first server line (in order) of the same tool, or of the same session and JSON-RPC id: the
+    // first of each kind, from the server's lines by tool and the session's lines, whichever comes first.
+    let first: Event | null = null;
+    if (span.tool !== null) {
+      if (!this.serverByTool) {
+        this.serverByTool = new Map();
+        for (const e of this.serverLines) if (e.tool !== null) (this.serverByTool.get(e.tool) ?? this.serverByTool.set(e.tool, []).get(e.tool)!).push(e);
+      }
+      first = this.serverByTool.get(span.tool)?.find(inWindow) ?? null;
     }
-    return null;
+    if (rpc !== null && span.session !== null) {
+      const before = first === null ? Infinity : this.position.get(first)!;
+      for (const e of this.sessionEvents(span.session)) {
+        if (this.position.get(e)! >= before) break;
+        if (e.source === 'server' && inWindow(e) && JSON.stringify(e.rpcId) === rpc) {
+          first = e;
+          break;
+        }
+      }
+    }
+    return first === null ? null : `${first.file}:${first.line}`;
   }
 
   /**
