@@ -1,7 +1,7 @@
 // The incident index answers its per-failure questions from summaries built once; each answer must be
 // the one a scan of every line gives (the definitions, kept here as the references).
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../../parsers/contract/event.ts';
+import { emptyEvent, type Event } from '../../../parsers/contract/event.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
 import { IncidentIndex } from './incident.ts';
@@ -69,31 +69,7 @@ function rng(seed: number) {
 }
 
 function event(over: Partial<Event>): Event {
-  return {
-    file: 'a.log',
-    line: 1,
-    endLine: 1,
-    source: 'server',
-    format: 'test',
-    kind: 'line',
-    ts: null,
-    level: 'info',
-    message: '',
-    text: '',
-    httpMethod: null,
-    httpPath: null,
-    httpStatus: null,
-    requestId: null,
-    rpcId: null,
-    rpcMethod: null,
-    tool: null,
-    session: null,
-    protocolVersion: null,
-    durationMs: null,
-    signals: [],
-    attrs: {},
-    ...over,
-  };
+  return { ...emptyEvent({ file: 'a.log', line: 1, source: 'server', format: 'test', kind: 'line', text: '' }), level: 'info', ...over };
 }
 
 function randomIncident(r: () => number): Event[] {
