@@ -30,14 +30,14 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   // Kubernetes CRI container logs (/var/log/containers/*.log): RFC 3339 stamp, stream, partial flag.
   { id: 'cri-container', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) (?:stdout|stderr) [FP] /, stamp: true, strong: true },
   // kubectl logs --prefix
-  { id: 'kubectl-prefix', re: /^\[pod\/[\w.-]{1,253}\/[\w.-]{1,253}\] /, strong: true },
+  { id: 'kubectl-prefix', re: /^\[pod\/(?<origin>[\w.-]{1,253})\/[\w.-]{1,253}\] /, strong: true },
   // ECS / CloudWatch console copy: `06-02-2025 03:41:05 PM ` before the application's line.
   { id: 'console-ampm', re: /^\d{2}[-/]\d{2}[-/]\d{4},? \d{1,2}:\d{2}:\d{2}(?:\.\d{1,3})? [AP]M / },
   // CloudWatch Logs export / `aws logs tail`: stamp, tab (or stream name) before the line.
   { id: 'cloudwatch-tab', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})\t/ },
-  { id: 'compose-service', re: new RegExp(`^${LEVEL_WORD}[A-Za-z0-9][\\w.-]{0,63}(?:[-_]\\d{1,3})?\\s{1,32}\\| ?`) },
+  { id: 'compose-service', re: new RegExp(`^${LEVEL_WORD}(?<origin>[A-Za-z0-9][\\w.-]{0,63}(?:[-_]\\d{1,3})?)\\s{1,32}\\| ?`) },
   // the same gutter with compose v2's replica index (`api-1  | `): specific enough for a one-line excerpt
-  { id: 'compose-replica', re: new RegExp(`^${LEVEL_WORD}[A-Za-z0-9][\\w.-]{0,63}[-_]\\d{1,3}\\s{1,32}\\| ?`), strong: true },
+  { id: 'compose-replica', re: new RegExp(`^${LEVEL_WORD}(?<origin>[A-Za-z0-9][\\w.-]{0,63}[-_]\\d{1,3})\\s{1,32}\\| ?`), strong: true },
   // The separator must not be followed by a digit, so `12:00:01 …` is a time, not a gutter.
   { id: 'line-number-gutter', re: /^\s{0,8}\d{1,7}\s{0,4}[|│:](?!\d)\s?/ },
   { id: 'line-number-tab', re: /^\s{0,8}\d{1,7}\t/ },
@@ -116,6 +116,15 @@ export function prefixStamp(line: string, rule: PrefixRule | null): number | nul
   if (!m?.[1]) return null;
   const t = Date.parse(m[1]);
   return Number.isNaN(t) ? null : t;
+}
+
+/**
+ * Who wrote this line, when the prefix names it (kubectl --prefix's pod, compose's service and replica
+ * index): kept per line as attrs.origin, so replicas stay apart after the prefix is stripped.
+ */
+export function prefixOrigin(line: string, rule: PrefixRule | null): string | null {
+  if (!rule) return null;
+  return rule.re.exec(line)?.groups?.origin ?? null;
 }
 
 export function stripPrefix(line: string, rule: PrefixRule | null): string {

@@ -4,7 +4,7 @@
 import { emptyEvent, type Event, type Source } from '../contract/event.ts';
 import { blockFolders, MAX_HELD, type BlockFolder } from '../special/index.ts';
 import { applyFormat, type CompiledFormat } from './apply.ts';
-import { detectLayout, detectPrefix, NUMBER_LINE, prefixStamp, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
+import { detectLayout, detectPrefix, NUMBER_LINE, prefixOrigin, prefixStamp, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
@@ -92,11 +92,11 @@ export function planLines(head: readonly RawLine[]): LinePlan {
 }
 
 /** In line mode: the text parseFile gives `redact` for this physical line, or null when the layout skips it. */
-export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null } {
+export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null; origin: string | null } {
   const a = stripAnsi(raw.text);
   const cleaned = stripPrefix(a.text, plan.prefix);
   const skip = (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '');
-  return { text: skip ? null : cleaned, ansi: a.stripped, stamp: prefixStamp(a.text, plan.prefix) };
+  return { text: skip ? null : cleaned, ansi: a.stripped, stamp: prefixStamp(a.text, plan.prefix), origin: prefixOrigin(a.text, plan.prefix) };
 }
 
 /** The first SAMPLE_LINES lines, read off an iterator (detection looks at them; they are replayed). */
@@ -127,6 +127,7 @@ export async function* parseFile(input: AsyncIterable<RawLine>, opts: ParseFileO
       cut: Int32Array.of(raw.cut),
       ansi: Uint8Array.of(input.ansi ? 1 : 0),
       stamp: Float64Array.of(input.stamp ?? Number.NaN),
+      origin: input.origin === null ? undefined : [input.origin],
     };
   };
   const lines = async function* (): AsyncGenerator<PreparedLines> {
@@ -150,6 +151,8 @@ export interface PreparedLines {
   cut: Int32Array;
   ansi: Uint8Array;
   stamp: Float64Array;
+  /** Who wrote each line, where the prefix names it (attrs.origin); absent when no line's does. */
+  origin?: (string | null)[];
 }
 
 /**
@@ -209,6 +212,8 @@ export async function* parsePrepared(
   // the times physical lines' prefixes gave (docker/kubectl timestamps), for their events without one; a
   // block's event is made when the block closes, lines later, so the stamps wait here until then
   const stamps = new Map<number, number>();
+  // the writer a line's prefix named (a pod, a compose replica), kept for the event that opens there
+  const origins = new Map<number, string>();
   // once the application's own lines have shown a time, a line without one continues that clock, not the
   // container's (a wrapped message's second line must stay beside its first, whatever the stamps say)
   let ownClock = false;
@@ -222,6 +227,8 @@ export async function* parsePrepared(
     }
   };
   const emit = (e: Event): Event => {
+    const origin = origins.get(e.line);
+    if (origin !== undefined) e.attrs.origin = origin;
     stats.events++;
     countCoverage(stats.coverage, e, carried.has(e));
     return e;
@@ -279,8 +286,12 @@ export async function* parsePrepared(
   };
 
   let lineNo = 0;
-  const handle = function* (text: string | null, cut: number, ansi: number, stamp: number): Generator<Event> {
+  const handle = function* (text: string | null, cut: number, ansi: number, stamp: number, origin: string | null): Generator<Event> {
     const n = ++lineNo;
+    if (origin !== null) {
+      origins.set(n, origin);
+      origins.delete(n - STAMP_LINES);
+    }
     stats.lines++;
     if (cut) stats.truncatedLines++;
     if (ansi) stats.ansiLines++;
@@ -396,8 +407,8 @@ export async function* parsePrepared(
   };
 
   for await (const b of batches) {
-    const { text, cut, ansi, stamp } = b;
-    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!)) yield emit(e);
+    const { text, cut, ansi, stamp, origin } = b;
+    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!, origin?.[i] ?? null)) yield emit(e);
   }
   const tail = closeBlock();
   if (tail) yield emit(tail);

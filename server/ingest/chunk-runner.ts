@@ -172,6 +172,8 @@ export class ChunkRunner {
     const cut: number[] = [];
     const ansi: number[] = [];
     const stamp: number[] = [];
+    const origin: (string | null)[] = [];
+    let origins = false;
     for await (const raw of readLines(once(asBuffer(m.bytes)), MAX_LINE_BYTES, m.continued)) {
       if (text.length % FAIR_LINES === 0) {
         const t = this.fair.turn();
@@ -182,8 +184,10 @@ export class ChunkRunner {
       cut.push(raw.cut);
       ansi.push(input.ansi ? 1 : 0);
       stamp.push(input.stamp ?? Number.NaN);
+      origin.push(input.origin);
+      if (input.origin !== null) origins = true;
     }
-    const lines = { text, cut: Int32Array.from(cut), ansi: Uint8Array.from(ansi), stamp: Float64Array.from(stamp) };
+    const lines = { text, cut: Int32Array.from(cut), ansi: Uint8Array.from(ansi), stamp: Float64Array.from(stamp), ...(origins ? { origin } : {}) };
     this.send({ type: 'lines', id: m.id, lines, state: done() }, [lines.cut.buffer, lines.ansi.buffer, lines.stamp.buffer]);
   }
 

@@ -368,12 +368,14 @@ async function ingestWith(
                 for await (const job of w.jobs) {
                   const r = await job;
                   merge(r.state, book, ledger, redactions);
-                  const { text, cut, ansi, stamp } = r.lines;
+                  const { text, cut, ansi, stamp, origin } = r.lines;
                   for (let a = 0; a < text.length; a += PARSE_SLICE) {
                     const t = fair.turn();
                     if (t) await t;
                     const b = Math.min(text.length, a + PARSE_SLICE);
-                    yield a === 0 && b === text.length ? r.lines : { text: text.slice(a, b), cut: cut.subarray(a, b), ansi: ansi.subarray(a, b), stamp: stamp.subarray(a, b) };
+                    yield a === 0 && b === text.length
+                      ? r.lines
+                      : { text: text.slice(a, b), cut: cut.subarray(a, b), ansi: ansi.subarray(a, b), stamp: stamp.subarray(a, b), origin: origin?.slice(a, b) };
                   }
                   pool.release(r.bytes);
                 }

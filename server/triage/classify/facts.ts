@@ -313,6 +313,8 @@ export function replicaOf(e: Event): { host: string | null; pid: string | null; 
     str(a.host) ??
     /"(?:hostname|pod|instance)"\s*:\s*"([^"]{1,120})"/.exec(e.text)?.[1] ??
     /\b(?:hostname|pod|instance)=([\w.-]{1,120})/.exec(e.text)?.[1] ??
+    // the pod or compose replica a line's prefix named (kubectl logs --prefix, docker compose logs)
+    str(a.origin) ??
     null;
   const pid = str(a.pid) ?? /"pid"\s*:\s*(\d{1,9})/.exec(e.text)?.[1] ?? null;
   const upstream = str(a.upstream) ?? str(a.upstream_addr) ?? null;
