@@ -247,6 +247,7 @@ function attachOrphans(spans: SpanBuild[]): void {
   // moment) is that traceback's answer
   // (and a warning or error line saying why it refused the request, then its 4xx: `Rejected request with
   // unknown or expired session ID`, then `"POST /mcp" 404`)
+  const sessionOnly = (s: SpanBuild) => !s.events.some((x) => x.rpcId !== null || x.requestId !== null || x.httpMethod !== null || x.httpStatus !== null);
   eachNeighbour((p, e, a, b) => {
     if (p.source !== 'server' || e.source !== 'server') return;
     if (e.httpStatus === null || e.httpMethod === null || e.line - p.endLine > 2) return;
@@ -254,7 +255,6 @@ function attachOrphans(spans: SpanBuild[]): void {
     if (p.ts !== null && e.ts !== null && Math.abs(e.ts - p.ts) > 1000) return;
     // (the refusal may name the session it refused: that does not make it another request, so long as
     // the access line names no other session)
-    const sessionOnly = (s: SpanBuild) => !s.events.some((x) => x.rpcId !== null || x.requestId !== null || x.httpMethod !== null || x.httpStatus !== null);
     const sessionsAgree = !p.session || !e.session || p.session === e.session;
     if (isFailureEvent(p) && (!identified(a, (x) => x.httpStatus !== null) || (p.kind !== 'block' && sessionOnly(a) && sessionsAgree))) merge(b, a);
   });

@@ -53,7 +53,6 @@ export interface Point {
   line: number;
 }
 
-/** What, logged between a session's creation and its loss, explains the loss (failure-signatures rows 25, 35, 37). */
 /** The pid a worker's start line names (`Started server process [4821]`, `Booting worker with pid: 4821`). */
 const WORKER_PID = /\bprocess \[(\d{1,9})\]|\bworker with pid:? (\d{1,9})\b/;
 
@@ -73,6 +72,7 @@ export function sameTool(a: string | null, b: string | null): boolean {
   return /(?:\.|__|:|\/)$/.test(sep) && sep.length > 1;
 }
 
+/** What, logged between a session's creation and its loss, explains the loss (failure-signatures rows 25, 35, 37). */
 const LOSS_CAUSES = new Set<SignalCause>([
   'process-started',
   'shutdown',
@@ -485,18 +485,16 @@ export class IncidentIndex {
   establishedLinesBefore(span: SpanBuild, within: number): number | null {
     const t = signalTable();
     // from the failure itself (a span may also hold lines logged before it)
-    for (const first of span.events.filter(isFailureEvent)) {
-      const at = this.position.get(first);
-      if (at === undefined) continue;
-      for (let i = at - 1; i >= 0; i--) {
-        const e = this.all[i]!;
-        if (e.file !== first.file) continue;
-        if (first.line - e.line > within) return null;
-        const causes = e.signals.map((id) => t.meaning(id)?.cause);
-        if (causes.some((c) => c !== undefined && LOSS_CAUSES.has(c as SignalCause)) || e.httpMethod === 'DELETE') return null;
-        if (causes.some((c) => c === 'session-created' || c === 'handshake-ok')) return first.line - e.line;
-      }
-      return null;
+    const failure = span.events.find(isFailureEvent);
+    const at = failure ? this.position.get(failure) : undefined;
+    if (!failure || at === undefined) return null;
+    for (let i = at - 1; i >= 0; i--) {
+      const e = this.all[i]!;
+      if (e.file !== failure.file) continue;
+      if (failure.line - e.line > within) return null;
+      const causes = e.signals.map((id) => t.meaning(id)?.cause);
+      if (causes.some((c) => c !== undefined && LOSS_CAUSES.has(c as SignalCause)) || e.httpMethod === 'DELETE') return null;
+      if (causes.some((c) => c === 'session-created' || c === 'handshake-ok')) return failure.line - e.line;
     }
     return null;
   }
@@ -621,16 +619,12 @@ export class IncidentIndex {
    */
   sessionCreatedEarlierIn(span: SpanBuild): string | null {
     const t = signalTable();
-    for (const first of span.events) {
-      if (first.source !== 'client') continue;
-      const at = this.position.get(first);
-      if (at === undefined) continue;
-      for (let i = at - 1; i >= 0; i--) {
-        const e = this.all[i]!;
-        if (e.file !== first.file) continue;
-        if (e.signals.some((id) => t.meaning(id)?.cause === 'session-created')) return `${e.file}:${e.line}`;
-      }
-      return null;
+    const first = span.events.find((e) => e.source === 'client');
+    const at = first ? this.position.get(first) : undefined;
+    if (!first || at === undefined) return null;
+    for (let i = at - 1; i >= 0; i--) {
+      const e = this.all[i]!;
+      if (e.file === first.file && e.signals.some((id) => t.meaning(id)?.cause === 'session-created')) return `${e.file}:${e.line}`;
     }
     return null;
   }
