@@ -23,9 +23,15 @@ import { signalTable } from '../../parsers/engine/signals.ts';
  */
 // a line that only names the tool it calls (`calling tool lookup_invoice`) or the request it sends
 // (`POST /mcp`) is identity too: it starts the call and times it
+// a server line in prose that names a tool the client called (`chat_with_agent received …`): what ties a
+// handler's own words to the call (correlate/enrich.ts toolsNamedByServer checks the whole word)
+const NAMES_A_CALLED_TOOL = `EXISTS (SELECT 1 FROM (SELECT DISTINCT regexp_replace(c.tool, '^.*(?:[.:/]|__)', '') AS bare FROM events c
+    WHERE c.incident_id = $id AND c.tool IS NOT NULL AND c.source IN ('client', 'unknown') LIMIT 128) ct
+  WHERE length(ct.bare) >= 4 AND contains(events.message, ct.bare))`;
 const KEYED = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
   OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL OR tool IS NOT NULL
-  OR http_method IS NOT NULL OR signals IS NOT NULL)`;
+  OR http_method IS NOT NULL OR signals IS NOT NULL
+  OR (source = 'server' AND ${NAMES_A_CALLED_TOOL}))`;
 
 /** The events analysis reads; the rest are context lines of the timeline. */
 export const TRIAGE_WHERE = KEYED;

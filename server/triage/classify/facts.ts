@@ -607,6 +607,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (httpStatus === 502 || httpStatus === 503 || httpStatus === 520) interruption = 'bad-gateway';
   else if (has('client-timeout')) interruption = 'client-timeout';
   else if (has('connection-closed')) interruption = 'connection-closed';
+  // undici's bare `fetch failed` once the server had the call (above): the wait for its answer was cut
+  else if (has('network-error') && serverReceivedAt !== null) interruption = 'connection-closed';
   if (interruption === 'bad-gateway' && has('client-timeout')) interruption = 'client-timeout';
   if (interruption === null && span.stoppedBy) interruption = 'stopped-while-waiting';
   if (interruption === null && span.endedWaiting) interruption = 'log-ended-waiting';

@@ -75,7 +75,51 @@ export function enrichProxyJson(e: Event): Event {
 }
 
 export function enrichEvents(events: readonly Event[]): Event[] {
-  return inferUnknownSides(events.map((e) => ownBlockTs(enrichProxyJson(e))));
+  return toolsNamedByServer(inferUnknownSides(events.map((e) => ownBlockTs(enrichProxyJson(e)))));
+}
+
+/** At most this many called tools are looked for in server lines (a bound on the work; incidents name a handful). */
+const MAX_NAMED_TOOLS = 64;
+/** A name a sentence cannot hold by chance: snake/kebab case, a namespace dot or an inner capital. */
+const DISTINCT_TOOL = /^[A-Za-z][\w.-]{3,79}$/;
+const toolShaped = (n: string) => DISTINCT_TOOL.test(n) && (/[_.-]/.test(n) || /[a-z][A-Z]/.test(n));
+
+/**
+ * A server line that carries no tool field but names, as a whole word, a tool the client called
+ * (`chat_with_agent received agent=…`, `run_batch_analysis: processing done`): that call's tool. Many
+ * servers log their handler's name and no JSON-RPC fields; this is what ties such a line to the call
+ * (failure-signatures "correlation keys": the tool name when no id is logged). Only names no prose holds
+ * by chance (`search` or `list` never match), and a gateway's namespaced name (`billing.issue_credit`)
+ * is found by its bare part too.
+ */
+export function toolsNamedByServer(events: Event[]): Event[] {
+  const names = new Map<string, string>();
+  for (const e of events) {
+    if (e.source === 'server' || e.source === 'proxy' || e.tool === null || names.size >= MAX_NAMED_TOOLS * 2) continue;
+    if (!toolShaped(e.tool)) continue;
+    names.set(e.tool, e.tool);
+    const bare = e.tool.split(/\.|__|:|\//).pop()!;
+    if (bare !== e.tool && toolShaped(bare) && !names.has(bare)) names.set(bare, e.tool);
+  }
+  if (!names.size) return events;
+  const list = [...names].slice(0, MAX_NAMED_TOOLS * 2);
+  const word = /[\w.-]/;
+  const named = (text: string): string | null => {
+    for (const [name, tool] of list) {
+      for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+        const before = at > 0 ? text[at - 1]! : ' ';
+        const after = text[at + name.length] ?? ' ';
+        // a dot may end a sentence after the name, not start a longer one before it
+        if (!word.test(before) && !(/[\w-]/.test(after) || (after === '.' && word.test(text[at + name.length + 1] ?? ' ')))) return tool;
+      }
+    }
+    return null;
+  };
+  return events.map((e) => {
+    if (e.source !== 'server' || e.tool !== null) return e;
+    const tool = named(e.message);
+    return tool === null ? e : { ...e, tool };
+  });
 }
 
 /**
