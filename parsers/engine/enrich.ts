@@ -710,6 +710,17 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
+    re: /\b[Tt]ool call failed for `((?:[\w.-]{1,60}\/)?[A-Za-z_][\w.:-]{0,99})`/,
+    needs: ['ool call failed for'],
+    why: 'Codex (codex-rs mcp_connection_manager.rs): `tool call failed for `server/tool`` over its `Caused by:` chain; the server part is a namespace (sameTool)',
+    examples: [
+      ['tool call error: tool call failed for `ledger/export_statement`', 'ledger/export_statement'],
+      ['tool call failed for `search_docs`', 'search_docs'],
+    ],
+    nearMisses: ['tool call failed for server ledger', 'tool call failed for `` (empty)'],
+  },
+  {
+    field: 'tool',
     re: /\b[Tt]ool call ['"`]([A-Za-z_][\w.:-]{0,99})['"`]/,
     needs: ['ool call'],
     why: 'a quoted name after "tool call": `tool call "create_issue" failed with status 500`',

@@ -347,7 +347,7 @@ export async function* parsePrepared(
       (inHtmlBody(pending.text) ||
         chainsOn(pending, text) ||
         ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) &&
-          ((indentedContinues.has(pending.format) && /^\s/.test(text)) || !tryFormats.some((f) => applyFormat(f, text)))))
+          (((indentedContinues.has(pending.format) || underCauseHeader(pending.text)) && /^\s/.test(text)) || !tryFormats.some((f) => applyFormat(f, text)))))
     ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
@@ -539,6 +539,14 @@ function chainsOn(pending: { text: string; line: number; endLine: number }, line
   return /^\s+(?:at |\.\.\. \d+ (?:more|common frames omitted)|File ")|^\s*\^+\s*$|^\s*$/.test(last) || /^\s+\S/.test(last);
 }
 
+/**
+ * Rust anyhow's chain (`Error: …`, a blank line, `Caused by:`, then each cause indented): an indented
+ * line under a bare `Caused by:` is the cause, even when it reads like a line of its own.
+ */
+function underCauseHeader(pendingText: string): boolean {
+  return /\nCaused by:\s*$/.test(pendingText.slice(-40));
+}
+
 /** Lines that continue the previous event rather than start one: indented frames, object dumps. */
 const PADDED_LEVEL = /^ {1,4}(?:TRACE|DEBUG|INFO|WARN|ERROR) [\w:.-]+(?:[:{]| - )/;
 
@@ -548,5 +556,5 @@ const MAX_HEADER_MESSAGE = 2000;
 function isContinuation(line: string): boolean {
   // a padded level word starts a record (Rust tracing's ` INFO target: …` once a container stamp is cut off)
   if (PADDED_LEVEL.test(line)) return false;
-  return /^(?:\s+\S|[}\]]\s*,?\s*$|Caused by: |\[cause\]|During handling of the above|The above exception was)/.test(line);
+  return /^(?:\s+\S|[}\]]\s*,?\s*$|Caused by:(?: |$)|\[cause\]|During handling of the above|The above exception was)/.test(line);
 }

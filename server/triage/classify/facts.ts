@@ -897,6 +897,15 @@ interface SessionReplicas {
   proxy: readonly Event[];
   okUp: ReadonlySet<string>;
 }
+
+/**
+ * A line of the server's side of a session: the server's log, or a line of a log of another side (a
+ * gateway holds sessions too) that a deployment prefix named by pod or replica (kubectl --prefix,
+ * compose). A client's replicas are not the server's.
+ */
+const servedSide = (e: Event) => e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '');
+/** A session used on one replica and rejected by another this soon after: both were up at once, not a rollout. */
+const BOTH_UP_MS = 10_000;
 const sessionReplicas = new WeakMap<IncidentIndex, Map<string, SessionReplicas>>();
 
 function replicasOfSession(ix: IncidentIndex, session: string): SessionReplicas {
@@ -905,7 +914,7 @@ function replicasOfSession(ix: IncidentIndex, session: string): SessionReplicas 
   const known = bySession.get(session);
   if (known) return known;
   const sessionEvents = ix.sessionEvents(session);
-  const serverEvents = sessionEvents.filter((e) => e.source === 'server');
+  const serverEvents = sessionEvents.filter(servedSide);
   const serverIds = new Set<string>();
   for (const e of serverEvents) {
     const r = replicaOf(e);
@@ -933,10 +942,19 @@ const isReject = (e: Event) =>
 
 function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex, evs: readonly Event[]): { replicas: string[]; replicaSplit: Tri } {
   if (!session) return { replicas: [], replicaSplit: null };
-  const { serverIds, creator, rejecters, proxy, okUp } = replicasOfSession(ix, session);
+  const { serverEvents, serverIds, creator, rejecters, proxy, okUp } = replicasOfSession(ix, session);
   const ids = new Set<string>(serverIds);
   let split: Tri = null;
-  const rejecter = evs.find((e) => e.source === 'server' && isReject(e)) ?? rejecters.find((e) => span.start === null || e.ts === null || e.ts >= span.start);
+  const rejecter = evs.find((e) => servedSide(e) && isReject(e)) ?? rejecters.find((e) => span.start === null || e.ts === null || e.ts >= span.start);
+  // the first line of the rejecter's kind (a gateway's pods, the server's) that used the session without rejecting it
+  const knower = !creator && rejecter ? serverEvents.find((e) => e.source === rejecter.source && !isReject(e) && !isFailureEvent(e)) : undefined;
+  if (knower && rejecter) {
+    // no creation logged: a named replica used the session and another named one rejected it moments
+    // later (a pod replaced in a rollout takes longer than this to start)
+    const a = replicaOf(knower);
+    const b = replicaOf(rejecter);
+    if (a.host && b.host && a.host !== b.host && knower.ts !== null && rejecter.ts !== null && rejecter.ts >= knower.ts && rejecter.ts - knower.ts <= BOTH_UP_MS) split = true;
+  }
   if (creator && rejecter) {
     const a = replicaOf(creator);
     const b = replicaOf(rejecter);
