@@ -482,7 +482,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // the legacy message endpoint's URL (and its session id) came from the server's endpoint event: a 404/400
   // there is the SSE connection behind the id gone, not a wrong path (row 37)
   else if (has('legacy-message-rejected') && (httpStatus === 404 || httpStatus === 400) && !htmlAnswer) sessionUnknown = true;
-  else if (has('session-invalid')) sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true ? true : null;
+  // (the ambiguous answer, read by what else is known: the id was sent or had worked, or the server's own
+  // log says at that time that a session it got was unknown to it — then the id was sent, and not known)
+  else if (has('session-invalid'))
+    sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true || ix.serverSaidSessionUnknown(span) ? true : null;
   // (the Python SDK says "Session terminated" for any 404, a wrong path's too: only with a session it had)
   else if (has('session-terminated-client'))
     sessionUnknown =

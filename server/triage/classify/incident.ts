@@ -120,6 +120,8 @@ export class IncidentIndex {
   private legacyPosts: Event[] | null = null;
   /** The server's lines by the tool they name, in order (serverReceived). */
   private serverByTool: Map<string, Event[]> | null = null;
+  /** The server's lines that say a session it got was unknown (serverSaidSessionUnknown). */
+  private unknownSessionLines: Event[] | null = null;
   /** concurrentWorkers' answer per file (it depends on the file alone). */
   private readonly workersOf = new Map<string, string[]>();
   /** laterSessionKept's per-session summaries (see there). */
@@ -248,6 +250,21 @@ export class IncidentIndex {
   }
 
   /** A client line before this span in one of its files answered below 400. */
+  /**
+   * The server's side said, at this span's time (within CLOCK_SLACK_MS; a server log without times: anywhere in
+   * it), that a session id it received was unknown to it: the client's ambiguous "no valid session id"
+   * then had an id, and not one the server knew (failure-signatures row 51 read from the other side).
+   */
+  serverSaidSessionUnknown(span: SpanBuild): boolean {
+    const t = signalTable();
+    // (the server's log, or a log of unknown side other than the span's own: a client quoting the answer is not the server)
+    this.unknownSessionLines ??= this.all.filter((e) => (e.source === 'server' || e.source === 'unknown') && e.signals.some((id) => t.meaning(id)?.cause === 'session-unknown'));
+    const files = this.infoOf.get(span)?.files;
+    return this.unknownSessionLines.some(
+      (e) => (e.source === 'server' || !files?.has(e.file)) && (e.ts === null || span.start === null || Math.abs(e.ts - span.start) <= CLOCK_SLACK_MS),
+    );
+  }
+
   earlierSuccessInFile(span: SpanBuild): boolean {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;
