@@ -77,6 +77,8 @@ export interface Facts {
   laterSessionKept: string | null;
   /** The same path got a complete 2xx answer somewhere in the incident. */
   pathWorked: Tri;
+  /** Any exchange with the MCP endpoint succeeded anywhere in the incident (a 2xx, a handshake, a session). */
+  endpointWorked: boolean;
   /** Evidence that the route itself is wrong (nothing MCP is mounted there). */
   routeWrong: Tri;
   /** The failing request is the first exchange of its connection (initialize, or nothing earlier). */
@@ -746,6 +748,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionLossExplained,
     laterSessionKept,
     sessionAgeLines,
+    endpointWorked: ix.endpointWorked,
     pathWorked,
     routeWrong,
     firstRequest,

@@ -31,6 +31,7 @@ import { toolError, toolErrorRead } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
 import { unknownMethod } from './unknown-method.ts';
+import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 
@@ -71,6 +72,7 @@ export const RULES: readonly Rule[] = [
   // interrupted requests: stage, then what was done, then side effect
   neverReached,
   unreachablePersistent,
+  upstreamNeverAnswered,
   writeCommitted,
   responseHeld,
   timeoutTooLow,
