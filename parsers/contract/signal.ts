@@ -25,6 +25,7 @@ export const SignalCause = z.enum([
   'html-response', // an HTML page answered where MCP JSON/SSE was expected
   'redirect', // a redirect the client had to follow (trailing slash)
   'transport-legacy', // the HTTP+SSE (2024-11-05) transport is in use
+  'transport-streamable', // a client connected over Streamable HTTP (a fallback to legacy SSE, if any, is past)
   'transport-fallback', // the client falls back from Streamable HTTP to legacy SSE
   'sse-connect-rejected', // a legacy SSE connection (GET /sse) got a non-200
   'content-type-wrong',

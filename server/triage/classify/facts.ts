@@ -686,7 +686,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     );
     const rec =
       laterRecovery ?? (inside ? { where: `${inside.file}:${inside.line}`, resumed: inside.signals.some((id) => table().meaning(id)?.cause === 'stream-resumed') } : null);
-    if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed))
+    // (an error tied to no call, logged before this client had ever connected, then the client connected:
+    // a start-up error it got past, like a failed first attempt)
+    const beforeFirstConnect = !identified && ix.establishedBefore(span) === null;
+    if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed || beforeFirstConnect))
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
     else if (returned && identified) recoveredBy = `the same call returned afterwards (${returned.file}:${returned.line})`;
   }

@@ -150,6 +150,8 @@ export class IncidentIndex {
         const c = causeOf(id);
         if (c === 'handshake-ok' || c === 'session-created') handshake = true;
         if (c === 'transport-legacy') legacy = true;
+        // a client that says it connected over Streamable HTTP (after an SSE fallback attempt, say)
+        if (c === 'transport-streamable') streamable = true;
       }
       if (e.rpcMethod === 'initialize' && e.httpStatus !== null && e.httpStatus < 300) handshake = true;
       if (e.httpMethod === 'POST' && e.httpStatus !== null && e.httpStatus < 300 && e.session !== null && !(e.httpPath ?? '').includes('/messages')) streamable = true;
