@@ -710,6 +710,17 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
+    re: /\]\[[^\][\n]{1,80}\]\[([A-Za-z_][\w.:-]{0,99})\] [Tt]ool call (?:failed|aborted|completed|succeeded|started|timed out)\b/,
+    needs: ['] Tool call', '] tool call'],
+    why: 'LibreChat (api/server/services/MCP.js, packages/api MCPManager): `[MCP][User: id][server][tool] Tool call failed|aborted|completed`, the tool in the last of three or more brackets (two are `[MCP][server]`)',
+    examples: [
+      ['[MCP][User: 6650aa01][inventory][lookup_sku] Tool call failed Not connected', 'lookup_sku'],
+      ['[MCP][inventory][lookup_sku] Tool call aborted', 'lookup_sku'],
+    ],
+    nearMisses: ['[MCP][User: 6650aa01] Tool call failed', '[MCP][inventory] Tool call completed in 3 ms'],
+  },
+  {
+    field: 'tool',
     re: /\b[Tt]ool call failed for `((?:[\w.-]{1,60}\/)?[A-Za-z_][\w.:-]{0,99})`/,
     needs: ['ool call failed for'],
     why: 'Codex (codex-rs mcp_connection_manager.rs): `tool call failed for `server/tool`` over its `Caused by:` chain; the server part is a namespace (sameTool)',

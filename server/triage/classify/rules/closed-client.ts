@@ -8,6 +8,9 @@ import { has } from '../rule.ts';
 export const closedClient: Rule = {
   id: 'closed-client-object',
   decision: 'reinitialize',
+  // a host that re-created its client on its own (LibreChat reconnects on the next call) and got the same
+  // call answered has already done what this decision asks
+  settledBySuccess: true,
   source: 'triage-rules.md §4 (python-sdk #3522) · failure-signatures row 63',
   when(f) {
     if (f.knownDefect === 'python-sdk-3522') return true;
