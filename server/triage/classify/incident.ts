@@ -86,6 +86,8 @@ const LOSS_CAUSES = new Set<SignalCause>([
 
 /** How far apart two hosts' clocks may be for a line logged elsewhere to still count as "in between". */
 const CLOCK_SLACK_MS = 5_000;
+/** The legacy HTTP+SSE transport's message endpoint, its session in the query (`/messages/?session_id=…`). */
+const LEGACY_MESSAGE_URL = /\/messages?\/?\?(?:[^#\s]*&)?session_?[iI]d=/;
 
 /** How far after a failure a recovery line still speaks for it. */
 const RECOVERY_WINDOW_MS = 120_000;
@@ -507,6 +509,11 @@ export class IncidentIndex {
     const failure = span.events.find(isFailureEvent);
     const at = failure ? this.position.get(failure) : undefined;
     if (!failure || at === undefined) return null;
+    // the legacy HTTP+SSE transport: a message POST with a session id seen nowhere before it got that id
+    // from the endpoint event of an SSE GET — the GET just above that the server answered is its creation
+    // (spec 2024-11-05 transports: the server sends the message URL, with the session, on the stream)
+    const legacyFresh =
+      failure.httpMethod === 'POST' && failure.session !== null && LEGACY_MESSAGE_URL.test(failure.httpPath ?? '') && this.sessionEvents(failure.session)[0] === failure;
     for (let i = at - 1; i >= 0; i--) {
       const e = this.all[i]!;
       if (e.file !== failure.file) continue;
@@ -514,6 +521,8 @@ export class IncidentIndex {
       const causes = e.signals.map((id) => t.meaning(id)?.cause);
       if (causes.some((c) => c !== undefined && LOSS_CAUSES.has(c as SignalCause)) || e.httpMethod === 'DELETE') return null;
       if (causes.some((c) => c === 'session-created' || c === 'handshake-ok')) return failure.line - e.line;
+      if (legacyFresh && e.httpMethod === 'GET' && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && !LEGACY_MESSAGE_URL.test(e.httpPath ?? ''))
+        return failure.line - e.line;
     }
     return null;
   }
