@@ -5,6 +5,7 @@ import { authFailure } from './auth.ts';
 import { cancelNotification, lateResponse } from './cancel-notification.ts';
 import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
+import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { headerValidation } from './header-validation.ts';
 import { hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
@@ -73,6 +74,7 @@ export const RULES: readonly Rule[] = [
   neverReached,
   unreachablePersistent,
   upstreamNeverAnswered,
+  handshakeTimedOut,
   writeCommitted,
   responseHeld,
   timeoutTooLow,
