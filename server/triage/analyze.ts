@@ -310,8 +310,46 @@ function attachOrphans(spans: SpanBuild[]): void {
       last = e;
     }
   }
+  // A client's failed call that quotes no status, and a proxy's failure with no client line, logged at the
+  // same moment (two clocks' stamps within SAME_MOMENT_MS), each the other's only such partner: the proxy
+  // line is why the call failed (Caddy's `read: connection reset by peer` 502 under Claude Code's `Error
+  // POSTing to endpoint:`). Nothing else joins them — no shared id is logged — so only a unique pair joins.
+  const clientFail = (s: SpanBuild) =>
+    (s.method !== null || s.tool !== null) &&
+    s.events.some((x) => x.source === 'client' && isFailureEvent(x)) &&
+    s.events.every((x) => x.source === 'client' && x.httpStatus === null && x.requestId === null);
+  const proxyFail = (s: SpanBuild) =>
+    s.events.length > 0 &&
+    s.events.every((x) => x.source === 'proxy' && x.rpcMethod === null && x.tool === null) &&
+    s.events.some((x) => isFailureEvent(x) && (x.httpStatus === null || x.httpStatus >= 500));
+  const failedAt = (s: SpanBuild) =>
+    s.events
+      .filter(isFailureEvent)
+      .map((x) => x.ts)
+      .filter((t): t is number => t !== null);
+  const near = (a: number[], b: number[]) => a.some((x) => b.some((y) => Math.abs(x - y) <= SAME_MOMENT_MS));
+  const calls = spans.filter(clientFail);
+  const cuts = spans.filter(proxyFail);
+  if (calls.length && cuts.length && calls.length * cuts.length <= 1_000_000) {
+    const at = new Map<SpanBuild, number[]>([...calls, ...cuts].map((x) => [x, failedAt(x)]));
+    for (const call of calls) {
+      const partners = cuts.filter((c) => c.events.length > 0 && near(at.get(call)!, at.get(c)!));
+      if (partners.length !== 1) continue;
+      const cut = partners[0]!;
+      if (calls.filter((c) => c !== call && c.events.length > 0 && near(at.get(c)!, at.get(cut)!)).length) continue;
+      for (const x of cut.events) owner.set(x, call);
+      call.events.push(...cut.events);
+      for (const k of cut.joinedBy) call.joinedBy.add(k);
+      call.joinedBy.add('same-moment');
+      cut.events = [];
+      refreshSpan(call);
+    }
+  }
   for (let i = spans.length - 1; i >= 0; i--) if (!spans[i]!.events.length) spans.splice(i, 1);
 }
+
+/** Two logs' stamps of one moment: a client's error line and the proxy's line for the same cut. */
+const SAME_MOMENT_MS = 250;
 
 /** The lines of client logs (and logs whose side is not known), by file in line order, with their span. */
 function clientLinesByFile(spans: readonly SpanBuild[]): { owner: Map<Event, SpanBuild>; byFile: Map<string, Event[]> } {
