@@ -124,11 +124,21 @@ export function prefixStamp(line: string, rule: PrefixRule | null): number | nul
  */
 export function prefixOrigin(line: string, rule: PrefixRule | null): string | null {
   if (!rule) return null;
-  return rule.re.exec(line)?.groups?.origin ?? null;
+  const m = rule.re.exec(line);
+  if (!m) return null;
+  // the pod under an outer wrapper names the writer more closely than a compose service around it
+  const inner = rule.id === 'kubectl-prefix' ? null : KUBECTL_PREFIX.exec(line.slice(m[0].length));
+  return inner?.groups?.origin ?? m.groups?.origin ?? null;
 }
+
+/** kubectl --prefix's `[pod/name/container] `, also when another wrapper (a shipper's stamp, a compose gutter) comes first. */
+const KUBECTL_PREFIX = PREFIX_RULES.find((r) => r.id === 'kubectl-prefix')!.re;
 
 export function stripPrefix(line: string, rule: PrefixRule | null): string {
   if (!rule) return line;
   const m = rule.re.exec(line);
-  return m ? line.slice(m[0].length) : line;
+  if (!m) return line;
+  const rest = line.slice(m[0].length);
+  const inner = rule.id === 'kubectl-prefix' ? null : KUBECTL_PREFIX.exec(rest);
+  return inner ? rest.slice(inner[0].length) : rest;
 }

@@ -31,7 +31,7 @@ const NAMES_A_CALLED_TOOL = `EXISTS (SELECT 1 FROM (SELECT DISTINCT regexp_repla
 const KEYED = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
   OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL OR tool IS NOT NULL
   OR http_method IS NOT NULL OR signals IS NOT NULL
-  OR (source = 'server' AND ${NAMES_A_CALLED_TOOL}))`;
+  OR (source IN ('server', 'unknown') AND ${NAMES_A_CALLED_TOOL}))`;
 
 /** The events analysis reads; the rest are context lines of the timeline. */
 export const TRIAGE_WHERE = KEYED;

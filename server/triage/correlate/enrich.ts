@@ -115,10 +115,23 @@ export function toolsNamedByServer(events: Event[]): Event[] {
     }
     return null;
   };
+  // A log whose side no name or signal told, that never makes a call itself (no tool, no method, no
+  // client-side signal) but names a tool another log called: the server's log (the client's own files,
+  // a second client log with its own `calling tool …` lines, stay as they are).
+  const t = signalTable();
+  const callsItself = new Set<string>();
+  const namesCalled = new Set<string>();
+  for (const e of events) {
+    if (e.source !== 'unknown') continue;
+    if (e.tool !== null || e.rpcMethod !== null || e.signals.some((id) => t.meaning(id)?.side === 'client')) callsItself.add(e.file);
+  }
+  for (const e of events) if (e.source === 'unknown' && !callsItself.has(e.file) && !namesCalled.has(e.file) && named(e.message) !== null) namesCalled.add(e.file);
   return events.map((e) => {
-    if (e.source !== 'server' || e.tool !== null) return e;
-    const tool = named(e.message);
-    return tool === null ? e : { ...e, tool };
+    const server = e.source === 'server' || (e.source === 'unknown' && namesCalled.has(e.file));
+    if (!server) return e;
+    const tool = e.tool === null ? named(e.message) : null;
+    if (tool === null && e.source === 'server') return e;
+    return { ...e, source: 'server', ...(tool === null ? {} : { tool }) };
   });
 }
 
