@@ -588,7 +588,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // the wait for its answer (a gateway or body timer), not the connect
   const serverReceivedAt = ix.serverReceived(span);
   const fetchFailedLater =
-    httpStatus !== null || has('peer-closed-before-response') || has('stream-cut') || has('conn-reset') || (has('network-error') && serverReceivedAt !== null);
+    httpStatus !== null ||
+    has('peer-closed-before-response') ||
+    has('stream-cut') ||
+    has('conn-reset') ||
+    (has('network-error') && (serverReceivedAt !== null || waitedBefore(evs, 'network-error', ix, tool) >= CONNECT_GIVES_UP_MS));
   const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed' && !(x.m.cause === 'network-error' && fetchFailedLater));
   const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
   const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || serverReceivedAt !== null;
@@ -613,7 +617,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (has('client-timeout')) interruption = 'client-timeout';
   else if (has('connection-closed')) interruption = 'connection-closed';
   // undici's bare `fetch failed` once the server had the call (above): the wait for its answer was cut
-  else if (has('network-error') && serverReceivedAt !== null) interruption = 'connection-closed';
+  else if (has('network-error') && fetchFailedLater) interruption = 'connection-closed';
   if (interruption === 'bad-gateway' && has('client-timeout')) interruption = 'client-timeout';
   if (interruption === null && span.stoppedBy) interruption = 'stopped-while-waiting';
   if (interruption === null && span.endedWaiting) interruption = 'log-ended-waiting';
@@ -831,6 +835,30 @@ function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInT
  * first line of the call in the file that timed out to the timeout line (section (c): the elapsed time is
  * the fingerprint of the timer). Only a client's own lines, one file, one clock.
  */
+/**
+ * undici gives up connecting after 10 s (its connect timeout); a bare `fetch failed` logged well after
+ * the call started came while waiting for the answer (undici's 300 s headers/body timers), not at connect.
+ */
+const CONNECT_GIVES_UP_MS = 15_000;
+
+/**
+ * How long the client waited, from the line that started the call to its first line with this cause (0 when
+ * not timed): the call's earliest line in the span, or the file's last line before it that named the same
+ * tool (`Calling MCP tool: x` may stay a span of its own when the failure line names the tool again).
+ */
+function waitedBefore(evs: readonly Event[], cause: SignalCause, ix: IncidentIndex, tool: string | null): number {
+  const t = table();
+  const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === cause));
+  if (!out) return 0;
+  let first: Event | null = null;
+  for (const e of evs)
+    if (e.file === out.file && e.ts !== null && e.line < out.line && (e.rpcMethod !== null || e.tool !== null || e.httpMethod !== null) && (first === null || e.line < first.line))
+      first = e;
+  const opened = tool === null ? null : ix.toolNamedBefore(out, tool);
+  if (opened && opened.ts !== null && (first === null || opened.line < first.line)) first = opened;
+  return first ? Math.max(0, out.ts! - first.ts!) : 0;
+}
+
 function measuredWait(evs: readonly Event[]): number | null {
   const t = table();
   const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'));

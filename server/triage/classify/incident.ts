@@ -124,6 +124,7 @@ export class IncidentIndex {
   private serverByTool: Map<string, Event[]> | null = null;
   /** The server's lines that say a session it got was unknown (serverSaidSessionUnknown). */
   private unknownSessionLines: Event[] | null = null;
+  private restartsAfterSession: (number | null)[] | null = null;
   /** concurrentWorkers' answer per file (it depends on the file alone). */
   private readonly workersOf = new Map<string, string[]>();
   /** laterSessionKept's per-session summaries (see there). */
@@ -264,9 +265,48 @@ export class IncidentIndex {
     // (the server's log, or a log of unknown side other than the span's own: a client quoting the answer is not the server)
     this.unknownSessionLines ??= this.all.filter((e) => (e.source === 'server' || e.source === 'unknown') && e.signals.some((id) => t.meaning(id)?.cause === 'session-unknown'));
     const files = this.infoOf.get(span)?.files;
-    return this.unknownSessionLines.some(
-      (e) => (e.source === 'server' || !files?.has(e.file)) && (e.ts === null || span.start === null || Math.abs(e.ts - span.start) <= CLOCK_SLACK_MS),
-    );
+    if (
+      this.unknownSessionLines.some(
+        (e) => (e.source === 'server' || !files?.has(e.file)) && (e.ts === null || span.start === null || Math.abs(e.ts - span.start) <= CLOCK_SLACK_MS),
+      )
+    )
+      return true;
+    // or the server's log shows a session in use, then the process starting again (or shutting down)
+    // before the failure: every session it held is gone (sessions live in the process, row 25)
+    this.restartsAfterSession ??= this.serverRestartsAfterSession();
+    return this.restartsAfterSession.some((ts) => ts === null || span.start === null || ts <= span.start + CLOCK_SLACK_MS);
+  }
+
+  /** The last line of `e`'s file before it (within 40 lines) that named `tool` and did not fail: where that call started. */
+  toolNamedBefore(e: Event, tool: string): Event | null {
+    const at = this.position.get(e);
+    if (at === undefined) return null;
+    for (let i = at - 1; i >= 0; i--) {
+      const x = this.all[i]!;
+      if (x.file !== e.file) continue;
+      if (e.line - x.line > 40) return null;
+      if (x.tool === tool && !isFailureEvent(x)) return x;
+    }
+    return null;
+  }
+
+  /** Per server file, the restarts (start or shutdown lines) logged after a line that carried a session: their times (null untimed). */
+  private serverRestartsAfterSession(): (number | null)[] {
+    const t = signalTable();
+    const out: (number | null)[] = [];
+    const sawSession = new Set<string>();
+    for (const e of this.serverLines) {
+      if (e.session !== null) sawSession.add(e.file);
+      else if (
+        sawSession.has(e.file) &&
+        e.signals.some((id) => {
+          const c = t.meaning(id)?.cause;
+          return c === 'process-started' || c === 'shutdown';
+        })
+      )
+        out.push(e.ts);
+    }
+    return out;
   }
 
   earlierSuccessInFile(span: SpanBuild): boolean {
