@@ -24,6 +24,9 @@ export interface PrefixRule {
   strong?: boolean;
 }
 
+/** A Deployment's pod name: `<name>-<ReplicaSet hash>-<5-character suffix>` (Kubernetes naming). */
+const POD = '[a-z0-9](?:[a-z0-9-]{0,200}[a-z0-9])?-[a-z0-9]{6,10}-[a-z0-9]{5}';
+
 const LEVEL_WORD = '(?!(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)\\s)';
 
 export const PREFIX_RULES: readonly PrefixRule[] = [
@@ -31,6 +34,11 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   { id: 'cri-container', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) (?:stdout|stderr) [FP] /, stamp: true, strong: true },
   // kubectl logs --prefix
   { id: 'kubectl-prefix', re: /^\[pod\/(?<origin>[\w.-]{1,253})\/[\w.-]{1,253}\] /, strong: true },
+  // a Deployment's pod named in brackets by a log shipper or script (`[api-7d9c6b8f4-kq2xw] `, `[pod api-7d9c6b8f4-kq2xw] `):
+  // the pod name's shape (ReplicaSet hash, 5-character suffix) is no message's own words
+  { id: 'pod-bracket', re: new RegExp(`^\\[(?:pod[ /])?(?<origin>${POD})(?:/[\\w.-]{1,63})?\\] `), strong: true },
+  // stern's `pod container message` (one line per pod, all replicas interleaved)
+  { id: 'stern', re: new RegExp(`^(?<origin>${POD}) [a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])? (?=\\S)`), strong: true },
   // ECS / CloudWatch console copy: `06-02-2025 03:41:05 PM ` before the application's line.
   { id: 'console-ampm', re: /^\d{2}[-/]\d{2}[-/]\d{4},? \d{1,2}:\d{2}:\d{2}(?:\.\d{1,3})? [AP]M / },
   // CloudWatch Logs export / `aws logs tail`: stamp, tab (or stream name) before the line.
@@ -127,18 +135,26 @@ export function prefixOrigin(line: string, rule: PrefixRule | null): string | nu
   const m = rule.re.exec(line);
   if (!m) return null;
   // the pod under an outer wrapper names the writer more closely than a compose service around it
-  const inner = rule.id === 'kubectl-prefix' ? null : KUBECTL_PREFIX.exec(line.slice(m[0].length));
+  const inner = innerPod(rule, line.slice(m[0].length));
   return inner?.groups?.origin ?? m.groups?.origin ?? null;
 }
 
-/** kubectl --prefix's `[pod/name/container] `, also when another wrapper (a shipper's stamp, a compose gutter) comes first. */
-const KUBECTL_PREFIX = PREFIX_RULES.find((r) => r.id === 'kubectl-prefix')!.re;
+/** Prefixes that name a pod (kubectl --prefix, a bracketed pod name, stern), also when another wrapper (a shipper's stamp, a compose gutter) comes first. */
+const POD_PREFIXES = PREFIX_RULES.filter((r) => r.id === 'kubectl-prefix' || r.id === 'pod-bracket' || r.id === 'stern').map((r) => r.re);
+function innerPod(outer: PrefixRule, rest: string): RegExpExecArray | null {
+  if (POD_PREFIXES.includes(outer.re)) return null;
+  for (const re of POD_PREFIXES) {
+    const m = re.exec(rest);
+    if (m) return m;
+  }
+  return null;
+}
 
 export function stripPrefix(line: string, rule: PrefixRule | null): string {
   if (!rule) return line;
   const m = rule.re.exec(line);
   if (!m) return line;
   const rest = line.slice(m[0].length);
-  const inner = rule.id === 'kubectl-prefix' ? null : KUBECTL_PREFIX.exec(rest);
+  const inner = innerPod(rule, rest);
   return inner ? rest.slice(inner[0].length) : rest;
 }

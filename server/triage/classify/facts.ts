@@ -943,6 +943,7 @@ interface SessionReplicas {
 const servedSide = (e: Event) => e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '');
 /** A session used on one replica and rejected by another this soon after: both were up at once, not a rollout. */
 const BOTH_UP_MS = 10_000;
+const BOTH_UP_LINES = 12;
 const sessionReplicas = new WeakMap<IncidentIndex, Map<string, SessionReplicas>>();
 
 function replicasOfSession(ix: IncidentIndex, session: string): SessionReplicas {
@@ -990,7 +991,12 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
     // later (a pod replaced in a rollout takes longer than this to start)
     const a = replicaOf(knower);
     const b = replicaOf(rejecter);
-    if (a.host && b.host && a.host !== b.host && knower.ts !== null && rejecter.ts !== null && rejecter.ts >= knower.ts && rejecter.ts - knower.ts <= BOTH_UP_MS) split = true;
+    // (no times: a few lines apart in one log, no start or stop between them)
+    const soon =
+      knower.ts !== null && rejecter.ts !== null
+        ? rejecter.ts >= knower.ts && rejecter.ts - knower.ts <= BOTH_UP_MS
+        : knower.file === rejecter.file && rejecter.line > knower.line && rejecter.line - knower.line <= BOTH_UP_LINES && !ix.restartBetween(knower, rejecter);
+    if (a.host && b.host && a.host !== b.host && soon) split = true;
   }
   if (creator && rejecter) {
     const a = replicaOf(creator);

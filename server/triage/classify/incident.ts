@@ -124,7 +124,7 @@ export class IncidentIndex {
   private serverByTool: Map<string, Event[]> | null = null;
   /** The server's lines that say a session it got was unknown (serverSaidSessionUnknown). */
   private unknownSessionLines: Event[] | null = null;
-  private restartsAfterSession: (number | null)[] | null = null;
+  private restartsAfterSession: { ts: number | null; file: string; server: boolean }[] | null = null;
   /** concurrentWorkers' answer per file (it depends on the file alone). */
   private readonly workersOf = new Map<string, string[]>();
   /** laterSessionKept's per-session summaries (see there). */
@@ -274,7 +274,7 @@ export class IncidentIndex {
     // or the server's log shows a session in use, then the process starting again (or shutting down)
     // before the failure: every session it held is gone (sessions live in the process, row 25)
     this.restartsAfterSession ??= this.serverRestartsAfterSession();
-    return this.restartsAfterSession.some((ts) => ts === null || span.start === null || ts <= span.start + CLOCK_SLACK_MS);
+    return this.restartsAfterSession.some((r) => (r.server || !files?.has(r.file)) && (r.ts === null || span.start === null || r.ts <= span.start + CLOCK_SLACK_MS));
   }
 
   /** The last line of `e`'s file before it (within 40 lines) that named `tool` and did not fail: where that call started. */
@@ -290,12 +290,16 @@ export class IncidentIndex {
     return null;
   }
 
-  /** Per server file, the restarts (start or shutdown lines) logged after a line that carried a session: their times (null untimed). */
-  private serverRestartsAfterSession(): (number | null)[] {
+  /**
+   * Per file of the server's log (or of a log of unknown side), the restarts (start or shutdown lines)
+   * logged after a line that carried a session: when (null untimed), in which file, and whether it is the server's.
+   */
+  private serverRestartsAfterSession(): { ts: number | null; file: string; server: boolean }[] {
     const t = signalTable();
-    const out: (number | null)[] = [];
+    const out: { ts: number | null; file: string; server: boolean }[] = [];
     const sawSession = new Set<string>();
-    for (const e of this.serverLines) {
+    for (const e of this.all) {
+      if (e.source !== 'server' && e.source !== 'unknown') continue;
       if (e.session !== null) sawSession.add(e.file);
       else if (
         sawSession.has(e.file) &&
@@ -304,7 +308,7 @@ export class IncidentIndex {
           return c === 'process-started' || c === 'shutdown';
         })
       )
-        out.push(e.ts);
+        out.push({ ts: e.ts, file: e.file, server: e.source === 'server' });
     }
     return out;
   }
