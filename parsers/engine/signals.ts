@@ -195,14 +195,15 @@ export class SignalTable {
   private asciiOpen(t: string): Uint8Array | null | undefined {
     const step = this.step;
     let open: Uint8Array | null = null;
+    // states are stored premultiplied by 128, with bit 0 set where a literal ends
     let state = 0;
-    for (let i = 0; i < t.length; i++) {
+    for (let i = 0, n = t.length; i < n; i++) {
       const c = t.charCodeAt(i);
       if (c > 127) return undefined;
-      state = step[state * 128 + c]!;
-      const f = this.fires[state];
-      if (f) {
+      state = step[(state & ~1) + c]!;
+      if (state & 1) {
         open ??= new Uint8Array(this.signals.length);
+        const f = this.fires[state >> 7]!;
         for (let k = 0; k < f.length; k++) open[f[k]!] = 1;
       }
     }
@@ -291,6 +292,8 @@ function asciiAutomaton(lits: readonly string[], opens: ReadonlyMap<string, numb
     }
   }
   const fires = out.map((o) => (o.size ? Uint16Array.from([...o].sort((a, b) => a - b)) : null));
+  // premultiply the targets (one add per character) and mark the states that fire
+  for (let i = 0; i < step.length; i++) step[i] = step[i]! * 128 + (fires[step[i]!] ? 1 : 0);
   return { step, fires };
 }
 
