@@ -10,6 +10,7 @@ import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts'
 import { enrich } from './enrich.ts';
 import { readLine, readLinePrefix } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
+import { NO_SIGNALS_KNOWN, type LineSignals } from './signals.ts';
 
 export interface FileStats {
   file: string;
@@ -153,6 +154,12 @@ export interface PreparedLines {
   stamp: Float64Array;
   /** Who wrote each line, where the prefix names it (attrs.origin); absent when no line's does. */
   origin?: (string | null)[];
+  /**
+   * Each line's signals (SignalTable.match of its text), computed on the runner beside its
+   * redaction: a line event whose text is that line takes them instead of matching again here.
+   * Absent: every event is matched here.
+   */
+  signals?: LineSignals;
 }
 
 /**
@@ -277,12 +284,25 @@ export async function* parsePrepared(
   };
   let blanks = 0; // blank lines held after the pending event
   const headerOnly = new WeakSet<Event>();
+  // The precomputed signals of this batch's lines and the last one's (an event is enriched when the
+  // line after it comes, maybe in the next batch); used only where the event's text is that line.
+  type Known = { first: number; text: (string | null)[]; signals: LineSignals };
+  let known: Known | null = null;
+  let knownBefore: Known | null = null;
+  const fromKnown = (k: Known | null, e: Event): readonly string[] | undefined => {
+    if (k === null) return undefined;
+    const i = e.line - k.first;
+    if (i < 0 || i >= k.text.length || k.text[i] !== e.text) return undefined;
+    const s = k.signals.at[i]!;
+    return s === NO_SIGNALS_KNOWN ? undefined : k.signals.sets[s];
+  };
+  const textSignals = (e: Event): readonly string[] | undefined => fromKnown(known, e) ?? fromKnown(knownBefore, e);
   const flush = (): Event | null => {
     const p = pending;
     pending = null;
     blanks = 0;
     if (p) countLine(p.format, p.endLine - p.line + 1);
-    return p ? enrich(p) : null;
+    return p ? enrich(p, textSignals) : null;
   };
 
   let lineNo = 0;
@@ -408,6 +428,8 @@ export async function* parsePrepared(
 
   for await (const b of batches) {
     const { text, cut, ansi, stamp, origin } = b;
+    knownBefore = known;
+    known = b.signals ? { first: lineNo + 1, text, signals: b.signals } : null;
     for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!, origin?.[i] ?? null)) yield emit(e);
   }
   const tail = closeBlock();

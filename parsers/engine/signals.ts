@@ -224,9 +224,13 @@ export class SignalTable {
     return open;
   }
 
-  /** The signals of one event: its text's, plus `http-NNN` for a non-2xx status the format or text gave. */
-  forEvent(e: Pick<Event, 'text' | 'message' | 'httpStatus'>): string[] {
-    const ids = this.match(e.text.length >= e.message.length ? e.text : `${e.message}\n${e.text}`);
+  /**
+   * The signals of one event: its text's, plus `http-NNN` for a non-2xx status the format or text gave.
+   * `textIds`: match(e.text) computed beforehand (where the line was redacted: signalsOfLines).
+   */
+  forEvent(e: Pick<Event, 'text' | 'message' | 'httpStatus'>, textIds?: readonly string[]): string[] {
+    const ids =
+      e.text.length >= e.message.length ? (textIds !== undefined ? textIds.slice() : this.match(e.text)) : this.match(`${e.message}\n${e.text}`);
     if (e.httpStatus !== null && e.httpStatus >= 300 && e.httpStatus !== 304) ids.push(`http-${e.httpStatus}`);
     return ids;
   }
@@ -295,6 +299,39 @@ function asciiAutomaton(lits: readonly string[], opens: ReadonlyMap<string, numb
   // premultiply the targets (one add per character) and mark the states that fire
   for (let i = 0; i < step.length; i++) step[i] = step[i]! * 128 + (fires[step[i]!] ? 1 : 0);
   return { step, fires };
+}
+
+/**
+ * The signals of each line (`match`), as the ingest's runners compute them beside redaction so the
+ * main thread's parse does not (parsers/engine/parse-file.ts PreparedLines.signals): `at[i]` is the
+ * index in `sets` of line i's ids, NO_SIGNALS_KNOWN for a skipped line (null) or past 65 535 sets.
+ */
+export interface LineSignals {
+  at: Uint16Array;
+  sets: string[][];
+}
+export const NO_SIGNALS_KNOWN = 0xffff;
+
+export function signalsOfLines(text: readonly (string | null)[], t: SignalTable = signalTable()): LineSignals {
+  const at = new Uint16Array(text.length);
+  const sets: string[][] = [];
+  const index = new Map<string, number>();
+  for (let i = 0; i < text.length; i++) {
+    const line = text[i];
+    if (line === null || line === undefined) {
+      at[i] = NO_SIGNALS_KNOWN;
+      continue;
+    }
+    const ids = t.match(line);
+    const key = ids.join(' ');
+    let k = index.get(key);
+    if (k === undefined && sets.length < NO_SIGNALS_KNOWN) {
+      k = sets.push(ids) - 1;
+      index.set(key, k);
+    }
+    at[i] = k ?? NO_SIGNALS_KNOWN;
+  }
+  return { at, sets };
 }
 
 let table: SignalTable | null = null;

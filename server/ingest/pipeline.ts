@@ -368,14 +368,21 @@ async function ingestWith(
                 for await (const job of w.jobs) {
                   const r = await job;
                   merge(r.state, book, ledger, redactions);
-                  const { text, cut, ansi, stamp, origin } = r.lines;
+                  const { text, cut, ansi, stamp, origin, signals } = r.lines;
                   for (let a = 0; a < text.length; a += PARSE_SLICE) {
                     const t = fair.turn();
                     if (t) await t;
                     const b = Math.min(text.length, a + PARSE_SLICE);
                     yield a === 0 && b === text.length
                       ? r.lines
-                      : { text: text.slice(a, b), cut: cut.subarray(a, b), ansi: ansi.subarray(a, b), stamp: stamp.subarray(a, b), origin: origin?.slice(a, b) };
+                      : {
+                          text: text.slice(a, b),
+                          cut: cut.subarray(a, b),
+                          ansi: ansi.subarray(a, b),
+                          stamp: stamp.subarray(a, b),
+                          origin: origin?.slice(a, b),
+                          signals: signals && { at: signals.at.subarray(a, b), sets: signals.sets },
+                        };
                   }
                   pool.release(r.bytes);
                 }
