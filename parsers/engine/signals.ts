@@ -229,8 +229,7 @@ export class SignalTable {
    * `textIds`: match(e.text) computed beforehand (where the line was redacted: signalsOfLines).
    */
   forEvent(e: Pick<Event, 'text' | 'message' | 'httpStatus'>, textIds?: readonly string[]): string[] {
-    const ids =
-      e.text.length >= e.message.length ? (textIds !== undefined ? textIds.slice() : this.match(e.text)) : this.match(`${e.message}\n${e.text}`);
+    const ids = e.text.length >= e.message.length ? (textIds !== undefined ? textIds.slice() : this.match(e.text)) : this.match(`${e.message}\n${e.text}`);
     if (e.httpStatus !== null && e.httpStatus >= 300 && e.httpStatus !== 304) ids.push(`http-${e.httpStatus}`);
     return ids;
   }
