@@ -519,6 +519,8 @@ function countCoverage(c: Coverage, e: Event, carriedTs: boolean): void {
 
 /** An HTML error page printed into a log line (`Error POSTing to endpoint: <!DOCTYPE html>`) continues until `</html>`. */
 function inHtmlBody(text: string): boolean {
+  // asked of the event above every line: most have no `<` at all
+  if (!text.includes('<')) return false;
   const open = text.search(/<!DOCTYPE html|<html[\s>]/i);
   return open >= 0 && !/<\/html>/i.test(text.slice(open));
 }
@@ -530,12 +532,13 @@ function inJsonBody(text: string): boolean {
   if (open < 0 || text.length - open > 8192) return false;
   let depth = 0;
   let quoted = false;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === '"') quoted = !quoted;
-    else if (!quoted && c === '{') depth++;
-    else if (!quoted && c === '}') depth--;
+  // char codes, not text[i]: this runs over every JSON line of a JSON-lines file
+  for (let i = open, n = text.length; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \\ */) i++;
+    else if (c === 34 /* " */) quoted = !quoted;
+    else if (!quoted && c === 123 /* { */) depth++;
+    else if (!quoted && c === 125 /* } */) depth--;
   }
   // a string cut by the line end (`"message":"Not Found: MCP session is …`) leaves the object open too
   return depth > 0;

@@ -881,7 +881,7 @@ class EventChunks {
     c[19]![i] = e.session ?? null;
     c[20]![i] = e.protocolVersion ?? null;
     c[21]![i] = e.durationMs ?? null;
-    c[22]![i] = Object.keys(e.attrs).length ? JSON.stringify(e.attrs) : null;
+    c[22]![i] = hasKeys(e.attrs) ? JSON.stringify(e.attrs) : null;
     c[23]![i] = e.signals.length ? e.signals.join(' ') : null;
     if (this.n === CHUNK_ROWS) this.flush();
   }
@@ -942,6 +942,12 @@ class EventChunks {
     this.app.appendDataChunk(new DuckDBDataChunk(chunk));
     this.n = 0;
   }
+}
+
+/** Object.keys(o).length > 0 for a plain object, without the array (once per event written). */
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 export function assertIncident(row: IncidentRow | null, id: string): IncidentRow {
