@@ -173,6 +173,20 @@ export async function* parsePrepared(
   opts: Pick<ParseFileOptions, 'file' | 'formats'>,
   stats: FileStats,
 ): AsyncGenerator<Event> {
+  for await (const events of parsePreparedBatches(plan, batches, opts, stats)) yield* events;
+}
+
+/**
+ * parsePrepared, its events in one array per batch of lines (and one for the file's tail): the
+ * ingest's writer takes them so, without an await per event. An event is complete when it is
+ * handed out (nothing changes it after), so when the writer reads it does not matter.
+ */
+export async function* parsePreparedBatches(
+  plan: LinePlan,
+  batches: AsyncIterable<PreparedLines>,
+  opts: Pick<ParseFileOptions, 'file' | 'formats'>,
+  stats: FileStats,
+): AsyncGenerator<Event[]> {
   const { prefix, sample, layout } = plan;
   stats.prefix = prefix?.id ?? null;
   if (layout.numberLines) stats.layout.push('number-lines');
@@ -430,14 +444,18 @@ export async function* parsePrepared(
     const { text, cut, ansi, stamp, origin } = b;
     knownBefore = known;
     known = b.signals ? { first: lineNo + 1, text, signals: b.signals } : null;
-    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!, origin?.[i] ?? null)) yield emit(e);
+    const out: Event[] = [];
+    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!, origin?.[i] ?? null)) out.push(emit(e));
+    if (out.length) yield out;
   }
+  const out: Event[] = [];
   const tail = closeBlock();
-  if (tail) yield emit(tail);
+  if (tail) out.push(emit(tail));
   const again = held;
   held = [];
-  for (const h of again) for (const e of handleText(h.n, h.text)) yield emit(e);
-  for (const last of [closeBlock(), flush()]) if (last) yield emit(last);
+  for (const h of again) for (const e of handleText(h.n, h.text)) out.push(emit(e));
+  for (const last of [closeBlock(), flush()]) if (last) out.push(emit(last));
+  if (out.length) yield out;
   if (stats.format === 'unknown' || (primary && primary.spec.priority < 0)) {
     // No line format led the sample, or only a last-resort one (a pasted traceback, a bare error):
     // name the file after whatever read most of its lines, so "unknown" means nothing understood it.

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { SAMPLE_LINES } from '../../parsers/engine/detect.ts';
 import { detach, readLines, sniffEncoding, type RawLine } from '../../parsers/engine/lines.ts';
-import { newStats, parsePrepared, planLines, type FileStats, type LinePlan, type PreparedLines } from '../../parsers/engine/parse-file.ts';
+import { newStats, parsePreparedBatches, planLines, type FileStats, type LinePlan, type PreparedLines } from '../../parsers/engine/parse-file.ts';
 import { createLateSweep, SecretLedger, SessionIdBook, type EngineTier } from '../triage/redact/index.ts';
 import type { PrivacyMode } from '../contract/privacy.ts';
 import { IngestCancelled, type FileRow, type Store } from '../store/store.ts';
@@ -387,7 +387,7 @@ async function ingestWith(
                   pool.release(r.bytes);
                 }
               };
-              for await (const e of parsePrepared(s.plan, batches(), { file: s.entry.name, formats: opts.formats }, stats)) writer.write(e);
+              for await (const events of parsePreparedBatches(s.plan, batches(), { file: s.entry.name, formats: opts.formats }, stats)) for (const e of events) writer.write(e);
             }
             rows.push(fileRow(file0 + i, s, stats));
             i++;
