@@ -78,11 +78,15 @@ export const MappableField = z.enum([
 export type MappableField = z.infer<typeof MappableField>;
 
 export function emptyEvent(partial: Pick<Event, 'file' | 'line' | 'source' | 'format' | 'kind' | 'text'>): Event {
+  // One literal in a fixed key order (the order the spread gave for every caller): once per event
+  // at ingest, where a spread and a split's array were measurable.
+  const text = partial.text;
+  const nl = text.indexOf('\n');
   return {
     endLine: partial.line,
     ts: null,
     level: null,
-    message: partial.text.split('\n', 1)[0] ?? '',
+    message: nl < 0 ? text : text.slice(0, nl),
     httpMethod: null,
     httpPath: null,
     httpStatus: null,
@@ -95,6 +99,11 @@ export function emptyEvent(partial: Pick<Event, 'file' | 'line' | 'source' | 'fo
     durationMs: null,
     signals: [],
     attrs: {},
-    ...partial,
+    file: partial.file,
+    line: partial.line,
+    source: partial.source,
+    format: partial.format,
+    kind: partial.kind,
+    text,
   };
 }

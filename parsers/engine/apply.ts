@@ -105,27 +105,34 @@ function num(v: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** Fill event fields from a lookup (capture name or JSON path → value). */
+const STRING_FIELDS = ['httpMethod', 'httpPath', 'requestId', 'rpcMethod', 'tool', 'session', 'protocolVersion'] as const;
+
+/** The first present value of a field's references (capture names or JSON paths). */
+function pickField(f: CompiledFormat, lookup: (ref: string) => unknown, field: MappableField): unknown {
+  const ref = f.spec.fields[field];
+  if (!ref) return undefined;
+  if (!Array.isArray(ref)) {
+    const v = lookup(ref);
+    return v !== undefined && v !== null && v !== '' && v !== '-' ? v : undefined;
+  }
+  for (const r of ref) {
+    const v = lookup(r);
+    if (v !== undefined && v !== null && v !== '' && v !== '-') return v;
+  }
+  return undefined;
+}
+
+/** Fill event fields from a lookup (capture name or JSON path → value). Once per parsed line: no closures. */
 function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed {
   const out: Parsed = {};
-  const pick = (field: MappableField): unknown => {
-    const ref = f.spec.fields[field];
-    if (!ref) return undefined;
-    for (const r of Array.isArray(ref) ? ref : [ref]) {
-      const v = lookup(r);
-      if (v !== undefined && v !== null && v !== '' && v !== '-') return v;
-    }
-    return undefined;
-  };
-  const scaled = (field: MappableField, v: number | null) => (v === null ? null : v * (f.spec.scale[field] ?? 1));
-  const ts = pick('ts');
+  const ts = pickField(f, lookup, 'ts');
   if (ts !== undefined) out.ts = parseTimestamp(ts);
-  const level = pick('level');
+  const level = pickField(f, lookup, 'level');
   if (level !== undefined) out.level = toLevel(level, f.levelMap);
-  const msg = pick('message');
+  const msg = pickField(f, lookup, 'message');
   if (msg !== undefined) out.message = str(msg) ?? '';
-  for (const k of ['httpMethod', 'httpPath', 'requestId', 'rpcMethod', 'tool', 'session', 'protocolVersion'] as const) {
-    const v = pick(k);
+  for (const k of STRING_FIELDS) {
+    const v = pickField(f, lookup, k);
     if (v !== undefined) out[k] = str(v);
   }
   // a generic `method` member holds an HTTP verb in access logs and the MCP method in MCP servers' own
@@ -134,11 +141,14 @@ function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed 
     if (MCP_METHOD_VALUE.test(out.httpMethod)) out.rpcMethod ??= out.httpMethod;
     out.httpMethod = null;
   }
-  const status = num(pick('httpStatus'));
+  const status = num(pickField(f, lookup, 'httpStatus'));
   if (status !== null && status >= 100 && status <= 999) out.httpStatus = Math.trunc(status);
-  const dur = pick('durationMs');
-  if (dur !== undefined) out.durationMs = scaled('durationMs', num(dur));
-  const rpc = pick('rpcId');
+  const dur = pickField(f, lookup, 'durationMs');
+  if (dur !== undefined) {
+    const v = num(dur);
+    out.durationMs = v === null ? null : v * (f.spec.scale.durationMs ?? 1);
+  }
+  const rpc = pickField(f, lookup, 'rpcId');
   if (rpc !== undefined) out.rpcId = toRpcId(rpc);
   if (f.spec.attrs.length) {
     const attrs: Record<string, string | number | boolean | null> = {};

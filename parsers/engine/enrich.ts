@@ -1172,8 +1172,11 @@ export function target(text: string): { targetScheme?: string; targetHost?: stri
   return port > 0 && port < 65536 ? { targetScheme: scheme, targetHost: m[2]!, targetPort: port } : { targetScheme: scheme, targetHost: m[2]! };
 }
 
-/** Fill missing correlation fields from the event's text. Mutates and returns the event. */
-export function enrich(e: Event): Event {
+/**
+ * Fill missing correlation fields from the event's text. Mutates and returns the event.
+ * `textSignals`: the signals of e.text when known beforehand (parse-file.ts: from the runners).
+ */
+export function enrich(e: Event, textSignals?: (e: Event) => readonly string[] | undefined): Event {
   const text = e.kind === 'block' ? e.text.slice(0, 20_000) : e.text;
   // A JSON log line's message is the decoded text: a JSON-RPC message escaped inside it is readable there.
   const alt = e.message !== text && e.message.includes('"jsonrpc"') && !text.includes('"jsonrpc"') ? e.message : null;
@@ -1209,6 +1212,6 @@ export function enrich(e: Event): Event {
     if (d) a.direction = d;
   }
   // What the line says happened (parsers/signals), once per event, after the fields it reads.
-  e.signals = signalTable().forEvent(e);
+  e.signals = signalTable().forEvent(e, textSignals?.(e));
   return e;
 }

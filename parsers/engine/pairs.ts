@@ -92,7 +92,14 @@ export const KEYS: Readonly<Record<string, readonly KeyRule[]>> = {
   mcpprotocolversion: [protocol],
 };
 
-const normal = (k: string) => k.toLowerCase().replace(/[_.-]/g, '');
+const normal = (k: string) => {
+  // most keys hold no separator: skip the replace (once per pair on ingest's main thread)
+  for (let i = 0; i < k.length; i++) {
+    const c = k.charCodeAt(i);
+    if (c === 95 /* _ */ || c === 46 /* . */ || c === 45 /* - */) return k.toLowerCase().replace(/[_.-]/g, '');
+  }
+  return k.toLowerCase();
+};
 
 /** `key=value` (bare, "double" or 'single' quoted) preceded by a start, space, `(`, `,`, `{` or `[`. */
 const KV = /(?:^|[\s(,{[])([A-Za-z_][\w.-]{0,60})=("(?:[^"\\\n]|\\.){0,400}"|'[^'\n]{0,400}'|[^\s"',;)\]}]{1,400})/g;

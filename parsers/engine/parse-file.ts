@@ -10,6 +10,7 @@ import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts'
 import { enrich } from './enrich.ts';
 import { readLine, readLinePrefix } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
+import { NO_SIGNALS_KNOWN, type LineSignals } from './signals.ts';
 
 export interface FileStats {
   file: string;
@@ -153,6 +154,12 @@ export interface PreparedLines {
   stamp: Float64Array;
   /** Who wrote each line, where the prefix names it (attrs.origin); absent when no line's does. */
   origin?: (string | null)[];
+  /**
+   * Each line's signals (SignalTable.match of its text), computed on the runner beside its
+   * redaction: a line event whose text is that line takes them instead of matching again here.
+   * Absent: every event is matched here.
+   */
+  signals?: LineSignals;
 }
 
 /**
@@ -166,6 +173,20 @@ export async function* parsePrepared(
   opts: Pick<ParseFileOptions, 'file' | 'formats'>,
   stats: FileStats,
 ): AsyncGenerator<Event> {
+  for await (const events of parsePreparedBatches(plan, batches, opts, stats)) yield* events;
+}
+
+/**
+ * parsePrepared, its events in one array per batch of lines (and one for the file's tail): the
+ * ingest's writer takes them so, without an await per event. An event is complete when it is
+ * handed out (nothing changes it after), so when the writer reads it does not matter.
+ */
+export async function* parsePreparedBatches(
+  plan: LinePlan,
+  batches: AsyncIterable<PreparedLines>,
+  opts: Pick<ParseFileOptions, 'file' | 'formats'>,
+  stats: FileStats,
+): AsyncGenerator<Event[]> {
   const { prefix, sample, layout } = plan;
   stats.prefix = prefix?.id ?? null;
   if (layout.numberLines) stats.layout.push('number-lines');
@@ -277,12 +298,25 @@ export async function* parsePrepared(
   };
   let blanks = 0; // blank lines held after the pending event
   const headerOnly = new WeakSet<Event>();
+  // The precomputed signals of this batch's lines and the last one's (an event is enriched when the
+  // line after it comes, maybe in the next batch); used only where the event's text is that line.
+  type Known = { first: number; text: (string | null)[]; signals: LineSignals };
+  let known: Known | null = null;
+  let knownBefore: Known | null = null;
+  const fromKnown = (k: Known | null, e: Event): readonly string[] | undefined => {
+    if (k === null) return undefined;
+    const i = e.line - k.first;
+    if (i < 0 || i >= k.text.length || k.text[i] !== e.text) return undefined;
+    const s = k.signals.at[i]!;
+    return s === NO_SIGNALS_KNOWN ? undefined : k.signals.sets[s];
+  };
+  const textSignals = (e: Event): readonly string[] | undefined => fromKnown(known, e) ?? fromKnown(knownBefore, e);
   const flush = (): Event | null => {
     const p = pending;
     pending = null;
     blanks = 0;
     if (p) countLine(p.format, p.endLine - p.line + 1);
-    return p ? enrich(p) : null;
+    return p ? enrich(p, textSignals) : null;
   };
 
   let lineNo = 0;
@@ -408,14 +442,20 @@ export async function* parsePrepared(
 
   for await (const b of batches) {
     const { text, cut, ansi, stamp, origin } = b;
-    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!, origin?.[i] ?? null)) yield emit(e);
+    knownBefore = known;
+    known = b.signals ? { first: lineNo + 1, text, signals: b.signals } : null;
+    const out: Event[] = [];
+    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!, origin?.[i] ?? null)) out.push(emit(e));
+    if (out.length) yield out;
   }
+  const out: Event[] = [];
   const tail = closeBlock();
-  if (tail) yield emit(tail);
+  if (tail) out.push(emit(tail));
   const again = held;
   held = [];
-  for (const h of again) for (const e of handleText(h.n, h.text)) yield emit(e);
-  for (const last of [closeBlock(), flush()]) if (last) yield emit(last);
+  for (const h of again) for (const e of handleText(h.n, h.text)) out.push(emit(e));
+  for (const last of [closeBlock(), flush()]) if (last) out.push(emit(last));
+  if (out.length) yield out;
   if (stats.format === 'unknown' || (primary && primary.spec.priority < 0)) {
     // No line format led the sample, or only a last-resort one (a pasted traceback, a bare error):
     // name the file after whatever read most of its lines, so "unknown" means nothing understood it.
@@ -497,6 +537,8 @@ function countCoverage(c: Coverage, e: Event, carriedTs: boolean): void {
 
 /** An HTML error page printed into a log line (`Error POSTing to endpoint: <!DOCTYPE html>`) continues until `</html>`. */
 function inHtmlBody(text: string): boolean {
+  // asked of the event above every line: most have no `<` at all
+  if (!text.includes('<')) return false;
   const open = text.search(/<!DOCTYPE html|<html[\s>]/i);
   return open >= 0 && !/<\/html>/i.test(text.slice(open));
 }
@@ -508,12 +550,13 @@ function inJsonBody(text: string): boolean {
   if (open < 0 || text.length - open > 8192) return false;
   let depth = 0;
   let quoted = false;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === '"') quoted = !quoted;
-    else if (!quoted && c === '{') depth++;
-    else if (!quoted && c === '}') depth--;
+  // char codes, not text[i]: this runs over every JSON line of a JSON-lines file
+  for (let i = open, n = text.length; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \\ */) i++;
+    else if (c === 34 /* " */) quoted = !quoted;
+    else if (!quoted && c === 123 /* { */) depth++;
+    else if (!quoted && c === 125 /* } */) depth--;
   }
   // a string cut by the line end (`"message":"Not Found: MCP session is …`) leaves the object open too
   return depth > 0;

@@ -142,6 +142,15 @@ export class SignalTable {
   /** For a literal the gate found: the signals it opens, its own and those of every literal inside it. */
   private readonly opens = new Map<string, number[]>();
   private readonly meanings = new Map<string, SignalMeaning>();
+  /**
+   * The same gate for ASCII text as an Aho-Corasick automaton over lower-cased char codes: one
+   * table step per character instead of the alternation trying ~500 literals at each start (the
+   * largest single cost of ingest's main thread). Non-ASCII text keeps the regex, whose `i`
+   * folding then differs from a lower-cased comparison.
+   */
+  private readonly step: Int32Array;
+  /** For each automaton state: the signals the literals ending there open (null: none). */
+  private readonly fires: (Uint16Array | null)[];
   constructor(signals: readonly CompiledSignal[]) {
     this.signals = signals;
     const lits = [...new Set(signals.flatMap((s) => s.literals))].sort((a, b) => b.length - a.length);
@@ -154,6 +163,7 @@ export class SignalTable {
       this.opens.set(l, idx);
     }
     for (const s of signals) this.meanings.set(s.spec.id, { ...s.spec.meaning });
+    ({ step: this.step, fires: this.fires } = asciiAutomaton(lits, this.opens));
   }
 
   /**
@@ -164,16 +174,8 @@ export class SignalTable {
    */
   match(text: string): string[] {
     const t = scanText(text);
-    const re = this.gate;
-    re.lastIndex = 0;
-    let open: Uint8Array | null = null;
-    for (let m = re.exec(t); m !== null; m = re.exec(t)) {
-      open ??= new Uint8Array(this.signals.length);
-      const idx = this.opens.get(m[0].toLowerCase());
-      if (idx) for (const i of idx) open[i] = 1;
-      else open.fill(1); // a case folding toLowerCase does not undo: test them all
-      re.lastIndex = m.index + 1;
-    }
+    let open = this.asciiOpen(t);
+    if (open === undefined) open = this.regexOpen(t);
     if (!open) return [];
     const out: string[] = [];
     for (let i = 0; i < this.signals.length; i++) {
@@ -189,9 +191,45 @@ export class SignalTable {
     return out;
   }
 
-  /** The signals of one event: its text's, plus `http-NNN` for a non-2xx status the format or text gave. */
-  forEvent(e: Pick<Event, 'text' | 'message' | 'httpStatus'>): string[] {
-    const ids = this.match(e.text.length >= e.message.length ? e.text : `${e.message}\n${e.text}`);
+  /** The signals the gate opens on ASCII text (null: none); undefined when the text is not ASCII. */
+  private asciiOpen(t: string): Uint8Array | null | undefined {
+    const step = this.step;
+    let open: Uint8Array | null = null;
+    // states are stored premultiplied by 128, with bit 0 set where a literal ends
+    let state = 0;
+    for (let i = 0, n = t.length; i < n; i++) {
+      const c = t.charCodeAt(i);
+      if (c > 127) return undefined;
+      state = step[(state & ~1) + c]!;
+      if (state & 1) {
+        open ??= new Uint8Array(this.signals.length);
+        const f = this.fires[state >> 7]!;
+        for (let k = 0; k < f.length; k++) open[f[k]!] = 1;
+      }
+    }
+    return open;
+  }
+
+  private regexOpen(t: string): Uint8Array | null {
+    const re = this.gate;
+    re.lastIndex = 0;
+    let open: Uint8Array | null = null;
+    for (let m = re.exec(t); m !== null; m = re.exec(t)) {
+      open ??= new Uint8Array(this.signals.length);
+      const idx = this.opens.get(m[0].toLowerCase());
+      if (idx) for (const i of idx) open[i] = 1;
+      else open.fill(1); // a case folding toLowerCase does not undo: test them all
+      re.lastIndex = m.index + 1;
+    }
+    return open;
+  }
+
+  /**
+   * The signals of one event: its text's, plus `http-NNN` for a non-2xx status the format or text gave.
+   * `textIds`: match(e.text) computed beforehand (where the line was redacted: signalsOfLines).
+   */
+  forEvent(e: Pick<Event, 'text' | 'message' | 'httpStatus'>, textIds?: readonly string[]): string[] {
+    const ids = e.text.length >= e.message.length ? (textIds !== undefined ? textIds.slice() : this.match(e.text)) : this.match(`${e.message}\n${e.text}`);
     if (e.httpStatus !== null && e.httpStatus >= 300 && e.httpStatus !== 304) ids.push(`http-${e.httpStatus}`);
     return ids;
   }
@@ -202,6 +240,97 @@ export class SignalTable {
     if (/^http-\d{3}$/.test(id)) return { cause: 'http-status', outcome: Number(id.slice(5)) >= 400 ? 'failure' : 'context', stage: 'http_status', side: 'any' };
     return null;
   }
+}
+
+/**
+ * Aho-Corasick over the ASCII literals (a non-ASCII literal cannot occur in ASCII text): a dense
+ * transition table on char codes 0–127 with upper-case letters folded, and per state the union of
+ * `opens` for every literal ending there (through the failure links). A literal found anywhere
+ * opens what the regex gate opens for the longest literal starting at the same place, since that
+ * one contains it.
+ */
+function asciiAutomaton(lits: readonly string[], opens: ReadonlyMap<string, number[]>): { step: Int32Array; fires: (Uint16Array | null)[] } {
+  const ascii = lits.filter((l) => !/[^\x00-\x7f]/.test(l));
+  const fold = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+  const next: Map<number, number>[] = [new Map()];
+  const ends: number[][] = [[]];
+  for (const l of ascii) {
+    let s = 0;
+    for (let i = 0; i < l.length; i++) {
+      const c = fold(l.charCodeAt(i));
+      let n = next[s]!.get(c);
+      if (n === undefined) {
+        n = next.length;
+        next.push(new Map());
+        ends.push([]);
+        next[s]!.set(c, n);
+      }
+      s = n;
+    }
+    ends[s]!.push(...opens.get(l)!);
+  }
+  const step = new Int32Array(next.length * 128);
+  const fail = new Int32Array(next.length);
+  const out: Set<number>[] = ends.map((e) => new Set(e));
+  // breadth first, so a state's failure target is complete before the state
+  const queue: number[] = [];
+  for (let c = 0; c < 128; c++) {
+    const n = next[0]!.get(fold(c)) ?? 0;
+    step[c] = n;
+    if (n && fold(c) === c) queue.push(n);
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q]!;
+    for (const x of out[fail[s]!]!) out[s]!.add(x);
+    for (let c = 0; c < 128; c++) {
+      const n = next[s]!.get(fold(c));
+      if (n === undefined) step[s * 128 + c] = step[fail[s]! * 128 + c]!;
+      else {
+        step[s * 128 + c] = n;
+        if (fold(c) === c) {
+          fail[n] = step[fail[s]! * 128 + c]!;
+          queue.push(n);
+        }
+      }
+    }
+  }
+  const fires = out.map((o) => (o.size ? Uint16Array.from([...o].sort((a, b) => a - b)) : null));
+  // premultiply the targets (one add per character) and mark the states that fire
+  for (let i = 0; i < step.length; i++) step[i] = step[i]! * 128 + (fires[step[i]!] ? 1 : 0);
+  return { step, fires };
+}
+
+/**
+ * The signals of each line (`match`), as the ingest's runners compute them beside redaction so the
+ * main thread's parse does not (parsers/engine/parse-file.ts PreparedLines.signals): `at[i]` is the
+ * index in `sets` of line i's ids, NO_SIGNALS_KNOWN for a skipped line (null) or past 65 535 sets.
+ */
+export interface LineSignals {
+  at: Uint16Array;
+  sets: string[][];
+}
+export const NO_SIGNALS_KNOWN = 0xffff;
+
+export function signalsOfLines(text: readonly (string | null)[], t: SignalTable = signalTable()): LineSignals {
+  const at = new Uint16Array(text.length);
+  const sets: string[][] = [];
+  const index = new Map<string, number>();
+  for (let i = 0; i < text.length; i++) {
+    const line = text[i];
+    if (line === null || line === undefined) {
+      at[i] = NO_SIGNALS_KNOWN;
+      continue;
+    }
+    const ids = t.match(line);
+    const key = ids.join(' ');
+    let k = index.get(key);
+    if (k === undefined && sets.length < NO_SIGNALS_KNOWN) {
+      k = sets.push(ids) - 1;
+      index.set(key, k);
+    }
+    at[i] = k ?? NO_SIGNALS_KNOWN;
+  }
+  return { at, sets };
 }
 
 let table: SignalTable | null = null;

@@ -20,15 +20,28 @@ function frac(s: string | undefined): number {
   return Number((s + '000').slice(0, 3));
 }
 
+/** Offsets by spelling: a log repeats one or two (`Z`, `+0000`); short strings, bounded. */
+const ZONES = new Map<string, number>();
+
 function zone(z: string | undefined): number {
-  if (!z || /^(z|utc)$/i.test(z)) return 0;
+  if (!z) return 0;
+  let v = ZONES.get(z);
+  if (v === undefined) {
+    v = zoneOf(z);
+    if (ZONES.size < 256) ZONES.set(z, v);
+  }
+  return v;
+}
+
+function zoneOf(z: string): number {
+  if (/^(z|utc)$/i.test(z)) return 0;
   const m = /^([+-])(\d{2}):?(\d{2})$/.exec(z);
   if (!m) return 0;
   const mins = Number(m[2]) * 60 + Number(m[3]);
   return (m[1] === '+' ? 1 : -1) * mins * 60_000;
 }
 
-export function parseTimestamp(value: unknown, yearHint = new Date().getUTCFullYear()): number | null {
+export function parseTimestamp(value: unknown, yearHint?: number): number | null {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value === 'number') return fromEpoch(value);
   const s = String(value).trim();
@@ -59,7 +72,8 @@ export function parseTimestamp(value: unknown, yearHint = new Date().getUTCFullY
   if (m) {
     const mon = MONTHS[m[1]!.toLowerCase()];
     if (mon === undefined) return null;
-    return Date.UTC(yearHint, mon, +m[2]!, +m[3]!, +m[4]!, +m[5]!, frac(m[6]));
+    // the current year only here (a Date per call was measurable at ingest)
+    return Date.UTC(yearHint ?? new Date().getUTCFullYear(), mon, +m[2]!, +m[3]!, +m[4]!, +m[5]!, frac(m[6]));
   }
   const d = Date.parse(s);
   return Number.isNaN(d) ? null : d;

@@ -7,8 +7,9 @@
 // in chunk order and sweeps it from every row before the commit (createLateSweep).
 //
 // - `lines`: a byte range of a line-mode file, starting at a line: each line decoded, cleaned
-//   (ANSI, the file's prefix: redactInput) and redacted; sent back as columns (PreparedLines) for
-//   the main thread's parse (parsePrepared), which needs the lines in order.
+//   (ANSI, the file's prefix: redactInput) and redacted, and its signals found (signalsOfLines);
+//   sent back as columns (PreparedLines) for the main thread's parse (parsePrepared), which needs
+//   the lines in order.
 // - `whole`: a file that is one piece (a JSON document such as HAR or OTLP, whose redaction
 //   depends on its parse, or UTF-16 text): its bytes stream in, it is parsed here, events go back.
 import type { Event } from '../../parsers/contract/event.ts';
@@ -17,6 +18,7 @@ import { compileFormat, type CompiledFormat } from '../../parsers/engine/apply.t
 import { PREFIX_RULES, stripAnsi, type Layout } from '../../parsers/engine/clean.ts';
 import { MAX_LINE_BYTES, readLines } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, redactInput, type FileStats, type PreparedLines } from '../../parsers/engine/parse-file.ts';
+import { signalsOfLines } from '../../parsers/engine/signals.ts';
 import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook, type EngineTier, type LedgerRecord } from '../triage/redact/index.ts';
 import { Fair } from './fair.ts';
 
@@ -187,8 +189,10 @@ export class ChunkRunner {
       origin.push(input.origin);
       if (input.origin !== null) origins = true;
     }
-    const lines = { text, cut: Int32Array.from(cut), ansi: Uint8Array.from(ansi), stamp: Float64Array.from(stamp), ...(origins ? { origin } : {}) };
-    this.send({ type: 'lines', id: m.id, lines, state: done() }, [lines.cut.buffer, lines.ansi.buffer, lines.stamp.buffer]);
+    // the lines' signals too: the main thread's parse is the ingest's bottleneck, this thread's core is not
+    const signals = signalsOfLines(text);
+    const lines = { text, cut: Int32Array.from(cut), ansi: Uint8Array.from(ansi), stamp: Float64Array.from(stamp), ...(origins ? { origin } : {}), signals };
+    this.send({ type: 'lines', id: m.id, lines, state: done() }, [lines.cut.buffer, lines.ansi.buffer, lines.stamp.buffer, signals.at.buffer as ArrayBuffer]);
   }
 
   /** Pass 1 over some bytes: the session ids they name, in the order met (collectSessionIds on each line, ANSI stripped). */

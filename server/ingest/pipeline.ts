@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { SAMPLE_LINES } from '../../parsers/engine/detect.ts';
 import { detach, readLines, sniffEncoding, type RawLine } from '../../parsers/engine/lines.ts';
-import { newStats, parsePrepared, planLines, type FileStats, type LinePlan, type PreparedLines } from '../../parsers/engine/parse-file.ts';
+import { newStats, parsePreparedBatches, planLines, type FileStats, type LinePlan, type PreparedLines } from '../../parsers/engine/parse-file.ts';
 import { createLateSweep, SecretLedger, SessionIdBook, type EngineTier } from '../triage/redact/index.ts';
 import type { PrivacyMode } from '../contract/privacy.ts';
 import { IngestCancelled, type FileRow, type Store } from '../store/store.ts';
@@ -368,19 +368,26 @@ async function ingestWith(
                 for await (const job of w.jobs) {
                   const r = await job;
                   merge(r.state, book, ledger, redactions);
-                  const { text, cut, ansi, stamp, origin } = r.lines;
+                  const { text, cut, ansi, stamp, origin, signals } = r.lines;
                   for (let a = 0; a < text.length; a += PARSE_SLICE) {
                     const t = fair.turn();
                     if (t) await t;
                     const b = Math.min(text.length, a + PARSE_SLICE);
                     yield a === 0 && b === text.length
                       ? r.lines
-                      : { text: text.slice(a, b), cut: cut.subarray(a, b), ansi: ansi.subarray(a, b), stamp: stamp.subarray(a, b), origin: origin?.slice(a, b) };
+                      : {
+                          text: text.slice(a, b),
+                          cut: cut.subarray(a, b),
+                          ansi: ansi.subarray(a, b),
+                          stamp: stamp.subarray(a, b),
+                          origin: origin?.slice(a, b),
+                          signals: signals && { at: signals.at.subarray(a, b), sets: signals.sets },
+                        };
                   }
                   pool.release(r.bytes);
                 }
               };
-              for await (const e of parsePrepared(s.plan, batches(), { file: s.entry.name, formats: opts.formats }, stats)) writer.write(e);
+              for await (const events of parsePreparedBatches(s.plan, batches(), { file: s.entry.name, formats: opts.formats }, stats)) for (const e of events) writer.write(e);
             }
             rows.push(fileRow(file0 + i, s, stats));
             i++;

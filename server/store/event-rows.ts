@@ -40,6 +40,10 @@ export function eventsFromJson(json: string, out: Event[]): void {
   for (const a of JSON.parse(json) as unknown[][]) out.push(arrayToEvent(a));
 }
 
+// (module-level: arrayToEvent runs once per event an analysis reads)
+const orNumber = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const orString = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
 // The positions of JSON_FIELDS, for arrayToEvent.
 const F = Object.fromEntries(JSON_FIELDS.map((f, i) => [f, i])) as { [K in (typeof JSON_FIELDS)[number]]: number };
 
@@ -48,8 +52,8 @@ const F = Object.fromEntries(JSON_FIELDS.map((f, i) => [f, i])) as { [K in (type
  * name): the same conversions, field for field, in the same order (event-rows.test.ts).
  */
 export function arrayToEvent(a: readonly unknown[]): Event {
-  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  const n = orNumber;
+  const s = orString;
   const rpcId = a[F.rpc_id];
   const signals = a[F.signals];
   const attrs = a[F.attrs];

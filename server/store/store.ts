@@ -550,10 +550,8 @@ export class Store {
       }
       let taken = 0;
       const max = Math.trunc(limit);
-      let after = -1;
-      while (taken < max) {
-        const n = Math.min(TRIAGE_PAGE, max - taken);
-        const r = await c.runAndReadAll(
+      const page = (after: number, n: number) =>
+        c.runAndReadAll(
           `SELECT '[' || string_agg(j, ',' ORDER BY seq) || ']' AS j, max(seq) AS last, count(*) AS rows FROM (
              SELECT seq, ${EVENT_JSON} AS j,
                     sum(strlen(text) + strlen(message) + 256) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) // ${JSON_BATCH_BYTES} AS b
@@ -561,14 +559,28 @@ export class Store {
            GROUP BY b ORDER BY b`,
           { id, after } as never,
         );
+      let n = Math.min(TRIAGE_PAGE, max);
+      let next = max > 0 ? page(-1, n) : null;
+      while (next) {
+        const r = await next;
         let rows = 0;
-        for (const b of r.getRowObjectsJS() as { j: string; last: bigint; rows: bigint }[]) {
-          take(b.j);
+        let after = -1;
+        const batches = r.getRowObjectsJS() as { j: string; last: bigint; rows: bigint }[];
+        for (const b of batches) {
           rows += Number(b.rows);
           after = Number(b.last);
         }
         taken += rows;
-        if (rows < n) break; // a short page is the last one
+        // the next page is built by DuckDB's threads while this one is read here (a short page is the last one)
+        const full = rows === n;
+        n = Math.min(TRIAGE_PAGE, max - taken);
+        next = full && n > 0 ? page(after, n) : null;
+        try {
+          for (const b of batches) take(b.j);
+        } catch (e) {
+          await next?.catch(() => undefined); // not closing the connection under a running query
+          throw e;
+        }
       }
     } finally {
       c.closeSync();
@@ -881,7 +893,7 @@ class EventChunks {
     c[19]![i] = e.session ?? null;
     c[20]![i] = e.protocolVersion ?? null;
     c[21]![i] = e.durationMs ?? null;
-    c[22]![i] = Object.keys(e.attrs).length ? JSON.stringify(e.attrs) : null;
+    c[22]![i] = hasKeys(e.attrs) ? JSON.stringify(e.attrs) : null;
     c[23]![i] = e.signals.length ? e.signals.join(' ') : null;
     if (this.n === CHUNK_ROWS) this.flush();
   }
@@ -942,6 +954,12 @@ class EventChunks {
     this.app.appendDataChunk(new DuckDBDataChunk(chunk));
     this.n = 0;
   }
+}
+
+/** Object.keys(o).length > 0 for a plain object, without the array (once per event written). */
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 export function assertIncident(row: IncidentRow | null, id: string): IncidentRow {

@@ -14,7 +14,8 @@ export const nodeError: BlockFolder = {
   source: 'unknown',
   level: 'error',
   maxLines: 2000,
-  starts: (line) => START.test(line) || (LABELLED.test(line) && !/^\s/.test(line)),
+  // every TYPE holds `Error` or `Exception`: a cheap test first (asked of every line of every file)
+  starts: (line) => (line.includes('Error') || line.includes('Exception')) && (START.test(line) || (LABELLED.test(line) && !/^\s/.test(line))),
   continues(line, block) {
     if (CONT.test(line)) return true;
     // The closing brace of the top-level object.

@@ -40,7 +40,8 @@ export const pythonTraceback: BlockFolder = {
   source: 'unknown',
   level: 'error',
   maxLines: 5000,
-  starts: (line) => HEADER.test(line) || RICH_START.test(line) || PRELUDE.test(line) || FRAME.test(line),
+  // both header forms hold the word: a cheap test first (asked of every line of every file)
+  starts: (line) => (line.includes('Traceback') && (HEADER.test(line) || RICH_START.test(line))) || PRELUDE.test(line) || FRAME.test(line),
   continues(line, block) {
     if (line.trim() === '') return false; // blank: see provisional()
     const prev = lastNonBlank(block);
