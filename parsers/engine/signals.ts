@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Event } from '../contract/event.ts';
 import { SignalGroup, type SignalCause, type SignalOutcome, type SignalSpec } from '../contract/signal.ts';
 import { repoPath } from './repo.ts';
+import { asciiAutomaton } from './aho-corasick.ts';
 
 export const SIGNALS_DIR = repoPath('parsers/signals/');
 
@@ -163,7 +164,7 @@ export class SignalTable {
       this.opens.set(l, idx);
     }
     for (const s of signals) this.meanings.set(s.spec.id, { ...s.spec.meaning });
-    ({ step: this.step, fires: this.fires } = asciiAutomaton(lits, this.opens));
+    ({ step: this.step, fires: this.fires } = gateAutomaton(lits, this.opens));
   }
 
   /**
@@ -249,52 +250,15 @@ export class SignalTable {
  * opens what the regex gate opens for the longest literal starting at the same place, since that
  * one contains it.
  */
-function asciiAutomaton(lits: readonly string[], opens: ReadonlyMap<string, number[]>): { step: Int32Array; fires: (Uint16Array | null)[] } {
+function gateAutomaton(lits: readonly string[], opens: ReadonlyMap<string, number[]>): { step: Int32Array; fires: (Uint16Array | null)[] } {
   const ascii = lits.filter((l) => !/[^\x00-\x7f]/.test(l));
-  const fold = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
-  const next: Map<number, number>[] = [new Map()];
-  const ends: number[][] = [[]];
-  for (const l of ascii) {
-    let s = 0;
-    for (let i = 0; i < l.length; i++) {
-      const c = fold(l.charCodeAt(i));
-      let n = next[s]!.get(c);
-      if (n === undefined) {
-        n = next.length;
-        next.push(new Map());
-        ends.push([]);
-        next[s]!.set(c, n);
-      }
-      s = n;
-    }
-    ends[s]!.push(...opens.get(l)!);
-  }
-  const step = new Int32Array(next.length * 128);
-  const fail = new Int32Array(next.length);
-  const out: Set<number>[] = ends.map((e) => new Set(e));
-  // breadth first, so a state's failure target is complete before the state
-  const queue: number[] = [];
-  for (let c = 0; c < 128; c++) {
-    const n = next[0]!.get(fold(c)) ?? 0;
-    step[c] = n;
-    if (n && fold(c) === c) queue.push(n);
-  }
-  for (let q = 0; q < queue.length; q++) {
-    const s = queue[q]!;
-    for (const x of out[fail[s]!]!) out[s]!.add(x);
-    for (let c = 0; c < 128; c++) {
-      const n = next[s]!.get(fold(c));
-      if (n === undefined) step[s * 128 + c] = step[fail[s]! * 128 + c]!;
-      else {
-        step[s * 128 + c] = n;
-        if (fold(c) === c) {
-          fail[n] = step[fail[s]! * 128 + c]!;
-          queue.push(n);
-        }
-      }
-    }
-  }
-  const fires = out.map((o) => (o.size ? Uint16Array.from([...o].sort((a, b) => a - b)) : null));
+  const { next: step, out } = asciiAutomaton(ascii, (c) => (c >= 65 && c <= 90 ? c + 32 : c));
+  const fires = out.map((words) => {
+    if (!words.length) return null;
+    const o = new Set<number>();
+    for (const w of words) for (const x of opens.get(ascii[w]!)!) o.add(x);
+    return Uint16Array.from([...o].sort((a, b) => a - b));
+  });
   // premultiply the targets (one add per character) and mark the states that fire
   for (let i = 0; i < step.length; i++) step[i] = step[i]! * 128 + (fires[step[i]!] ? 1 : 0);
   return { step, fires };

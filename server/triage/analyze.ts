@@ -9,7 +9,7 @@ import { deriveFacts, isFailureEvent, toolAnnotations } from './classify/facts.t
 import { IncidentIndex } from './classify/incident.ts';
 import { isPolicyFile, type ToolPolicy } from './classify/policy.ts';
 import { enrichEvents } from './correlate/enrich.ts';
-import { buildSpans, noteJoins, STREAM_NOISE, type SpanBuild } from './correlate/spans.ts';
+import { buildSpans, noteJoins, STREAM_NOISE, type JoinKey, type SpanBuild } from './correlate/spans.ts';
 import { estimateOffsets } from './skew/estimate.ts';
 
 export interface AnalyzeInput {
@@ -154,12 +154,12 @@ function attachOrphans(spans: SpanBuild[]): void {
   // unidentified error report right under it; one saying the call returned does not
   const namesCall = (s: SpanBuild) =>
     s.events.some((e) => (e.rpcMethod !== null || e.tool !== null) && !e.signals.includes('call-returned') && !(e.httpStatus !== null && e.httpStatus < 400));
-  const merge = (into: SpanBuild, from: SpanBuild) => {
+  const merge = (into: SpanBuild, from: SpanBuild, how: JoinKey = 'adjacent-lines') => {
     if (into === from) return;
     for (const x of from.events) owner.set(x, into);
     into.events.push(...from.events);
     for (const k of from.joinedBy) into.joinedBy.add(k);
-    into.joinedBy.add('adjacent-lines');
+    into.joinedBy.add(how);
     from.events = [];
     refreshSpan(into);
   };
@@ -337,12 +337,7 @@ function attachOrphans(spans: SpanBuild[]): void {
       if (partners.length !== 1) continue;
       const cut = partners[0]!;
       if (calls.filter((c) => c !== call && c.events.length > 0 && near(at.get(c)!, at.get(cut)!)).length) continue;
-      for (const x of cut.events) owner.set(x, call);
-      call.events.push(...cut.events);
-      for (const k of cut.joinedBy) call.joinedBy.add(k);
-      call.joinedBy.add('same-moment');
-      cut.events = [];
-      refreshSpan(call);
+      merge(call, cut, 'proxy-error+client+time');
     }
   }
   for (let i = spans.length - 1; i >= 0; i--) if (!spans[i]!.events.length) spans.splice(i, 1);

@@ -15,6 +15,8 @@
 // Conservative by construction where exactness is hard: any backslash (JSON / repr escapes, whose
 // decoded leaves may spell a keyword the raw text does not) opens both gates.
 
+import { asciiAutomaton } from '../../../parsers/engine/aho-corasick.ts';
+
 /**
  * Substrings of the normalised string (lower case, `-_.` and blanks removed) that every secret key
  * name contains: keys.ts classifyKey's EXACT and CONTAINS tables and its `…auth` suffix rule,
@@ -137,45 +139,8 @@ interface Automaton {
 }
 
 function automaton(words: readonly string[]): Automaton {
-  const goto: Array<Map<number, number>> = [new Map()];
-  const ends: number[][] = [[]];
-  words.forEach((w, wi) => {
-    let s = 0;
-    for (let i = 0; i < w.length; i++) {
-      const c = w.charCodeAt(i);
-      let t = goto[s]!.get(c);
-      if (t === undefined) {
-        t = goto.length;
-        goto.push(new Map());
-        ends.push([]);
-        goto[s]!.set(c, t);
-      }
-      s = t;
-    }
-    ends[s]!.push(wi);
-  });
-  const n = goto.length;
-  const next = new Int32Array(n * 128);
-  const fail = new Int32Array(n);
-  const queue: number[] = [];
-  for (let c = 0; c < 128; c++) {
-    const t = goto[0]!.get(c);
-    next[c] = t ?? 0;
-    if (t !== undefined) queue.push(t);
-  }
-  while (queue.length) {
-    const s = queue.shift()!;
-    ends[s] = [...ends[s]!, ...ends[fail[s]!]!];
-    for (let c = 0; c < 128; c++) {
-      const t = goto[s]!.get(c);
-      if (t !== undefined) {
-        fail[t] = next[fail[s]! * 128 + c]!;
-        next[s * 128 + c] = t;
-        queue.push(t);
-      } else next[s * 128 + c] = next[fail[s]! * 128 + c]!;
-    }
-  }
-  return { next, out: ends.map((e) => Int32Array.from(e)), ends: Uint8Array.from(ends, (e) => (e.length ? 1 : 0)) };
+  const { next, out } = asciiAutomaton(words);
+  return { next, out: out.map((e) => Int32Array.from(e)), ends: Uint8Array.from(out, (e) => (e.length ? 1 : 0)) };
 }
 
 const TRIGGERS: Array<{ word: string; alt: RawAlternative }> = RAW_ALTERNATIVES.flatMap((alt) => alt.triggers.map((word) => ({ word, alt })));
