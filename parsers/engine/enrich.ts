@@ -949,11 +949,14 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
-    re: /\bError (\d{3}) status sending message\b/,
-    needs: ['status sending'],
-    why: 'VS Code MCP client',
-    examples: [['Error 404 status sending message to http://x/mcp', 404]],
-    nearMisses: ['Error 40 status sending message'],
+    re: /\bError (\d{3}) status (?:sending message|connecting to)\b/,
+    needs: ['status sending', 'status connecting'],
+    why: 'VS Code MCP client: a POST (`sending message to`) or the SSE connection (`connecting to <url> [as SSE]`)',
+    examples: [
+      ['Error 404 status sending message to http://x/mcp', 404],
+      ['Connection state: Error 404 status connecting to https://x.example/mcp: <!DOCTYPE html>', 404],
+    ],
+    nearMisses: ['Error 40 status sending message', 'Error connecting to https://x.example/: 200 Invalid content type'],
   },
   {
     field: 'httpStatus',
@@ -1035,12 +1038,13 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpPath',
-    re: /(?:\bfor url|\burl[=:]|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server))?:?|\bPOSTing to|\brequest to|\bendpoint:?|\b(?:server|listening|running) (?:at|on):?)\s{0,3}['"(]?(?:https?|wss?):\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>?#()]{0,300})/,
+    re: /(?:\bfor url|\burl[=:]|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server))?:?|\bPOSTing to|\brequest to|\bendpoint:?|\b(?:server|listening|running) (?:at|on):?)\s{0,3}['"(]?(?:https?|wss?):\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>?#()]{0,300}?)(?=:?(?:[\s"'<>?#()]|$))/,
     needs: ['://'],
     why: "the path of the URL a request goes to: `for url 'http://…/mcp'`, `Connecting to remote server: https://…/sse`",
     examples: [
       ["Client error '404 Not Found' for url 'http://ip-abc:8000/mcp'", '/mcp'],
       ['Connecting to remote server: https://mcp.example.com/v1/sse', '/v1/sse'],
+      ['Error 404 status connecting to https://x.example/missing-page: <!DOCTYPE html>', '/missing-page'],
       ['Query parameters: {"url":"http://localhost:6274/mcp","transportType":"streamable-http"}', '/mcp'],
     ],
     nearMisses: ['see https://modelcontextprotocol.io/docs for details'],
