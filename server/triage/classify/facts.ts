@@ -831,43 +831,45 @@ function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInT
 }
 
 /**
- * How long the client waited before its own timeout fired, when no line states the setting: from the
- * first line of the call in the file that timed out to the timeout line (section (c): the elapsed time is
- * the fingerprint of the timer). Only a client's own lines, one file, one clock.
+ * The client's own line (timed, one file, one clock) that says `cause`, and the line that started its call:
+ * the call's earliest line before it in that file within the span, or (given the index and the tool) the
+ * file's last line before it that named the same tool — `Calling MCP tool: x` may stay a span of its own
+ * when the failure line names the tool again.
  */
+function waitSpan(evs: readonly Event[], cause: SignalCause, ix?: IncidentIndex, tool?: string | null): { out: Event; first: Event } | null {
+  const t = table();
+  const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === cause));
+  if (!out) return null;
+  let first: Event | null = null;
+  for (const e of evs)
+    if (e.file === out.file && e.ts !== null && e.line < out.line && (e.rpcMethod !== null || e.tool !== null || e.httpMethod !== null) && (first === null || e.line < first.line))
+      first = e;
+  const opened = ix && tool ? ix.toolNamedBefore(out, tool) : null;
+  if (opened && opened.ts !== null && (first === null || opened.line < first.line)) first = opened;
+  return first ? { out, first } : null;
+}
+
 /**
  * undici gives up connecting after 10 s (its connect timeout); a bare `fetch failed` logged well after
  * the call started came while waiting for the answer (undici's 300 s headers/body timers), not at connect.
  */
 const CONNECT_GIVES_UP_MS = 15_000;
 
-/**
- * How long the client waited, from the line that started the call to its first line with this cause (0 when
- * not timed): the call's earliest line in the span, or the file's last line before it that named the same
- * tool (`Calling MCP tool: x` may stay a span of its own when the failure line names the tool again).
- */
+/** How long the client waited from the start of its call to its first line with this cause (0 when not timed). */
 function waitedBefore(evs: readonly Event[], cause: SignalCause, ix: IncidentIndex, tool: string | null): number {
-  const t = table();
-  const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === cause));
-  if (!out) return 0;
-  let first: Event | null = null;
-  for (const e of evs)
-    if (e.file === out.file && e.ts !== null && e.line < out.line && (e.rpcMethod !== null || e.tool !== null || e.httpMethod !== null) && (first === null || e.line < first.line))
-      first = e;
-  const opened = tool === null ? null : ix.toolNamedBefore(out, tool);
-  if (opened && opened.ts !== null && (first === null || opened.line < first.line)) first = opened;
-  return first ? Math.max(0, out.ts! - first.ts!) : 0;
+  const w = waitSpan(evs, cause, ix, tool);
+  return w ? Math.max(0, w.out.ts! - w.first.ts!) : 0;
 }
 
+/**
+ * How long the client waited before its own timeout fired, when no line states the setting: from the
+ * first line of the call in the file that timed out to the timeout line (section (c): the elapsed time is
+ * the fingerprint of the timer). Only a client's own lines, one file, one clock.
+ */
 function measuredWait(evs: readonly Event[]): number | null {
-  const t = table();
-  const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'));
-  if (!out) return null;
-  const first = evs
-    .filter((e) => e.file === out.file && e.ts !== null && e.line < out.line && (e.rpcMethod !== null || e.tool !== null || e.httpMethod !== null))
-    .sort((a, b) => a.line - b.line)[0];
-  if (!first) return null;
-  const ms = out.ts! - first.ts!;
+  const w = waitSpan(evs, 'client-timeout');
+  if (!w) return null;
+  const ms = w.out.ts! - w.first.ts!;
   // under 100 ms is not a timer at all (a line logged twice); a day is not one call
   return ms >= 100 && ms <= 86_400_000 ? ms : null;
 }

@@ -122,8 +122,9 @@ export class IncidentIndex {
   private legacyPosts: Event[] | null = null;
   /** The server's lines by the tool they name, in order (serverReceived). */
   private serverByTool: Map<string, Event[]> | null = null;
-  /** The server's lines that say a session it got was unknown (serverSaidSessionUnknown). */
+  /** Lines of the server's (or an unknown side's) log that say a session it got was unknown (serverSaidSessionUnknown). */
   private unknownSessionLines: Event[] | null = null;
+  /** Restarts logged after a session in such logs (serverRestartsAfterSession). */
   private restartsAfterSession: { ts: number | null; file: string; server: boolean }[] | null = null;
   /** concurrentWorkers' answer per file (it depends on the file alone). */
   private readonly workersOf = new Map<string, string[]>();
@@ -254,7 +255,6 @@ export class IncidentIndex {
     return false;
   }
 
-  /** A client line before this span in one of its files answered below 400. */
   /**
    * The server's side said, at this span's time (within CLOCK_SLACK_MS; a server log without times: anywhere in
    * it), that a session id it received was unknown to it: the client's ambiguous "no valid session id"
@@ -313,6 +313,7 @@ export class IncidentIndex {
     return out;
   }
 
+  /** A client line before this span in one of its files answered below 400. */
   earlierSuccessInFile(span: SpanBuild): boolean {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;

@@ -102,7 +102,7 @@ export function toolsNamedByServer(events: Event[]): Event[] {
     if (bare !== e.tool && toolShaped(bare) && !names.has(bare)) names.set(bare, e.tool);
   }
   if (!names.size) return events;
-  const list = [...names].slice(0, MAX_NAMED_TOOLS * 2);
+  const list = [...names];
   const word = /[\w.-]/;
   const named = (text: string): string | null => {
     for (const [name, tool] of list) {
