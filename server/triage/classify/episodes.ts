@@ -33,6 +33,7 @@ const DUPLICATE_MS = 5_000;
 /** Attempts of one unidentified failure, repeated in one file. */
 const REPEAT_MS = 15 * 60_000;
 const RETRY_CAUSES = new Set<string>(['retry-attempt', 'retries-exhausted']);
+const AUTH_CAUSES = new Set<SignalCause>(['auth-rejected', 'auth-token-expired', 'oauth-flow-failed', 'auth-challenge']);
 
 /** Decisions a later success of the same call settles (a transient failure, a token that refreshed). */
 const SETTLED_BY_SUCCESS = new Set<Decision>(['retry', 'fix_auth', 'escalate', 'no_action']);
@@ -154,6 +155,20 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       }
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
+  }
+  // A client's own reading of an auth refusal ("token has expired", "authentication failed"), with no
+  // status and no call of its own, beside a 401/403 the other side logged at that time (or untimed):
+  // it is that refusal reported again, and the status-bearing failure carries what is known of it (a
+  // 401 from a replica that did not hold the session is not the client's token).
+  for (const i of order) {
+    const f = items[i]!.facts;
+    if (out[i]!.role !== 'primary' || f.identified || f.httpStatus !== null || !f.causes.length || !f.causes.every((c) => AUTH_CAUSES.has(c))) continue;
+    const k = order.find((k) => {
+      const e = items[k]!.facts;
+      const g = gap(i, k);
+      return k !== i && out[k]!.role === 'primary' && (e.httpStatus === 401 || e.httpStatus === 403) && at[k]!.file !== at[i]!.file && (g === null || g <= SESSION_MS);
+    });
+    if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the client's report of the ${items[k]!.facts.httpStatus} at ${at[k]!.file}:${at[k]!.line}` };
   }
   // An unexplained, unidentified failure is primary only when nothing else in its episode is: beside an
   // explained or identified failure it is folded; when all of an episode's failures are unexplained, the

@@ -649,6 +649,20 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
 
   // --- replicas
   let { replicas, replicaSplit } = replicaFacts(span, session, ix, evs);
+  // with or without session ids: one replica rejecting what another accepted at the same moment
+  if (replicaSplit !== true) {
+    const served = evs.find((e) => ix.replicaRejection(e));
+    const pair = served
+      ? ix.replicaRejection(served)
+      : // a client line of the same answer, when the failure holds no served-side line of its own
+        !evs.some((e) => e.source !== 'client' && e.httpStatus !== null) && httpStatus !== null
+        ? ix.replicaRejectionLike(httpStatus, span.events.map((e) => (e.httpPath ? stripQuery(e.httpPath.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')) : null)).find((p) => p !== null) ?? null)
+        : null;
+    if (pair) {
+      replicaSplit = true;
+      replicas = [...new Set([...replicas, ...pair])].sort();
+    }
+  }
   // a session the server did not know, rejected by a server log that ran several worker processes side
   // by side (uvicorn --workers, gunicorn): each worker keeps its own sessions (row 37, D18)
   if (replicaSplit === null && sessionUnknown === true) {
@@ -944,8 +958,8 @@ interface SessionReplicas {
  */
 const servedSide = (e: Event) => e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '');
 /** A session used on one replica and rejected by another this soon after: both were up at once, not a rollout. */
-const BOTH_UP_MS = 10_000;
-const BOTH_UP_LINES = 12;
+export const BOTH_UP_MS = 10_000;
+export const BOTH_UP_LINES = 12;
 const sessionReplicas = new WeakMap<IncidentIndex, Map<string, SessionReplicas>>();
 
 function replicasOfSession(ix: IncidentIndex, session: string): SessionReplicas {

@@ -5,7 +5,7 @@ import type { Event } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { callKey, failureCauses, isFailureEvent, replicaOf, stripQuery } from './facts.ts';
+import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isFailureEvent, replicaOf, stripQuery } from './facts.ts';
 
 /** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
 const TASK_ID = /\btask[_ ]?[Ii]d["']?\s{0,2}[:=]\s{0,2}["']?([\w-]{3,80})/g;
@@ -733,6 +733,57 @@ export class IncidentIndex {
       } else if (causes.includes('shutdown') || e.httpStatus !== null || e.httpMethod !== null) burst = new Set();
     }
     return most.length >= 2 ? most : [];
+  }
+
+  /**
+   * Served-side rejections (400, 401, 404) that one named replica gave while another named replica
+   * answered the same path 2xx moments before or after (≤ 10 s, or ≤ 12 lines of one untimed file with
+   * no restart between), and that the rejecting replica never answered 2xx: the replicas disagree about
+   * the same traffic at the same time (failure-signatures D18, rows 52, 93). Whether per-replica
+   * sessions or a replica configured differently, the deployment is at fault — and it is proven even
+   * when the access lines carry no session id. Maps each such rejection to the two replicas.
+   */
+  replicaRejection(e: Event): [string, string] | null {
+    if (!this.disagreeing) this.disagreeing = this.findDisagreeing();
+    return this.disagreeing.get(e) ?? null;
+  }
+  /** The disagreeing rejections with this status (and path, when both name one): for a client line of the same answer. */
+  replicaRejectionLike(status: number, path: string | null): [string, string] | null {
+    if (!this.disagreeing) this.disagreeing = this.findDisagreeing();
+    for (const [r, pair] of this.disagreeing) if (r.httpStatus === status && (path === null || stripQuery(r.httpPath!) === path)) return pair;
+    return null;
+  }
+  private disagreeing: Map<Event, [string, string]> | null = null;
+  private findDisagreeing(): Map<Event, [string, string]> {
+    const out = new Map<Event, [string, string]>();
+    const served = this.all.filter(
+      (e) =>
+        e.httpStatus !== null &&
+        e.httpPath !== null &&
+        (e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '')) &&
+        replicaOf(e).host !== null,
+    );
+    const okBy = new Map<string, Event[]>();
+    const okHosts = new Map<string, Set<string>>();
+    for (const e of served) {
+      if (e.httpStatus! < 200 || e.httpStatus! >= 300) continue;
+      const p = stripQuery(e.httpPath!);
+      (okBy.get(p) ?? okBy.set(p, []).get(p)!).push(e);
+      (okHosts.get(p) ?? okHosts.set(p, new Set()).get(p)!).add(replicaOf(e).host!);
+    }
+    for (const r of served) {
+      if (r.httpStatus !== 400 && r.httpStatus !== 401 && r.httpStatus !== 404) continue;
+      const p = stripQuery(r.httpPath!);
+      const b = replicaOf(r).host!;
+      if (okHosts.get(p)?.has(b)) continue;
+      const ok = (okBy.get(p) ?? []).find((o) => {
+        if (replicaOf(o).host === b) return false;
+        if (o.ts !== null && r.ts !== null) return Math.abs(o.ts - r.ts) <= BOTH_UP_MS;
+        return o.file === r.file && Math.abs(o.line - r.line) <= BOTH_UP_LINES && !this.restartBetween(o, r);
+      });
+      if (ok) out.set(r, [replicaOf(ok).host!, b]);
+    }
+    return out;
   }
 
   /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */

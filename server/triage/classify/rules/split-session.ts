@@ -16,7 +16,7 @@ export const splitSession: Rule = {
     return true;
   },
   rationale: (f) =>
-    `Session ${f.session ?? ''} was served by one replica and ${f.method ?? 'the next request'} was rejected by another (${f.replicas.join(' vs ')}) that was not a restart of it: the balancer spreads one session over replicas that keep sessions in memory. Reinitializing cannot help (every new session splits the same way). Fix the deployment: affinity on Mcp-Session-Id, a shared session store, or stateless mode.`,
+    `${f.session ? `Session ${f.session} was served by one replica` : 'One replica accepted the traffic'} and ${f.method ?? 'the next request'} was rejected by another (${f.replicas.join(' vs ')}) that was not a restart of it: the balancer spreads one session over replicas that keep sessions in memory. Reinitializing cannot help (every new session splits the same way). Fix the deployment: affinity on Mcp-Session-Id, a shared session store, or stateless mode.`,
   examples: [
     {
       name: 'notifications/initialized 404 on the other replica',
