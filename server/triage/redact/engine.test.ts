@@ -76,13 +76,19 @@ describe('session ids and masked forms', () => {
       '[mcp-proxy] establishing new SSE stream for session ID 6d0e4c2a-7b1f-4a9e-9c3d-2e5f8a1b7c40',
       '[FastMCP warning] rejected POST /mcp: no transport for session 4f8a2c61-0d3e-4b7a-8e19-5c2d7a9b3e06',
       'no transport for session handling configured',
+      // the TypeScript SDK examples' own wording (onsessioninitialized / transport.onclose), copied into many servers
+      'Session initialized with ID: 2c7e9a41-6b3d-4f80-a5e2-91d4c8b07f36',
+      'Transport closed for session 7a1c3e5f-9b2d-4e6a-8c0f-1d3b5a7c9e2f, removing from transports map',
+      'Transport closed for session cleanup',
     ])
       collectSessionIds(l, book);
     expect([...book.raw].sort()).toEqual([
       '0b1a1fb1-5c2d-4e3f-8a9b-0c1d2e3f4a5b',
+      '2c7e9a41-6b3d-4f80-a5e2-91d4c8b07f36',
       '4f8a2c61-0d3e-4b7a-8e19-5c2d7a9b3e06',
       '5e1f9a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
       '6d0e4c2a-7b1f-4a9e-9c3d-2e5f8a1b7c40',
+      '7a1c3e5f-9b2d-4e6a-8c0f-1d3b5a7c9e2f',
       '9d8c7b6a-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
       'Kp9rT2mQ7vL4xN8w',
       'Qx7rT2mK9pL4vN8b',

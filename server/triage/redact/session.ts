@@ -141,7 +141,7 @@ export const SESSION_ID_PATTERNS: RegExp[] = [
   /["'](?:session_id|sessionId|mcp_session_id|mcpSessionId|mcp-session-id)\\{0,7}["']\s{0,8}:\s{0,8}\\{0,7}["']([^"'\\\s]{6,256})/gi,
   /\bsid="([^"\s]{6,256})"/g,
   new RegExp(
-    String.raw`(?:Received session ID|Created new transport with session ID|Created new session with ID|Rejected request with unknown or expired session ID|Terminating session|Transport not found for sessionId|No transport found for sessionId|[Nn]o transport for session|Session ID|session ID|session id|sessionId)[:=]?\s{1,8}` +
+    String.raw`(?:Received session ID|Created new transport with session ID|[Ss]ession initialized with ID|[Tt]ransport closed for session|Created new session with ID|Rejected request with unknown or expired session ID|Terminating session|Transport not found for sessionId|No transport found for sessionId|[Nn]o transport for session|Session ID|session ID|session id|sessionId)[:=]?\s{1,8}` +
       ID +
       END,
     'g',
