@@ -361,6 +361,8 @@ function jsonLogMember(text: string): boolean {
   return m !== null && isLogKey(m[1]!, m[2] ?? null);
 }
 
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s'"]/;
+
 interface Evidence {
   /** Lines a log format read (not a last-resort one), a folded traceback or stack, or a line with its own timestamp. */
   strong: number;
@@ -385,7 +387,9 @@ async function evidenceOf(head: Buffer, name: string, formats: readonly Compiled
     // parseFile counts an event's own timestamp (not one carried from the line above) before yielding it.
     const own = stats.coverage.ts > ownTs;
     ownTs = stats.coverage.ts;
-    if (specific.has(e.format) || own) ev.strong++;
+    // an HTTP answer quoted with the URL it came from (`Client error '400 Bad Request' for url 'http://…'`)
+    // is a machine's record of a request, however sentence-like the line around it reads
+    if (specific.has(e.format) || own || (e.httpStatus !== null && URL_IN_TEXT.test(e.text))) ev.strong++;
     else if (weak(e)) ev.weak++;
     if (enough(ev)) break;
   }

@@ -436,7 +436,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // A connection that opens with a GET (no POST before it from this client) is a legacy HTTP+SSE client:
   // Streamable HTTP starts with POST initialize, and its standalone GET only follows it.
   const opensWithGet = httpMethod === 'GET' && !has('stream-open-failed') && !ix.endpointWorked && !ix.earlierPostInFile(span);
-  const legacyHere = has('transport-legacy') || (httpPath !== null && /\/(?:sse|messages)\/?$/.test(httpPath)) || opensWithGet;
+  // (`/message` is the TypeScript SDK examples' message endpoint, `/messages/` the Python SDK's)
+  const legacyHere = has('transport-legacy') || (httpPath !== null && /\/(?:sse|messages?)\/?$/.test(stripQuery(httpPath))) || opensWithGet;
   if (era === 'sessionless' && ix.handshake) era = 'session';
   if (era === 'unknown' && (legacyHere || (ix.legacy && !ix.streamable))) era = 'legacy-sse';
   else if (era === 'unknown' && ix.handshake) era = 'session';
@@ -484,6 +485,17 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // the legacy message endpoint's URL (and its session id) came from the server's endpoint event: a 404/400
   // there is the SSE connection behind the id gone, not a wrong path (row 37)
   else if (has('legacy-message-rejected') && (httpStatus === 404 || httpStatus === 400) && !htmlAnswer) sessionUnknown = true;
+  // the same answer without the server's words, when this client's SSE connection (the GET stream that the
+  // session lives on) was cut before it: the session went with the connection (row 37)
+  else if (
+    era === 'legacy-sse' &&
+    httpMethod !== 'GET' &&
+    (httpStatus === 404 || httpStatus === 400) &&
+    sessionSent === true &&
+    !htmlAnswer &&
+    ix.streamCutEarlierInFile(span)
+  )
+    sessionUnknown = true;
   // (the ambiguous answer, read by what else is known: the id was sent or had worked, or the server's own
   // log says at that time that a session it got was unknown to it — then the id was sent, and not known)
   else if (has('session-invalid'))
@@ -915,6 +927,8 @@ function sessionSentFact(evs: readonly Event[], method: string | null, session: 
   // an exchange line that prints the header and shows it empty (`mcp-session-id=-`)
   if (requestLines.some((e) => /\bmcp-session-id[=:] ?(?:-|""|none|null)(?:\s|$)/i.test(e.text))) return false;
   if (requestLines.some((e) => e.httpPath !== null && /[?&]session_?[iI]d=/.test(e.httpPath))) return true;
+  // a URL whose query carries the session (the legacy message endpoint) is the request's, whatever line quotes it
+  if (evs.some((e) => e.source !== 'server' && e.session !== null && e.httpPath !== null && /[?&]session_?[iI]d=/.test(e.text))) return true;
   if (!requestLines.length && session !== null && evs.some((e) => e.source === 'server' && e.session !== null && e.signals.length)) return true;
   return null;
 }

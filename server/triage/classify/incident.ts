@@ -245,6 +245,16 @@ export class IncidentIndex {
     return this.earlierInFile(span, (e) => e.httpMethod !== null || e.httpStatus !== null || e.rpcMethod !== null);
   }
 
+  /** Earlier in one of the span's files, a stream or connection was cut (the legacy SSE connection, when that is the transport). */
+  streamCutEarlierInFile(span: SpanBuild): boolean {
+    const t = signalTable();
+    return this.earlierInFile(span, (e) =>
+      e.signals.some((id) => {
+        const c = t.meaning(id)?.cause;
+        return c === 'stream-cut' || c === 'stream-disconnected' || c === 'peer-closed-before-response' || c === 'conn-reset';
+      }),
+    );
+  }
   private earlierInFile(span: SpanBuild, test: (e: Event) => boolean): boolean {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;
