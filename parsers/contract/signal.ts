@@ -19,6 +19,7 @@ export const SignalCause = z.enum([
   'client-protocol-error', // the client broke the protocol order (a request before initialization completed)
   'session-created',
   'session-deleted',
+  'session-termination-failed',
   'session-evicted',
   // routes, transports and headers
   'route-missing', // nothing is mounted at that path (framework or proxy "not found" page)

@@ -15,7 +15,12 @@ export const optionalStream: Rule = {
     if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected'))
       return 'in the legacy HTTP+SSE transport the GET stream is the connection, not an optional channel';
     if (f.method === 'logging/setLevel') return true;
+    // argument autocompletion (spec server/utilities/completion: only for servers that declare the
+    // completions capability): a server without it answers -32601 and the host offers no suggestions
+    if (f.method === 'completion/complete' && (f.causes.includes('method-not-found') || f.jsonRpcCode === -32601)) return true;
     if (f.httpMethod === 'DELETE' && (f.method === null || f.method === 'notifications/cancelled')) return true;
+    // the SDK's own report of that DELETE failing (`Failed to terminate session: Not Found`)
+    if (has(f, 'session-termination-failed') && f.method === null && f.tool === null) return true;
     if (f.method !== null || f.tool !== null) return `the failing exchange is a ${f.method ?? 'tools/call'} request, not the optional stream`;
     if (f.httpMethod === 'GET') return true;
     const streamOnly =
@@ -26,13 +31,19 @@ export const optionalStream: Rule = {
   rationale: (f) =>
     f.method === 'logging/setLevel'
       ? `logging/setLevel failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: an optional request that only changes how much the server logs; no work was lost.`
-      : `The ${f.httpMethod === 'DELETE' ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
+      : f.method === 'completion/complete'
+        ? `completion/complete got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server does not offer argument autocompletion (no completions capability). The host only loses suggestions while the user types; no work was lost. Make the host check the capability first if the noise matters.`
+      : `The ${f.httpMethod === 'DELETE' || has(f, 'session-termination-failed') ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
   examples: [
     { name: 'GET stream 502 while the server restarts', facts: { httpMethod: 'GET', httpStatus: 502, causes: ['stream-open-failed'], era: 'session' }, fires: true },
     { name: 'GET 405 from a server without a stream', facts: { httpMethod: 'GET', httpStatus: 405 }, fires: true },
     { name: 'Maximum reconnection attempts, no request', facts: { causes: ['reconnect-exhausted'] }, fires: true },
     { name: 'DELETE 404 at shutdown', facts: { httpMethod: 'DELETE', httpStatus: 404 }, fires: true },
+    { name: "the SDK's Failed to terminate session: Not Found", facts: { httpStatus: 404, causes: ['session-termination-failed'] }, fires: true },
     { name: 'a tools/call 404', facts: { httpMethod: 'POST', method: 'tools/call', httpStatus: 404 }, fires: false },
+    { name: 'completion/complete answered -32601', facts: { method: 'completion/complete', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: true },
+    { name: 'completion/complete cut by a proxy 502', facts: { method: 'completion/complete', httpStatus: 502, causes: ['proxy-upstream-unavailable'] }, fires: false },
+    { name: 'resources/subscribe answered -32601', facts: { method: 'resources/subscribe', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: false },
     { name: 'legacy SSE GET /sse 404: the connection itself', facts: { httpMethod: 'GET', httpStatus: 404, era: 'legacy-sse', causes: ['sse-connect-rejected'] }, fires: false },
   ],
 };
