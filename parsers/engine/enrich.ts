@@ -297,15 +297,17 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
-    re: /\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\s?[:=]\s?["']?tools\/call\b[^\n]{0,300}?\b(?:[Mm]cp|MCP)[-_][Nn]ame["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})|\b(?:[Mm]cp|MCP)[-_][Nn]ame["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})["']?[^\n]{0,300}?\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\s?[:=]\s?["']?tools\/call\b/,
+    re: /\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\s?[:=]\s?["']?tools\/call\b[^\n]{0,300}?\b(?:[Mm]cp|MCP)[-_][Nn]ame["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})|\b(?:[Mm]cp|MCP)[-_][Nn]ame["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})["']?[^\n]{0,300}?\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\s?[:=]\s?["']?tools\/call\b|(?<![\w/.-])tools\/call\b[^\n]{0,120}?\b(?:[Mm]cp|MCP)[-_][Nn]ame["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})/,
     needs: ['cp-name', 'cp_name', 'cp-Name', 'CP-Name'],
-    read: (_t, m) => m[1] ?? m[2]!,
-    why: "2026-07-28 mirrors a tools/call's tool in the `Mcp-Name` header (streamable-http.mdx); for other methods it names a prompt or resource, so only beside `Mcp-Method: tools/call`",
+    read: (_t, m) => m[1] ?? m[2] ?? m[3]!,
+    why: "2026-07-28 mirrors a tools/call's tool in the `Mcp-Name` header (streamable-http.mdx); for other methods it names a prompt or resource, so only beside `Mcp-Method: tools/call` (or the method `tools/call` logged just before it)",
     examples: [
       ['POST /mcp Mcp-Method=tools/call Mcp-Name=search_orders id=11', 'search_orders'],
       ['mcp_name="get_order" mcp_method="tools/call"', 'get_order'],
+      // (a client that logs the method itself, then the header it sets)
+      ['POST tools/call id=4 Mcp-Name=search_code args={"query":"x"}', 'search_code'],
     ],
-    nearMisses: ['Mcp-Method: prompts/get Mcp-Name: summary', 'Mcp-Name: x'],
+    nearMisses: ['Mcp-Method: prompts/get Mcp-Name: summary', 'Mcp-Name: x', 'POST prompts/get id=4 Mcp-Name=summary'],
   },
   {
     field: 'rpcMethod',

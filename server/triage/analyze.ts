@@ -267,6 +267,30 @@ function attachOrphans(spans: SpanBuild[]): void {
     if (e.line - p.endLine > 2 || p.ts !== e.ts || !CHAINED_EXCEPTION.test(e.message)) return;
     if (isFailureEvent(p) && isFailureEvent(e) && bare(a) && bare(b)) merge(a, b);
   });
+  // A client line whose only identity is a bare `id=N` (`id=3 stream error: …`, `id=4 200
+  // text/event-stream`): its logger prints the JSON-RPC id of the request it is about, and that request is
+  // the call the same file logged with id N most recently before it (within the answer wait, or 200 lines
+  // untimed). Only client lines, only a call that names its method or tool: never another file's id N.
+  const callsById = new Map<string, Event[]>(); // file|id → the call lines, in line order
+  for (const list of byFile.values())
+    for (const e of list) {
+      if (e.rpcId === null || (e.rpcMethod === null && e.tool === null) || (e.source !== 'client' && e.source !== 'unknown')) continue;
+      const k = `${e.file}|${e.rpcId}`;
+      (callsById.get(k) ?? callsById.set(k, []).get(k)!).push(e);
+    }
+  for (const list of byFile.values())
+    for (const e of list) {
+      if ((e.source !== 'client' && e.source !== 'unknown') || e.rpcId !== null || e.rpcMethod !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null) continue;
+      const s = owner.get(e)!;
+      if (s.events.some((x) => x !== e && (x.rpcId !== null || x.session !== null || x.requestId !== null || x.httpMethod !== null))) continue;
+      const id = BARE_ID.exec(e.message)?.[1];
+      if (id === undefined) continue;
+      const call = callsById
+        .get(`${e.file}|${id}`)
+        ?.filter((c) => c.line < e.line && (c.ts !== null && e.ts !== null ? e.ts - c.ts <= ANSWER_WAIT_MS : e.line - c.endLine <= 200))
+        .at(-1);
+      if (call && owner.get(call) !== s && (s.tool === null || s.tool === owner.get(call)!.tool)) merge(owner.get(call)!, s, 'rpcId');
+    }
   for (const list of byFile.values()) {
     let current: SpanBuild | null = null;
     let last: Event | null = null;

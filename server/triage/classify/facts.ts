@@ -293,6 +293,13 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
       for (const h of m[1]!.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
       put(names.at(-1)?.[1], hints);
     }
+    // …or a host's own note naming the tool, then its hints: `search_code annotations {"readOnlyHint":true}`,
+    // `tool=get_order annotations: {readOnlyHint: true}`
+    for (const m of text.matchAll(/(?:^|[\s=\]])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ?\{([^{}]{0,600})\}/g)) {
+      const hints: Record<string, boolean> = {};
+      for (const h of m[2]!.matchAll(/["']?(\w+Hint)["']?\s?[:=]\s?(true|false|True|False)\b/g)) hints[h[1]!] = h[2]!.toLowerCase() === 'true';
+      put(m[1], hints);
+    }
     // …or as pydantic reprs: Tool(name='x', …, annotations=ToolAnnotations(readOnlyHint=True, …))
     if (!text.includes('ToolAnnotations(')) continue;
     for (const m of text.matchAll(/\bTool\(name=["']([^"']{1,120})["'][^()]{0,4000}?annotations=ToolAnnotations\(([^()]{0,600})\)/g)) {
