@@ -14,6 +14,8 @@ const JOIN_KEYS = [
   'tool-name+order',
   'method+path+status+order',
 ] as const;
+/** A call's lines in the client's and the server's log: two clocks apart by up to this. */
+const CROSS_FILE_CALL_MS = 60_000;
 export type JoinKey = (typeof JOIN_KEYS)[number];
 /** One bit per join key: which keys joined an event, in one small number per event. */
 const JOIN_BIT = new Map<JoinKey, number>(JOIN_KEYS.map((k, b) => [k, 1 << b]));
@@ -191,6 +193,29 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     lastByFileRpc.set(k, i);
   });
   const indexed = events.map((e, i) => [e, i] as const);
+  // One call in the client's log and the server's, with no session to key it (2026-07-28, or logs that
+  // print none): the same JSON-RPC id and the same tool, within a minute (two clocks), and no other file
+  // on either side with that pair in that window. Ids restart per client: the tool and the uniqueness
+  // make it one call. Untimed, only a pair that occurs once on each side.
+  const byRpcTool = new Map<string, (readonly [Event, number])[]>();
+  for (const [e, i] of indexed) {
+    if (e.rpcId === null || e.tool === null || e.session !== null || e.source === 'proxy') continue;
+    const k = `${JSON.stringify(e.rpcId)}\u0000${e.tool}`;
+    (byRpcTool.get(k) ?? byRpcTool.set(k, []).get(k)!).push([e, i]);
+  }
+  for (const list of byRpcTool.values()) {
+    const clients = list.filter(([e]) => e.source !== 'server');
+    const servers = list.filter(([e]) => e.source === 'server');
+    if (!clients.length || !servers.length) continue;
+    const within = (a: Event, b: Event) => (a.ts === null || b.ts === null ? clients.length === 1 && servers.length === 1 : Math.abs(a.ts - b.ts) <= CROSS_FILE_CALL_MS);
+    for (const [c, ci] of clients) {
+      const cand = servers.filter(([x]) => within(c, x));
+      if (new Set(cand.map(([x]) => x.file)).size !== 1) continue;
+      const [sv, si] = cand.reduce((a, b) => (Math.abs((a[0].ts ?? 0) - (c.ts ?? 0)) <= Math.abs((b[0].ts ?? 0) - (c.ts ?? 0)) ? a : b));
+      if (new Set(clients.filter(([x]) => within(x, sv)).map(([x]) => x.file)).size !== 1) continue;
+      join(ci, si, 'rpcId');
+    }
+  }
   // One request in two access logs of the same proxy (nginx `combined` and a JSON log_format): same method,
   // path, status and body bytes, logged within the combined format's one-second resolution.
   const accessLines = indexed.filter(([e]) => e.source === 'proxy' && e.httpStatus !== null && e.ts !== null && e.httpMethod !== null);
