@@ -115,6 +115,8 @@ export interface Facts {
   recoveredBy: string | null;
   /** The client said it falls back to another transport. */
   transportFallback: boolean;
+  /** The same client initialized successfully after this failure (a version probe that fell back, D15). */
+  initializedAfter: boolean;
   sideEffect: ToolClass;
   sideEffectSource: 'method' | 'policy' | 'annotations' | 'unknown';
   toolHints: string | null;
@@ -810,6 +812,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recovered,
     recoveredBy,
     transportFallback,
+    initializedAfter: method === 'server/discover' ? ix.initializedAfter(span) : false,
     sideEffect: cls.class,
     sideEffectSource: cls.source,
     toolHints: cls.hints,

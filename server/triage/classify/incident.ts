@@ -401,6 +401,30 @@ export class IncidentIndex {
    * answered 2xx within the recovery window — the client fell back to the older transport and it
    * worked (spec 2025-03-26 backward compatibility, row 61), though no client log says so.
    */
+  /**
+   * The span's client went on to a successful initialize (a 2xx answer to it, or the handshake or a
+   * session logged) in one of its files, after it: within the recovery window, or 200 lines untimed.
+   */
+  initializedAfter(span: SpanBuild): boolean {
+    const me = this.infoOf.get(span);
+    if (!me) return false;
+    const t = signalTable();
+    const end = span.end ?? span.start;
+    const answered = (e: Event) =>
+      (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) ||
+      e.signals.some((id) => {
+        const c = t.meaning(id)?.cause;
+        return c === 'handshake-ok' || c === 'session-created';
+      });
+    return (this.byKey.get(callKey('initialize', null)!) ?? []).some((i) => {
+      if (i === me) return false;
+      return i.span.events.some((e) => {
+        const last = me.lastLine.get(e.file);
+        if (last === undefined || e.line <= last || !answered(e)) return false;
+        return end !== null && e.ts !== null ? e.ts - end <= RECOVERY_WINDOW_MS : e.line - last <= 200;
+      });
+    });
+  }
   legacyConnectedAfter(span: SpanBuild): Point | null {
     const end = span.end ?? span.start;
     if (end === null) return null;

@@ -82,6 +82,7 @@ export const BASE_FACTS: Facts = {
   recovered: null,
   recoveredBy: null,
   transportFallback: false,
+  initializedAfter: false,
   sideEffect: 'unknown',
   sideEffectSource: 'unknown',
   toolHints: null,

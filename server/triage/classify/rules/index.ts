@@ -33,6 +33,7 @@ import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
 import { unknownMethod } from './unknown-method.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
+import { versionProbeFellBack } from './version-probe-fell-back.ts';
 import { writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 
@@ -41,6 +42,7 @@ export const RULES: readonly Rule[] = [
   toolSchemaRejected,
   modelApiError,
   discoveryProbe,
+  versionProbeFellBack,
   optionalStream,
   serverStreamNoise,
   shutdownNoise,

@@ -1,0 +1,28 @@
+import type { Rule } from '../rule.ts';
+
+// failure-signatures D15 and the 2026-07-28 versioning compatibility matrix: a client that speaks
+// 2026-07-28 opens with server/discover; a 2025-era server answers it 400 (or 404/405) with an empty or
+// non-JSON-RPC body, and the client falls back to initialize. When that initialize then succeeds, the
+// refused probe is how the two found a common version: optional, no request was lost. (A -32601 in a
+// JSON-RPC body is a 2026 server without the method: D13, method-not-found.)
+export const versionProbeFellBack: Rule = {
+  id: 'version-probe-fell-back',
+  decision: 'no_action',
+  source: 'failure-signatures D15 · spec 2026-07-28 versioning (compatibility with 2025 servers) · cli-contract.md (optional)',
+  role: 'optional',
+  when(f) {
+    if (f.method !== 'server/discover') return 'not a server/discover probe';
+    if (f.httpStatus !== 400 && f.httpStatus !== 404 && f.httpStatus !== 405) return 'the probe was not refused as by a 2025-era server (400/404/405)';
+    if (f.bodyKind === 'jsonrpc-error') return 'a JSON-RPC error body is a 2026 server answering, not a legacy refusal';
+    if (!f.initializedAfter) return 'the client did not go on to a successful initialize';
+    return true;
+  },
+  rationale: (f) =>
+    `server/discover got HTTP ${f.httpStatus} with no JSON-RPC error: a 2025-era server that does not know 2026-07-28 discovery. The client fell back to initialize, which succeeded — that is how the two agreed on a version; no request was lost.`,
+  examples: [
+    { name: 'discover 400 empty body, then initialize ok', facts: { method: 'server/discover', httpStatus: 400, bodyKind: 'empty', initializedAfter: true }, fires: true },
+    { name: 'discover 400, no initialize after', facts: { method: 'server/discover', httpStatus: 400, bodyKind: 'empty' }, fires: false },
+    { name: 'discover 404 with -32601 in JSON-RPC', facts: { method: 'server/discover', httpStatus: 404, bodyKind: 'jsonrpc-error', initializedAfter: true }, fires: false },
+    { name: 'initialize 400', facts: { method: 'initialize', httpStatus: 400, initializedAfter: false }, fires: false },
+  ],
+};
