@@ -198,7 +198,17 @@ function attachOrphans(spans: SpanBuild[]): void {
       !(call.method ?? '').startsWith('notifications/') &&
       s.method === null &&
       s.tool === null &&
-      s.events.every((x) => x.rpcId === null && x.session === null && x.requestId === null && x.httpMethod === null && !STREAM_NOISE.test(x.message) && !isRecoveryLine(x)) &&
+      s.events.every(
+        (x) =>
+          x.rpcId === null &&
+          x.session === null &&
+          x.requestId === null &&
+          x.httpMethod === null &&
+          !STREAM_NOISE.test(x.message) &&
+          !isRecoveryLine(x) &&
+          // (the session's DELETE at close is about the session, not the call before it)
+          !x.signals.includes('session-termination-failed'),
+      ) &&
       s.events.some(isFailureEvent);
     // or an error naming only the kind of call (`MCP request timed out for tools/call`) under a call of that
     // kind that named its tool (`tools/call run_call started`): that call's outcome
