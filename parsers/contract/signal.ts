@@ -20,6 +20,7 @@ export const SignalCause = z.enum([
   'session-created',
   'session-deleted',
   'session-termination-failed',
+  'session-attached', // the client says it sent (reused) its session id with the request
   'session-evicted',
   // routes, transports and headers
   'route-missing', // nothing is mounted at that path (framework or proxy "not found" page)

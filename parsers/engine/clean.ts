@@ -42,7 +42,8 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   // ECS / CloudWatch console copy: `06-02-2025 03:41:05 PM ` before the application's line.
   { id: 'console-ampm', re: /^\d{2}[-/]\d{2}[-/]\d{4},? \d{1,2}:\d{2}:\d{2}(?:\.\d{1,3})? [AP]M / },
   // CloudWatch Logs export / `aws logs tail`: stamp, tab (or stream name) before the line.
-  { id: 'cloudwatch-tab', re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})\t/ },
+  // (its stamp is the line's time: zap's console encoder writes the same `<stamp>\t` first)
+  { id: 'cloudwatch-tab', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}))\t/, stamp: true },
   { id: 'compose-service', re: new RegExp(`^${LEVEL_WORD}(?<origin>[A-Za-z0-9][\\w.-]{0,63}(?:[-_]\\d{1,3})?)\\s{1,32}\\| ?`) },
   // the same gutter with compose v2's replica index (`api-1  | `): specific enough for a one-line excerpt
   { id: 'compose-replica', re: new RegExp(`^${LEVEL_WORD}(?<origin>[A-Za-z0-9][\\w.-]{0,63}[-_]\\d{1,3})\\s{1,32}\\| ?`), strong: true },

@@ -170,6 +170,18 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     });
     if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the client's report of the ${items[k]!.facts.httpStatus} at ${at[k]!.file}:${at[k]!.line}` };
   }
+  // An unexplained failure whose answer (status) another log explains — logged at the same time, or with
+  // no time to tell — is that answer seen from another side (the host's view of the gateway's 404): it
+  // folds under the explained one instead of heading the incident as an unknown.
+  for (const i of order) {
+    const f = items[i]!.facts;
+    if (out[i]!.role !== 'primary' || items[i]!.rule.id !== 'unclassified-failure' || f.httpStatus === null) continue;
+    const k = order.find((k) => {
+      const g = gap(i, k);
+      return k !== i && out[k]!.role === 'primary' && items[k]!.rule.id !== 'unclassified-failure' && items[k]!.facts.httpStatus === f.httpStatus && at[k]!.file !== at[i]!.file && (g === null || g <= SESSION_MS);
+    });
+    if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the same ${f.httpStatus} as ${at[k]!.file}:${at[k]!.line} explains` };
+  }
   // An unexplained, unidentified failure is primary only when nothing else in its episode is: beside an
   // explained or identified failure it is folded; when all of an episode's failures are unexplained, the
   // first stays primary (every visible error is accounted for).

@@ -925,6 +925,8 @@ function sessionSentFact(evs: readonly Event[], method: string | null, session: 
   if (has('sse-connect-rejected')) return false;
   if (has('session-unknown') && !has('session-missing')) return true; // the server looked up a session it received
   if (method === 'initialize') return false;
+  // the client's own word that it sent the session it holds (`Using existing session ID …`)
+  if (has('session-attached')) return true;
   if (has('session-missing') && !has('session-unknown')) return false;
   if (has('session-unknown')) return true;
   // (a log whose side is not known reads like a client's when it prints the request it sends)

@@ -409,8 +409,19 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   let reach = 0; // last line attached to the current anchor: a chain of adjacent lines stays together
   events.forEach((e, i) => {
     // an exchange line (a request id, a JSON-RPC id, or an HTTP method with its path) starts what follows it
-    const isAnchor = e.rpcId !== null || e.requestId !== null || (e.httpMethod !== null && e.httpPath !== null);
-    if (isAnchor && anchor >= 0 && events[anchor]!.file === e.file && e.rpcId === null && e.requestId === null && e.line - reach <= 3 && sameExchange(events[anchor]!, e)) {
+    // (or a client's note that it sends its session with the next request: `Using existing session ID …`)
+    const isAnchor = e.rpcId !== null || e.requestId !== null || (e.httpMethod !== null && e.httpPath !== null) || e.signals.includes('session-attached');
+    if (
+      isAnchor &&
+      anchor >= 0 &&
+      events[anchor]!.file === e.file &&
+      e.rpcId === null &&
+      e.requestId === null &&
+      e.line - reach <= 3 &&
+      // (each such note opens a request of its own)
+      !e.signals.includes('session-attached') &&
+      sameExchange(events[anchor]!, e)
+    ) {
       // the same exchange logged twice in a row (request, then its answer): keep one anchor
       if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
       return;
