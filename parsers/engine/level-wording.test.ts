@@ -31,6 +31,9 @@ describe('level from wording', () => {
     'Session initialized with ID sess_abcdefghijk',
     'Connected to remote server using StreamableHTTPClientTransport',
     'the file was not found in cache, fetching',
+    'client configured: timeout=30 retries=2',
+    'read timeout 300s, connect timeout 10s',
+    'set request timeout to 120 s',
   ];
   for (const line of none) it(`none: ${JSON.stringify(line)}`, () => expect(levelFromWording(line)).toBeNull());
 

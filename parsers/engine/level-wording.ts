@@ -42,6 +42,14 @@ export const WORDING: readonly WordingRule[] = [
   },
   {
     level: 'error',
+    // a timeout reported as what happened (`publish_content timeout`, `Request timeout after 5000ms`,
+    // `deadline exceeded`), not a setting (`timeout=30`, `timeout: 30s`, `read timeout 300s`)
+    re: new RegExp(`${L}(?:time-?out|timeout error)(?:\\s*[.!]?\\s*$|\\s+(?:after|while|waiting|exceeded|occurred|reached|expired)\\b)|${L}deadline exceeded${R}`, 'gi'),
+    why: 'a timeout reported as the outcome, at the end of the message or followed by when it struck',
+    examples: ['publish_content timeout', 'Request timeout after 5000ms', 'rpc error: code = DeadlineExceeded desc = context deadline exceeded', 'upstream timeout while waiting for headers'],
+  },
+  {
+    level: 'error',
     re: /\b[A-Z]\w{0,60}(?:Error|Exception)\b|^Traceback \(most recent call last\)/g,
     why: 'an exception type or a Python traceback header',
     examples: ['RuntimeError: MCP client not connected', 'McpError: MCP error -32001: Request timed out', 'Traceback (most recent call last):'],
