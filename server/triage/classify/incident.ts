@@ -788,34 +788,58 @@ export class IncidentIndex {
     return null;
   }
   private disagreeing: Map<Event, [string, string]> | null = null;
+  /**
+   * Server files that each logged their process starting and never stopping, when there are two or more:
+   * one log per replica (kubectl logs per pod), all up through the incident.
+   */
+  private filesUpThroughout(): Set<string> {
+    const t = signalTable();
+    const started = new Set<string>();
+    const stopped = new Set<string>();
+    const served = new Set<string>();
+    for (const e of this.serverLines) {
+      for (const id of e.signals) {
+        const c = t.meaning(id)?.cause;
+        // (start lines after the file served traffic are a restart; the start-up lines' burst is one start)
+        if (c === 'process-started') (served.has(e.file) ? stopped : started).add(e.file);
+        else if (c === 'shutdown') stopped.add(e.file);
+      }
+      if (e.httpStatus !== null) served.add(e.file);
+    }
+    const up = new Set([...started].filter((f) => !stopped.has(f)));
+    return up.size >= 2 ? up : new Set();
+  }
   private findDisagreeing(): Map<Event, [string, string]> {
     const out = new Map<Event, [string, string]>();
-    const served = this.all.filter(
-      (e) =>
-        e.httpStatus !== null &&
-        e.httpPath !== null &&
-        (e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '')) &&
-        replicaOf(e).host !== null,
-    );
+    const servedSide = (e: Event) => e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '');
+    // a replica named by its line (host, pod, origin) — or, when the server's logs are one file per
+    // process and each file logged its own start and no stop, by its file: both were up throughout
+    const upFiles = this.filesUpThroughout();
+    const who = (e: Event): string | null => replicaOf(e).host ?? (upFiles.has(e.file) ? e.file : null);
+    const served = this.all.filter((e) => e.httpStatus !== null && e.httpPath !== null && servedSide(e) && who(e) !== null);
     const okBy = new Map<string, Event[]>();
     const okHosts = new Map<string, Set<string>>();
     for (const e of served) {
       if (e.httpStatus! < 200 || e.httpStatus! >= 300) continue;
       const p = stripQuery(e.httpPath!);
       (okBy.get(p) ?? okBy.set(p, []).get(p)!).push(e);
-      (okHosts.get(p) ?? okHosts.set(p, new Set()).get(p)!).add(replicaOf(e).host!);
+      (okHosts.get(p) ?? okHosts.set(p, new Set()).get(p)!).add(who(e)!);
     }
     for (const r of served) {
       if (r.httpStatus !== 400 && r.httpStatus !== 401 && r.httpStatus !== 404) continue;
       const p = stripQuery(r.httpPath!);
-      const b = replicaOf(r).host!;
+      const b = who(r)!;
       if (okHosts.get(p)?.has(b)) continue;
       const ok = (okBy.get(p) ?? []).find((o) => {
-        if (replicaOf(o).host === b) return false;
+        if (who(o) === b) return false;
+        // (two per-replica files that each started and never stopped were both up, whatever their
+        // stamps say: an access line without a time of its own carries the start line's)
+        if (o.file !== r.file && upFiles.has(o.file) && upFiles.has(r.file)) return true;
         if (o.ts !== null && r.ts !== null) return Math.abs(o.ts - r.ts) <= BOTH_UP_MS;
-        return o.file === r.file && Math.abs(o.line - r.line) <= BOTH_UP_LINES && !this.restartBetween(o, r);
+        if (o.file !== r.file) return false;
+        return Math.abs(o.line - r.line) <= BOTH_UP_LINES && !this.restartBetween(o, r);
       });
-      if (ok) out.set(r, [replicaOf(ok).host!, b]);
+      if (ok) out.set(r, [who(ok)!, b]);
     }
     return out;
   }
