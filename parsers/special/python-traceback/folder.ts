@@ -15,6 +15,7 @@ const EXC_LINE = /^[A-Za-z_]\w{0,200}(?:\.[A-Za-z_]\w{0,200}){0,20}(?::(?: .*)?)
 const GUTTER = /^\s{0,200}[|+│╭╰┃]/;
 const VIEWER_NUMBER = /^\s{0,8}\d{1,7}$/;
 const CARETS = /^[\^~ ]{1,400}$/;
+const CLOSING_RULE = /^\s{0,200}\+-{4,400}\s{0,8}$/;
 const NEW_RECORD = /^(?:\d|\[|\{|<|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL|TRACE)\b)/;
 
 function lastNonBlank(block: readonly string[]): { line: string; index: number } {
@@ -51,6 +52,9 @@ export const pythonTraceback: BlockFolder = {
     if (GUTTER.test(line) && !(afterBlank && /^\s*\+ Exception Group/.test(line) && !CHAIN.test(prev.line))) return true;
     if (HEADER.test(line) || RICH_START.test(line)) return CHAIN.test(prev.line) || PRELUDE.test(prev.line);
     if (FRAME.test(line)) return true;
+    // an ExceptionGroup rendering ends with its all-dash closing rule: the exceptions were inside the
+    // gutter, so a column-0 line after it (`INFO:     … "POST /mcp" 200`) is the next record
+    if (CLOSING_RULE.test(prev.line) && !/^\s/.test(line)) return false;
     if (/^\s/.test(line)) {
       // Source lines and loguru "└" annotations; after a blank only inside an open traceback.
       return !afterBlank || awaitingException(block);

@@ -117,6 +117,10 @@ export interface Facts {
   transportFallback: boolean;
   /** The same client initialized successfully after this failure (a version probe that fell back, D15). */
   initializedAfter: boolean;
+  /** The server whose log holds this failure answered other requests 2xx after it: it kept serving. */
+  serverServedAfter: boolean;
+  /** The innermost exception is anyio's Closed/BrokenResourceError: a write to a stream whose other side had gone (row 23). */
+  rootIsClosedStream: boolean;
   sideEffect: ToolClass;
   sideEffectSource: 'method' | 'policy' | 'annotations' | 'unknown';
   toolHints: string | null;
@@ -813,6 +817,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recoveredBy,
     transportFallback,
     initializedAfter: method === 'server/discover' ? ix.initializedAfter(span) : false,
+    serverServedAfter: evs.some((e) => e.source === 'server') ? ix.serverServedAfter(span) : false,
+    rootIsClosedStream: rootException !== null && /^(?:anyio\.)?(?:ClosedResourceError|BrokenResourceError)$/.test(rootException.type),
     sideEffect: cls.class,
     sideEffectSource: cls.source,
     toolHints: cls.hints,

@@ -425,6 +425,27 @@ export class IncidentIndex {
       });
     });
   }
+  /** The server's log that holds this span's lines answered or took in another request after them (it kept serving). */
+  serverServedAfter(span: SpanBuild): boolean {
+    const me = this.infoOf.get(span);
+    if (!me) return false;
+    const t = signalTable();
+    // after the span's last failure line in that log (what follows may have been joined to the span)
+    const lastFail = new Map<string, number>();
+    for (const e of span.events) if (e.source === 'server' && isFailureEvent(e)) lastFail.set(e.file, Math.max(lastFail.get(e.file) ?? 0, e.endLine));
+    let ownAccessSkipped = false;
+    return this.serverLines.some((e) => {
+      const last = lastFail.get(e.file);
+      if (last === undefined || e.line <= last) return false;
+      const served = (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) || e.signals.some((id) => t.meaning(id)?.cause === 'request-received');
+      // (uvicorn writes the crashed request's own access line right after its traceback: the next one counts)
+      if (served && !ownAccessSkipped && e.httpStatus !== null && e.line - last <= 1) {
+        ownAccessSkipped = true;
+        return false;
+      }
+      return served;
+    });
+  }
   legacyConnectedAfter(span: SpanBuild): Point | null {
     const end = span.end ?? span.start;
     if (end === null) return null;

@@ -83,6 +83,8 @@ export const BASE_FACTS: Facts = {
   recoveredBy: null,
   transportFallback: false,
   initializedAfter: false,
+  serverServedAfter: false,
+  rootIsClosedStream: false,
   sideEffect: 'unknown',
   sideEffectSource: 'unknown',
   toolHints: null,

@@ -51,8 +51,12 @@ export const serverStreamNoise: Rule = {
   source: 'failure-signatures rows 23, 34',
   role: 'optional',
   when(f) {
-    if (!has(f, 'server-stream-noise')) return 'no message-router/stream-closed note from the server';
     if (f.seenBy.client || f.seenBy.proxy) return 'the client or proxy also logged a failure of this request';
+    // row 23: anyio's Closed/BrokenResourceError at the server is a write to a stream whose client had
+    // gone — noise when the traceback ends there and the server went on answering requests
+    const peerGone = f.rootIsClosedStream && f.serverServedAfter;
+    if (!has(f, 'server-stream-noise') && !peerGone) return 'no message-router/stream-closed note from the server';
+    if (peerGone && f.causes.every((c) => c === 'connection-closed' || c === 'exception-wrapper' || c === 'request-received')) return true;
     if (f.causes.some((c) => c !== 'server-stream-noise' && c !== 'connection-closed' && c !== 'exception-wrapper' && c !== 'request-received'))
       return 'the server logged another failure with it';
     return true;
@@ -68,6 +72,21 @@ export const serverStreamNoise: Rule = {
     {
       name: 'ClosedResourceError crashing run_server',
       facts: { causes: ['connection-closed', 'exception-wrapper'], seenBy: { client: false, proxy: false, server: true } },
+      fires: false,
+    },
+    {
+      name: 'ClosedResourceError under a TaskGroup, and the server answered the next request',
+      facts: {
+        causes: ['connection-closed', 'exception-wrapper'],
+        rootIsClosedStream: true,
+        serverServedAfter: true,
+        seenBy: { client: false, proxy: false, server: true },
+      },
+      fires: true,
+    },
+    {
+      name: 'ClosedResourceError, and the server answered nothing after it',
+      facts: { causes: ['connection-closed', 'exception-wrapper'], rootIsClosedStream: true, seenBy: { client: false, proxy: false, server: true } },
       fires: false,
     },
   ],
