@@ -519,6 +519,14 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
+    re: /(?<![\w.-])id=(-?\d{1,15})(?![\w.])[^\n]{0,40}?\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\s?[:=]/,
+    needs: ['cp-method', 'cp_method', 'cp-Method', 'CP-Method'],
+    why: "a request's `id=N` logged beside the 2026-07-28 `Mcp-Method` header it sends: `POST /mcp id=3 Mcp-Method=tools/call`",
+    examples: [['POST /mcp id=3 Mcp-Method=tools/call Mcp-Name=apply_migration', 3]],
+    nearMisses: ['user id=3 logged in', 'POST /mcp Mcp-Method=tools/call retries=3'],
+  },
+  {
+    field: 'rpcId',
     re: /\brpc=(-?\d{1,15}|"[^"]{1,100}")(?![\w.])/,
     needs: ['rpc='],
     why: 'rpc=… key-value (our client logs)',
