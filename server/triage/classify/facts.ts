@@ -115,7 +115,7 @@ export interface Facts {
   recoveredBy: string | null;
   /** The client said it falls back to another transport. */
   transportFallback: boolean;
-  /** The same client initialized successfully after this failure (a version probe that fell back, D15). */
+  /** The same client initialized successfully after this failure (a version probe that fell back, D15; a reconnect that dropped a stale session). */
   initializedAfter: boolean;
   /** The server whose log holds this failure answered other requests 2xx after it: it kept serving. */
   serverServedAfter: boolean;
@@ -816,7 +816,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recovered,
     recoveredBy,
     transportFallback,
-    initializedAfter: method === 'server/discover' ? ix.initializedAfter(span) : false,
+    initializedAfter: method === 'server/discover' || method === 'initialize' ? ix.initializedAfter(span) : false,
     serverServedAfter: evs.some((e) => e.source === 'server') ? ix.serverServedAfter(span) : false,
     rootIsClosedStream: rootException !== null && /^(?:anyio\.)?(?:ClosedResourceError|BrokenResourceError)$/.test(rootException.type),
     sideEffect: cls.class,

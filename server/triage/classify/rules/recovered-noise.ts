@@ -13,6 +13,10 @@ export const recoveredNoise: Rule = {
   when(f) {
     const resumedCut = f.resumedStream !== null && f.era !== 'sessionless' && f.interruption === 'stream-cut';
     if (resumedCut) return true;
+    // a reconnect that offered its old session id with initialize, was told the session is gone, and
+    // initialized again without it at once (spec 2025-03-26+ session management: start a new session)
+    if (f.method === 'initialize' && (f.httpStatus === 404 || f.httpStatus === 400) && (f.sessionUnknown === true || f.sessionSent === true) && f.initializedAfter)
+      return true;
     if (f.recovered !== true) return 'nothing shows the client recovered';
     const probe = (f.httpStatus === 404 || f.httpStatus === 405 || f.httpStatus === 400 || f.transportMismatch === true) && f.transportFallback && f.firstRequest !== false;
     if (probe) return true;
@@ -23,7 +27,9 @@ export const recoveredNoise: Rule = {
   rationale: (f) =>
     f.resumedStream !== null
       ? `${describe(f)}: its SSE response stream was cut after it had started, and the client resumed it (${f.resumedStream}) with GET + Last-Event-ID in the same session; nothing failed after, so the replay delivered the response. Nothing to do${f.sideEffect === 'read' ? '' : ' — and do not re-send it: it ran once'}.`
-      : f.causes.includes('redirect')
+      : f.method === 'initialize' && f.initializedAfter
+        ? `${describe(f)} carried the previous session's id and was told that session is gone (HTTP ${f.httpStatus}); the client then initialized a new session without it, which succeeded. The reconnect worked; nothing to do.`
+        : f.causes.includes('redirect')
         ? `The endpoint redirected ${f.httpPath ?? 'the request'} (HTTP ${f.httpStatus ?? '30x'}, a trailing-slash mount) and the client followed it: ${f.recoveredBy}. Expected; set the exact URL to skip the extra round trip.`
         : f.transportFallback
           ? `The client's first Streamable HTTP attempt got ${f.httpStatus ?? 'an error'} (the expected answer of an older HTTP+SSE server), it fell back to the SSE transport and that worked (${f.recoveredBy}). Expected probing, not a failure; pin the transport to skip the probe if the noise matters.`
@@ -34,6 +40,12 @@ export const recoveredNoise: Rule = {
       facts: { httpStatus: 404, firstRequest: true, recovered: true, recoveredBy: 'x:9', transportFallback: true },
       fires: true,
     },
+    {
+      name: 'initialize with the stale session id 404, then a fresh initialize succeeded',
+      facts: { method: 'initialize', httpStatus: 404, sessionUnknown: true, initializedAfter: true, era: 'session' },
+      fires: true,
+    },
+    { name: 'initialize with the stale session id 404, nothing after', facts: { method: 'initialize', httpStatus: 404, sessionUnknown: true, era: 'session' }, fires: false },
     { name: '307 followed to an answer', facts: { httpStatus: 307, causes: ['redirect'], recovered: true, recoveredBy: 'the redirected path /mcp/ answered' }, fires: true },
     { name: 'a first-request 404, later success, no fallback said', facts: { httpStatus: 404, firstRequest: true, recovered: true }, fires: false },
     {
