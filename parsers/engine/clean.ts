@@ -142,9 +142,11 @@ export function prefixOrigin(line: string, rule: PrefixRule | null): string | nu
 
 /** Prefixes that name a pod (kubectl --prefix, a bracketed pod name, stern), also when another wrapper (a shipper's stamp, a compose gutter) comes first. */
 const POD_PREFIXES = PREFIX_RULES.filter((r) => r.id === 'kubectl-prefix' || r.id === 'pod-bracket' || r.id === 'stern').map((r) => r.re);
+/** …and a compose replica's gutter (`notes-api-2  | `) under a stamp or another service's gutter. */
+const INNER_PREFIXES = [...POD_PREFIXES, ...PREFIX_RULES.filter((r) => r.id === 'compose-replica').map((r) => r.re)];
 function innerPod(outer: PrefixRule, rest: string): RegExpExecArray | null {
   if (POD_PREFIXES.includes(outer.re)) return null;
-  for (const re of POD_PREFIXES) {
+  for (const re of INNER_PREFIXES) {
     const m = re.exec(rest);
     if (m) return m;
   }

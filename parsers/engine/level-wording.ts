@@ -46,7 +46,12 @@ export const WORDING: readonly WordingRule[] = [
     // `deadline exceeded`), not a setting (`timeout=30`, `timeout: 30s`, `read timeout 300s`)
     re: new RegExp(`${L}(?:time-?out|timeout error)(?:\\s*[.!]?\\s*$|\\s+(?:after|while|waiting|exceeded|occurred|reached|expired)\\b)|${L}deadline exceeded${R}`, 'gi'),
     why: 'a timeout reported as the outcome, at the end of the message or followed by when it struck',
-    examples: ['publish_content timeout', 'Request timeout after 5000ms', 'rpc error: code = DeadlineExceeded desc = context deadline exceeded', 'upstream timeout while waiting for headers'],
+    examples: [
+      'publish_content timeout',
+      'Request timeout after 5000ms',
+      'rpc error: code = DeadlineExceeded desc = context deadline exceeded',
+      'upstream timeout while waiting for headers',
+    ],
   },
   {
     level: 'error',

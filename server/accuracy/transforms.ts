@@ -15,9 +15,12 @@ export interface Bundle {
 export type TransformId = 'style' | 'server-style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise' | 'container' | 'timestamps' | 'ansi';
 
 /** The names of a bundle directory's logs (not its labels, READMEs, expected output or style variants). */
+/** A saved document (a browser's HAR), not a log: it never passes through a container's log or a terminal. */
+const isDocument = (name: string) => name.endsWith('.har');
+
 export function readBundleNames(dir: string): string[] {
   return readdirSync(dir)
-    .filter((f) => /\.(log|jsonl?|txt|gz)$/.test(f) && !f.startsWith('expected.') && f !== 'label.json' && statSync(join(dir, f)).isFile())
+    .filter((f) => /\.(log|jsonl?|txt|gz|har)$/.test(f) && !f.startsWith('expected.') && f !== 'label.json' && statSync(join(dir, f)).isFile())
     .sort();
 }
 
@@ -170,7 +173,9 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
     case 'rename': {
       // names that say nothing about the source: the content must
       const order = files.map((_, i) => i).sort(() => r() - 0.5);
-      return { files: files.map((f, i) => ({ name: `incident-${order[i]! + 1}${f.name.endsWith('.json.log') ? '.jsonl' : '.log'}`, data: f.data })) };
+      return {
+        files: files.map((f, i) => ({ name: `incident-${order[i]! + 1}${f.name.endsWith('.json.log') ? '.jsonl' : f.name.endsWith('.har') ? '.har' : '.log'}`, data: f.data })),
+      };
     }
     case 'reorder':
       return { files: files.reverse() };
@@ -192,7 +197,9 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
       // `docker compose logs`: a service gutter on every line of every file
       const svc = ['api', 'mcp-gateway', 'worker', 'tools'][Math.floor(r() * 4)]!;
       const pad = ' '.repeat(2 + Math.floor(r() * 3)); // compose pads every line of a service alike
-      return { files: files.map((f, i) => ({ name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => `${svc}-${i + 1}${pad}| ${l}`)) })) };
+      return {
+        files: files.map((f, i) => (isDocument(f.name) ? f : { name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => `${svc}-${i + 1}${pad}| ${l}`)) })),
+      };
     }
     case 'timestamps': {
       // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds before every line,
@@ -200,6 +207,7 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
       const base = Date.UTC(2026, 2, 4, 10, 0, 0) + Math.floor(r() * 3_600_000);
       return {
         files: files.map((f) => {
+          if (isDocument(f.name)) return f;
           let i = 0;
           return {
             name: f.name,
@@ -217,12 +225,16 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
       // a terminal copy: level words coloured, the rest reset
       const colour: Record<string, string> = { ERROR: '31', error: '31', WARN: '33', WARNING: '33', warn: '33', INFO: '32', info: '32', DEBUG: '2', debug: '2' };
       return {
-        files: files.map((f) => ({
-          name: f.name,
-          data: Buffer.from(
-            eachLine(f.data.toString('utf8'), (l) => l.replace(/\b(ERROR|WARNING|WARN|INFO|DEBUG|error|warn|info|debug)\b/, (w) => `\x1b[${colour[w]}m${w}\x1b[0m`)),
-          ),
-        })),
+        files: files.map((f) =>
+          isDocument(f.name)
+            ? f
+            : {
+                name: f.name,
+                data: Buffer.from(
+                  eachLine(f.data.toString('utf8'), (l) => l.replace(/\b(ERROR|WARNING|WARN|INFO|DEBUG|error|warn|info|debug)\b/, (w) => `\x1b[${colour[w]}m${w}\x1b[0m`)),
+                ),
+              },
+        ),
       };
     }
     case 'noise': {

@@ -290,7 +290,8 @@ function attachOrphans(spans: SpanBuild[]): void {
     }
   for (const list of byFile.values())
     for (const e of list) {
-      if ((e.source !== 'client' && e.source !== 'unknown') || e.rpcId !== null || e.rpcMethod !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null) continue;
+      if ((e.source !== 'client' && e.source !== 'unknown') || e.rpcId !== null || e.rpcMethod !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null)
+        continue;
       const s = owner.get(e)!;
       if (s.events.some((x) => x !== e && (x.rpcId !== null || x.session !== null || x.requestId !== null || x.httpMethod !== null))) continue;
       const id = BARE_ID.exec(e.message)?.[1];

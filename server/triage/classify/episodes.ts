@@ -178,7 +178,14 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     if (out[i]!.role !== 'primary' || items[i]!.rule.id !== 'unclassified-failure' || f.httpStatus === null) continue;
     const k = order.find((k) => {
       const g = gap(i, k);
-      return k !== i && out[k]!.role === 'primary' && items[k]!.rule.id !== 'unclassified-failure' && items[k]!.facts.httpStatus === f.httpStatus && at[k]!.file !== at[i]!.file && (g === null || g <= SESSION_MS);
+      return (
+        k !== i &&
+        out[k]!.role === 'primary' &&
+        items[k]!.rule.id !== 'unclassified-failure' &&
+        items[k]!.facts.httpStatus === f.httpStatus &&
+        at[k]!.file !== at[i]!.file &&
+        (g === null || g <= SESSION_MS)
+      );
     });
     if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the same ${f.httpStatus} as ${at[k]!.file}:${at[k]!.line} explains` };
   }

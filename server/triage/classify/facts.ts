@@ -500,14 +500,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (has('legacy-message-rejected') && (httpStatus === 404 || httpStatus === 400) && !htmlAnswer) sessionUnknown = true;
   // the same answer without the server's words, when this client's SSE connection (the GET stream that the
   // session lives on) was cut before it: the session went with the connection (row 37)
-  else if (
-    era === 'legacy-sse' &&
-    httpMethod !== 'GET' &&
-    (httpStatus === 404 || httpStatus === 400) &&
-    sessionSent === true &&
-    !htmlAnswer &&
-    ix.streamCutEarlierInFile(span)
-  )
+  else if (era === 'legacy-sse' && httpMethod !== 'GET' && (httpStatus === 404 || httpStatus === 400) && sessionSent === true && !htmlAnswer && ix.streamCutEarlierInFile(span))
     sessionUnknown = true;
   // (the ambiguous answer, read by what else is known: the id was sent or had worked, or the server's own
   // log says at that time that a session it got was unknown to it — then the id was sent, and not known)
@@ -681,7 +674,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       ? ix.replicaRejection(served)
       : // a client line of the same answer, when the failure holds no served-side line of its own
         !evs.some((e) => e.source !== 'client' && e.httpStatus !== null) && httpStatus !== null
-        ? ix.replicaRejectionLike(httpStatus, span.events.map((e) => (e.httpPath ? stripQuery(e.httpPath.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')) : null)).find((p) => p !== null) ?? null)
+        ? ix.replicaRejectionLike(
+            httpStatus,
+            span.events.map((e) => (e.httpPath ? stripQuery(e.httpPath.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')) : null)).find((p) => p !== null) ?? null,
+          )
         : null;
     if (pair) {
       replicaSplit = true;

@@ -527,7 +527,11 @@ export class IncidentIndex {
     const t = signalTable();
     const committed = (e: Event) => e.signals.some((id) => t.meaning(id)?.cause === 'write-committed');
     const rpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
-    const candidates: Event[] = span.events.filter((e) => e.source === 'server');
+    // (a log of unknown side joined to a client's call is the other end of it: the server's)
+    const clientFiles = new Set(span.events.filter((e) => e.source === 'client').map((e) => e.file));
+    const serverSideFiles = new Set(span.events.filter((e) => e.source === 'unknown' && clientFiles.size > 0 && !clientFiles.has(e.file)).map((e) => e.file));
+    const serverSide = (e: Event) => e.source === 'server' || (e.source === 'unknown' && serverSideFiles.has(e.file));
+    const candidates: Event[] = span.events.filter(serverSide);
     if (span.session !== null) for (const e of this.sessionEvents(span.session)) if (e.source === 'server' && !inSpan.has(e)) candidates.push(e);
     candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
     // no session to tie server lines to this call: the same tool's lines from the call's start to the
@@ -543,7 +547,7 @@ export class IncidentIndex {
               .filter((x) => x !== span && sameTool(x.tool, span.tool) && x.start !== null && x.start > span.start! && x.events.some((e) => e.source !== 'server'))
               .reduce((m, x) => Math.min(m, x.start!), Infinity);
       for (const e of this.all) {
-        if (e.source !== 'server' || e.ts === null || e.ts < span.start - 2000 || inSpan.has(e)) continue;
+        if (!serverSide(e) || e.ts === null || e.ts < span.start - 2000 || inSpan.has(e)) continue;
         const byTool = span.rpcId === null && sameTool(e.tool, span.tool) && e.ts < next;
         const byId =
           rpc !== null && e.session === null && JSON.stringify(e.rpcId) === rpc && (e.tool === null || sameTool(e.tool, span.tool)) && e.ts - span.start <= ANSWER_LATE_MS;

@@ -203,16 +203,18 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     const k = `${JSON.stringify(e.rpcId)}\u0000${e.tool}`;
     (byRpcTool.get(k) ?? byRpcTool.set(k, []).get(k)!).push([e, i]);
   }
+  // (two files, whatever sides were detected: a renamed log may be of unknown side)
   for (const list of byRpcTool.values()) {
-    const clients = list.filter(([e]) => e.source !== 'server');
-    const servers = list.filter(([e]) => e.source === 'server');
-    if (!clients.length || !servers.length) continue;
-    const within = (a: Event, b: Event) => (a.ts === null || b.ts === null ? clients.length === 1 && servers.length === 1 : Math.abs(a.ts - b.ts) <= CROSS_FILE_CALL_MS);
-    for (const [c, ci] of clients) {
-      const cand = servers.filter(([x]) => within(c, x));
+    const files = new Set(list.map(([e]) => e.file));
+    if (files.size < 2) continue;
+    const once = (f: string) => list.filter(([x]) => x.file === f).length === 1;
+    const within = (a: Event, b: Event) => (a.ts === null || b.ts === null ? once(a.file) && once(b.file) && files.size === 2 : Math.abs(a.ts - b.ts) <= CROSS_FILE_CALL_MS);
+    for (const [c, ci] of list) {
+      if (c.source === 'server') continue; // (from the client's or an unknown side's line towards the other file)
+      const cand = list.filter(([x]) => x.file !== c.file && within(c, x));
       if (new Set(cand.map(([x]) => x.file)).size !== 1) continue;
       const [sv, si] = cand.reduce((a, b) => (Math.abs((a[0].ts ?? 0) - (c.ts ?? 0)) <= Math.abs((b[0].ts ?? 0) - (c.ts ?? 0)) ? a : b));
-      if (new Set(clients.filter(([x]) => within(x, sv)).map(([x]) => x.file)).size !== 1) continue;
+      if (new Set(list.filter(([x]) => x.file !== sv.file && within(x, sv)).map(([x]) => x.file)).size !== 1) continue;
       join(ci, si, 'rpcId');
     }
   }

@@ -33,7 +33,7 @@ export const optionalStream: Rule = {
       ? `logging/setLevel failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: an optional request that only changes how much the server logs; no work was lost.`
       : f.method === 'completion/complete'
         ? `completion/complete got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server does not offer argument autocompletion (no completions capability). The host only loses suggestions while the user types; no work was lost. Make the host check the capability first if the noise matters.`
-      : `The ${f.httpMethod === 'DELETE' || has(f, 'session-termination-failed') ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
+        : `The ${f.httpMethod === 'DELETE' || has(f, 'session-termination-failed') ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
   examples: [
     { name: 'GET stream 502 while the server restarts', facts: { httpMethod: 'GET', httpStatus: 502, causes: ['stream-open-failed'], era: 'session' }, fires: true },
     { name: 'GET 405 from a server without a stream', facts: { httpMethod: 'GET', httpStatus: 405 }, fires: true },

@@ -15,8 +15,7 @@ export const recoveredNoise: Rule = {
     if (resumedCut) return true;
     // a reconnect that offered its old session id with initialize, was told the session is gone, and
     // initialized again without it at once (spec 2025-03-26+ session management: start a new session)
-    if (f.method === 'initialize' && (f.httpStatus === 404 || f.httpStatus === 400) && (f.sessionUnknown === true || f.sessionSent === true) && f.initializedAfter)
-      return true;
+    if (f.method === 'initialize' && (f.httpStatus === 404 || f.httpStatus === 400) && (f.sessionUnknown === true || f.sessionSent === true) && f.initializedAfter) return true;
     if (f.recovered !== true) return 'nothing shows the client recovered';
     const probe = (f.httpStatus === 404 || f.httpStatus === 405 || f.httpStatus === 400 || f.transportMismatch === true) && f.transportFallback && f.firstRequest !== false;
     if (probe) return true;
@@ -30,10 +29,10 @@ export const recoveredNoise: Rule = {
       : f.method === 'initialize' && f.initializedAfter
         ? `${describe(f)} carried the previous session's id and was told that session is gone (HTTP ${f.httpStatus}); the client then initialized a new session without it, which succeeded. The reconnect worked; nothing to do.`
         : f.causes.includes('redirect')
-        ? `The endpoint redirected ${f.httpPath ?? 'the request'} (HTTP ${f.httpStatus ?? '30x'}, a trailing-slash mount) and the client followed it: ${f.recoveredBy}. Expected; set the exact URL to skip the extra round trip.`
-        : f.transportFallback
-          ? `The client's first Streamable HTTP attempt got ${f.httpStatus ?? 'an error'} (the expected answer of an older HTTP+SSE server), it fell back to the SSE transport and that worked (${f.recoveredBy}). Expected probing, not a failure; pin the transport to skip the probe if the noise matters.`
-          : `The response stream dropped and the client resumed it (${f.recoveredBy}); replay delivered what was pending. Nothing to do.`,
+          ? `The endpoint redirected ${f.httpPath ?? 'the request'} (HTTP ${f.httpStatus ?? '30x'}, a trailing-slash mount) and the client followed it: ${f.recoveredBy}. Expected; set the exact URL to skip the extra round trip.`
+          : f.transportFallback
+            ? `The client's first Streamable HTTP attempt got ${f.httpStatus ?? 'an error'} (the expected answer of an older HTTP+SSE server), it fell back to the SSE transport and that worked (${f.recoveredBy}). Expected probing, not a failure; pin the transport to skip the probe if the noise matters.`
+            : `The response stream dropped and the client resumed it (${f.recoveredBy}); replay delivered what was pending. Nothing to do.`,
   examples: [
     {
       name: 'mcp-remote http-first 404, SSE fallback connected',
