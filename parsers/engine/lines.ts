@@ -26,11 +26,20 @@ export function sniffEncoding(buf: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be
  * would be in the middle of the whole file, so the lines are exactly the whole file's.
  */
 export async function* readLines(stream: AsyncIterable<Buffer | string> | Readable, maxLine = MAX_LINE_BYTES, continued = false): AsyncGenerator<RawLine> {
+  for await (const lines of readLineBatches(stream, maxLine, continued)) yield* lines;
+}
+
+/**
+ * readLines a read chunk at a time: the lines each chunk completes, as one array (the ingest's
+ * runners read every line of an ingest twice; an async step per line was a cost of its own).
+ */
+export async function* readLineBatches(stream: AsyncIterable<Buffer | string> | Readable, maxLine = MAX_LINE_BYTES, continued = false): AsyncGenerator<RawLine[]> {
   let decoder: TextDecoder | null = continued ? new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }) : null;
   let carry = '';
   let carryCut = 0;
   let n = 0;
   let pendingCR = false;
+  let out: RawLine[] = [];
   for await (const chunk of stream as AsyncIterable<Buffer | string>) {
     let text: string;
     if (typeof chunk === 'string') text = chunk;
@@ -49,7 +58,7 @@ export async function* readLines(stream: AsyncIterable<Buffer | string> | Readab
     // No CR in the piece (the common case): the line ends are found by the native indexOf.
     if (text.indexOf('\r', start) < 0)
       for (let i = text.indexOf('\n', start); i >= 0; i = text.indexOf('\n', start)) {
-        yield emit(carry + text.slice(start, i), carryCut);
+        out.push(emit(carry + text.slice(start, i), carryCut));
         carry = '';
         carryCut = 0;
         start = i + 1;
@@ -59,7 +68,7 @@ export async function* readLines(stream: AsyncIterable<Buffer | string> | Readab
         const c = text.charCodeAt(i);
         if (c === 10 || c === 13) {
           const piece = text.slice(start, i);
-          yield emit(carry + piece, carryCut);
+          out.push(emit(carry + piece, carryCut));
           carry = '';
           carryCut = 0;
           if (c === 13) {
@@ -76,12 +85,16 @@ export async function* readLines(stream: AsyncIterable<Buffer | string> | Readab
       carry += rest.slice(0, room);
       carryCut += rest.length - room;
     } else carry += rest;
+    if (out.length) {
+      yield out;
+      out = [];
+    }
   }
   if (decoder) {
     const tail = decoder.decode();
     if (tail) carry += tail;
   }
-  if (carry.length || carryCut) yield emit(carry, carryCut);
+  if (carry.length || carryCut) yield [emit(carry, carryCut)];
 
   function emit(t: string, cut: number): RawLine {
     n++;

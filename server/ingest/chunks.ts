@@ -256,7 +256,8 @@ export class ChunkPool {
 
   constructor(
     readonly workers: number,
-    private readonly chunkBytes = CHUNK_BYTES,
+    /** Where both passes cut a file (pass 1's ranges are then pass 2's: chunk-runner.ts `collected`). */
+    readonly chunkBytes = CHUNK_BYTES,
   ) {
     this.budget = Math.max(4 * 1024 * 1024, (workers + 2) * chunkBytes);
     if (workers === 0) {

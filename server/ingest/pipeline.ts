@@ -324,7 +324,7 @@ async function ingestWith(
             const jobs = new Channel<Promise<LinesResult>>();
             reading = jobs;
             work.push({ kind: 'lines', jobs });
-            const splitter = new Splitter(s.plan, opts.chunkBytes);
+            const splitter = new Splitter(s.plan, pool.chunkBytes);
             let first = true;
             const post = async (piece: Buffer) => {
               jobs.push(pool.lines(piece, !first, s.plan));

@@ -32,6 +32,7 @@ describe('arrayToEvent', () => {
       full,
       full.map((v, i) => (i < 10 ? v : null)), // every optional column null
       full.map((v, i) => (i === 14 ? '12' : i === 20 ? { bytes: 1 } : i === 21 ? '' : v)), // numeric rpc id, attrs as an object, no signals
+      full.map((v, i) => (i === 8 ? null : v)), // a message that is its text travels as null
       full.slice(0, 15), // a short row: the rest undefined
       JSON_FIELDS.map(() => undefined),
     ];

@@ -3,7 +3,10 @@
 // must not load the database's native binding, so the reading lives here.
 import type { Event } from '../../parsers/contract/event.ts';
 
-/** The columns rowToEvent reads, as one DuckDB JSON array per row (see Store.triageEvents). */
+/**
+ * The columns rowToEvent reads, as one DuckDB JSON array per row (see Store.triageEvents). A null
+ * message is the event's text (the triage read sends a message equal to its text once).
+ */
 export const JSON_FIELDS = [
   'file',
   'line',
@@ -57,6 +60,8 @@ export function arrayToEvent(a: readonly unknown[]): Event {
   const rpcId = a[F.rpc_id];
   const signals = a[F.signals];
   const attrs = a[F.attrs];
+  const message = a[F.message];
+  const text = String(a[F.text]);
   return {
     file: String(a[F.file]),
     line: Number(a[F.line]),
@@ -66,8 +71,8 @@ export function arrayToEvent(a: readonly unknown[]): Event {
     kind: a[F.kind] as Event['kind'],
     ts: n(a[F.ts]),
     level: s(a[F.level]) as Event['level'],
-    message: String(a[F.message]),
-    text: String(a[F.text]),
+    message: message === null ? text : String(message),
+    text,
     httpMethod: s(a[F.http_method]),
     httpPath: s(a[F.http_path]),
     httpStatus: n(a[F.http_status]),
@@ -95,7 +100,7 @@ export function rowToEvent(r: Record<string, unknown>): Event {
     kind: r.kind as Event['kind'],
     ts: n(r.ts),
     level: s(r.level) as Event['level'],
-    message: String(r.message),
+    message: r.message === null ? String(r.text) : String(r.message),
     text: String(r.text),
     httpMethod: s(r.http_method),
     httpPath: s(r.http_path),

@@ -69,6 +69,12 @@ export interface LineRedactorOptions {
   tier?: EngineTier;
   /** Tests only: the ingest tier without its gates. */
   ungated?: boolean;
+  /**
+   * The caller has collected the session ids of exactly these lines into `ids` already, from the same
+   * start state (the ingest's pass 1 over the same byte range: server/ingest/chunk-runner.ts): collecting
+   * them again per line would add nothing, so it is skipped.
+   */
+  collected?: boolean;
   /** Tests only: replace the rule tables. */
   rules?: { format?: PatternRule[]; context?: PatternRule[]; pii?: PatternRule[] };
 }
@@ -156,7 +162,7 @@ export function createLineRedactor(opts: LineRedactorOptions): LineRedactor {
     let text = raw;
     let cut = 0;
     // Ids in session positions are always known before the sweep (stdin has no pass 1).
-    collectSessionIdsSafe(text.length > MAX_LINE ? text.slice(0, MAX_LINE) : text, opts.ids);
+    if (!opts.collected) collectSessionIdsSafe(text.length > MAX_LINE ? text.slice(0, MAX_LINE) : text, opts.ids);
     if (text.length > MAX_LINE) {
       cut = text.length - MAX_LINE;
       text = text.slice(0, MAX_LINE);
