@@ -156,10 +156,10 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
   }
-  // A client's own reading of an auth refusal ("token has expired", "authentication failed"), with no
-  // status of its own (a host names the tool, the server's access line does not), beside a 401/403 the other side logged at that time (or untimed):
-  // it is that refusal reported again, and the status-bearing failure carries what is known of it (a
-  // 401 from a replica that did not hold the session is not the client's token).
+  // A client's own reading of an auth refusal ("token has expired", "authentication failed") with no
+  // status of its own (its host may name the tool; the server's access line does not), beside a 401/403
+  // the other side logged at that time (or untimed): that refusal reported again. The status-bearing
+  // failure carries what is known of it (a 401 from a replica without the session is not the token).
   for (const i of order) {
     const f = items[i]!.facts;
     if (out[i]!.role !== 'primary' || f.httpStatus !== null || !f.causes.length || !f.causes.every((c) => AUTH_CAUSES.has(c))) continue;

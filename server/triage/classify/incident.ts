@@ -397,11 +397,6 @@ export class IncidentIndex {
   }
 
   /**
-   * Seen from the server or the proxy: after this failed POST, a legacy HTTP+SSE message POST was
-   * answered 2xx within the recovery window — the client fell back to the older transport and it
-   * worked (spec 2025-03-26 backward compatibility, row 61), though no client log says so.
-   */
-  /**
    * The span's client went on to a successful initialize (a 2xx answer to it, or the handshake or a
    * session logged) in one of its files, after it: within the recovery window, or 200 lines untimed.
    */
@@ -446,6 +441,11 @@ export class IncidentIndex {
       return served;
     });
   }
+  /**
+   * Seen from the server or the proxy: after this failed POST, a legacy HTTP+SSE message POST was
+   * answered 2xx within the recovery window — the client fell back to the older transport and it
+   * worked (spec 2025-03-26 backward compatibility, row 61), though no client log says so.
+   */
   legacyConnectedAfter(span: SpanBuild): Point | null {
     const end = span.end ?? span.start;
     if (end === null) return null;
