@@ -743,6 +743,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // --- side effect and write evidence
   const cls = classifyTool(method, tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
   const writeEvidence = ix.writeEvidence(span, inSpan);
+  const rootIsClosedStream = rootException !== null && /^(?:anyio\.)?(?:ClosedResourceError|BrokenResourceError)$/.test(rootException.type);
 
   // Lifecycle (spec basic/lifecycle: initialization MUST be the first interaction): a client's first POST
   // in its log, carrying no session and naming no method, was its initialize — not under 2026-07-28,
@@ -812,9 +813,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recovered,
     recoveredBy,
     transportFallback,
-    initializedAfter: method === 'server/discover' || method === 'initialize' ? ix.initializedAfter(span) : false,
-    serverServedAfter: evs.some((e) => e.source === 'server') ? ix.serverServedAfter(span) : false,
-    rootIsClosedStream: rootException !== null && /^(?:anyio\.)?(?:ClosedResourceError|BrokenResourceError)$/.test(rootException.type),
+    initializedAfter:
+      (method === 'server/discover' || method === 'initialize') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) ? ix.initializedAfter(span) : false,
+    // (asked only where a rule reads it: it walks the server's lines)
+    serverServedAfter: rootIsClosedStream && evs.some((e) => e.source === 'server') ? ix.serverServedAfter(span) : false,
+    rootIsClosedStream,
     sideEffect: cls.class,
     sideEffectSource: cls.source,
     toolHints: cls.hints,
