@@ -669,11 +669,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   let { replicas, replicaSplit } = replicaFacts(span, session, ix, evs);
   // with or without session ids: one replica rejecting what another accepted at the same moment
   if (replicaSplit !== true) {
-    const served = evs.find((e) => ix.replicaRejection(e));
-    const pair = served
-      ? ix.replicaRejection(served)
-      : // a client line of the same answer, when the failure holds no served-side line of its own
-        !evs.some((e) => e.source !== 'client' && e.httpStatus !== null) && httpStatus !== null
+    let pair: [string, string] | null = null;
+    for (const e of evs) if ((pair = ix.replicaRejection(e))) break;
+    pair ??=
+      // a client line of the same answer, when the failure holds no served-side line of its own
+      !evs.some((e) => e.source !== 'client' && e.httpStatus !== null) && httpStatus !== null
         ? ix.replicaRejectionLike(
             httpStatus,
             span.events.map((e) => (e.httpPath ? stripQuery(e.httpPath.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')) : null)).find((p) => p !== null) ?? null,
@@ -987,7 +987,7 @@ interface SessionReplicas {
  * gateway holds sessions too) that a deployment prefix named by pod or replica (kubectl --prefix,
  * compose). A client's replicas are not the server's.
  */
-const servedSide = (e: Event) => e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '');
+export const servedSide = (e: Event) => e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '');
 /** A session used on one replica and rejected by another this soon after: both were up at once, not a rollout. */
 export const BOTH_UP_MS = 10_000;
 export const BOTH_UP_LINES = 12;

@@ -5,7 +5,7 @@ import type { Event } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isFailureEvent, replicaOf, stripQuery } from './facts.ts';
+import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isFailureEvent, replicaOf, servedSide, stripQuery } from './facts.ts';
 
 /** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
 const TASK_ID = /\btask[_ ]?[Ii]d["']?\s{0,2}[:=]\s{0,2}["']?([\w-]{3,80})/g;
@@ -836,7 +836,6 @@ export class IncidentIndex {
   }
   private findDisagreeing(): Map<Event, [string, string]> {
     const out = new Map<Event, [string, string]>();
-    const servedSide = (e: Event) => e.source === 'server' || (e.source !== 'client' && typeof e.attrs.origin === 'string' && e.attrs.origin !== '');
     // a replica named by its line (host, pod, origin) — or, when the server's logs are one file per
     // process and each file logged its own start and no stop, by its file: both were up throughout
     const upFiles = this.filesUpThroughout();

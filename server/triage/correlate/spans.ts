@@ -207,14 +207,31 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   for (const list of byRpcTool.values()) {
     const files = new Set(list.map(([e]) => e.file));
     if (files.size < 2) continue;
-    const once = (f: string) => list.filter(([x]) => x.file === f).length === 1;
-    const within = (a: Event, b: Event) => (a.ts === null || b.ts === null ? once(a.file) && once(b.file) && files.size === 2 : Math.abs(a.ts - b.ts) <= CROSS_FILE_CALL_MS);
+    if (list.some(([e]) => e.ts === null)) {
+      // untimed: only one such line in each of exactly two files, not both the server's
+      if (files.size === 2 && list.length === 2 && list.some(([e]) => e.source !== 'server')) join(list[0]![1], list[1]![1], 'rpcId');
+      continue;
+    }
+    // timed: the lines within the window of each, found by binary search over the list in time order
+    const byTime = [...list].sort((x, y) => x[0].ts! - y[0].ts!);
+    const near = (e: Event) => {
+      let lo = 0;
+      let hi = byTime.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (byTime[mid]![0].ts! < e.ts! - CROSS_FILE_CALL_MS) lo = mid + 1;
+        else hi = mid;
+      }
+      const out: (readonly [Event, number])[] = [];
+      for (let k = lo; k < byTime.length && byTime[k]![0].ts! <= e.ts! + CROSS_FILE_CALL_MS; k++) if (byTime[k]![0].file !== e.file) out.push(byTime[k]!);
+      return out;
+    };
     for (const [c, ci] of list) {
       if (c.source === 'server') continue; // (from the client's or an unknown side's line towards the other file)
-      const cand = list.filter(([x]) => x.file !== c.file && within(c, x));
+      const cand = near(c);
       if (new Set(cand.map(([x]) => x.file)).size !== 1) continue;
-      const [sv, si] = cand.reduce((a, b) => (Math.abs((a[0].ts ?? 0) - (c.ts ?? 0)) <= Math.abs((b[0].ts ?? 0) - (c.ts ?? 0)) ? a : b));
-      if (new Set(list.filter(([x]) => x.file !== sv.file && within(x, sv)).map(([x]) => x.file)).size !== 1) continue;
+      const [sv, si] = cand.reduce((a, b) => (Math.abs(a[0].ts! - c.ts!) <= Math.abs(b[0].ts! - c.ts!) ? a : b));
+      if (new Set(near(sv).map(([x]) => x.file)).size !== 1) continue;
       join(ci, si, 'rpcId');
     }
   }
