@@ -13,7 +13,7 @@ export const proxyTimer: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was ended by a proxy timer (${interruptionWords(f)}): the operation or the quiet stream outlasts the proxy's read/idle timeout${f.knownTimerS ? ` (about ${f.knownTimerS} s)` : ''}. Re-sending hits the same timer. Raise the timeout for the MCP route (proxy_read_timeout, Envoy route/idle timeout, load balancer idle timeout), send SSE keep-alive comments inside it, or move long work to tasks.`,
+    `${describe(f)} was ended by a proxy timer (${interruptionWords(f)}): the operation or the quiet stream outlasts the proxy's read/idle timeout${f.knownTimerS ? ` (about ${f.knownTimerS} s)` : ''}. Re-sending hits the same timer. Raise the timeout for the MCP route (proxy_read_timeout, Envoy route/idle timeout, load balancer idle timeout, the web container's async request timeout such as spring.mvc.async.request-timeout), send SSE keep-alive comments inside it, or move long work to tasks.`,
   examples: [
     {
       name: 'tools/list cut at 60 s by nginx',
