@@ -1,6 +1,7 @@
 // Join events into logical requests. Every join records the key that made it; time alone
 // joins only together with status (and session/path when both sides have them), and says so.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
+import { signalTable } from '../../../parsers/engine/signals.ts';
 
 const JOIN_KEYS = [
   'session+rpcId',
@@ -426,6 +427,18 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   // optional GET stream, which belong to a GET exchange only.
   let anchor = -1;
   let reach = 0; // last line attached to the current anchor: a chain of adjacent lines stays together
+  let chainFailed = false; // a line of the current anchor's chain reported a failure
+  const signals = signalTable();
+  const failed = (e: Event) =>
+    e.level === 'error' ||
+    e.level === 'fatal' ||
+    e.level === 'warn' ||
+    (e.httpStatus !== null && e.httpStatus >= 400) ||
+    e.signals.some((id) => signals.meaning(id)?.outcome === 'failure');
+  // a line that names a tool and reports its call answered, under an exchange that already failed, is the
+  // call made again (a host re-issuing it after a new session), not the failed call's tail: joined to it,
+  // the re-issue's success would hide the failure and the failure would hide the recovery (D6/D9)
+  const reissued = (e: Event) => chainFailed && e.tool !== null && e.signals.some((id) => signals.meaning(id)?.outcome === 'completion') && !failed(e);
   events.forEach((e, i) => {
     // an exchange line (a request id, a JSON-RPC id, or an HTTP method with its path) starts what follows it
     // (or a client's note that it sends its session with the next request: `Using existing session ID …`)
@@ -442,18 +455,25 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       sameExchange(events[anchor]!, e)
     ) {
       // the same exchange logged twice in a row (request, then its answer): keep one anchor
-      if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
+      if (join(i, anchor, 'adjacent-lines')) {
+        reach = e.endLine;
+        chainFailed ||= failed(e);
+      }
       return;
     }
     // the client's error about the answer it just logged (`POST … -> 404`, then `SdkHttpError: … {"id":3,
     // "error":…}`): the error's body gives the JSON-RPC id the request line did not have
     if (isAnchor && anchor >= 0 && answersExchange(events[anchor]!, e) && e.line - reach <= 3) {
-      if (join(i, anchor, 'adjacent-lines')) reach = e.endLine;
+      if (join(i, anchor, 'adjacent-lines')) {
+        reach = e.endLine;
+        chainFailed ||= failed(e);
+      }
       return;
     }
-    if (isAnchor) {
+    if (isAnchor || (anchor >= 0 && reissued(e))) {
       anchor = i;
       reach = e.endLine;
+      chainFailed = failed(e);
       return;
     }
     if (anchor < 0) return;
@@ -489,6 +509,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     }
     if (join(i, anchor, 'adjacent-lines')) {
       reach = e.endLine;
+      chainFailed ||= failed(e);
       // the client said the call returned: it is complete, what follows is about something else
       if (e.signals.includes('call-returned')) anchor = -1;
     }

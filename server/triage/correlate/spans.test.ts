@@ -1,0 +1,35 @@
+// Which lines make one request: the adjacent-lines join keeps an exchange's tail with it, but a call made
+// again after its failure is a request of its own.
+import { describe, expect, it } from 'vitest';
+import { emptyEvent, type Event } from '../../../parsers/contract/event.ts';
+import { buildSpans } from './spans.ts';
+
+const ev = (line: number, text: string, extra: Partial<Event>): Event => ({
+  ...emptyEvent({ file: 'host.log', line, source: 'client', format: 'test', kind: 'line', text }),
+  ...extra,
+});
+const groups = (events: Event[]) =>
+  buildSpans(events)
+    .map((s) => s.events.map((e) => e.line).sort((a, b) => a - b))
+    .sort((a, b) => a[0]! - b[0]!);
+
+describe('adjacent lines', () => {
+  const failedCall = ev(3, 'search_pages failed: Session not found', { tool: 'search_pages', requestId: 'req_1', level: 'error', signals: ['session-not-found'] });
+  const note = ev(4, 'That request failed because the session expired. Retrying.', { level: 'warn', signals: ['session-not-found'] });
+
+  it('a call answered right after the same call failed is the call made again, not its tail', () => {
+    const again = ev(6, 'search_pages answered: 2 pages', { tool: 'search_pages', signals: ['host-tool-answered'] });
+    expect(groups([failedCall, note, again])).toEqual([[3, 4], [6]]);
+  });
+
+  it('near miss: the answer under an exchange that has not failed is its tail', () => {
+    const asked = ev(3, 'POST /mcp tools/call search_pages', { tool: 'search_pages', requestId: 'req_1' });
+    const answered = ev(4, 'search_pages answered: 2 pages', { tool: 'search_pages', signals: ['host-tool-answered'] });
+    expect(groups([asked, answered])).toEqual([[3, 4]]);
+  });
+
+  it('near miss: a failure after the failure stays with it', () => {
+    const more = ev(6, 'search_pages: giving up', { tool: 'search_pages', level: 'error', signals: ['retries-exhausted'] });
+    expect(groups([failedCall, note, more])).toEqual([[3, 4, 6]]);
+  });
+});
