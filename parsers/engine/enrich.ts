@@ -546,15 +546,19 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
-    re: new RegExp(`(?<![\\w/.-])${SLASH_METHOD} {1,3}(?:rpc[_-]?)?id[=:#] ?(-?\\d{1,15})(?![\\w.])`),
+    re: new RegExp(
+      `(?<![\\w/.-])${SLASH_METHOD}(?: (?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.:-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}))? {1,3}(?:rpc[_-]?)?id[=:#] ?(-?\\d{1,15})(?![\\w.])`,
+    ),
     needs: ['id'],
-    why: 'an MCP method followed at once by its `id=`: `-> tools/call id=2`, `<- server/discover id=1 ok`',
+    why: 'an MCP method followed at once by its `id=`, or by the tool it calls and then its `id=`: `-> tools/call id=2`, `<- server/discover id=1 ok`, `-> tools/call post_invoice id=41` (a tool name as tools are named: with `_`, `-`, `.` or camelCase, never a plain word)',
     examples: [
       ['-> tools/call id=2 name=search_docs', 2],
       ['<- server/discover id=1 ok', 1],
       ['tools/list rpc_id=5 failed', 5],
+      ['ledger: -> tools/call post_invoice id=41 (Mcp-Name: post_invoice)', 41],
+      ['tools/call searchIssues id=9 failed after 30.0s', 9],
     ],
-    nearMisses: ['tools/call user id=7', 'mytools/call id=3', 'tools/call id=3.5'],
+    nearMisses: ['tools/call user id=7', 'mytools/call id=3', 'tools/call id=3.5', 'tools/call for account id=7'],
   },
   {
     field: 'rpcId',

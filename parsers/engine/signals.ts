@@ -230,9 +230,23 @@ export class SignalTable {
    * `textIds`: match(e.text) computed beforehand (where the line was redacted: signalsOfLines).
    */
   forEvent(e: Pick<Event, 'text' | 'message' | 'httpStatus'>, textIds?: readonly string[]): string[] {
-    const ids = e.text.length >= e.message.length ? (textIds !== undefined ? textIds.slice() : this.match(e.text)) : this.match(`${e.message}\n${e.text}`);
+    let ids = e.text.length >= e.message.length ? (textIds !== undefined ? textIds.slice() : this.match(e.text)) : this.match(`${e.message}\n${e.text}`);
+    // a structured line's message read on its own too: inside the JSON object a wording's end is a
+    // closing quote (`"message":"journal entry committed","entry_id":…`), where a pattern that wants the
+    // message to end there (`committed$`, `fetch failed$`) cannot see it
+    if (e.message.length > 0 && e.text.length > e.message.length && e.text.includes('{"')) {
+      const more = this.match(e.message);
+      if (more.length) ids = this.inTableOrder(ids, more);
+    }
     if (e.httpStatus !== null && e.httpStatus >= 300 && e.httpStatus !== 304) ids.push(`http-${e.httpStatus}`);
     return ids;
+  }
+
+  /** The union of two id lists, in table order. */
+  private inTableOrder(a: readonly string[], b: readonly string[]): string[] {
+    const have = new Set([...a, ...b]);
+    if (have.size === a.length) return a.slice();
+    return this.signals.map((s) => s.spec.id).filter((id) => have.has(id));
   }
 
   meaning(id: string): SignalMeaning | null {

@@ -528,7 +528,8 @@ export class IncidentIndex {
     const committed = (e: Event) => e.signals.some((id) => t.meaning(id)?.cause === 'write-committed');
     const rpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
     // (a log of unknown side joined to a client's call is the other end of it: the server's)
-    const clientFiles = new Set(span.events.filter((e) => e.source === 'client').map((e) => e.file));
+    // (and a log of unknown side that names the targets it called — `POST https://host/mcp "504"` — is the caller's)
+    const clientFiles = new Set(span.events.filter((e) => e.source === 'client' || (e.source === 'unknown' && this.targets.has(e.file))).map((e) => e.file));
     const serverSideFiles = new Set(span.events.filter((e) => e.source === 'unknown' && clientFiles.size > 0 && !clientFiles.has(e.file)).map((e) => e.file));
     const serverSide = (e: Event) => e.source === 'server' || (e.source === 'unknown' && serverSideFiles.has(e.file));
     const candidates: Event[] = span.events.filter(serverSide);
