@@ -385,7 +385,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
-    re: /\b(?:[Ff]ailed to initiali[sz]e|[Ee]rror (?:during|while|in|on) initiali[sz](?:e|ation|ing)|[Ii]nitiali[sz]ation (?:failed|error|timed out)|\binitialize (?:failed|timed out|error(?:ed)?))\b|\b(?:[Ee]rror|[Ff]ailed to|[Ff]ailure) (?:reading|read) (?:the |a )?resource\b|\b(?:[Ee]rror|[Ff]ailed to|[Ff]ailure) (?:fetching|getting|listing|list|fetch|get) (?:the )?prompts\b|\b(list_tools|call_tool|read_resource|list_resources|get_prompt|list_prompts|send_ping|listTools|callTool|readResource|listResources|getPrompt|listPrompts)(?:\(\))? (?:failed|error(?:ed)?|timed out|raised)\b|\b[Pp]ing (?:failed|timed out|error)\b/,
+    re: /\b(?:[Ff]ailed to initiali[sz]e|[Ee]rror (?:during|while|in|on) initiali[sz](?:e|ation|ing)|[Ii]nitiali[sz]ation (?:failed|error|timed out)|\binitialize (?:failed|timed out|error(?:ed)?))\b|\b(?:[Ee]rror|[Ff]ailed to|[Ff]ailure) (?:reading|read) (?:the |a )?resource\b|\b(?:[Ee]rror|[Ff]ailed to|[Ff]ailure) (?:fetching|getting|listing|list|fetch|get) (?:the )?(?:prompts|resources|resource templates)\b|\b(list_tools|call_tool|read_resource|list_resources|get_prompt|list_prompts|send_ping|listTools|callTool|readResource|listResources|getPrompt|listPrompts)(?:\(\))? (?:failed|error(?:ed)?|timed out|raised)\b|\b[Pp]ing (?:failed|timed out|error)\b/,
     read: (_t, m) => {
       if (m[1])
         return (
@@ -408,20 +408,34 @@ export const EXTRACTORS: readonly Extractor[] = [
           )[m[1]] ?? null
         );
       const w = m[0].toLowerCase();
-      return w.includes('initiali') ? 'initialize' : w.includes('resource') ? 'resources/read' : w.includes('prompts') ? 'prompts/list' : w.includes('ping') ? 'ping' : null;
+      return w.includes('initiali')
+        ? 'initialize'
+        : w.includes('resource template')
+          ? 'resources/templates/list'
+          : w.includes('resources')
+            ? 'resources/list'
+            : w.includes('resource')
+              ? 'resources/read'
+              : w.includes('prompts')
+                ? 'prompts/list'
+                : w.includes('ping')
+                  ? 'ping'
+                  : null;
     },
     needs: ['nitiali', 'esource', 'rompts', 'failed', 'error', 'timed out', 'raised', 'ing '],
-    why: 'host prose naming the operation that failed: `Failed to initialize MCP client`, `Error reading resource x`, `Error fetching prompts`, `list_tools() failed`, `callTool failed`, `ping timed out`',
+    why: 'host prose naming the operation that failed: `Failed to initialize MCP client`, `Error reading resource x`, `Error fetching prompts`, `Failed to list resources`, `list_tools() failed`, `callTool failed`, `ping timed out`',
     examples: [
       ['Failed to initialize MCP client: connection refused', 'initialize'],
       ['MCP server initialization failed: HTTP 401', 'initialize'],
       ['Error reading resource file:///notes/a.md: 404', 'resources/read'],
       ['Error fetching prompts: HTTP 500', 'prompts/list'],
+      ['[error] [docs] Failed to list resources: MCP error -32601: Method not found', 'resources/list'],
+      ['Error listing resource templates: MCP error -32601', 'resources/templates/list'],
       ['list_tools() failed: ConnectError', 'tools/list'],
       ['callTool failed: McpError: MCP error -32001: Request timed out', 'tools/call'],
       ['ping timed out after 5 s', 'ping'],
     ],
-    nearMisses: ['initialized session abc', 'resource usage high', 'Initialization complete', 'ping ok in 4 ms'],
+    nearMisses: ['initialized session abc', 'resource usage high', 'Initialization complete', 'ping ok in 4 ms', 'listing resources took 3 ms'],
   },
   {
     field: 'rpcMethod',

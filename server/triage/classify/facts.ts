@@ -113,6 +113,8 @@ export interface Facts {
   /** A later success of the same call: re-issued and answered, resumed, a fallback transport that connected. */
   recovered: Tri;
   recoveredBy: string | null;
+  /** The client sent this call again later (asked only for subscriptions/listen: false elsewhere). */
+  sentAgain: boolean;
   /** The client said it falls back to another transport. */
   transportFallback: boolean;
   /** The same client initialized successfully after this failure (a version probe that fell back, D15; a reconnect that dropped a stale session). */
@@ -812,6 +814,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     persistent,
     recovered,
     recoveredBy,
+    sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,
     transportFallback,
     initializedAfter:
       (method === 'server/discover' || method === 'initialize') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) ? ix.initializedAfter(span) : false,

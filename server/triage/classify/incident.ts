@@ -350,6 +350,13 @@ export class IncidentIndex {
     return Math.max(n, 1);
   }
 
+  /** A later span of the same call, sent by a client (whatever its answer). */
+  sentAgainAfter(span: SpanBuild, key: string): boolean {
+    const me = this.infoOf.get(span);
+    if (!me) return false;
+    return (this.byKey.get(key) ?? []).some((i) => i !== me && this.after(me, i) && i.span.events.some((e) => e.source !== 'server' && e.source !== 'proxy'));
+  }
+
   /** A later span of the same call that succeeded. */
   laterSuccess(span: SpanBuild, key: string | null): Point | null {
     if (key === null) return null;

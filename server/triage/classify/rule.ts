@@ -81,6 +81,7 @@ export const BASE_FACTS: Facts = {
   persistent: null,
   recovered: null,
   recoveredBy: null,
+  sentAgain: false,
   transportFallback: false,
   initializedAfter: false,
   serverServedAfter: false,

@@ -1,9 +1,12 @@
 import type { Rule } from '../rule.ts';
 import { has } from '../rule.ts';
 
-// failure-signatures.md D16, rows 16, 17, 20, 43, 44, 55, 90, 91; cli-contract.md roles: the standalone
+// failure-signatures.md D16, rows 16, 17, 20, 43, 44, 55, 90, 91; cli-contract.md roles (and spec server/prompts,
+// server/resources for the list probes): the standalone
 // GET SSE stream of Streamable HTTP, a DELETE on close and logging/setLevel are optional channels — their
 // failures lose no request. In the legacy HTTP+SSE transport the GET stream IS the connection.
+/** The lists a host fetches for its menus whatever the server declared (spec server/prompts, server/resources). */
+const LIST_PROBES = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
 const STREAM_ONLY = ['stream-open-failed', 'stream-disconnected', 'stream-reconnecting', 'reconnect-exhausted'] as const;
 
 export const optionalStream: Rule = {
@@ -15,9 +18,17 @@ export const optionalStream: Rule = {
     if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected'))
       return 'in the legacy HTTP+SSE transport the GET stream is the connection, not an optional channel';
     if (f.method === 'logging/setLevel') return true;
+    // 2026-07-28's subscriptions/listen replaces the standalone GET stream: change notifications only
+    // (failure-signatures (a.1) server→client traffic, (c) stage E "GET/listen: reconnect, benign"); once
+    // the client has sent it again nothing is lost. Not re-sent, the subscription is gone until it is (row 92).
+    if (f.method === 'subscriptions/listen' && f.sentAgain) return true;
     // argument autocompletion (spec server/utilities/completion: only for servers that declare the
     // completions capability): a server without it answers -32601 and the host offers no suggestions
     if (f.method === 'completion/complete' && (f.causes.includes('method-not-found') || f.jsonRpcCode === -32601)) return true;
+    // a host listing prompts or resources (for its menus) from a server that offers none: spec
+    // server/prompts and server/resources — only servers that declare the capability serve those
+    // methods, and the answer to an undeclared one is -32601; the host shows an empty list
+    if (f.method !== null && LIST_PROBES.has(f.method) && (f.causes.includes('method-not-found') || f.jsonRpcCode === -32601)) return true;
     if (f.httpMethod === 'DELETE' && (f.method === null || f.method === 'notifications/cancelled')) return true;
     // the SDK's own report of that DELETE failing (`Failed to terminate session: Not Found`)
     if (has(f, 'session-termination-failed') && f.method === null && f.tool === null) return true;
@@ -29,11 +40,15 @@ export const optionalStream: Rule = {
     return 'not the standalone GET stream, a DELETE or logging/setLevel';
   },
   rationale: (f) =>
-    f.method === 'logging/setLevel'
-      ? `logging/setLevel failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: an optional request that only changes how much the server logs; no work was lost.`
-      : f.method === 'completion/complete'
-        ? `completion/complete got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server does not offer argument autocompletion (no completions capability). The host only loses suggestions while the user types; no work was lost. Make the host check the capability first if the noise matters.`
-        : `The ${f.httpMethod === 'DELETE' || has(f, 'session-termination-failed') ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
+    f.method === 'subscriptions/listen'
+      ? `subscriptions/listen failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the long-lived stream of change notifications (2026-07-28's replacement for the standalone GET stream). It carries no request's answer; the client re-sends listen. Act on it only if notifications matter or other requests fail too.`
+      : f.method === 'logging/setLevel'
+        ? `logging/setLevel failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: an optional request that only changes how much the server logs; no work was lost.`
+        : f.method !== null && LIST_PROBES.has(f.method)
+          ? `${f.method} got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server offers no ${f.method.split('/')[0]} (it does not declare the capability), so the host's list is empty. No request was lost. If the server does declare it, escalate to its owners.`
+          : f.method === 'completion/complete'
+            ? `completion/complete got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server does not offer argument autocompletion (no completions capability). The host only loses suggestions while the user types; no work was lost. Make the host check the capability first if the noise matters.`
+            : `The ${f.httpMethod === 'DELETE' || has(f, 'session-termination-failed') ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
   examples: [
     { name: 'GET stream 502 while the server restarts', facts: { httpMethod: 'GET', httpStatus: 502, causes: ['stream-open-failed'], era: 'session' }, fires: true },
     { name: 'GET 405 from a server without a stream', facts: { httpMethod: 'GET', httpStatus: 405 }, fires: true },
@@ -44,6 +59,20 @@ export const optionalStream: Rule = {
     { name: 'completion/complete answered -32601', facts: { method: 'completion/complete', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: true },
     { name: 'completion/complete cut by a proxy 502', facts: { method: 'completion/complete', httpStatus: 502, causes: ['proxy-upstream-unavailable'] }, fires: false },
     { name: 'resources/subscribe answered -32601', facts: { method: 'resources/subscribe', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: false },
+    {
+      name: 'subscriptions/listen 502 while the server restarts, then sent again',
+      facts: { method: 'subscriptions/listen', httpStatus: 502, era: 'sessionless', causes: ['conn-refused'], sentAgain: true },
+      fires: true,
+    },
+    { name: 'subscriptions/listen ended by the server and never sent again', facts: { method: 'subscriptions/listen', era: 'sessionless', causes: ['stream-cut'] }, fires: false },
+    { name: 'prompts/list answered -32601', facts: { method: 'prompts/list', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: true },
+    {
+      name: '2026 prompts/list 404 + -32601',
+      facts: { method: 'prompts/list', httpStatus: 404, era: 'sessionless', jsonRpcCode: -32601, bodyKind: 'jsonrpc-error', causes: ['method-not-found'] },
+      fires: true,
+    },
+    { name: 'resources/list cut by a proxy 502', facts: { method: 'resources/list', httpStatus: 502, causes: ['proxy-upstream-unavailable'] }, fires: false },
+    { name: 'resources/read answered -32601', facts: { method: 'resources/read', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: false },
     { name: 'legacy SSE GET /sse 404: the connection itself', facts: { httpMethod: 'GET', httpStatus: 404, era: 'legacy-sse', causes: ['sse-connect-rejected'] }, fires: false },
   ],
 };

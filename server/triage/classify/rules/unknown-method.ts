@@ -25,8 +25,8 @@ export const unknownMethod: Rule = {
       fires: true,
     },
     {
-      name: '2026 404 -32601 on subscriptions/listen',
-      facts: { httpStatus: 404, era: 'sessionless', jsonRpcCode: -32601, bodyKind: 'jsonrpc-error', method: 'subscriptions/listen', causes: ['method-not-found'] },
+      name: '2026 404 -32601 on tasks/get (no tasks extension)',
+      facts: { httpStatus: 404, era: 'sessionless', jsonRpcCode: -32601, bodyKind: 'jsonrpc-error', method: 'tasks/get', causes: ['method-not-found'] },
       fires: true,
     },
     {
