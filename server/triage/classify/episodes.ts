@@ -173,21 +173,24 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   // An unexplained failure whose answer (status) another log explains — logged at the same time, or with
   // no time to tell — is that answer seen from another side (the host's view of the gateway's 404): it
   // folds under the explained one instead of heading the incident as an unknown.
+  // (the Python SDK's "Session terminated" is its report of a 404 whose status line it does not log)
+  const statusOf = (f: Facts): number | null => f.httpStatus ?? (f.causes.includes('session-terminated-client') ? 404 : null);
   for (const i of order) {
     const f = items[i]!.facts;
-    if (out[i]!.role !== 'primary' || items[i]!.rule.id !== 'unclassified-failure' || f.httpStatus === null) continue;
+    const status = statusOf(f);
+    if (out[i]!.role !== 'primary' || items[i]!.rule.id !== 'unclassified-failure' || status === null) continue;
     const k = order.find((k) => {
       const g = gap(i, k);
       return (
         k !== i &&
         out[k]!.role === 'primary' &&
         items[k]!.rule.id !== 'unclassified-failure' &&
-        items[k]!.facts.httpStatus === f.httpStatus &&
+        items[k]!.facts.httpStatus === status &&
         at[k]!.file !== at[i]!.file &&
         (g === null || g <= SESSION_MS)
       );
     });
-    if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the same ${f.httpStatus} as ${at[k]!.file}:${at[k]!.line} explains` };
+    if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the same ${status} as ${at[k]!.file}:${at[k]!.line} explains` };
   }
   // An unexplained, unidentified failure is primary only when nothing else in its episode is: beside an
   // explained or identified failure it is folded; when all of an episode's failures are unexplained, the

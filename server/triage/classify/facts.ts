@@ -349,6 +349,12 @@ export function callKey(method: string | null, tool: string | null): string | nu
   return `${method ?? 'tools/call'}|${tool ?? ''}`;
 }
 
+/** A server restarted between this client's last connect (handshake, session) before the span and the span. */
+function restartedSinceConnected(ix: IncidentIndex, span: SpanBuild, start: number): boolean {
+  const at = ix.establishedBefore(span);
+  return at !== null && at.ts !== null && ix.restartedWithin(at.ts, start);
+}
+
 export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const ix = ctx.index;
   const evs = span.events;
@@ -504,6 +510,17 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // session lives on) was cut before it: the session went with the connection (row 37)
   else if (era === 'legacy-sse' && httpMethod !== 'GET' && (httpStatus === 404 || httpStatus === 400) && sessionSent === true && !htmlAnswer && ix.streamCutEarlierInFile(span))
     sessionUnknown = true;
+  // … or when a server restarted after this client connected: the session lived in the old process (row 37)
+  else if (
+    era === 'legacy-sse' &&
+    httpMethod !== 'GET' &&
+    (httpStatus === 404 || httpStatus === 400) &&
+    sessionSent === true &&
+    !htmlAnswer &&
+    start !== null &&
+    restartedSinceConnected(ix, span, start)
+  )
+    sessionUnknown = true;
   // (the ambiguous answer, read by what else is known: the id was sent or had worked, or the server's own
   // log says at that time that a session it got was unknown to it — then the id was sent, and not known)
   else if (has('session-invalid'))
@@ -549,6 +566,22 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       method !== 'initialize' &&
       method !== 'server/discover' &&
       ix.restartSinceWorked(span, httpPath))
+  )
+    sessionUnknown = true;
+  // a bare 400 (no page, not 2026) for a session id that had worked, the server restarted in between: the
+  // TS SDK example servers and the gateways built on them answer an id they no longer hold with 400 "No valid
+  // session ID provided" (row 51, D11), whose body an access log does not show
+  else if (
+    httpStatus === 400 &&
+    era !== 'sessionless' &&
+    !htmlAnswer &&
+    sessionSent === true &&
+    sessionWorkedBefore === true &&
+    httpPath !== null &&
+    method !== 'initialize' &&
+    method !== 'server/discover' &&
+    causes.length === 0 &&
+    ix.restartSinceWorked(span, httpPath)
   )
     sessionUnknown = true;
   // a 401 for a session that had worked with the same client, the server restarted in between: the

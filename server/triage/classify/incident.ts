@@ -112,6 +112,8 @@ export class IncidentIndex {
   /** byKey's failing spans only, in the same order. */
   private readonly failingByKey = new Map<string, SpanInfo[]>();
   private readonly clientish: Event[] = [];
+  /** When a server logged a start or a shutdown, in time order (restartBetween; built on first use). */
+  private restartTimes: number[] | null = null;
   /** The server's lines, in order (serverReceived). */
   private readonly serverLines: Event[] = [];
   /**
@@ -876,9 +878,41 @@ export class IncidentIndex {
     return out;
   }
 
+  /** A server (or a session-holding gateway) started or shut down strictly between two times. */
+  restartedWithin(from: number, to: number): boolean {
+    const t = signalTable();
+    // (a gateway that holds the sessions — supergateway, mcp-proxy — is detected as a proxy: its start counts
+    // too; and a log of unknown side that names no target it called is not a client's)
+    const serverish = (e: Event) => e.source === 'server' || (e.source === 'unknown' && !this.targets.has(e.file));
+    this.restartTimes ??= this.all
+      .filter(
+        (e) =>
+          e.ts !== null &&
+          (serverish(e) || e.source === 'proxy') &&
+          e.signals.some((id) => {
+            const c = t.meaning(id)?.cause;
+            return c === 'process-started' || (c === 'shutdown' && serverish(e));
+          }),
+      )
+      .map((e) => e.ts!)
+      .sort((x, y) => x - y);
+    const rt = this.restartTimes;
+    let lo = 0;
+    let hi = rt.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (rt[mid]! <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < rt.length && rt[lo]! < to;
+  }
+
   /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */
   restartBetween(a: Event, b: Event): boolean {
     const t = signalTable();
+    // both timed: any server's start or shutdown between the two times, whichever file logged it (the
+    // lines are in file order, so a server log read after the client's is not between them by position)
+    if (a.ts !== null && b.ts !== null && this.restartedWithin(Math.min(a.ts, b.ts), Math.max(a.ts, b.ts))) return true;
     const lo = Math.min(this.position.get(a) ?? 0, this.position.get(b) ?? 0);
     const hi = Math.max(this.position.get(a) ?? 0, this.position.get(b) ?? 0);
     for (let i = lo + 1; i < hi; i++) {
