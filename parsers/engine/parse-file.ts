@@ -204,7 +204,13 @@ export async function* parsePreparedBatches(
   byPriority();
   const untried = new Set(opts.formats.filter((f) => !tryFormats.includes(f)));
   const countLine = (id: string, n: number) => (stats.formatLines[id] = (stats.formatLines[id] ?? 0) + n);
-  const indentedContinues = new Set(opts.formats.filter((f) => f.spec.indentedContinues).map((f) => f.spec.id));
+  // (formats whose indented lines continue the event above — unless the line opens an event of that format
+  // itself, as Gemini CLI's framed, indented tool-call headers do)
+  const indentedContinues = new Map(opts.formats.filter((f) => f.spec.indentedContinues).map((f) => [f.spec.id, f] as const));
+  const continuesIndented = (format: string, text: string) => {
+    const f = indentedContinues.get(format);
+    return f !== undefined && /^\s/.test(text) && !applyFormat(f, text);
+  };
   const matchLine = (text: string): { f: CompiledFormat; parsed: NonNullable<ReturnType<typeof applyFormat>> } | null => {
     for (const f of tryFormats) {
       const parsed = applyFormat(f, text);
@@ -381,7 +387,7 @@ export async function* parsePreparedBatches(
       (inHtmlBody(pending.text) ||
         chainsOn(pending, text) ||
         ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) &&
-          (((indentedContinues.has(pending.format) || underCauseHeader(pending.text)) && /^\s/.test(text)) || !tryFormats.some((f) => applyFormat(f, text)))))
+          (continuesIndented(pending.format, text) || (underCauseHeader(pending.text) && /^\s/.test(text)) || !tryFormats.some((f) => applyFormat(f, text)))))
     ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
@@ -599,5 +605,6 @@ const MAX_HEADER_MESSAGE = 2000;
 function isContinuation(line: string): boolean {
   // a padded level word starts a record (Rust tracing's ` INFO target: …` once a container stamp is cut off)
   if (PADDED_LEVEL.test(line)) return false;
-  return /^(?:\s+\S|[}\]]\s*,?\s*$|Caused by:(?: |$)|\[cause\]|During handling of the above|The above exception was)/.test(line);
+  // (a terminal frame's lines — `╭────╮`, `│    MCP error …`, `╰────╯` — belong to the event the frame is printed under)
+  return /^(?:\s+\S|[}\]]\s*,?\s*$|Caused by:(?: |$)|\[cause\]|During handling of the above|The above exception was|\s{0,4}[│╰╭]─|│\s)/.test(line);
 }
