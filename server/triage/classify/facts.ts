@@ -115,6 +115,8 @@ export interface Facts {
   recoveredBy: string | null;
   /** The client sent this call again later (asked only for subscriptions/listen: false elsewhere). */
   sentAgain: boolean;
+  /** A server logged its start after this failure's last line (asked only for a connect failure or a proxy's 502/503 that failed every attempt). */
+  serverStartedAfter: boolean;
   /** The client said it falls back to another transport. */
   transportFallback: boolean;
   /** The same client initialized successfully after this failure (a version probe that fell back, D15; a reconnect that dropped a stale session). */
@@ -848,6 +850,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recovered,
     recoveredBy,
     sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,
+    serverStartedAfter:
+      persistent === true && span.end !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
+        ? ix.startedAfter(span.end)
+        : false,
     transportFallback,
     initializedAfter:
       (method === 'server/discover' || method === 'initialize') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) ? ix.initializedAfter(span) : false,

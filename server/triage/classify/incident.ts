@@ -114,6 +114,8 @@ export class IncidentIndex {
   private readonly clientish: Event[] = [];
   /** When a server logged a start or a shutdown, in time order (restartBetween; built on first use). */
   private restartTimes: number[] | null = null;
+  /** When a server or gateway logged its start, in time order (startedAfter; built on first use). */
+  private startTimes: number[] | null = null;
   /** The server's lines, in order (serverReceived). */
   private readonly serverLines: Event[] = [];
   /**
@@ -876,6 +878,17 @@ export class IncidentIndex {
       if (ok) out.set(r, [who(ok)!, b]);
     }
     return out;
+  }
+
+  /** A server (or gateway) logged that it started after this time: it came up (again) later. */
+  startedAfter(ts: number): boolean {
+    const t = signalTable();
+    const serverish = (e: Event) => e.source === 'server' || e.source === 'proxy' || (e.source === 'unknown' && !this.targets.has(e.file));
+    this.startTimes ??= this.all
+      .filter((e) => e.ts !== null && serverish(e) && e.signals.some((id) => t.meaning(id)?.cause === 'process-started'))
+      .map((e) => e.ts!)
+      .sort((x, y) => x - y);
+    return this.startTimes.length > 0 && this.startTimes[this.startTimes.length - 1]! > ts;
   }
 
   /** A server (or a session-holding gateway) started or shut down strictly between two times. */

@@ -7,7 +7,10 @@ import { describe, has, signalWords } from '../rule.ts';
  * a deploy or a restart outlasts them (our recordings: upstream down for a few seconds, tried twice).
  */
 const PERSISTENT_ATTEMPTS = 3;
-const givenUp = (f: { persistent: boolean | null; attempts: number }) => f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS;
+// (failures on every attempt while the server was down, when its log shows it starting afterwards, are a
+// deploy or restart window — row 66 "backend down/restarting → SEND/RETRY" — not a wrong address)
+const givenUp = (f: { persistent: boolean | null; attempts: number; serverStartedAfter: boolean }) =>
+  f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS && !f.serverStartedAfter;
 
 const CONNECT = ['conn-refused', 'network-error', 'dns-failure', 'connect-timeout', 'tls-failure', 'tls-certificate', 'proxy-upstream-unavailable'] as const;
 
@@ -41,6 +44,11 @@ export const neverReached: Rule = {
     },
     { name: '502 prematurely closed while reading the header', facts: { httpStatus: 502, method: 'tools/call', interruption: 'closed-before-headers' }, fires: false },
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true }, fires: false },
+    {
+      name: 'refused on every one of 3 attempts, the server started afterwards',
+      facts: { neverConnected: true, attempts: 3, persistent: true, serverStartedAfter: true },
+      fires: true,
+    },
     {
       name: 'proxy 503 (no server available) on both of 2 tries',
       facts: { httpStatus: 503, method: 'initialize', neverConnected: true, attempts: 2, persistent: true, causes: ['proxy-upstream-unavailable'] },

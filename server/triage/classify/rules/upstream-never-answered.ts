@@ -18,6 +18,8 @@ export const upstreamNeverAnswered: Rule = {
     if (!cut) return 'not a proxy answer before the upstream sent headers (502/503, reset before headers)';
     if (f.endpointWorked) return 'some exchange with the MCP endpoint succeeded in this incident';
     if (f.persistent !== true || f.attempts < PERSISTENT_ATTEMPTS) return 'not shown to fail on every one of at least three attempts';
+    // (row 66: "backend down/restarting → SEND/RETRY")
+    if (f.serverStartedAfter) return 'the server logged its start after these failures: it was down (a deploy or restart), not misrouted';
     if (f.writeEvidence) return 'the server logged work for this request';
     if (has(f, 'client-timeout')) return "the client's own timer ended it";
     return true;
@@ -34,6 +36,11 @@ export const upstreamNeverAnswered: Rule = {
       name: 'Envoy 503 reset before headers on 3 attempts',
       facts: { httpStatus: 503, interruption: 'bad-gateway', attempts: 3, persistent: true, endpointWorked: false },
       fires: true,
+    },
+    {
+      name: '502 on every one of 3 attempts, the server started afterwards',
+      facts: { httpStatus: 502, interruption: 'bad-gateway', attempts: 3, persistent: true, endpointWorked: false, serverStartedAfter: true },
+      fires: false,
     },
     {
       name: 'the same 502s after the endpoint had answered',
