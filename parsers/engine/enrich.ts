@@ -498,6 +498,20 @@ export const EXTRACTORS: readonly Extractor[] = [
   // --- JSON-RPC id ----------------------------------------------------------------------------
   {
     field: 'rpcId',
+    re: new RegExp(
+      `"id"\\s?:\\s?(-?\\d{1,15})(?![\\w.])[^{}]{0,300}?"method"\\s?:\\s?"${MCP_METHOD}"|"method"\\s?:\\s?"${MCP_METHOD}"[^{}]{0,300}?"id"\\s?:\\s?(-?\\d{1,15})(?![\\w.])`,
+    ),
+    needs: ['"id"'],
+    read: (_t, m) => toRpcId(m[1] ?? m[2]!),
+    why: 'a structured log record of a call (no "jsonrpc" member): its "id" beside an MCP "method" in the same object — alone, "id" names anything',
+    examples: [
+      ['{"level":"INFO","msg":"mcp: request","server":"kb","id":89,"method":"tools/call","tool":"kb_search"}', 89],
+      ['{"method":"resources/read","uri":"file:///a","id":4}', 4],
+    ],
+    nearMisses: ['{"id":7,"method":"POST","path":"/mcp"}', '{"id":7,"user":{"method":"tools/call"}}', '{"order":{"id":7},"method":"tools/call"}'],
+  },
+  {
+    field: 'rpcId',
     re: JSONRPC_KEY,
     needs: ['"jsonrpc"'],
     read: rpcMember((r) => r.id),
@@ -1094,7 +1108,7 @@ export const EXTRACTORS: readonly Extractor[] = [
 export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod:
     /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
-  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|equest[ _-]?[Ii][Dd]|Remote→Local/,
+  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|Remote→Local/,
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `

@@ -290,7 +290,11 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
       const obj = m[0];
       const body = m[1] ?? m[2] ?? '';
       const outer = obj.replace(body, '');
-      const name = /"name"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ?? /"name"\s*:\s*"([^"]{1,120})"/.exec(text.slice(Math.max(0, m.index - 400), m.index))?.[1];
+      // (a tool object's "name", or a host's log record about a call: "tool":"kb_search", "annotations":{…})
+      const name =
+        /"name"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ??
+        /"(?:tool|tool_name|toolName)"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ??
+        /"name"\s*:\s*"([^"]{1,120})"/.exec(text.slice(Math.max(0, m.index - 400), m.index))?.[1];
       const hints: Record<string, boolean> = {};
       for (const h of body.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
       put(name, hints);
