@@ -410,10 +410,7 @@ const isStop = (e: Event) => e.signals.includes('shutdown');
 /** A client line that answers, or may answer, a call: a status, a response, a result, an error. */
 // (a line that says the call finished — `call-returned`, a host's transcript showing its answer — is one)
 const answerLike = (e: Event) =>
-  e.httpStatus !== null ||
-  e.attrs.direction === 'response' ||
-  e.signals.some((id) => id === 'call-returned' || signalTable().meaning(id)?.outcome === 'completion') ||
-  isFailureEvent(e);
+  e.httpStatus !== null || e.attrs.direction === 'response' || e.signals.some((id) => signalTable().meaning(id)?.outcome === 'completion') || isFailureEvent(e);
 
 /**
  * A call (never a notification: those expect no answer) whose span holds only the client's own

@@ -513,18 +513,15 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // there is the SSE connection behind the id gone, not a wrong path (row 37)
   else if (has('legacy-message-rejected') && (httpStatus === 404 || httpStatus === 400) && !htmlAnswer) sessionUnknown = true;
   // the same answer without the server's words, when this client's SSE connection (the GET stream that the
-  // session lives on) was cut before it: the session went with the connection (row 37)
-  else if (era === 'legacy-sse' && httpMethod !== 'GET' && (httpStatus === 404 || httpStatus === 400) && sessionSent === true && !htmlAnswer && ix.streamCutEarlierInFile(span))
-    sessionUnknown = true;
-  // … or when a server restarted after this client connected: the session lived in the old process (row 37)
+  // session lives on) was cut before it, or a server restarted after this client connected: the session
+  // went with the connection or the old process (row 37)
   else if (
     era === 'legacy-sse' &&
     httpMethod !== 'GET' &&
     (httpStatus === 404 || httpStatus === 400) &&
     sessionSent === true &&
     !htmlAnswer &&
-    start !== null &&
-    restartedSinceConnected(ix, span, start)
+    (ix.streamCutEarlierInFile(span) || (start !== null && restartedSinceConnected(ix, span, start)))
   )
     sessionUnknown = true;
   // (the ambiguous answer, read by what else is known: the id was sent or had worked, or the server's own

@@ -112,10 +112,8 @@ export class IncidentIndex {
   /** byKey's failing spans only, in the same order. */
   private readonly failingByKey = new Map<string, SpanInfo[]>();
   private readonly clientish: Event[] = [];
-  /** When a server logged a start or a shutdown, in time order (restartBetween; built on first use). */
-  private restartTimes: number[] | null = null;
-  /** When a server or gateway logged its start, in time order (startedAfter; built on first use). */
-  private startTimes: number[] | null = null;
+  /** When a server (or gateway) logged a start or a shutdown, in time order, and its last start (built on first use). */
+  private lifecycle: { times: number[]; lastStart: number } | null = null;
   /** The server's lines, in order (serverReceived). */
   private readonly serverLines: Event[] = [];
   /**
@@ -753,7 +751,11 @@ export class IncidentIndex {
       const e = this.all[i]!;
       if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) worked = e;
     }
-    return worked !== null && this.restartBetween(worked, firstEvent);
+    if (worked === null) return false;
+    // both timed: a start or shutdown between the two times, whichever file logged it (the lines are in file
+    // order, so a server log read after the client's is never between them by position)
+    if (worked.ts !== null && firstEvent.ts !== null && this.restartedWithin(Math.min(worked.ts, firstEvent.ts), Math.max(worked.ts, firstEvent.ts))) return true;
+    return this.restartBetween(worked, firstEvent);
   }
 
   /**
@@ -880,36 +882,39 @@ export class IncidentIndex {
     return out;
   }
 
+  /**
+   * Server starts and shutdowns, whichever file logged them. A gateway that holds the sessions
+   * (supergateway, mcp-proxy) is detected as a proxy: its start counts too; a log of unknown side that
+   * names no target it called is not a client's.
+   */
+  private lifecycleTimes(): { times: number[]; lastStart: number } {
+    if (this.lifecycle) return this.lifecycle;
+    const t = signalTable();
+    const serverish = (e: Event) => e.source === 'server' || (e.source === 'unknown' && !this.targets.has(e.file));
+    const times: number[] = [];
+    let lastStart = -Infinity;
+    for (const e of this.all) {
+      if (e.ts === null || !(serverish(e) || e.source === 'proxy')) continue;
+      for (const id of e.signals) {
+        const c = t.meaning(id)?.cause;
+        if (c === 'process-started') lastStart = Math.max(lastStart, e.ts);
+        if (c === 'process-started' || (c === 'shutdown' && serverish(e))) {
+          times.push(e.ts);
+          break;
+        }
+      }
+    }
+    return (this.lifecycle = { times: times.sort((x, y) => x - y), lastStart });
+  }
+
   /** A server (or gateway) logged that it started after this time: it came up (again) later. */
   startedAfter(ts: number): boolean {
-    const t = signalTable();
-    const serverish = (e: Event) => e.source === 'server' || e.source === 'proxy' || (e.source === 'unknown' && !this.targets.has(e.file));
-    this.startTimes ??= this.all
-      .filter((e) => e.ts !== null && serverish(e) && e.signals.some((id) => t.meaning(id)?.cause === 'process-started'))
-      .map((e) => e.ts!)
-      .sort((x, y) => x - y);
-    return this.startTimes.length > 0 && this.startTimes[this.startTimes.length - 1]! > ts;
+    return this.lifecycleTimes().lastStart > ts;
   }
 
   /** A server (or a session-holding gateway) started or shut down strictly between two times. */
   restartedWithin(from: number, to: number): boolean {
-    const t = signalTable();
-    // (a gateway that holds the sessions — supergateway, mcp-proxy — is detected as a proxy: its start counts
-    // too; and a log of unknown side that names no target it called is not a client's)
-    const serverish = (e: Event) => e.source === 'server' || (e.source === 'unknown' && !this.targets.has(e.file));
-    this.restartTimes ??= this.all
-      .filter(
-        (e) =>
-          e.ts !== null &&
-          (serverish(e) || e.source === 'proxy') &&
-          e.signals.some((id) => {
-            const c = t.meaning(id)?.cause;
-            return c === 'process-started' || (c === 'shutdown' && serverish(e));
-          }),
-      )
-      .map((e) => e.ts!)
-      .sort((x, y) => x - y);
-    const rt = this.restartTimes;
+    const rt = this.lifecycleTimes().times;
     let lo = 0;
     let hi = rt.length;
     while (lo < hi) {
@@ -923,9 +928,6 @@ export class IncidentIndex {
   /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */
   restartBetween(a: Event, b: Event): boolean {
     const t = signalTable();
-    // both timed: any server's start or shutdown between the two times, whichever file logged it (the
-    // lines are in file order, so a server log read after the client's is not between them by position)
-    if (a.ts !== null && b.ts !== null && this.restartedWithin(Math.min(a.ts, b.ts), Math.max(a.ts, b.ts))) return true;
     const lo = Math.min(this.position.get(a) ?? 0, this.position.get(b) ?? 0);
     const hi = Math.max(this.position.get(a) ?? 0, this.position.get(b) ?? 0);
     for (let i = lo + 1; i < hi; i++) {

@@ -2,6 +2,7 @@
 // joins only together with status (and session/path when both sides have them), and says so.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
+import { isFailureEvent } from '../classify/facts.ts';
 
 const JOIN_KEYS = [
   'session+rpcId',
@@ -429,12 +430,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   let reach = 0; // last line attached to the current anchor: a chain of adjacent lines stays together
   let chainFailed = false; // a line of the current anchor's chain reported a failure
   const signals = signalTable();
-  const failed = (e: Event) =>
-    e.level === 'error' ||
-    e.level === 'fatal' ||
-    e.level === 'warn' ||
-    (e.httpStatus !== null && e.httpStatus >= 400) ||
-    e.signals.some((id) => signals.meaning(id)?.outcome === 'failure');
+  const failed = isFailureEvent;
   // a line that names a tool and reports its call answered, under an exchange that already failed, is the
   // call made again (a host re-issuing it after a new session), not the failed call's tail: joined to it,
   // the re-issue's success would hide the failure and the failure would hide the recovery (D6/D9)

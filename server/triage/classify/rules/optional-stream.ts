@@ -1,10 +1,10 @@
 import type { Rule } from '../rule.ts';
 import { has } from '../rule.ts';
 
-// failure-signatures.md D16, rows 16, 17, 20, 43, 44, 55, 90, 91; cli-contract.md roles (and spec server/prompts,
-// server/resources for the list probes): the standalone
-// GET SSE stream of Streamable HTTP, a DELETE on close and logging/setLevel are optional channels — their
-// failures lose no request. In the legacy HTTP+SSE transport the GET stream IS the connection.
+// failure-signatures.md D16, rows 16, 17, 20, 43, 44, 55, 90, 91; cli-contract.md roles; spec server/prompts
+// and server/resources for the list probes: the standalone GET SSE stream of Streamable HTTP, a DELETE on
+// close, logging/setLevel and a host's menu probes are optional — their failures lose no request. In the
+// legacy HTTP+SSE transport the GET stream IS the connection.
 /** The lists a host fetches for its menus whatever the server declared (spec server/prompts, server/resources). */
 const LIST_PROBES = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
 const STREAM_ONLY = ['stream-open-failed', 'stream-disconnected', 'stream-reconnecting', 'reconnect-exhausted'] as const;
@@ -24,11 +24,12 @@ export const optionalStream: Rule = {
     if (f.method === 'subscriptions/listen' && f.sentAgain) return true;
     // argument autocompletion (spec server/utilities/completion: only for servers that declare the
     // completions capability): a server without it answers -32601 and the host offers no suggestions
-    if (f.method === 'completion/complete' && (f.causes.includes('method-not-found') || f.jsonRpcCode === -32601)) return true;
+    const notFound = f.causes.includes('method-not-found') || f.jsonRpcCode === -32601;
+    if (f.method === 'completion/complete' && notFound) return true;
     // a host listing prompts or resources (for its menus) from a server that offers none: spec
     // server/prompts and server/resources — only servers that declare the capability serve those
     // methods, and the answer to an undeclared one is -32601; the host shows an empty list
-    if (f.method !== null && LIST_PROBES.has(f.method) && (f.causes.includes('method-not-found') || f.jsonRpcCode === -32601)) return true;
+    if (f.method !== null && LIST_PROBES.has(f.method) && notFound) return true;
     if (f.httpMethod === 'DELETE' && (f.method === null || f.method === 'notifications/cancelled')) return true;
     // the SDK's own report of that DELETE failing (`Failed to terminate session: Not Found`)
     if (has(f, 'session-termination-failed') && f.method === null && f.tool === null) return true;
