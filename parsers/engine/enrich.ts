@@ -837,7 +837,7 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['POST /mcp -> 404', 404],
       ['POST /mcp → 202', 202],
     ],
-    nearMisses: ['a -> 4042'],
+    nearMisses: ['a -> 4042', 'fan-out -> 212 hosts', 'retry -> 150 ms'],
   },
   {
     field: 'httpStatus',
@@ -1192,6 +1192,17 @@ function hasAny(text: string, needs: readonly string[]): boolean {
 }
 
 /** Run one extractor on a text: the value it would give, or null. */
+/**
+ * A number read from free text is an HTTP status only if servers send it: the registered 1xx–3xx codes
+ * (RFC 9110, 102/103, WebDAV's 207/208, 226) and any 4xx/5xx (vendors use many: nginx 499, Cloudflare 52x,
+ * AWS ALB 460/463). `-> 212 hosts` is a count, not a status.
+ */
+export function statusInUse(n: number): number | null {
+  if (n >= 400 && n <= 599) return n;
+  if ((n >= 100 && n <= 103) || (n >= 200 && n <= 208) || n === 226 || (n >= 300 && n <= 308)) return n;
+  return null;
+}
+
 export function extract(x: Extractor, text: string): string | number | null {
   if (x.needs && !hasAny(text, x.needs)) return null;
   const m = x.re.exec(text);
@@ -1200,10 +1211,7 @@ export function extract(x: Extractor, text: string): string | number | null {
   const v = m[x.group ?? 1];
   if (v === undefined) return null;
   if (x.map) return x.map[v] ?? null;
-  if (x.field === 'httpStatus') {
-    const n = Number(v);
-    return n >= 100 && n <= 599 ? n : null;
-  }
+  if (x.field === 'httpStatus') return statusInUse(Number(v));
   if (x.field === 'rpcId') return v.startsWith('"') ? v.slice(1, -1) : toRpcId(v);
   return v;
 }
