@@ -46,6 +46,12 @@ export function detectFormat(sample: readonly string[], formats: readonly Compil
   return { format, scores: ranked, fallbacks };
 }
 
+/** Strong hints: an SDK's client or server modules and messages, and a server's start banner. */
+const CLIENT_HINT =
+  /mcp[./]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint/;
+const SERVER_HINT =
+  /mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type|\b[Ll]istening on https?:\/\//;
+
 /**
  * Which side wrote a file: the format's own source; else strong hints in the text (an SDK's client
  * or server module names); else hints in the file name; else weak hints in the text.
@@ -55,22 +61,14 @@ export function detectFormat(sample: readonly string[], formats: readonly Compil
 export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[]): Source {
   if (formatSource && formatSource !== 'unknown') return formatSource;
   const text = sample.slice(0, SAMPLE_LINES).join('\n').slice(0, 200_000);
-  if (
-    /mcp[./]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|mcp-remote|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint/.test(
-      text,
-    )
-  )
-    return 'client';
-  if (
-    /mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type/.test(
-      text,
-    )
-  )
-    return 'server';
+  if (CLIENT_HINT.test(text)) return 'client';
+  if (SERVER_HINT.test(text)) return 'server';
   const name = fileName.toLowerCase();
   if (/(client|agent|host|claude|cursor|vscode|mcp-remote|mcp-proxy|inspector|desktop)/.test(name)) return 'client';
   if (/(nginx|envoy|haproxy|traefik|caddy|alb|elb|gateway|ingress|access|proxy)/.test(name)) return 'proxy';
   if (/(server|backend|upstream|uvicorn|gunicorn|fastmcp|app)/.test(name)) return 'server';
+  // (a server names its clients — `client claude-ai (via mcp-remote)` — so the bare name is a weak hint)
+  if (/mcp-remote/.test(text)) return 'client';
   // weak hints in the content, for files whose names say nothing (what fields a proxy or a server logs)
   if (
     /"(?:upstream_addr|upstream_status|upstream_response_time|remote_addr|request_method|upstream_cluster|DownstreamStatus|OriginStatus|RequestHost)"|\bhaproxy\[\d+\]:|"logger"\s*:\s*"http\.(?:log|handlers)\./.test(

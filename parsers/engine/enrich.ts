@@ -125,6 +125,9 @@ export interface RpcMembers {
   tool: string | null;
 }
 
+/** The method of a cancellation: its `params.requestId` is the id of the request it gives up (spec basic/utilities/cancellation). */
+export const CANCELLED = 'notifications/cancelled';
+
 const SCAN_LIMIT = 65_536;
 let lastRpc: { text: string; at: number; members: RpcMembers | null } = { text: '', at: -1, members: null };
 
@@ -221,6 +224,7 @@ export function readJsonRpc(text: string, at: number): RpcMembers | null {
     const m: RpcMembers = { id: null, method: null, result: false, error: false, tool: null };
     let name: string | null = null as string | null;
     let args = false;
+    let cancels: RpcId | null = null;
     const top: Member = { key: '', value: 0, next: 0 };
     for (let i = start + 1; i >= 0 && memberAt(text, i, end, top); i = top.next) {
       const v = top.value;
@@ -237,10 +241,17 @@ export function readJsonRpc(text: string, at: number): RpcMembers | null {
             const s = scalar(text, p.value, end);
             if (typeof s === 'string' && /^[\w.:-]{1,100}$/.test(s)) name = s;
           } else if (p.key === 'arguments') args = true;
+          else if (p.key === 'requestId') {
+            const s = scalar(text, p.value, end);
+            if (typeof s === 'number' || typeof s === 'string') cancels = s;
+          }
         }
       }
     }
     if (name !== null && (m.method === 'tools/call' || (m.method === null && args))) m.tool = name;
+    // a cancellation carries no id of its own: it speaks for the request it cancels (its reason — `Request timed
+    // out` — is that request's failure), so it takes that request's id and joins its span
+    if (m.method === CANCELLED && m.id === null && cancels !== null) m.id = cancels;
     out = m;
   }
   lastRpc = { text, at, members: out };
@@ -519,9 +530,23 @@ export const EXTRACTORS: readonly Extractor[] = [
     examples: [
       ['{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x","arguments":{"id":99}},"id":7}', 7],
       ['{"id":"abc-1","result":{},"jsonrpc":"2.0"}', 'abc-1'],
+      ['Message from client: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"timed out"}}', 5],
       ['Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":3}', 3],
     ],
-    nearMisses: ['{"jsonrpc":"2.0","method":"notifications/initialized"}', '{"jsonrpc":"2.0","result":{"user":{"id":7}}}', '{"user":{"id":7},"jsonrpc":"1.0"}'],
+    nearMisses: [
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      '{"jsonrpc":"2.0","result":{"user":{"id":7}}}',
+      '{"user":{"id":7},"jsonrpc":"1.0"}',
+      '{"jsonrpc":"2.0","method":"notifications/progress","params":{"requestId":5,"progress":1}}',
+    ],
+  },
+  {
+    field: 'rpcId',
+    re: /notifications\/cancelled\b[^\n]{0,120}?\brequestId["']?\s?[:=]\s?("[^"]{1,100}"|-?\d{1,15})(?![\w.])/,
+    needs: ['requestId'],
+    why: 'a cancellation logged as text names the request it cancels (spec basic/utilities/cancellation: params.requestId): it speaks for that request',
+    examples: [['session 6b0f notifications/cancelled requestId=12 reason="Request timed out"', 12]],
+    nearMisses: ['notifications/progress requestId=12', 'requestId=12 notifications/cancelled'],
   },
   {
     field: 'rpcId',

@@ -222,7 +222,13 @@ function attachOrphans(spans: SpanBuild[]): void {
     if (!sameTool && !sameId && !idAnswer && !bareError && !sameMethodBare && (s.method !== null || s.tool !== null || !s.events.some((x) => x.httpStatus !== null))) return false;
     // the call: named, from this file, not answered, not a GET stream
     if (call.method === null && call.tool === null) return false;
-    if (call.events.some((x) => x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST'))) return false;
+    // (its own lines after this one — the client's error that ends a long call — came after the answer)
+    if (
+      call.events.some(
+        (x) => (x.file !== e.file || x.line < e.line) && (x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST')),
+      )
+    )
+      return false;
     // an answer takes as long as the call did: up to the longest proxy and client timers in use (nginx
     // 60 s, Cloudflare 100 s, load balancers up to ~5 min), with no other triage line in between
     // (untimed: within a few lines — httpcore logs ~7 debug lines between sending and the status)

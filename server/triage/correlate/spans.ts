@@ -1,6 +1,7 @@
 // Join events into logical requests. Every join records the key that made it; time alone
 // joins only together with status (and session/path when both sides have them), and says so.
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
+import { CANCELLED } from '../../../parsers/engine/enrich.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
 import { isFailureEvent } from '../classify/facts.ts';
 
@@ -78,7 +79,8 @@ class UnionFind {
     const n = events.length;
     this.parent = Array.from({ length: n }, (_, i) => i);
     this.reqIds = events.map((e) => e.requestId || null);
-    this.methods = events.map((e) => e.rpcMethod || null);
+    // a cancellation that names the request it cancels (enrich gives it that id) belongs to that request's span
+    this.methods = events.map((e) => (e.rpcMethod === CANCELLED && e.rpcId !== null ? null : e.rpcMethod || null));
     this.tools = events.map((e) => e.tool || null);
     this.outcomes = events.map((e) =>
       e.source === 'client' && e.httpMethod !== null && e.httpStatus !== null ? new Set([`${e.file}\u0000${e.httpMethod} ${e.httpStatus}`]) : null,
@@ -154,6 +156,8 @@ function merge(arr: (Set<string> | null)[], lo: number, hi: number): void {
 
 export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}): SpanBuild[] {
   const windowMs = opts.windowMs ?? 2000;
+  /** The longest a call may run (hosts allow tools up to 10 minutes) before its cancellation or its end is logged. */
+  const LONG_CALL_MS = 15 * 60_000;
   const uf = new UnionFind(events);
   const edges = new Uint16Array(events.length); // event index → keys that joined it (JOIN_BIT)
   const X_REQUEST_ID = JOIN_BIT.get('x-request-id')!;
@@ -187,12 +191,17 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   byKey((e) => (e.session && e.rpcId !== null ? `${e.session}\u0000${JSON.stringify(e.rpcId)}` : null), 'session+rpcId');
   // Before a session exists (initialize) or in sessionless eras: the same rpc id in the same file, close in time.
   const lastByFileRpc = new Map<string, number>();
+  const toolByFileRpc = new Map<string, string>();
   events.forEach((e, i) => {
     if (e.rpcId === null || e.session) return;
     const k = `${e.file}\u0000${JSON.stringify(e.rpcId)}`;
     const j = lastByFileRpc.get(k);
-    if (j !== undefined && near(events[j]!, e, windowMs * 5)) join(i, j, 'rpcId');
+    // (a cancellation comes when the client gives up — after its timeout, minutes later — and names the id it gives
+    // up; a long call's start and end lines name the same id and tool minutes apart)
+    const long = e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k));
+    if (j !== undefined && near(events[j]!, e, long ? LONG_CALL_MS : windowMs * 5)) join(i, j, 'rpcId');
     lastByFileRpc.set(k, i);
+    if (e.tool !== null) toolByFileRpc.set(k, e.tool);
   });
   const indexed = events.map((e, i) => [e, i] as const);
   // One call in the client's log and the server's, with no session to key it (2026-07-28, or logs that
@@ -201,7 +210,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   // make it one call. Untimed, only a pair that occurs once on each side.
   const byRpcTool = new Map<string, (readonly [Event, number])[]>();
   for (const [e, i] of indexed) {
-    if (e.rpcId === null || e.tool === null || e.session !== null || e.source === 'proxy') continue;
+    if (e.rpcId === null || e.tool === null || e.source === 'proxy') continue;
     const k = `${JSON.stringify(e.rpcId)}\u0000${e.tool}`;
     (byRpcTool.get(k) ?? byRpcTool.set(k, []).get(k)!).push([e, i]);
   }
@@ -211,7 +220,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (files.size < 2) continue;
     if (list.some(([e]) => e.ts === null)) {
       // untimed: only one such line in each of exactly two files, not both the server's
-      if (files.size === 2 && list.length === 2 && list.some(([e]) => e.source !== 'server')) join(list[0]![1], list[1]![1], 'rpcId');
+      const [a, b] = list;
+      if (files.size === 2 && list.length === 2 && list.some(([e]) => e.source !== 'server') && (a![0].session === null || b![0].session === null)) join(a![1], b![1], 'rpcId');
       continue;
     }
     // timed: the lines within the window of each, found by binary search over the list in time order
@@ -232,6 +242,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       if (c.source === 'server') continue; // (from the client's or an unknown side's line towards the other file)
       const cand = near(c);
       if (new Set(cand.map(([x]) => x.file)).size !== 1) continue;
+      // a session on one side only (a host that logs none, a server that does): one session among the candidates,
+      // and never two different sessions (the session+rpcId key joins what both sides logged with their session)
+      const sessions = new Set(cand.map(([x]) => x.session).filter((x) => x !== null));
+      if (sessions.size > 1 || (c.session !== null && sessions.size > 0)) continue;
       const [sv, si] = cand.reduce((a, b) => (Math.abs(a[0].ts! - c.ts!) <= Math.abs(b[0].ts! - c.ts!) ? a : b));
       if (new Set(near(sv).map(([x]) => x.file)).size !== 1) continue;
       join(ci, si, 'rpcId');
@@ -554,7 +568,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       events: evs,
       joinedBy,
       rpcId: evs.find((e) => e.rpcId !== null)?.rpcId ?? null,
-      method: evs.find((e) => e.rpcMethod)?.rpcMethod ?? null,
+      // (the cancelled request's method, not its cancellation's)
+      method: (evs.find((e) => e.rpcMethod && !(e.rpcMethod === CANCELLED && e.rpcId !== null)) ?? evs.find((e) => e.rpcMethod))?.rpcMethod ?? null,
       tool: evs.find((e) => e.tool)?.tool ?? null,
       session: evs.find((e) => e.session)?.session ?? null,
       sources: [...new Set(evs.map((e) => e.source))].sort(),
