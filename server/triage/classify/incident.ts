@@ -22,6 +22,8 @@ interface SpanInfo {
   firstLine: Map<string, number>;
   /** host:port the request went to, when a line names it. */
   target: string | null;
+  /** Who sent it, as the proxy or server logged the caller (its User-Agent). */
+  caller: string | null;
   /** The first and last time a client logged of this span (null: no timed client line). */
   clientFirst: number | null;
   clientLast: number | null;
@@ -36,6 +38,12 @@ function clientTimes(span: SpanBuild): { clientFirst: number | null; clientLast:
     if (clientLast === null || e.ts > clientLast) clientLast = e.ts;
   }
   return { clientFirst, clientLast };
+}
+
+/** The caller's User-Agent as an access log records it (a format's `agent` attr). */
+export function callerOf(e: Event): string | null {
+  const a = e.attrs.agent;
+  return typeof a === 'string' && a !== '' && a !== '-' ? a : null;
 }
 
 /** host:port of a line that names a URL (enrich.ts fills targetHost/targetPort). */
@@ -196,6 +204,7 @@ export class IncidentIndex {
         lastLine,
         firstLine,
         target: span.events.map(targetOf).find((t) => t !== null) ?? null,
+        caller: span.events.map(callerOf).find((t) => t !== null) ?? null,
         ...clientTimes(span),
       };
     });
@@ -364,10 +373,18 @@ export class IncidentIndex {
     if (key === null) return null;
     const me = this.infoOf.get(span);
     if (!me) return null;
+    const requestFiles = new Set(
+      span.events.filter((e) => (e.source === 'client' || e.source === 'unknown') && (e.attrs.direction === 'request' || e.attrs.direction === 'exchange')).map((e) => e.file),
+    );
     for (const i of this.byKey.get(key) ?? []) {
       if (i === me || !i.ok || i.key !== key || !this.after(me, i)) continue;
       // the same call to another server (a host talking to several) is not this one succeeding
       if (me.target !== null && i.target !== null && me.target !== i.target) continue;
+      // nor another client's success (another User-Agent at the proxy): the caller that failed did not recover
+      if (me.caller !== null && i.caller !== null && me.caller !== i.caller) continue;
+      // a caller's log that wrote this call's request would have written its re-issue too: a success it does not
+      // show was another client's (or came after this one gave up)
+      if ([...requestFiles].some((f) => !i.files.has(f))) continue;
       const e = i.span.events[0]!;
       return { where: `${e.file}:${e.line}`, ts: i.span.start, file: e.file, line: e.line };
     }
@@ -549,6 +566,16 @@ export class IncidentIndex {
     // lines naming this call's JSON-RPC id and its tool (or no tool) however late (a rerun in between
     // does not make the first call's own result someone else's)
     if (span.session === null && (span.tool !== null || rpc !== null) && span.start !== null) {
+      // another caller's call with the same id and tool (ids restart per client): the id no longer says whose lines they are
+      const idShared =
+        rpc !== null &&
+        this.info.some(
+          (i) =>
+            i.span !== span &&
+            JSON.stringify(i.span.rpcId) === rpc &&
+            sameTool(i.span.tool, span.tool) &&
+            i.span.events.some((e) => e.source !== 'server' && !inSpan.has(e) && !span.events.some((x) => x.file === e.file)),
+        );
       const next =
         span.tool === null
           ? span.start
@@ -560,7 +587,12 @@ export class IncidentIndex {
         if (!serverSide(e) || e.ts === null || e.ts < span.start - 2000 || inSpan.has(e)) continue;
         const byTool = span.rpcId === null && sameTool(e.tool, span.tool) && e.ts < next;
         const byId =
-          rpc !== null && e.session === null && JSON.stringify(e.rpcId) === rpc && (e.tool === null || sameTool(e.tool, span.tool)) && e.ts - span.start <= ANSWER_LATE_MS;
+          !idShared &&
+          rpc !== null &&
+          e.session === null &&
+          JSON.stringify(e.rpcId) === rpc &&
+          (e.tool === null || sameTool(e.tool, span.tool)) &&
+          e.ts - span.start <= ANSWER_LATE_MS;
         if (byTool || byId) candidates.push(e);
       }
       candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
