@@ -755,14 +755,15 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
-    re: new RegExp(`\\b(?:MCP )?[Tt]ool ${TOOL_NAME} (?:returned|failed|timed out|completed|succeeded|errored|raised)\\b`),
+    re: new RegExp(`\\b(?:MCP )?[Tt]ool(?: call)? ${TOOL_NAME}(?: on (?:server )?['"]?[\\w.-]{1,60}['"]?)? (?:returned|failed|timed out|completed|succeeded|errored|raised)\\b`),
     needs: ['ool '],
-    why: "host prose reporting a call's outcome: `Tool get_order returned isError=false`, `tool search failed: …`",
+    why: "host prose reporting a call's outcome: `Tool get_order returned isError=false`, `tool search failed: …`, `Tool call X on server Y timed out after 60s`",
     examples: [
       ['Tool import_orders returned isError=false in 2508 ms: {}', 'import_orders'],
       ['MCP tool search_docs failed: timeout', 'search_docs'],
+      ['MCP: Tool call Sheets_ReadRange on server gsuite timed out after 60s', 'Sheets_ReadRange'],
     ],
-    nearMisses: ['Tool returned 3 results', 'the tool failed'],
+    nearMisses: ['Tool returned 3 results', 'the tool failed', 'Tool call on server gsuite timed out'],
   },
   {
     field: 'tool',

@@ -6,7 +6,7 @@
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import type { Decision, FailureRole } from '../../contract/analysis.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { callKey, type Facts } from './facts.ts';
+import { callKey, type Facts, isFailureEvent } from './facts.ts';
 import type { Rule } from './rule.ts';
 
 export interface Decided {
@@ -67,6 +67,14 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
   };
   const gap = (i: number, j: number): number | null => (at[i]!.ts !== null && at[j]!.ts !== null ? Math.abs(at[i]!.ts! - at[j]!.ts!) : null);
+  /** How far failure i is from the nearest failing line of k (null: either untimed). */
+  const failureGap = (i: number, k: number): number | null => {
+    const t = at[i]!.ts;
+    if (t === null) return null;
+    let best: number | null = null;
+    for (const e of items[k]!.span.events) if (e.ts !== null && isFailureEvent(e) && (best === null || Math.abs(e.ts - t) < best)) best = Math.abs(e.ts - t);
+    return best ?? gap(i, k);
+  };
   const nearInFile = (i: number, j: number, lines: number) =>
     at[i]!.file === at[j]!.file && Math.abs(at[i]!.line - at[j]!.line) <= lines + Math.max(at[i]!.end - at[i]!.line, at[j]!.end - at[j]!.line);
   for (let i = 0; i < n; i++) {
@@ -79,6 +87,7 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       else if (callKey(a.method, a.tool) !== null && callKey(a.method, a.tool) === callKey(b.method, b.tool) && within(CALL_MS, 200)) link(i, j);
       else if (connectivity(a) && connectivity(b) && within(OUTAGE_MS, 40)) link(i, j);
       else if (at[i]!.file === at[j]!.file && (g !== null ? g <= ADJACENT_MS : nearInFile(i, j, ADJACENT_LINES))) link(i, j);
+      else if (at[i]!.file === at[j]!.file && (waitsForRefused(a, b, g) || waitsForRefused(b, a, g))) link(i, j);
       // the same unidentified failure again in the same file: attempts of one thing
       else if (at[i]!.file === at[j]!.file && !a.identified && !b.identified && sameFailure(a, b) && (g === null || g <= REPEAT_MS)) link(i, j);
     }
@@ -118,6 +127,14 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         out[i] = { ...out[i]!, role: 'consequence', reason: `reconnect attempts after ${describeK(first)}` };
         continue;
       }
+      // the client's summary that it gave up on a call (`giving up after 2 attempts tool=x`), after that call's
+      // failed attempts: those attempts are the failure, the summary reports them again
+      const countersOnly = f.causes.length > 0 && f.causes.every((c) => RETRY_CAUSES.has(c)) && f.httpStatus === null && f.rootException === null;
+      const attempt = countersOnly ? earlier.find((k) => sameCall(items[k]!.facts, f) && !items[k]!.facts.causes.every((c) => RETRY_CAUSES.has(c))) : undefined;
+      if (attempt !== undefined) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the client giving up after the attempts of ${describeK(attempt)}` };
+        continue;
+      }
       const dup = earlier.find((k) => {
         const e = items[k]!;
         const g = gap(i, k);
@@ -153,6 +170,15 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         out[i] = { ...out[i]!, role: 'consequence', reason: `the client's timeout after ${describeK(first)}` };
         continue;
       }
+      // a host that times out a call the server had already refused (a relay such as mcp-remote logs the
+      // error and never passes it on): the refusal is the failure, the wait for it a consequence
+      {
+        const refused = earlier.find((k) => waitsForRefused(items[k]!.facts, f, gap(i, k)));
+        if (refused !== undefined) {
+          out[i] = { ...out[i]!, role: 'consequence', reason: `the host's wait for a call already refused (${describeK(refused)})` };
+          continue;
+        }
+      }
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
   }
@@ -180,7 +206,8 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     const status = statusOf(f);
     if (out[i]!.role !== 'primary' || items[i]!.rule.id !== 'unclassified-failure' || status === null) continue;
     const k = order.find((k) => {
-      const g = gap(i, k);
+      // (from the explained failure's own failing lines: a long call fails well after it started)
+      const g = failureGap(i, k);
       return (
         k !== i &&
         out[k]!.role === 'primary' &&
@@ -212,6 +239,32 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
 function firstSentence(s: string): string {
   const m = /^(.{20,160}?[.:;])(?:\s|$)/.exec(s);
   return (m ? m[1]! : s.slice(0, 160)).replace(/[:;]$/, '');
+}
+
+/**
+ * `w` is a host's timeout of a call whose request `r` had been refused with a status (a relay kept the error from
+ * it): logged its own timeout after the refused request (`g` apart, within two seconds), the same call or one
+ * whose tool the refusal does not name.
+ */
+function waitsForRefused(r: Facts, w: Facts, g: number | null): boolean {
+  return (
+    g !== null &&
+    w.clientTimeoutMs !== null &&
+    Math.abs(g - w.clientTimeoutMs) <= 2000 &&
+    w.interruption === 'client-timeout' &&
+    w.httpStatus === null &&
+    r.httpStatus !== null &&
+    r.httpStatus >= 400 &&
+    (r.tool === null || r.tool === w.tool) &&
+    (r.method === null || w.method === null || r.method === w.method)
+  );
+}
+
+/** The same call: one session, or one method and tool (an unidentified summary follows any call of its file's episode). */
+function sameCall(e: Facts, f: Facts): boolean {
+  if (f.session !== null && e.session === f.session) return true;
+  const k = callKey(f.method, f.tool);
+  return k === null || callKey(e.method, e.tool) === k;
 }
 
 /** The same failure causes, apart from the attempt counters around them. */

@@ -528,10 +528,17 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // log says at that time that a session it got was unknown to it — then the id was sent, and not known)
   else if (has('session-invalid'))
     sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true || ix.serverSaidSessionUnknown(span) ? true : null;
-  // (the Python SDK says "Session terminated" for any 404, a wrong path's too: only with a session it had)
+  // (the Python SDK says "Session terminated" for any 404, a wrong path's too: only with a session it had —
+  // or on a request a client sends only after initialize answered, as for a bare 404 below)
   else if (has('session-terminated-client'))
     sessionUnknown =
-      sessionSent === true || sessionAssignedEarlier === true || pathWorked === true || (method !== 'initialize' && ix.sessionCreatedEarlierIn(span) !== null) ? true : null;
+      sessionSent === true ||
+      sessionAssignedEarlier === true ||
+      pathWorked === true ||
+      (method !== 'initialize' && ix.sessionCreatedEarlierIn(span) !== null) ||
+      (method !== null && method !== 'initialize' && method !== 'server/discover' && pathWorked !== false)
+        ? true
+        : null;
   else if (
     httpStatus === 404 &&
     era !== 'sessionless' &&

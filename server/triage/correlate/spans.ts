@@ -462,7 +462,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       e.line - reach <= 3 &&
       // (each such note opens a request of its own)
       !e.signals.includes('session-attached') &&
-      sameExchange(events[anchor]!, e)
+      sameExchange(events[anchor]!, e) &&
+      // (logged as it started and as it ended: as far apart as it took, no further)
+      near(events[anchor]!, e, Math.max(windowMs * 5, (e.durationMs ?? 0) + windowMs))
     ) {
       // the same exchange logged twice in a row (request, then its answer): keep one anchor
       if (join(i, anchor, 'adjacent-lines')) {

@@ -14,7 +14,7 @@ import { modelApiError } from './model-api-error.ts';
 import { neverReached, unreachablePersistent } from './never-reached.ts';
 import { discoveryProbe } from './discovery-probe.ts';
 import { optionalStream } from './optional-stream.ts';
-import { clientProtocolDefect, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
+import { clientProtocolDefect, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { redirectNotFollowed } from './redirect.ts';
 import { proxyTimer } from './proxy-timer.ts';
 import { rateLimited } from './rate-limited.ts';
@@ -46,6 +46,7 @@ export const RULES: readonly Rule[] = [
   optionalStream,
   serverStreamNoise,
   shutdownNoise,
+  idleEvictionNotice,
   cancelNotification,
   lateResponse,
   recoveredNoise,

@@ -126,3 +126,29 @@ export const shutdownNoise: Rule = {
     },
   ],
 };
+
+// failure-signatures rows 25, 35 (a server's idle-session timeout): the server's own note that it closed an idle
+// session (rmcp logs its keep-alive expiry at ERROR on every idle teardown) loses no request. A request that
+// comes back with that session fails on its own line (404/400 → reinitialize), with this note as its cause.
+export const idleEvictionNotice: Rule = {
+  id: 'idle-session-closed',
+  decision: 'no_action',
+  source: 'failure-signatures rows 25, 35 · rmcp LocalSessionWorkerError::KeepAliveTimeout',
+  role: 'optional',
+  when(f) {
+    if (!has(f, 'session-evicted')) return 'no idle session closed in these lines';
+    if (f.identified || f.httpStatus !== null || f.rootException !== null) return 'a request with its own identity, status or traceback failed here';
+    if (f.causes.some((c) => c !== 'session-evicted' && c !== 'shutdown' && c !== 'connection-closed')) return 'another failure came with it';
+    return true;
+  },
+  rationale: () =>
+    'The server closed a session that had been idle past its keep-alive or idle timeout: routine teardown, no request was in flight. A client that comes back with that session id is refused on its own line (reinitialize there); raise the timeout if clients idle longer on purpose.',
+  examples: [
+    { name: 'rmcp keep-alive expiry at ERROR', facts: { causes: ['session-evicted'] }, fires: true },
+    {
+      name: 'a tools/call refused for the evicted session',
+      facts: { causes: ['session-evicted', 'session-unknown'], method: 'tools/call', identified: true, httpStatus: 404 },
+      fires: false,
+    },
+  ],
+};
