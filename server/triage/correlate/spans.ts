@@ -463,6 +463,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       // (each such note opens a request of its own)
       !e.signals.includes('session-attached') &&
       sameExchange(events[anchor]!, e) &&
+      // (nor two requests from two client connections: uvicorn's access lines name `host:port`)
+      !otherPeer(events[anchor]!, e) &&
       // (logged as it started and as it ended: as far apart as it took, no further)
       near(events[anchor]!, e, Math.max(windowMs * 5, (e.durationMs ?? 0) + windowMs))
     ) {
@@ -526,6 +528,16 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       if (e.signals.includes('call-returned')) anchor = -1;
     }
   });
+  // A server that logs what its handler answered (`Method not found: prompts/list -> 404 (-32601)`) and then
+  // its access line (`"POST /mcp HTTP/1.1" 404`, uvicorn writes it as the request ends): one request, when
+  // the access line comes right under it with the status the handler named, in the same second.
+  for (let i = 1; i < events.length; i++) {
+    const e = events[i]!;
+    const p = events[i - 1]!;
+    if (e.file !== p.file || e.source !== 'server' || e.httpMethod === null || e.httpStatus === null || e.requestId !== null || e.rpcId !== null) continue;
+    if (p.httpMethod !== null || p.httpStatus !== e.httpStatus || e.line - p.endLine > 2 || !near(p, e, 1000) || edges[i] !== 0) continue;
+    join(i, i - 1, 'adjacent-lines');
+  }
   // A host-app error naming the tool ("Error calling tool create_order: …") with no id of its own
   // belongs to the latest earlier exchange of that tool in the same file.
   const byFileTool = new Map<string, number[]>(); // exchanges per file and tool, in file order
@@ -695,6 +707,13 @@ function answersExchange(a: Event, b: Event): boolean {
   if (b.httpStatus !== null && b.httpStatus !== a.httpStatus) return false;
   if (b.session !== null && a.session !== null && b.session !== a.session) return false;
   return near(a, b, 2000);
+}
+
+/** Two lines that name the connection they came from (an access log's client `host:port`), and not the same one. */
+function otherPeer(a: Event, b: Event): boolean {
+  const x = a.attrs.client;
+  const y = b.attrs.client;
+  return typeof x === 'string' && typeof y === 'string' && (x !== y || (a.attrs.port != null && b.attrs.port != null && a.attrs.port !== b.attrs.port));
 }
 
 function sameExchange(a: Event, b: Event): boolean {

@@ -15,8 +15,6 @@ export const optionalStream: Rule = {
   source: 'failure-signatures D16 · cli-contract.md (optional)',
   role: 'optional',
   when(f) {
-    if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected'))
-      return 'in the legacy HTTP+SSE transport the GET stream is the connection, not an optional channel';
     if (f.method === 'logging/setLevel') return true;
     // 2026-07-28's subscriptions/listen replaces the standalone GET stream: change notifications only
     // (failure-signatures (a.1) server→client traffic, (c) stage E "GET/listen: reconnect, benign"); once
@@ -30,6 +28,9 @@ export const optionalStream: Rule = {
     // server/prompts and server/resources — only servers that declare the capability serve those
     // methods, and the answer to an undeclared one is -32601; the host shows an empty list
     if (f.method !== null && LIST_PROBES.has(f.method) && notFound) return true;
+    // (the requests above are optional in either transport; the channels below are not in the legacy one)
+    if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected'))
+      return 'in the legacy HTTP+SSE transport the GET stream is the connection, not an optional channel';
     if (f.httpMethod === 'DELETE' && (f.method === null || f.method === 'notifications/cancelled')) return true;
     // the SDK's own report of that DELETE failing (`Failed to terminate session: Not Found`)
     if (has(f, 'session-termination-failed') && f.method === null && f.tool === null) return true;
@@ -58,6 +59,7 @@ export const optionalStream: Rule = {
     { name: "the SDK's Failed to terminate session: Not Found", facts: { httpStatus: 404, causes: ['session-termination-failed'] }, fires: true },
     { name: 'a tools/call 404', facts: { httpMethod: 'POST', method: 'tools/call', httpStatus: 404 }, fires: false },
     { name: 'completion/complete answered -32601', facts: { method: 'completion/complete', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: true },
+    { name: 'prompts/list -32601 over legacy SSE', facts: { method: 'prompts/list', era: 'legacy-sse', causes: ['method-not-found', 'transport-legacy'] }, fires: true },
     { name: 'completion/complete cut by a proxy 502', facts: { method: 'completion/complete', httpStatus: 502, causes: ['proxy-upstream-unavailable'] }, fires: false },
     { name: 'resources/subscribe answered -32601', facts: { method: 'resources/subscribe', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: false },
     {
