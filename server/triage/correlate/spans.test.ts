@@ -33,3 +33,28 @@ describe('adjacent lines', () => {
     expect(groups([failedCall, note, more])).toEqual([[3, 4, 6]]);
   });
 });
+
+describe('one id and tool in one file, minutes apart', () => {
+  const T = Date.UTC(2026, 11, 2, 9, 0, 0);
+  const start = ev(1, 'tools/call archive id=4 start', { rpcId: 4, tool: 'archive', rpcMethod: 'tools/call', ts: T });
+  const done = ev(9, 'tools/call archive id=4 done (240000 ms)', { rpcId: 4, tool: 'archive', ts: T + 240_000 });
+
+  it("a long call's start and end lines are one call", () => {
+    expect(groups([start, done])).toEqual([[1, 9]]);
+  });
+
+  it('a cancellation naming the id minutes later joins the call it cancels', () => {
+    const cancel = ev(5, 'notifications/cancelled requestId=4', { rpcId: 4, rpcMethod: 'notifications/cancelled', ts: T + 60_000 });
+    expect(groups([start, cancel])).toEqual([[1, 5]]);
+  });
+
+  it('near miss: after a new initialize the same id and tool is the call made again', () => {
+    const init = ev(5, 'initialize', { rpcId: 0, rpcMethod: 'initialize', ts: T + 120_000 });
+    expect(groups([start, init, done])).toEqual([[1], [5], [9]]);
+  });
+
+  it('near miss: the same id without the tool, minutes apart, is not joined', () => {
+    const other = ev(9, 'request id=4 answered', { rpcId: 4, ts: T + 240_000 });
+    expect(groups([start, other])).toEqual([[1], [9]]);
+  });
+});

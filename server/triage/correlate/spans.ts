@@ -192,13 +192,16 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   // Before a session exists (initialize) or in sessionless eras: the same rpc id in the same file, close in time.
   const lastByFileRpc = new Map<string, number>();
   const toolByFileRpc = new Map<string, string>();
+  const initializedAt = new Map<string, number>(); // per file, the latest initialize: ids restart after it
   events.forEach((e, i) => {
+    if (e.rpcMethod === 'initialize') initializedAt.set(e.file, i);
     if (e.rpcId === null || e.session) return;
     const k = `${e.file}\u0000${JSON.stringify(e.rpcId)}`;
     const j = lastByFileRpc.get(k);
     // (a cancellation comes when the client gives up — after its timeout, minutes later — and names the id it gives
-    // up; a long call's start and end lines name the same id and tool minutes apart)
-    const long = e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k));
+    // up; a long call's start and end lines name the same id and tool minutes apart — unless a new initialize came
+    // between them: a reconnected client counts its ids again, and the same id and tool is the call made again)
+    const long = (e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k))) && (j === undefined || (initializedAt.get(e.file) ?? -1) < j);
     if (j !== undefined && near(events[j]!, e, long ? LONG_CALL_MS : windowMs * 5)) join(i, j, 'rpcId');
     lastByFileRpc.set(k, i);
     if (e.tool !== null) toolByFileRpc.set(k, e.tool);
