@@ -12,6 +12,8 @@ export class VerifyState {
   last = $state<Verification | null>(null);
 
   #ctrl = new AbortController();
+  /** A probe was started here: the stored result that load() fetches is older than it. */
+  #ran = false;
 
   constructor(id: string) {
     this.id = id;
@@ -19,7 +21,10 @@ export class VerifyState {
 
   async load(): Promise<void> {
     try {
-      this.last = await lastVerification(this.id, this.#ctrl.signal);
+      const stored = await lastVerification(this.id, this.#ctrl.signal);
+      // (a probe run while this was loading is newer: a slow load must not put the older result back)
+      if (this.#ran) return;
+      this.last = stored;
       if (this.last && !this.url) this.url = this.last.result.url;
     } catch {
       /* optional */
@@ -45,6 +50,7 @@ export class VerifyState {
       }
     }
     this.running = true;
+    this.#ran = true;
     try {
       this.last = await verifyIncident(this.id, { url, tool: this.tool.trim() || undefined, args }, this.#ctrl.signal);
     } catch (e) {
