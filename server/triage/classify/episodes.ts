@@ -162,22 +162,16 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         out[i] = { ...out[i]!, role: 'consequence', reason: `refused after the server went away (${describeK(gone)})` };
         continue;
       }
-      const sameRequest = (k: number) => {
-        const e = items[k]!.facts;
-        return (f.session !== null && e.session === f.session) || (callKey(f.method, f.tool) !== null && callKey(e.method, e.tool) === callKey(f.method, f.tool));
-      };
-      if (f.interruption === 'client-timeout' && earlier.some((k) => sameRequest(k) && serverGone(items[k]!.facts))) {
+      if (f.interruption === 'client-timeout' && earlier.some((k) => sameRequest(items[k]!.facts, f) && serverGone(items[k]!.facts))) {
         out[i] = { ...out[i]!, role: 'consequence', reason: `the client's timeout after ${describeK(first)}` };
         continue;
       }
       // a host that times out a call the server had already refused (a relay such as mcp-remote logs the
       // error and never passes it on): the refusal is the failure, the wait for it a consequence
-      {
-        const refused = earlier.find((k) => waitsForRefused(items[k]!.facts, f, gap(i, k)));
-        if (refused !== undefined) {
-          out[i] = { ...out[i]!, role: 'consequence', reason: `the host's wait for a call already refused (${describeK(refused)})` };
-          continue;
-        }
+      const refused = earlier.find((k) => waitsForRefused(items[k]!.facts, f, gap(i, k)));
+      if (refused !== undefined) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the host's wait for a call already refused (${describeK(refused)})` };
+        continue;
       }
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
@@ -260,11 +254,15 @@ function waitsForRefused(r: Facts, w: Facts, g: number | null): boolean {
   );
 }
 
-/** The same call: one session, or one method and tool (an unidentified summary follows any call of its file's episode). */
-function sameCall(e: Facts, f: Facts): boolean {
-  if (f.session !== null && e.session === f.session) return true;
+/** One request: the same session, or the same method and tool. */
+function sameRequest(e: Facts, f: Facts): boolean {
   const k = callKey(f.method, f.tool);
-  return k === null || callKey(e.method, e.tool) === k;
+  return (f.session !== null && e.session === f.session) || (k !== null && callKey(e.method, e.tool) === k);
+}
+
+/** The call `f` summarises: the same request, or — `f` naming none — any call of its episode. */
+function sameCall(e: Facts, f: Facts): boolean {
+  return callKey(f.method, f.tool) === null || sameRequest(e, f);
 }
 
 /** The same failure causes, apart from the attempt counters around them. */
