@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { analyzeCase } from './analyze-case.ts';
 import { allCases, type CorpusId } from './corpora.ts';
-import { report, score, type CaseResult } from './score.ts';
+import { refused, report, score, type CaseResult } from './score.ts';
 
 const { values } = parseArgs({
   options: {
@@ -18,20 +18,26 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write(`Usage: npm run accuracy -- [--corpus recorded|recorded-held|real-dev|collected-dev|collected-held]... [--cases] [--json]\n
+  process.stdout.write(`Usage: npm run accuracy -- [--corpus recorded|recorded-held|real-dev|collected-dev|collected-held|collected2-dev|collected2-held]... [--cases] [--json]\n
 Analyses every labelled case and prints, per corpus, how often the headline decision is right, how often
 the failing request is among the primary failures, and a per-family table. --cases lists the cases that
 went wrong (never for the held-back corpora).\n`);
   process.exit(0);
 }
-const ORDER: CorpusId[] = ['recorded', 'recorded-held', 'real-dev', 'collected-dev', 'collected-held'];
+const ORDER: CorpusId[] = ['recorded', 'recorded-held', 'real-dev', 'collected-dev', 'collected-held', 'collected2-dev', 'collected2-held'];
 const want = new Set((values.corpus as string[] | undefined) ?? ORDER);
 const cases = allCases().filter((c) => want.has(c.corpus));
 const results: CaseResult[] = [];
 let done = 0;
 await analyzeCase.open();
 for (const c of cases) {
-  results.push(score(c, await analyzeCase(c)));
+  try {
+    results.push(score(c, await analyzeCase(c)));
+  } catch (err) {
+    // a case turned away as not a log is a wrong answer, not the end of the run
+    if ((err as { code?: string }).code !== 'TRIAGE_ERR_NOT_A_LOG') throw err;
+    results.push(refused(c));
+  }
   if (process.stderr.isTTY) process.stderr.write(`\r${++done}/${cases.length} analysed`);
 }
 await analyzeCase.close();

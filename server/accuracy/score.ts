@@ -5,7 +5,8 @@ import type { CorpusId, LabelledCase } from './corpora.ts';
 
 export interface CaseResult {
   c: LabelledCase;
-  got: Analysis['decision'];
+  /** `refused`: the input was turned away as not a log (always wrong: every case is a log). */
+  got: Analysis['decision'] | 'refused';
   right: boolean;
   /** null: the label does not name the failing request. */
   located: boolean | null;
@@ -24,6 +25,11 @@ export function score(c: LabelledCase, a: Analysis): CaseResult {
     located = c.decision === 'no_action' ? a.failures.some(match) : primary.some(match);
   }
   return { c, got: a.decision, right: a.decision === c.decision, located, rules: primary.filter((f) => f.decision === a.decision).map((f) => f.rule) };
+}
+
+/** A case whose input was refused as not a log: scored wrong, nothing located. */
+export function refused(c: LabelledCase): CaseResult {
+  return { c, got: 'refused', right: false, located: c.failing === undefined ? null : false, rules: [] };
 }
 
 export interface Tally {

@@ -94,6 +94,8 @@ describe('junk is named, by content, whatever its name', () => {
       /one JSON document with no log field/,
     ],
     ['hello.txt', 'hello world\n', 'not-a-log', /no line looks like a log line/],
+    // near-misses of the stack-frame shapes: prose about files and places, not frames
+    ['where.txt', 'look at the file "notes.txt" line two\nmeet at the station (platform 3)\n', 'not-a-log', /no line looks like a log line/],
   ];
   for (const [name, data, reason, detail] of cases) {
     it(`${name}: ${reason}`, async () => {
@@ -150,6 +152,12 @@ describe('short and odd real logs are read', () => {
     ['a bare traceback', 'Traceback (most recent call last):\n  File "/app/x.py", line 3, in <module>\n    main()\nhttpx.ConnectError: All connection attempts failed\n'],
     ['a JSON dump holding an error string', JSON.stringify({ data: { name: 'search', last_sync_status: 'error', last_sync_error: 'mcp request failed with status 400' } })],
     ['a user-facing error in two sentences', '❌ The tool did not answer this call. The connection to the relay\n   dropped before the result came back. Please retry.\n'],
+    ['Python frames without the traceback header', '  |   File "/lib/agent/__init__.py", line 1483, in __aenter__\n  |     await stack.enter_async_context(toolset)\n'],
+    [
+      'Node frames without the error line',
+      '    at StreamableHTTPClientTransport.send (file:///app/node_modules/sdk/dist/client.js:312:19)\n    at async main (/app/index.js:9:3)\n',
+    ],
+    ['JVM frames without the exception line', '\tat io.acme.mcp.Client.send(Client.java:88)\n\tat io.acme.mcp.Client.call(Client.java:41)\n'],
     ['a status table', 'huggingface  3/5   OK ERR OK OK ERR\ngitmcp       5/5\n'],
     ['access lines without a known format', 'GET  /mcp  406\nPOST /mcp  200\n'],
     ['UTF-16 with a BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: boom\r\n', 'utf16le')])],

@@ -222,6 +222,11 @@ const RECORD_SHAPES = [
   /"jsonrpc"\s*:/,
   /(?:^|\s)(?:OK|FAIL(?:ED)?|ERR(?:OR)?|PASS(?:ED)?|DONE|UP|DOWN|TIMEOUT|WARN(?:ING)?|INFO|DEBUG|TRACE|CRITICAL)(?=\s|$|[:\]])/,
   /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/,
+  // a stack frame pasted without its header or final line (an ExceptionGroup's `  |   File …` lines, a
+  // Node `at fn (file:line:col)`, a JVM `at pkg.Class.method(File.java:12)`): machine-written by a runtime
+  /\bFile "[^"\n]{1,500}", line \d{1,7}, in [\w<>.$-]{1,200}/,
+  /^\s{0,40}at (?:[\w$.<>[\] -]{1,200} \()?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]{1,500}:\d{1,7}:\d{1,7}\)?\s*$/m,
+  /^\s{0,40}at [\w$]{1,100}(?:\.[\w$<>]{1,100}){1,40}\((?:[\w$-]{1,100}\.(?:java|kt|scala|groovy):\d{1,7}|Native Method|Unknown Source)\)/m,
 ];
 
 // Markdown structure. Each alone also occurs in logs (`# comment`, `- item`), so a document needs several.
