@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCase } from './analyze-case.ts';
 import { allCases, type CorpusId } from './corpora.ts';
-import { report, score, tally, type CaseResult } from './score.ts';
+import { refused, report, score, tally, type CaseResult } from './score.ts';
 
 /**
  * Floors (share right on medium/high labels; labels by construction for recordings), raised as the
@@ -17,12 +17,24 @@ const FLOORS: Record<CorpusId, { headline: number; located: number }> = {
   'real-dev': { headline: 0.6, located: 0.8 },
   'collected-dev': { headline: 0.88, located: 0.75 },
   'collected-held': { headline: 0.6, located: 0.25 },
+  // batch 2, collected 2026-12-02; first run before any work on it: dev 32% (11/34 m/h), held 33% (5/15)
+  'collected2-dev': { headline: 0.3, located: 0.75 },
+  'collected2-held': { headline: 0.3, located: 0.75 },
 };
 
 const results: CaseResult[] = [];
 beforeAll(async () => {
   await analyzeCase.open();
-  for (const c of allCases()) results.push(score(c, await analyzeCase(c)));
+  for (const c of allCases())
+    results.push(
+      await analyzeCase(c).then(
+        (a) => score(c, a),
+        (err) => {
+          if ((err as { code?: string }).code !== 'TRIAGE_ERR_NOT_A_LOG') throw err;
+          return refused(c);
+        },
+      ),
+    );
 }, 300_000);
 afterAll(() => analyzeCase.close());
 

@@ -9,7 +9,11 @@ import { z } from 'zod';
 import { Decision } from '../contract/analysis.ts';
 import { REPO, SHARED } from '../testing/helpers.ts';
 
-export type CorpusId = 'recorded' | 'recorded-held' | 'real-dev' | 'collected-dev' | 'collected-held';
+export type CorpusId = 'recorded' | 'recorded-held' | 'real-dev' | 'collected-dev' | 'collected-held' | 'collected2-dev' | 'collected2-held';
+
+/** A split of the collected shapes: batch 1 (`dev`, `held`) and batch 2 (`dev2`, `held2`, collected 2026-12-02). */
+export type Split = 'dev' | 'held' | 'dev2' | 'held2';
+const SPLIT_CORPUS: Record<Split, CorpusId> = { dev: 'collected-dev', held: 'collected-held', dev2: 'collected2-dev', held2: 'collected2-held' };
 
 export interface FailingLabel {
   method: string | null;
@@ -120,8 +124,8 @@ export function realDevCases(dir = REAL_DEV_DIR): LabelledCase[] {
   });
 }
 
-/** The collected shapes, one split: `dev` (read while building) or `held` (never opened while building). */
-export function collectedCases(split: 'dev' | 'held', dir = COLLECTED_DIR): LabelledCase[] {
+/** The collected shapes, one split: `dev`/`dev2` (read while building) or `held`/`held2` (never opened while building). */
+export function collectedCases(split: Split, dir = COLLECTED_DIR): LabelledCase[] {
   const manifest = join(dir, 'MANIFEST.tsv');
   if (!existsSync(manifest)) return [];
   return tsv(manifest)
@@ -132,7 +136,7 @@ export function collectedCases(split: 'dev' | 'held', dir = COLLECTED_DIR): Labe
       const status = dash(r.failing_status);
       const known = method !== null || tool !== null || (status !== null && /^\d{3}$/.test(status));
       return {
-        corpus: split === 'dev' ? ('collected-dev' as const) : ('collected-held' as const),
+        corpus: SPLIT_CORPUS[split],
         id: r.id!,
         path: join(dir, r.file!),
         family: r.family!,
@@ -144,5 +148,5 @@ export function collectedCases(split: 'dev' | 'held', dir = COLLECTED_DIR): Labe
 }
 
 export function allCases(): LabelledCase[] {
-  return [...recordedCases(), ...realDevCases(), ...collectedCases('dev'), ...collectedCases('held')];
+  return [...recordedCases(), ...realDevCases(), ...(['dev', 'held', 'dev2', 'held2'] as const).flatMap((s) => collectedCases(s))];
 }
