@@ -50,6 +50,12 @@ export interface ParseFileOptions {
   formats: readonly CompiledFormat[];
   /** Redaction of one cleaned line (stateful per file). Identity only in tests of the engine itself. */
   redact: (text: string) => string;
+  /**
+   * The incident's first dated time (epoch ms; `firstDatedTime` over every file's head): it dates a
+   * file whose lines show only a time of day (`[13:55:29] ERROR …`), which else gets no time at all
+   * and joins nothing by time. Null or absent: such times stay undated.
+   */
+  dateHint?: number | null;
 }
 
 export function newStats(file: string): FileStats {
@@ -82,6 +88,21 @@ export interface LinePlan {
   sample: string[];
   doc: DocumentReader | null;
   layout: Layout;
+}
+
+/**
+ * The first full date-and-time a file's head shows (its format's time field, else a line prefix's),
+ * or null: what dates the time-of-day-only files of the same ingest (ParseFileOptions.dateHint).
+ */
+export function firstDatedTime(plan: LinePlan, formats: readonly CompiledFormat[]): number | null {
+  if (plan.doc) return null;
+  const primary = detectFormat(plan.sample, formats).format;
+  for (const line of plan.sample) {
+    if (line.trim() === '') continue;
+    const ts = (primary && applyFormat(primary, line)?.ts) ?? readLinePrefix(line, null)?.ts ?? null;
+    if (typeof ts === 'number') return ts;
+  }
+  return null;
 }
 
 export function planLines(head: readonly RawLine[]): LinePlan {
@@ -170,7 +191,7 @@ export interface PreparedLines {
 export async function* parsePrepared(
   plan: LinePlan,
   batches: AsyncIterable<PreparedLines>,
-  opts: Pick<ParseFileOptions, 'file' | 'formats'>,
+  opts: Pick<ParseFileOptions, 'file' | 'formats' | 'dateHint'>,
   stats: FileStats,
 ): AsyncGenerator<Event> {
   for await (const events of parsePreparedBatches(plan, batches, opts, stats)) yield* events;
@@ -184,7 +205,7 @@ export async function* parsePrepared(
 export async function* parsePreparedBatches(
   plan: LinePlan,
   batches: AsyncIterable<PreparedLines>,
-  opts: Pick<ParseFileOptions, 'file' | 'formats'>,
+  opts: Pick<ParseFileOptions, 'file' | 'formats' | 'dateHint'>,
   stats: FileStats,
 ): AsyncGenerator<Event[]> {
   const { prefix, sample, layout } = plan;
@@ -233,6 +254,8 @@ export async function* parsePreparedBatches(
   // (a Node error printed after a log prefix, a wrapped message) are folded into it.
   let pending: Event | null = null;
   let lastTs: number | null = null;
+  // what dates a time of day: the file's last own time, else the incident's first dated time
+  const clock = () => lastTs ?? opts.dateHint ?? null;
   // Events whose time was carried over from the line above (counted apart in stats.coverage).
   const carried = new WeakSet<Event>();
   /** An event with its own time sets the clock; one without takes the last time seen. */
@@ -284,7 +307,7 @@ export async function* parsePreparedBatches(
         const e = emptyEvent({ file: opts.file, line: b.start, source, format: hit.f.spec.id, kind: 'line', text: b.lines[0]! });
         Object.assign(e, hit.parsed);
         if (!hit.parsed.message) e.message = e.text;
-        readLine(e, hit.f, hit.parsed, lastTs);
+        readLine(e, hit.f, hit.parsed, clock());
         ownOrCarriedTs(e);
         // Held like any line event, so what follows it (an HTML body, "    at …" frames) folds into it.
         pending = e;
@@ -298,7 +321,7 @@ export async function* parsePreparedBatches(
     e.message = b.folder.summary(b.lines);
     // a block that opens with a log line's own prefix (`[ts] ERROR agent: … McpError: …` and its stack)
     // keeps that line's time rather than the line above's
-    if (e.ts === null) e.ts = readLinePrefix(b.lines[0]!, lastTs)?.ts ?? null;
+    if (e.ts === null) e.ts = readLinePrefix(b.lines[0]!, clock())?.ts ?? null;
     ownOrCarriedTs(e);
     return enrich(e);
   };
@@ -432,7 +455,7 @@ export async function* parsePreparedBatches(
         // message is on the lines under it
         if (parsed.level) headerOnly.add(e);
       }
-      readLine(e, f, parsed, lastTs);
+      readLine(e, f, parsed, clock());
       ownOrCarriedTs(e);
       pending = e;
       return;
@@ -440,7 +463,7 @@ export async function* parsePreparedBatches(
     stats.unparsed++;
     const e = emptyEvent({ file: opts.file, line: n, source, format: 'unknown', kind: 'raw', text });
     // No format read it: the line reader reads its prefix in any order, the wording gives a level.
-    readLine(e, null, null, lastTs);
+    readLine(e, null, null, clock());
     ownOrCarriedTs(e);
     // held like a parsed line, so a message wrapped onto indented lines stays one event
     pending = e;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { SAMPLE_LINES } from '../../parsers/engine/detect.ts';
 import { detach, readLines, sniffEncoding, type RawLine } from '../../parsers/engine/lines.ts';
-import { newStats, parsePreparedBatches, planLines, type FileStats, type LinePlan, type PreparedLines } from '../../parsers/engine/parse-file.ts';
+import { firstDatedTime, newStats, parsePreparedBatches, planLines, type FileStats, type LinePlan, type PreparedLines } from '../../parsers/engine/parse-file.ts';
 import { createLateSweep, SecretLedger, SessionIdBook, type EngineTier } from '../triage/redact/index.ts';
 import type { PrivacyMode } from '../contract/privacy.ts';
 import { IngestCancelled, type FileRow, type Store } from '../store/store.ts';
@@ -280,6 +280,12 @@ async function ingestWith(
       fresh.push(s);
     }
     const skipped = scanned.length - fresh.length;
+    // what dates a file that logs only times of day: the earliest date-and-time any file's head shows
+    // (a pure function of the heads, so neither the file order nor the worker count changes it)
+    const dateHint = scanned.reduce<number | null>((min, s) => {
+      const t = firstDatedTime(s.plan, opts.formats);
+      return t === null || (min !== null && min <= t) ? min : t;
+    }, null);
     const upload = opts.upload ? { ...opts.upload, result: { added: fresh.length, skipped, skippedFiles } } : undefined;
     const mode = opts.mode ?? 'standard';
     const tier: EngineTier = mode === 'strict' ? 'all' : 'ingest';
@@ -387,7 +393,8 @@ async function ingestWith(
                   pool.release(r.bytes);
                 }
               };
-              for await (const events of parsePreparedBatches(s.plan, batches(), { file: s.entry.name, formats: opts.formats }, stats)) for (const e of events) writer.write(e);
+              for await (const events of parsePreparedBatches(s.plan, batches(), { file: s.entry.name, formats: opts.formats, dateHint }, stats))
+                for (const e of events) writer.write(e);
             }
             rows.push(fileRow(file0 + i, s, stats));
             i++;
