@@ -58,3 +58,56 @@ describe('one id and tool in one file, minutes apart', () => {
     expect(groups([start, other])).toEqual([[1], [9]]);
   });
 });
+
+describe('lines that each tell how a request ended', () => {
+  const T = Date.UTC(2026, 11, 2, 9, 0, 0);
+  const access = (line: number, status: number, dt: number) =>
+    ({
+      ...ev(line, `10.1.0.7 - - "POST /mcp HTTP/1.1" ${status} 157`, { httpMethod: 'POST', httpPath: '/mcp', httpStatus: status, ts: T + dt, signals: [`http-${status}`] }),
+      file: 'edge-access.log',
+      source: 'proxy',
+    }) as Event;
+
+  it("an access log's records in a row are one request each (three refused attempts are three)", () => {
+    expect(groups([access(1, 502, 0), access(2, 502, 1000), access(3, 502, 2000)])).toEqual([[1], [2], [3]]);
+  });
+
+  it('a proxy error line in a row: each refused connect is its own request', () => {
+    const refused = (line: number, dt: number) =>
+      ({
+        ...ev(line, 'connect() failed (111: Connection refused) while connecting to upstream, request: "POST /mcp HTTP/1.1"', {
+          httpMethod: 'POST',
+          httpPath: '/mcp',
+          level: 'error',
+          ts: T + dt,
+          signals: ['connection-refused', 'proxy-upstream-connect-failed'],
+        }),
+        file: 'edge-error.log',
+        source: 'proxy',
+      }) as Event;
+    expect(groups([refused(1, 0), refused(2, 1000)])).toEqual([[1], [2]]);
+  });
+
+  it('near miss: an error line and its own access record (one reports, one records) stay one request', () => {
+    const error = {
+      ...ev(1, '{"logger":"http.log.error","msg":"dial tcp 10.1.0.9:7000: connect: connection refused","status":502}', {
+        httpMethod: 'POST',
+        httpPath: '/mcp',
+        httpStatus: 502,
+        level: 'error',
+        ts: T,
+        signals: ['connection-refused', 'http-502'],
+      }),
+      file: 'edge.json',
+      source: 'proxy',
+    } as Event;
+    const record = { ...access(2, 502, 1), file: 'edge.json' } as Event;
+    expect(groups([error, record])).toEqual([[1, 2]]);
+  });
+
+  it('near miss: a request line and its answer stay one request', () => {
+    const asked = ev(1, 'POST /mcp tools/call', { httpMethod: 'POST', httpPath: '/mcp', ts: T });
+    const answered = ev(2, 'POST /mcp -> 200', { httpMethod: 'POST', httpPath: '/mcp', httpStatus: 200, ts: T + 40 });
+    expect(groups([asked, answered])).toEqual([[1, 2]]);
+  });
+});

@@ -448,6 +448,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   let chainFailed = false; // a line of the current anchor's chain reported a failure
   const signals = signalTable();
   const failed = isFailureEvent;
+  // how a line tells that its request ended: it reports a failure (a signal beyond the status), or it
+  // records the answer (a status alone); null: it does not (a request line)
+  const ending = (x: Event): 'report' | 'record' | null =>
+    x.signals.some((id) => !id.startsWith('http-') && signals.meaning(id)?.outcome === 'failure') ? 'report' : x.httpStatus !== null ? 'record' : null;
   // a line that names a tool and reports its call answered, under an exchange that already failed, is the
   // call made again (a host re-issuing it after a new session), not the failed call's tail: joined to it,
   // the re-issue's success would hide the failure and the failure would hide the recovery (D6/D9)
@@ -466,6 +470,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       // (each such note opens a request of its own)
       !e.signals.includes('session-attached') &&
       sameExchange(events[anchor]!, e) &&
+      // (nor two lines that each tell how a request ended, the same way: an access log's records, a client's
+      // `POST /mcp -> 502` per attempt, a proxy error line per refused connect — each is a request; a
+      // proxy's error line beside its own access line (one reports, one records) stays one)
+      !(ending(events[anchor]!) !== null && ending(events[anchor]!) === ending(e)) &&
       // (nor two requests from two client connections: uvicorn's access lines name `host:port`)
       !otherPeer(events[anchor]!, e) &&
       // (logged as it started and as it ended: as far apart as it took, no further)
