@@ -228,9 +228,11 @@ export class IncidentIndex {
   private after(a: SpanInfo, b: SpanInfo): boolean {
     // the client's own clock when both were logged by a client (proxy logs often have whole seconds,
     // and another host's clock may run ahead)
-    if (a.clientLast !== null && b.clientFirst !== null) return b.clientFirst > a.clientLast;
+    // (the same instant — a log with whole-second stamps — is decided by the order of their lines)
+    const tie = a.clientLast !== null && a.clientLast === b.clientFirst;
+    if (a.clientLast !== null && b.clientFirst !== null && !tie) return b.clientFirst > a.clientLast;
     const end = a.span.end;
-    if (end !== null && b.span.start !== null) return b.span.start > end;
+    if (!tie && end !== null && b.span.start !== null && b.span.start !== end) return b.span.start > end;
     for (const [f, last] of a.lastLine) {
       const first = b.firstLine.get(f);
       if (first !== undefined && first > last) return true;
