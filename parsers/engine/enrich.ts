@@ -93,8 +93,10 @@ const TOOL_NAME = `${NOT_A_TOOL}([A-Za-z_][\\w.-]{0,99}(?::[\\w.-]{1,99})?)`;
 const HTTP_METHOD = '(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)';
 /** Up to four other key=value pairs between two keys of one logfmt line (`method=x tool=y id=7`). */
 const KV_BETWEEN = `(?: {1,3}[\\w.-]{1,40}=(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^\\s"']{1,200})){0,4}`;
+// (nginx's own pages spell some the old way — `504 Gateway Time-out`, `405 Not Allowed`, `413 Request Entity
+// Too Large`: src/http/ngx_http_special_response.c — and clients quote those pages in their errors)
 const REASONS =
-  'OK|Created|Accepted|No Content|Moved Permanently|Found|See Other|Temporary Redirect|Permanent Redirect|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Request Timeout|Conflict|Gone|Misdirected Request|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout';
+  'OK|Created|Accepted|No Content|Moved Permanently|Found|See Other|Temporary Redirect|Permanent Redirect|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Allowed|Not Acceptable|Request Time-?out|Conflict|Gone|Length Required|Misdirected Request|(?:Request Entity|Payload|Content) Too Large|Unsupported Media Type|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Not Implemented|Bad Gateway|Service (?:Temporarily )?Unavailable|Gateway Time-?out';
 
 /** Reason phrases that name one status when they open an error message (`Not Found: …`). */
 const REASON_ONLY: Record<string, number> = {
@@ -958,6 +960,8 @@ export const EXTRACTORS: readonly Extractor[] = [
     examples: [
       ['POST /mcp 404 Not Found', 404],
       ['GET /sse 200 OK', 200],
+      ['Error POSTing to endpoint: <html>\r\n<head><title>504 Gateway Time-out</title></head>', 504],
+      ['<head><title>413 Request Entity Too Large</title></head>', 413],
     ],
     nearMisses: ['took 404 Nothing', 'item 123 OKAY'],
   },

@@ -559,12 +559,14 @@ export class IncidentIndex {
     // (and a log of unknown side that names the targets it called — `POST https://host/mcp "504"` — is the caller's)
     const clientFiles = new Set(span.events.filter((e) => e.source === 'client' || (e.source === 'unknown' && this.targets.has(e.file))).map((e) => e.file));
     const serverSideFiles = new Set(span.events.filter((e) => e.source === 'unknown' && clientFiles.size > 0 && !clientFiles.has(e.file)).map((e) => e.file));
-    const serverSide = (e: Event) => e.source === 'server' || (e.source === 'unknown' && serverSideFiles.has(e.file));
+    // (and any other log of unknown side that names no target it called: not a caller's, so the served side's)
+    const serverSide = (e: Event) =>
+      e.source === 'server' || (e.source === 'unknown' && (serverSideFiles.has(e.file) || (clientFiles.size > 0 && !clientFiles.has(e.file) && !this.targets.has(e.file))));
     const candidates: Event[] = span.events.filter(serverSide);
     if (span.session !== null) for (const e of this.sessionEvents(span.session)) if (e.source === 'server' && !inSpan.has(e)) candidates.push(e);
     candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
     // no session to tie server lines to this call: the same tool's lines from the call's start to the
-    // next call of that tool (a client line naming the tool, then the server logging the commit), and
+    // next call of that tool, one that began after this one ended (a client line naming the tool, then the server logging the commit), and
     // lines naming this call's JSON-RPC id and its tool (or no tool) however late (a rerun in between
     // does not make the first call's own result someone else's)
     if (span.session === null && (span.tool !== null || rpc !== null) && span.start !== null) {
@@ -583,7 +585,7 @@ export class IncidentIndex {
           ? span.start
           : this.info
               .map((i) => i.span)
-              .filter((x) => x !== span && sameTool(x.tool, span.tool) && x.start !== null && x.start > span.start! && x.events.some((e) => e.source !== 'server'))
+              .filter((x) => x !== span && sameTool(x.tool, span.tool) && x.start !== null && x.start > (span.end ?? span.start!) && x.events.some((e) => e.source !== 'server'))
               .reduce((m, x) => Math.min(m, x.start!), Infinity);
       for (const e of this.all) {
         if (!serverSide(e) || e.ts === null || e.ts < span.start - 2000 || inSpan.has(e)) continue;
@@ -609,15 +611,43 @@ export class IncidentIndex {
         for (const m of e.text.matchAll(TASK_ID)) if (taskIds.has(m[1]!)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
       }
     }
+    const ours: Event[] = [];
     for (const e of candidates) {
       const mine =
         inSpan.has(e) ||
         (rpc !== null && JSON.stringify(e.rpcId) === rpc) ||
         (span.tool !== null && sameTool(e.tool, span.tool) && (e.rpcId === null || (span.session === null && rpc === null)));
       if (!mine || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
+      ours.push(e);
       if (committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
       if (/request completed/i.test(e.message) && e.httpStatus !== null && e.httpStatus < 300 && !/abort/i.test(e.text))
         return `${e.file}:${e.line} the server completed the request with HTTP ${e.httpStatus}`;
+    }
+    // a commit the server logged in its own words with no id at all (`ledger: committed entry #5001`), in a
+    // file that logged this call, after the call began and before that file logged any other call: the
+    // handler's word about this call's write (a handler that ignores the cut finishes it — sdk-behaviour 10)
+    if (span.start !== null && (span.tool !== null || rpc !== null)) {
+      const mineSet = new Set(ours);
+      // a handler that names itself at the head of its lines (`rebuild_index: start processing`) names itself on
+      // its commit too: a commit under another such name is another handler's
+      const head = (m: string) => /^([A-Za-z_][\w.-]{2,80}): /.exec(m)?.[1] ?? null;
+      for (const f of new Set(ours.filter(serverSide).map((e) => e.file))) {
+        const from = Math.min(...ours.filter((e) => e.file === f).map((e) => this.position.get(e) ?? Infinity));
+        const named = new Set(
+          ours
+            .filter((e) => e.file === f)
+            .map((e) => head(e.message))
+            .filter((h) => h !== null),
+        );
+        for (let i = from + 1; i < this.all.length; i++) {
+          const e = this.all[i]!;
+          if (e.file !== f || mineSet.has(e)) continue;
+          if (e.ts !== null && e.ts - span.start > ANSWER_LATE_MS) break;
+          if (e.rpcMethod !== null || e.tool !== null || e.rpcId !== null) break; // another call began
+          if (named.size > 0 && !named.has(head(e.message) ?? '')) continue;
+          if (e.session === null && e.requestId === null && committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
+        }
+      }
     }
     return null;
   }
