@@ -59,6 +59,7 @@ export const SignalCause = z.enum([
   'client-timeout',
   'connection-closed',
   'client-object-closed', // the client object is closed or never connected: calls on it are not sent
+  'client-config-invalid', // the client's own settings for the server are unusable (no or malformed URL, no transport): nothing was sent
   // SDK streams
   'stream-disconnected',
   'stream-reconnecting',

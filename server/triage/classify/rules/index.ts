@@ -3,6 +3,7 @@
 import type { Rule } from '../rule.ts';
 import { authFailure } from './auth.ts';
 import { cancelNotification, lateResponse } from './cancel-notification.ts';
+import { clientConfigInvalid } from './client-config-invalid.ts';
 import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
@@ -50,8 +51,9 @@ export const RULES: readonly Rule[] = [
   cancelNotification,
   lateResponse,
   recoveredNoise,
-  // the client object itself is broken
+  // the client object itself is broken, or its settings are
   closedClient,
+  clientConfigInvalid,
   // deployment vs credentials
   lb401NoAffinity,
   hostOrigin,

@@ -1,0 +1,29 @@
+import type { Rule } from '../rule.ts';
+import { describe, has, signalWords } from '../rule.ts';
+
+// triage-rules.md §1 (a wrong endpoint in the client's configuration is a route mistake) and failure-signatures
+// D12 (fix the route or config; re-sending cannot help): the client could not even build the request — no URL,
+// a malformed one (Node's ERR_INVALID_URL, httpx's UnsupportedProtocol), or no transport in its settings — so
+// nothing reached any server. A retry repeats it; only the configuration changes the outcome.
+export const clientConfigInvalid: Rule = {
+  id: 'client-config-invalid',
+  decision: 'fix_route_or_config',
+  source: 'triage-rules.md §1 · failure-signatures D12',
+  when(f) {
+    if (!has(f, 'client-config-invalid')) return "the client's settings are not shown unusable (no invalid-URL or missing-transport error)";
+    if (has(f, 'tool-error')) return "a tool's own error quoting a bad URL (its argument), not the client's settings";
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} never left the client: ${signalWords(f, ['client-config-invalid'], 'its settings for the server are unusable')}. The server's entry in the client's configuration has no usable URL or transport (a misspelt key, a missing scheme, an empty variable). Fix that entry — the URL with its scheme, host, port and path, and the transport type — and connect again; retrying the same settings fails the same way, and nothing ran on any server.`,
+  examples: [
+    { name: 'ERR_INVALID_URL while starting the server entry', facts: { causes: ['client-config-invalid'], interruption: 'connect' }, fires: true },
+    { name: 'gemini-cli: missing httpUrl/url/command', facts: { causes: ['client-config-invalid'] }, fires: true },
+    {
+      name: "near miss: a tool's error quoting an invalid URL argument",
+      facts: { method: 'tools/call', tool: 'fetch_page', causes: ['tool-error', 'client-config-invalid'] },
+      fires: false,
+    },
+    { name: 'near miss: connection refused (a real address that is down)', facts: { causes: ['conn-refused'], neverConnected: true }, fires: false },
+  ],
+};
