@@ -39,3 +39,39 @@ export const discoveryProbe: Rule = {
     { name: 'a tools/call 404', facts: { httpMethod: 'POST', httpStatus: 404, method: 'tools/call' }, fires: false },
   ],
 };
+
+// MCP spec basic/authorization (protected resource metadata, RFC 9728; authorization server metadata, RFC
+// 8414 / OIDC discovery): the client needs these documents to find where to authenticate. Answered with
+// anything but "none here" (404, 405, 400) — a 406 or 403 from a gateway that intercepts the path, a 5xx —
+// the discovery itself is broken, so authorization cannot start: the auth setup in front of the server
+// (the gateway's MCP auth, the metadata route) needs fixing, not the MCP route.
+export const oauthDiscoveryFailed: Rule = {
+  id: 'oauth-discovery-failed',
+  decision: 'fix_auth',
+  source: 'MCP spec basic/authorization (authorization server discovery) · RFC 9728 · RFC 8414',
+  when(f) {
+    if (!has(f, 'discovery-probe')) return 'not a metadata probe';
+    if (f.method !== null || f.tool !== null) return 'the failing exchange is an MCP request';
+    if (f.httpPath === null || !(f.httpPath.includes('/.well-known/oauth-') || f.httpPath.includes('/.well-known/openid-configuration')))
+      return 'not an OAuth or OIDC metadata document';
+    if (f.httpStatus === null || f.httpStatus === 404 || f.httpStatus === 405 || f.httpStatus === 400 || f.httpStatus < 400)
+      return 'the probe got a "none here" answer (or none at all)';
+    return true;
+  },
+  rationale: (f) =>
+    `The client's OAuth discovery request for ${f.httpPath} was answered HTTP ${f.httpStatus}, not the metadata document and not a "none here" 404: whatever answers that path (a gateway or proxy in front of the server, an auth plugin) breaks discovery, so the client cannot learn where to authenticate. Configure authorization where the path is answered — the gateway's MCP auth or a route that serves the protected-resource and authorization-server metadata — then connect again.`,
+  examples: [
+    {
+      name: 'a gateway answers the protected-resource metadata 406',
+      facts: { httpMethod: 'GET', httpStatus: 406, httpPath: '/.well-known/oauth-protected-resource', causes: ['discovery-probe'] },
+      fires: true,
+    },
+    {
+      name: 'authorization-server metadata 502',
+      facts: { httpMethod: 'GET', httpStatus: 502, httpPath: '/.well-known/oauth-authorization-server/mcp', causes: ['discovery-probe'] },
+      fires: true,
+    },
+    { name: 'near miss: metadata 404 (no OAuth here)', facts: { httpMethod: 'GET', httpStatus: 404, httpPath: '/.well-known/oauth-protected-resource', causes: ['discovery-probe'] }, fires: false },
+    { name: 'near miss: favicon 500', facts: { httpMethod: 'GET', httpStatus: 500, httpPath: '/favicon.ico', causes: ['discovery-probe'] }, fires: false },
+  ],
+};

@@ -13,7 +13,7 @@ import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, unreachablePersistent } from './never-reached.ts';
-import { discoveryProbe } from './discovery-probe.ts';
+import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { optionalStream } from './optional-stream.ts';
 import { clientProtocolDefect, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { redirectNotFollowed } from './redirect.ts';
@@ -43,6 +43,7 @@ export const RULES: readonly Rule[] = [
   toolSchemaRejected,
   modelApiError,
   discoveryProbe,
+  oauthDiscoveryFailed,
   versionProbeFellBack,
   optionalStream,
   serverStreamNoise,
