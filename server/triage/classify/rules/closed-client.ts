@@ -15,6 +15,9 @@ export const closedClient: Rule = {
   when(f) {
     if (f.knownDefect === 'python-sdk-3522') return true;
     if (!has(f, 'client-object-closed')) return 'the client object is not shown closed (no "not connected", no python-sdk 3522 shape)';
+    // anyio's ClosedResourceError names no side: logged by the server alone, it is the server's own stream
+    if (f.signals.includes('anyio-closed-resource') && !f.signals.includes('client-not-connected') && f.seenBy.server && !f.seenBy.client)
+      return "only the server logged a closed stream (anyio ClosedResourceError): the server's own stream, not a client object";
     if (has(f, 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed')) return 'the client is closed because authentication failed';
     return true;
   },
@@ -26,5 +29,16 @@ export const closedClient: Rule = {
     { name: 'python-sdk 3522 tree', facts: { knownDefect: 'python-sdk-3522', interruption: 'connection-closed', method: 'tools/call' }, fires: true },
     { name: 'MCP client not connected for tool x', facts: { tool: 'list_issues', causes: ['client-object-closed'] }, fires: true },
     { name: 'a plain Connection closed while a call was pending', facts: { interruption: 'connection-closed', causes: ['connection-closed'] }, fires: false },
+    {
+      name: "anyio ClosedResourceError on a client's send (its session context had exited)",
+      facts: { method: 'tools/call', causes: ['client-object-closed'], signals: ['anyio-closed-resource'], seenBy: { client: true, proxy: false, server: false } },
+      fires: true,
+    },
+    {
+      name: 'near miss: a stateless server session crashed on ClosedResourceError',
+      facts: { method: 'tools/call', causes: ['client-object-closed'], signals: ['anyio-closed-resource'], seenBy: { client: false, proxy: false, server: true } },
+      fires: false,
+    },
+    { name: "anyio ClosedResourceError on a client's send (the session context had exited)", facts: { method: 'tools/call', causes: ['client-object-closed'] }, fires: true },
   ],
 };

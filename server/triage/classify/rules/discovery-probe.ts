@@ -71,7 +71,11 @@ export const oauthDiscoveryFailed: Rule = {
       facts: { httpMethod: 'GET', httpStatus: 502, httpPath: '/.well-known/oauth-authorization-server/mcp', causes: ['discovery-probe'] },
       fires: true,
     },
-    { name: 'near miss: metadata 404 (no OAuth here)', facts: { httpMethod: 'GET', httpStatus: 404, httpPath: '/.well-known/oauth-protected-resource', causes: ['discovery-probe'] }, fires: false },
+    {
+      name: 'near miss: metadata 404 (no OAuth here)',
+      facts: { httpMethod: 'GET', httpStatus: 404, httpPath: '/.well-known/oauth-protected-resource', causes: ['discovery-probe'] },
+      fires: false,
+    },
     { name: 'near miss: favicon 500', facts: { httpMethod: 'GET', httpStatus: 500, httpPath: '/favicon.ico', causes: ['discovery-probe'] }, fires: false },
   ],
 };

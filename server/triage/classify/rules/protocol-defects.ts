@@ -56,8 +56,10 @@ export const serverStreamNoise: Rule = {
     // gone — noise when the traceback ends there and the server went on answering requests
     const peerGone = f.rootIsClosedStream && f.serverServedAfter;
     if (!has(f, 'server-stream-noise') && !peerGone) return 'no message-router/stream-closed note from the server';
-    if (peerGone && f.causes.every((c) => c === 'connection-closed' || c === 'exception-wrapper' || c === 'request-received')) return true;
-    if (f.causes.some((c) => c !== 'server-stream-noise' && c !== 'connection-closed' && c !== 'exception-wrapper' && c !== 'request-received'))
+    // (ClosedResourceError reads as a closed stream object, client-object-closed: at the server it is the server's own stream)
+    const closedStream = (c: string) => c === 'connection-closed' || c === 'client-object-closed';
+    if (peerGone && f.causes.every((c) => closedStream(c) || c === 'exception-wrapper' || c === 'request-received')) return true;
+    if (f.causes.some((c) => c !== 'server-stream-noise' && !closedStream(c) && c !== 'exception-wrapper' && c !== 'request-received'))
       return 'the server logged another failure with it';
     return true;
   },
