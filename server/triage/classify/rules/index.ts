@@ -11,6 +11,7 @@ import { headerValidation } from './header-validation.ts';
 import { hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
+import { legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, unreachablePersistent } from './never-reached.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
@@ -25,7 +26,7 @@ import { route404 } from './route.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
 import { sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionNotKept } from './session-not-kept.ts';
-import { splitSession } from './split-session.ts';
+import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { responseHeld } from './response-held.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
@@ -61,6 +62,7 @@ export const RULES: readonly Rule[] = [
   authFailure,
   rateLimited,
   splitSession,
+  sessionUnknownAtOnce,
   serverNotInitialized,
   // complete answers: what the server said
   clientProtocolDefect,
@@ -89,6 +91,7 @@ export const RULES: readonly Rule[] = [
   endedWaiting,
   proxyTimer,
   readInterrupted,
+  legacyStreamLost,
   interruptedUnidentified,
   serverSilent,
   // defects and the floor

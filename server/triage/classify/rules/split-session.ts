@@ -40,3 +40,34 @@ export const splitSession: Rule = {
     { name: 'restart on the same host', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: true, replicas: ['vm'], replicaSplit: false, era: 'session' }, fires: false },
   ],
 };
+
+// failure-signatures D18, rows 37, 93: the first request a session sends after initialize
+// (notifications/initialized, spec basic/lifecycle) is answered "session not found". The server had
+// created that session a moment before: neither expiry nor eviction is that fast, and a restart would be
+// logged. The process that answered never saw it — another replica or worker that keeps sessions in
+// memory. A new session splits the same way, so reinitializing does not fix it.
+export const sessionUnknownAtOnce: Rule = {
+  id: 'session-unknown-at-once',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures D18, rows 37, 93 · spec basic/lifecycle (initialization)',
+  when(f) {
+    if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions';
+    if (f.method !== 'notifications/initialized') return 'not the first request after initialize';
+    if (f.sessionUnknown !== true) return 'the server is not shown to have not known the session';
+    if (f.sessionSent === false) return 'the request carried no session id (a missing header, not another replica)';
+    if (f.restartedSinceWorked === true || f.nearShutdown) return 'a restart or shutdown is logged around it';
+    return true;
+  },
+  rationale: (f) =>
+    `notifications/initialized — the first request of a session, sent right after initialize — was answered ${f.httpStatus ?? ''} "session not found"${f.attempts > 1 ? ` on ${f.attempts} attempts` : ''}: the server had created that session a moment before, so it did not expire; the process that answered never saw it. Sessions live in the memory of one replica or worker and the balancer (or uvicorn/gunicorn with several workers) spreads one session's requests. Reinitializing splits the same way. Fix the deployment: session affinity on Mcp-Session-Id, one worker, a shared session store, or stateless mode.`,
+  examples: [
+    {
+      name: 'notifications/initialized 404 Session not found, two of three tries',
+      facts: { method: 'notifications/initialized', httpStatus: 404, sessionUnknown: true, attempts: 2, era: 'session' },
+      fires: true,
+    },
+    { name: 'near miss: a tools/call 404 after a restart', facts: { method: 'tools/call', httpStatus: 404, sessionUnknown: true, restartedSinceWorked: true }, fires: false },
+    { name: 'near miss: no session id was sent', facts: { method: 'notifications/initialized', httpStatus: 400, sessionUnknown: true, sessionSent: false }, fires: false },
+    { name: 'near miss: a shutdown logged beside it', facts: { method: 'notifications/initialized', httpStatus: 404, sessionUnknown: true, nearShutdown: true }, fires: false },
+  ],
+};
