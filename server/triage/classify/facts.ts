@@ -997,8 +997,14 @@ function sessionSentFact(evs: readonly Event[], method: string | null, session: 
   // a URL whose query carries the session (the legacy message endpoint) is the request's, whatever line quotes it
   if (evs.some((e) => e.source !== 'server' && e.session !== null && e.httpPath !== null && /[?&]session_?[iI]d=/.test(e.text))) return true;
   if (!requestLines.length && session !== null && evs.some((e) => e.source === 'server' && e.session !== null && e.signals.length)) return true;
+  // the TypeScript SDK's StreamableHTTPClientTransport reporting the answer to its POST (`Error POSTing to
+  // endpoint`): it sends the Mcp-Session-Id the server gave it on every request after initialize
+  // (client/streamableHttp.ts _commonHeaders), so a server's "no valid session id" there is an id it did not
+  // know (sdk-behaviour 13: reinitialize), not a missing one
+  if (has('session-invalid') && evs.some((e) => e.source !== 'server' && SDK_CLIENT_POST.test(e.text))) return true;
   return null;
 }
+const SDK_CLIENT_POST = /\bError POSTing to endpoint\b/;
 
 /** The URL the client aimed at: from a line naming scheme://host:port (a client exchange, "connecting to …", "for url '…'"). */
 function targetOf(evs: readonly Event[]): Facts['target'] {
