@@ -57,6 +57,7 @@ export const SignalCause = z.enum([
   'proxy-timeout-mid-stream',
   'client-closed-request',
   'client-timeout',
+  'client-idle-timeout', // the client's own idle timer on a response body (undici bodyTimeout) cut a quiet stream
   'connection-closed',
   'client-object-closed', // the client object is closed or never connected: calls on it are not sent
   'client-config-invalid', // the client's own settings for the server are unusable (no or malformed URL, no transport): nothing was sent

@@ -4,6 +4,7 @@ import type { Rule } from '../rule.ts';
 import { authFailure } from './auth.ts';
 import { cancelNotification, lateResponse } from './cancel-notification.ts';
 import { clientConfigInvalid } from './client-config-invalid.ts';
+import { clientIdleTimer } from './client-idle-timer.ts';
 import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
@@ -89,6 +90,7 @@ export const RULES: readonly Rule[] = [
   writeUnknown,
   stoppedWhileWaiting,
   endedWaiting,
+  clientIdleTimer,
   proxyTimer,
   readInterrupted,
   legacyStreamLost,
