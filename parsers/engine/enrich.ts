@@ -1077,21 +1077,24 @@ export const EXTRACTORS: readonly Extractor[] = [
   // (not a framework's "Cannot POST /sse" body: that is an answer quoting the request, not a request line)
   {
     field: 'httpMethod',
-    re: new RegExp(`(?<!Cannot )\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}`),
+    re: new RegExp(`(?<!Cannot )\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/(?:[^\\s/<]|<[^<>\\n]{1,40}>){1,200})?\\/[^\\s"]{0,500}`),
     why: 'METHOD /path or METHOD http://host/path',
     examples: [
       ['POST http://ip-abc:8080/mcp rpc=3', 'POST'],
       ['"GET /sse HTTP/1.1"', 'GET'],
+      ['GET http://<string len=9>:45385/mcp accept=text/event-stream', 'GET'],
     ],
     nearMisses: ['GET it done', 'POSTing to endpoint', '<pre>Cannot POST /sse</pre>'],
   },
   {
     field: 'httpPath',
-    re: new RegExp(`(?<!Cannot )\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?(\\/[^\\s"?]{0,300})`),
+    // (a host redacted in strict mode reads `<string len=9>`: blanks inside the placeholder are still the host)
+    re: new RegExp(`(?<!Cannot )\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/(?:[^\\s/<]|<[^<>\\n]{1,40}>){1,200})?(\\/[^\\s"?]{0,300})`),
     why: 'METHOD /path',
     examples: [
       ['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'],
       ['"GET  /mcp/ HTTP/1.1"', '/mcp/'],
+      ['POST http://<string len=12>:8080/mcp rpc=3', '/mcp'],
     ],
     nearMisses: ['GET it done', 'Cannot GET /mcp'],
   },
@@ -1164,7 +1167,7 @@ function unquote(v: string): string | number | null {
 // is not a target).
 
 export const TARGET = {
-  re: /(?:\b(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |\bfor url\s{0,3}|\burl[=:]\s{0,3}|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:\s{0,4}|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server)|(?: [\w-]{1,40}){0,2} (?:server|endpoint) at)?:?\s{0,3}|\bPOSTing to\s{0,3}|\brequest to\s{0,3}|\bendpoint:?\s{0,3}|\b(?:server|listening|running) (?:at|on):?\s{0,3})['"(]?(https?|wss?):\/\/(?:[^\s/@"'<>()]{1,200}@)?(\[[0-9A-Fa-f:.]{2,60}\]|[A-Za-z0-9][A-Za-z0-9._-]{0,252})(?::(\d{1,5}))?(?![\w.-])/,
+  re: /(?:\b(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |\bfor url\s{0,3}|\burl[=:]\s{0,3}|"(?:url|base_url|endpoint|serverUrl|server_url)"\s{0,4}:\s{0,4}|\b(?:[Rr]e)?[Cc]onnect(?:ing|ed)? to(?: remote server| (?:SSE|StreamableHTTP|Streamable HTTP|MCP) (?:endpoint|server)|(?: [\w-]{1,40}){0,2} (?:server|endpoint) at)?:?\s{0,3}|\bPOSTing to\s{0,3}|\brequest to\s{0,3}|\bendpoint:?\s{0,3}|\b(?:server|listening|running) (?:at|on):?\s{0,3})['"(]?(https?|wss?):\/\/(?:[^\s/@"'<>()]{1,200}@)?(\[[0-9A-Fa-f:.]{2,60}\]|<[^<>\n]{1,40}>|[A-Za-z0-9][A-Za-z0-9._-]{0,252})(?::(\d{1,5}))?(?![\w.-])/,
   why: 'scheme, host and port of the URL a request goes to',
   examples: [
     ['POST http://ip-abc:8080/mcp rpc=3', { targetScheme: 'http', targetHost: 'ip-abc', targetPort: 8080 }],
@@ -1173,6 +1176,7 @@ export const TARGET = {
     ['connecting to http://[::1]:9000/mcp', { targetScheme: 'http', targetHost: '[::1]', targetPort: 9000 }],
     ['Connecting to inventory server at http://localhost:8093', { targetScheme: 'http', targetHost: 'localhost', targetPort: 8093 }],
     ['reconnecting to ws://host-q7w2e9r4t1/mcp', { targetScheme: 'ws', targetHost: 'host-q7w2e9r4t1', targetPort: 80 }],
+    ['GET http://<string len=9>:45385/mcp accept=text/event-stream', { targetScheme: 'http', targetHost: '<string len=9>', targetPort: 45385 }],
   ] as const,
   nearMisses: ['see https://modelcontextprotocol.io/docs for details', 'https://<host>/mcp'],
 };
