@@ -14,6 +14,9 @@ import { refused, report, score, tally, type CaseResult } from './score.ts';
 const FLOORS: Record<CorpusId, { headline: number; located: number }> = {
   recorded: { headline: 0.95, located: 0.98 },
   'recorded-held': { headline: 0.75, located: 0.95 },
+  // an independent harness's recordings (first run 68%) and hand-written 2026-07-28 bundles (first run 10/12)
+  'recorded-fresh': { headline: 0.7, located: 0.75 },
+  'hand-2026': { headline: 0.8, located: 0.8 },
   'real-dev': { headline: 0.6, located: 0.8 },
   'collected-dev': { headline: 0.88, located: 0.75 },
   'collected-held': { headline: 0.6, located: 0.25 },

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { Decision } from '../contract/analysis.ts';
 import { REPO, SHARED } from '../testing/helpers.ts';
 
-export type CorpusId = 'recorded' | 'recorded-held' | 'real-dev' | 'collected-dev' | 'collected-held' | 'collected2-dev' | 'collected2-held';
+export type CorpusId = 'recorded' | 'recorded-held' | 'recorded-fresh' | 'hand-2026' | 'real-dev' | 'collected-dev' | 'collected-held' | 'collected2-dev' | 'collected2-held';
 
 /** A split of the collected shapes: batch 1 (`dev`, `held`) and batch 2 (`dev2`, `held2`, collected 2026-12-02). */
 export type Split = 'dev' | 'held' | 'dev2' | 'held2';
@@ -55,6 +55,8 @@ export const RecordedLabel = z.object({
 export type RecordedLabel = z.infer<typeof RecordedLabel>;
 
 export const RECORDED_DIR = join(REPO, 'samples', 'recorded');
+/** Recordings by an independent harness (samples/recorded-fresh/README.md): never tuned on before their first run. */
+export const RECORDED_FRESH_DIR = join(REPO, 'samples', 'recorded-fresh');
 export const REAL_DEV_DIR = join(SHARED, 'corpus', 'real-dev');
 export const COLLECTED_DIR = join(REPO, 'samples', 'real-world');
 
@@ -147,6 +149,19 @@ export function collectedCases(split: Split, dir = COLLECTED_DIR): LabelledCase[
     });
 }
 
+/** The fresh recordings: the recorded bundles' shape, scored as their own corpus (not tuned on, no held families). */
+export function recordedFreshCases(dir = RECORDED_FRESH_DIR): LabelledCase[] {
+  if (!existsSync(dir)) return [];
+  return recordedCases(dir).map((c) => ({ ...c, corpus: 'recorded-fresh' as const }));
+}
+
+/** Hand-written 2026-07-28 bundles (samples/hand-2026-bundles/README.md): labels by construction. */
+export const HAND_2026_DIR = join(REPO, 'samples', 'hand-2026-bundles');
+export function hand2026Cases(dir = HAND_2026_DIR): LabelledCase[] {
+  if (!existsSync(dir)) return [];
+  return recordedCases(dir).map((c) => ({ ...c, corpus: 'hand-2026' as const }));
+}
+
 export function allCases(): LabelledCase[] {
-  return [...recordedCases(), ...realDevCases(), ...(['dev', 'held', 'dev2', 'held2'] as const).flatMap((s) => collectedCases(s))];
+  return [...recordedCases(), ...recordedFreshCases(), ...hand2026Cases(), ...realDevCases(), ...(['dev', 'held', 'dev2', 'held2'] as const).flatMap((s) => collectedCases(s))];
 }
