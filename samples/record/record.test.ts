@@ -10,8 +10,11 @@ import { scenarios } from './scenarios.ts';
 import { RECORD_DIR } from './lib/proc.ts';
 
 const SAMPLES = join(RECORD_DIR, '..');
-// recorded/ holds the labelled variants (recorded.test.ts). hand-* bundles are written by hand from the 2026-07-28 spec (no SDK speaks it), not recorded.
-const bundles = readdirSync(SAMPLES).filter((d) => d !== 'record' && d !== 'recorded' && d !== 'real-world' && !d.startsWith('hand-') && statSync(join(SAMPLES, d)).isDirectory());
+// recorded/ holds the labelled variants (recorded.test.ts). hand-* bundles are written by hand from the 2026-07-28 spec (no SDK speaks it), not recorded;
+// recorded-fresh/ holds an independent harness's recordings (its own formats: fresh-harness/), not this recorder's.
+const bundles = readdirSync(SAMPLES).filter(
+  (d) => !['record', 'recorded', 'recorded-fresh', 'real-world'].includes(d) && !d.startsWith('hand-') && statSync(join(SAMPLES, d)).isDirectory(),
+);
 const lines = (f: string) =>
   readFileSync(f, 'utf8')
     .split('\n')
