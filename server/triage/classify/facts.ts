@@ -115,6 +115,8 @@ export interface Facts {
   recoveredBy: string | null;
   /** The client sent this call again later (asked only for subscriptions/listen: false elsewhere). */
   sentAgain: boolean;
+  /** Asked for a -32601 on a method a capability requires (prompts/get, resources/read, tools/call…): another method of that capability was answered, so the server serves it. */
+  capabilityServed: boolean;
   /** A server logged its start after this failure's last line (asked only for a connect failure or a proxy's 502/503 that failed every attempt). */
   serverStartedAfter: boolean;
   /** The client said it falls back to another transport. */
@@ -858,6 +860,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recovered,
     recoveredBy,
     sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,
+    capabilityServed:
+      method !== null && CAPABILITY_METHODS.has(method) && (has('method-not-found') || jsonRpcCode === -32601) ? ix.familyServed(method, CAPABILITY_METHODS.get(method)!) : false,
     serverStartedAfter:
       persistent === true && span.end !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
         ? ix.startedAfter(span.end)
@@ -1004,6 +1008,15 @@ function sessionSentFact(evs: readonly Event[], method: string | null, session: 
   if (has('session-invalid') && evs.some((e) => e.source !== 'server' && SDK_CLIENT_POST.test(e.text))) return true;
   return null;
 }
+/** Methods a server that declares the capability implements (spec server/prompts, server/resources, server/tools), by family. */
+const CAPABILITY_METHODS = new Map([
+  ['prompts/list', 'prompts/'],
+  ['prompts/get', 'prompts/'],
+  ['resources/list', 'resources/'],
+  ['resources/read', 'resources/'],
+  ['tools/list', 'tools/'],
+  ['tools/call', 'tools/'],
+]);
 const SDK_CLIENT_POST = /\bError POSTing to endpoint\b/;
 
 /** The URL the client aimed at: from a line naming scheme://host:port (a client exchange, "connecting to …", "for url '…'"). */

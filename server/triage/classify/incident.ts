@@ -241,6 +241,15 @@ export class IncidentIndex {
   }
 
   /** A complete 2xx answer on this path somewhere in the incident: true; exchanges on it that all failed: false. */
+  /**
+   * Another method of the capability `family` (`prompts/`, `resources/`, `tools/`) was answered without
+   * error in this incident: the server serves that capability (spec server/prompts, server/resources,
+   * server/tools — a server that declares one implements its list and get/read/call methods).
+   */
+  familyServed(method: string, family: string): boolean {
+    return this.info.some((i) => i.ok && !i.failing && i.span.method !== null && i.span.method !== method && i.span.method.startsWith(family));
+  }
+
   pathWorked(path: string | null): boolean | null {
     if (path === null) return null;
     for (const i of this.info) if (i.paths.includes(path) && i.ok) return true;

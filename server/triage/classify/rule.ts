@@ -82,6 +82,7 @@ export const BASE_FACTS: Facts = {
   recovered: null,
   recoveredBy: null,
   sentAgain: false,
+  capabilityServed: false,
   serverStartedAfter: false,
   transportFallback: false,
   initializedAfter: false,

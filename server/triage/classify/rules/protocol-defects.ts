@@ -31,15 +31,24 @@ export const requiredMethodMissing: Rule = {
   source: 'spec basic/utilities/ping.mdx, basic/lifecycle.mdx · failure-signatures (a.1) 2026-07-28 handshake row',
   when(f) {
     if (!has(f, 'method-not-found') && f.jsonRpcCode !== -32601) return 'no -32601 answer';
-    if (f.method === null || !REQUIRED.has(f.method)) return 'not a method every server must implement';
+    // (or one a capability requires, when the server is seen serving that capability: prompts/list answered,
+    // prompts/get -32601 — spec server/prompts, server/resources, server/tools)
+    if (f.capabilityServed) return true;
+    if (f.method === null || !REQUIRED.has(f.method)) return 'not a method every server must implement, nor one of a capability the server serves';
     if (f.method === 'server/discover' && f.era !== 'sessionless') return 'server/discover is required from 2026-07-28 only';
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was answered -32601 Method not found, but every MCP server must implement ${f.method}: the server is not compliant. Escalate to its owners; a client may tolerate it (treat the missing ${f.method} as non-fatal) until it is fixed.`,
+    `${describe(f)} was answered -32601 Method not found, but ${f.capabilityServed ? `the server serves that capability (another ${f.method?.split('/')[0]} method was answered), and a server that declares it implements ${f.method}` : `every MCP server must implement ${f.method}`}: the server is not compliant. Escalate to its owners; a client may tolerate it (treat the missing ${f.method} as non-fatal) until it is fixed.`,
   examples: [
     { name: 'ping -32601', facts: { method: 'ping', causes: ['method-not-found'], jsonRpcCode: -32601 }, fires: true },
     { name: 'resources/subscribe -32601', facts: { method: 'resources/subscribe', causes: ['method-not-found'] }, fires: false },
+    { name: 'prompts/get -32601 after prompts/list answered', facts: { method: 'prompts/get', causes: ['method-not-found'], capabilityServed: true }, fires: true },
+    {
+      name: 'near miss: prompts/list -32601 with no prompts served (an empty menu)',
+      facts: { method: 'prompts/list', causes: ['method-not-found'], capabilityServed: false },
+      fires: false,
+    },
   ],
 };
 
