@@ -240,7 +240,6 @@ export class IncidentIndex {
     return false;
   }
 
-  /** A complete 2xx answer on this path somewhere in the incident: true; exchanges on it that all failed: false. */
   /**
    * Another method of the capability `family` (`prompts/`, `resources/`, `tools/`) was answered without
    * error in this incident: the server serves that capability (spec server/prompts, server/resources,
@@ -250,6 +249,7 @@ export class IncidentIndex {
     return this.info.some((i) => i.ok && !i.failing && i.span.method !== null && i.span.method !== method && i.span.method.startsWith(family));
   }
 
+  /** A complete 2xx answer on this path somewhere in the incident: true; exchanges on it that all failed: false. */
   pathWorked(path: string | null): boolean | null {
     if (path === null) return null;
     for (const i of this.info) if (i.paths.includes(path) && i.ok) return true;
@@ -650,7 +650,8 @@ export class IncidentIndex {
         );
         for (let i = from + 1; i < this.all.length; i++) {
           const e = this.all[i]!;
-          if (e.file !== f || mineSet.has(e)) continue;
+          if (e.file !== f) break; // (events come in file order: the file's lines end here)
+          if (mineSet.has(e)) continue;
           if (e.ts !== null && e.ts - span.start > ANSWER_LATE_MS) break;
           if (e.rpcMethod !== null || e.tool !== null || e.rpcId !== null) break; // another call began
           if (named.size > 0 && !named.has(head(e.message) ?? '')) continue;
