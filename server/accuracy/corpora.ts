@@ -9,11 +9,29 @@ import { z } from 'zod';
 import { Decision } from '../contract/analysis.ts';
 import { REPO, SHARED } from '../testing/helpers.ts';
 
-export type CorpusId = 'recorded' | 'recorded-held' | 'recorded-fresh' | 'hand-2026' | 'real-dev' | 'collected-dev' | 'collected-held' | 'collected2-dev' | 'collected2-held';
+export type CorpusId =
+  | 'recorded'
+  | 'recorded-held'
+  | 'recorded-fresh'
+  | 'hand-2026'
+  | 'real-dev'
+  | 'collected-dev'
+  | 'collected-held'
+  | 'collected2-dev'
+  | 'collected2-held'
+  | 'collected3-dev'
+  | 'collected3-held';
 
-/** A split of the collected shapes: batch 1 (`dev`, `held`) and batch 2 (`dev2`, `held2`, collected 2026-12-02). */
-export type Split = 'dev' | 'held' | 'dev2' | 'held2';
-const SPLIT_CORPUS: Record<Split, CorpusId> = { dev: 'collected-dev', held: 'collected-held', dev2: 'collected2-dev', held2: 'collected2-held' };
+/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), both collected 2026-12-02. */
+export type Split = 'dev' | 'held' | 'dev2' | 'held2' | 'dev3' | 'held3';
+const SPLIT_CORPUS: Record<Split, CorpusId> = {
+  dev: 'collected-dev',
+  held: 'collected-held',
+  dev2: 'collected2-dev',
+  held2: 'collected2-held',
+  dev3: 'collected3-dev',
+  held3: 'collected3-held',
+};
 
 export interface FailingLabel {
   method: string | null;
@@ -163,5 +181,11 @@ export function hand2026Cases(dir = HAND_2026_DIR): LabelledCase[] {
 }
 
 export function allCases(): LabelledCase[] {
-  return [...recordedCases(), ...recordedFreshCases(), ...hand2026Cases(), ...realDevCases(), ...(['dev', 'held', 'dev2', 'held2'] as const).flatMap((s) => collectedCases(s))];
+  return [
+    ...recordedCases(),
+    ...recordedFreshCases(),
+    ...hand2026Cases(),
+    ...realDevCases(),
+    ...(['dev', 'held', 'dev2', 'held2', 'dev3', 'held3'] as const).flatMap((s) => collectedCases(s)),
+  ];
 }
