@@ -95,6 +95,8 @@ describe('junk is named, by content, whatever its name', () => {
     ],
     ['hello.txt', 'hello world\n', 'not-a-log', /no line looks like a log line/],
     // near-misses of the stack-frame shapes: prose about files and places, not frames
+    // near-miss: a UUID in prose is still prose
+    ['note.txt', 'We met on Monday and talked about the roadmap for a while.\nThe ticket is 1a2b3c4d-0000-4111-8222-333344445555 if you want to follow it.\nWe agreed to revisit the plan next week with the whole team.\nSomeone will write up the notes and share them with everybody.\nThanks again to all who joined the call today.\n', 'not-a-log', /prose/],
     ['where.txt', 'look at the file "notes.txt" line two\nmeet at the station (platform 3)\n', 'not-a-log', /no line looks like a log line/],
   ];
   for (const [name, data, reason, detail] of cases) {
@@ -158,6 +160,8 @@ describe('short and odd real logs are read', () => {
       '    at StreamableHTTPClientTransport.send (file:///app/node_modules/sdk/dist/client.js:312:19)\n    at async main (/app/index.js:9:3)\n',
     ],
     ['JVM frames without the exception line', '\tat io.acme.mcp.Client.send(Client.java:88)\n\tat io.acme.mcp.Client.call(Client.java:41)\n'],
+    ['a host status panel', '🟢 docs-search - Ready (8 tools)\n  Tools:\n  - search_docs\n'],
+    ['short server notes with machine ids', 'Got new SSE connection\nSubscribed to requests:1a2b3c4d-0000-4111-8222-333344445555\nDone\n'],
     ['a status table', 'huggingface  3/5   OK ERR OK OK ERR\ngitmcp       5/5\n'],
     ['access lines without a known format', 'GET  /mcp  406\nPOST /mcp  200\n'],
     ['UTF-16 with a BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: boom\r\n', 'utf16le')])],

@@ -222,6 +222,10 @@ const RECORD_SHAPES = [
   /"jsonrpc"\s*:/,
   /(?:^|\s)(?:OK|FAIL(?:ED)?|ERR(?:OR)?|PASS(?:ED)?|DONE|UP|DOWN|TIMEOUT|WARN(?:ING)?|INFO|DEBUG|TRACE|CRITICAL)(?=\s|$|[:\]])/,
   /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/,
+  // a host's status mark before a name (`🟢 docs - Ready (8 tools)`, `✅ search: connected`)
+  /^\s{0,8}(?:🟢|🔴|🟡|🟠|⚪|✅|✓|✔)\s{1,3}\S/,
+  // a machine-made id (UUID): a program's record, not a sentence someone wrote
+  /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i,
   // a stack frame pasted without its header or final line (an ExceptionGroup's `  |   File …` lines, a
   // Node `at fn (file:line:col)`, a JVM `at pkg.Class.method(File.java:12)`): machine-written by a runtime
   /\bFile "[^"\n]{1,500}", line \d{1,7}, in [\w<>.$-]{1,200}/,
