@@ -96,7 +96,12 @@ describe('junk is named, by content, whatever its name', () => {
     ['hello.txt', 'hello world\n', 'not-a-log', /no line looks like a log line/],
     // near-misses of the stack-frame shapes: prose about files and places, not frames
     // near-miss: a UUID in prose is still prose
-    ['note.txt', 'We met on Monday and talked about the roadmap for a while.\nThe ticket is 1a2b3c4d-0000-4111-8222-333344445555 if you want to follow it.\nWe agreed to revisit the plan next week with the whole team.\nSomeone will write up the notes and share them with everybody.\nThanks again to all who joined the call today.\n', 'not-a-log', /prose/],
+    [
+      'note.txt',
+      'We met on Monday and talked about the roadmap for a while.\nThe ticket is 1a2b3c4d-0000-4111-8222-333344445555 if you want to follow it.\nWe agreed to revisit the plan next week with the whole team.\nSomeone will write up the notes and share them with everybody.\nThanks again to all who joined the call today.\n',
+      'not-a-log',
+      /prose/,
+    ],
     ['where.txt', 'look at the file "notes.txt" line two\nmeet at the station (platform 3)\n', 'not-a-log', /no line looks like a log line/],
   ];
   for (const [name, data, reason, detail] of cases) {
