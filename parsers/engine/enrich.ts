@@ -91,6 +91,9 @@ const NOT_A_TOOL =
 const TOOL_NAME = `${NOT_A_TOOL}([A-Za-z_][\\w.-]{0,99}(?::[\\w.-]{1,99})?)`;
 
 const HTTP_METHOD = '(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)';
+// `scheme://host` before a request's path; a host redacted in strict mode reads `<string len=9>` (blanks inside
+// the placeholder are still the host)
+const URL_PREFIX = '(?:https?:\\/\\/(?:[^\\s/<]|<[^<>\\n]{1,40}>){1,200})?';
 /** Up to four other key=value pairs between two keys of one logfmt line (`method=x tool=y id=7`). */
 const KV_BETWEEN = `(?: {1,3}[\\w.-]{1,40}=(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^\\s"']{1,200})){0,4}`;
 // (nginx's own pages spell some the old way — `504 Gateway Time-out`, `405 Not Allowed`, `413 Request Entity
@@ -1077,7 +1080,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   // (not a framework's "Cannot POST /sse" body: that is an answer quoting the request, not a request line)
   {
     field: 'httpMethod',
-    re: new RegExp(`(?<!Cannot )\\b(${HTTP_METHOD}) {1,4}(?:https?:\\/\\/(?:[^\\s/<]|<[^<>\\n]{1,40}>){1,200})?\\/[^\\s"]{0,500}`),
+    re: new RegExp(`(?<!Cannot )\\b(${HTTP_METHOD}) {1,4}${URL_PREFIX}\\/[^\\s"]{0,500}`),
     why: 'METHOD /path or METHOD http://host/path',
     examples: [
       ['POST http://ip-abc:8080/mcp rpc=3', 'POST'],
@@ -1088,8 +1091,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpPath',
-    // (a host redacted in strict mode reads `<string len=9>`: blanks inside the placeholder are still the host)
-    re: new RegExp(`(?<!Cannot )\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/(?:[^\\s/<]|<[^<>\\n]{1,40}>){1,200})?(\\/[^\\s"?]{0,300})`),
+    re: new RegExp(`(?<!Cannot )\\b${HTTP_METHOD} {1,4}${URL_PREFIX}(\\/[^\\s"?]{0,300})`),
     why: 'METHOD /path',
     examples: [
       ['POST http://ip-abc:8080/mcp?x=1 rpc=3', '/mcp'],

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCase } from './analyze-case.ts';
 import { allCases, type CorpusId } from './corpora.ts';
-import { refused, report, score, tally, type CaseResult } from './score.ts';
+import { report, scoreCase, tally, type CaseResult } from './score.ts';
 
 /**
  * Floors (share right on medium/high labels; labels by construction for recordings), raised as the
@@ -31,16 +31,7 @@ const FLOORS: Record<CorpusId, { headline: number; located: number }> = {
 const results: CaseResult[] = [];
 beforeAll(async () => {
   await analyzeCase.open();
-  for (const c of allCases())
-    results.push(
-      await analyzeCase(c).then(
-        (a) => score(c, a),
-        (err) => {
-          if ((err as { code?: string }).code !== 'TRIAGE_ERR_NOT_A_LOG') throw err;
-          return refused(c);
-        },
-      ),
-    );
+  for (const c of allCases()) results.push(await scoreCase(c, analyzeCase));
 }, 300_000);
 afterAll(() => analyzeCase.close());
 

@@ -144,7 +144,7 @@ export function realDevCases(dir = REAL_DEV_DIR): LabelledCase[] {
   });
 }
 
-/** The collected shapes, one split: `dev`/`dev2` (read while building) or `held`/`held2` (never opened while building). */
+/** The collected shapes, one split: a `dev` one (read while building) or a `held` one (never opened while building). */
 export function collectedCases(split: Split, dir = COLLECTED_DIR): LabelledCase[] {
   const manifest = join(dir, 'MANIFEST.tsv');
   if (!existsSync(manifest)) return [];
@@ -167,25 +167,18 @@ export function collectedCases(split: Split, dir = COLLECTED_DIR): LabelledCase[
     });
 }
 
-/** The fresh recordings: the recorded bundles' shape, scored as their own corpus (not tuned on, no held families). */
-export function recordedFreshCases(dir = RECORDED_FRESH_DIR): LabelledCase[] {
-  if (!existsSync(dir)) return [];
-  return recordedCases(dir).map((c) => ({ ...c, corpus: 'recorded-fresh' as const }));
+/** Bundles labelled by construction (label.json) outside samples/recorded, scored as their own corpus (no held families). */
+function constructedCases(dir: string, corpus: 'recorded-fresh' | 'hand-2026'): LabelledCase[] {
+  return recordedCases(dir).map((c) => ({ ...c, corpus }));
 }
 
-/** Hand-written 2026-07-28 bundles (samples/hand-2026-bundles/README.md): labels by construction. */
+/** The fresh recordings (samples/recorded-fresh/README.md): never tuned on before their first run. */
+export const recordedFreshCases = (dir = RECORDED_FRESH_DIR) => constructedCases(dir, 'recorded-fresh');
+
+/** Hand-written 2026-07-28 bundles (samples/hand-2026-bundles/README.md). */
 export const HAND_2026_DIR = join(REPO, 'samples', 'hand-2026-bundles');
-export function hand2026Cases(dir = HAND_2026_DIR): LabelledCase[] {
-  if (!existsSync(dir)) return [];
-  return recordedCases(dir).map((c) => ({ ...c, corpus: 'hand-2026' as const }));
-}
+export const hand2026Cases = (dir = HAND_2026_DIR) => constructedCases(dir, 'hand-2026');
 
 export function allCases(): LabelledCase[] {
-  return [
-    ...recordedCases(),
-    ...recordedFreshCases(),
-    ...hand2026Cases(),
-    ...realDevCases(),
-    ...(['dev', 'held', 'dev2', 'held2', 'dev3', 'held3'] as const).flatMap((s) => collectedCases(s)),
-  ];
+  return [...recordedCases(), ...recordedFreshCases(), ...hand2026Cases(), ...realDevCases(), ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s))];
 }

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { analyzeCase } from './analyze-case.ts';
 import { allCases, type CorpusId } from './corpora.ts';
-import { refused, report, score, type CaseResult } from './score.ts';
+import { report, scoreCase, type CaseResult } from './score.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,13 +43,7 @@ const results: CaseResult[] = [];
 let done = 0;
 await analyzeCase.open();
 for (const c of cases) {
-  try {
-    results.push(score(c, await analyzeCase(c)));
-  } catch (err) {
-    // a case turned away as not a log is a wrong answer, not the end of the run
-    if ((err as { code?: string }).code !== 'TRIAGE_ERR_NOT_A_LOG') throw err;
-    results.push(refused(c));
-  }
+  results.push(await scoreCase(c, analyzeCase));
   if (process.stderr.isTTY) process.stderr.write(`\r${++done}/${cases.length} analysed`);
 }
 await analyzeCase.close();

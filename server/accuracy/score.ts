@@ -32,6 +32,16 @@ export function refused(c: LabelledCase): CaseResult {
   return { c, got: 'refused', right: false, located: c.failing === undefined ? null : false, rules: [] };
 }
 
+/** Analyse and score one case; a case turned away as not a log is a wrong answer, not the end of the run. */
+export async function scoreCase(c: LabelledCase, analyze: (c: LabelledCase) => Promise<Analysis>): Promise<CaseResult> {
+  try {
+    return score(c, await analyze(c));
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'TRIAGE_ERR_NOT_A_LOG') throw err;
+    return refused(c);
+  }
+}
+
 export interface Tally {
   n: number;
   right: number;

@@ -39,6 +39,6 @@ export const closedClient: Rule = {
       facts: { method: 'tools/call', causes: ['client-object-closed'], signals: ['anyio-closed-resource'], seenBy: { client: false, proxy: false, server: true } },
       fires: false,
     },
-    { name: "anyio ClosedResourceError on a client's send (the session context had exited)", facts: { method: 'tools/call', causes: ['client-object-closed'] }, fires: true },
+    { name: 'a closed client object on a tools/call, no side named', facts: { method: 'tools/call', causes: ['client-object-closed'] }, fires: true },
   ],
 };

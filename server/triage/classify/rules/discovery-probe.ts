@@ -5,6 +5,9 @@ import { has } from '../rule.ts';
 // metadata (path-inserted, then root) and the authorization server's RFC 8414 / OIDC documents; a server
 // that does not use OAuth answers 404, and that is its answer, not a broken route. Browsers and crawlers
 // ask any origin for /favicon.ico and /robots.txt. Neither is an MCP request: optional.
+/** The answers a probe gets where there is nothing to find: none here, not this method, not understood. */
+const NONE_HERE = new Set([400, 404, 405]);
+
 export const discoveryProbe: Rule = {
   id: 'discovery-probe',
   decision: 'no_action',
@@ -17,7 +20,7 @@ export const discoveryProbe: Rule = {
     // is the MCP request's own refusal, not a probe of that URL
     if (has(f, 'auth-rejected', 'auth-token-expired', 'auth-challenge') && (f.httpPath === null || !f.httpPath.includes('/.well-known/')))
       return 'an auth refusal that points at the metadata, not a request for it';
-    if (f.httpStatus !== null && f.httpStatus !== 404 && f.httpStatus !== 405 && f.httpStatus !== 400)
+    if (f.httpStatus !== null && !NONE_HERE.has(f.httpStatus))
       return `the probe got HTTP ${f.httpStatus}, not a "none here" answer (something in front may intercept the discovery path)`;
     return true;
   },
@@ -54,8 +57,7 @@ export const oauthDiscoveryFailed: Rule = {
     if (f.method !== null || f.tool !== null) return 'the failing exchange is an MCP request';
     if (f.httpPath === null || !(f.httpPath.includes('/.well-known/oauth-') || f.httpPath.includes('/.well-known/openid-configuration')))
       return 'not an OAuth or OIDC metadata document';
-    if (f.httpStatus === null || f.httpStatus === 404 || f.httpStatus === 405 || f.httpStatus === 400 || f.httpStatus < 400)
-      return 'the probe got a "none here" answer (or none at all)';
+    if (f.httpStatus === null || f.httpStatus < 400 || NONE_HERE.has(f.httpStatus)) return 'the probe got a "none here" answer (or none at all)';
     return true;
   },
   rationale: (f) =>
