@@ -253,7 +253,8 @@ describe('verify panel', () => {
 
   it('probes a healthy SDK server: ok', async () => {
     await page.goto(`${h.base}/incidents/${id}`);
-    const panel = page.getByTestId('verify-panel');
+    // the stored result prefills an empty URL field when it arrives: type after that, not during it
+    const panel = page.locator('[data-testid=verify-panel][data-loaded=true]');
     await panel.waitFor();
     await page.getByTestId('verify-url').fill(mcp.url);
     await page.getByTestId('verify-tool').fill('get_order');
@@ -267,16 +268,29 @@ describe('verify panel', () => {
 
   it('a tool answering isError: true: ok with a warning and the redacted error text', async () => {
     await page.goto(`${h.base}/incidents/${id}`);
-    await page.getByTestId('verify-panel').waitFor();
+    await page.locator('[data-testid=verify-panel][data-loaded=true]').waitFor();
     await page.getByTestId('verify-url').fill(mcp.url);
     await page.getByTestId('verify-tool').fill('get_order');
     await page.getByTestId('verify-args').fill('{"order_id": "ORD-9999"}');
+    // Wait for this probe's own answer first (a loaded machine is slow to probe), so a failure says
+    // which side broke: the probe's JSON, or the panel that shows it.
+    const posted = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/api/incidents/${id}/verify`), {
+      timeout: 120_000,
+    });
     await page.getByTestId('verify-run').click();
+    const body = await (await posted).json();
+    expect({ ok: body.ok, isError: body.isError, errorText: body.errorText }, JSON.stringify(body.steps)).toEqual({
+      ok: true,
+      isError: true,
+      errorText: 'order ORD-9999 not found',
+    });
     const step = page.locator('[data-testid=verify-result][data-ok=true] tr[data-step="tools/call"][data-ok=true]');
-    // the panel may still show the previous test's result (ok, no warning) until this probe's comes back:
-    // wait for the warning itself, which only this result has (a loaded 2-core machine is slow to probe)
+    // the panel showed the previous test's stored result (ok, no warning) until now: wait for the warning
+    // itself, which only this result has
     const warning = step.getByTestId('verify-warning');
-    await warning.waitFor({ timeout: 90_000 });
+    await warning.waitFor({ timeout: 20_000 }).catch(async (e) => {
+      throw new Error(`${e}\npanel shows: ${await page.getByTestId('verify-panel').innerText()}`);
+    });
     expect(await warning.textContent()).toBe('the tool reported an application error: order ORD-9999 not found');
     expect(await step.locator('.pill').textContent()).toBe('warning');
   }, 150_000);

@@ -10,6 +10,8 @@ export class VerifyState {
   running = $state(false);
   error = $state<string | null>(null);
   last = $state<Verification | null>(null);
+  /** The stored result has been asked for (found or not): the URL field will not be prefilled after this. */
+  loaded = $state(false);
 
   #ctrl = new AbortController();
   /** A probe was started here: the stored result that load() fetches is older than it. */
@@ -28,6 +30,8 @@ export class VerifyState {
       if (this.last && !this.url) this.url = this.last.result.url;
     } catch {
       /* optional */
+    } finally {
+      this.loaded = true;
     }
   }
 
