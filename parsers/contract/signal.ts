@@ -99,6 +99,7 @@ export const SignalCause = z.enum([
   'late-response', // the answer to a request the client had already given up on
   'tool-annotations', // a logged tools/list result with side-effect hints
   'keepalive-noise',
+  'address-attempt', // one address of several a client tries in turn failed (curl's happy eyeballs): the next may connect
   'server-stream-noise', // a server noting a stream closed after its client left (nothing failed)
 ]);
 export type SignalCause = z.infer<typeof SignalCause>;

@@ -256,8 +256,10 @@ function errorWordedCall(e: Event): boolean {
  * reset by peer)") is benign whatever else its words match, unless it carries an error status.
  */
 function isNoise(e: Event): boolean {
-  // an error-level line or a traceback stays a visible error: a rule folds it, with its reason
-  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return false;
+  // an error-level line or a traceback stays a visible error: a rule folds it, with its reason (a level
+  // guessed from the line's words is not a logged one: the noise signal read the same words more closely)
+  const logged = (e.level === 'error' || e.level === 'fatal') && e.attrs.levelFrom !== 'wording';
+  if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || logged || isExceptionBlock(e)) return false;
   return e.signals.some((id) => table().meaning(id)?.outcome === 'noise');
 }
 
@@ -371,7 +373,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     .map((e) => e.text)
     .join('\n')
     .slice(0, 100_000);
-  const signals = [...new Set(evs.flatMap((e) => e.signals))];
+  // a benign line grouped into the span (curl's refused first address before it connected) says nothing of the failure
+  const signals = [...new Set(evs.flatMap((e) => (isNoise(e) ? [] : e.signals)))];
   const meanings = signals.map((id) => ({ id, m: table().meaning(id) })).filter((x) => x.m !== null) as { id: string; m: NonNullable<ReturnType<SignalTable['meaning']>> }[];
   const causes = [...new Set(meanings.filter((x) => x.m.cause !== 'http-status').map((x) => x.m.cause as SignalCause))];
   const has = (c: SignalCause) => causes.includes(c);
