@@ -20,10 +20,12 @@ export type CorpusId =
   | 'collected2-dev'
   | 'collected2-held'
   | 'collected3-dev'
-  | 'collected3-held';
+  | 'collected3-held'
+  | 'collected4-dev'
+  | 'collected4-held';
 
-/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), both collected 2026-12-02. */
-export type Split = 'dev' | 'held' | 'dev2' | 'held2' | 'dev3' | 'held3';
+/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`), 2026-12-02 (session 15). */
+export type Split = 'dev' | 'held' | 'dev2' | 'held2' | 'dev3' | 'held3' | 'dev4' | 'held4';
 const SPLIT_CORPUS: Record<Split, CorpusId> = {
   dev: 'collected-dev',
   held: 'collected-held',
@@ -31,6 +33,8 @@ const SPLIT_CORPUS: Record<Split, CorpusId> = {
   held2: 'collected2-held',
   dev3: 'collected3-dev',
   held3: 'collected3-held',
+  dev4: 'collected4-dev',
+  held4: 'collected4-held',
 };
 
 export interface FailingLabel {
