@@ -46,7 +46,8 @@ export const SignalCause = z.enum([
   // network and proxies
   'conn-refused',
   'network-error', // a client's network failure whose cause was not logged (undici `fetch failed`): most often at connect
-  'dns-failure',
+  'dns-failure', // the resolver could not answer now (EAI_AGAIN): transient
+  'dns-name-unknown', // the resolver answered that the name does not exist (ENOTFOUND, no such host): the URL or DNS record is wrong
   'connect-timeout',
   'tls-failure',
   'conn-reset',
