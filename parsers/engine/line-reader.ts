@@ -65,6 +65,7 @@ const LEVEL_WORDS = [
   'CONFIG',
   'VERBOSE',
   'SUCCESS',
+  'LOG', // NestJS Logger, PostgreSQL, console.log in IDE output channels
 ];
 const UPPER = LEVEL_WORDS.join('|');
 const LOWER = LEVEL_WORDS.map((w) => w.toLowerCase()).join('|');
@@ -80,6 +81,7 @@ const EXTRA_LEVELS: Record<string, Level> = {
   inf: 'info',
   emergency: 'fatal',
   information: 'info',
+  log: 'info',
 };
 const NO_LEVELS = new Map<string, Level>();
 
@@ -462,8 +464,9 @@ export const RULES: readonly Rule[] = [
       ['ERROR | call_tool - tool failed', { level: 'error', logger: 'call_tool', message: 'tool failed' }],
       ['WARN something odd', { level: 'warn', message: 'something odd' }],
       ['DEBUG rmcp::transport::worker: worker quit', { level: 'debug', logger: 'rmcp::transport::worker', message: 'worker quit' }],
+      ['LOG   StreamableHTTP reconnect succeeded for "inventory-api"', { level: 'info', message: 'StreamableHTTP reconnect succeeded for "inventory-api"' }],
     ],
-    nearMisses: ['ERRORS found: 3', 'INFORMATIONAL text'],
+    nearMisses: ['ERRORS found: 3', 'INFORMATIONAL text', 'LOGIN failed for user'],
     re: new RegExp(`(${UPPER})(?=[\\s|]|$)`, 'y'),
     first: isUpper,
     take: (m, st) => setLevel(st, levelWord(m[1]!)),

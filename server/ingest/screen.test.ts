@@ -230,6 +230,11 @@ describe('the pieces', () => {
     expect(isProse('2026-11-29 10:00:00,000 ERROR mcp.client: the server went away')).toBe(false);
     expect(isProse('{"error": "the session was not found on this server"}')).toBe(false);
     expect(isProse('Error: Request timed out')).toBe(false);
+    // a level in capitals starts a record, however sentence-like the rest (IDE output channels, NestJS, Go)
+    expect(isProse('ERROR Transport error for "inventory-api" while the stream was being read again')).toBe(false);
+    expect(isProse('LOG   StreamableHTTP transport error for "inventory-api", attempting reconnect 1/6 in 2s...')).toBe(false);
+    // near miss: a sentence that merely starts with a capitalised word that is not a level
+    expect(isProse('Errors were seen by the client whenever the stream was opened again.')).toBe(true);
   });
 
   it('jsonHasLogContent: log keys and error text count, configuration does not', () => {

@@ -248,6 +248,8 @@ export function isProse(line: string): boolean {
     .replace(/\*\*|__/g, '')
     .trim();
   if (/^[[{<]|^\d{1,4}[-/:.]\d/.test(t)) return false; // brackets, JSON, markup, timestamps start records
+  // so does a level in capitals (`ERROR Transport error …`, NestJS/console `LOG   …`, `WARNING:root:…`)
+  if (/^(?:ERROR|ERR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|LOG|VERBOSE)(?:\s|:)/.test(t)) return false;
   const tokens = t.split(/\s+/);
   if (tokens.length < 5) return false;
   const words = tokens.filter((w) => /^[("'“‘]?[\p{L}][\p{L}\p{M}'’-]*[)"'”’.,;:!?]*$/u.test(w)).length;
