@@ -148,6 +148,9 @@ export function realDevCases(dir = REAL_DEV_DIR): LabelledCase[] {
   });
 }
 
+/** A JSON-RPC method name as MCP spells them (`initialize`, `tools/call`, `notifications/initialized`). */
+const MCP_METHOD = /^[a-z]+(?:\/[a-zA-Z_]+)*$/;
+
 /** The collected shapes, one split: a `dev` one (read while building) or a `held` one (never opened while building). */
 export function collectedCases(split: Split, dir = COLLECTED_DIR): LabelledCase[] {
   const manifest = join(dir, 'MANIFEST.tsv');
@@ -155,7 +158,10 @@ export function collectedCases(split: Split, dir = COLLECTED_DIR): LabelledCase[
   return tsv(manifest)
     .filter((r) => r.split === split)
     .map((r) => {
-      const method = dash(r.failing_method);
+      // a failure names its JSON-RPC method; a label that names an HTTP request instead ("GET /sse (legacy
+      // SSE stream)", "token exchange") leaves the method unlabelled and is matched on its status alone
+      const labelled = dash(r.failing_method);
+      const method = labelled !== null && MCP_METHOD.test(labelled) ? labelled : null;
       const tool = dash(r.failing_tool);
       const status = dash(r.failing_status);
       const known = method !== null || tool !== null || (status !== null && /^\d{3}$/.test(status));
