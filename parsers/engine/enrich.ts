@@ -327,6 +327,19 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    re: new RegExp(`["']?\\b(?:rpc|rpc_?[Mm]ethod|jsonrpc_?[Mm]ethod|mcp\\.method)["']?\\s{0,4}[:=]\\s{0,4}["']?(${MCP_METHOD})(?![\\w/])`),
+    needs: ['rpc', 'mcp.method'],
+    why: 'a structured log field that names the JSON-RPC method under another key (`{"rpc":"initialize"}` in winston/pino meta, `rpc=initialize`, `rpc_method="tools/call"`, OpenTelemetry-style `mcp.method`): the value must be a whole MCP method name (a number there is the id)',
+    examples: [
+      ['POST /mcp/v1 -> 404 {"rpc":"initialize","ms":3}', 'initialize'],
+      ["rpc_method='tools/list' status=500", 'tools/list'],
+      ['{"mcp.method":"tools/call","mcp.tool":"x"}', 'tools/call'],
+      ['INFO [stockroom] POST /mcp -> 401 rpc=initialize ms=2', 'initialize'],
+    ],
+    nearMisses: ['POST /mcp rpc=3 -> 200', 'grpc="tools/call"', '{"rpc":"initializer"}', 'rpc=initialize_db'],
+  },
+  {
+    field: 'rpcMethod',
     re: new RegExp(`\\bmethod=['"]?(${MCP_METHOD})\\b`),
     needs: ['method='],
     why: "key-value and Python reprs: `method=tools/call`, `ClientRequest(method='tools/call'`, `JSONRPCRequest(method='initialize'`",
