@@ -22,10 +22,12 @@ export type CorpusId =
   | 'collected3-dev'
   | 'collected3-held'
   | 'collected4-dev'
-  | 'collected4-held';
+  | 'collected4-held'
+  | 'collected5-dev'
+  | 'collected5-held';
 
-/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`), 2026-12-02 (session 15). */
-export type Split = 'dev' | 'held' | 'dev2' | 'held2' | 'dev3' | 'held3' | 'dev4' | 'held4';
+/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15). */
+export type Split = 'dev' | 'held' | 'dev2' | 'held2' | 'dev3' | 'held3' | 'dev4' | 'held4' | 'dev5' | 'held5';
 const SPLIT_CORPUS: Record<Split, CorpusId> = {
   dev: 'collected-dev',
   held: 'collected-held',
@@ -35,6 +37,8 @@ const SPLIT_CORPUS: Record<Split, CorpusId> = {
   held3: 'collected3-held',
   dev4: 'collected4-dev',
   held4: 'collected4-held',
+  dev5: 'collected5-dev',
+  held5: 'collected5-held',
 };
 
 export interface FailingLabel {

@@ -18,7 +18,7 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write(`Usage: npm run accuracy -- [--corpus recorded|recorded-held|recorded-fresh|hand-2026|real-dev|collected-dev|collected-held|collected2-dev|collected2-held|collected3-dev|collected3-held|collected4-dev|collected4-held]... [--cases] [--json]\n
+  process.stdout.write(`Usage: npm run accuracy -- [--corpus recorded|recorded-held|recorded-fresh|hand-2026|real-dev|collected-dev|collected-held|collected2-dev|collected2-held|collected3-dev|collected3-held|collected4-dev|collected4-held|collected5-dev|collected5-held]... [--cases] [--json]\n
 Analyses every labelled case and prints, per corpus, how often the headline decision is right, how often
 the failing request is among the primary failures, and a per-family table. --cases lists the cases that
 went wrong (never for the held-back corpora).\n`);
@@ -38,6 +38,8 @@ const ORDER: CorpusId[] = [
   'collected3-held',
   'collected4-dev',
   'collected4-held',
+  'collected5-dev',
+  'collected5-held',
 ];
 const want = new Set((values.corpus as string[] | undefined) ?? ORDER);
 const cases = allCases().filter((c) => want.has(c.corpus));
