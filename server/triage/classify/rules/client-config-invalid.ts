@@ -15,10 +15,11 @@ export const clientConfigInvalid: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} never left the client: ${signalWords(f, ['client-config-invalid'], 'its settings for the server are unusable')}. The server's entry in the client's configuration has no usable URL or transport (a misspelt key, a missing scheme, an empty variable). Fix that entry — the URL with its scheme, host, port and path, and the transport type — and connect again; retrying the same settings fails the same way, and nothing ran on any server.`,
+    `${describe(f)} never left the client: ${signalWords(f, ['client-config-invalid'], 'its settings for the server are unusable')}. ${f.signals.includes('server-command-not-found') ? 'The command configured to start the server (or the stdio bridge in front of it) does not exist on this machine: install it or fix the command and its PATH' : "The server's entry in the client's configuration has no usable URL or transport (a misspelt key, a missing scheme, an empty variable). Fix that entry — the URL with its scheme, host, port and path, and the transport type —"} and connect again; retrying the same settings fails the same way, and nothing ran on any server.`,
   examples: [
     { name: 'ERR_INVALID_URL while starting the server entry', facts: { causes: ['client-config-invalid'], interruption: 'connect' }, fires: true },
     { name: 'gemini-cli: missing httpUrl/url/command', facts: { causes: ['client-config-invalid'] }, fires: true },
+    { name: "the stdio bridge's command is not installed (sh: 1: x: not found)", facts: { causes: ['client-config-invalid'], signals: ['server-command-not-found'] }, fires: true },
     {
       name: "near miss: a tool's error quoting an invalid URL argument",
       facts: { method: 'tools/call', tool: 'fetch_page', causes: ['tool-error', 'client-config-invalid'] },
