@@ -22,6 +22,12 @@ export interface PrefixRule {
   stamp?: boolean;
   /** Specific enough to trust on a file of one or two lines (a pasted excerpt). */
   strong?: boolean;
+  /**
+   * The file's own layout when most lines match it too: then the "prefix" is the application's own
+   * first column, not a wrapper (Rust tracing's `<stamp>     info    target: …` pads after its stamp;
+   * `docker logs -t` puts one space before the application's line).
+   */
+  ownLayout?: RegExp;
 }
 
 /** A Deployment's pod name: `<name>-<ReplicaSet hash>-<5-character suffix>` (Kubernetes naming). */
@@ -57,7 +63,7 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds (6–9 digits) and Z before any
   // application line. The stamp is kept as the line's time where the application's line has none, so a
   // format whose own lines start with such a stamp loses nothing.
-  { id: 'container-timestamps', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6,9}Z) (?=.)/, stamp: true, strong: true },
+  { id: 'container-timestamps', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6,9}Z) (?=.)/, stamp: true, strong: true, ownLayout: /^\S{20,40} {2,}\S/ },
 ];
 
 /**
@@ -112,7 +118,13 @@ export function detectPrefix(sample: readonly string[]): PrefixRule | null {
   for (const rule of PREFIX_RULES) {
     if (short && !rule.strong) continue;
     let hits = 0;
-    for (const l of lines) if (rule.re.test(l)) hits++;
+    let own = 0;
+    for (const l of lines)
+      if (rule.re.test(l)) {
+        hits++;
+        if (rule.ownLayout?.test(l)) own++;
+      }
+    if (own > hits / 2) continue;
     if (short ? hits === lines.length : hits / lines.length >= 0.8) return rule;
   }
   return null;
