@@ -23,7 +23,15 @@ const FIXTURES = join(REPO, 'server/triage/classify/fixtures');
 const fixtures = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
   .map((d) => ({ id: `golden/${d.name}`, path: join(FIXTURES, d.name) }));
-const cases: { id: string; path: string }[] = [...realDev, ...collectedCases('dev'), ...collectedCases('dev2'), ...collectedCases('dev3'), ...collectedCases('dev4'), ...fixtures];
+const cases: { id: string; path: string }[] = [
+  ...realDev,
+  ...collectedCases('dev'),
+  ...collectedCases('dev2'),
+  ...collectedCases('dev3'),
+  ...collectedCases('dev4'),
+  ...collectedCases('dev5'),
+  ...fixtures,
+];
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
 beforeAll(() => analyzeCase.open());
