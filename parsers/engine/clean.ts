@@ -24,8 +24,9 @@ export interface PrefixRule {
   strong?: boolean;
   /**
    * The file's own layout when most lines match it too: then the "prefix" is the application's own
-   * first column, not a wrapper (Rust tracing's `<stamp>     info    target: …` pads after its stamp;
-   * `docker logs -t` puts one space before the application's line).
+   * first column, not a wrapper (Rust tracing's `<stamp>  INFO target: …`, a gateway's `<stamp>     info
+   * request …` pad a level column after the stamp; `docker logs -t` puts one space before the
+   * application's line, and an indented line under it — a traceback frame — is not a level column).
    */
   ownLayout?: RegExp;
 }
@@ -63,7 +64,13 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds (6–9 digits) and Z before any
   // application line. The stamp is kept as the line's time where the application's line has none, so a
   // format whose own lines start with such a stamp loses nothing.
-  { id: 'container-timestamps', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6,9}Z) (?=.)/, stamp: true, strong: true, ownLayout: /^\S{20,40} {2,}\S/ },
+  {
+    id: 'container-timestamps',
+    re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6,9}Z) (?=.)/,
+    stamp: true,
+    strong: true,
+    ownLayout: /^\S{20,40} {2,}(?:TRACE|DEBUG|INFO|WARN|ERROR|trace|debug|info|warn|error)\s/,
+  },
 ];
 
 /**
