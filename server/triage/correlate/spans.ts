@@ -28,7 +28,7 @@ const JOIN_BIT = new Map<JoinKey, number>(JOIN_KEYS.map((k, b) => [k, 1 << b]));
  * SDK's `Session termination failed: 405`): they never belong to a POST exchange logged just before them.
  */
 export const STREAM_NOISE =
-  /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:|Session termination failed/;
+  /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:|Session termination failed|Error reading from async stream/;
 
 /** The exchange such a note may join: the DELETE for a termination note, the GET stream for the others. */
 export const noteJoins = (message: string, httpMethod: string | null): boolean => httpMethod === (message.includes('Session termination failed') ? 'DELETE' : 'GET');
