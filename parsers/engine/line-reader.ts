@@ -36,7 +36,7 @@ export interface LinePrefix {
 // ---------------------------------------------------------------------------------------------
 // Level words. Longest first in each alternation (WARNING before WARN). Single letters are never
 // level words here: only the glog and tornado layouts, where the letter's position is fixed, read them.
-const LEVEL_WORDS = [
+export const LEVEL_WORDS = [
   'TRACE',
   'DEBUG',
   'DBUG',

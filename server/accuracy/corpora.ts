@@ -9,22 +9,25 @@ import { z } from 'zod';
 import { Decision } from '../contract/analysis.ts';
 import { REPO, SHARED } from '../testing/helpers.ts';
 
-export type CorpusId =
-  | 'recorded'
-  | 'recorded-held'
-  | 'recorded-fresh'
-  | 'hand-2026'
-  | 'real-dev'
-  | 'collected-dev'
-  | 'collected-held'
-  | 'collected2-dev'
-  | 'collected2-held'
-  | 'collected3-dev'
-  | 'collected3-held'
-  | 'collected4-dev'
-  | 'collected4-held'
-  | 'collected5-dev'
-  | 'collected5-held';
+/** Every corpus, in the order `npm run accuracy` reports them. */
+export const CORPORA = [
+  'recorded',
+  'recorded-held',
+  'recorded-fresh',
+  'hand-2026',
+  'real-dev',
+  'collected-dev',
+  'collected-held',
+  'collected2-dev',
+  'collected2-held',
+  'collected3-dev',
+  'collected3-held',
+  'collected4-dev',
+  'collected4-held',
+  'collected5-dev',
+  'collected5-held',
+] as const;
+export type CorpusId = (typeof CORPORA)[number];
 
 /** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15). */
 export type Split = 'dev' | 'held' | 'dev2' | 'held2' | 'dev3' | 'held3' | 'dev4' | 'held4' | 'dev5' | 'held5';
@@ -40,6 +43,8 @@ const SPLIT_CORPUS: Record<Split, CorpusId> = {
   dev5: 'collected5-dev',
   held5: 'collected5-held',
 };
+/** The splits read while building (the held ones are never run case by case). */
+export const DEV_SPLITS = (Object.keys(SPLIT_CORPUS) as Split[]).filter((s) => s.startsWith('dev'));
 
 export interface FailingLabel {
   method: string | null;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCase, caseFiles } from './analyze-case.ts';
-import { collectedCases, realDevCases } from './corpora.ts';
+import { collectedCases, DEV_SPLITS, realDevCases } from './corpora.ts';
 import { transform, writeBundle, type Bundle, type TransformId } from './transforms.ts';
 import { REPO } from '../testing/helpers.ts';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,15 +23,7 @@ const FIXTURES = join(REPO, 'server/triage/classify/fixtures');
 const fixtures = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
   .map((d) => ({ id: `golden/${d.name}`, path: join(FIXTURES, d.name) }));
-const cases: { id: string; path: string }[] = [
-  ...realDev,
-  ...collectedCases('dev'),
-  ...collectedCases('dev2'),
-  ...collectedCases('dev3'),
-  ...collectedCases('dev4'),
-  ...collectedCases('dev5'),
-  ...fixtures,
-];
+const cases: { id: string; path: string }[] = [...realDev, ...DEV_SPLITS.flatMap((s) => collectedCases(s)), ...fixtures];
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
 beforeAll(() => analyzeCase.open());

@@ -6,7 +6,7 @@
 //   npm run accuracy -- --json            machine-readable results
 import { parseArgs } from 'node:util';
 import { analyzeCase } from './analyze-case.ts';
-import { allCases, type CorpusId } from './corpora.ts';
+import { allCases, CORPORA } from './corpora.ts';
 import { report, scoreCase, type CaseResult } from './score.ts';
 
 const { values } = parseArgs({
@@ -18,30 +18,13 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write(`Usage: npm run accuracy -- [--corpus recorded|recorded-held|recorded-fresh|hand-2026|real-dev|collected-dev|collected-held|collected2-dev|collected2-held|collected3-dev|collected3-held|collected4-dev|collected4-held|collected5-dev|collected5-held]... [--cases] [--json]\n
+  process.stdout.write(`Usage: npm run accuracy -- [--corpus ${CORPORA.join('|')}]... [--cases] [--json]\n
 Analyses every labelled case and prints, per corpus, how often the headline decision is right, how often
 the failing request is among the primary failures, and a per-family table. --cases lists the cases that
 went wrong (never for the held-back corpora).\n`);
   process.exit(0);
 }
-const ORDER: CorpusId[] = [
-  'recorded',
-  'recorded-held',
-  'recorded-fresh',
-  'hand-2026',
-  'real-dev',
-  'collected-dev',
-  'collected-held',
-  'collected2-dev',
-  'collected2-held',
-  'collected3-dev',
-  'collected3-held',
-  'collected4-dev',
-  'collected4-held',
-  'collected5-dev',
-  'collected5-held',
-];
-const want = new Set((values.corpus as string[] | undefined) ?? ORDER);
+const want = new Set((values.corpus as string[] | undefined) ?? CORPORA);
 const cases = allCases().filter((c) => want.has(c.corpus));
 const results: CaseResult[] = [];
 let done = 0;
@@ -71,7 +54,7 @@ if (values.json) {
     ) + '\n',
   );
 } else {
-  for (const corpus of ORDER) {
+  for (const corpus of CORPORA) {
     const rs = results.filter((r) => r.c.corpus === corpus);
     if (!rs.length) continue;
     process.stdout.write(report(corpus, rs) + '\n');

@@ -19,6 +19,7 @@ import type { Event } from '../../parsers/contract/event.ts';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { stripAnsi } from '../../parsers/engine/clean.ts';
 import { readLines, type RawLine } from '../../parsers/engine/lines.ts';
+import { LEVEL_WORDS } from '../../parsers/engine/line-reader.ts';
 import { newStats, parseFile, planLines } from '../../parsers/engine/parse-file.ts';
 import { SAMPLE_LINES } from '../../parsers/engine/detect.ts';
 import { blockFolders } from '../../parsers/special/index.ts';
@@ -242,6 +243,9 @@ const MD_LIST = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\S/;
 const MD_INLINE = /`[^`\n]+`|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)/;
 
 /** A sentence of words: at least five tokens, almost all of them words. Inline code and emphasis count as words. */
+/** A level word in capitals, as the line reader knows them, opening the line. */
+const LEVEL_FIRST = new RegExp(`^(?:${LEVEL_WORDS.join('|')})(?:\\s|:)`);
+
 export function isProse(line: string): boolean {
   const t = line
     .replace(/`[^`\n]*`/g, 'code')
@@ -249,7 +253,7 @@ export function isProse(line: string): boolean {
     .trim();
   if (/^[[{<]|^\d{1,4}[-/:.]\d/.test(t)) return false; // brackets, JSON, markup, timestamps start records
   // so does a level in capitals (`ERROR Transport error …`, NestJS/console `LOG   …`, `WARNING:root:…`)
-  if (/^(?:ERROR|ERR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|LOG|VERBOSE)(?:\s|:)/.test(t)) return false;
+  if (LEVEL_FIRST.test(t)) return false;
   const tokens = t.split(/\s+/);
   if (tokens.length < 5) return false;
   const words = tokens.filter((w) => /^[("'“‘]?[\p{L}][\p{L}\p{M}'’-]*[)"'”’.,;:!?]*$/u.test(w)).length;
