@@ -115,6 +115,17 @@ export interface Facts {
   recoveredBy: string | null;
   /** The client sent this call again later (asked only for subscriptions/listen: false elsewhere). */
   sentAgain: boolean;
+  /**
+   * Anything after this failure: another request sent or answered, in its files or later in time (asked
+   * only for a refused standalone GET stream: true elsewhere). false: the log ends with the client giving up.
+   */
+  wentOn: boolean;
+  /**
+   * The level the client logged this failure at (a logged level, not one guessed from its words): true for
+   * error or fatal, false for warn, info or debug (the client says it carried on: "GET stream error
+   * (non-fatal)"), null when no client line has a logged level. Asked only where wentOn is.
+   */
+  loggedAsError: Tri;
   /** Asked for a -32601 on a method a capability requires (prompts/get, resources/read, tools/call…): another method of that capability was answered, so the server serves it. */
   capabilityServed: boolean;
   /** A server logged its start after this failure's last line (asked only for a connect failure or a proxy's 502/503 that failed every attempt). */
@@ -188,6 +199,24 @@ export const READ_METHODS = new Set([
 ]);
 /** Infrastructure timers of failure-signatures (c), in seconds. */
 const TIMERS = [15, 30, 60, 100, 125, 300];
+
+/** The level the client's failure lines were logged at (not guessed from their words): see Facts.loggedAsError. */
+function clientLoggedAsError(evs: readonly Event[], ix: IncidentIndex): Tri {
+  let out: Tri = null;
+  for (const f of evs) {
+    if (f.source === 'server' || f.source === 'proxy' || !isFailureEvent(f)) continue;
+    // a stack printed on its own (its level is its format's, not a logged one) belongs to the record above
+    // it ("WARN … Handling exception"), when there is one
+    const own = EXCEPTION_BLOCKS.has(f.format);
+    const e = own ? ix.recordAbove(f) : f;
+    if (e === null || e.level === null || e.attrs.levelFrom === 'wording') continue;
+    if (e.level === 'error' || e.level === 'fatal') return true;
+    out = false;
+  }
+  return out;
+}
+/** How servers refuse the optional GET stream other than with the 405 the spec asks for (failure-signatures row 44). */
+export const STREAM_REFUSALS = new Set([400, 404, 406]);
 const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
 const LOCAL_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0|host\.docker\.internal)$/i;
 
@@ -747,6 +776,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
 
   // --- attempts, recovery
   const key = callKey(method, tool);
+  // (the two facts that walk the rest of the incident are asked only for a refused GET stream)
+  const streamRefusal = method === null && tool === null && httpStatus !== null && STREAM_REFUSALS.has(httpStatus);
   const attemptsSeen = ix.failedAttempts(span, key, causes);
   const counted = Math.max(0, ...[...text.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])));
   const attempts = Math.max(attemptsSeen, counted, 1);
@@ -863,6 +894,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recovered,
     recoveredBy,
     sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,
+    wentOn: streamRefusal ? ix.wentOnAfter(span) : true,
+    loggedAsError: streamRefusal ? clientLoggedAsError(evs, ix) : null,
     capabilityServed:
       method !== null && CAPABILITY_METHODS.has(method) && (has('method-not-found') || jsonRpcCode === -32601) ? ix.familyServed(method, CAPABILITY_METHODS.get(method)!) : false,
     serverStartedAfter:

@@ -379,6 +379,54 @@ export class IncidentIndex {
     return (this.byKey.get(key) ?? []).some((i) => i !== me && this.after(me, i) && i.span.events.some((e) => e.source !== 'server' && e.source !== 'proxy'));
   }
 
+  /**
+   * After this span, in one of its files or later in time, the client sent (or was answered) another request
+   * other than a session DELETE or the GET stream's own retries: it did not stop there.
+   */
+  wentOnAfter(span: SpanBuild): boolean {
+    const me = this.infoOf.get(span);
+    if (!me) return false;
+    const requested = this.info.some(
+      (i) =>
+        i !== me &&
+        this.after(me, i) &&
+        i.span.events.some(
+          (e) => (e.rpcMethod !== null && e.rpcMethod !== 'notifications/cancelled') || e.httpMethod === 'POST' || (i.ok && e.httpMethod !== 'DELETE' && e.httpMethod !== 'GET'),
+        ),
+    );
+    if (requested) return true;
+    // or a later line of its own log that is neither a failure nor the client closing down ("Found 9 tools")
+    const t = signalTable();
+    const closing = (e: Event) =>
+      e.signals.some((id) => {
+        const c = t.meaning(id)?.cause;
+        return c === 'shutdown' || c === 'connection-closed' || c === 'session-deleted' || c === 'client-object-closed' || c === 'server-exited';
+      });
+    // (after its last failure line: the client's next lines may have been joined to the span)
+    const lastFail = new Map<string, number>();
+    for (const e of span.events) if (isFailureEvent(e)) lastFail.set(e.file, Math.max(lastFail.get(e.file) ?? 0, e.endLine));
+    return this.all.some((e) => {
+      const last = lastFail.get(e.file);
+      return last !== undefined && e.line > last && e.httpMethod !== 'DELETE' && !isFailureEvent(e) && !closing(e);
+    });
+  }
+
+  /**
+   * The record an exception block was printed under: the line just above it in its file (at most one blank
+   * line between), when that line logged a level. Logback and Python's logging print the stack after
+   * the record's message, which a blank line can leave unfolded.
+   */
+  recordAbove(e: Event): Event | null {
+    const at = this.position.get(e);
+    if (at === undefined) return null;
+    for (let i = at - 1; i >= 0 && i >= at - 50; i--) {
+      const p = this.all[i]!;
+      if (p.file !== e.file || p.line >= e.line) continue;
+      return e.line - p.endLine <= 2 && p.level !== null ? p : null;
+    }
+    return null;
+  }
+
   /** A later span of the same call that succeeded. */
   laterSuccess(span: SpanBuild, key: string | null): Point | null {
     if (key === null) return null;

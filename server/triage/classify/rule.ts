@@ -82,6 +82,8 @@ export const BASE_FACTS: Facts = {
   recovered: null,
   recoveredBy: null,
   sentAgain: false,
+  wentOn: true,
+  loggedAsError: null,
   capabilityServed: false,
   serverStartedAfter: false,
   transportFallback: false,

@@ -16,7 +16,7 @@ import { legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, unreachablePersistent } from './never-reached.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
-import { optionalStream } from './optional-stream.ts';
+import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { clientProtocolDefect, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { redirectNotFollowed } from './redirect.ts';
 import { proxyTimer } from './proxy-timer.ts';
@@ -48,6 +48,7 @@ export const RULES: readonly Rule[] = [
   oauthDiscoveryFailed,
   versionProbeFellBack,
   optionalStream,
+  optionalStreamFatal,
   serverStreamNoise,
   shutdownNoise,
   idleEvictionNotice,

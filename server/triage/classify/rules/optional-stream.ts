@@ -1,4 +1,6 @@
 import type { Rule } from '../rule.ts';
+import type { SignalCause } from '../../../../parsers/contract/signal.ts';
+import { STREAM_REFUSALS, type Facts } from '../facts.ts';
 import { has } from '../rule.ts';
 
 // failure-signatures.md D16, rows 16, 17, 20, 43, 44, 55, 90, 91; cli-contract.md roles; spec server/prompts
@@ -8,6 +10,58 @@ import { has } from '../rule.ts';
 /** The lists a host fetches for its menus whatever the server declared (spec server/prompts, server/resources). */
 const LIST_PROBES = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
 const STREAM_ONLY = ['stream-open-failed', 'stream-disconnected', 'stream-reconnecting', 'reconnect-exhausted'] as const;
+/** What else a stream failure's lines may say: the retry, the cut itself, or a success logged next to it (`Found 9 tools`). */
+const BESIDE_STREAM = new Set<SignalCause>(['retry-attempt', 'stream-cut', 'conn-reset', 'call-succeeded', 'handshake-ok', 'connected']);
+
+const isStream = (f: Facts) => f.httpMethod === 'GET' || has(f, 'stream-open-failed');
+
+/**
+ * Row 44: the standalone GET stream refused with 400/404/406 instead of 405, reported as an error (or at
+ * no logged level) and nothing after it — no other request, sent or answered, no other line of the
+ * client's — while a session it had not lost was in use: the client treated the refusal as fatal, and
+ * the log ends there.
+ */
+function refusedFatally(f: Facts): boolean {
+  return (
+    f.method === null &&
+    f.tool === null &&
+    isStream(f) &&
+    f.httpStatus !== null &&
+    STREAM_REFUSALS.has(f.httpStatus) &&
+    !f.wentOn &&
+    f.loggedAsError !== false &&
+    f.sessionUnknown !== true &&
+    !has(f, 'reconnect-exhausted')
+  );
+}
+
+/** The optional GET stream's refusal that ended the connection: then it is the failure, and a defect. */
+export const optionalStreamFatal: Rule = {
+  id: 'optional-stream-refused-fatally',
+  decision: 'escalate',
+  source: 'failure-signatures row 44, D16 · spec 2025-03-26+ basic/transports (GET: text/event-stream or 405)',
+  when(f) {
+    if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected')) return 'in the legacy HTTP+SSE transport the GET stream is the connection';
+    if (!isStream(f)) return 'not the standalone GET stream';
+    if (f.httpStatus === null || !STREAM_REFUSALS.has(f.httpStatus)) return 'not refused with 400, 404 or 406';
+    if (f.sessionUnknown === true) return 'the session was unknown to the server: session loss, not a refusal';
+    if (f.wentOn) return 'the client went on after it: the optional channel only';
+    if (f.loggedAsError === false) return 'the client logged it below error level: it carried on';
+    return refusedFatally(f) ? true : 'a request, not the stream alone';
+  },
+  rationale: (f) =>
+    `The server refused the standalone GET SSE stream with HTTP ${f.httpStatus} instead of 405, the client reported it as an error and sent nothing after it: it gave up on the whole connection. The spec lets a server decline the stream only with 405 (GET → text/event-stream or 405), and some SDK versions and hosts treat any other refusal as fatal. Nothing in your configuration is wrong; escalate: the server should answer 405 to GET, or the client should treat a refused GET stream as optional (TypeScript SDK PR 1637).`,
+  examples: [
+    { name: 'Failed to open SSE stream: Not Found, and nothing after', facts: { httpStatus: 404, causes: ['stream-open-failed'], wentOn: false }, fires: true },
+    { name: 'GET 406 and the client stopped', facts: { httpMethod: 'GET', httpStatus: 406, wentOn: false }, fires: true },
+    { name: 'GET 404 but the client went on calling tools', facts: { httpMethod: 'GET', httpStatus: 404, wentOn: true }, fires: false },
+    { name: "Python's GET stream error (non-fatal) at DEBUG, last line", facts: { httpMethod: 'GET', httpStatus: 400, wentOn: false, loggedAsError: false }, fires: false },
+    { name: 'GET 405: the spec-conformant refusal', facts: { httpMethod: 'GET', httpStatus: 405, wentOn: false }, fires: false },
+    { name: 'GET 502 while the server restarts', facts: { httpMethod: 'GET', httpStatus: 502, causes: ['stream-open-failed'], wentOn: false }, fires: false },
+    { name: 'GET 404 for a session the server no longer knows', facts: { httpMethod: 'GET', httpStatus: 404, sessionUnknown: true, wentOn: false }, fires: false },
+    { name: 'a tools/call 404 that ends the log', facts: { httpMethod: 'POST', method: 'tools/call', httpStatus: 404, wentOn: false }, fires: false },
+  ],
+};
 
 export const optionalStream: Rule = {
   id: 'optional-stream-failure',
@@ -35,9 +89,9 @@ export const optionalStream: Rule = {
     // the SDK's own report of that DELETE failing (`Failed to terminate session: Not Found`)
     if (has(f, 'session-termination-failed') && f.method === null && f.tool === null) return true;
     if (f.method !== null || f.tool !== null) return `the failing exchange is a ${f.method ?? 'tools/call'} request, not the optional stream`;
+    if (refusedFatally(f)) return `the server refused the GET stream with ${f.httpStatus} instead of 405 and the client stopped there`;
     if (f.httpMethod === 'GET') return true;
-    const streamOnly =
-      f.causes.length > 0 && f.causes.every((c) => (STREAM_ONLY as readonly string[]).includes(c) || c === 'retry-attempt' || c === 'stream-cut' || c === 'conn-reset');
+    const streamOnly = f.causes.length > 0 && f.causes.every((c) => (STREAM_ONLY as readonly string[]).includes(c) || BESIDE_STREAM.has(c));
     if (streamOnly && has(f, ...STREAM_ONLY) && f.httpMethod !== 'POST') return true;
     return 'not the standalone GET stream, a DELETE or logging/setLevel';
   },
@@ -54,6 +108,12 @@ export const optionalStream: Rule = {
   examples: [
     { name: 'GET stream 502 while the server restarts', facts: { httpMethod: 'GET', httpStatus: 502, causes: ['stream-open-failed'], era: 'session' }, fires: true },
     { name: 'GET 405 from a server without a stream', facts: { httpMethod: 'GET', httpStatus: 405 }, fires: true },
+    { name: 'GET 404, then the client went on', facts: { httpMethod: 'GET', httpStatus: 404, wentOn: true }, fires: true },
+    {
+      name: 'Failed to open SSE stream: Bad Request, joined to the next line: Found 9 tools',
+      facts: { httpStatus: 400, causes: ['stream-open-failed', 'call-succeeded'] },
+      fires: true,
+    },
     { name: 'Maximum reconnection attempts, no request', facts: { causes: ['reconnect-exhausted'] }, fires: true },
     { name: 'DELETE 404 at shutdown', facts: { httpMethod: 'DELETE', httpStatus: 404 }, fires: true },
     { name: "the SDK's Failed to terminate session: Not Found", facts: { httpStatus: 404, causes: ['session-termination-failed'] }, fires: true },
