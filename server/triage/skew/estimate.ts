@@ -69,7 +69,8 @@ export function estimateOffsets(spans: readonly SpanBuild[]): ClockOffset[] {
     }
     if (deltas.length < MIN_PAIRS) continue;
     const offset = median(deltas);
-    out.push({ file, offsetMs: Math.round(offset), reference, pairs: deltas.length, spreadMs: Math.round(median(deltas.map((d) => Math.abs(d - offset)))) });
+    // (`|| 0`: a median of -0.4 rounds to -0, which JSON writes as 0 and a reader compares as different)
+    out.push({ file, offsetMs: Math.round(offset) || 0, reference, pairs: deltas.length, spreadMs: Math.round(median(deltas.map((d) => Math.abs(d - offset)))) });
   }
   return out.sort((a, b) => a.file.localeCompare(b.file));
 }
