@@ -28,17 +28,11 @@ function restartStaleSession(unknownSession: '404' | '400'): Scenario['run'] {
     await sleep(2500);
     log.info('User asked to place an order');
     await callTool(log, c, 'create_order', { sku: 'SKU-RED-MUG', qty: 1 });
-    // recovery: drop the old transport, new transport WITHOUT the old id, initialize again
-    log.warn('MCP call failed; closing the old transport and reconnecting with a new session');
-    await c.client.close();
-    await sleep(100);
-    const c2 = await connect(log, url);
-    ctx.clients.push(c2);
-    await listTools(log, c2);
-    await callTool(log, c2, 'get_order', { order_id: 'ORD-1001' });
-    await callTool(log, c2, 'create_order', { sku: 'SKU-RED-MUG', qty: 1 });
+    // the SDK client never re-initializes by itself on a 404 (sdk-behaviour.md item 7): like most hosts, this
+    // one reports the failed call to the user and stops; a later recovery would fold the failure as recovered
+    log.warn('Order not placed: reported to the user (no automatic reconnect)');
     await sleep(200);
-    await closeClient(log, c2, true);
+    await closeClient(log, c, false);
   };
 }
 
@@ -282,20 +276,18 @@ export const scenarios: Scenario[] = [
         callTool(logs.b, b, 'get_order', { order_id: 'ORD-1001' }),
         callTool(logs.c, c, 'create_order', { sku: 'SKU-BLUE-CAP', qty: 2 }),
       ]);
-      // conv-c recovers the documented way: new transport, initialize without the old id
-      logs.c.warn('MCP call failed; closing the old transport and reconnecting with a new session');
-      await c.client.close();
-      const c2 = await connect(logs.c, url);
-      ctx.clients.push(c2);
-      await Promise.all([callTool(logs.a, a, 'get_order', { order_id: 'ORD-4711' }), callTool(logs.b, b, 'get_order', { order_id: 'ORD-1002' }), listTools(logs.c, c2)]);
-      await Promise.all([callTool(logs.c, c2, 'create_order', { sku: 'SKU-BLUE-CAP', qty: 2 }), callTool(logs.a, a, 'get_order', { order_id: 'ORD-1002' })]);
+      // conv-c's host reports the failed call and stops: the SDK client does not re-initialize by itself
+      logs.c.warn('Order not placed: reported to the user (no automatic reconnect)');
+      await Promise.all([callTool(logs.a, a, 'get_order', { order_id: 'ORD-4711' }), callTool(logs.b, b, 'get_order', { order_id: 'ORD-1002' })]);
+      await callTool(logs.a, a, 'get_order', { order_id: 'ORD-1002' });
       await sleep(200);
-      await Promise.all([closeClient(logs.a, a, true), closeClient(logs.b, b, true), closeClient(logs.c, c2, true)]);
+      await Promise.all([closeClient(logs.a, a, true), closeClient(logs.b, b, true), closeClient(logs.c, c, false)]);
     },
   },
   {
     name: 'idle-eviction',
-    expected: 'reinitialize (D10: the server logged "Session <id> idle timeout" and closed the transport; the next tools/call with that id got 404 Session not found)',
+    expected:
+      'no_action (D10 then recovered: the server logged "Session <id> idle timeout" and closed the transport; the next tools/call with that id got 404 Session not found; the host re-initialized and the same call succeeded, so the 404 is folded as recovered)',
     run: async (ctx) => {
       const log = ctx.log;
       log.info('orders-assistant 0.9.0 starting (node ' + process.version + ')');

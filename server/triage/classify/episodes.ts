@@ -36,7 +36,7 @@ const RETRY_CAUSES = new Set<string>(['retry-attempt', 'retries-exhausted']);
 const AUTH_CAUSES = new Set<SignalCause>(['auth-rejected', 'auth-token-expired', 'oauth-flow-failed', 'auth-challenge']);
 
 /** Decisions a later success of the same call settles (a transient failure, a token that refreshed). */
-const SETTLED_BY_SUCCESS = new Set<Decision>(['retry', 'fix_auth', 'escalate', 'no_action']);
+const SETTLED_BY_SUCCESS = new Set<Decision>(['retry', 'fix_auth', 'escalate', 'no_action', 'reinitialize']);
 const STREAM_ONLY = new Set<SignalCause>(['stream-reconnecting', 'reconnect-exhausted', 'stream-disconnected', 'retry-attempt', 'retries-exhausted', 'stream-cut', 'conn-reset']);
 
 const fileLine = (d: Decided) => {
@@ -219,7 +219,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   const unexplained = (k: number) => items[k]!.rule.id === 'unclassified-failure' && !items[k]!.facts.identified;
   for (const i of order) {
     if (!unexplained(i) || out[i]!.role !== 'primary') continue;
-    const others = order.filter((k) => k !== i && out[k]!.episode === out[i]!.episode && out[k]!.role === 'primary');
+    // (beside a failure the client recovered from, too: a header line of that error's report, a wrapper
+    // around it, is not a second failure once the explained one is settled)
+    const others = order.filter((k) => k !== i && out[k]!.episode === out[i]!.episode && (out[k]!.role === 'primary' || out[k]!.role === 'recovered'));
     if (others.some((k) => !unexplained(k))) out[i] = { ...out[i]!, role: 'consequence', reason: 'an unexplained error beside the failures of its episode' };
   }
   for (const i of order) {

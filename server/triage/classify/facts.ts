@@ -811,7 +811,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     const beforeFirstConnect = !identified && ix.establishedBefore(span) === null;
     if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed || beforeFirstConnect))
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
-    else if (returned && identified) recoveredBy = `the same call returned afterwards (${returned.file}:${returned.line})`;
+    // (on a session the server no longer knows, a call can only return on a new one: with no handshake in
+    // between, the line is another client's — several conversations share one host's log)
+    else if (returned && identified && (sessionUnknown !== true || ix.establishedBetween(returned.file, lastFail, returned.line)))
+      recoveredBy = `the same call returned afterwards (${returned.file}:${returned.line})`;
   }
   if (recoveredBy === null && legacyAfter !== null) recoveredBy = `the legacy SSE transport's messages were answered afterwards (${legacyAfter.where})`;
   // a redirect the client followed: the target path answered

@@ -231,6 +231,13 @@ export class IncidentIndex {
     // (the same instant — a log with whole-second stamps — is decided by the order of their lines)
     const tie = a.clientLast !== null && a.clientLast === b.clientFirst;
     if (a.clientLast !== null && b.clientFirst !== null && !tie) return b.clientFirst > a.clientLast;
+    // a log both were written to orders them by its lines: a proxy's whole-second stamps joined to a span
+    // can make it seem to start before a failure that it followed
+    if (a.clientLast === null || tie)
+      for (const [f, last] of a.lastLine) {
+        const first = b.firstLine.get(f);
+        if (first !== undefined && (a.span.events.some((e) => e.file === f && e.source !== 'server' && e.source !== 'proxy') || tie)) return first > last;
+      }
     const end = a.span.end;
     if (!tie && end !== null && b.span.start !== null && b.span.start !== end) return b.span.start > end;
     for (const [f, last] of a.lastLine) {
@@ -425,6 +432,11 @@ export class IncidentIndex {
       return e.line - p.endLine <= 2 && p.level !== null ? p : null;
     }
     return null;
+  }
+
+  /** A connection was established (a handshake, an assigned session, "connected") in `file` between lines `from` and `to`. */
+  establishedBetween(file: string, from: number, to: number): boolean {
+    return this.all.some((e) => e.file === file && e.line > from && e.line < to && establishes(e));
   }
 
   /** A later span of the same call that succeeded. */
