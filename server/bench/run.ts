@@ -140,14 +140,17 @@ function startupBench(): void {
 }
 
 /**
- * The privacy mode analyze reports in its --json document (a `privacy` field: a string, or an
- * object with `mode`). Until the CLI reports one, every value is redacted at ingest: strict.
+ * The privacy mode analyze reports in its --json document (`privacyMode`, cli-contract.md; `privacy`, a
+ * string or an object with `mode`, was the name this bench first guessed). A document without either
+ * is an older CLI, which redacted everything at ingest: strict.
  */
 function privacyMode(json: string): string {
-  const p = (JSON.parse(json) as { privacy?: unknown }).privacy;
+  const d = JSON.parse(json) as { privacy?: unknown; privacyMode?: unknown };
+  if (typeof d.privacyMode === 'string') return d.privacyMode;
+  const p = d.privacy;
   if (typeof p === 'string') return p;
   if (p && typeof p === 'object' && typeof (p as { mode?: unknown }).mode === 'string') return (p as { mode: string }).mode;
-  return 'strict (all redaction at ingest)';
+  return 'strict (all redaction at ingest: an older CLI that reports no mode)';
 }
 
 if (process.argv.includes('--cluster')) {
