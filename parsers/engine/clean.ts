@@ -117,6 +117,22 @@ export function detectLayout(sample: readonly string[]): Layout {
   };
 }
 
+/**
+ * A whole file indented by the same run of spaces (a log pasted into a list item or a terminal's
+ * indented output): every line of the sample carries it, so it is no line's own layout — a traceback
+ * or a wrapped message indents some lines, never its first. Stripped like a prefix.
+ */
+function commonIndent(lines: readonly string[]): PrefixRule | null {
+  let indent: string | null = null;
+  for (const l of lines) {
+    const n = l.length - l.trimStart().length;
+    const own = l.slice(0, n);
+    if (n < 2 || n > 16 || own.includes('\t')) return null;
+    indent = indent === null || own.length < indent.length ? own : indent;
+  }
+  return indent === null ? null : { id: 'indented', re: new RegExp(`^ {${indent.length}}`), strong: true };
+}
+
 export function detectPrefix(sample: readonly string[]): PrefixRule | null {
   const lines = sample.filter((l) => l.trim() !== '');
   if (!lines.length) return null;
@@ -134,7 +150,8 @@ export function detectPrefix(sample: readonly string[]): PrefixRule | null {
     if (own > hits / 2) continue;
     if (short ? hits === lines.length : hits / lines.length >= 0.8) return rule;
   }
-  return null;
+  // (after the rules: a line-number gutter pads its numbers, and is stripped whole by its own rule)
+  return commonIndent(lines);
 }
 
 /** The time a stamp-carrying prefix gives this line (ms), or null. */
