@@ -173,6 +173,12 @@ describe('short and odd real logs are read', () => {
     ['Latin-1 bytes in a log', Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: caf\xe9 refused\n', 'latin1')],
     ['NUL padding before the log (truncated in place)', Buffer.concat([Buffer.alloc(4096), Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: boom\n')])],
     ['ANSI colours', '\x1b[31m2026-11-29 10:00:00 ERROR\x1b[0m connection refused\n'],
+    // SDK messages that read like sentences are a program's wording when the signal table knows them
+    [
+      'SDK error messages worded as sentences',
+      'Error: SSE stream disconnected: TypeError: terminated\nThe link to the server was lost (will try again soon):\n  Maximum reconnection attempts (2) exceeded.\nWe could not reach the gateway (will try again soon):\n  Failed to open SSE stream: Bad Gateway\n',
+    ],
+    ['key=value records with no time or level', '[agent] billing: call_tool name=ledger method=POST path=/entries\n[agent] billing: call_tool done=12.4s status=ok\n'],
     ['pretty-printed JSON log objects cut mid-array', '  "debug": "Calling MCP tool: create_page",\n    "timestamp": "2026-11-29T10:00:00.000Z"\n  },\n  {\n'],
   ];
   for (const [what, data] of kept) {

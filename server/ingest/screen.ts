@@ -20,6 +20,7 @@ import type { CompiledFormat } from '../../parsers/engine/apply.ts';
 import { stripAnsi } from '../../parsers/engine/clean.ts';
 import { readLines, type RawLine } from '../../parsers/engine/lines.ts';
 import { LEVEL_WORDS } from '../../parsers/engine/line-reader.ts';
+import { signalTable } from '../../parsers/engine/signals.ts';
 import { newStats, parseFile, planLines } from '../../parsers/engine/parse-file.ts';
 import { SAMPLE_LINES } from '../../parsers/engine/detect.ts';
 import { blockFolders } from '../../parsers/special/index.ts';
@@ -225,6 +226,8 @@ const RECORD_SHAPES = [
   /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/,
   // a host's status mark before a name (`🟢 docs - Ready (8 tools)`, `✅ search: connected`)
   /^\s{0,8}(?:🟢|🔴|🟡|🟠|⚪|✅|✓|✔)\s{1,3}\S/,
+  // two or more key=value pairs side by side (logfmt and its cousins: `tool=x status=ok ms=12`)
+  /(?:^|\s)[A-Za-z_][\w.-]{0,40}=[^\s=]+\s+[A-Za-z_][\w.-]{0,40}=[^\s=]/,
   // a machine-made id (UUID): a program's record, not a sentence someone wrote
   /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i,
   // a stack frame pasted without its header or final line (an ExceptionGroup's `  |   File …` lines, a
@@ -288,7 +291,9 @@ function lineFacts(lines: readonly string[]): LineFacts {
     else if (MD_TABLE_ROW.test(l)) f.tableRows++;
     else if (MD_LIST.test(l)) f.lists++;
     if (MD_INLINE.test(l)) f.inline++;
-    if (isProse(l)) f.prose++;
+    // (an error message the signal table knows is a program's wording, however sentence-like:
+    // `Maximum reconnection attempts (2) exceeded.`)
+    if (isProse(l) && !signalTable().match(l).length) f.prose++;
   }
   return f;
 }
