@@ -116,6 +116,13 @@ const REASON_ONLY: Record<string, number> = {
   'Gateway Timeout': 504,
 };
 
+/**
+ * After the TS SDK's `Failed to open SSE stream: ` the phrase is always a status text, so the ones too
+ * common to open an error message on their own count there too: 409 (a second GET stream for one
+ * session, failure-signatures D16) and 429.
+ */
+const STREAM_REASONS: Record<string, number> = { ...REASON_ONLY, Conflict: 409, 'Too Many Requests': 429 };
+
 // ---------------------------------------------------------------------------------------------
 // The JSON-RPC object of a line: its top-level members in any key order (`"id"` after a nested
 // `"params"` object included). A small string-aware scanner, bounded; the last result is cached
@@ -398,6 +405,30 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['at dev.langchain4j.mcp.client.DefaultMcpClient.checkHealth(DefaultMcpClient.java:329)', 'ping'],
     ],
     nearMisses: ['HttpClient.send(HttpClient.java:12)', 'DefaultMcpClient.close(DefaultMcpClient.java:88)'],
+  },
+  {
+    field: 'rpcMethod',
+    re: /\bmcp[\\/]client[\\/]session\.py", line \d{1,6}, in (initialize|call_tool|list_tools|read_resource|list_resources|list_resource_templates|get_prompt|list_prompts|send_ping|complete|set_logging_level)\b/,
+    map: {
+      initialize: 'initialize',
+      call_tool: 'tools/call',
+      list_tools: 'tools/list',
+      read_resource: 'resources/read',
+      list_resources: 'resources/list',
+      list_resource_templates: 'resources/templates/list',
+      get_prompt: 'prompts/get',
+      list_prompts: 'prompts/list',
+      send_ping: 'ping',
+      complete: 'completion/complete',
+      set_logging_level: 'logging/setLevel',
+    },
+    needs: ['session.py'],
+    why: "the Python SDK's ClientSession method in a traceback frame of its own file (python-sdk src/mcp/client/session.py): the request that failed, more exactly than the host's words around it (`Failed to list tools` while `session.initialize()` raised)",
+    examples: [
+      ['  File "D:\\app\\.venv\\Lib\\site-packages\\mcp\\client\\session.py", line 123, in initialize', 'initialize'],
+      ['  File "/srv/venv/lib/python3.12/site-packages/mcp/client/session.py", line 283, in call_tool', 'tools/call'],
+    ],
+    nearMisses: ['  File "/srv/app/db.py", line 12, in initialize', '  File "/srv/venv/lib/mcp/shared/session.py", line 286, in send_request'],
   },
   {
     field: 'rpcMethod',
@@ -996,14 +1027,15 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
-    re: new RegExp(`\\bSSE stream: (${Object.keys(REASON_ONLY).join('|')})\\b(?!-)`),
+    re: new RegExp(`\\bSSE stream: (${Object.keys(STREAM_REASONS).join('|')})\\b(?!-)`),
     needs: ['SSE stream: '],
-    read: (_t, m) => REASON_ONLY[m[1]!] ?? null,
+    read: (_t, m) => STREAM_REASONS[m[1]!] ?? null,
     why: "the TS SDK's StreamableHTTPClientTransport names only the reason phrase of a refused GET stream: `Failed to open SSE stream: ${response.statusText}` (client/streamableHttp.ts), as Cline, Cursor and VS Code log it",
     examples: [
       ['Streamable HTTP error: Failed to open SSE stream: Not Found', 404],
       ['[error] Failed to reconnect SSE stream: Streamable HTTP error: Failed to open SSE stream: Bad Request [error] Maximum reconnection attempts (2) exceeded.', 400],
       ['Failed to open SSE stream: Method Not Allowed', 405],
+      ['  Streamable HTTP error: Failed to open SSE stream: Conflict', 409],
     ],
     nearMisses: ['Failed to open SSE stream: Not Founders', 'SSE stream: not found', 'Failed to open SSE stream: fetch failed'],
   },

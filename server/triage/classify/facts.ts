@@ -657,6 +657,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     routeWrong = true;
   else if (httpStatus === 404 && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
   else if (httpStatus === 404 && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked) routeWrong = true;
+  // the Python SDK 1.x's "Session terminated" is its word for any 404: on initialize, which carries no
+  // session, it is the URL that is wrong (failure-signatures row 1: "also on the very first initialize")
+  else if (has('session-terminated-client') && method === 'initialize' && sessionSent !== true && sessionAssignedEarlier !== true && pathWorked !== true) routeWrong = true;
   else if (pathWorked === true) routeWrong = false;
   // (from the server's or proxy's side only: a POST probe refused, then the legacy transport's message POSTs answered)
   const legacyAfter = httpMethod === 'POST' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) && !has('transport-legacy') ? ix.legacyConnectedAfter(span) : null;
