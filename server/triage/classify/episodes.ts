@@ -198,7 +198,10 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   for (const i of order) {
     const f = items[i]!.facts;
     const status = statusOf(f);
-    if (out[i]!.role !== 'primary' || items[i]!.rule.id !== 'unclassified-failure' || status === null) continue;
+    // (so is a 401/403 read as auth by its number alone — an access line's 403 — when another log says,
+    // within seconds, what that same answer was: `Invalid Host: …`)
+    const bare = items[i]!.rule.id === 'auth-failure' && f.causes.length === 0 && f.method === null && f.tool === null;
+    if (out[i]!.role !== 'primary' || (items[i]!.rule.id !== 'unclassified-failure' && !bare) || status === null) continue;
     const k = order.find((k) => {
       // (from the explained failure's own failing lines: a long call fails well after it started)
       const g = failureGap(i, k);
@@ -208,7 +211,7 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         items[k]!.rule.id !== 'unclassified-failure' &&
         items[k]!.facts.httpStatus === status &&
         at[k]!.file !== at[i]!.file &&
-        (g === null || g <= SESSION_MS)
+        (items[i]!.rule.id === 'unclassified-failure' ? g === null || g <= SESSION_MS : items[k]!.facts.causes.length > 0 && (g === null || g <= DUPLICATE_MS))
       );
     });
     if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the same ${status} as ${at[k]!.file}:${at[k]!.line} explains` };

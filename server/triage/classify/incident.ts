@@ -402,7 +402,7 @@ export class IncidentIndex {
         ),
     );
     if (requested) return true;
-    // or a later line of its own log that is neither a failure nor the client closing down ("Found 9 tools")
+    // or a later line of its own log that is neither a failure, a warning nor the client closing down ("Found 9 tools")
     const t = signalTable();
     const closing = (e: Event) =>
       e.signals.some((id) => {
@@ -414,7 +414,8 @@ export class IncidentIndex {
     for (const e of span.events) if (isFailureEvent(e)) lastFail.set(e.file, Math.max(lastFail.get(e.file) ?? 0, e.endLine));
     return this.all.some((e) => {
       const last = lastFail.get(e.file);
-      return last !== undefined && e.line > last && e.httpMethod !== 'DELETE' && !isFailureEvent(e) && !closing(e);
+      // (a warning is no sign of progress: `[warning] connected -> error` is the host giving the connection up)
+      return last !== undefined && e.line > last && e.httpMethod !== 'DELETE' && e.level !== 'warn' && !isFailureEvent(e) && !closing(e);
     });
   }
 
