@@ -986,6 +986,18 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    // `curl -w '%{http_code} '` output and pasted answers: the status, then the JSON-RPC body it carried
+    re: /^\s{0,8}([45]\d\d)\s{1,4}\{\s{0,4}"(?:jsonrpc|error)"/,
+    needs: ['{"jsonrpc"', '{"error"', '{ "jsonrpc"', '{ "error"'],
+    why: 'a status printed before the JSON-RPC error body it came with',
+    examples: [
+      ['400 {"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}', 400],
+      ['404 { "error": "Session not found" }', 404],
+    ],
+    nearMisses: ['200 {"jsonrpc":"2.0","result":{}}', 'took 400 {"jsonrpc":"2.0"}', '1400 {"error":"x"}'],
+  },
+  {
+    field: 'httpStatus',
     re: /\b(\d{3}) \((?:Bad Request|Not Found|Unauthorized|Forbidden|Internal Server Error|Bad Gateway|Gateway Timeout|Service Unavailable|Method Not Allowed|Not Acceptable)\)/,
     needs: [' ('],
     why: '.NET HttpRequestException',

@@ -9,7 +9,8 @@ const RICH_START = /^\s{0,40}╭─{1,400} ?Traceback/;
 // asyncio and friends print a line naming the task before the traceback.
 const PRELUDE =
   /^(?:Task exception was never retrieved|future: <Task |an error occurred during closing of asynchronous generator|asyncgen: <|Exception in callback |Exception in thread |Exception ignored in)/;
-const FRAME = /^\s{0,40}>?\s{0,4}File "[^"]{1,2000}", line \d{1,9}/;
+// (a frame may sit in an ExceptionGroup's "| " gutter: a fragment pasted from inside a group)
+const FRAME = /^\s{0,40}(?:\|\s{1,12})?>?\s{0,4}File "[^"]{1,2000}", line \d{1,9}/;
 const CHAIN = /^\s{0,40}(?:\| )?(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)$/;
 const EXC_LINE = /^[A-Za-z_]\w{0,200}(?:\.[A-Za-z_]\w{0,200}){0,20}(?::(?: .*)?)?$/;
 const GUTTER = /^\s{0,200}[|+│╭╰┃]/;
@@ -78,6 +79,8 @@ export const pythonTraceback: BlockFolder = {
       const l = block[i]!.replace(/^[\s|│]+/, '');
       if (/^[A-Za-z_][\w.]*(Error|Exception|Group|Exit|Interrupt|Cancelled|Timeout)\b/.test(l)) return l.trim();
     }
+    // a fragment cut before its exception line: its innermost frame says where it was
+    for (let i = block.length - 1; i >= 0; i--) if (FRAME.test(block[i]!)) return block[i]!.replace(/^[\s|│]+/, '').trim();
     return block[block.length - 1]?.trim() ?? '';
   },
 };
