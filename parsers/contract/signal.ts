@@ -75,6 +75,7 @@ export const SignalCause = z.enum([
   'parse-error',
   // processes, defects, the tool and the model
   'server-exited',
+  'server-crashed', // the process died of an error it did not handle (uncaught exception, panic): a defect, not a kill
   'server-error',
   'cancel-scope-defect',
   'exception-wrapper', // an ExceptionGroup/TaskGroup wrapper: the real error is a leaf

@@ -145,6 +145,12 @@ const CHAINED_EXCEPTION = /^\s{0,8}(?:-{3,4}>? )?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?
 /** A bare `id=9` key of a logfmt line (not `user_id=`, not `x.id=`). */
 const BARE_ID = /(?<![\w.-])id=(\d{1,15})(?![\w.])/;
 
+/**
+ * A server's access line is written as its request ends: a 2xx there ended well, and an error under it is
+ * about what the server did next (spans.ts's rule for a server's access lines), not that request's outcome.
+ */
+const servedWell = (e: Event) => e.source === 'server' && e.httpMethod !== null && e.httpStatus !== null && e.httpStatus < 400;
+
 function attachOrphans(spans: SpanBuild[]): void {
   const keyedEvent = (e: Event) => e.rpcId !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null || e.httpStatus !== null;
   const owner = new Map<Event, SpanBuild>();
@@ -323,7 +329,8 @@ function attachOrphans(spans: SpanBuild[]): void {
         !BARE_BLOCKS.has(last.format) &&
         last.file === e.file &&
         e.line - last.endLine <= 6 &&
-        !isKeyed(s)
+        !isKeyed(s) &&
+        !servedWell(last)
       ) {
         merge(owner.get(last)!, s);
         last = e;
@@ -346,7 +353,7 @@ function attachOrphans(spans: SpanBuild[]): void {
       // a client saying it connected or resumed speaks of what came after, not of this request
       // nor does anything join a call the client already saw return
       const returned = current.events.some((x) => x.signals.includes('call-returned') && (x.file !== e.file || x.line < e.line));
-      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current) && !returned) merge(current, s);
+      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current) && !returned && !servedWell(last)) merge(current, s);
       if (noise) current = null;
       last = e;
     }

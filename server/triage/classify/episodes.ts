@@ -77,6 +77,16 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   };
   const nearInFile = (i: number, j: number, lines: number) =>
     at[i]!.file === at[j]!.file && Math.abs(at[i]!.line - at[j]!.line) <= lines + Math.max(at[i]!.end - at[i]!.line, at[j]!.end - at[j]!.line);
+  // the server's crash report and the request it cut (facts.serverCrashedAt): one episode, the report its consequence
+  const holdsLine = (k: number, where: string) => items[k]!.span.events.some((e) => `${e.file}:${e.line}` === where);
+  const crashCut = items.map((_, k) => {
+    for (let i = 0; i < n; i++) {
+      const w = items[i]!.facts.serverCrashedAt;
+      if (i !== k && w !== null && items[k]!.facts.serverCrashedAt === null && holdsLine(k, w)) return i;
+    }
+    return -1;
+  });
+  for (let k = 0; k < n; k++) if (crashCut[k]! >= 0) link(k, crashCut[k]!);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const a = items[i]!.facts;
@@ -115,6 +125,10 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       `${items[k]!.facts.method ?? (items[k]!.facts.httpMethod ? `${items[k]!.facts.httpMethod} exchange` : 'the failure')} at ${at[k]!.file}:${at[k]!.line}`;
     if (d.rule.role) {
       out[i] = { ...out[i]!, role: d.rule.role, reason: firstSentence(d.rationale) };
+      continue;
+    }
+    if (crashCut[i]! >= 0) {
+      out[i] = { ...out[i]!, role: 'consequence', reason: `the server's crash that cut ${describeK(crashCut[i]!)}` };
       continue;
     }
     if (f.recovered === true && (SETTLED_BY_SUCCESS.has(d.decision) || d.rule.settledBySuccess)) {

@@ -130,6 +130,11 @@ export interface Facts {
   capabilityServed: boolean;
   /** A server logged its start after this failure's last line (asked only for a connect failure or a proxy's 502/503 that failed every attempt). */
   serverStartedAfter: boolean;
+  /**
+   * The server's process died of an unhandled error (`server-crashed`) while this request was open, and
+   * the request was cut by it (closed before its answer, a 502, a cut stream): where, or null.
+   */
+  serverCrashedAt: string | null;
   /** The client said it falls back to another transport. */
   transportFallback: boolean;
   /** The same client initialized successfully after this failure (a version probe that fell back, D15; a reconnect that dropped a stale session). */
@@ -908,6 +913,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       persistent === true && span.end !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
         ? ix.startedAfter(span.end)
         : false,
+    serverCrashedAt: (() => {
+      if (interruption !== 'closed-before-headers' && interruption !== 'bad-gateway' && interruption !== 'stream-cut' && interruption !== 'connection-closed') return null;
+      const c = ix.crashDuring(span.start, span.end);
+      return c ? `${c.file}:${c.line}` : null;
+    })(),
     transportFallback,
     initializedAfter:
       (method === 'server/discover' || method === 'initialize') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) ? ix.initializedAfter(span) : false,

@@ -608,6 +608,21 @@ export class IncidentIndex {
   }
   private shutdowns: number[] | null = null;
 
+  /**
+   * A server-side process died of an error it did not handle (`server-crashed`: Node's uncaught-exception
+   * report, a Go panic) while this request was open: from `from` to `ms` after `to`. Its line if so.
+   */
+  crashDuring(from: number | null, to: number | null, ms = 2000): Event | null {
+    if (from === null) return null;
+    if (!this.crashes) {
+      const t = signalTable();
+      this.crashes = this.all.filter((e) => e.ts !== null && e.source !== 'client' && e.signals.some((id) => t.meaning(id)?.cause === 'server-crashed'));
+    }
+    // (a crash before the request started refused it rather than cut it: a quarter second for two clocks)
+    return this.crashes.find((e) => e.ts! >= from - 250 && e.ts! <= (to ?? from) + ms) ?? null;
+  }
+  private crashes: Event[] | null = null;
+
   /** The last target a client line of this file named at or before `e`. */
   private targetBefore(e: Event): string | null {
     const list = this.targets.get(e.file);

@@ -86,6 +86,7 @@ export const BASE_FACTS: Facts = {
   loggedAsError: null,
   capabilityServed: false,
   serverStartedAfter: false,
+  serverCrashedAt: null,
   transportFallback: false,
   initializedAfter: false,
   serverServedAfter: false,

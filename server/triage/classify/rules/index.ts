@@ -24,6 +24,7 @@ import { rateLimited } from './rate-limited.ts';
 import { readInterrupted } from './read-interrupted.ts';
 import { recoveredNoise } from './recovered-noise.ts';
 import { route404 } from './route.ts';
+import { serverCrashed } from './server-crashed.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
 import { sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionNotKept } from './session-not-kept.ts';
@@ -86,6 +87,7 @@ export const RULES: readonly Rule[] = [
   upstreamNeverAnswered,
   handshakeTimedOut,
   writeCommitted,
+  serverCrashed,
   responseHeld,
   timeoutTooLow,
   writeUnknown,
