@@ -21,7 +21,7 @@ const FLOORS: Record<CorpusId, { headline: number; located: number }> = {
   'collected-dev': { headline: 0.9, located: 0.8 },
   'collected-held': { headline: 0.6, located: 0.25 },
   // batch 2, collected 2026-12-02; first run before any work on it: dev 32% (11/34 m/h), held 33% (5/15)
-  'collected2-dev': { headline: 0.68, located: 0.75 },
+  'collected2-dev': { headline: 0.72, located: 0.75 },
   'collected2-held': { headline: 0.3, located: 0.7 }, // located 9→8 of 11 when benign lines stopped lending a span signals (507ddf2; held: not opened)
   // batch 3, collected and first run at the end of 2026-12-02, nothing changed for it yet: dev 50% (5/10), held 43% (3/7)
   'collected3-dev': { headline: 0.75, located: 0.9 },
@@ -32,9 +32,10 @@ const FLOORS: Record<CorpusId, { headline: number; located: number }> = {
   // batch 5 (45 shapes, session 15; asked for retry/no_action/write-outcome threads), first run before any work on it: dev 56% (9/16 m/h), held 36% (4/11)
   'collected5-dev': { headline: 0.6, located: 0.25 },
   'collected5-held': { headline: 0.45, located: 0.3 },
-  // batch 6 (48 shapes, session 16): floors set from its first run, in the commit after the labels
-  'collected6-dev': { headline: 0, located: 0 },
-  'collected6-held': { headline: 0, located: 0 },
+  // batch 6 (48 shapes, session 16), first run on the labels' commit before any work on it: dev 33% (9/27 m/h,
+  // located 10/27), held 85% (11/13, located 8/10); dev now 14/27 (most misses are labels from thread context)
+  'collected6-dev': { headline: 0.5, located: 0.45 },
+  'collected6-held': { headline: 0.8, located: 0.75 },
 };
 
 const results: CaseResult[] = [];
