@@ -2,6 +2,7 @@
 // carried (parsers/signals) and the rest of the incident. Rules read only these: facts are
 // true, false or unknown (null), each read from the line that actually describes it, and an
 // unknown never counts as false.
+import { SPEC_METHODS } from './spec-methods.ts';
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import { levelFromWording } from '../../../parsers/engine/level-wording.ts';
@@ -83,6 +84,8 @@ export interface Facts {
   routeWrong: Tri;
   /** The failing request is the first exchange of its connection (initialize, or nothing earlier). */
   firstRequest: Tri;
+  /** The method is one the MCP specification defines (spec-methods.ts); null when no method is known. */
+  methodInSpec: Tri;
   /** Client and server speak different transports (legacy HTTP+SSE vs Streamable HTTP). */
   transportMismatch: Tri;
   /** The request never reached the next hop: refused, DNS, connect timeout, TLS, proxy could not connect. */
@@ -130,6 +133,8 @@ export interface Facts {
   capabilityServed: boolean;
   /** A server logged its start after this failure's last line (asked only for a connect failure or a proxy's 502/503 that failed every attempt). */
   serverStartedAfter: boolean;
+  /** Failed on every attempt at the connect or proxy stage after the server logged that it stopped (and no start since): it was down, not misrouted (row 66). */
+  serverStoppedBefore: boolean;
   /**
    * The server's process died of an unhandled error (`server-crashed`) while this request was open, and
    * the request was cut by it (closed before its answer, a 502, a cut stream): where, or null.
@@ -887,6 +892,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     pathWorked,
     routeWrong,
     firstRequest,
+    methodInSpec: method === null ? null : SPEC_METHODS.has(method),
     transportMismatch,
     neverConnected,
     delivered,
@@ -912,6 +918,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     serverStartedAfter:
       persistent === true && span.end !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
         ? ix.startedAfter(span.end)
+        : false,
+    serverStoppedBefore:
+      persistent === true && span.start !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
+        ? ix.stoppedBefore(span.start)
         : false,
     serverCrashedAt: (() => {
       if (interruption !== 'closed-before-headers' && interruption !== 'bad-gateway' && interruption !== 'stream-cut' && interruption !== 'connection-closed') return null;

@@ -121,7 +121,7 @@ export class IncidentIndex {
   private readonly failingByKey = new Map<string, SpanInfo[]>();
   private readonly clientish: Event[] = [];
   /** When a server (or gateway) logged a start or a shutdown, in time order, and its last start (built on first use). */
-  private lifecycle: { times: number[]; lastStart: number } | null = null;
+  private lifecycle: { times: number[]; lastStart: number; starts: number[]; stops: number[] } | null = null;
   /** The server's lines, in order (serverReceived). */
   private readonly serverLines: Event[] = [];
   /**
@@ -1037,24 +1037,40 @@ export class IncidentIndex {
    * (supergateway, mcp-proxy) is detected as a proxy: its start counts too; a log of unknown side that
    * names no target it called is not a client's.
    */
-  private lifecycleTimes(): { times: number[]; lastStart: number } {
+  private lifecycleTimes(): { times: number[]; lastStart: number; starts: number[]; stops: number[] } {
     if (this.lifecycle) return this.lifecycle;
     const t = signalTable();
     const serverish = (e: Event) => e.source === 'server' || (e.source === 'unknown' && !this.targets.has(e.file));
     const times: number[] = [];
+    const starts: number[] = [];
+    const stops: number[] = [];
     let lastStart = -Infinity;
     for (const e of this.all) {
       if (e.ts === null || !(serverish(e) || e.source === 'proxy')) continue;
       for (const id of e.signals) {
         const c = t.meaning(id)?.cause;
-        if (c === 'process-started') lastStart = Math.max(lastStart, e.ts);
+        if (c === 'process-started') {
+          lastStart = Math.max(lastStart, e.ts);
+          starts.push(e.ts);
+        }
+        if (serverish(e) && (c === 'shutdown' || c === 'server-exited' || c === 'server-crashed')) stops.push(e.ts);
         if (c === 'process-started' || (c === 'shutdown' && serverish(e))) {
           times.push(e.ts);
           break;
         }
       }
     }
-    return (this.lifecycle = { times: times.sort((x, y) => x - y), lastStart });
+    return (this.lifecycle = { times: times.sort((x, y) => x - y), lastStart, starts, stops });
+  }
+
+  /**
+   * The server logged that it stopped (a shutdown, an exit, a crash) before `ts` and no start since: it was
+   * down at `ts` (failure-signatures row 66, "backend down"), whatever the address. A quarter second of slack
+   * for two clocks.
+   */
+  stoppedBefore(ts: number): boolean {
+    const { starts, stops } = this.lifecycleTimes();
+    return stops.some((s) => s <= ts + 250 && !starts.some((x) => x > s && x <= ts));
   }
 
   /** A server (or gateway) logged that it started after this time: it came up (again) later. */

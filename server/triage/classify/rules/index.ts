@@ -35,7 +35,7 @@ import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
 import { toolError, toolErrorRead } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
-import { unknownMethod } from './unknown-method.ts';
+import { nonexistentMethod, unknownMethod } from './unknown-method.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { versionProbeFellBack } from './version-probe-fell-back.ts';
 import { writeCommitted } from './write-committed.ts';
@@ -70,6 +70,7 @@ export const RULES: readonly Rule[] = [
   // complete answers: what the server said
   clientProtocolDefect,
   requiredMethodMissing,
+  nonexistentMethod,
   unknownMethod,
   sessionNotKept,
   sessionExpired404,

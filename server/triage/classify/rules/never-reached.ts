@@ -9,8 +9,10 @@ import { describe, has, signalWords } from '../rule.ts';
 const PERSISTENT_ATTEMPTS = 3;
 // (failures on every attempt while the server was down, when its log shows it starting afterwards, are a
 // deploy or restart window — row 66 "backend down/restarting → SEND/RETRY" — not a wrong address)
-const givenUp = (f: { persistent: boolean | null; attempts: number; serverStartedAfter: boolean }) =>
-  f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS && !f.serverStartedAfter;
+// (nor when the server's log shows it stopped before them and not started since: row 66's "backend down" —
+// the address is right, the server is not running there)
+const givenUp = (f: { persistent: boolean | null; attempts: number; serverStartedAfter: boolean; serverStoppedBefore: boolean }) =>
+  f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS && !f.serverStartedAfter && !f.serverStoppedBefore;
 
 const CONNECT = ['conn-refused', 'network-error', 'dns-failure', 'dns-name-unknown', 'connect-timeout', 'tls-failure', 'tls-certificate', 'proxy-upstream-unavailable'] as const;
 
@@ -32,7 +34,7 @@ export const neverReached: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} failed while connecting (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}): the request never reached the MCP server, so nothing ran — even a write is safe to send. Send it normally once the server is reachable, with bounded retries and backoff; if it persists, check that the server is up and the address, DNS, TLS and proxy upstream.`,
+    `${f.serverStoppedBefore ? "The server's own log shows it stopped before these attempts and not started again: " : ''}${describe(f)} failed while connecting (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}): the request never reached the MCP server, so nothing ran — even a write is safe to send. Send it normally once the server is reachable, with bounded retries and backoff; if it persists, check that the server is up and the address, DNS, TLS and proxy upstream.`,
   examples: [
     {
       name: 'nginx connect() failed (111) on initialize',
@@ -49,6 +51,11 @@ export const neverReached: Rule = {
     {
       name: 'refused on every one of 3 attempts, the server started afterwards',
       facts: { neverConnected: true, attempts: 3, persistent: true, serverStartedAfter: true },
+      fires: true,
+    },
+    {
+      name: 'refused on every one of 3 attempts after the server logged its shutdown',
+      facts: { neverConnected: true, attempts: 3, persistent: true, serverStoppedBefore: true, causes: ['proxy-upstream-unavailable'] },
       fires: true,
     },
     { name: 'near miss of the fix: EAI_AGAIN once is transient', facts: { neverConnected: true, attempts: 1, causes: ['dns-failure'] }, fires: true },

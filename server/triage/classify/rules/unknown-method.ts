@@ -37,3 +37,34 @@ export const unknownMethod: Rule = {
     { name: 'a -32001 session error', facts: { httpStatus: 404, era: 'session', jsonRpcCode: -32001, sessionSent: true }, fires: false },
   ],
 };
+
+// The same -32601 for a method no MCP version defines (spec-methods.ts): nothing the server could enable and no
+// setting of the host's that asks for it — the calling application (or its SDK) sends a method the protocol
+// does not have, or one of an extension this server does not speak. triage-rules.md decision table: a defect
+// in the calling application that configuration cannot fix → escalate.
+export const nonexistentMethod: Rule = {
+  id: 'method-not-in-protocol',
+  decision: 'escalate',
+  source: 'MCP schema.ts request and notification unions (every version) · failure-signatures (a.1) unknown method · triage-rules.md decision table (escalate)',
+  when(f) {
+    if (!f.causes.includes('method-not-found') && f.jsonRpcCode !== -32601) return 'no JSON-RPC -32601 (Method not found) answer';
+    if (f.methodInSpec !== false) return f.methodInSpec === null ? 'which method was called is not in the logs' : `${f.method} is a method of the protocol (method-not-found)`;
+    if (f.interruption !== null && f.interruption !== 'connect' && f.httpStatus === null) return "the request was interrupted: the -32601 is not the server's complete answer";
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} got JSON-RPC error -32601 Method not found, and ${f.method} is not a method of any MCP version: the calling application (or its SDK) sends something the protocol does not define — a typo, a made-up or vendor method, an extension this server does not implement. No server capability or client setting turns it on, and retrying or re-initializing sends the same call. Escalate to the owners of the client code that sends it (or, for a vendor extension, ask whether this server is meant to support it).`,
+  examples: [
+    {
+      name: 'tools/batch answered -32601',
+      facts: { method: 'tools/batch', methodInSpec: false, era: 'session', jsonRpcCode: -32601, causes: ['method-not-found'] },
+      fires: true,
+    },
+    {
+      name: 'near miss: resources/subscribe (in the protocol) answered -32601',
+      facts: { method: 'resources/subscribe', methodInSpec: true, era: 'session', jsonRpcCode: -32601, causes: ['method-not-found'] },
+      fires: false,
+    },
+    { name: 'near miss: -32601 with no method logged', facts: { jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: false },
+  ],
+};

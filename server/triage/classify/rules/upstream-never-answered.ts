@@ -20,6 +20,7 @@ export const upstreamNeverAnswered: Rule = {
     if (f.persistent !== true || f.attempts < PERSISTENT_ATTEMPTS) return 'not shown to fail on every one of at least three attempts';
     // (row 66: "backend down/restarting → SEND/RETRY")
     if (f.serverStartedAfter) return 'the server logged its start after these failures: it was down (a deploy or restart), not misrouted';
+    if (f.serverStoppedBefore) return 'the server logged that it stopped before these failures and has not started since: it is down, not misrouted';
     if (f.writeEvidence) return 'the server logged work for this request';
     if (has(f, 'client-timeout')) return "the client's own timer ended it";
     return true;
