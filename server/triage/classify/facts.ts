@@ -357,6 +357,17 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
       for (const h of m[2]!.matchAll(/["']?(\w+Hint)["']?\s?[:=]\s?(true|false|True|False)\b/g)) hints[h[1]!] = h[2]!.toLowerCase() === 'true';
       put(m[1], hints);
     }
+    // …or a host's record about one call with the hints as its own fields, no "annotations" wrapper:
+    // {"tool":"search_archive",…,"readOnlyHint":true}, `tool=search_archive readOnlyHint=true`
+    if (!text.includes('annotations')) {
+      const tools = [...text.matchAll(/(?:^|[\s{,])["']?(?:tool|tool_name|toolName)["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})/g)].map((m) => m[1]!);
+      if (tools.length && tools.every((t) => t === tools[0])) {
+        const hints: Record<string, boolean> = {};
+        for (const h of text.matchAll(/(?:^|[\s{,])["']?((?:readOnly|destructive|idempotent|openWorld)Hint)["']?\s?[:=]\s?(true|false|True|False)\b/g))
+          hints[h[1]!] = h[2]!.toLowerCase() === 'true';
+        put(tools[0], hints);
+      }
+    }
     // …or as pydantic reprs: Tool(name='x', …, annotations=ToolAnnotations(readOnlyHint=True, …))
     if (!text.includes('ToolAnnotations(')) continue;
     for (const m of text.matchAll(/\bTool\(name=["']([^"']{1,120})["'][^()]{0,4000}?annotations=ToolAnnotations\(([^()]{0,600})\)/g)) {

@@ -1,0 +1,33 @@
+// Tool annotations wherever a log carries them (issue: "read wherever they are logged"): a tools/list
+// result, a host's note, a pydantic repr — and a host's record about one call with the hints as its own
+// fields. Near misses: hints beside two different tools, hints with no tool, look-alike keys.
+import { describe, expect, it } from 'vitest';
+import { emptyEvent } from '../../../parsers/contract/event.ts';
+import { toolAnnotations } from './facts.ts';
+
+const ev = (text: string) => emptyEvent({ file: 'a.log', line: 1, source: 'client', format: 'unknown', kind: 'line', text });
+const read = (...texts: string[]) => Object.fromEntries(toolAnnotations(texts.map(ev)));
+
+describe('tool annotations in logs', () => {
+  it('reads a tools/list result, SDK key order', () => {
+    expect(read('{"tools":[{"name":"search_docs","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}')).toEqual({ search_docs: { readOnlyHint: true } });
+  });
+  it('reads a JSON record about one call with the hints as its own fields', () => {
+    expect(read('{"level":40,"msg":"re-issuing read-only call","tool":"search_archive","attempt":2,"readOnlyHint":true}')).toEqual({
+      search_archive: { readOnlyHint: true },
+    });
+  });
+  it('reads the same as logfmt', () => {
+    expect(read('level=info msg="calling tool" tool=create_invoice destructiveHint=true idempotentHint=false')).toEqual({
+      create_invoice: { destructiveHint: true, idempotentHint: false },
+    });
+  });
+  it('near miss: hints beside two different tools say nothing', () => {
+    expect(read('{"tool":"a_tool","next_tool":"b","readOnlyHint":true}')).toEqual({ a_tool: { readOnlyHint: true } });
+    expect(read('tool=a_tool readOnlyHint=true tool=b_tool')).toEqual({});
+  });
+  it('near miss: hints with no tool, or keys that only look like hints', () => {
+    expect(read('{"msg":"cache policy","readOnlyHint":true}')).toEqual({});
+    expect(read('{"tool":"x_tool","myreadOnlyHint":true}')).toEqual({});
+  });
+});
