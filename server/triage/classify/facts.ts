@@ -76,6 +76,8 @@ export interface Facts {
   sessionAgeLines: number | null;
   /** A session issued after this failure then served three or more requests without loss (where): the server keeps sessions. */
   laterSessionKept: string | null;
+  /** D18: the same session id answered 2xx after this refusal for an unknown session (where): another holder still has it. */
+  sessionAcceptedAfter: string | null;
   /** The same path got a complete 2xx answer somewhere in the incident. */
   pathWorked: Tri;
   /** Any exchange with the MCP endpoint succeeded anywhere in the incident (a 2xx, a handshake, a session). */
@@ -660,6 +662,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const sessionAgeMs = established?.ts != null && start !== null ? start - established.ts : null;
   const sessionLossExplained = established?.ts != null && start !== null ? ix.lossExplainedBetween(established.ts, start, span) : null;
   const laterSessionKept = sessionUnknown === true && start !== null ? ix.laterSessionKept(start, session) : null;
+  const sessionAcceptedAfter = sessionUnknown === true && sessionSent !== false ? ix.sessionAcceptedAfter(span, httpStatus) : null;
   const sessionAgeLines = sessionUnknown === true && sessionAgeMs === null ? ix.establishedLinesBefore(span, 12) : null;
 
   // --- route and transport: a route verdict needs evidence the route is wrong (item 7 of the issue):
@@ -898,6 +901,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionAgeMs,
     sessionLossExplained,
     laterSessionKept,
+    sessionAcceptedAfter,
     sessionAgeLines,
     endpointWorked: ix.endpointWorked,
     pathWorked,

@@ -816,6 +816,31 @@ export class IncidentIndex {
   }
 
   /**
+   * failure-signatures D18 ("same session failing on alternate calls"): after this request — or an
+   * earlier one of the same session refused with the same status — was refused for an unknown session,
+   * the same session id got a 2xx answer (not to its DELETE). Something still holds the session the
+   * server "did not know": another replica or worker answered. A restart, an eviction or an idle timeout
+   * forgets a session for good; none of them is followed by its success.
+   */
+  sessionAcceptedAfter(span: SpanBuild, status: number | null): string | null {
+    if (span.session === null) return null;
+    const evs = this.sessionEvents(span.session);
+    const own = new Set(span.events);
+    // the refusals: this request's own failing lines, and lines of the session refused the same way
+    // (a handful: the evidence is the first success after any of them)
+    const refusals = evs.filter((e) => (own.has(e) ? e.httpStatus !== null && e.httpStatus >= 400 : status !== null && e.httpStatus === status)).slice(0, 16);
+    // an access log writes a GET stream's 200 when the stream ends: it may have been opened long before
+    const served = evs.filter((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== 'DELETE' && e.httpMethod !== 'GET');
+    for (const r of refusals) {
+      // after it: later in time when both are timed (the lines of several files are not in time order
+      // here), else later in the same file
+      const ok = served.find((e) => (r.ts !== null && e.ts !== null ? e.ts > r.ts : e.file === r.file && e.line > r.endLine));
+      if (ok) return `${ok.file}:${ok.line}`;
+    }
+    return null;
+  }
+
+  /**
    * A session first seen after `from` (so issued after the failure) that then got at least three 2xx
    * answers in one log and no 4xx/5xx: the deployment keeps the sessions it issues, so a session lost
    * soon after its handshake before it was a one-off (an unlogged restart or eviction), not replicas

@@ -59,6 +59,7 @@ export const BASE_FACTS: Facts = {
   sessionAgeMs: null,
   sessionLossExplained: null,
   laterSessionKept: null,
+  sessionAcceptedAfter: null,
   endpointWorked: true,
   sessionAgeLines: null,
   pathWorked: null,

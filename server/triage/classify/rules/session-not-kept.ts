@@ -19,6 +19,8 @@ export const sessionNotKept: Rule = {
     if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions';
     if (f.sessionUnknown !== true) return 'nothing shows the server did not know the session';
     if (f.sessionSent === false) return 'the request carried no session id';
+    // D18: answered 2xx again after the refusal, so it was never expired or forgotten — another holder has it
+    if (f.sessionAcceptedAfter !== null) return true;
     // untimed: the session's own creation a few lines up the same log, nothing between, stands in for "seconds"
     if (f.sessionAgeMs === null && (f.sessionAgeLines === null || f.sessionAgeLines > LOST_SOON_LINES))
       return 'when the session began is not in the logs (or not timed, and not just above)';
@@ -29,7 +31,9 @@ export const sessionNotKept: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was rejected for an unknown session ${f.sessionAgeMs !== null ? `${(f.sessionAgeMs / 1000).toFixed(1)} s` : `${f.sessionAgeLines} lines`} after the client's handshake, and nothing logged in between — no restart, exit, 5xx, DELETE or eviction — explains it. Sessions expire after minutes idle, not seconds: the server is not keeping the sessions it issues (several replicas or workers without affinity, a serverless host starting an instance per request, or a stateless server answering like a stateful one). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode. If the server did restart in between and its log is missing, reinitialize instead.`,
+    f.sessionAcceptedAfter !== null
+      ? `${describe(f)} was rejected for an unknown session, and the same session was answered again afterwards (${f.sessionAcceptedAfter}) with no new handshake: the session was never expired or forgotten — a restart or idle timeout loses it for good. Some of the servers (replicas or workers) behind this endpoint hold it and others do not: the same session failing on alternate calls (failure-signatures D18). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode.`
+      : `${describe(f)} was rejected for an unknown session ${f.sessionAgeMs !== null ? `${(f.sessionAgeMs / 1000).toFixed(1)} s` : `${f.sessionAgeLines} lines`} after the client's handshake, and nothing logged in between — no restart, exit, 5xx, DELETE or eviction — explains it. Sessions expire after minutes idle, not seconds: the server is not keeping the sessions it issues (several replicas or workers without affinity, a serverless host starting an instance per request, or a stateless server answering like a stateful one). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode. If the server did restart in between and its log is missing, reinitialize instead.`,
   examples: [
     { name: 'forgotten 1.2 s after discovery', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 1200, era: 'session', causes: ['session-unknown'] }, fires: true },
     {
@@ -46,6 +50,16 @@ export const sessionNotKept: Rule = {
     { name: 'no timestamps', facts: { httpStatus: 404, sessionUnknown: true, era: 'session' }, fires: false },
     { name: 'no timestamps, rejected six lines under its own creation', facts: { httpStatus: 404, sessionUnknown: true, era: 'session', sessionAgeLines: 6 }, fires: true },
     { name: 'no timestamps, created 40 lines up', facts: { httpStatus: 404, sessionUnknown: true, era: 'session', sessionAgeLines: 40 }, fires: false },
+    {
+      name: 'refused as unknown after ten minutes, then the same session answered 200 (D18)',
+      facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 600_000, era: 'session', sessionAcceptedAfter: 'nginx.log:31' },
+      fires: true,
+    },
+    {
+      name: 'the same session answered again, but protocol 2026-07-28 has no sessions',
+      facts: { httpStatus: 404, sessionUnknown: true, era: 'sessionless', sessionAcceptedAfter: 'nginx.log:31' },
+      fires: false,
+    },
     { name: 'no session id was sent', facts: { httpStatus: 400, sessionUnknown: true, sessionSent: false, sessionAgeMs: 500 }, fires: false },
   ],
 };
