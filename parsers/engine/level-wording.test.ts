@@ -34,6 +34,12 @@ describe('level from wording', () => {
     'client configured: timeout=30 retries=2',
     'read timeout 300s, connect timeout 10s',
     'set request timeout to 120 s',
+    // the same words inside other words, or names that merely contain them
+    'Fehlerbehandlung aktiviert',
+    'Erroneous values are ignored',
+    'crash reporter enabled',
+    'healthy: 3, unhealthy_threshold: 2',
+    'errorless run',
   ];
   for (const line of none) it(`none: ${JSON.stringify(line)}`, () => expect(levelFromWording(line)).toBeNull());
 

@@ -26,7 +26,7 @@ export const WORDING: readonly WordingRule[] = [
   {
     level: 'error',
     re: new RegExp(
-      `${L}(?:fail(?:ed|s|ure|ures)?|errors?|exception|refused|timed out|could ?not|couldn't|unable to|cannot connect|denied|rejected|unauthori[sz]ed|forbidden|panic(?:ked)?|fatal|aborted|unreachable|econnrefused|econnreset|etimedout|epipe|enotfound|eai_again)${R}`,
+      `${L}(?:fail(?:ed|s|ure|ures)?|errors?|exception|refused|timed out|could ?not|couldn't|unable to|cannot connect|denied|rejected|unauthori[sz]ed|forbidden|panic(?:ked)?|fatal|aborted|crashed|unhealthy|unreachable|econnrefused|econnreset|etimedout|epipe|enotfound|eai_again)${R}`,
       'gi',
     ),
     why: 'words that report a failure',
@@ -38,6 +38,8 @@ export const WORDING: readonly WordingRule[] = [
       'Could not connect to server',
       'unable to reach host',
       'Permission denied',
+      'MCP server "github" is unhealthy',
+      'Session 4f1c crashed',
     ],
   },
   {
@@ -51,6 +53,23 @@ export const WORDING: readonly WordingRule[] = [
       'Request timeout after 5000ms',
       'rpc error: code = DeadlineExceeded desc = context deadline exceeded',
       'upstream timeout while waiting for headers',
+    ],
+  },
+  {
+    level: 'error',
+    // hosts localise their own messages (a Chinese or German IDE, a Japanese CLI); the words for
+    // error, failed, timeout and refused in the languages MCP users most often report in
+    re: /错误|錯誤|失败|失敗|超时|超時|异常|異常|无法连接|無法連接|拒绝连接|エラー|タイムアウト|接続できません|오류|에러|실패|시간 초과|(?<![\w])(?:Fehler|fehlgeschlagen|Zeitüberschreitung|erreur|échec|échoué|délai dépassé|falló|fallido|tiempo de espera agotado|falha|falhou|erro|tempo esgotado|ошибка|ошибки|не удалось|сбой|тайм-аут|отказано)(?![\w])/gi,
+    why: 'the same words in the languages hosts localise into (Chinese, Japanese, Korean, German, French, Spanish, Portuguese, Russian)',
+    examples: [
+      '连接 MCP 服务器失败',
+      '错误: 请求超时',
+      'MCP サーバーへの接続に失敗しました',
+      'MCP 서버 연결 실패',
+      'Fehler beim Verbinden mit dem MCP-Server',
+      'Erreur de connexion au serveur MCP',
+      'Error de red: falló la conexión',
+      'Ошибка подключения к серверу MCP',
     ],
   },
   {
@@ -128,7 +147,7 @@ const MAX_SCAN = 2000;
  * line without any is done after a single pass (most lines; a test checks every example passes).
  */
 export const PREFILTER =
-  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found/i;
+  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
 
 /** Whether [a, b) lies inside a near-miss phrase. Near-miss ranges are computed only when a rule hit. */
 function masked(text: string, a: number, b: number): boolean {

@@ -832,9 +832,9 @@ export class IncidentIndex {
     // an access log writes a GET stream's 200 when the stream ends: it may have been opened long before
     const served = evs.filter((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== 'DELETE' && e.httpMethod !== 'GET');
     for (const r of refusals) {
-      // after it: later in time when both are timed (the lines of several files are not in time order
-      // here), else later in the same file
-      const ok = served.find((e) => (r.ts !== null && e.ts !== null ? e.ts > r.ts : e.file === r.file && e.line > r.endLine));
+      // after it: later in the same log, or in another log later by more than two clocks may disagree
+      // (the lines of several files are not in time order here)
+      const ok = served.find((e) => (e.file === r.file ? e.line > r.endLine : r.ts !== null && e.ts !== null && e.ts > r.ts + CLOCK_SLACK_MS));
       if (ok) return `${ok.file}:${ok.line}`;
     }
     return null;
