@@ -1039,6 +1039,25 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    // only the phrase, the whole message: the body some proxies answer with (Traefik's `Bad Gateway`,
+    // Envoy-fronted hosts' `Service Unavailable`) printed by a client that quotes the body and not the status
+    re: new RegExp(
+      `^\\s{0,8}(${Object.keys(REASON_ONLY)
+        .filter((r) => REASON_ONLY[r]! >= 500)
+        .join('|')})\\.?\\s{0,8}$`,
+    ),
+    needs: Object.keys(REASON_ONLY).filter((r) => REASON_ONLY[r]! >= 500),
+    read: (_t, m) => REASON_ONLY[m[1]!] ?? null,
+    why: "a message that is only a 5xx reason phrase is a proxy's error body quoted by the client (Traefik answers 502 with the body `Bad Gateway`)",
+    examples: [
+      ['Bad Gateway', 502],
+      ['Service Unavailable', 503],
+      ['  Internal Server Error.', 500],
+    ],
+    nearMisses: ['Bad Gateway handling is configured', 'retry on Service Unavailable', 'Not Found'],
+  },
+  {
+    field: 'httpStatus',
     re: new RegExp(`\\bSSE stream: (${Object.keys(STREAM_REASONS).join('|')})\\b(?!-)`),
     needs: ['SSE stream: '],
     read: (_t, m) => STREAM_REASONS[m[1]!] ?? null,
@@ -1206,9 +1225,10 @@ export const GATES: Partial<Record<Field, RegExp>> = {
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|Remote→Local/,
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
-  // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `
+  // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `,
+  // or a 5xx phrase that is the whole message
   httpStatus:
-    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: /,
+    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: |^\s{0,8}(?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\.?\s{0,8}$/,
   httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)[ "]/,
   httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\/|"(?:url|path|uri|request_uri|requestPath)"/,
 };

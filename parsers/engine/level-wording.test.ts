@@ -38,6 +38,9 @@ describe('level from wording', () => {
     'Fehlerbehandlung aktiviert',
     'Erroneous values are ignored',
     'crash reporter enabled',
+    'Killed 3 idle sessions',
+    'mcp-bridge.service: Main process exited, code=exited, status=0/SUCCESS',
+    'exit status 0',
     'healthy: 3, unhealthy_threshold: 2',
     'errorless run',
   ];

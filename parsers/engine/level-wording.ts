@@ -26,7 +26,7 @@ export const WORDING: readonly WordingRule[] = [
   {
     level: 'error',
     re: new RegExp(
-      `${L}(?:fail(?:ed|s|ure|ures)?|errors?|exception|refused|timed out|could ?not|couldn't|unable to|cannot connect|denied|rejected|unauthori[sz]ed|forbidden|panic(?:ked)?|fatal|aborted|crashed|unhealthy|unreachable|econnrefused|econnreset|etimedout|epipe|enotfound|eai_again)${R}`,
+      `${L}(?:fail(?:ed|s|ure|ures)?|errors?|exception|refused|timed out|could ?not|couldn't|unable to|cannot connect|denied|rejected|unauthori[sz]ed|forbidden|panic(?:ked)?|fatal|aborted|crashed|unhealthy|unexpectedly|unreachable|econnrefused|econnreset|etimedout|epipe|enotfound|eai_again)${R}`,
       'gi',
     ),
     why: 'words that report a failure',
@@ -40,6 +40,7 @@ export const WORDING: readonly WordingRule[] = [
       'Permission denied',
       'MCP server "github" is unhealthy',
       'Session 4f1c crashed',
+      'Server session was closed unexpectedly',
     ],
   },
   {
@@ -90,6 +91,24 @@ export const WORDING: readonly WordingRule[] = [
     re: /\b(?:[Ss]ession|[Tt]ransport|[Ee]ndpoint|[Tt]ool|[Mm]ethod|[Rr]oute|[Rr]esource)s? (?:\S{1,80} )?(?:was )?not found\b|\bNot Found\b|\b404\b[^\n]{0,40}\bnot found\b/g,
     why: '"not found" where it is a failure: a session, transport, tool or route, or the HTTP reason phrase',
     examples: ['Session not found', 'Transport not found for sessionId sess_abcdefghij', 'Not Found: Session not found', 'HTTP 404 page not found'],
+  },
+  {
+    level: 'error',
+    re: /\bKilled process \d|\bcode=(?:killed|dumped)\b|\bSegmentation fault\b|\(core dumped\)|\bexit status [1-9]\d{0,2}\b|^Killed[ \t]*$/gm,
+    why: 'a process that died: the kernel OOM killer, systemd, a shell or Go os/exec reporting it',
+    examples: [
+      'Out of memory: Killed process 4242 (node) total-vm:2894320kB',
+      'mcp-bridge.service: Main process exited, code=killed, status=9/KILL',
+      'Segmentation fault (core dumped)',
+      'exec: mcp-bridge: exit status 137',
+      'Killed',
+    ],
+  },
+  {
+    level: 'error',
+    re: /^npm ERR! /gm,
+    why: "npm's own error prefix (an npx-launched bridge such as mcp-remote failing to start)",
+    examples: ['npm ERR! code ELIFECYCLE', 'npm ERR! 404 Not Found - GET https://registry.npmjs.org/mcp-remot'],
   },
   {
     level: 'warn',
@@ -147,7 +166,7 @@ const MAX_SCAN = 2000;
  * line without any is done after a single pass (most lines; a test checks every example passes).
  */
 export const PREFILTER =
-  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
+  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unexpectedly|npm err|killed|segmentation|core dumped|code=dumped|exit status|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
 
 /** Whether [a, b) lies inside a near-miss phrase. Near-miss ranges are computed only when a rule hit. */
 function masked(text: string, a: number, b: number): boolean {
