@@ -34,6 +34,7 @@ export const SignalCause = z.enum([
   'not-acceptable',
   'unsupported-media-type',
   'protocol-version-unsupported',
+  'protocol-version-malformed', // initialize offers a version that is no MCP revision (not YYYY-MM-DD: "2", "1.0", "latest")
   'header-mismatch',
   'host-origin-rejected',
   'body-too-large',

@@ -41,6 +41,8 @@ describe('level from wording', () => {
     'Killed 3 idle sessions',
     'mcp-bridge.service: Main process exited, code=exited, status=0/SUCCESS',
     'exit status 0',
+    'tests: 12 ✓ 0 ✗',
+    'client disconnected cleanly',
     'healthy: 3, unhealthy_threshold: 2',
     'errorless run',
   ];
@@ -56,6 +58,7 @@ describe('level from wording', () => {
     ['upstream returned 404 Not Found', 'error'],
     ['{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"auth failed"}],"isError":true}}', 'error'],
     ['unable to reach host-k3jd8a7q2x', 'error'],
+    ['Server disconnected. Reconnecting...', 'warn'],
   ];
   for (const [line, level] of some) it(`${level}: ${JSON.stringify(line)}`, () => expect(levelFromWording(line)).toBe(level));
 

@@ -106,6 +106,18 @@ export const WORDING: readonly WordingRule[] = [
   },
   {
     level: 'error',
+    // a status list's failure mark (Claude Code's `/mcp`: `✘ failed`; CLIs print `✗ notes (disconnected)`),
+    // and a host saying the server went away (Claude Desktop: `Server disconnected. For troubleshooting…`)
+    re: /^[ \t]{0,8}(?:[✗✘❌✖⨯]|🔴)|\b[Ss]erver disconnected\b/gmu,
+    why: 'a failure mark opening the line, or a host reporting the server disconnected',
+    examples: [
+      '✗ notes (disconnected)',
+      '❌ GatewayConnectionError: Failed to initialize gateway',
+      'MCP server "notes": Server disconnected. For troubleshooting guidance, please visit our debugging documentation',
+    ],
+  },
+  {
+    level: 'error',
     re: /^npm ERR! /gm,
     why: "npm's own error prefix (an npx-launched bridge such as mcp-remote failing to start)",
     examples: ['npm ERR! code ELIFECYCLE', 'npm ERR! 404 Not Found - GET https://registry.npmjs.org/mcp-remot'],
@@ -166,7 +178,7 @@ const MAX_SCAN = 2000;
  * line without any is done after a single pass (most lines; a test checks every example passes).
  */
 export const PREFILTER =
-  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unexpectedly|npm err|killed|segmentation|core dumped|code=dumped|exit status|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
+  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unexpectedly|npm err|disconnected|✗|✘|❌|✖|⨯|🔴|killed|segmentation|core dumped|code=dumped|exit status|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
 
 /** Whether [a, b) lies inside a near-miss phrase. Near-miss ranges are computed only when a rule hit. */
 function masked(text: string, a: number, b: number): boolean {

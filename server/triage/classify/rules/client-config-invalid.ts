@@ -28,3 +28,30 @@ export const clientConfigInvalid: Rule = {
     { name: 'near miss: connection refused (a real address that is down)', facts: { causes: ['conn-refused'], neverConnected: true }, fires: false },
   ],
 };
+
+// The MCP spec's lifecycle (version negotiation) and versioning pages: a protocol version is a revision
+// date, YYYY-MM-DD. A client whose initialize offers "2", "1.0" or "latest" carries a wrong constant or
+// setting: servers answer with a revision of their own that such a client then refuses, or reject it.
+// The handshake failing after that offer is the client's setting to fix (triage-rules §3: FIX … protocol
+// version), not the server's fault and not a blip.
+export const protocolVersionMalformed: Rule = {
+  id: 'protocol-version-malformed',
+  decision: 'fix_route_or_config',
+  source: 'MCP spec basic/lifecycle (version negotiation), versioning · triage-rules.md §3',
+  when(f) {
+    if (!has(f, 'protocol-version-malformed')) return 'the handshake names no malformed protocol version';
+    if (f.method !== 'initialize') return 'not the initialize request';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} offered a protocol version that is no MCP revision (revisions are dates, such as 2025-06-18 or 2025-11-25), and the handshake did not complete. The client's protocol constant or setting is wrong: set it (or upgrade the client, or the bridge in front of it such as mcp-remote, to a release that sends a revision) and connect again; retrying the same offer fails the same way.`,
+  examples: [
+    {
+      name: 'initialize offered "2" and the log ends waiting',
+      facts: { method: 'initialize', causes: ['protocol-version-malformed'], interruption: 'log-ended-waiting' },
+      fires: true,
+    },
+    { name: 'near miss: an initialize offering 2025-06-18 that hung', facts: { method: 'initialize', interruption: 'log-ended-waiting' }, fires: false },
+    { name: 'near miss: a tools/call after such a handshake', facts: { method: 'tools/call', tool: 'x', causes: ['protocol-version-malformed'] }, fires: false },
+  ],
+};

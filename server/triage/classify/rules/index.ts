@@ -3,7 +3,7 @@
 import type { Rule } from '../rule.ts';
 import { authFailure } from './auth.ts';
 import { cancelNotification, lateResponse } from './cancel-notification.ts';
-import { clientConfigInvalid } from './client-config-invalid.ts';
+import { clientConfigInvalid, protocolVersionMalformed } from './client-config-invalid.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
 import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
@@ -59,6 +59,7 @@ export const RULES: readonly Rule[] = [
   // the client object itself is broken, or its settings are
   closedClient,
   clientConfigInvalid,
+  protocolVersionMalformed,
   // deployment vs credentials
   lb401NoAffinity,
   hostOrigin,
