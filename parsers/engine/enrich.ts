@@ -383,6 +383,14 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    re: new RegExp(`\\b[Ww]aiting for (?:the )?server to respond to [\\x60'"]?(${MCP_METHOD})[\\x60'"]? request\\b`),
+    needs: ['aiting for'],
+    why: "VS Code's MCP output channel while a request is unanswered: ``Waiting for server to respond to `initialize` request...`` (every few seconds)",
+    examples: [['2026-03-01 10:00:05.310 [warning] Waiting for server to respond to `initialize` request...', 'initialize']],
+    nearMisses: ['Waiting for server to start'],
+  },
+  {
+    field: 'rpcMethod',
     re: new RegExp(`\\b(${SDK_TYPES})\\b`),
     map: SDK_TYPE_METHODS,
     needs: ['Request', 'Notification'],
