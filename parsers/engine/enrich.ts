@@ -371,13 +371,14 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcMethod',
     re: new RegExp(
-      `\\b(?:Sending|Calling|Received|Receiving|Handling|Processing|Dispatching|Cancell?ing|Cancelled|Forwarding)(?: (?:MCP|JSON-RPC))?(?: (?:request|notification|message|method|response to))?:? ['"]?(${MCP_METHOD})\\b`,
+      `\\b(?:[Ss]ending|[Cc]alling|[Rr]eceived|[Rr]eceiving|[Hh]andling|[Pp]rocessing|[Dd]ispatching|[Cc]ancell?ing|[Cc]ancelled|[Ff]orwarding)(?: (?:MCP|JSON-RPC|mcp))?(?: (?:request|notification|message|method|response to))?:? ['"]?(${MCP_METHOD})\\b`,
     ),
     why: 'SDK and host prose: `Sending request initialize`, `Calling tools/list`, `Received response to tools/call`',
     examples: [
       ['Sending request initialize', 'initialize'],
       ['Calling tools/list', 'tools/list'],
       ['Handling MCP request: ping', 'ping'],
+      ['[10:00:00] info: sending initialize request to http://localhost:3000/mcp', 'initialize'],
     ],
     nearMisses: ['Sending initializer', 'Calling pingback'],
   },
@@ -388,6 +389,29 @@ export const EXTRACTORS: readonly Extractor[] = [
     why: "VS Code's MCP output channel while a request is unanswered: ``Waiting for server to respond to `initialize` request...`` (every few seconds)",
     examples: [['2026-03-01 10:00:05.310 [warning] Waiting for server to respond to `initialize` request...', 'initialize']],
     nearMisses: ['Waiting for server to start'],
+  },
+  {
+    field: 'rpcMethod',
+    // spec basic/lifecycle: connecting *is* the initialize handshake (Streamable HTTP posts it first;
+    // legacy SSE opens the stream, then posts it). A log that ends on this line ended waiting on it.
+    re: /\b(?:[Cc]onnecting|[Aa]ttempting to connect|[Tt]rying to connect|[Ee]stablishing (?:a )?connection) to (?:the )?(?:(?:remote|MCP|mcp|SSE|sse|streamable ?HTTP|[Ss]treamable[Hh]ttp|HTTP|http) ){1,3}(?:server|endpoint)\b/,
+    needs: ['onnecting to', 'to connect to', 'connection to'],
+    read: () => 'initialize',
+    why: "a client saying it is connecting to an MCP server: the Python SDK's `Connecting to SSE endpoint: URL`, mcp-remote's `Connecting to remote server: URL`, Cursor's `Connecting to streamableHttp server`, hosts' `Connecting to MCP server …`. Connecting is the initialize handshake (spec basic/lifecycle)",
+    examples: [
+      ['INFO:mcp.client.sse:Connecting to SSE endpoint: http://localhost:8000/sse', 'initialize'],
+      ['[4711] Connecting to remote server: https://mcp.example.com/mcp', 'initialize'],
+      ['2026-03-01 10:00:00.020 [info] notes: Connecting to streamableHttp server', 'initialize'],
+      ['Connecting to MCP server at https://mcp.example.com/mcp...', 'initialize'],
+      ['Attempting to connect to MCP server "notes"', 'initialize'],
+    ],
+    nearMisses: [
+      'Connecting to database at localhost:5432',
+      'Connected to MCP server',
+      'Reconnecting to SSE endpoint',
+      'connecting to upstream server',
+      'Connecting to remote host 10.0.0.2',
+    ],
   },
   {
     field: 'rpcMethod',
@@ -1229,7 +1253,7 @@ export const EXTRACTORS: readonly Extractor[] = [
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod:
-    /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b/,
+    /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|onnecting to|to connect to|connection to/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|Remote→Local/,
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)

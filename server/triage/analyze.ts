@@ -421,9 +421,16 @@ const STOPPED_WITHIN_MS = 60_000;
 const isStop = (e: Event) => e.signals.includes('shutdown');
 
 /** A client line that answers, or may answer, a call: a status, a response, a result, an error. */
-// (a line that says the call finished — `call-returned`, a host's transcript showing its answer — is one)
+// (a line that says the call finished — `call-returned`, a host's transcript showing its answer — is one;
+// so is one that says the client connected or resumed: the answer to a connect)
 const answerLike = (e: Event) =>
-  e.httpStatus !== null || e.attrs.direction === 'response' || e.signals.some((id) => signalTable().meaning(id)?.outcome === 'completion') || isFailureEvent(e);
+  e.httpStatus !== null ||
+  e.attrs.direction === 'response' ||
+  e.signals.some((id) => {
+    const o = signalTable().meaning(id)?.outcome;
+    return o === 'completion' || o === 'recovery';
+  }) ||
+  isFailureEvent(e);
 
 /**
  * A call (never a notification: those expect no answer) whose span holds only the client's own
