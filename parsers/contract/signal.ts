@@ -98,6 +98,7 @@ export const SignalCause = z.enum([
   'progress', // a progress notification for a running call (spec basic/utilities/progress)
   'task-created', // a task-augmented call was accepted as a task (spec 2025-11-25 tasks): its outcome is read with tasks/get
   'tls-certificate', // the server's certificate was refused (self-signed, unknown issuer, expired, wrong name): deterministic, a retry cannot pass it
+  'tls-scheme-mismatch', // TLS spoken to a plain-HTTP port (https:// on an http listener): the URL's scheme is wrong, a retry cannot pass it
   'rate-limited', // refused for rate or quota (HTTP 429, a gateway's rate limit): rejected before it ran
   'late-response', // the answer to a request the client had already given up on
   'tool-annotations', // a logged tools/list result with side-effect hints

@@ -127,6 +127,12 @@ const FAILURES: readonly string[] = [
   'Caused by: java.io.IOException: HTTP/1.1 header parser received no bytes',
   '[ERROR] MCP server connection failed',
   'err: transport closed',
+  // a TLS client at a plain-HTTP port, a peer's name not on its certificate, a URL scheme no client speaks
+  '[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1000)',
+  'Post "https://127.0.0.1:8080/mcp": http: server gave HTTP response to HTTPS client',
+  "Error: Hostname/IP does not match certificate's altnames: Host: localhost. is not in the cert's altnames: DNS:mcp.example.com",
+  'Post "localhost:8080/mcp": unsupported protocol scheme "localhost"',
+  'unsupported protocol scheme ""',
 ];
 
 const QUIET: readonly string[] = [

@@ -1,3 +1,4 @@
+import type { Facts } from '../facts.ts';
 import type { Rule } from '../rule.ts';
 import { describe, has, signalWords } from '../rule.ts';
 
@@ -14,7 +15,20 @@ const PERSISTENT_ATTEMPTS = 3;
 const givenUp = (f: { persistent: boolean | null; attempts: number; serverStartedAfter: boolean; serverStoppedBefore: boolean }) =>
   f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS && !f.serverStartedAfter && !f.serverStoppedBefore;
 
-const CONNECT = ['conn-refused', 'network-error', 'dns-failure', 'dns-name-unknown', 'connect-timeout', 'tls-failure', 'tls-certificate', 'proxy-upstream-unavailable'] as const;
+const CONNECT = [
+  'conn-refused',
+  'network-error',
+  'dns-failure',
+  'dns-name-unknown',
+  'connect-timeout',
+  'tls-failure',
+  'tls-certificate',
+  'tls-scheme-mismatch',
+  'proxy-upstream-unavailable',
+] as const;
+/** Connect failures no retry can pass: the same certificate, the same plain-HTTP port. */
+const DETERMINISTIC = ['tls-certificate', 'tls-scheme-mismatch'] as const;
+const deterministic = (f: Facts) => has(f, ...DETERMINISTIC);
 
 // triage-rules.md §6 ("request was definitely never sent" → send normally); failure-signatures D1, rows 6,
 // 7, 41, 66, 67, 75, 85: a connect-stage failure; nothing reached the MCP server, so even a write is safe
@@ -29,6 +43,7 @@ export const neverReached: Rule = {
     if (f.writeEvidence) return 'the server logged work for this request, so it was delivered';
     if (givenUp(f)) return `it failed on all ${f.attempts} attempts: persistent, not transient`;
     if (has(f, 'tls-certificate')) return "the server's certificate was refused: every attempt meets the same certificate";
+    if (has(f, 'tls-scheme-mismatch')) return 'TLS met a plain-HTTP port: every attempt meets the same port';
     // (a compose service's name is unknown until its container starts: a server that started after is that window)
     if (has(f, 'dns-name-unknown') && !f.serverStartedAfter) return 'the resolver answered that the host name does not exist: every attempt gets the same answer';
     return true;
@@ -79,18 +94,23 @@ export const unreachablePersistent: Rule = {
   source: 'failure-signatures D1 ("persistent → fix route/DNS/TLS"), rows 6, 41',
   when(f) {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
-    if (!givenUp(f) && !has(f, 'tls-certificate') && !(has(f, 'dns-name-unknown') && !f.serverStartedAfter))
+    if (!givenUp(f) && !deterministic(f) && !(has(f, 'dns-name-unknown') && !f.serverStartedAfter))
       return f.persistent === true ? `${f.attempts} attempts are the bounded retry, not yet persistent` : 'not shown to fail on every attempt';
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} could not connect ${f.attempts > 1 ? `on any of ${f.attempts} attempts` : has(f, 'tls-certificate') ? "because it refused the server's certificate, which no retry changes" : has(f, 'dns-name-unknown') ? 'because its host name does not exist in DNS (an answer, not a timeout: no retry changes it)' : 'and never succeeded'} (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}) and never succeeded: not a blip. Nothing listens at that address${f.localTarget ? ' on this machine' : ''}, or the name, port, TLS trust or proxy upstream is wrong. Fix the endpoint configuration or start the server; retrying unchanged repeats it.`,
+    `${describe(f)} could not connect ${f.attempts > 1 ? `on any of ${f.attempts} attempts` : has(f, 'tls-certificate') ? "because it refused the server's certificate, which no retry changes" : has(f, 'tls-scheme-mismatch') ? 'because it spoke TLS to a port that answers plain HTTP (an https:// URL for an http listener, or the wrong port), which no retry changes' : has(f, 'dns-name-unknown') ? 'because its host name does not exist in DNS (an answer, not a timeout: no retry changes it)' : 'and never succeeded'} (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}) and never succeeded: not a blip. Nothing listens at that address${f.localTarget ? ' on this machine' : ''}, or the name, port, TLS trust or proxy upstream is wrong. Fix the endpoint configuration or start the server; retrying unchanged repeats it.`,
   examples: [
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true, causes: ['conn-refused'] }, fires: true },
     { name: 'one refused attempt', facts: { neverConnected: true, attempts: 1, persistent: null }, fires: false },
     { name: 'refused on both of 2 tries (the bounded retry itself)', facts: { neverConnected: true, attempts: 2, persistent: true, causes: ['conn-refused'] }, fires: false },
     { name: 'a self-signed certificate, once', facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['tls-failure', 'tls-certificate'] }, fires: true },
     { name: 'getaddrinfo ENOTFOUND, once: the name does not exist', facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['dns-name-unknown'] }, fires: true },
+    {
+      name: 'WRONG_VERSION_NUMBER, once: https:// to a plain-HTTP port',
+      facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['tls-scheme-mismatch'] },
+      fires: true,
+    },
     {
       name: 'near miss: EAI_AGAIN, once (the resolver could not answer now)',
       facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['dns-failure'] },
