@@ -3,7 +3,7 @@
 // clients write, the never-overwrite rule, and hostile input.
 import { describe, expect, it } from 'vitest';
 import { emptyEvent, type Event } from '../contract/event.ts';
-import { DIRECTION_WORDS, enrich, extract, EXTRACTORS, GATES, readJsonRpc, target, TARGET } from './enrich.ts';
+import { DIRECTION_WORDS, enrich, extract, EXTRACTORS, GATES, readJsonRpc, SERVER_NAME, serverName, target, TARGET } from './enrich.ts';
 
 describe('extractors: examples read, near-misses do not', () => {
   EXTRACTORS.forEach((x, i) => {
@@ -21,6 +21,8 @@ describe('extractors: examples read, near-misses do not', () => {
   });
   for (const [line, want] of TARGET.examples) it(`target of ${JSON.stringify(line)}`, () => expect(target(line)).toEqual(want));
   for (const line of TARGET.nearMisses) it(`no target in ${JSON.stringify(line)}`, () => expect(target(line)).toEqual({}));
+  for (const [line, want] of SERVER_NAME.examples) it(`server name of ${JSON.stringify(line)}`, () => expect(serverName(line)).toBe(want));
+  for (const line of SERVER_NAME.nearMisses) it(`no server name in ${JSON.stringify(line)}`, () => expect(serverName(line)).toBeNull());
 });
 
 function ev(text: string, partial: Partial<Event> = {}): Event {
@@ -47,6 +49,8 @@ describe('enrich: whole lines', () => {
     ['tools/call id=5 name=get_status -> ok', { rpcMethod: 'tools/call', rpcId: 5, direction: 'response' }],
     ['tools/list done', { rpcMethod: 'tools/list', direction: 'response' }],
     ['tools/list result: [{"name":"purge_cache"}]', { rpcMethod: 'tools/list', direction: 'response' }],
+    // a structured log line carrying the call's result member is its answer, jsonrpc member or not
+    ['{"level":"info","msg":"tools/list","result":{"tools":[]}}', { rpcMethod: 'tools/list', direction: 'response' }],
     ['tools/call purge_cache id=5 -> waiting', { rpcMethod: 'tools/call', direction: 'request' }],
     [
       "Sending client request: ClientRequest(method='tools/call', params=CallToolRequestParams(name='get_order', arguments={}))",

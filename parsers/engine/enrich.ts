@@ -1293,6 +1293,32 @@ export const TARGET = {
 };
 const DEFAULT_PORT: Record<string, number> = { http: 80, ws: 80, https: 443, wss: 443 };
 
+/**
+ * The MCP server a host's line is about, by the name the host configured for it (attrs.mcpServer):
+ * hosts that run several servers write one log (`MCP server "notes" connected`, `Error during
+ * discovery for server 'docs'`), and a line about one says nothing of another.
+ */
+export const SERVER_NAME = {
+  re: /\b(?:MCP [Ss]erver|[Ss]erver):? ["'\x60]([A-Za-z0-9][\w.@/:-]{0,59})["'\x60]/,
+  why: 'the configured name of the MCP server a host line is about, quoted after "server"',
+  examples: [
+    ['2026-03-01 10:00:01.500 [info] MCP server "notes" connected (8 tools)', 'notes'],
+    ["Error during discovery for server 'docs': Connection failed", 'docs'],
+    ["Server 'github' is ready", 'github'],
+    ['Failed to connect to MCP server `linear`: 401', 'linear'],
+  ] as const,
+  nearMisses: ["(b'server', b'uvicorn')", '{"server":"nginx"}', 'Server: uvicorn', 'server "" not found', 'the server "said" nothing'],
+};
+
+/** The configured server name a line is about, or null. */
+export function serverName(text: string): string | null {
+  if (!text.includes('erver')) return null;
+  const m = SERVER_NAME.re.exec(text);
+  // (a quoted word that is prose, not a name: `the server "said"` — names are what hosts configure, not English after "the")
+  if (!m || /\bthe [Ss]erver/.test(text.slice(Math.max(0, m.index - 4), m.index + 7))) return null;
+  return m[1]!;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Direction: does the line describe the request, the response, or both (`POST /mcp -> 404`, an
 // access-log line)? attrs.direction = 'request' | 'response' | 'exchange'. Explicit arrows win;
@@ -1307,7 +1333,7 @@ const REQUEST_WORDS =
   /\b(?:Sending|Calling|send_request|Requesting|POSTing|Forwarding|Dispatching)\b|\bReceived (?:an? )?(?:MCP |JSON-RPC |new )?(?:request|POST|GET|DELETE|notification|message)\b/;
 // "response" alone is too common a name (`response = await call_next(request)`): only in phrases.
 const RESPONSE_WORDS =
-  /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b|(?:->|=>|→) ?(?:result|ok|OK|success|done)\b|\b[Rr]esults?: |\b[a-z]+\/[a-zA-Z_/]+(?: \S{1,60})? (?:done|succeeded|finished|completed)\b/;
+  /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b|(?:->|=>|→) ?(?:result|ok|OK|success|done)\b|\b[Rr]esults?: |"result"\s{0,4}:\s{0,4}[{[]|\b[a-z]+\/[a-zA-Z_/]+(?: \S{1,60})? (?:done|succeeded|finished|completed)\b/;
 
 function direction(e: Event, text: string, rpc: RpcMembers | null): 'request' | 'response' | 'exchange' | null {
   if (text.includes('→') || text.includes('←') || text.includes('--')) for (const d of DIRECTION_WORDS) if (d.re.test(text)) return d.direction;
@@ -1408,12 +1434,28 @@ export function enrich(e: Event, textSignals?: (e: Event) => readonly string[] |
   }
   const a = e.attrs;
   if (a.targetHost === undefined) Object.assign(a, target(text));
+  if (a.mcpServer === undefined) {
+    const n = serverName(text);
+    if (n !== null) a.mcpServer = n;
+  }
   if (a.direction === undefined) {
     const at = text.includes('"jsonrpc"') ? JSONRPC_KEY.exec(text) : null;
     const d = direction(e, text, at ? readJsonRpc(text, at.index) : null);
     if (d) a.direction = d;
   }
   // What the line says happened (parsers/signals), once per event, after the fields it reads.
-  e.signals = signalTable().forEvent(e, textSignals?.(e));
+  const table = signalTable();
+  e.signals = table.forEvent(e, textSignals?.(e));
+  // A line a failure signal fires on is an error line even when nothing logged a level and its words gave
+  // none (`[SSL: WRONG_VERSION_NUMBER] wrong version number`, `Killed`): the timeline's level filter and
+  // the histograms count it (issue #17 item 5). Not an exchange line: its status is its outcome.
+  if (e.level === null && e.httpStatus === null) {
+    for (const id of e.signals)
+      if (table.meaning(id)?.outcome === 'failure') {
+        e.level = 'error';
+        a.levelFrom = 'signal';
+        break;
+      }
+  }
   return e;
 }

@@ -3,6 +3,9 @@
 // console.error or a prefix-less tool is invisible to everything that filters by level.
 // The event says where its level came from (attrs.levelFrom = 'wording'); a logged level always wins,
 // and this never runs on a line whose format or prefix gave one.
+// A line these words miss but a failure signal fires on (`Killed`, `[SSL: WRONG_VERSION_NUMBER] …`) gets
+// its level from the signal after enrich (enrich.ts, attrs.levelFrom = 'signal'): a process death or a
+// TLS code is a signal's wording, kept once, in parsers/signals.
 //
 // Tables, not code: each entry is a regex, the level it gives, why, and examples (tests check
 // that each example matches and each near-miss does not). Phrases in NEAR_MISSES are masked
@@ -94,18 +97,6 @@ export const WORDING: readonly WordingRule[] = [
   },
   {
     level: 'error',
-    re: /\bKilled process \d|\bcode=(?:killed|dumped)\b|\bSegmentation fault\b|\(core dumped\)|\bexit status [1-9]\d{0,2}\b|^Killed[ \t]*$/gm,
-    why: 'a process that died: the kernel OOM killer, systemd, a shell or Go os/exec reporting it',
-    examples: [
-      'Out of memory: Killed process 4242 (node) total-vm:2894320kB',
-      'mcp-bridge.service: Main process exited, code=killed, status=9/KILL',
-      'Segmentation fault (core dumped)',
-      'exec: mcp-bridge: exit status 137',
-      'Killed',
-    ],
-  },
-  {
-    level: 'error',
     // a status list's failure mark (Claude Code's `/mcp`: `✘ failed`; CLIs print `✗ notes (disconnected)`),
     // and a host saying the server went away (Claude Desktop: `Server disconnected. For troubleshooting…`)
     re: /^[ \t]{0,8}(?:[✗✘❌✖⨯]|🔴)|\b[Ss]erver disconnected\b/gmu,
@@ -178,7 +169,7 @@ const MAX_SCAN = 2000;
  * line without any is done after a single pass (most lines; a test checks every example passes).
  */
 export const PREFILTER =
-  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unexpectedly|npm err|disconnected|✗|✘|❌|✖|⨯|🔴|killed|segmentation|core dumped|code=dumped|exit status|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
+  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unexpectedly|npm err|disconnected|✗|✘|❌|✖|⨯|🔴|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
 
 /** Whether [a, b) lies inside a near-miss phrase. Near-miss ranges are computed only when a rule hit. */
 function masked(text: string, a: number, b: number): boolean {

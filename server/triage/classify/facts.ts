@@ -221,7 +221,7 @@ function clientLoggedAsError(evs: readonly Event[], ix: IncidentIndex): Tri {
     // it ("WARN … Handling exception"), when there is one
     const own = EXCEPTION_BLOCKS.has(f.format);
     const e = own ? ix.recordAbove(f) : f;
-    if (e === null || e.level === null || e.attrs.levelFrom === 'wording') continue;
+    if (e === null || e.level === null || e.attrs.levelFrom === 'wording' || e.attrs.levelFrom === 'signal') continue;
     if (e.level === 'error' || e.level === 'fatal') return true;
     out = false;
   }
@@ -299,7 +299,7 @@ function errorWordedCall(e: Event): boolean {
 function isNoise(e: Event): boolean {
   // an error-level line or a traceback stays a visible error: a rule folds it, with its reason (a level
   // guessed from the line's words is not a logged one: the noise signal read the same words more closely)
-  const logged = (e.level === 'error' || e.level === 'fatal') && e.attrs.levelFrom !== 'wording';
+  const logged = (e.level === 'error' || e.level === 'fatal') && e.attrs.levelFrom !== 'wording' && e.attrs.levelFrom !== 'signal';
   if (!e.signals.length || (e.httpStatus !== null && e.httpStatus >= 400) || logged || isExceptionBlock(e)) return false;
   return e.signals.some((id) => table().meaning(id)?.outcome === 'noise');
 }
@@ -311,6 +311,17 @@ export function exceptionText(e: Event): string {
   const first = nl < 0 ? e.text : e.text.slice(0, nl);
   const m = /\b(?:[a-z_][\w]*\.)*[A-Z][\w$]*(?:Error|Exception|Group)\b(?: \[[A-Z_]+\])?:/.exec(first);
   return m ? first.slice(m.index) + (nl < 0 ? '' : e.text.slice(nl)) : e.text;
+}
+
+/** The spec's ToolAnnotations hints (spec server/tools): the only *Hint fields read outside an annotations object. */
+const SPEC_HINTS = new Set(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+
+/** The *Hint flags a text sets, in any spelling logs use: `"readOnlyHint": true`, `readOnlyHint: true`, `readOnlyHint=True`. */
+function hintsOf(text: string, only?: ReadonlySet<string>): Record<string, boolean> {
+  const hints: Record<string, boolean> = {};
+  for (const h of text.matchAll(/(?:^|[^\w])["']?(\w{1,40}Hint)["']?\s{0,4}[:=]\s{0,4}(true|false|True|False)\b/g))
+    if (!only || only.has(h[1]!)) hints[h[1]!] = h[2]!.toLowerCase() === 'true';
+  return hints;
 }
 
 /** Tool annotations from logged tools/list results: {"name":"x",…,"annotations":{"readOnlyHint":true,…}} in any key order. */
@@ -340,42 +351,31 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
         /"name"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ??
         /"(?:tool|tool_name|toolName)"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ??
         /"name"\s*:\s*"([^"]{1,120})"/.exec(text.slice(Math.max(0, m.index - 400), m.index))?.[1];
-      const hints: Record<string, boolean> = {};
-      for (const h of body.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
-      put(name, hints);
+      put(name, hintsOf(body));
     }
     // a tool object with nested members before its annotations (inputSchema): the nearest name before them
     for (const m of text.matchAll(/"annotations"\s*:\s*\{([^{}]{0,600})\}/g)) {
       const before = text.slice(Math.max(0, m.index - 4000), m.index);
       const names = [...before.matchAll(/"name"\s*:\s*"([^"]{1,120})"/g)];
-      const hints: Record<string, boolean> = {};
-      for (const h of m[1]!.matchAll(/"(\w+Hint)"\s*:\s*(true|false)/g)) hints[h[1]!] = h[2] === 'true';
-      put(names.at(-1)?.[1], hints);
+      put(names.at(-1)?.[1], hintsOf(m[1]!));
     }
     // …or a host's own note naming the tool, then its hints: `search_code annotations {"readOnlyHint":true}`,
     // `tool=get_order annotations: {readOnlyHint: true}`
     for (const m of text.matchAll(/(?:^|[\s=\]])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ?\{([^{}]{0,600})\}/g)) {
-      const hints: Record<string, boolean> = {};
-      for (const h of m[2]!.matchAll(/["']?(\w+Hint)["']?\s?[:=]\s?(true|false|True|False)\b/g)) hints[h[1]!] = h[2]!.toLowerCase() === 'true';
-      put(m[1], hints);
+      put(m[1], hintsOf(m[2]!));
     }
     // …or a host's record about one call with the hints as its own fields, no "annotations" wrapper:
     // {"tool":"search_archive",…,"readOnlyHint":true}, `tool=search_archive readOnlyHint=true`
     if (!text.includes('annotations')) {
       const tools = [...text.matchAll(/(?:^|[\s{,])["']?(?:tool|tool_name|toolName)["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})/g)].map((m) => m[1]!);
       if (tools.length && tools.every((t) => t === tools[0])) {
-        const hints: Record<string, boolean> = {};
-        for (const h of text.matchAll(/(?:^|[\s{,])["']?((?:readOnly|destructive|idempotent|openWorld)Hint)["']?\s?[:=]\s?(true|false|True|False)\b/g))
-          hints[h[1]!] = h[2]!.toLowerCase() === 'true';
-        put(tools[0], hints);
+        put(tools[0], hintsOf(text, SPEC_HINTS));
       }
     }
     // …or as pydantic reprs: Tool(name='x', …, annotations=ToolAnnotations(readOnlyHint=True, …))
     if (!text.includes('ToolAnnotations(')) continue;
     for (const m of text.matchAll(/\bTool\(name=["']([^"']{1,120})["'][^()]{0,4000}?annotations=ToolAnnotations\(([^()]{0,600})\)/g)) {
-      const hints: Record<string, boolean> = {};
-      for (const h of m[2]!.matchAll(/\b(\w+Hint)=(True|False)\b/g)) hints[h[1]!] = h[2] === 'True';
-      put(m[1], hints);
+      put(m[1], hintsOf(m[2]!));
     }
   }
   return out;

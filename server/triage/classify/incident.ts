@@ -22,6 +22,8 @@ interface SpanInfo {
   firstLine: Map<string, number>;
   /** host:port the request went to, when a line names it. */
   target: string | null;
+  /** The configured name of the MCP server it was for, when a host's line names it (`MCP server "notes"`). */
+  server: string | null;
   /** Who sent it, as the proxy or server logged the caller (its User-Agent). */
   caller: string | null;
   /** The first and last time a client logged of this span (null: no timed client line). */
@@ -47,6 +49,16 @@ export function callerOf(e: Event): string | null {
 }
 
 /** host:port of a line that names a URL (enrich.ts fills targetHost/targetPort). */
+/**
+ * The configured name of the MCP server a host's line is about: named in its words (parsers/engine/enrich.ts
+ * SERVER_NAME) or by the host's format (`[notes]` in Claude Desktop's and VS Code's logs; on a proxy's or a
+ * server's line `server` is a backend, not this).
+ */
+function serverOf(e: Event): string | null {
+  const n = e.attrs.mcpServer ?? (e.source === 'client' || e.source === 'unknown' ? e.attrs.server : undefined);
+  return typeof n === 'string' && n ? n : null;
+}
+
 export function targetOf(e: Event): string | null {
   const h = e.attrs.targetHost;
   if (typeof h !== 'string' || !h) return null;
@@ -145,6 +157,8 @@ export class IncidentIndex {
   private readonly establishingBySession = new Map<string, Event[]>();
   /** Per client file, the targets its lines name, in line order. */
   private readonly targets = new Map<string, { line: number; target: string }[]>();
+  /** Per client file, the configured server names its lines name, in line order. */
+  private readonly servers = new Map<string, { line: number; target: string }[]>();
 
   constructor(
     readonly all: readonly Event[],
@@ -204,6 +218,7 @@ export class IncidentIndex {
         lastLine,
         firstLine,
         target: span.events.map(targetOf).find((t) => t !== null) ?? null,
+        server: span.events.map(serverOf).find((t) => t !== null) ?? null,
         caller: span.events.map(callerOf).find((t) => t !== null) ?? null,
         ...clientTimes(span),
       };
@@ -211,6 +226,8 @@ export class IncidentIndex {
     for (const e of this.clientish) {
       const t = targetOf(e);
       if (t) (this.targets.get(e.file) ?? this.targets.set(e.file, []).get(e.file)!).push({ line: e.line, target: t });
+      const n = serverOf(e);
+      if (n) (this.servers.get(e.file) ?? this.servers.set(e.file, []).get(e.file)!).push({ line: e.line, target: n });
     }
     for (const i of this.info) {
       this.infoOf.set(i.span, i);
@@ -585,6 +602,9 @@ export class IncidentIndex {
       // a line saying "connected" speaks for the server the client was last connecting to
       const before = this.targetBefore(e);
       if (me.target !== null && before !== null && before !== me.target) continue;
+      // …and for the server the host names on it or last named before it (one host log, several servers)
+      const named = serverOf(e) ?? this.lastBefore(this.servers, e);
+      if (me.server !== null && named !== null && named !== me.server) continue;
       const last = me.lastLine.get(e.file);
       const timed = span.end !== null && e.ts !== null;
       // the same millisecond is common (a prefix stamp, a fast client): then the file's order says after
@@ -625,7 +645,11 @@ export class IncidentIndex {
 
   /** The last target a client line of this file named at or before `e`. */
   private targetBefore(e: Event): string | null {
-    const list = this.targets.get(e.file);
+    return this.lastBefore(this.targets, e);
+  }
+
+  private lastBefore(map: ReadonlyMap<string, readonly { line: number; target: string }[]>, e: Event): string | null {
+    const list = map.get(e.file);
     if (!list) return null;
     let found: string | null = null;
     for (const t of list) {
@@ -822,6 +846,7 @@ export class IncidentIndex {
    * server "did not know": another replica or worker answered. A restart, an eviction or an idle timeout
    * forgets a session for good; none of them is followed by its success.
    */
+  private readonly servedBySession = new Map<string, Event[]>();
   sessionAcceptedAfter(span: SpanBuild, status: number | null): string | null {
     if (span.session === null) return null;
     const evs = this.sessionEvents(span.session);
@@ -830,7 +855,13 @@ export class IncidentIndex {
     // (a handful: the evidence is the first success after any of them)
     const refusals = evs.filter((e) => (own.has(e) ? e.httpStatus !== null && e.httpStatus >= 400 : status !== null && e.httpStatus === status)).slice(0, 16);
     // an access log writes a GET stream's 200 when the stream ends: it may have been opened long before
-    const served = evs.filter((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== 'DELETE' && e.httpMethod !== 'GET');
+    // (once per session: several failing requests of one session ask the same)
+    let served = this.servedBySession.get(span.session);
+    if (!served)
+      this.servedBySession.set(
+        span.session,
+        (served = evs.filter((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== 'DELETE' && e.httpMethod !== 'GET')),
+      );
     for (const r of refusals) {
       // after it: later in the same log, or in another log later by more than two clocks may disagree
       // (the lines of several files are not in time order here)
