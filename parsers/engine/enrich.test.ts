@@ -51,6 +51,7 @@ describe('enrich: whole lines', () => {
     ['tools/list result: [{"name":"purge_cache"}]', { rpcMethod: 'tools/list', direction: 'response' }],
     // a structured log line carrying the call's result member is its answer, jsonrpc member or not
     ['{"level":"info","msg":"tools/list","result":{"tools":[]}}', { rpcMethod: 'tools/list', direction: 'response' }],
+    ['<- initialize result protocolVersion=2025-06-18', { direction: 'response' }],
     ['tools/call purge_cache id=5 -> waiting', { rpcMethod: 'tools/call', direction: 'request' }],
     [
       "Sending client request: ClientRequest(method='tools/call', params=CallToolRequestParams(name='get_order', arguments={}))",

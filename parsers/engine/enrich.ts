@@ -394,8 +394,8 @@ export const EXTRACTORS: readonly Extractor[] = [
     field: 'rpcMethod',
     // spec basic/lifecycle: connecting *is* the initialize handshake (Streamable HTTP posts it first;
     // legacy SSE opens the stream, then posts it). A log that ends on this line ended waiting on it.
-    re: /\b(?:[Cc]onnecting|[Aa]ttempting to connect|[Tt]rying to connect|[Ee]stablishing (?:a )?connection) to (?:the )?(?:(?:remote|MCP|mcp|SSE|sse|streamable ?HTTP|[Ss]treamable[Hh]ttp|HTTP|http) ){1,3}(?:server|endpoint)\b/,
-    needs: ['onnecting to', 'to connect to', 'connection to'],
+    re: /\b(?:[Cc]onnecting|[Aa]ttempting to connect|[Tt]rying to connect|[Ee]stablishing (?:a )?connection) to (?:the )?(?:(?:remote|MCP|mcp|SSE|sse|streamable ?HTTP|[Ss]treamable[Hh]ttp|HTTP|http) ){1,3}(?:server|endpoint)\b|\b[Cc]onnecting\b(?: to)?[^\n]{0,60}?[\s"'(=]{1,3}(?:https?|wss?):\/\/[^\s"'<>]{1,200}\/(?:mcp|sse)\b/,
+    needs: ['onnecting', 'to connect to', 'connection to'],
     read: () => 'initialize',
     why: "a client saying it is connecting to an MCP server: the Python SDK's `Connecting to SSE endpoint: URL`, mcp-remote's `Connecting to remote server: URL`, Cursor's `Connecting to streamableHttp server`, hosts' `Connecting to MCP server …`. Connecting is the initialize handshake (spec basic/lifecycle)",
     examples: [
@@ -404,6 +404,9 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['2026-03-01 10:00:00.020 [info] notes: Connecting to streamableHttp server', 'initialize'],
       ['Connecting to MCP server at https://mcp.example.com/mcp...', 'initialize'],
       ['Attempting to connect to MCP server "notes"', 'initialize'],
+      // (or says it is connecting and names an MCP endpoint URL)
+      ['2026-12-02T13:56:18.101Z restock:mcp connecting (sse transport) {"url":"http://127.0.0.1:18121/mcp"}', 'initialize'],
+      ['connecting to https://tools.example.com/v1/sse', 'initialize'],
     ],
     nearMisses: [
       'Connecting to database at localhost:5432',
@@ -411,6 +414,8 @@ export const EXTRACTORS: readonly Extractor[] = [
       'Reconnecting to SSE endpoint',
       'connecting to upstream server',
       'Connecting to remote host 10.0.0.2',
+      'connecting to https://auth.example.com/oauth/token',
+      'Reconnecting to http://h/mcp',
     ],
   },
   {
@@ -1253,7 +1258,7 @@ export const EXTRACTORS: readonly Extractor[] = [
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod:
-    /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|onnecting to|to connect to|connection to/,
+    /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|onnecting|to connect to|connection to/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|Remote→Local/,
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
@@ -1333,7 +1338,7 @@ const REQUEST_WORDS =
   /\b(?:Sending|Calling|send_request|Requesting|POSTing|Forwarding|Dispatching)\b|\bReceived (?:an? )?(?:MCP |JSON-RPC |new )?(?:request|POST|GET|DELETE|notification|message)\b/;
 // "response" alone is too common a name (`response = await call_next(request)`): only in phrases.
 const RESPONSE_WORDS =
-  /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b|(?:->|=>|→) ?(?:result|ok|OK|success|done)\b|\b[Rr]esults?: |"result"\s{0,4}:\s{0,4}[{[]|\b[a-z]+\/[a-zA-Z_/]+(?: \S{1,60})? (?:done|succeeded|finished|completed)\b/;
+  /\bReceived\b|\b[Rr]esponse (?:from|to|for|status|body|headers|code|received|was)\b|\b[Gg]ot (?:an? )?(?:response|reply|result|error|status|HTTP)\b|\breturned\b|(?:->|=>|→) ?(?:result|ok|OK|success|done)\b|\b[Rr]esults?: |\b(?:initialize|ping|[a-z]+\/[a-zA-Z_/]+) (?:result|response|reply)\b|"result"\s{0,4}:\s{0,4}[{[]|\b[a-z]+\/[a-zA-Z_/]+(?: \S{1,60})? (?:done|succeeded|finished|completed)\b/;
 
 function direction(e: Event, text: string, rpc: RpcMembers | null): 'request' | 'response' | 'exchange' | null {
   if (text.includes('→') || text.includes('←') || text.includes('--')) for (const d of DIRECTION_WORDS) if (d.re.test(text)) return d.direction;
