@@ -51,7 +51,9 @@ describe('lines without level or id that rules read', () => {
     const { full, focused } = await decide('no-fallback', PROBE);
     for (const a of [full, focused]) {
       expect(a.decision).toBe('fix_route_or_config');
-      expect(a.failures.map((f) => f.rule)).toEqual(['route-404']);
+      // (`Connecting to remote server` names the initialize: its POST to an /sse URL refused 404 is the
+      // Streamable HTTP transport meeting a legacy SSE endpoint, failure-signatures row 61)
+      expect(a.failures.map((f) => f.rule)).toEqual(['transport-mismatch']);
     }
   });
 
