@@ -14,8 +14,8 @@ export interface AnalyzeInput {
   toolPolicy: Parameters<typeof analyze>[0]['toolPolicy'];
   inputs: Parameters<typeof analyze>[0]['inputs'];
   fileEnds: Parameters<typeof analyze>[0]['fileEnds'];
-  /** Store.triageEventsJson */
-  batches: string[];
+  /** Store.triageEventsJson: pages of rows, one JSON array string per row */
+  batches: string[][];
 }
 
 export function analyzeOffThread(input: AnalyzeInput): Promise<Analysis> {

@@ -38,9 +38,9 @@ export function jsonRow(a: unknown[]): Record<string, unknown> {
   return r;
 }
 
-/** One batch of Store.triageEventsJson: its events appended to `out`. */
-export function eventsFromJson(json: string, out: Event[]): void {
-  for (const a of JSON.parse(json) as unknown[][]) out.push(arrayToEvent(a));
+/** One page of Store.triageEventsJson (one JSON array string per row): its events appended to `out`. */
+export function eventsFromJson(rows: readonly string[], out: Event[]): void {
+  for (const j of rows) out.push(arrayToEvent(JSON.parse(j) as unknown[]));
 }
 
 // (module-level: arrayToEvent runs once per event an analysis reads)
