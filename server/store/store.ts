@@ -577,6 +577,7 @@ export class Store {
     }
   }
 
+  /** Per-session first/last times and the time of a successful DELETE, over every event of the incident. */
   async sessionStats(id: string): Promise<SessionStat[]> {
     const rows = await this.query<{ session: string; first: bigint | null; last: bigint | null; deleted: bigint | null }>(
       `SELECT session, min(ts) AS first, max(ts) AS last,

@@ -426,10 +426,8 @@ const isStop = (e: Event) => e.signals.includes('shutdown');
 const answerLike = (e: Event) =>
   e.httpStatus !== null ||
   e.attrs.direction === 'response' ||
-  e.signals.some((id) => {
-    const o = signalTable().meaning(id)?.outcome;
-    return o === 'completion' || o === 'recovery';
-  }) ||
+  e.signals.some((id) => signalTable().meaning(id)?.outcome === 'completion') ||
+  isRecoveryLine(e) ||
   isFailureEvent(e);
 
 /**

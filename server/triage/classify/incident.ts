@@ -48,7 +48,6 @@ export function callerOf(e: Event): string | null {
   return typeof a === 'string' && a !== '' && a !== '-' ? a : null;
 }
 
-/** host:port of a line that names a URL (enrich.ts fills targetHost/targetPort). */
 /**
  * The configured name of the MCP server a host's line is about: named in its words (parsers/engine/enrich.ts
  * SERVER_NAME) or by the host's format (`[notes]` in Claude Desktop's and VS Code's logs; on a proxy's or a
@@ -59,6 +58,7 @@ function serverOf(e: Event): string | null {
   return typeof n === 'string' && n ? n : null;
 }
 
+/** host:port of a line that names a URL (enrich.ts fills targetHost/targetPort). */
 export function targetOf(e: Event): string | null {
   const h = e.attrs.targetHost;
   if (typeof h !== 'string' || !h) return null;
@@ -159,6 +159,8 @@ export class IncidentIndex {
   private readonly targets = new Map<string, { line: number; target: string }[]>();
   /** Per client file, the configured server names its lines name, in line order. */
   private readonly servers = new Map<string, { line: number; target: string }[]>();
+  /** Per session, its 2xx lines other than GET streams and DELETEs (sessionAcceptedAfter). */
+  private readonly servedBySession = new Map<string, Event[]>();
 
   constructor(
     readonly all: readonly Event[],
@@ -846,7 +848,6 @@ export class IncidentIndex {
    * server "did not know": another replica or worker answered. A restart, an eviction or an idle timeout
    * forgets a session for good; none of them is followed by its success.
    */
-  private readonly servedBySession = new Map<string, Event[]>();
   sessionAcceptedAfter(span: SpanBuild, status: number | null): string | null {
     if (span.session === null) return null;
     const evs = this.sessionEvents(span.session);
