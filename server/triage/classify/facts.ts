@@ -2,6 +2,7 @@
 // carried (parsers/signals) and the rest of the incident. Rules read only these: facts are
 // true, false or unknown (null), each read from the line that actually describes it, and an
 // unknown never counts as false.
+import { statedTimeoutMs } from './stated-timeout.ts';
 import { SPEC_METHODS } from './spec-methods.ts';
 import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
@@ -754,19 +755,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     const ms = /\((\d+(?:\.\d+)?) ?ms\)/.exec(e.message);
     if (ms && e.source === 'client') durations.push(Number(ms[1]));
   }
-  const waited = /Waited (\d+(?:\.\d+)?) seconds/.exec(text) ?? /timed out after (\d+(?:\.\d+)?) ?s(?:ec(?:onds)?)?\b/.exec(text);
-  // Python SDK versions that print the timedelta: "Waited 0:00:05 seconds"
-  const waitedClock = waited ? null : /Waited (\d{1,2}):(\d\d):(\d\d(?:\.\d+)?)\b/.exec(text);
-  const timeoutProp = /\btimeout(?:Ms|_ms)?["']?\s*[:=]\s*(\d{3,7})\b/.exec(text);
-  const clientTimeoutMs = waited
-    ? Number(waited[1]) * 1000
-    : waitedClock
-      ? Math.round((Number(waitedClock[1]) * 3600 + Number(waitedClock[2]) * 60 + Number(waitedClock[3])) * 1000)
-      : timeoutProp
-        ? Number(timeoutProp[1])
-        : has('client-timeout')
-          ? measuredWait(evs)
-          : null;
+  // the setting as the log states it (stated-timeout.ts), else the wait measured from send to give-up
+  const clientTimeoutMs = statedTimeoutMs(text) ?? (has('client-timeout') ? measuredWait(evs) : null);
   if (clientTimeoutMs !== null) durations.push(clientTimeoutMs);
   const elapsedMs = durations.length ? Math.max(...durations) : null;
   const knownTimerS = elapsedMs === null ? null : (TIMERS.find((t) => Math.abs(elapsedMs / 1000 - t) <= t * 0.1) ?? null);
