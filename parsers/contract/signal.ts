@@ -30,6 +30,7 @@ export const SignalCause = z.enum([
   'transport-streamable', // a client connected over Streamable HTTP (a fallback to legacy SSE, if any, is past)
   'transport-fallback', // the client falls back from Streamable HTTP to legacy SSE
   'sse-connect-rejected', // a legacy SSE connection (GET /sse) got a non-200
+  'transport-mismatch', // the client itself concluded the endpoint speaks the other transport (mcp-go: any 4xx to its initialize POST)
   'content-type-wrong',
   'not-acceptable',
   'unsupported-media-type',

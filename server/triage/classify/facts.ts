@@ -692,7 +692,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   let transportMismatch: Tri = null;
   // (an SSE connect that failed because nothing answered at all — refused, DNS, TLS — says nothing about transports)
   const connectStage = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'sse-connect-rejected');
-  if (
+  // the client's own conclusion (mcp-go: its initialize POST refused, "likely a legacy SSE server")
+  if (has('transport-mismatch')) transportMismatch = true;
+  else if (
     has('sse-connect-rejected') &&
     (httpStatus === 400 || httpStatus === 404 || httpStatus === 405 || (httpStatus === null && !connectStage)) &&
     !has('auth-rejected') &&
