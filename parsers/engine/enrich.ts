@@ -384,6 +384,29 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    // only an initialize request gets this answer (a second one on a live transport)
+    re: /\b(?:Server already initialized|Only one initialization request is allowed)\b/,
+    needs: ['already initialized', 'Only one initialization'],
+    read: () => 'initialize',
+    why: 'the TS SDK server refusing a repeated initialize (failure-signatures row 54): the request it answers is an initialize',
+    examples: [['HTTP 400 {"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: Server already initialized"}}', 'initialize']],
+    nearMisses: ['Server not initialized', 'server already running'],
+  },
+  {
+    field: 'rpcMethod',
+    // rmcp (the Rust SDK) ends a handshake error with its context: `…, when send initialize request`
+    re: /\bwhen (?:send|receive|sending|receiving) (initialize(?:d)?) (?:request|response|notification)\b/,
+    needs: ['when send', 'when receiv'],
+    read: (_t, m) => (m[1] === 'initialized' ? 'notifications/initialized' : 'initialize'),
+    why: "rmcp's ClientInitializeError context (`when send initialize request`, `when send initialized notification`)",
+    examples: [
+      ['Send message error Transport [rmcp::transport::worker::WorkerTransport<…>] error: Auth error: OAuth token refresh failed, when send initialize request', 'initialize'],
+      ['error: Transport closed, when send initialized notification', 'notifications/initialized'],
+    ],
+    nearMisses: ['when sending the initialize payload', 'send initialize request to the server'],
+  },
+  {
+    field: 'rpcMethod',
     re: new RegExp(`\\b[Ww]aiting for (?:the )?server to respond to [\\x60'"]?(${MCP_METHOD})[\\x60'"]? request\\b`),
     needs: ['aiting for'],
     why: "VS Code's MCP output channel while a request is unanswered: ``Waiting for server to respond to `initialize` request...`` (every few seconds)",
@@ -956,6 +979,18 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    // before the plain `status code 200` below: the status that came is the one after "but"
+    re: /\b[Ee]xpected (?:HTTP )?(?:status )?(?:code )?[1-5]\d\d,? but (?:was|got|received|is) (\d{3})\b/,
+    needs: ['xpected'],
+    why: 'a client comparing the status it wanted with the one it got (ktor `Expected status code 200 but was 405`)',
+    examples: [
+      ['io.ktor.client.plugins.sse.SSEClientException: Expected status code 200 but was 405', 405],
+      ['expected 200, but got 502', 502],
+    ],
+    nearMisses: ['expected status code 200 but was empty', 'Expected 200 items but got 12'],
+  },
+  {
+    field: 'httpStatus',
     re: /[Ss]tatus(?:[ _]?[Cc]ode)?[ =:(]{1,3}(\d{3})\b/,
     needs: ['tatus'],
     why: '`status 404`, `status code: 404`, `status_code=404`, `failed with status 504`, `non-200 status 403`',
@@ -969,10 +1004,13 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
-    re: /"status(?:Code|_code)?"\s{0,8}:\s{0,8}(\d{3})\b/,
+    re: /"status(?:Code|_code)?\\?"\s{0,8}:\s{0,8}(\d{3})\b/,
     needs: ['"status'],
-    why: 'a "status" member with a number (`{"client_id":…,"status":403}`)',
-    examples: [['rejected: non-200 status {"client_id":"x","status":403}', 403]],
+    why: 'a "status" member with a number (`{"client_id":…,"status":403}`), also inside a JSON-escaped body',
+    examples: [
+      ['rejected: non-200 status {"client_id":"x","status":403}', 403],
+      ['Unexpected content type: Some("text/plain; body: {\\n \\"code\\": \\"token_expired\\"\\n},\\n \\"status\\": 401\\n}")', 401],
+    ],
     nearMisses: ['{"status":"ok"}', '{"status":1}'],
   },
   {
@@ -1054,6 +1092,15 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['upstream said Service Unavailable (503)', 503],
     ],
     nearMisses: ['unauthorized (see docs)', 'not found (12 items)', 'session terminated (normal)'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\bConflict: Only one SSE stream is allowed per session\b/,
+    needs: ['Only one SSE stream'],
+    read: () => 409,
+    why: 'the TS SDK server refusing a second standalone GET stream for one session (webStandardStreamableHttp.ts, 409)',
+    examples: [['Error: Conflict: Only one SSE stream is allowed per session', 409]],
+    nearMisses: ['Only one SSE stream per session is recommended'],
   },
   {
     field: 'httpStatus',
@@ -1279,7 +1326,7 @@ export const GATES: Partial<Record<Field, RegExp>> = {
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `,
   // or a 5xx phrase that is the whole message
   httpStatus:
-    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: |^\s{0,8}(?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\.?\s{0,8}$/,
+    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: |Only one SSE stream|^\s{0,8}(?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\.?\s{0,8}$/,
   httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)[ "]/,
   httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\/|"(?:url|path|uri|request_uri|requestPath)"/,
 };

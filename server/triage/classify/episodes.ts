@@ -241,10 +241,20 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     const others = order.filter((k) => k !== i && out[k]!.episode === out[i]!.episode && (out[k]!.role === 'primary' || out[k]!.role === 'recovered'));
     if (others.some((k) => !unexplained(k))) out[i] = { ...out[i]!, role: 'consequence', reason: 'an unexplained error beside the failures of its episode' };
   }
+  // Of an episode's unexplained errors the one that says most stands for it — the line with the status the
+  // answer carried, then one a signal read — not just the first: a wrapper line ("connect failed") above the
+  // exception that names the 405 is the header of that report.
+  const says = (k: number) => (items[k]!.facts.httpStatus !== null ? 2 : 0) + (items[k]!.facts.causes.length > 0 ? 1 : 0);
+  const standsFor = new Map<number, number>();
+  for (const k of order) {
+    if (!unexplained(k) || out[k]!.role !== 'primary') continue;
+    const ep = out[k]!.episode;
+    const best = standsFor.get(ep);
+    if (best === undefined || says(k) > says(best)) standsFor.set(ep, k);
+  }
   for (const i of order) {
     if (!unexplained(i) || out[i]!.role !== 'primary') continue;
-    const firstUnexplained = order.find((k) => out[k]!.episode === out[i]!.episode && unexplained(k) && out[k]!.role === 'primary');
-    if (firstUnexplained !== i) out[i] = { ...out[i]!, role: 'consequence', reason: 'another unexplained error of the same episode' };
+    if (standsFor.get(out[i]!.episode) !== i) out[i] = { ...out[i]!, role: 'consequence', reason: 'another unexplained error of the same episode' };
   }
   return out;
 }
