@@ -116,6 +116,9 @@ const REASON_ONLY: Record<string, number> = {
   'Gateway Timeout': 504,
 };
 
+/** A body that is only a reason phrase (rmcp quotes it after `body: `). */
+const BODY_REASON: Record<string, number> = { ...REASON_ONLY, 'Method Not Allowed': 405 };
+
 /**
  * After the TS SDK's `Failed to open SSE stream: ` the phrase is always a status text, so the ones too
  * common to open an error message on their own count there too: 409 (a second GET stream for one
@@ -384,6 +387,32 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    // the Go SDK wraps every call's error in `calling "tools/list": …` (also with its quotes escaped
+    // inside a slog `error="…"` value)
+    re: new RegExp(`\\bcalling \\\\?"(${MCP_METHOD})\\\\?"`),
+    needs: ['calling "', 'calling \\"'],
+    why: 'modelcontextprotocol/go-sdk client errors: `calling "initialize": sending "initialize": …`',
+    examples: [
+      ['failed to connect: calling "initialize": sending "initialize": failed to connect (session ID: ): session not found', 'initialize'],
+      ['level=ERROR msg="mcp connect" error="calling \\"tools/list\\": EOF"', 'tools/list'],
+    ],
+    nearMisses: ['calling "make build"', 'calling initialize_db()'],
+  },
+  {
+    field: 'rpcMethod',
+    // a method named in a capitalised sentence start (`Tools/list request failed with status 400`)
+    re: /\b([A-Z][a-z]{3,11}\/[a-z][A-Za-z]{2,20}) (?:request|call|notification) (?:failed|errored|error|timed out)\b/,
+    needs: [' request failed', ' call failed', ' request error', ' request timed out', ' notification failed'],
+    read: (_t, m) => {
+      const v = m[1]!.toLowerCase();
+      return new RegExp(`^${MCP_METHOD}$`).test(v) ? v : null;
+    },
+    why: 'gateway and host messages that start a sentence with the method (higress `Tools/list request failed with status 400`)',
+    examples: [['Tools/list request failed with status 400: Bad Request: No valid session ID provided', 'tools/list']],
+    nearMisses: ['Users/list request failed with status 400', 'Orders/create request failed'],
+  },
+  {
+    field: 'rpcMethod',
     // only an initialize request gets this answer (a second one on a live transport)
     re: /\b(?:Server already initialized|Only one initialization request is allowed)\b/,
     needs: ['already initialized', 'Only one initialization'],
@@ -443,7 +472,8 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
-    re: new RegExp(`\\b(${SDK_TYPES})\\b`),
+    // (not advice: `re-initialize by sending a new InitializeRequest` names no request of this exchange)
+    re: new RegExp(`(?<!\\b[Aa]? ?new )\\b(${SDK_TYPES})\\b`),
     map: SDK_TYPE_METHODS,
     needs: ['Request', 'Notification'],
     why: 'Python SDK type names: `Processing request of type CallToolRequest`',
@@ -451,7 +481,7 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['Processing request of type CallToolRequest', 'tools/call'],
       ['Processing request of type ListToolsRequest', 'tools/list'],
     ],
-    nearMisses: ['CallToolResult received', 'MyCallToolRequest'],
+    nearMisses: ['CallToolResult received', 'MyCallToolRequest', 'The client should re-initialize by sending a new InitializeRequest without a session id'],
   },
   {
     field: 'rpcMethod',
@@ -1015,12 +1045,31 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
-    re: /\bHTTP (?:error |status )?(\d{3})\b/,
+    re: /\b([45]\d\d) Server Error for HTTP (?:GET|POST|DELETE|PUT|PATCH) "/,
+    needs: [' Server Error for HTTP'],
+    why: 'Spring WebFlux: `500 Server Error for HTTP POST "/mcp/message?sessionId=…"`',
+    examples: [['[7d3e91c2-4]  500 Server Error for HTTP POST "/mcp/message?sessionId=abc"', 500]],
+    nearMisses: ['Server Error for HTTP POST "/x"'],
+  },
+  {
+    field: 'httpStatus',
+    // rmcp prints the body it could not take: `Some("text/plain; …; body: Method Not Allowed")`
+    re: /\bbody: (Method Not Allowed|Not Found|Bad Request|Unauthorized|Forbidden|Not Acceptable|Unsupported Media Type)\b/,
+    needs: ['body: '],
+    read: (_t, m) => BODY_REASON[m[1]!] ?? null,
+    why: "rmcp's content-type error quoting a body that is only a reason phrase",
+    examples: [['Unexpected content type: Some("text/plain; charset=utf-8; body: Method Not Allowed"), when send initialize request', 405]],
+    nearMisses: ['body: Method Not Allowedness', 'request body: {"a":1}'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\bHTTP (?:[Ee]rror |[Ss]tatus )?(\d{3})\b/,
     needs: ['HTTP '],
-    why: '`HTTP 401:`, `HTTP error 500`',
+    why: '`HTTP 401:`, `HTTP error 500`, urllib `HTTP Error 404: Not Found`',
     examples: [
       ['Failed: sentry: HTTP 401: {"error":"invalid_token"}', 401],
       ['HTTP error 500', 500],
+      ['urllib.error.HTTPError: HTTP Error 404: Not Found', 404],
     ],
     nearMisses: ['HTTP 2 stream'],
   },
@@ -1326,7 +1375,7 @@ export const GATES: Partial<Record<Field, RegExp>> = {
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `,
   // or a 5xx phrase that is the whole message
   httpStatus:
-    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: |Only one SSE stream|^\s{0,8}(?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\.?\s{0,8}$/,
+    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: |Only one SSE stream|body: [A-Z][a-z]|^\s{0,8}(?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\.?\s{0,8}$/,
   httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)[ "]/,
   httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\/|"(?:url|path|uri|request_uri|requestPath)"/,
 };

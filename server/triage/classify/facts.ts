@@ -429,7 +429,12 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // a benign line grouped into the span (curl's refused first address before it connected) says nothing of the failure
   const signals = [...new Set(evs.flatMap((e) => (isNoise(e) ? [] : e.signals)))];
   const meanings = signals.map((id) => ({ id, m: table().meaning(id) })).filter((x) => x.m !== null) as { id: string; m: NonNullable<ReturnType<SignalTable['meaning']>> }[];
-  const causes = [...new Set(meanings.filter((x) => x.m.cause !== 'http-status').map((x) => x.m.cause as SignalCause))];
+  let causes = [...new Set(meanings.filter((x) => x.m.cause !== 'http-status').map((x) => x.m.cause as SignalCause))];
+  // JSON-RPC codes are overloaded (failure-signatures g.7: text and status decide): a -32601 whose message
+  // speaks of the session (`{"code":-32601,"message":"Not Found: Invalid session ID"}`) is a session answer
+  const sessionWords = causes.includes('session-unknown') || causes.includes('session-invalid');
+  if (sessionWords && causes.includes('method-not-found') && !/method not found|METHOD_NOT_FOUND|unknown method|not supported/i.test(text))
+    causes = causes.filter((c) => c !== 'method-not-found');
   const has = (c: SignalCause) => causes.includes(c);
   const failureMeanings = meanings.filter((x) => x.m.outcome === 'failure');
   // (a status quoted in a tool's error result — `ToolError: HTTP error 401` under a 200 — is the tool's own
@@ -511,7 +516,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     /\bMCP error (-?\d{1,6})\b/.exec(unescaped) ??
     /"code"\s*:\s*(-?\d{5,6})\b/.exec(unescaped) ??
     /\bcode[=:] ?(-32\d{3})\b/.exec(unescaped);
-  const jsonRpcCode = codeMatch ? Number(codeMatch[1]) : null;
+  const codeNumber = codeMatch ? Number(codeMatch[1]) : null;
+  const jsonRpcCode = codeNumber === -32601 && sessionWords && !has('method-not-found') ? null : codeNumber;
   if (HTML.test(text) || has('html-response')) bodyKind = 'html';
   else if (/"jsonrpc"[^\n]{0,400}"error"|"error"\s*:\s*\{\s*"code"/.test(unescaped)) bodyKind = 'jsonrpc-error';
 
@@ -584,6 +590,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionUnknown = true;
   // (the ambiguous answer, read by what else is known: the id was sent or had worked, or the server's own
   // log says at that time that a session it got was unknown to it — then the id was sent, and not known)
+  // (a session answer with 404 is the unknown-session answer: the spec answers a missing id with 400 and an
+  // unknown one with 404 — transports, session management)
+  else if (has('session-invalid') && httpStatus === 404) sessionUnknown = true;
   else if (has('session-invalid'))
     sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true || ix.serverSaidSessionUnknown(span) ? true : null;
   // (the Python SDK says "Session terminated" for any 404, a wrong path's too: only with a session it had —
@@ -1051,7 +1060,9 @@ function sameFileBefore(e: Event, span: SpanBuild): boolean {
 function sessionSentFact(evs: readonly Event[], method: string | null, session: string | null, has: (c: SignalCause) => boolean): Tri {
   // a legacy SSE connect (GET of the event stream) never carries a session id: the session comes from it
   if (has('sse-connect-rejected')) return false;
-  if (has('session-unknown') && !has('session-missing')) return true; // the server looked up a session it received
+  // the server looked up a session it received — unless the words are the client's own for any 404 (the
+  // Go SDK's `(session ID: ): session not found` says both, and its empty id says none was sent)
+  if (has('session-unknown') && !has('session-missing') && !has('session-terminated-client')) return true;
   if (method === 'initialize') return false;
   // the client's own word that it sent the session it holds (`Using existing session ID …`)
   if (has('session-attached')) return true;

@@ -288,9 +288,23 @@ export class IncidentIndex {
     return this.earlierInFile(span, (e) => e.httpMethod === 'POST');
   }
 
-  /** A line before this span in one of its files sent or answered any request (an exchange or a method). */
+  /**
+   * A line before this span in one of its files sent or answered any request (an exchange or a method), or
+   * says a connection worked (a host's `Discovered 7 tools`, `connected`): then this span is not the first.
+   */
   earlierRequestInFile(span: SpanBuild): boolean {
-    return this.earlierInFile(span, (e) => e.httpMethod !== null || e.httpStatus !== null || e.rpcMethod !== null);
+    const t = signalTable();
+    return this.earlierInFile(
+      span,
+      (e) =>
+        e.httpMethod !== null ||
+        e.httpStatus !== null ||
+        e.rpcMethod !== null ||
+        e.signals.some((id) => {
+          const c = t.meaning(id)?.cause;
+          return c === 'call-succeeded' || c === 'connected' || c === 'handshake-ok' || c === 'session-created';
+        }),
+    );
   }
 
   /** Earlier in one of the span's files, a stream or connection was cut (the legacy SSE connection, when that is the transport). */

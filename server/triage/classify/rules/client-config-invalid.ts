@@ -55,3 +55,26 @@ export const protocolVersionMalformed: Rule = {
     { name: 'near miss: a tools/call after such a handshake', facts: { method: 'tools/call', tool: 'x', causes: ['protocol-version-malformed'] }, fires: false },
   ],
 };
+
+// triage-rules.md decision table (FIX covers deployment): the process that should speak MCP cannot run as it
+// is deployed — a Python or Node module missing, a shared library too old, an entrypoint absent from the image,
+// or an MCP app mounted in another web app without its startup (lifespan) ever running, which the Python SDK
+// reports as "Task group is not initialized". Every attempt meets the same install: fix the deployment.
+export const deploymentBroken: Rule = {
+  id: 'deployment-broken',
+  decision: 'fix_route_or_config',
+  source: 'triage-rules.md decision table (deployment) · python-sdk streamable_http_manager.py',
+  when(f) {
+    if (!has(f, 'deployment-broken')) return 'no missing module, library or unstarted app in the logs';
+    if (has(f, 'tool-error')) return "a tool's own failure (its code missing a module) is the tool's result";
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} failed because a process cannot run as deployed (${signalWords(f, ['deployment-broken'], 'a missing module or library')}). Install what is missing in the image or environment that runs it (the package with its extras, the right base image or runtime), or — for "Task group is not initialized" — run the mounted MCP app's lifespan (its session manager) in the host app. Retrying the same deployment fails the same way.`,
+  examples: [
+    { name: 'LiteLLM without the HTTP extra', facts: { causes: ['deployment-broken'] }, fires: true },
+    { name: 'a mounted Python MCP app whose lifespan never ran (500)', facts: { httpStatus: 500, causes: ['deployment-broken', 'server-error'] }, fires: true },
+    { name: "near miss: a tool's own ImportError in its result", facts: { method: 'tools/call', tool: 'run_script', causes: ['tool-error', 'deployment-broken'] }, fires: false },
+    { name: 'near miss: a plain 500', facts: { httpStatus: 500, causes: ['server-error'] }, fires: false },
+  ],
+};

@@ -3,7 +3,7 @@
 import type { Rule } from '../rule.ts';
 import { authFailure } from './auth.ts';
 import { cancelNotification, lateResponse } from './cancel-notification.ts';
-import { clientConfigInvalid, protocolVersionMalformed } from './client-config-invalid.ts';
+import { clientConfigInvalid, deploymentBroken, protocolVersionMalformed } from './client-config-invalid.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
 import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
@@ -26,7 +26,7 @@ import { recoveredNoise } from './recovered-noise.ts';
 import { route404 } from './route.ts';
 import { serverCrashed } from './server-crashed.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
-import { sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
+import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
@@ -59,6 +59,7 @@ export const RULES: readonly Rule[] = [
   // the client object itself is broken, or its settings are
   closedClient,
   clientConfigInvalid,
+  deploymentBroken,
   protocolVersionMalformed,
   // deployment vs credentials
   lb401NoAffinity,
@@ -74,6 +75,7 @@ export const RULES: readonly Rule[] = [
   nonexistentMethod,
   unknownMethod,
   sessionNotKept,
+  initializeRefusedUnknownSession,
   sessionExpired404,
   staleSession400,
   transportMismatch,

@@ -10,7 +10,51 @@ const lost = (f: Parameters<Rule['when']>[0]): true | string => {
   if (f.sessionUnknown !== true) return 'nothing shows the server did not know the session';
   if (f.sessionSent === false) return 'the request carried no session id (a missing header, not a lost session)';
   if (f.routeWrong === true) return 'the answer came from something other than the MCP endpoint (HTML page, no route)';
+  if (f.method === 'initialize' && (f.sessionSent !== true || has(f, 'session-terminated-client')))
+    return 'the refused request was itself an initialize carrying no old id: no established session was lost (initialize-refused-as-unknown-session)';
   return true;
+};
+
+// spec basic/lifecycle and transports (an initialize opens a session and carries none), failure-signatures
+// rows 1 and 54: an initialize answered "session not found" with nothing showing it carried an old id. No
+// established session was lost: the URL reaches something that answers with a 404, which the client words as
+// a lost session (the Python SDK 1.x, mcp-go and the Go SDK say so for any 404), or the client re-used its old
+// Mcp-Session-Id. (Shown carrying the old id, session-expired-404 says: initialize again without it.)
+export const initializeRefusedUnknownSession: Rule = {
+  id: 'initialize-refused-as-unknown-session',
+  decision: 'fix_route_or_config',
+  source: 'spec basic/lifecycle · failure-signatures rows 1, 54',
+  when(f) {
+    if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions';
+    if (f.method !== 'initialize') return 'not an initialize';
+    if (f.routeWrong === true) return 'the URL is shown wrong (route-404 says why)';
+    if (f.sessionUnknown !== true && !has(f, 'session-terminated-client')) return 'the initialize was not answered as an unknown session';
+    // (an initialize shown carrying the old id was refused for that id: a fresh one without it is the cure — session-expired-404)
+    if (f.sessionSent === true && !has(f, 'session-terminated-client'))
+      return 'the initialize carried the old session id: reinitializing without it is the cure (session-expired-404)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} — the request that opens a session — was answered as an unknown session (${signalWords(f, ['session-unknown', 'session-terminated-client'], 'session not found')})${f.attempts > 1 ? ` on ${f.attempts} attempts` : ''}. A correct initialize carries no session id, so no established session was lost and initializing again meets the same answer: most often the URL is wrong and the client words the 404 it got as a lost session (the Python SDK 1.x, mcp-go and the Go SDK do) — check the endpoint path; or the client re-used its old Mcp-Session-Id on the initialize — make it drop the id.`,
+  examples: [
+    {
+      name: 'Go SDK: calling "initialize": session not found, no session sent',
+      facts: { method: 'initialize', sessionUnknown: true, sessionSent: false, causes: ['session-unknown', 'session-terminated-client'] },
+      fires: true,
+    },
+    {
+      name: 'near miss: an initialize shown carrying the old id (initialize again without it)',
+      facts: { method: 'initialize', httpStatus: 404, sessionUnknown: true, sessionSent: true, causes: ['session-unknown'] },
+      fires: false,
+    },
+    { name: 'a 404 on initialize, no header shown', facts: { method: 'initialize', httpStatus: 404, sessionUnknown: true, causes: ['session-unknown'] }, fires: true },
+    {
+      name: 'near miss: tools/call on a lost session',
+      facts: { method: 'tools/call', httpStatus: 404, sessionUnknown: true, sessionSent: true, causes: ['session-unknown'] },
+      fires: false,
+    },
+    { name: 'near miss: initialize refused for another reason', facts: { method: 'initialize', httpStatus: 400, causes: ['protocol-version-unsupported'] }, fires: false },
+  ],
 };
 
 export const sessionExpired404: Rule = {

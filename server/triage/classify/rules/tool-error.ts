@@ -10,7 +10,9 @@ export const toolError: Rule = {
   source: 'failure-signatures D4, row 64',
   when(f) {
     if (!has(f, 'tool-error')) return 'no isError result';
-    if (f.causes.some((c) => c !== 'tool-error' && c !== 'write-started' && c !== 'request-received')) return 'the exchange also shows a transport failure';
+    // (a missing module named in the result text is the tool's own trouble: its answer, not this exchange's)
+    if (f.causes.some((c) => c !== 'tool-error' && c !== 'write-started' && c !== 'request-received' && c !== 'deployment-broken'))
+      return 'the exchange also shows a transport failure';
     if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
     if (f.sideEffect === 'read') return 'a read-only tool: its error is its answer (see tool-error-read)';
     return true;
@@ -29,7 +31,9 @@ export const toolErrorRead: Rule = {
   source: 'failure-signatures D4, row 64',
   when(f) {
     if (!has(f, 'tool-error')) return 'no isError result';
-    if (f.causes.some((c) => c !== 'tool-error' && c !== 'write-started' && c !== 'request-received')) return 'the exchange also shows a transport failure';
+    // (a missing module named in the result text is the tool's own trouble: its answer, not this exchange's)
+    if (f.causes.some((c) => c !== 'tool-error' && c !== 'write-started' && c !== 'request-received' && c !== 'deployment-broken'))
+      return 'the exchange also shows a transport failure';
     if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
     if (f.sideEffect !== 'read') return 'not shown to be read-only';
     return true;
