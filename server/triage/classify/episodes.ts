@@ -52,6 +52,11 @@ const serverGone = (f: Facts) =>
   f.neverConnected === true ||
   f.causes.includes('server-exited');
 const connectivity = (f: Facts) => serverGone(f) || f.interruption !== null || (f.httpStatus !== null && f.httpStatus >= 500);
+/** A failure of the legacy SSE transport's own steps (its GET, its content type): what a fallback attempt meets. */
+const FALLBACK_MS = 10_000;
+const legacyAttempt = (f: Facts) =>
+  !f.causes.includes('transport-fallback') &&
+  (f.causes.includes('transport-legacy') || f.causes.includes('sse-connect-rejected') || f.causes.includes('content-type-wrong') || f.httpMethod === 'GET');
 const quietFollowUp = (f: Facts) =>
   f.neverConnected === true || f.interruption === 'connection-closed' || f.causes.includes('client-object-closed') || f.causes.includes('connection-closed');
 
@@ -169,6 +174,21 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       if (dup !== undefined) {
         dupOf.set(i, dupOf.get(dup) ?? dup);
         out[i] = { ...out[i]!, role: 'consequence', reason: `the same error again (first at ${at[dup]!.file}:${at[dup]!.line})` };
+        continue;
+      }
+      // the client's fallback to the legacy SSE transport after a Streamable HTTP failure it announced ("falling
+      // back to SSE", "will attempt to fall back to legacy SSE"): that attempt failing against a server that
+      // speaks only Streamable HTTP is expected (spec 2025-03-26 backward compatibility) — the failure it fell
+      // back from is the finding
+      const fellBackFrom = legacyAttempt(f)
+        ? earlier.find((k) => {
+            if (!items[k]!.facts.causes.includes('transport-fallback') || at[k]!.file !== at[i]!.file) return false;
+            const g = gap(i, k);
+            return g !== null ? g <= FALLBACK_MS : nearInFile(i, k, ADJACENT_LINES * 2);
+          })
+        : undefined;
+      if (fellBackFrom !== undefined) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the client's fallback to legacy SSE after ${describeK(fellBackFrom)}` };
         continue;
       }
       const gone = earlierPrimary.find((k) => serverGone(items[k]!.facts));

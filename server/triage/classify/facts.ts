@@ -138,6 +138,10 @@ export interface Facts {
   serverStartedAfter: boolean;
   /** Failed on every attempt at the connect or proxy stage after the server logged that it stopped (and no start since): it was down, not misrouted (row 66). */
   serverStoppedBefore: boolean;
+  /** A connect failure after the client had connected to this server (same target and name) earlier in the logs: where it last worked, or null. The address was right. */
+  connectedBefore: string | null;
+  /** The client gave up reconnecting or retrying (on this failure's line or soon after it, for the same server). */
+  gaveUp: boolean;
   /**
    * The server's process died of an unhandled error (`server-crashed`) while this request was open, and
    * the request was cut by it (closed before its answer, a 502, a cut stream): where, or null.
@@ -939,6 +943,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       persistent === true && span.start !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
         ? ix.stoppedBefore(span.start)
         : false,
+    connectedBefore: interruption === 'connect' || neverConnected === true ? (ix.earlierConnected(span)?.where ?? null) : null,
+    gaveUp: has('reconnect-exhausted') || has('retries-exhausted') || (neverConnected === true && ix.laterGaveUp(span)),
     serverCrashedAt: (() => {
       if (interruption !== 'closed-before-headers' && interruption !== 'bad-gateway' && interruption !== 'stream-cut' && interruption !== 'connection-closed') return null;
       const c = ix.crashDuring(span.start, span.end);

@@ -601,6 +601,62 @@ export class IncidentIndex {
     return null;
   }
 
+  /**
+   * A client line before this span saying the connection worked — it connected, the handshake or a call was
+   * answered — for the same target and server: the address was right then (an outage, not a misroute).
+   */
+  earlierConnected(span: SpanBuild): Point | null {
+    const me = this.infoOf.get(span);
+    if (!me) return null;
+    if (!this.connects) {
+      const t = signalTable();
+      this.connects = this.clientish.filter((e) =>
+        e.signals.some((id) => {
+          const m = t.meaning(id);
+          return m !== null && (m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
+        }),
+      );
+    }
+    for (const e of this.connects) {
+      if (span.events.includes(e)) continue;
+      const before = this.targetBefore(e);
+      if (me.target !== null && before !== null && before !== me.target) continue;
+      const named = serverOf(e) ?? this.lastBefore(this.servers, e);
+      if (me.server !== null && named !== null && named !== me.server) continue;
+      const first = me.firstLine.get(e.file);
+      const earlier = span.start !== null && e.ts !== null ? e.ts < span.start : first !== undefined && e.line < first;
+      if (earlier) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
+    }
+    return null;
+  }
+  private connects: Event[] | null = null;
+
+  /** The client said, after this span and within the recovery window, that it gave up reconnecting or retrying (same target and server). */
+  laterGaveUp(span: SpanBuild): boolean {
+    const me = this.infoOf.get(span);
+    if (!me) return false;
+    if (!this.giveUps) {
+      const t = signalTable();
+      this.giveUps = this.clientish.filter((e) =>
+        e.signals.some((id) => {
+          const c = t.meaning(id)?.cause;
+          return c === 'reconnect-exhausted' || c === 'retries-exhausted';
+        }),
+      );
+    }
+    for (const e of this.giveUps) {
+      if (span.events.includes(e)) return true;
+      const named = serverOf(e) ?? this.lastBefore(this.servers, e);
+      if (me.server !== null && named !== null && named !== me.server) continue;
+      const last = me.lastLine.get(e.file);
+      const ok =
+        span.end !== null && e.ts !== null ? e.ts >= span.end && e.ts - span.end <= RECOVERY_WINDOW_MS : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
+      if (ok) return true;
+    }
+    return false;
+  }
+  private giveUps: Event[] | null = null;
+
   /** A client line after this span saying it connected or resumed, close enough to speak for it. */
   laterRecovery(span: SpanBuild): (Point & { resumed: boolean }) | null {
     const me = this.infoOf.get(span);

@@ -89,6 +89,8 @@ export const BASE_FACTS: Facts = {
   capabilityServed: false,
   serverStartedAfter: false,
   serverStoppedBefore: false,
+  connectedBefore: null,
+  gaveUp: false,
   serverCrashedAt: null,
   transportFallback: false,
   initializedAfter: false,

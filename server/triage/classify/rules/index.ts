@@ -14,7 +14,7 @@ import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
-import { neverReached, unreachablePersistent } from './never-reached.ts';
+import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { clientProtocolDefect, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
@@ -86,6 +86,7 @@ export const RULES: readonly Rule[] = [
   toolErrorRead,
   toolError,
   // interrupted requests: stage, then what was done, then side effect
+  reconnectGaveUp,
   neverReached,
   unreachablePersistent,
   upstreamNeverAnswered,

@@ -12,8 +12,10 @@ const PERSISTENT_ATTEMPTS = 3;
 // deploy or restart window — row 66 "backend down/restarting → SEND/RETRY" — not a wrong address)
 // (nor when the server's log shows it stopped before them and not started since: row 66's "backend down" —
 // the address is right, the server is not running there)
-const givenUp = (f: { persistent: boolean | null; attempts: number; serverStartedAfter: boolean; serverStoppedBefore: boolean }) =>
-  f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS && !f.serverStartedAfter && !f.serverStoppedBefore;
+// (nor after the client had connected to that same server earlier in the logs: the address was right then —
+// the server went away, row 66, and a host that gave up reconnecting must build a new connection)
+const givenUp = (f: { persistent: boolean | null; attempts: number; serverStartedAfter: boolean; serverStoppedBefore: boolean; connectedBefore: string | null }) =>
+  f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS && !f.serverStartedAfter && !f.serverStoppedBefore && f.connectedBefore === null;
 
 const CONNECT = [
   'conn-refused',
@@ -41,6 +43,7 @@ export const neverReached: Rule = {
   when(f) {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
     if (f.writeEvidence) return 'the server logged work for this request, so it was delivered';
+    if (f.connectedBefore !== null && f.gaveUp) return 'the client gave up reconnecting to a server it had been connected to (reconnect-gave-up)';
     if (givenUp(f)) return `it failed on all ${f.attempts} attempts: persistent, not transient`;
     if (has(f, 'tls-certificate')) return "the server's certificate was refused: every attempt meets the same certificate";
     if (has(f, 'tls-scheme-mismatch')) return 'TLS met a plain-HTTP port: every attempt meets the same port';
@@ -114,6 +117,42 @@ export const unreachablePersistent: Rule = {
     {
       name: 'near miss: EAI_AGAIN, once (the resolver could not answer now)',
       facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['dns-failure'] },
+      fires: false,
+    },
+  ],
+};
+
+// failure-signatures row 66 (backend down/restarting → send again once it is back) and triage-rules.md
+// (REINIT: a closed client object must be re-created): the client had been connected to this server — the
+// address, DNS and TLS were right — then every reconnect failed at connect until it gave up. The server went
+// away (a restart, a deploy, an outage); the host's connection is dead, and nothing reconnects it by itself.
+export const reconnectGaveUp: Rule = {
+  id: 'reconnect-gave-up',
+  decision: 'reinitialize',
+  source: 'failure-signatures row 66, D1 · triage-rules.md (REINIT: a closed client object)',
+  when(f) {
+    if (f.neverConnected !== true) return 'the failure is not at the connect stage';
+    if (f.connectedBefore === null) return 'nothing shows the client connected to this server before';
+    if (!f.gaveUp) return 'the client did not give up reconnecting';
+    if (deterministic(f)) return 'a certificate or scheme answer no reconnect passes (unreachable-persistent)';
+    return true;
+  },
+  rationale: (f) =>
+    `The client had been connected to this server (${f.connectedBefore}), so its address, DNS and TLS were right; then ${describe(f)} failed at connect on every reconnect (${signalWords(f, [...CONNECT], 'no connection')}${f.attempts > 1 ? `, ${f.attempts} attempts` : ''}) until it gave up. The server went away — a restart, a deploy, an outage — not a misroute. Once the server answers again, reconnect the host to it (restart its MCP connection: a fresh initialize); if it does not come back, its owners need to know why it went down. Nothing was sent while it was down.`,
+  examples: [
+    {
+      name: 'connected, then five fetch failed and "Max reconnection attempts" ',
+      facts: { neverConnected: true, connectedBefore: 'host.log:1', gaveUp: true, attempts: 5, persistent: true, causes: ['network-error'] },
+      fires: true,
+    },
+    {
+      name: 'near miss: never connected, gave up',
+      facts: { neverConnected: true, gaveUp: true, attempts: 5, persistent: true, causes: ['conn-refused', 'reconnect-exhausted'] },
+      fires: false,
+    },
+    {
+      name: 'near miss: connected before, one refused reconnect, still trying',
+      facts: { neverConnected: true, connectedBefore: 'host.log:1', attempts: 1, causes: ['conn-refused'] },
       fires: false,
     },
   ],
