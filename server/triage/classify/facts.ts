@@ -142,6 +142,8 @@ export interface Facts {
   connectedBefore: string | null;
   /** The client gave up reconnecting or retrying (on this failure's line or soon after it, for the same server). */
   gaveUp: boolean;
+  /** How often in the incident a session was refused as unknown within seconds of its creation (incident.ts quickSessionLosses). */
+  quickSessionLosses: number;
   /**
    * The server's process died of an unhandled error (`server-crashed`) while this request was open, and
    * the request was cut by it (closed before its answer, a 502, a cut stream): where, or null.
@@ -945,6 +947,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         : false,
     connectedBefore: interruption === 'connect' || neverConnected === true ? (ix.earlierConnected(span)?.where ?? null) : null,
     gaveUp: has('reconnect-exhausted') || has('retries-exhausted') || (neverConnected === true && ix.laterGaveUp(span)),
+    quickSessionLosses: sessionUnknown === true ? ix.quickSessionLosses() : 0,
     serverCrashedAt: (() => {
       if (interruption !== 'closed-before-headers' && interruption !== 'bad-gateway' && interruption !== 'stream-cut' && interruption !== 'connection-closed') return null;
       const c = ix.crashDuring(span.start, span.end);

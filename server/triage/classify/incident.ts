@@ -53,6 +53,9 @@ export function callerOf(e: Event): string | null {
  * SERVER_NAME) or by the host's format (`[notes]` in Claude Desktop's and VS Code's logs; on a proxy's or a
  * server's line `server` is a backend, not this).
  */
+/** A session was refused this soon after it was created: too soon for an idle expiry. */
+export const QUICK_LOSS_MS = 10_000; // as session-not-kept.ts LOST_SOON_MS
+
 function serverOf(e: Event): string | null {
   const n = e.attrs.mcpServer ?? (e.source === 'client' || e.source === 'unknown' ? e.attrs.server : undefined);
   return typeof n === 'string' && n ? n : null;
@@ -1040,6 +1043,39 @@ export class IncidentIndex {
    * first line there (`Received session ID: …`): the client had a session, though this span's own
    * lines do not name it.
    */
+  /**
+   * How many times a session was refused as unknown within QUICK_LOSS_MS of being created (same file): once
+   * can be a restart that was not logged; again and again is sessions that one process keeps and another
+   * answers (D18).
+   */
+  quickSessionLosses(): number {
+    if (this.quickLosses !== null) return this.quickLosses;
+    const t = signalTable();
+    const born = new Map<string, number>();
+    let n = 0;
+    const lastLoss = new Map<string, number>();
+    for (const e of this.all) {
+      if (e.ts === null) continue;
+      if (establishes(e)) {
+        born.set(e.file, e.ts);
+        continue;
+      }
+      const lost = e.signals.some((id) => {
+        const c = t.meaning(id)?.cause;
+        return c === 'session-unknown' || c === 'session-terminated-client';
+      });
+      const b = born.get(e.file);
+      if (!lost || b === undefined || e.ts - b > QUICK_LOSS_MS) continue;
+      // one loss per session (its status line and the client's error are one refusal)
+      if (lastLoss.get(e.file) === b) continue;
+      lastLoss.set(e.file, b);
+      n++;
+    }
+    this.quickLosses = n;
+    return n;
+  }
+  private quickLosses: number | null = null;
+
   sessionCreatedEarlierIn(span: SpanBuild): string | null {
     const t = signalTable();
     const first = span.events.find((e) => e.source === 'client');

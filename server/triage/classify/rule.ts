@@ -91,6 +91,7 @@ export const BASE_FACTS: Facts = {
   serverStoppedBefore: false,
   connectedBefore: null,
   gaveUp: false,
+  quickSessionLosses: 0,
   serverCrashedAt: null,
   transportFallback: false,
   initializedAfter: false,

@@ -27,13 +27,15 @@ export const sessionNotKept: Rule = {
     if (f.sessionAgeMs !== null && (f.sessionAgeMs < 0 || f.sessionAgeMs > LOST_SOON_MS))
       return `the session lived ${Math.round(f.sessionAgeMs / 1000)} s: long enough to have been expired or lost to a restart`;
     if (f.sessionLossExplained !== null) return `something logged in between explains the loss (${f.sessionLossExplained})`;
-    if (f.laterSessionKept !== null) return `a session issued after it kept working (${f.laterSessionKept}): the server keeps its sessions, this loss was a one-off`;
+    // (unless sessions were lost within seconds of their creation again and again: then the one that lasted was lucky)
+    if (f.laterSessionKept !== null && f.quickSessionLosses < 2)
+      return `a session issued after it kept working (${f.laterSessionKept}): the server keeps its sessions, this loss was a one-off`;
     return true;
   },
   rationale: (f) =>
     f.sessionAcceptedAfter !== null
       ? `${describe(f)} was rejected for an unknown session, and the same session was answered again afterwards (${f.sessionAcceptedAfter}) with no new handshake: the session was never expired or forgotten — a restart or idle timeout loses it for good. Some of the servers (replicas or workers) behind this endpoint hold it and others do not: the same session failing on alternate calls (failure-signatures D18). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode.`
-      : `${describe(f)} was rejected for an unknown session ${f.sessionAgeMs !== null ? `${(f.sessionAgeMs / 1000).toFixed(1)} s` : `${f.sessionAgeLines} lines`} after the client's handshake, and nothing logged in between — no restart, exit, 5xx, DELETE or eviction — explains it. Sessions expire after minutes idle, not seconds: the server is not keeping the sessions it issues (several replicas or workers without affinity, a serverless host starting an instance per request, or a stateless server answering like a stateful one). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode. If the server did restart in between and its log is missing, reinitialize instead.`,
+      : `${describe(f)} was rejected for an unknown session ${f.sessionAgeMs !== null ? `${(f.sessionAgeMs / 1000).toFixed(1)} s` : `${f.sessionAgeLines} lines`} after the client's handshake, and nothing logged in between — no restart, exit, 5xx, DELETE or eviction — explains it. Sessions expire after minutes idle, not seconds${f.quickSessionLosses > 1 ? ` — and ${f.quickSessionLosses} sessions here were lost within seconds of being issued` : ''}: the server is not keeping the sessions it issues (several replicas or workers without affinity, a serverless host starting an instance per request, or a stateless server answering like a stateful one). Reinitializing gets a session that is lost the same way. Fix the deployment: affinity on Mcp-Session-Id, a shared session store, one worker, or stateless mode. If the server did restart in between and its log is missing, reinitialize instead.`,
   examples: [
     { name: 'forgotten 1.2 s after discovery', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 1200, era: 'session', causes: ['session-unknown'] }, fires: true },
     {
@@ -45,6 +47,11 @@ export const sessionNotKept: Rule = {
       name: 'lost 2 s after the handshake, but the next session served three calls (an unlogged restart)',
       facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 2000, era: 'session', laterSessionKept: 'client.log:40-52' },
       fires: false,
+    },
+    {
+      name: 'lost seconds after the handshake three times, one session in between served a call',
+      facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 300, era: 'session', laterSessionKept: 'client.log:5', quickSessionLosses: 3 },
+      fires: true,
     },
     { name: 'lost after ten minutes idle', facts: { httpStatus: 404, sessionUnknown: true, sessionAgeMs: 600_000, era: 'session' }, fires: false },
     { name: 'no timestamps', facts: { httpStatus: 404, sessionUnknown: true, era: 'session' }, fires: false },
