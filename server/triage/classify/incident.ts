@@ -604,6 +604,15 @@ export class IncidentIndex {
     return null;
   }
 
+  /** A client line speaks for this span's connection: it names (or follows) no other target and no other server. */
+  private speaksFor(me: SpanInfo, e: Event): boolean {
+    const before = this.targetBefore(e);
+    if (me.target !== null && before !== null && before !== me.target) return false;
+    // (one host log, several servers: the server it names, or the one it last named before)
+    const named = serverOf(e) ?? this.lastBefore(this.servers, e);
+    return me.server === null || named === null || named === me.server;
+  }
+
   /**
    * A client line before this span saying the connection worked — it connected, the handshake or a call was
    * answered — for the same target and server: the address was right then (an outage, not a misroute).
@@ -621,11 +630,7 @@ export class IncidentIndex {
       );
     }
     for (const e of this.connects) {
-      if (span.events.includes(e)) continue;
-      const before = this.targetBefore(e);
-      if (me.target !== null && before !== null && before !== me.target) continue;
-      const named = serverOf(e) ?? this.lastBefore(this.servers, e);
-      if (me.server !== null && named !== null && named !== me.server) continue;
+      if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
       const first = me.firstLine.get(e.file);
       const earlier = span.start !== null && e.ts !== null ? e.ts < span.start : first !== undefined && e.line < first;
       if (earlier) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
@@ -649,8 +654,7 @@ export class IncidentIndex {
     }
     for (const e of this.giveUps) {
       if (span.events.includes(e)) return true;
-      const named = serverOf(e) ?? this.lastBefore(this.servers, e);
-      if (me.server !== null && named !== null && named !== me.server) continue;
+      if (!this.speaksFor(me, e)) continue;
       const last = me.lastLine.get(e.file);
       const ok =
         span.end !== null && e.ts !== null ? e.ts >= span.end && e.ts - span.end <= RECOVERY_WINDOW_MS : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
@@ -673,13 +677,8 @@ export class IncidentIndex {
       }
     }
     for (const { e, resumed } of this.recoveries) {
-      if (span.events.includes(e)) continue;
-      // a line saying "connected" speaks for the server the client was last connecting to
-      const before = this.targetBefore(e);
-      if (me.target !== null && before !== null && before !== me.target) continue;
-      // …and for the server the host names on it or last named before it (one host log, several servers)
-      const named = serverOf(e) ?? this.lastBefore(this.servers, e);
-      if (me.server !== null && named !== null && named !== me.server) continue;
+      // a line saying "connected" speaks for the server the client was last connecting to, and the one it names
+      if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
       const last = me.lastLine.get(e.file);
       const timed = span.end !== null && e.ts !== null;
       // the same millisecond is common (a prefix stamp, a fast client): then the file's order says after
