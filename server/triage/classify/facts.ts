@@ -859,7 +859,6 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const recovered: Tri = recoveredBy !== null ? true : null;
 
   // --- side effect and write evidence
-  const cls = classifyTool(method, tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
   const writeEvidence = ix.writeEvidence(span, inSpan);
   const rootIsClosedStream = rootException !== null && /^(?:anyio\.)?(?:ClosedResourceError|BrokenResourceError)$/.test(rootException.type);
 
@@ -879,6 +878,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     firstRequest !== false &&
     ((httpMethod === 'POST' && evs.some((e) => clientLine(e) && e.httpMethod === 'POST') && !ix.earlierPostInFile(span)) ||
       (httpMethod === null && !legacyHere && evs.some((e) => clientLine(e) && e.httpStatus !== null && /\bhttps?:\/\/\S/.test(e.message)) && !ix.earlierRequestInFile(span)));
+
+  // (by the method the rules see: a client's first POST is the initialize, a read)
+  const cls = classifyTool(firstPost ? 'initialize' : method, tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
 
   return {
     rpcId: span.rpcId,
@@ -910,7 +912,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     laterSessionKept,
     sessionAcceptedAfter,
     sessionAgeLines,
-    endpointWorked: ix.endpointWorked,
+    endpointWorked: ix.endpointWorkedFor(span),
     pathWorked,
     routeWrong,
     firstRequest,

@@ -604,6 +604,26 @@ export class IncidentIndex {
     return null;
   }
 
+  /**
+   * `endpointWorked`, for this span's target: a success logged against another host:port (a direct curl to the
+   * upstream, beside requests that fail through the proxy) says nothing of this one. Unknown targets count.
+   */
+  endpointWorkedFor(span: SpanBuild): boolean {
+    if (!this.endpointWorked) return false;
+    const me = this.infoOf.get(span);
+    if (!me || me.target === null) return true;
+    if (!this.workedTargets) {
+      const t = signalTable();
+      this.workedTargets = new Set();
+      for (const e of this.all) {
+        const ok = (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null) || e.signals.some((id) => t.meaning(id)?.cause === 'handshake-ok');
+        if (ok) this.workedTargets.add(targetOf(e) ?? this.targetBefore(e));
+      }
+    }
+    return this.workedTargets.has(null) || this.workedTargets.has(me.target);
+  }
+  private workedTargets: Set<string | null> | null = null;
+
   /** A client line speaks for this span's connection: it names (or follows) no other target and no other server. */
   private speaksFor(me: SpanInfo, e: Event): boolean {
     const before = this.targetBefore(e);
