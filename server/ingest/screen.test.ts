@@ -102,6 +102,13 @@ describe('junk is named, by content, whatever its name', () => {
       'not-a-log',
       /prose/,
     ],
+    // near miss: prose about MCP with no machine-written failure in it
+    [
+      'mcp-notes.txt',
+      'We moved the MCP server to the new cluster on Monday.\nThe Streamable HTTP endpoint now sits behind the gateway.\nEveryone should update the URL in their host settings.\nThe old SSE endpoint will be switched off next month.\nAsk in the channel if anything looks wrong to you.\n',
+      'not-a-log',
+      /prose/,
+    ],
     ['where.txt', 'look at the file "notes.txt" line two\nmeet at the station (platform 3)\n', 'not-a-log', /no line looks like a log line/],
   ];
   for (const [name, data, reason, detail] of cases) {
@@ -177,6 +184,11 @@ describe('short and odd real logs are read', () => {
     [
       'SDK error messages worded as sentences',
       'Error: SSE stream disconnected: TypeError: terminated\nThe link to the server was lost (will try again soon):\n  Maximum reconnection attempts (2) exceeded.\nWe could not reach the gateway (will try again soon):\n  Failed to open SSE stream: Bad Gateway\n',
+    ],
+    // a host's chatty transcript around one machine-written MCP error (GitHub Copilot CLI's ✗ / └ block)
+    [
+      'a host transcript with one MCP error in it',
+      "● Connected to the docs MCP server\n\n● I will open the pull request for you now.\n\n✗ create_pull_request\n  └ MCP server 'outputs': Error: Streamable HTTP error: Error POSTing to endpoint: session not\n    found\n\n● The tool failed, so let me try that once more.\n",
     ],
     ['key=value records with no time or level', '[agent] billing: call_tool name=ledger method=POST path=/entries\n[agent] billing: call_tool done=12.4s status=ok\n'],
     ['pretty-printed JSON log objects cut mid-array', '  "debug": "Calling MCP tool: create_page",\n    "timestamp": "2026-11-29T10:00:00.000Z"\n  },\n  {\n'],

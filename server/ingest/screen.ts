@@ -382,6 +382,8 @@ function jsonLogMember(text: string): boolean {
 }
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s'"]/;
+/** A line about MCP or its transports: with a failure signal on it, a machine-written MCP error (a host transcript's `└ MCP server 'x': Error: Streamable HTTP error: …`). */
+const MCP_WORDS = /\bMCP\b|Streamable ?HTTP|JSON-?RPC|jsonrpc|[Mm]cp-[Ss]ession-[Ii]d/;
 
 interface Evidence {
   /** Lines a log format read (not a last-resort one), a folded traceback or stack, or a line with its own timestamp. */
@@ -391,6 +393,12 @@ interface Evidence {
 }
 
 /** Parse the head (no redaction: nothing leaves this function but two counts) and count its log evidence. */
+function mcpFailure(e: Event): boolean {
+  if (!MCP_WORDS.test(e.text)) return false;
+  const t = signalTable();
+  return e.signals.some((id) => t.meaning(id)?.outcome === 'failure');
+}
+
 async function evidenceOf(head: Buffer, name: string, formats: readonly CompiledFormat[], enough: (e: Evidence) => boolean): Promise<Evidence> {
   const specific = new Set(formats.filter((f) => f.spec.priority >= 0).map((f) => f.spec.id));
   for (const b of blockFolders) specific.add(b.id);
@@ -409,7 +417,8 @@ async function evidenceOf(head: Buffer, name: string, formats: readonly Compiled
     ownTs = stats.coverage.ts;
     // an HTTP answer quoted with the URL it came from (`Client error '400 Bad Request' for url 'http://…'`)
     // is a machine's record of a request, however sentence-like the line around it reads
-    if (specific.has(e.format) || own || (e.httpStatus !== null && URL_IN_TEXT.test(e.text))) ev.strong++;
+    // …and so is an MCP client's or server's own failure wording, however chatty the transcript around it
+    if (specific.has(e.format) || own || (e.httpStatus !== null && URL_IN_TEXT.test(e.text)) || mcpFailure(e)) ev.strong++;
     else if (weak(e)) ev.weak++;
     if (enough(ev)) break;
   }
