@@ -594,11 +594,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     (ix.streamCutEarlierInFile(span) || (start !== null && restartedSinceConnected(ix, span, start)))
   )
     sessionUnknown = true;
-  // (the ambiguous answer, read by what else is known: the id was sent or had worked, or the server's own
-  // log says at that time that a session it got was unknown to it — then the id was sent, and not known)
   // (a session answer with 404 is the unknown-session answer: the spec answers a missing id with 400 and an
   // unknown one with 404 — transports, session management)
   else if (has('session-invalid') && httpStatus === 404) sessionUnknown = true;
+  // (the ambiguous answer, read by what else is known: the id was sent or had worked, or the server's own
+  // log says at that time that a session it got was unknown to it — then the id was sent, and not known)
   else if (has('session-invalid'))
     sessionUnknown = sessionSent === true || sessionAssignedEarlier === true || sessionWorkedBefore === true || ix.serverSaidSessionUnknown(span) ? true : null;
   // (the Python SDK says "Session terminated" for any 404, a wrong path's too: only with a session it had —
