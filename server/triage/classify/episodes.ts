@@ -52,8 +52,9 @@ const serverGone = (f: Facts) =>
   f.neverConnected === true ||
   f.causes.includes('server-exited');
 const connectivity = (f: Facts) => serverGone(f) || f.interruption !== null || (f.httpStatus !== null && f.httpStatus >= 500);
-/** A failure of the legacy SSE transport's own steps (its GET, its content type): what a fallback attempt meets. */
+/** A host falls back to legacy SSE at once: its attempt fails within seconds of the failure it fell back from. */
 const FALLBACK_MS = 10_000;
+/** A failure of the legacy SSE transport's own steps (its GET, its content type): what a fallback attempt meets. */
 const legacyAttempt = (f: Facts) =>
   !f.causes.includes('transport-fallback') &&
   (f.causes.includes('transport-legacy') || f.causes.includes('sse-connect-rejected') || f.causes.includes('content-type-wrong') || f.httpMethod === 'GET');
