@@ -3,7 +3,7 @@
 // once per failing span.
 import type { Event } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
-import { signalTable } from '../../../parsers/engine/signals.ts';
+import { type SignalMeaning, signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
 import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isFailureEvent, replicaOf, servedSide, stripQuery } from './facts.ts';
 
@@ -624,6 +624,17 @@ export class IncidentIndex {
   }
   private workedTargets: Set<string | null> | null = null;
 
+  /** The client lines one of whose signals means what `test` asks. */
+  private clientLinesWith(test: (m: SignalMeaning) => boolean): Event[] {
+    const t = signalTable();
+    return this.clientish.filter((e) =>
+      e.signals.some((id) => {
+        const m = t.meaning(id);
+        return m !== null && test(m);
+      }),
+    );
+  }
+
   /** A client line speaks for this span's connection: it names (or follows) no other target and no other server. */
   private speaksFor(me: SpanInfo, e: Event): boolean {
     const before = this.targetBefore(e);
@@ -640,15 +651,7 @@ export class IncidentIndex {
   earlierConnected(span: SpanBuild): Point | null {
     const me = this.infoOf.get(span);
     if (!me) return null;
-    if (!this.connects) {
-      const t = signalTable();
-      this.connects = this.clientish.filter((e) =>
-        e.signals.some((id) => {
-          const m = t.meaning(id);
-          return m !== null && (m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
-        }),
-      );
-    }
+    this.connects ??= this.clientLinesWith((m) => m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
     for (const e of this.connects) {
       if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
       const first = me.firstLine.get(e.file);
@@ -663,15 +666,7 @@ export class IncidentIndex {
   laterGaveUp(span: SpanBuild): boolean {
     const me = this.infoOf.get(span);
     if (!me) return false;
-    if (!this.giveUps) {
-      const t = signalTable();
-      this.giveUps = this.clientish.filter((e) =>
-        e.signals.some((id) => {
-          const c = t.meaning(id)?.cause;
-          return c === 'reconnect-exhausted' || c === 'retries-exhausted';
-        }),
-      );
-    }
+    this.giveUps ??= this.clientLinesWith((m) => m.cause === 'reconnect-exhausted' || m.cause === 'retries-exhausted');
     for (const e of this.giveUps) {
       if (span.events.includes(e)) return true;
       if (!this.speaksFor(me, e)) continue;
