@@ -41,6 +41,8 @@ const SLASH_METHOD =
   '(?:notifications/(?:tools|resources|prompts|roots)/[A-Za-z_]{1,30}|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)/[A-Za-z_]{1,30}(?:/[A-Za-z_]{1,30})?)';
 /** Any MCP method, where the context already says a method follows (`method=`, `Sending request …`). */
 const MCP_METHOD = `(?:${SLASH_METHOD}|initialize|ping)`;
+/** A value that is an MCP method and nothing else. */
+const WHOLE_METHOD = new RegExp(`^${MCP_METHOD}$`);
 /** A slash method standing alone: not inside a path (`/mcp/tools/call`) or a file name (`resources/read.ts`). */
 const BARE_SLASH_METHOD = `(?<![\\w/.-])(${SLASH_METHOD})(?![\\w/-]|\\.\\w)`;
 
@@ -405,7 +407,7 @@ export const EXTRACTORS: readonly Extractor[] = [
     needs: [' request failed', ' call failed', ' request error', ' request timed out', ' notification failed'],
     read: (_t, m) => {
       const v = m[1]!.toLowerCase();
-      return new RegExp(`^${MCP_METHOD}$`).test(v) ? v : null;
+      return WHOLE_METHOD.test(v) ? v : null;
     },
     why: 'gateway and host messages that start a sentence with the method (higress `Tools/list request failed with status 400`)',
     examples: [['Tools/list request failed with status 400: Bad Request: No valid session ID provided', 'tools/list']],

@@ -48,14 +48,14 @@ export function callerOf(e: Event): string | null {
   return typeof a === 'string' && a !== '' && a !== '-' ? a : null;
 }
 
+/** A session was refused this soon after it was created: too soon for an idle expiry (session-not-kept.ts too). */
+export const QUICK_LOSS_MS = 10_000;
+
 /**
  * The configured name of the MCP server a host's line is about: named in its words (parsers/engine/enrich.ts
  * SERVER_NAME) or by the host's format (`[notes]` in Claude Desktop's and VS Code's logs; on a proxy's or a
  * server's line `server` is a backend, not this).
  */
-/** A session was refused this soon after it was created: too soon for an idle expiry. */
-export const QUICK_LOSS_MS = 10_000; // as session-not-kept.ts LOST_SOON_MS
-
 function serverOf(e: Event): string | null {
   const n = e.attrs.mcpServer ?? (e.source === 'client' || e.source === 'unknown' ? e.attrs.server : undefined);
   return typeof n === 'string' && n ? n : null;
@@ -1053,11 +1053,6 @@ export class IncidentIndex {
   }
 
   /**
-   * Where a client log (one of this span's files) recorded receiving a session id before the span's
-   * first line there (`Received session ID: …`): the client had a session, though this span's own
-   * lines do not name it.
-   */
-  /**
    * How many times a session was refused as unknown within QUICK_LOSS_MS of being created (same file): once
    * can be a restart that was not logged; again and again is sessions that one process keeps and another
    * answers (D18).
@@ -1090,6 +1085,11 @@ export class IncidentIndex {
   }
   private quickLosses: number | null = null;
 
+  /**
+   * Where a client log (one of this span's files) recorded receiving a session id before the span's
+   * first line there (`Received session ID: …`): the client had a session, though this span's own
+   * lines do not name it.
+   */
   sessionCreatedEarlierIn(span: SpanBuild): string | null {
     const t = signalTable();
     const first = span.events.find((e) => e.source === 'client');

@@ -1,4 +1,5 @@
 import type { Rule } from '../rule.ts';
+import { QUICK_LOSS_MS } from '../incident.ts';
 import { describe } from '../rule.ts';
 
 // failure-signatures D18 and row 25 ("repeated on every call across pods → FIX sticky routing / stateless
@@ -7,7 +8,7 @@ import { describe } from '../rule.ts';
 // minutes. The deployment does not keep sessions: replicas or workers without affinity, a serverless host
 // that starts an instance per request, a stateless server answering like a stateful one. Reinitializing
 // gets a new session that is lost the same way.
-export const LOST_SOON_MS = 10_000;
+export const LOST_SOON_MS = QUICK_LOSS_MS;
 /** Untimed logs: the failure within this many lines of the session's creation, nothing logged between. */
 export const LOST_SOON_LINES = 12;
 

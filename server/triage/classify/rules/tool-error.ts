@@ -1,18 +1,21 @@
+import type { SignalCause } from '../../../../parsers/contract/signal.ts';
 import type { Rule } from '../rule.ts';
 import { describe, has, sideEffectWords } from '../rule.ts';
 
 // failure-signatures row 64 and D4: the tool returned a result with isError (FastMCP ToolError): the
 // transport worked and the tool ran. A read needs nothing from the transport side; a write (or an
 // unknown tool) may have partly happened: check what it did before any repeat.
+// What a tool's isError answer may carry beside itself without the exchange having failed (a missing module
+// named in the result text is the tool's own trouble: its answer, not this exchange's).
+const TOOL_RESULT_CAUSES = new Set<SignalCause>(['tool-error', 'write-started', 'request-received', 'deployment-broken']);
+
 export const toolError: Rule = {
   id: 'tool-returned-error',
   decision: 'check_write_then_escalate',
   source: 'failure-signatures D4, row 64',
   when(f) {
     if (!has(f, 'tool-error')) return 'no isError result';
-    // (a missing module named in the result text is the tool's own trouble: its answer, not this exchange's)
-    if (f.causes.some((c) => c !== 'tool-error' && c !== 'write-started' && c !== 'request-received' && c !== 'deployment-broken'))
-      return 'the exchange also shows a transport failure';
+    if (f.causes.some((c) => !TOOL_RESULT_CAUSES.has(c))) return 'the exchange also shows a transport failure';
     if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
     if (f.sideEffect === 'read') return 'a read-only tool: its error is its answer (see tool-error-read)';
     return true;
@@ -31,9 +34,7 @@ export const toolErrorRead: Rule = {
   source: 'failure-signatures D4, row 64',
   when(f) {
     if (!has(f, 'tool-error')) return 'no isError result';
-    // (a missing module named in the result text is the tool's own trouble: its answer, not this exchange's)
-    if (f.causes.some((c) => c !== 'tool-error' && c !== 'write-started' && c !== 'request-received' && c !== 'deployment-broken'))
-      return 'the exchange also shows a transport failure';
+    if (f.causes.some((c) => !TOOL_RESULT_CAUSES.has(c))) return 'the exchange also shows a transport failure';
     if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
     if (f.sideEffect !== 'read') return 'not shown to be read-only';
     return true;
