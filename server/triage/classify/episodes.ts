@@ -30,6 +30,8 @@ const OUTAGE_MS = 15_000;
 const ADJACENT_MS = 3_000;
 const ADJACENT_LINES = 6;
 const DUPLICATE_MS = 5_000;
+/** Two logs' lines of one answer: written within this of each other (after the clocks are aligned). */
+const CROSS_FILE_MS = 1_000;
 /** Attempts of one unidentified failure, repeated in one file. */
 const REPEAT_MS = 15 * 60_000;
 const RETRY_CAUSES = new Set<string>(['retry-attempt', 'retries-exhausted']);
@@ -103,6 +105,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       else if (callKey(a.method, a.tool) !== null && callKey(a.method, a.tool) === callKey(b.method, b.tool) && within(CALL_MS, 200)) link(i, j);
       else if (connectivity(a) && connectivity(b) && within(OUTAGE_MS, 40)) link(i, j);
       else if (at[i]!.file === at[j]!.file && (g !== null ? g <= ADJACENT_MS : nearInFile(i, j, ADJACENT_LINES))) link(i, j);
+      // one answer seen from two logs (a proxy's access line, the client's error): an unidentified failure
+      // within a moment of another file's failure, when their statuses do not disagree
+      else if (at[i]!.file !== at[j]!.file && g !== null && g <= CROSS_FILE_MS && (!a.identified || !b.identified) && compatibleStatus(a, b)) link(i, j);
       else if (at[i]!.file === at[j]!.file && (waitsForRefused(a, b, g) || waitsForRefused(b, a, g))) link(i, j);
       // the same unidentified failure again in the same file: attempts of one thing
       else if (at[i]!.file === at[j]!.file && !a.identified && !b.identified && sameFailure(a, b) && (g === null || g <= REPEAT_MS)) link(i, j);
@@ -162,6 +167,8 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         // the call's name may be decided differently, knowing less)
         const near = g !== null ? g <= DUPLICATE_MS : nearInFile(i, k, ADJACENT_LINES);
         const again = !f.identified && !e.facts.identified && at[i]!.file === at[k]!.file && sameFailure(e.facts, f);
+        // another log's line of the same answer that names no call does not make the call's own report a repeat
+        if (f.identified && !e.facts.identified && at[i]!.file !== at[k]!.file) return false;
         return (
           e.facts.httpStatus === f.httpStatus &&
           (e.facts.tool === f.tool || f.tool === null) &&
@@ -305,6 +312,10 @@ function waitsForRefused(r: Facts, w: Facts, g: number | null): boolean {
 }
 
 /** One request: the same session, or the same method and tool. */
+/** Neither status contradicts the other (one unknown, or the same). */
+function compatibleStatus(a: Facts, b: Facts): boolean {
+  return a.httpStatus === null || b.httpStatus === null || a.httpStatus === b.httpStatus;
+}
 function sameRequest(e: Facts, f: Facts): boolean {
   const k = callKey(f.method, f.tool);
   return (f.session !== null && e.session === f.session) || (k !== null && callKey(e.method, e.tool) === k);

@@ -403,7 +403,8 @@ export function replicaOf(e: Event): { host: string | null; pid: string | null; 
     str(a.origin) ??
     null;
   const pid = str(a.pid) ?? /"pid"\s*:\s*(\d{1,9})/.exec(e.text)?.[1] ?? null;
-  const upstream = str(a.upstream) ?? str(a.upstream_addr) ?? null;
+  // nginx `$upstream_addr`, Envoy `%UPSTREAM_HOST%` as a JSON access line names them ("-" when none was picked)
+  const upstream = str(a.upstream) ?? str(a.upstream_addr) ?? /"upstream_(?:addr|host)"\s*:\s*"([^"\s,-][^"\s,]{0,119})"/.exec(e.text)?.[1] ?? null;
   return { host, pid, upstream, file: e.file };
 }
 

@@ -1180,8 +1180,13 @@ export class IncidentIndex {
     // a replica named by its line (host, pod, origin) — or, when the server's logs are one file per
     // process and each file logged its own start and no stop, by its file: both were up throughout
     const upFiles = this.filesUpThroughout();
-    const who = (e: Event): string | null => replicaOf(e).host ?? (upFiles.has(e.file) ? e.file : null);
-    const served = this.all.filter((e) => e.httpStatus !== null && e.httpPath !== null && servedSide(e) && who(e) !== null);
+    // a proxy's access line names the upstream address that answered (nginx $upstream_addr, Envoy's upstream_host)
+    const who = (e: Event): string | null => {
+      const r = replicaOf(e);
+      if (e.source === 'proxy') return r.upstream === null ? null : `upstream ${r.upstream}`;
+      return r.host ?? (upFiles.has(e.file) ? e.file : null);
+    };
+    const served = this.all.filter((e) => e.httpStatus !== null && e.httpPath !== null && (servedSide(e) || e.source === 'proxy') && who(e) !== null);
     const okBy = new Map<string, Event[]>();
     const okHosts = new Map<string, Set<string>>();
     for (const e of served) {
