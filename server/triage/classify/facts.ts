@@ -581,8 +581,16 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   if (has('session-unknown') || (has('server-not-initialized') && sessionSent !== false)) sessionUnknown = true;
   else if (has('session-invalid') && !invalidEither) sessionUnknown = true;
   // the legacy message endpoint's URL (and its session id) came from the server's endpoint event: a 404/400
-  // there is the SSE connection behind the id gone, not a wrong path (row 37)
-  else if (has('legacy-message-rejected') && (httpStatus === 404 || httpStatus === 400) && !htmlAnswer) sessionUnknown = true;
+  // there is the SSE connection behind the id gone (row 37) — once that URL had worked, or the client had
+  // sent anything before; refused on its very first POST (the initialize), the announced path itself is
+  // unroutable (a mount prefix the endpoint event left out: D12), and the session is not shown lost
+  else if (
+    has('legacy-message-rejected') &&
+    (httpStatus === 404 || httpStatus === 400) &&
+    !htmlAnswer &&
+    (pathWorked !== false || ix.earlierRequestInFile(span) || ix.streamCutEarlierInFile(span) || (start !== null && restartedSinceConnected(ix, span, start)))
+  )
+    sessionUnknown = true;
   // the same answer without the server's words, when this client's SSE connection (the GET stream that the
   // session lives on) was cut before it, or a server restarted after this client connected: the session
   // went with the connection or the old process (row 37)

@@ -303,6 +303,8 @@ export class IncidentIndex {
         e.httpMethod !== null ||
         e.httpStatus !== null ||
         e.rpcMethod !== null ||
+        // a host calling a tool by name (Spring AI `Executing tool call: x`): the tools were listed, so it had connected
+        e.tool !== null ||
         e.signals.some((id) => {
           const c = t.meaning(id)?.cause;
           return c === 'call-succeeded' || c === 'connected' || c === 'handshake-ok' || c === 'session-created';
