@@ -38,6 +38,8 @@ export const SignalCause = z.enum([
   'protocol-version-malformed', // initialize offers a version that is no MCP revision (not YYYY-MM-DD: "2", "1.0", "latest")
   'header-mismatch',
   'host-origin-rejected',
+  'endpoint-origin-mismatch', // a legacy SSE client refused the POST endpoint the server announced on another origin
+  'edge-challenge', // a CDN/WAF bot challenge page (Cloudflare `cf-mitigated: challenge`) instead of the server's answer
   'body-too-large',
   // auth
   'auth-rejected',

@@ -822,7 +822,13 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // (the two facts that walk the rest of the incident are asked only for a refused GET stream)
   const streamRefusal = method === null && tool === null && httpStatus !== null && STREAM_REFUSALS.has(httpStatus);
   const attemptsSeen = ix.failedAttempts(span, key, causes);
-  const counted = Math.max(0, ...[...text.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])));
+  // the attempts the client numbered, here or in its give-up line for this connection (`Failed to connect
+  // after 3 attempts`: it may have logged fewer of them)
+  const gaveUpLine = ix.laterGaveUp(span);
+  const counted = Math.max(
+    0,
+    ...[...`${text}\n${gaveUpLine?.text ?? ''}`.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])),
+  );
   const attempts = Math.max(attemptsSeen, counted, 1);
   // a later success or recovery counts only if this failure does not come back after it (with several
   // clients in one log, the success may be another client's)
@@ -957,7 +963,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         ? ix.stoppedBefore(span.start)
         : false,
     connectedBefore: interruption === 'connect' || neverConnected === true ? (ix.earlierConnected(span)?.where ?? null) : null,
-    gaveUp: has('reconnect-exhausted') || has('retries-exhausted') || (neverConnected === true && ix.laterGaveUp(span)),
+    gaveUp: has('reconnect-exhausted') || has('retries-exhausted') || (neverConnected === true && gaveUpLine !== null),
     quickSessionLosses: sessionUnknown === true ? ix.quickSessionLosses() : 0,
     serverCrashedAt: (() => {
       if (interruption !== 'closed-before-headers' && interruption !== 'bad-gateway' && interruption !== 'stream-cut' && interruption !== 'connection-closed') return null;

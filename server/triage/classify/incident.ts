@@ -665,19 +665,19 @@ export class IncidentIndex {
   private connects: Event[] | null = null;
 
   /** The client said, after this span and within the recovery window, that it gave up reconnecting or retrying (same target and server). */
-  laterGaveUp(span: SpanBuild): boolean {
+  laterGaveUp(span: SpanBuild): Event | null {
     const me = this.infoOf.get(span);
-    if (!me) return false;
+    if (!me) return null;
     this.giveUps ??= this.clientLinesWith((m) => m.cause === 'reconnect-exhausted' || m.cause === 'retries-exhausted');
     for (const e of this.giveUps) {
-      if (span.events.includes(e)) return true;
+      if (span.events.includes(e)) return e;
       if (!this.speaksFor(me, e)) continue;
       const last = me.lastLine.get(e.file);
       const ok =
         span.end !== null && e.ts !== null ? e.ts >= span.end && e.ts - span.end <= RECOVERY_WINDOW_MS : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
-      if (ok) return true;
+      if (ok) return e;
     }
-    return false;
+    return null;
   }
   private giveUps: Event[] | null = null;
 

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { describe } from '../rule.ts';
+import { describe, has } from '../rule.ts';
 
 // failure-signatures rows 31, 57 and D17 (Invalid Host header 421 / Invalid Origin header 403): the
 // server's DNS-rebinding protection rejects the Host or Origin a proxy or client sends. Configuration
@@ -18,5 +18,25 @@ export const hostOrigin: Rule = {
   examples: [
     { name: 'Invalid Host header then 421', facts: { httpStatus: 421, causes: ['host-origin-rejected'] }, fires: true },
     { name: 'a 403 without host/origin wording', facts: { httpStatus: 403, causes: ['auth-rejected'] }, fires: false },
+  ],
+};
+
+// spec 2024-11-05 basic/transports (HTTP+SSE: the `endpoint` event names where to POST); typescript-sdk
+// client/sse.ts, python-sdk client/sse.py and mcp-go refuse an endpoint on another origin than the SSE URL's.
+// The server announced its own idea of its address (a hard-coded base URL, or a Host/scheme its proxy did not
+// forward): nothing in the client's settings changes that announcement, so it goes to the server's owners.
+export const endpointOrigin: Rule = {
+  id: 'endpoint-origin-mismatch',
+  decision: 'escalate',
+  source: 'spec 2024-11-05 basic/transports · typescript-sdk src/client/sse.ts · python-sdk src/mcp/client/sse.py',
+  when(f) {
+    if (has(f, 'endpoint-origin-mismatch')) return true;
+    return 'the client did not refuse the announced endpoint for its origin';
+  },
+  rationale: () =>
+    "The server's legacy SSE stream announced a message endpoint (its `endpoint` event) on another origin — scheme, host or port — than the URL the client connected to, and the client refused to post there (\"Endpoint origin does not match connection origin\"). The server builds that URL from what it believes its own address is, so nothing in the client's settings changes it, and retrying or reinitializing gets the same announcement. Escalate to the server's owners: it must announce a relative path or its public base URL, and a proxy in front of it must forward Host and X-Forwarded-Proto/Port.",
+  examples: [
+    { name: 'Endpoint origin does not match connection origin', facts: { causes: ['endpoint-origin-mismatch', 'transport-legacy'] }, fires: true },
+    { name: 'an Invalid Origin header refusal (the server refused the client)', facts: { httpStatus: 403, causes: ['host-origin-rejected'] }, fires: false },
   ],
 };

@@ -7,31 +7,32 @@ import { clientConfigInvalid, deploymentBroken, protocolVersionMalformed } from 
 import { clientIdleTimer } from './client-idle-timer.ts';
 import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
+import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
+import { edgeChallenge } from './edge-challenge.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { headerValidation } from './header-validation.ts';
-import { hostOrigin } from './host-origin.ts';
+import { endpointOrigin, hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
-import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { clientProtocolDefect, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
-import { redirectNotFollowed } from './redirect.ts';
 import { proxyTimer } from './proxy-timer.ts';
 import { rateLimited } from './rate-limited.ts';
 import { readInterrupted } from './read-interrupted.ts';
 import { recoveredNoise } from './recovered-noise.ts';
+import { redirectNotFollowed } from './redirect.ts';
+import { responseHeld } from './response-held.ts';
 import { route404 } from './route.ts';
 import { serverCrashed } from './server-crashed.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
 import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
-import { timeoutTooLow } from './timeout-too-low.ts';
-import { responseHeld } from './response-held.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
+import { timeoutTooLow } from './timeout-too-low.ts';
 import { toolError, toolErrorRead } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
@@ -63,7 +64,9 @@ export const RULES: readonly Rule[] = [
   protocolVersionMalformed,
   // deployment vs credentials
   lb401NoAffinity,
+  edgeChallenge,
   hostOrigin,
+  endpointOrigin,
   authFailure,
   rateLimited,
   splitSession,
