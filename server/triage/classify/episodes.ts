@@ -60,6 +60,20 @@ const FALLBACK_MS = 10_000;
 const legacyAttempt = (f: Facts) =>
   !f.causes.includes('transport-fallback') &&
   (f.causes.includes('transport-legacy') || f.causes.includes('sse-connect-rejected') || f.causes.includes('content-type-wrong') || f.httpMethod === 'GET');
+/** An answer that says "not this transport here": what a server speaking only the other one gives the probe. */
+const transportRefusal = (f: Facts) =>
+  (f.httpStatus !== null && TRANSPORT_REFUSALS.has(f.httpStatus)) ||
+  f.causes.includes('route-missing') ||
+  f.causes.includes('html-response') ||
+  f.causes.includes('content-type-wrong');
+const TRANSPORT_REFUSALS = new Set([400, 404, 405, 406, 415]);
+/** A path an MCP endpoint is served on (Streamable HTTP, legacy SSE and its message URL, a gateway's prefix). */
+const MCP_PATH = /mcp|sse|messages?\b/i;
+/** An app's answer to its caller follows the MCP failure that caused it within this. */
+const APP_ANSWER_MS = 2_000;
+/** A failure that is not about the transport: the server failed, or refused the credentials. */
+const otherThanTransport = (f: Facts) =>
+  (f.httpStatus !== null && (f.httpStatus >= 500 || f.httpStatus === 401 || f.httpStatus === 403)) || f.causes.some((c) => AUTH_CAUSES.has(c));
 const quietFollowUp = (f: Facts) =>
   f.neverConnected === true || f.interruption === 'connection-closed' || f.causes.includes('client-object-closed') || f.causes.includes('connection-closed');
 
@@ -83,6 +97,8 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     for (const e of items[k]!.span.events) if (e.ts !== null && isFailureEvent(e) && (best === null || Math.abs(e.ts - t) < best)) best = Math.abs(e.ts - t);
     return best ?? gap(i, k);
   };
+  const describeAt = (k: number) =>
+    `${items[k]!.facts.method ?? (items[k]!.facts.httpMethod ? `${items[k]!.facts.httpMethod} exchange` : 'the failure')} at ${at[k]!.file}:${at[k]!.line}`;
   const nearInFile = (i: number, j: number, lines: number) =>
     at[i]!.file === at[j]!.file && Math.abs(at[i]!.line - at[j]!.line) <= lines + Math.max(at[i]!.end - at[i]!.line, at[j]!.end - at[j]!.line);
   // the server's crash report and the request it cut (facts.serverCrashedAt): one episode, the report its consequence
@@ -132,8 +148,7 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     seen.set(ep, [...earlier, i]);
     const earlierPrimary = earlier.filter((k) => out[k]!.role === 'primary');
     const first = earlier[0];
-    const describeK = (k: number) =>
-      `${items[k]!.facts.method ?? (items[k]!.facts.httpMethod ? `${items[k]!.facts.httpMethod} exchange` : 'the failure')} at ${at[k]!.file}:${at[k]!.line}`;
+    const describeK = describeAt;
     if (d.rule.role) {
       out[i] = { ...out[i]!, role: d.rule.role, reason: firstSentence(d.rationale) };
       continue;
@@ -217,6 +232,42 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       }
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
+  }
+  // The first transport's refusal that the client fell back from (spec 2025-03-26 backwards compatibility:
+  // POST first, then the legacy GET on 400/404/405), when the fallback then failed for another reason — a
+  // 5xx, an auth refusal: the refusal was the probe a server speaking only the other transport answers,
+  // and the fallback's own failure is the finding (mcp-remote `falling-back-to-alternate-transport`).
+  for (const i of order) {
+    const f = items[i]!.facts;
+    const onLegacy = f.causes.includes('transport-legacy') || f.causes.includes('sse-connect-rejected') || f.httpMethod === 'GET';
+    if (out[i]!.role !== 'primary' || !onLegacy || !otherThanTransport(f)) continue;
+    for (const k of order) {
+      const e = items[k]!.facts;
+      if (k === i || out[k]!.role !== 'primary' || !e.transportFallback || !transportRefusal(e) || at[k]!.file !== at[i]!.file) continue;
+      const g = gap(i, k);
+      const before = g !== null ? at[k]!.ts! <= at[i]!.ts! && g <= FALLBACK_MS : at[k]!.line < at[i]!.line && nearInFile(i, k, ADJACENT_LINES * 2);
+      if (before)
+        out[k] = {
+          ...out[k]!,
+          role: 'consequence',
+          reason: `the first transport's refusal, after which the client fell back; the fallback's own failure (${at[i]!.file}:${at[i]!.line}) is the finding`,
+        };
+    }
+  }
+  // An application that calls MCP for its own callers (mcpo, an API in front of an agent) logs its own answer
+  // to them right after its MCP call failed: a 5xx access line on a path that is no MCP endpoint, in the
+  // same file, moments later. That answer is what the MCP failure did to the app's caller, not a second
+  // server failing.
+  for (const i of order) {
+    const f = items[i]!.facts;
+    if (out[i]!.role !== 'primary' || f.identified || f.httpStatus === null || f.httpStatus < 500 || f.httpPath === null || MCP_PATH.test(f.httpPath)) continue;
+    const k = order.find((k) => {
+      if (k === i || out[k]!.role === 'optional' || at[k]!.file !== at[i]!.file || !items[k]!.facts.identified) return false;
+      // (from the MCP failure's own failing lines: its span may have begun long before)
+      const g = failureGap(i, k);
+      return g !== null ? at[k]!.line < at[i]!.line && g <= APP_ANSWER_MS : at[k]!.line < at[i]!.line && nearInFile(i, k, ADJACENT_LINES * 4);
+    });
+    if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the application's own ${f.httpStatus} to its caller after ${describeAt(k)} failed` };
   }
   // A client's own reading of an auth refusal ("token has expired", "authentication failed") with no
   // status of its own (its host may name the tool; the server's access line does not), beside a 401/403

@@ -45,6 +45,8 @@ export interface Facts {
   /** HTTP method of the failing exchange (GET = the standalone SSE stream in Streamable HTTP, the connection in legacy SSE). */
   httpMethod: string | null;
   httpPath: string | null;
+  /** The exchange is a step of the OAuth flow (authorize, token, register, callback), not MCP traffic. */
+  authFlowPath: boolean;
   /** The URL the client aimed at, when a line names it. */
   target: { scheme: string | null; host: string; port: number | null } | null;
   /** The target is this machine (localhost, 127.0.0.1, ::1). */
@@ -403,10 +405,15 @@ export function replicaOf(e: Event): { host: string | null; pid: string | null; 
     str(a.origin) ??
     null;
   const pid = str(a.pid) ?? /"pid"\s*:\s*(\d{1,9})/.exec(e.text)?.[1] ?? null;
-  // nginx `$upstream_addr`, Envoy `%UPSTREAM_HOST%` as a JSON access line names them ("-" when none was picked)
-  const upstream = str(a.upstream) ?? str(a.upstream_addr) ?? /"upstream_(?:addr|host)"\s*:\s*"([^"\s,-][^"\s,]{0,119})"/.exec(e.text)?.[1] ?? null;
+  // nginx `$upstream_addr`, Envoy `%UPSTREAM_HOST%` as a JSON access line names them ("-" when none was picked);
+  // an AWS ALB line its `target:port`, Traefik its ServiceAddr/ServiceURL (a proxy's, not a tracing target)
+  const proxyTarget = e.source === 'proxy' ? (str(a.target) ?? str(a.ServiceAddr) ?? str(a.ServiceURL)) : null;
+  const upstream = str(a.upstream) ?? str(a.upstream_addr) ?? /"upstream_(?:addr|host)"\s*:\s*"([^"\s,-][^"\s,]{0,119})"/.exec(e.text)?.[1] ?? proxyTarget ?? null;
   return { host, pid, upstream, file: e.file };
 }
+
+/** The OAuth 2.1 endpoints an MCP authorization flow calls (spec basic/authorization; RFC 6749, 7591): a browser's GET there is no SSE stream. */
+const AUTH_FLOW_PATH = /\/(?:authorize|token|register|(?:oauth2?|auth)\/[\w.-]{1,40}|callback|oauth-callback)\/?$/i;
 
 export function stripQuery(p: string): string {
   const q = p.indexOf('?');
@@ -618,7 +625,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       sessionAssignedEarlier === true ||
       pathWorked === true ||
       (method !== 'initialize' && ix.sessionCreatedEarlierIn(span) !== null) ||
-      (method !== null && method !== 'initialize' && method !== 'server/discover' && pathWorked !== false)
+      // (the SDK clients that word a 404 so — Python's ClientSession, mcp-go, go-sdk — send initialize first
+      // on the same URL and call nothing else before it answered: another method's 404 there is the session's)
+      (method !== null && method !== 'initialize' && method !== 'server/discover')
         ? true
         : null;
   else if (
@@ -906,6 +915,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     answerStatus,
     httpMethod,
     httpPath,
+    authFlowPath: httpPath !== null && AUTH_FLOW_PATH.test(stripQuery(httpPath)),
     target,
     localTarget,
     stage,

@@ -40,6 +40,7 @@ export const BASE_FACTS: Facts = {
   answerStatus: null,
   httpMethod: null,
   httpPath: null,
+  authFlowPath: false,
   target: null,
   localTarget: null,
   stage: 'unknown',

@@ -445,6 +445,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   // optional GET stream, which belong to a GET exchange only.
   let anchor = -1;
   let reach = 0; // last line attached to the current anchor: a chain of adjacent lines stays together
+  let reachGap = 3; // how far below `reach` a line may still continue the chain
   let chainFailed = false; // a line of the current anchor's chain reported a failure
   const signals = signalTable();
   const failed = isFailureEvent;
@@ -482,15 +483,20 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       // the same exchange logged twice in a row (request, then its answer): keep one anchor
       if (join(i, anchor, 'adjacent-lines')) {
         reach = e.endLine;
+        reachGap = gapAfter(e, reachGap);
         chainFailed ||= failed(e);
       }
       return;
     }
     // the client's error about the answer it just logged (`POST … -> 404`, then `SdkHttpError: … {"id":3,
     // "error":…}`): the error's body gives the JSON-RPC id the request line did not have
-    if (isAnchor && anchor >= 0 && answersExchange(events[anchor]!, e) && e.line - reach <= 3) {
+    // the body under a raw status line and its headers (`curl -i`): it may carry the request's JSON-RPC id
+    const bodyOfRaw =
+      reachGap === HEADERS_MAX && e.httpMethod === null && e.requestId === null && (e.rpcId === null || JSON.stringify(e.rpcId) === JSON.stringify(events[anchor]?.rpcId ?? null));
+    if (isAnchor && anchor >= 0 && events[anchor]!.file === e.file && e.line - reach <= reachGap && (answersExchange(events[anchor]!, e) || bodyOfRaw)) {
       if (join(i, anchor, 'adjacent-lines')) {
         reach = e.endLine;
+        reachGap = gapAfter(e, reachGap);
         chainFailed ||= failed(e);
       }
       return;
@@ -498,12 +504,13 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (isAnchor || (anchor >= 0 && reissued(e))) {
       anchor = i;
       reach = e.endLine;
+      reachGap = gapAfter(e, reachGap);
       chainFailed = failed(e);
       return;
     }
     if (anchor < 0) return;
     const a = events[anchor]!;
-    if (a.file !== e.file || e.line - reach > 3 || e.line < a.line) return;
+    if (a.file !== e.file || e.line - reach > reachGap || e.line < a.line) return;
     // a server's access line is written when its request ends: what the server logs after it is about
     // the next request (uvicorn's `Rejected … session` warning comes before its own 404 line)
     // (an access line without ids: a line keyed by request id is joined by its id, not by order)
@@ -534,6 +541,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     }
     if (join(i, anchor, 'adjacent-lines')) {
       reach = e.endLine;
+      reachGap = gapAfter(e, reachGap);
       chainFailed ||= failed(e);
       // the client said the call returned: it is complete, what follows is about something else
       if (e.signals.includes('call-returned')) anchor = -1;
@@ -604,6 +612,17 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   }
   return spans;
 }
+
+/**
+ * A raw HTTP status line (`HTTP/1.1 401 Unauthorized`, as `curl -i` and HTTP dumps print it) is followed by
+ * its headers and a blank line, none of them analysed, before the body that says why: the body still
+ * continues the exchange that far below (RFC 9112 message format: status line, fields, empty line, body).
+ */
+const RAW_STATUS_LINE = /^(?:< )?HTTP\/[\d.]{1,3} [1-5]\d\d\b/;
+const HEADERS_MAX = 40;
+const HEADER_FIELD = /^(?:< )?[A-Za-z][\w-]{0,60}: /;
+/** The gap allowed below a chain's new last line: a status line's, kept through the header fields under it. */
+const gapAfter = (e: Event, before: number): number => (RAW_STATUS_LINE.test(e.message) || (before === HEADERS_MAX && HEADER_FIELD.test(e.message)) ? HEADERS_MAX : 3);
 
 /** Events bucketed by a shape key and sorted by time, for windowed look-ups instead of all-pairs scans. */
 class TimeBuckets {

@@ -90,6 +90,7 @@ export const optionalStream: Rule = {
     if (has(f, 'session-termination-failed') && f.method === null && f.tool === null) return true;
     if (f.method !== null || f.tool !== null) return `the failing exchange is a ${f.method ?? 'tools/call'} request, not the optional stream`;
     if (refusedFatally(f)) return `the server refused the GET stream with ${f.httpStatus} instead of 405 and the client stopped there`;
+    if (f.authFlowPath) return `a GET of the OAuth flow (${f.httpPath}), not the stream`;
     if (f.httpMethod === 'GET') return true;
     const streamOnly = f.causes.length > 0 && f.causes.every((c) => (STREAM_ONLY as readonly string[]).includes(c) || BESIDE_STREAM.has(c));
     if (streamOnly && has(f, ...STREAM_ONLY) && f.httpMethod !== 'POST') return true;
@@ -116,6 +117,7 @@ export const optionalStream: Rule = {
     },
     { name: 'Maximum reconnection attempts, no request', facts: { causes: ['reconnect-exhausted'] }, fires: true },
     { name: 'DELETE 404 at shutdown', facts: { httpMethod: 'DELETE', httpStatus: 404 }, fires: true },
+    { name: 'GET /authorize 500: the OAuth flow, not the stream', facts: { httpMethod: 'GET', httpStatus: 500, httpPath: '/authorize', authFlowPath: true }, fires: false },
     { name: "the SDK's Failed to terminate session: Not Found", facts: { httpStatus: 404, causes: ['session-termination-failed'] }, fires: true },
     { name: 'a tools/call 404', facts: { httpMethod: 'POST', method: 'tools/call', httpStatus: 404 }, fires: false },
     { name: 'completion/complete answered -32601', facts: { method: 'completion/complete', jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: true },
