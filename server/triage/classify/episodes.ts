@@ -148,13 +148,12 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     seen.set(ep, [...earlier, i]);
     const earlierPrimary = earlier.filter((k) => out[k]!.role === 'primary');
     const first = earlier[0];
-    const describeK = describeAt;
     if (d.rule.role) {
       out[i] = { ...out[i]!, role: d.rule.role, reason: firstSentence(d.rationale) };
       continue;
     }
     if (crashCut[i]! >= 0) {
-      out[i] = { ...out[i]!, role: 'consequence', reason: `the server's crash that cut ${describeK(crashCut[i]!)}` };
+      out[i] = { ...out[i]!, role: 'consequence', reason: `the server's crash that cut ${describeAt(crashCut[i]!)}` };
       continue;
     }
     if (f.recovered === true && (SETTLED_BY_SUCCESS.has(d.decision) || d.rule.settledBySuccess)) {
@@ -164,7 +163,7 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     if (first !== undefined) {
       const streamOnly = !f.identified && f.causes.length > 0 && f.causes.every((c) => STREAM_ONLY.has(c));
       if (streamOnly) {
-        out[i] = { ...out[i]!, role: 'consequence', reason: `reconnect attempts after ${describeK(first)}` };
+        out[i] = { ...out[i]!, role: 'consequence', reason: `reconnect attempts after ${describeAt(first)}` };
         continue;
       }
       // the client's summary that it gave up on a call (`giving up after 2 attempts tool=x`), after that call's
@@ -172,7 +171,7 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       const countersOnly = f.causes.length > 0 && f.causes.every((c) => RETRY_CAUSES.has(c)) && f.httpStatus === null && f.rootException === null;
       const attempt = countersOnly ? earlier.find((k) => sameCall(items[k]!.facts, f) && !items[k]!.facts.causes.every((c) => RETRY_CAUSES.has(c))) : undefined;
       if (attempt !== undefined) {
-        out[i] = { ...out[i]!, role: 'consequence', reason: `the client giving up after the attempts of ${describeK(attempt)}` };
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the client giving up after the attempts of ${describeAt(attempt)}` };
         continue;
       }
       const dup = earlier.find((k) => {
@@ -211,23 +210,23 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
           })
         : undefined;
       if (fellBackFrom !== undefined) {
-        out[i] = { ...out[i]!, role: 'consequence', reason: `the client's fallback to legacy SSE after ${describeK(fellBackFrom)}` };
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the client's fallback to legacy SSE after ${describeAt(fellBackFrom)}` };
         continue;
       }
       const gone = earlierPrimary.find((k) => serverGone(items[k]!.facts));
       if (gone !== undefined && quietFollowUp(f)) {
-        out[i] = { ...out[i]!, role: 'consequence', reason: `refused after the server went away (${describeK(gone)})` };
+        out[i] = { ...out[i]!, role: 'consequence', reason: `refused after the server went away (${describeAt(gone)})` };
         continue;
       }
       if (f.interruption === 'client-timeout' && earlier.some((k) => sameRequest(items[k]!.facts, f) && serverGone(items[k]!.facts))) {
-        out[i] = { ...out[i]!, role: 'consequence', reason: `the client's timeout after ${describeK(first)}` };
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the client's timeout after ${describeAt(first)}` };
         continue;
       }
       // a host that times out a call the server had already refused (a relay such as mcp-remote logs the
       // error and never passes it on): the refusal is the failure, the wait for it a consequence
       const refused = earlier.find((k) => waitsForRefused(items[k]!.facts, f, gap(i, k)));
       if (refused !== undefined) {
-        out[i] = { ...out[i]!, role: 'consequence', reason: `the host's wait for a call already refused (${describeK(refused)})` };
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the host's wait for a call already refused (${describeAt(refused)})` };
         continue;
       }
     }
@@ -362,11 +361,11 @@ function waitsForRefused(r: Facts, w: Facts, g: number | null): boolean {
   );
 }
 
-/** One request: the same session, or the same method and tool. */
 /** Neither status contradicts the other (one unknown, or the same). */
 function compatibleStatus(a: Facts, b: Facts): boolean {
   return a.httpStatus === null || b.httpStatus === null || a.httpStatus === b.httpStatus;
 }
+/** One request: the same session, or the same method and tool. */
 function sameRequest(e: Facts, f: Facts): boolean {
   const k = callKey(f.method, f.tool);
   return (f.session !== null && e.session === f.session) || (k !== null && callKey(e.method, e.tool) === k);

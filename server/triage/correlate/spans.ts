@@ -504,7 +504,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (isAnchor || (anchor >= 0 && reissued(e))) {
       anchor = i;
       reach = e.endLine;
-      reachGap = gapAfter(e, reachGap);
+      reachGap = gapAfter(e, 3); // (a new exchange starts outside any header block)
       chainFailed = failed(e);
       return;
     }
