@@ -101,6 +101,24 @@ describe('format engine fuzz', () => {
     );
   });
 
+  it('readLines reads ASCII pieces as Latin-1 and the rest with a decoder, with the same lines as one decode', async () => {
+    // ASCII first (the fast path), then a byte-order mark in the middle (text there, not a mark), a
+    // character cut between two pieces and invalid bytes; at every cut, with and without a leading mark
+    const body = Buffer.concat([Buffer.from('ascii line one\nascii two\n'), Buffer.from('\uFEFFmid-bom é café – ✓\n'), Buffer.from([0x61, 0xff, 0xc3, 0x0a]), Buffer.from('tail')]);
+    for (const bytes of [body, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body])])
+      for (const continued of [false, true]) {
+        const whole: RawLine[] = [];
+        for await (const l of readLines(from([bytes]), undefined, continued)) whole.push(l);
+        expect(whole.map((l) => l.text).join('|')).toContain('mid-bom');
+        for (let a = 1; a < bytes.length; a++)
+          for (const b of [a + 1, a + 3, bytes.length]) {
+            const chunked: RawLine[] = [];
+            for await (const l of readLines(from([bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)]), undefined, continued)) chunked.push(l);
+            expect(chunked, `cut at ${a}, ${b}`).toEqual(whole);
+          }
+      }
+  });
+
   it('parseFile never throws and every non-blank physical line is in an event (or counted as skipped)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(lineArb, { minLength: 1, maxLength: 60 }), async (lines) => {
