@@ -470,7 +470,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       e.line - reach <= 3 &&
       // (each such note opens a request of its own)
       !e.signals.includes('session-attached') &&
-      sameExchange(events[anchor]!, e) &&
+      (sameExchange(events[anchor]!, e) || sentThenPosted(events[anchor]!, e)) &&
       // (nor two lines that each tell how a request ended, the same way: an access log's records, a client's
       // `POST /mcp -> 502` per attempt, a proxy error line per refused connect — each is a request; a
       // proxy's error line beside its own access line (one reports, one records) stays one)
@@ -746,6 +746,14 @@ function otherPeer(a: Event, b: Event): boolean {
   return typeof x === 'string' && typeof y === 'string' && (x !== y || (a.attrs.port != null && b.attrs.port != null && a.attrs.port !== b.attrs.port));
 }
 
+/**
+ * A client's note of the JSON-RPC message it is about to send (python-sdk's DEBUG `Sending client message:
+ * root=JSONRPCRequest(method='tools/call', …, id=6)`), then its HTTP client's line for the POST that
+ * carried it (httpx `HTTP Request: POST …/mcp "HTTP/1.1 503 …"`): one exchange — the POST names no method.
+ */
+function sentThenPosted(a: Event, b: Event): boolean {
+  return a.rpcMethod !== null && a.httpMethod === null && a.httpStatus === null && b.httpMethod === 'POST' && b.rpcMethod === null && b.rpcId === null && b.tool === null;
+}
 function sameExchange(a: Event, b: Event): boolean {
   return a.httpMethod === b.httpMethod && a.httpPath === b.httpPath && (a.httpStatus === null || b.httpStatus === null || a.httpStatus === b.httpStatus);
 }
