@@ -29,11 +29,13 @@ export const CORPORA = [
   'collected6-dev',
   'collected6-held',
   'collected7-dev',
+  'collected8-dev',
+  'collected8-held',
 ] as const;
 export type CorpusId = (typeof CORPORA)[number];
 
-/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15); batch 6 (`dev6`, `held6`), session 16; batch 7 (`dev7` only: probe sets written and read while building, session 20). */
-export type Split = 'dev' | 'held' | 'dev2' | 'held2' | 'dev3' | 'held3' | 'dev4' | 'held4' | 'dev5' | 'held5' | 'dev6' | 'held6' | 'dev7';
+/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15); batch 6 (`dev6`, `held6`), session 16; batch 7 (`dev7` only: probe sets written and read while building, session 20); batch 8 (`dev8`, `held8`), session 21. */
+export type Split = 'dev' | 'held' | 'dev2' | 'held2' | 'dev3' | 'held3' | 'dev4' | 'held4' | 'dev5' | 'held5' | 'dev6' | 'held6' | 'dev7' | 'dev8' | 'held8';
 const SPLIT_CORPUS: Record<Split, CorpusId> = {
   dev: 'collected-dev',
   held: 'collected-held',
@@ -48,6 +50,8 @@ const SPLIT_CORPUS: Record<Split, CorpusId> = {
   dev6: 'collected6-dev',
   held6: 'collected6-held',
   dev7: 'collected7-dev',
+  dev8: 'collected8-dev',
+  held8: 'collected8-held',
 };
 /** The splits read while building (the held ones are never run case by case). */
 export const DEV_SPLITS = (Object.keys(SPLIT_CORPUS) as Split[]).filter((s) => s.startsWith('dev'));
