@@ -46,6 +46,7 @@ export const SignalCause = z.enum([
   'auth-token-expired',
   'oauth-flow-failed',
   'auth-challenge',
+  'credentials-missing', // the client has no credential to send: the setting meant to hold it is unset or empty
   'discovery-probe', // a client looking for metadata (OAuth well-known documents) or a browser asset: a 404 there is an answer, not a broken route
   // network and proxies
   'conn-refused',
@@ -109,6 +110,8 @@ export const SignalCause = z.enum([
   'keepalive-noise',
   'address-attempt', // one address of several a client tries in turn failed (curl's happy eyeballs): the next may connect
   'server-stream-noise', // a server noting a stream closed after its client left (nothing failed)
+  'oauth-request-invalid', // the authorization server refused the client's token request as malformed (RFC 6749 §5.2 invalid_request, unsupported_grant_type): not the credentials
+  'wait-started', // an HTTP client's trace: it began waiting for an answer (httpcore `receive_response_headers.started`): what times a timeout that names no call
 ]);
 export type SignalCause = z.infer<typeof SignalCause>;
 

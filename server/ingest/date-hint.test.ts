@@ -1,7 +1,7 @@
 // A log that stamps only the time of day (`[13:55:29] ERROR …`: console transcripts, `debug`, Python's
 // `%H:%M:%S`) is dated by the incident: the earliest date-and-time any file's head shows
-// (pipeline.ts dateHint, parse-file.ts firstDatedTime). Without it such a file had no times at all
-// and joined nothing by time. The answer must not depend on which file comes first.
+// (pipeline.ts dateHint, parse-file.ts firstDatedTime), or a placeholder day when none does. Without it
+// such a file had no times at all and joined nothing by time. The answer must not depend on which file comes first.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +48,8 @@ describe('times of day are dated by the incident', () => {
     expect(await clientTimes({ 'zz-edge-access.log': PROXY, 'agent.log': CLIENT })).toEqual(await clientTimes({ 'agent.log': CLIENT, 'edge-access.log': PROXY }));
   });
 
-  it('near miss: alone, with no dated file beside it, a time of day stays undated', async () => {
-    expect(await clientTimes({ 'agent.log': CLIENT })).toEqual([null, null, null]);
+  it('alone, with no dated file beside it, a time of day is placed on the placeholder day: its times still order and time', async () => {
+    // (the day means nothing — README of server/ingest — but 23:59:59 → 00:00:01 is still two seconds)
+    expect(await clientTimes({ 'agent.log': CLIENT })).toEqual(['2000-01-01T23:59:58.000Z', '2000-01-01T23:59:59.000Z', '2000-01-02T00:00:01.000Z']);
   });
 });

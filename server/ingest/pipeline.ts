@@ -17,6 +17,9 @@ import { ProgressMeter, type Progress } from './progress.ts';
 import { binaryKind, describeSkip, SCREEN_BYTES, screenHead, SNIFF_BYTES, type SkippedFile } from './screen.ts';
 import { TriageError } from '../errors.ts';
 
+/** The day given to times of day when no file of the incident shows a date (README: its date means nothing). */
+const PLACEHOLDER_DAY = Date.UTC(2000, 0, 1);
+
 export type { Progress } from './progress.ts';
 
 export interface IngestOptions {
@@ -281,11 +284,13 @@ async function ingestWith(
     }
     const skipped = scanned.length - fresh.length;
     // what dates a file that logs only times of day: the earliest date-and-time any file's head shows
-    // (a pure function of the heads, so neither the file order nor the worker count changes it)
-    const dateHint = scanned.reduce<number | null>((min, s) => {
-      const t = firstDatedTime(s.plan, opts.formats);
-      return t === null || (min !== null && min <= t) ? min : t;
-    }, null);
+    // (a pure function of the heads, so neither the file order nor the worker count changes it); with
+    // none, a placeholder day, so such a file's times still order its lines and time its requests
+    const dateHint =
+      scanned.reduce<number | null>((min, s) => {
+        const t = firstDatedTime(s.plan, opts.formats);
+        return t === null || (min !== null && min <= t) ? min : t;
+      }, null) ?? PLACEHOLDER_DAY;
     const upload = opts.upload ? { ...opts.upload, result: { added: fresh.length, skipped, skippedFiles } } : undefined;
     const mode = opts.mode ?? 'standard';
     const tier: EngineTier = mode === 'strict' ? 'all' : 'ingest';

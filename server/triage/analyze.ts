@@ -42,6 +42,14 @@ export interface SessionStat {
   deleted: number | null;
 }
 
+/** A line that only marks when an HTTP client began waiting (signal cause `wait-started`), nothing else. */
+function isWaitMark(e: Event): boolean {
+  if (e.signals.length === 0 || e.kind === 'block' || e.level === 'warn' || e.level === 'error' || e.level === 'fatal') return false;
+  if (e.httpStatus !== null || e.rpcId !== null || e.rpcMethod !== null || e.tool !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null) return false;
+  const t = signalTable();
+  return e.signals.every((id) => t.meaning(id)?.cause === 'wait-started');
+}
+
 const MAX_FAILURES = 200;
 const MAX_SPANS = 2000;
 
@@ -50,7 +58,9 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
   const events = enrichEvents(stored.filter((e) => !isPolicyFile(e.file)));
   const annotations = toolAnnotations(events);
   const protocolVersions = whole ? [...whole.protocolVersions].sort() : [...new Set(events.map((e) => e.protocolVersion).filter((v): v is string => !!v))].sort();
-  const spans = buildSpans(events);
+  // (an HTTP client's trace mark that it began waiting is a time, not a line of any request: it times a
+  // timeout that names no call — incident.ts traceStarted — and joins no span)
+  const spans = buildSpans(events.filter((e) => !isWaitMark(e)));
   const clockOffsets = estimateOffsets(spans);
   attachOrphans(spans);
   markStoppedWhileWaiting(spans);

@@ -118,6 +118,8 @@ export interface Facts {
   attempts: number;
   /** It failed on every attempt, with no success of it in between or after. */
   persistent: Tri;
+  /** The times the client itself is shown sending this call: its numbered attempts (`attempt 2/3`) or its own request lines, whichever is more (0: not shown). */
+  clientSends: number;
   /** A later success of the same call: re-issued and answered, resumed, a fallback transport that connected. */
   recovered: Tri;
   recoveredBy: string | null;
@@ -791,7 +793,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     if (ms && e.source === 'client') durations.push(Number(ms[1]));
   }
   // the setting as the log states it (stated-timeout.ts), else the wait measured from send to give-up
-  const clientTimeoutMs = statedTimeoutMs(text) ?? (has('client-timeout') ? measuredWait(evs) : null);
+  const clientTimeoutMs = statedTimeoutMs(text) ?? (has('client-timeout') ? measuredWait(evs, ix) : null);
   if (clientTimeoutMs !== null) durations.push(clientTimeoutMs);
   const elapsedMs = durations.length ? Math.max(...durations) : null;
   const knownTimerS = elapsedMs === null ? null : (TIMERS.find((t) => Math.abs(elapsedMs / 1000 - t) <= t * 0.1) ?? null);
@@ -839,6 +841,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     ...[...`${text}\n${gaveUpLine?.text ?? ''}`.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])),
   );
   const attempts = Math.max(attemptsSeen, counted, 1);
+  const clientSends = Math.max(counted, ix.sentByClient(key));
   // a later success or recovery counts only if this failure does not come back after it (with several
   // clients in one log, the success may be another client's)
   const holds = <P extends Point>(p: P | null): P | null => (p !== null && !ix.failsAgainAfter(span, key, causes, p) ? p : null);
@@ -900,6 +903,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     session === null &&
     sessionSent !== true &&
     firstRequest !== false &&
+    // (a probe for OAuth metadata or a browser asset, or a step of the OAuth flow, is no MCP request)
+    !has('discovery-probe') &&
+    !(httpPath !== null && AUTH_FLOW_PATH.test(stripQuery(httpPath))) &&
     ((httpMethod === 'POST' && evs.some((e) => clientLine(e) && e.httpMethod === 'POST') && !ix.earlierPostInFile(span)) ||
       (httpMethod === null && !legacyHere && evs.some((e) => clientLine(e) && e.httpStatus !== null && /\bhttps?:\/\/\S/.test(e.message)) && !ix.earlierRequestInFile(span)));
 
@@ -957,6 +963,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     replicaSplit,
     attempts,
     persistent,
+    clientSends,
     recovered,
     recoveredBy,
     sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,
@@ -1075,8 +1082,16 @@ function waitedBefore(evs: readonly Event[], cause: SignalCause, ix: IncidentInd
  * first line of the call in the file that timed out to the timeout line (section (c): the elapsed time is
  * the fingerprint of the timer). Only a client's own lines, one file, one clock.
  */
-function measuredWait(evs: readonly Event[]): number | null {
-  const w = waitSpan(evs, 'client-timeout');
+function measuredWait(evs: readonly Event[], ix: IncidentIndex): number | null {
+  let w = waitSpan(evs, 'client-timeout');
+  if (!w) {
+    // httpcore's own trace pair: the step that failed with the timeout started on a line of its own
+    // (`receive_response_headers.started` … `.failed exception=ReadTimeout`), which names no call
+    const t = table();
+    const out = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'));
+    const first = out ? ix.traceStarted(out) : null;
+    if (out && first?.ts != null) w = { out, first };
+  }
   if (!w) return null;
   const ms = w.out.ts! - w.first.ts!;
   // under 100 ms is not a timer at all (a line logged twice); a day is not one call

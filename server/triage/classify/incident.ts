@@ -42,6 +42,20 @@ function clientTimes(span: SpanBuild): { clientFirst: number | null; clientLast:
   return { clientFirst, clientLast };
 }
 
+/** An httpcore trace line: `<step>.started`, `<step>.complete` or `<step>.failed` (httpcore `_trace.py`). */
+const TRACE_STEP = /\b([a-z_]{3,40})\.(started|complete|failed)\b/;
+
+/**
+ * A client's line that sends a call: it names the call (tool, method or HTTP request) and is neither its
+ * answer nor its failure (`calling tool X`, `--> POST /mcp tools/call`).
+ */
+function sendsCall(e: Event): boolean {
+  // (a failure line names its call too — `tools/call x failed` — but it reports, it does not send)
+  if ((e.source !== 'client' && e.source !== 'unknown') || isFailureEvent(e)) return false;
+  if (e.attrs.direction === 'request') return true;
+  return e.attrs.direction !== 'response' && e.attrs.direction !== 'exchange' && e.httpStatus === null && (e.tool !== null || e.rpcMethod !== null);
+}
+
 /** The caller's User-Agent as an access log records it (a format's `agent` attr). */
 export function callerOf(e: Event): string | null {
   const a = e.attrs.agent;
@@ -407,14 +421,67 @@ export class IncidentIndex {
     let n = 0;
     const failCauses = causes.filter((c) => signalCauseIsFailure(c) && c !== 'retry-attempt' && c !== 'retries-exhausted');
     let lastTs: number | null = null;
-    for (const i of key !== null ? (this.failingByKey.get(key) ?? []) : this.failingInfo) {
-      if (key !== null ? i.key !== key : !(i.key === null && failCauses.length > 0 && failCauses.every((c) => i.causes.includes(c)))) continue;
+    if (key !== null) {
+      // attempts as one log saw them: the client's failed call and the server's note of the same request,
+      // left in two spans when nothing joined them, are one attempt, not two
+      // (the caller's own log counts what it sent: a server or proxy may log one request twice, a start and
+      // a cut, so their count stands only when no client log has this call)
+      const clientFiles = new Set<string>();
+      const startsByFile = new Map<string, (number | null)[]>();
+      for (const i of this.failingByKey.get(key) ?? []) {
+        if (i.key !== key) continue;
+        for (const f of i.files) (startsByFile.get(f) ?? startsByFile.set(f, []).get(f)!).push(i.span.start);
+        for (const e of i.span.events) if (e.source === 'client' || e.source === 'unknown') clientFiles.add(e.file);
+      }
+      if (clientFiles.size) for (const f of [...startsByFile.keys()]) if (!clientFiles.has(f)) startsByFile.delete(f);
+      // (one failure reported twice within a second — a transport error, then the call's own failure — is
+      // one attempt, as for unidentified errors below)
+      const perFile = new Map<string, number>();
+      for (const [f, starts] of startsByFile) {
+        const timed = starts.filter((t): t is number => t !== null).sort((a, b) => a - b);
+        let n = starts.length - timed.length;
+        for (let k = 0; k < timed.length; k++) if (k === 0 || timed[k]! - timed[k - 1]! >= 1000) n++;
+        perFile.set(f, n);
+      }
+      // and never more than the times that log shows the call sent (`calling tool X` once, then a transport
+      // error and a failure line split in two spans, is one attempt)
+      const sent = new Map<string, Set<number>>();
+      for (const i of this.byKey.get(key) ?? []) {
+        if (i.key !== key) continue;
+        for (const e of i.span.events)
+          if (e.attrs.direction === 'request' && e.source !== 'server' && e.source !== 'proxy') (sent.get(e.file) ?? sent.set(e.file, new Set()).get(e.file)!).add(e.line);
+      }
+      return Math.max(1, ...[...perFile].map(([f, n]) => Math.min(n, sent.get(f)?.size || n)));
+    }
+    for (const i of this.failingInfo) {
+      if (!(i.key === null && failCauses.length > 0 && failCauses.every((c) => i.causes.includes(c)))) continue;
       // an unidentified error reported twice within a second is one attempt, not two
       if (key === null && lastTs !== null && i.span.start !== null && Math.abs(i.span.start - lastTs) < 1000) continue;
       lastTs = i.span.start;
       n++;
     }
     return Math.max(n, 1);
+  }
+
+  /**
+   * How many times a client's own log shows it sending this call (its request lines: `calling tool X`,
+   * `POST … tools/call`), the most any one client file shows; 0 when no client line sends it.
+   */
+  sentByClient(key: string | null): number {
+    if (key === null) return 0;
+    // (per file: lines of one JSON-RPC id are one request — a handler's lines all carry its id — and a file
+    // the client is known to have written speaks before one whose side is not known)
+    const sends = new Map<string, Set<string>>();
+    const clientFiles = new Set<string>();
+    for (const i of this.byKey.get(key) ?? []) {
+      if (i.key !== key) continue;
+      for (const e of i.span.events) {
+        if (!sendsCall(e)) continue;
+        (sends.get(e.file) ?? sends.set(e.file, new Set()).get(e.file)!).add(e.rpcId !== null ? `id ${JSON.stringify(e.rpcId)}` : `line ${e.line}`);
+        if (e.source === 'client') clientFiles.add(e.file);
+      }
+    }
+    return Math.max(0, ...[...sends].filter(([f]) => !clientFiles.size || clientFiles.has(f)).map(([, l]) => l.size));
   }
 
   /** A later span of the same call, sent by a client (whatever its answer). */
@@ -469,6 +536,27 @@ export class IncidentIndex {
       const p = this.all[i]!;
       if (p.file !== e.file || p.line >= e.line) continue;
       return e.line - p.endLine <= 2 && p.level !== null ? p : null;
+    }
+    return null;
+  }
+
+  /**
+   * httpcore's trace (httpcore `_trace.py`) logs each step as `<step>.started` and then `<step>.complete` or
+   * `<step>.failed`: the started line of this failed step, the last one above it in its file with no end of
+   * that step between (within 200 lines), or null.
+   */
+  traceStarted(e: Event): Event | null {
+    const m = TRACE_STEP.exec(e.text);
+    if (!m || m[2] !== 'failed') return null;
+    const at = this.position.get(e);
+    if (at === undefined) return null;
+    for (let i = at - 1, seen = 0; i >= 0 && seen < 200; i--) {
+      const p = this.all[i]!;
+      if (p.file !== e.file) continue;
+      seen++;
+      const q = TRACE_STEP.exec(p.text);
+      if (!q || q[1] !== m[1]) continue;
+      return q[2] === 'started' ? p : null;
     }
     return null;
   }

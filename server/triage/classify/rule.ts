@@ -82,6 +82,7 @@ export const BASE_FACTS: Facts = {
   replicaSplit: null,
   attempts: 1,
   persistent: null,
+  clientSends: 0,
   recovered: null,
   recoveredBy: null,
   sentAgain: false,

@@ -20,6 +20,7 @@ import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-re
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { clientProtocolDefect, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { proxyTimer } from './proxy-timer.ts';
+import { oauthRequestInvalid } from './oauth-request-invalid.ts';
 import { rateLimited } from './rate-limited.ts';
 import { readInterrupted } from './read-interrupted.ts';
 import { recoveredNoise } from './recovered-noise.ts';
@@ -33,6 +34,7 @@ import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
+import { timerEveryAttempt } from './timer-every-attempt.ts';
 import { toolError, toolErrorRead } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
@@ -67,6 +69,7 @@ export const RULES: readonly Rule[] = [
   edgeChallenge,
   hostOrigin,
   endpointOrigin,
+  oauthRequestInvalid,
   authFailure,
   rateLimited,
   splitSession,
@@ -97,6 +100,7 @@ export const RULES: readonly Rule[] = [
   writeCommitted,
   serverCrashed,
   responseHeld,
+  timerEveryAttempt,
   timeoutTooLow,
   writeUnknown,
   stoppedWhileWaiting,
