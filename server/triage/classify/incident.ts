@@ -445,12 +445,7 @@ export class IncidentIndex {
       }
       // and never more than the times that log shows the call sent (`calling tool X` once, then a transport
       // error and a failure line split in two spans, is one attempt)
-      const sent = new Map<string, Set<number>>();
-      for (const i of this.byKey.get(key) ?? []) {
-        if (i.key !== key) continue;
-        for (const e of i.span.events)
-          if (e.attrs.direction === 'request' && e.source !== 'server' && e.source !== 'proxy') (sent.get(e.file) ?? sent.set(e.file, new Set()).get(e.file)!).add(e.line);
-      }
+      const sent = this.sendsByFile(key).sends;
       return Math.max(1, ...[...perFile].map(([f, n]) => Math.min(n, sent.get(f)?.size || n)));
     }
     for (const i of this.failingInfo) {
@@ -469,8 +464,13 @@ export class IncidentIndex {
    */
   sentByClient(key: string | null): number {
     if (key === null) return 0;
-    // (per file: lines of one JSON-RPC id are one request — a handler's lines all carry its id — and a file
-    // the client is known to have written speaks before one whose side is not known)
+    // (a file the client is known to have written speaks before one whose side is not known)
+    const { sends, clientFiles } = this.sendsByFile(key);
+    return Math.max(0, ...[...sends].filter(([f]) => !clientFiles.size || clientFiles.has(f)).map(([, l]) => l.size));
+  }
+
+  /** Per file, the requests of this call its client lines send (sendsCall): lines of one JSON-RPC id are one request — a handler's lines all carry its id. */
+  private sendsByFile(key: string): { sends: Map<string, Set<string>>; clientFiles: Set<string> } {
     const sends = new Map<string, Set<string>>();
     const clientFiles = new Set<string>();
     for (const i of this.byKey.get(key) ?? []) {
@@ -481,7 +481,7 @@ export class IncidentIndex {
         if (e.source === 'client') clientFiles.add(e.file);
       }
     }
-    return Math.max(0, ...[...sends].filter(([f]) => !clientFiles.size || clientFiles.has(f)).map(([, l]) => l.size));
+    return { sends, clientFiles };
   }
 
   /** A later span of the same call, sent by a client (whatever its answer). */
