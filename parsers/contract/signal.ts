@@ -12,6 +12,7 @@ export const SignalCause = z.enum([
   'session-unknown', // the server does not know the session id it got (restart, eviction, other replica)
   'session-terminated-client', // a client synthesised "Session terminated" for a 404 (Python SDK 1.x: any 404)
   'session-missing', // a request that needed a session id came without one
+  'session-none-sent', // the client's own error shows the request carried no session id (Java SDK `[missing_session_id]`, Go SDK `(session ID: )`)
   'legacy-message-rejected', // the legacy (2024-11-05) message endpoint refused a POSTed message: its URL came from the server
   'session-invalid', // "no valid session id": unknown OR missing — which one depends on whether the request carried one
   'server-not-initialized', // the transport that got the request never saw initialize

@@ -719,7 +719,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (httpStatus === 404 && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked) routeWrong = true;
   // the Python SDK 1.x's "Session terminated" is its word for any 404: on initialize, which carries no
   // session, it is the URL that is wrong (failure-signatures row 1: "also on the very first initialize")
-  else if (has('session-terminated-client') && method === 'initialize' && sessionSent !== true && sessionAssignedEarlier !== true && pathWorked !== true) routeWrong = true;
+  else if (has('session-terminated-client') && (method === 'initialize' || sessionSent === false) && sessionSent !== true && sessionAssignedEarlier !== true && pathWorked !== true)
+    routeWrong = true;
   else if (pathWorked === true) routeWrong = false;
   // (from the server's or proxy's side only: a POST probe refused, then the legacy transport's message POSTs answered)
   const legacyAfter = httpMethod === 'POST' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) && !has('transport-legacy') ? ix.legacyConnectedAfter(span) : null;
@@ -1111,6 +1112,8 @@ function sameFileBefore(e: Event, span: SpanBuild): boolean {
 function sessionSentFact(evs: readonly Event[], method: string | null, session: string | null, has: (c: SignalCause) => boolean): Tri {
   // a legacy SSE connect (GET of the event stream) never carries a session id: the session comes from it
   if (has('sse-connect-rejected')) return false;
+  // the client's own error prints the id it sent as a placeholder or empty: none was sent
+  if (has('session-none-sent')) return false;
   // the server looked up a session it received — unless the words are the client's own for any 404 (the
   // Go SDK's `(session ID: ): session not found` says both, and its empty id says none was sent)
   if (has('session-unknown') && !has('session-missing') && !has('session-terminated-client')) return true;
