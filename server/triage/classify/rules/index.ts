@@ -5,6 +5,7 @@ import { authFailure } from './auth.ts';
 import { cancelNotification, lateResponse } from './cancel-notification.ts';
 import { clientConfigInvalid, deploymentBroken, protocolVersionMalformed } from './client-config-invalid.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
+import { clientPolicyBlocksTarget } from './client-policy.ts';
 import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
@@ -62,6 +63,7 @@ export const RULES: readonly Rule[] = [
   // the client object itself is broken, or its settings are
   closedClient,
   clientConfigInvalid,
+  clientPolicyBlocksTarget,
   deploymentBroken,
   protocolVersionMalformed,
   // deployment vs credentials
