@@ -51,6 +51,10 @@ export interface Facts {
   target: { scheme: string | null; host: string; port: number | null } | null;
   /** The target is this machine (localhost, 127.0.0.1, ::1). */
   localTarget: Tri;
+  /** The request went through a forward HTTP(S) proxy (the span's lines, or an earlier line of its file, show one). */
+  viaForwardProxy: Tri;
+  /** The target is one a forward proxy cannot or should not reach (this machine, a private or link-local address, a .local/.internal/docker host); null when no line names it. */
+  proxyBypassExpected: Tri;
   stage: Stage;
   stageEvidence: string | null;
   rootException: { type: string; message: string } | null;
@@ -242,6 +246,9 @@ function clientLoggedAsError(evs: readonly Event[], ix: IncidentIndex): Tri {
 export const STREAM_REFUSALS = new Set([400, 404, 406]);
 const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
 const LOCAL_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0|host\.docker\.internal)$/i;
+/** RFC 1918, link-local and unique-local addresses and names only a private network resolves: what a forward proxy on the internet side cannot reach. */
+const PRIVATE_HOSTS =
+  /^(?:10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\[?f[cd][0-9a-f]{2}:[0-9a-f:]*\]?|[\w.-]+\.(?:local|internal|lan|localhost))$/i;
 
 const table = () => signalTable();
 /** Causes of the failure-outcome signals of an event. */
@@ -488,6 +495,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const httpPath = pathEvent?.httpPath ? stripQuery(pathEvent.httpPath) : null;
   const target = targetOf(evs);
   const localTarget: Tri = target ? LOCAL_HOSTS.test(target.host) : null;
+  const viaForwardProxy: Tri = has('forward-proxy') || ix.forwardProxyEarlierInFile(span) ? true : null;
+  const proxyBypassExpected: Tri = target ? LOCAL_HOSTS.test(target.host) || PRIVATE_HOSTS.test(target.host) : null;
 
   // --- exceptions and stage
   const blocks = evs.filter((e) => e.kind === 'block');
@@ -925,6 +934,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     authFlowPath: httpPath !== null && AUTH_FLOW_PATH.test(stripQuery(httpPath)),
     target,
     localTarget,
+    viaForwardProxy,
+    proxyBypassExpected,
     stage,
     stageEvidence,
     rootException,

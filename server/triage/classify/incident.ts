@@ -336,6 +336,11 @@ export class IncidentIndex {
       }),
     );
   }
+  /** Earlier in one of the span's files, a line showed the client going through a forward HTTP(S) proxy (an agent created from HTTP(S)_PROXY, a proxy frame). */
+  forwardProxyEarlierInFile(span: SpanBuild): boolean {
+    const t = signalTable();
+    return this.earlierInFile(span, (e) => e.signals.some((id) => t.meaning(id)?.cause === 'forward-proxy'));
+  }
   private earlierInFile(span: SpanBuild, test: (e: Event) => boolean): boolean {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;

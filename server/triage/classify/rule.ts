@@ -65,6 +65,8 @@ export const BASE_FACTS: Facts = {
   sessionAgeLines: null,
   pathWorked: null,
   routeWrong: null,
+  viaForwardProxy: null,
+  proxyBypassExpected: null,
   firstRequest: null,
   methodInSpec: null,
   transportMismatch: null,

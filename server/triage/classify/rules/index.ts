@@ -10,6 +10,7 @@ import { closedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
+import { forwardProxyInPath } from './forward-proxy.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { headerValidation } from './header-validation.ts';
 import { endpointOrigin, hostOrigin } from './host-origin.ts';
@@ -64,6 +65,7 @@ export const RULES: readonly Rule[] = [
   closedClient,
   clientConfigInvalid,
   clientPolicyBlocksTarget,
+  forwardProxyInPath,
   deploymentBroken,
   protocolVersionMalformed,
   // deployment vs credentials
