@@ -1175,9 +1175,12 @@ function targetOf(evs: readonly Event[]): Facts['target'] {
   }
   for (const e of evs) {
     if (e.source !== 'client' && e.source !== 'unknown') continue;
-    const m = /\b(https?):\/\/(\[[0-9a-f:]{2,39}\]|[\w.-]{1,253})(?::(\d{1,5}))?/i.exec(e.text);
+    // (an HTML page quoted in the error is the answer: its DOCTYPE and namespace URLs are not where the request went)
+    const page = e.text.search(/<!DOCTYPE|<html[\s>]/i);
+    const text = page >= 0 ? e.text.slice(0, page) : e.text;
+    const m = /\b(https?):\/\/(\[[0-9a-f:]{2,39}\]|[\w.-]{1,253})(?::(\d{1,5}))?/i.exec(text);
     if (m) return { scheme: m[1]!.toLowerCase(), host: m[2]!, port: m[3] ? Number(m[3]) : null };
-    const c = /\bconnect (?:ECONNREFUSED|ETIMEDOUT) (\[?[\w.:]{2,60}?\]?):(\d{1,5})\b/.exec(e.text);
+    const c = /\bconnect (?:ECONNREFUSED|ETIMEDOUT) (\[?[\w.:]{2,60}?\]?):(\d{1,5})\b/.exec(text);
     if (c) return { scheme: null, host: c[1]!, port: Number(c[2]) };
   }
   return null;
