@@ -29,6 +29,7 @@ import { responseHeld } from './response-held.ts';
 import { route404 } from './route.ts';
 import { serverCrashed } from './server-crashed.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
+import { sessionManagerStopped } from './session-manager-stopped.ts';
 import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
@@ -62,6 +63,7 @@ export const RULES: readonly Rule[] = [
   // the client object itself is broken, or its settings are
   closedClient,
   clientConfigInvalid,
+  sessionManagerStopped,
   deploymentBroken,
   protocolVersionMalformed,
   // deployment vs credentials
