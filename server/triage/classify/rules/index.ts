@@ -18,7 +18,7 @@ import { legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
-import { clientProtocolDefect, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
+import { clientProtocolDefect, endpointEventMisread, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { proxyTimer } from './proxy-timer.ts';
 import { oauthRequestInvalid } from './oauth-request-invalid.ts';
 import { rateLimited } from './rate-limited.ts';
@@ -79,6 +79,7 @@ export const RULES: readonly Rule[] = [
   serverNotInitialized,
   // complete answers: what the server said
   clientProtocolDefect,
+  endpointEventMisread,
   requiredMethodMissing,
   nonexistentMethod,
   unknownMethod,
