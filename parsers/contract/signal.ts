@@ -18,6 +18,7 @@ export const SignalCause = z.enum([
   'server-not-initialized', // the transport that got the request never saw initialize
   'already-initialized', // initialize re-sent on a live session
   'client-protocol-error', // the client broke the protocol order (a request before initialization completed)
+  'endpoint-event-misread', // a client read the legacy endpoint event (a message URL) as a JSON-RPC message: it never switched to the HTTP+SSE transport it fell back to
   'session-created',
   'session-deleted',
   'session-termination-failed',

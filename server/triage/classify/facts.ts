@@ -163,6 +163,12 @@ export interface Facts {
   initializedAfter: boolean;
   /** The server whose log holds this failure answered other requests 2xx after it: it kept serving. */
   serverServedAfter: boolean;
+  /**
+   * Asked only for a Python session manager that is not running ("Task group is not initialized"): this path
+   * answered 2xx earlier and no process started or stopped since (where). Its run() had been entered — it
+   * served — and has since exited, so the lifespan was wired; an error ended it. null: not shown.
+   */
+  managerServedEarlier: string | null;
   /** The innermost exception is anyio's Closed/BrokenResourceError: a write to a stream whose other side had gone (row 23). */
   rootIsClosedStream: boolean;
   sideEffect: ToolClass;
@@ -1004,6 +1010,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       (method === 'server/discover' || method === 'initialize') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) ? ix.initializedAfter(span) : false,
     // (asked only where a rule reads it: it walks the server's lines)
     serverServedAfter: rootIsClosedStream && evs.some((e) => e.source === 'server') ? ix.serverServedAfter(span) : false,
+    managerServedEarlier: signals.includes('session-manager-not-running') && httpPath !== null ? ix.workedEarlierSameProcess(span, httpPath) : null,
     rootIsClosedStream,
     sideEffect: cls.class,
     sideEffectSource: cls.source,

@@ -1125,6 +1125,21 @@ export class IncidentIndex {
    * this span: whatever state the earlier exchanges built (a session) is gone.
    */
   restartSinceWorked(span: SpanBuild, path: string): boolean {
+    const w = this.lastWorkedBefore(span, path);
+    return w !== null && this.restartedBetween(w.worked, w.first);
+  }
+
+  /**
+   * The last complete 2xx on this path before this span, when no process start or shutdown lies between
+   * them: the process that fails now is the one that served it (where, or null).
+   */
+  workedEarlierSameProcess(span: SpanBuild, path: string): string | null {
+    const w = this.lastWorkedBefore(span, path);
+    return w === null || this.restartedBetween(w.worked, w.first) ? null : `${w.worked.file}:${w.worked.line}`;
+  }
+
+  /** The span's first line in incident order and the last 2xx answer on this path above it. */
+  private lastWorkedBefore(span: SpanBuild, path: string): { worked: Event; first: Event } | null {
     let first = Infinity;
     let firstEvent: Event | null = null;
     for (const e of span.events) {
@@ -1134,13 +1149,16 @@ export class IncidentIndex {
         firstEvent = e;
       }
     }
-    if (!firstEvent) return false;
-    let worked: Event | null = null;
-    for (let i = first - 1; i >= 0 && !worked; i--) {
+    if (!firstEvent) return null;
+    for (let i = first - 1; i >= 0; i--) {
       const e = this.all[i]!;
-      if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) worked = e;
+      if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) return { worked: e, first: firstEvent };
     }
-    if (worked === null) return false;
+    return null;
+  }
+
+  /** A start or shutdown between two lines: by time when both are timed (whichever file logged it), else by position. */
+  private restartedBetween(worked: Event, firstEvent: Event): boolean {
     // both timed: a start or shutdown between the two times, whichever file logged it (the lines are in file
     // order, so a server log read after the client's is never between them by position)
     if (worked.ts !== null && firstEvent.ts !== null && this.restartedWithin(Math.min(worked.ts, firstEvent.ts), Math.max(worked.ts, firstEvent.ts))) return true;

@@ -100,6 +100,7 @@ export const BASE_FACTS: Facts = {
   transportFallback: false,
   initializedAfter: false,
   serverServedAfter: false,
+  managerServedEarlier: null,
   rootIsClosedStream: false,
   sideEffect: 'unknown',
   sideEffectSource: 'unknown',

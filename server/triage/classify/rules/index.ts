@@ -20,7 +20,7 @@ import { legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
-import { clientProtocolDefect, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
+import { clientProtocolDefect, endpointEventMisread, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { proxyTimer } from './proxy-timer.ts';
 import { oauthRequestInvalid } from './oauth-request-invalid.ts';
 import { rateLimited } from './rate-limited.ts';
@@ -31,6 +31,7 @@ import { responseHeld } from './response-held.ts';
 import { route404 } from './route.ts';
 import { serverCrashed } from './server-crashed.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
+import { sessionManagerStopped } from './session-manager-stopped.ts';
 import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
@@ -66,6 +67,7 @@ export const RULES: readonly Rule[] = [
   clientConfigInvalid,
   clientPolicyBlocksTarget,
   forwardProxyInPath,
+  sessionManagerStopped,
   deploymentBroken,
   protocolVersionMalformed,
   // deployment vs credentials
@@ -81,6 +83,7 @@ export const RULES: readonly Rule[] = [
   serverNotInitialized,
   // complete answers: what the server said
   clientProtocolDefect,
+  endpointEventMisread,
   requiredMethodMissing,
   nonexistentMethod,
   unknownMethod,

@@ -20,6 +20,29 @@ export const clientProtocolDefect: Rule = {
   ],
 };
 
+// spec 2024-11-05 basic/transports: on HTTP+SSE the server's first event, `endpoint`, carries the URI the
+// client must POST its messages to — it is not a JSON-RPC message. A client that logs it as an unparseable
+// message (VS Code: `Failed to parse message: "/messages/?session_id=…"`) is still reading the stream as
+// Streamable HTTP after it fell back: it never learns where to POST, so initialize hangs. The server answered
+// as the old transport should, and the URL the user gave was served; the client's fallback is the defect
+// (microsoft/vscode PR 249914: a Streamable HTTP server never sends `endpoint`, so seeing one means fall back).
+export const endpointEventMisread: Rule = {
+  id: 'client-misread-endpoint-event',
+  decision: 'escalate',
+  source: 'spec 2024-11-05 basic/transports · microsoft/vscode PR 249914',
+  when(f) {
+    if (!has(f, 'endpoint-event-misread')) return "the client did not fail to parse the server's endpoint event";
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)}: the client could not parse the server's legacy \`endpoint\` event (the message URL it must POST to) as a JSON-RPC message — it fell back to the HTTP+SSE transport but kept reading the stream as Streamable HTTP, so it never learns where to send initialize and waits forever. The server answered as an HTTP+SSE server should; this is a client defect. Escalate to the client's owners or upgrade the client; meanwhile, configure it for the SSE transport explicitly if it offers that, or serve Streamable HTTP.`,
+  examples: [
+    { name: 'VS Code: Failed to parse message "/messages/?session_id=…" after the fallback', facts: { causes: ['endpoint-event-misread'], era: 'legacy-sse' }, fires: true },
+    { name: 'near miss: the endpoint origin refused (a server announcing another host)', facts: { causes: ['endpoint-origin-mismatch'], era: 'legacy-sse' }, fires: false },
+    { name: 'near miss: the fallback announced, nothing else wrong', facts: { causes: ['transport-fallback'] }, fires: false },
+  ],
+};
+
 // spec basic/utilities/ping.mdx (the receiver MUST respond promptly), 2026-07-28 server/discover (servers
 // MUST implement it): -32601 for a method every server must answer is a non-compliant server, not a
 // capability the client may live without.
