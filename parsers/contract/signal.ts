@@ -109,6 +109,8 @@ export const SignalCause = z.enum([
   'tls-certificate', // the server's certificate was refused (self-signed, unknown issuer, expired, wrong name): deterministic, a retry cannot pass it
   'tls-scheme-mismatch', // TLS spoken to a plain-HTTP port (https:// on an http listener): the URL's scheme is wrong, a retry cannot pass it
   'rate-limited', // refused for rate or quota (HTTP 429, a gateway's rate limit): rejected before it ran
+  'update-conflict', // an optimistic-concurrency conflict: the store refused a change because the object changed since it was read (Kubernetes 409 Conflict): nothing was applied, a re-read and retry passes
+  'success-status-rejected', // a caller's strict status check refused a 2xx that says the work was done (201 Created, 204 No Content, 205 Reset Content): the effect exists
   'late-response', // the answer to a request the client had already given up on
   'tool-annotations', // a logged tools/list result with side-effect hints
   'keepalive-noise',

@@ -35,12 +35,14 @@ import { sessionManagerStopped } from './session-manager-stopped.ts';
 import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
+import { successRejected } from './success-rejected.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { timerEveryAttempt } from './timer-every-attempt.ts';
 import { toolError, toolErrorRead } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
+import { updateConflict } from './update-conflict.ts';
 import { nonexistentMethod, unknownMethod } from './unknown-method.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { versionProbeFellBack } from './version-probe-fell-back.ts';
@@ -78,6 +80,7 @@ export const RULES: readonly Rule[] = [
   oauthRequestInvalid,
   authFailure,
   rateLimited,
+  updateConflict,
   splitSession,
   sessionUnknownAtOnce,
   serverNotInitialized,
@@ -96,6 +99,7 @@ export const RULES: readonly Rule[] = [
   redirectNotFollowed,
   headerValidation,
   sessionInvalidUnknownWhy,
+  successRejected,
   toolErrorRead,
   toolError,
   // interrupted requests: stage, then what was done, then side effect
