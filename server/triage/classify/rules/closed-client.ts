@@ -16,7 +16,14 @@ export const closedClient: Rule = {
     if (f.knownDefect === 'python-sdk-3522') return true;
     if (!has(f, 'client-object-closed')) return 'the client object is not shown closed (no "not connected", no python-sdk 3522 shape)';
     // anyio's ClosedResourceError names no side: logged by the server alone, it is the server's own stream
-    if (f.signals.includes('anyio-closed-resource') && !f.signals.includes('client-not-connected') && f.seenBy.server && !f.seenBy.client)
+    // (unless its frames show a ClientSession's call writing to it: a web app that is an MCP client logs in a server's format)
+    if (
+      f.signals.includes('anyio-closed-resource') &&
+      !f.signals.includes('client-not-connected') &&
+      !f.signals.includes('client-session-send-closed') &&
+      f.seenBy.server &&
+      !f.seenBy.client
+    )
       return "only the server logged a closed stream (anyio ClosedResourceError): the server's own stream, not a client object";
     if (has(f, 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed')) return 'the client is closed because authentication failed';
     return true;
@@ -38,6 +45,17 @@ export const closedClient: Rule = {
       name: 'near miss: a stateless server session crashed on ClosedResourceError',
       facts: { method: 'tools/call', causes: ['client-object-closed'], signals: ['anyio-closed-resource'], seenBy: { client: false, proxy: false, server: true } },
       fires: false,
+    },
+    {
+      name: "a web app's own log (server format) with a ClientSession call failing on its closed write stream",
+      facts: {
+        method: 'tools/call',
+        httpStatus: 500,
+        causes: ['client-object-closed', 'server-error'],
+        signals: ['anyio-closed-resource', 'client-session-send-closed'],
+        seenBy: { client: false, proxy: false, server: true },
+      },
+      fires: true,
     },
     { name: 'a closed client object on a tools/call, no side named', facts: { method: 'tools/call', causes: ['client-object-closed'] }, fires: true },
   ],
