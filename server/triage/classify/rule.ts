@@ -60,6 +60,8 @@ export const BASE_FACTS: Facts = {
   sessionAgeMs: null,
   sessionLossExplained: null,
   laterSessionKept: null,
+  idleTimeoutMs: null,
+  idleTimeoutAt: null,
   sessionAcceptedAfter: null,
   endpointWorked: true,
   sessionAgeLines: null,

@@ -10,6 +10,7 @@ import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } fro
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
+import { idleTimeoutShort } from './idle-timeout-short.ts';
 import { headerValidation } from './header-validation.ts';
 import { endpointOrigin, hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
@@ -81,6 +82,7 @@ export const RULES: readonly Rule[] = [
   nonexistentMethod,
   unknownMethod,
   sessionNotKept,
+  idleTimeoutShort,
   initializeRefusedUnknownSession,
   sessionExpired404,
   staleSession400,
