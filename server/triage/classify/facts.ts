@@ -86,6 +86,11 @@ export interface Facts {
    */
   idleTimeoutMs: number | null;
   idleTimeoutAt: string | null;
+  /**
+   * The same client's next failure after this one (no answer between) reports its client object closed
+   * (`client is closing`): this failure broke the client object (where that line is), or null.
+   */
+  clientClosedAfter: string | null;
   /** D18: the same session id answered 2xx after this refusal for an unknown session (where): another holder still has it. */
   sessionAcceptedAfter: string | null;
   /** The same path got a complete 2xx answer somewhere in the incident. */
@@ -950,6 +955,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionLossExplained,
     idleTimeoutMs: idleStated?.ms ?? null,
     idleTimeoutAt: idleStated?.at ?? null,
+    clientClosedAfter: causes.includes('client-object-closed') ? null : ix.clientClosedAfter(span),
     laterSessionKept,
     sessionAcceptedAfter,
     sessionAgeLines,

@@ -5,7 +5,7 @@ import type { Event } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import { type SignalMeaning, signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isFailureEvent, replicaOf, servedSide, stripQuery } from './facts.ts';
+import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isExceptionBlock, isFailureEvent, replicaOf, servedSide, stripQuery } from './facts.ts';
 
 /** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
 const TASK_ID = /\btask[_ ]?[Ii]d["']?\s{0,2}[:=]\s{0,2}["']?([\w-]{3,80})/g;
@@ -1016,6 +1016,38 @@ export class IncidentIndex {
       if (late === null && e.ts < to + CLOCK_SLACK_MS && !own.has(e.file)) late = `${e.file}:${e.line} ${w}`;
     }
     return late;
+  }
+
+  /**
+   * triage-rules.md §4-5 (a closed client object must be re-created): the next failure the same client's log
+   * reports after this one — with no answer in between — says its client object is closed or closing
+   * (`client is closing`, `Not connected`). The failure broke the client: every later call on it fails
+   * until the host re-creates it. Where that line is, or null.
+   */
+  clientClosedAfter(span: SpanBuild): string | null {
+    let last = -1;
+    let file: string | null = null;
+    for (const e of span.events) {
+      if (e.source === 'server' || e.source === 'proxy' || !isFailureEvent(e)) continue;
+      const p = this.position.get(e);
+      if (p !== undefined && p > last) {
+        last = p;
+        file = e.file;
+      }
+    }
+    if (file === null) return null;
+    const own = new Set(span.events);
+    for (let i = last + 1, seen = 0; i < this.all.length && seen < 40; i++) {
+      const e = this.all[i]!;
+      if (e.file !== file || own.has(e)) continue;
+      seen++;
+      if (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) return null;
+      if (!isFailureEvent(e)) continue;
+      // (the stack printed right under this record is this failure's own report, not the next call)
+      if (isExceptionBlock(e) && e.line - this.all[last]!.endLine <= 2) return null;
+      return failureCauses(e).includes('client-object-closed') ? `${e.file}:${e.line}` : null;
+    }
+    return null;
   }
 
   /**

@@ -62,6 +62,7 @@ export const BASE_FACTS: Facts = {
   laterSessionKept: null,
   idleTimeoutMs: null,
   idleTimeoutAt: null,
+  clientClosedAfter: null,
   sessionAcceptedAfter: null,
   endpointWorked: true,
   sessionAgeLines: null,

@@ -5,7 +5,7 @@ import { authFailure } from './auth.ts';
 import { cancelNotification, lateResponse } from './cancel-notification.ts';
 import { clientConfigInvalid, deploymentBroken, protocolVersionMalformed } from './client-config-invalid.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
-import { closedClient } from './closed-client.ts';
+import { closedClient, failureClosedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
@@ -116,5 +116,6 @@ export const RULES: readonly Rule[] = [
   // defects and the floor
   cancelScopeDefect,
   serverDefect,
+  failureClosedClient,
   unclassified,
 ];
