@@ -6,7 +6,7 @@
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import type { Decision, FailureRole } from '../../contract/analysis.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { callKey, type Facts, isFailureEvent } from './facts.ts';
+import { callKey, type Facts, failureCauses, isFailureEvent } from './facts.ts';
 import type { Rule } from './rule.ts';
 
 export interface Decided {
@@ -264,7 +264,10 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       if (k === i || out[k]!.role === 'optional' || at[k]!.file !== at[i]!.file || !items[k]!.facts.identified) return false;
       // (from the MCP failure's own failing lines: its span may have begun long before)
       const g = failureGap(i, k);
-      return g !== null ? at[k]!.line < at[i]!.line && g <= APP_ANSWER_MS : at[k]!.line < at[i]!.line && nearInFile(i, k, ADJACENT_LINES * 4);
+      // (uvicorn under Starlette logs the 500 first and then `Exception in ASGI application` with the
+      // traceback of what failed: the exception printed just under the access line is that answer's cause)
+      const printedUnder = items[k]!.facts.rootException !== null && at[k]!.line > at[i]!.end && at[k]!.line - at[i]!.end <= 3 && (g === null || g <= APP_ANSWER_MS);
+      return printedUnder || (g !== null ? at[k]!.line < at[i]!.line && g <= APP_ANSWER_MS : at[k]!.line < at[i]!.line && nearInFile(i, k, ADJACENT_LINES * 4));
     });
     if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the application's own ${f.httpStatus} to its caller after ${describeAt(k)} failed` };
   }
@@ -307,6 +310,32 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       );
     });
     if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the same ${status} as ${at[k]!.file}:${at[k]!.line} explains` };
+  }
+  // An unexplained error record whose exception was printed on the next lines (Python's logging.exception,
+  // a host's formatter putting the type first: `ERROR error executing tool` then `anyio.ClosedResourceError:`
+  // and its traceback) is the header of that report when the exception is explained: the stack says what
+  // the record only announces (failure-signatures (e): the first exception, not the wrapper). It says
+  // nothing of its own (no signal, no status) and names no other call.
+  for (const i of order) {
+    const f = items[i]!.facts;
+    if (out[i]!.role !== 'primary' || items[i]!.rule.id !== 'unclassified-failure' || f.httpStatus !== null) continue;
+    if (items[i]!.span.events.some((e) => failureCauses(e).length > 0)) continue;
+    const k = order.find((k) => {
+      const e = items[k]!.facts;
+      const below = at[k]!.line - at[i]!.end;
+      return (
+        k !== i &&
+        out[k]!.role === 'primary' &&
+        items[k]!.rule.id !== 'unclassified-failure' &&
+        e.rootException !== null &&
+        at[k]!.file === at[i]!.file &&
+        below >= 1 &&
+        below <= 2 &&
+        (f.tool === null || e.tool === null || f.tool === e.tool) &&
+        (f.method === null || e.method === null || f.method === e.method)
+      );
+    });
+    if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the record the exception at ${at[k]!.file}:${at[k]!.line} was printed under` };
   }
   // An unexplained, unidentified failure is primary only when nothing else in its episode is: beside an
   // explained or identified failure it is folded; when all of an episode's failures are unexplained, the

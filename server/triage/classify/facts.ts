@@ -83,6 +83,18 @@ export interface Facts {
   sessionAgeLines: number | null;
   /** A session issued after this failure then served three or more requests without loss (where): the server keeps sessions. */
   laterSessionKept: string | null;
+  /**
+   * Asked for a session the server did not know: the idle timeout the server stated when it closed idle
+   * sessions (rows 25, 35: C# `IdleTimeout of 00:02:00 exceeded`, rmcp `keep alive timeout after Nms`), the
+   * shortest logged up to this failure, in ms, with where; null when no eviction line states one.
+   */
+  idleTimeoutMs: number | null;
+  idleTimeoutAt: string | null;
+  /**
+   * The same client's next failure after this one (no answer between) reports its client object closed
+   * (`client is closing`): this failure broke the client object (where that line is), or null.
+   */
+  clientClosedAfter: string | null;
   /** D18: the same session id answered 2xx after this refusal for an unknown session (where): another holder still has it. */
   sessionAcceptedAfter: string | null;
   /** The same path got a complete 2xx answer somewhere in the incident. */
@@ -715,6 +727,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const laterSessionKept = sessionUnknown === true && start !== null ? ix.laterSessionKept(start, session) : null;
   const sessionAcceptedAfter = sessionUnknown === true && sessionSent !== false ? ix.sessionAcceptedAfter(span, httpStatus) : null;
   const sessionAgeLines = sessionUnknown === true && sessionAgeMs === null ? ix.establishedLinesBefore(span, 12) : null;
+  const idleStated = sessionUnknown === true ? ix.idleTimeoutStated(start) : null;
 
   // --- route and transport: a route verdict needs evidence the route is wrong (item 7 of the issue):
   // a not-found page or no route, an HTML answer where MCP was expected, or a 404 on a path (or, path
@@ -958,6 +971,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionUnknown,
     sessionAgeMs,
     sessionLossExplained,
+    idleTimeoutMs: idleStated?.ms ?? null,
+    idleTimeoutAt: idleStated?.at ?? null,
+    clientClosedAfter: causes.includes('client-object-closed') ? null : ix.clientClosedAfter(span),
     laterSessionKept,
     sessionAcceptedAfter,
     sessionAgeLines,

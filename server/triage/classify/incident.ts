@@ -5,7 +5,7 @@ import type { Event } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import { type SignalMeaning, signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isFailureEvent, replicaOf, servedSide, stripQuery } from './facts.ts';
+import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isExceptionBlock, isFailureEvent, replicaOf, servedSide, stripQuery } from './facts.ts';
 
 /** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
 const TASK_ID = /\btask[_ ]?[Ii]d["']?\s{0,2}[:=]\s{0,2}["']?([\w-]{3,80})/g;
@@ -1024,6 +1024,56 @@ export class IncidentIndex {
   }
 
   /**
+   * triage-rules.md §4-5 (a closed client object must be re-created): the next failure the same client's log
+   * reports after this one — with no answer in between — says its client object is closed or closing
+   * (`client is closing`, `Not connected`). The failure broke the client: every later call on it fails
+   * until the host re-creates it. Where that line is, or null.
+   */
+  clientClosedAfter(span: SpanBuild): string | null {
+    let last = -1;
+    let file: string | null = null;
+    for (const e of span.events) {
+      if (e.source === 'server' || e.source === 'proxy' || !isFailureEvent(e)) continue;
+      const p = this.position.get(e);
+      if (p !== undefined && p > last) {
+        last = p;
+        file = e.file;
+      }
+    }
+    if (file === null) return null;
+    const own = new Set(span.events);
+    for (let i = last + 1, seen = 0; i < this.all.length && seen < 40; i++) {
+      const e = this.all[i]!;
+      if (e.file !== file || own.has(e)) continue;
+      seen++;
+      if (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) return null;
+      if (!isFailureEvent(e)) continue;
+      // (the stack printed right under this record is this failure's own report, not the next call)
+      if (isExceptionBlock(e) && e.line - this.all[last]!.endLine <= 2) return null;
+      return failureCauses(e).includes('client-object-closed') ? `${e.file}:${e.line}` : null;
+    }
+    return null;
+  }
+
+  /**
+   * The idle timeout a server states when it closes an idle session (failure-signatures rows 25, 35): the
+   * C# SDK's `IdleTimeout of 00:02:00 exceeded. Closing idle session …`, rmcp's `keep alive timeout after
+   * 300000ms`, `IdleTimeout(120s)`, `session expired after 1800 s`. The shortest one logged at or before
+   * `to` (or untimed), with where; null when no eviction line states one.
+   */
+  idleTimeoutStated(to: number | null): { ms: number; at: string } | null {
+    const t = signalTable();
+    let best: { ms: number; at: string } | null = null;
+    for (const e of this.all) {
+      if (to !== null && e.ts !== null && e.ts > to + CLOCK_SLACK_MS) continue;
+      if (!e.signals.some((id) => t.meaning(id)?.cause === 'session-evicted')) continue;
+      const ms = statedIdleMs(e.text);
+      if (ms !== null && ms > 0 && (best === null || ms < best.ms)) best = { ms, at: `${e.file}:${e.line}` };
+    }
+    return best;
+  }
+
+  /**
    * failure-signatures D18 ("same session failing on alternate calls"): after this request — or an
    * earlier one of the same session refused with the same status — was refused for an unknown session,
    * the same session id got a 2xx answer (not to its DELETE). Something still holds the session the
@@ -1491,4 +1541,32 @@ function establishes(e: Event): boolean {
 
 function signalCauseIsFailure(c: SignalCause): boolean {
   return signalTable().signals.some((s) => s.spec.meaning.cause === c && s.spec.meaning.outcome === 'failure');
+}
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  sec: 1000,
+  secs: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  mins: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+};
+
+/** The idle timeout an eviction line states, in ms (see IncidentIndex.idleTimeoutStated), or null. */
+export function statedIdleMs(text: string): number | null {
+  // C# TimeSpan: [d.]hh:mm:ss[.fffffff]
+  const ts = /IdleTimeout of (?:(\d{1,4})\.)?(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)? exceeded/.exec(text);
+  if (ts) return (((Number(ts[1] ?? 0) * 24 + Number(ts[2])) * 60 + Number(ts[3])) * 60 + Number(ts[4])) * 1000;
+  const ka = /keep[ -]?alive timeout after (\d{1,12}) ?ms/i.exec(text);
+  if (ka) return Number(ka[1]);
+  const it = /idle ?timeout ?\((\d{1,9}(?:\.\d+)?) ?(ms|s)?\)/i.exec(text);
+  if (it) return Number(it[1]) * (it[2] === 'ms' ? 1 : 1000);
+  const after = /(?:idle timeout|expired|timed out) after (\d{1,9}(?:\.\d+)?) ?(ms|s|secs?|seconds?|m|mins?|minutes?)\b/i.exec(text);
+  if (after) return Number(after[1]) * UNIT_MS[after[2]!.toLowerCase()]!;
+  return null;
 }

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { has } from '../rule.ts';
+import { describe, has } from '../rule.ts';
 
 // triage-rules.md §4 and its decision table (REINIT: "a closed client object" must be re-created by the
 // host, not called again in a loop); python-sdk issue 3522 (one interrupted response closes the whole
@@ -16,7 +16,14 @@ export const closedClient: Rule = {
     if (f.knownDefect === 'python-sdk-3522') return true;
     if (!has(f, 'client-object-closed')) return 'the client object is not shown closed (no "not connected", no python-sdk 3522 shape)';
     // anyio's ClosedResourceError names no side: logged by the server alone, it is the server's own stream
-    if (f.signals.includes('anyio-closed-resource') && !f.signals.includes('client-not-connected') && f.seenBy.server && !f.seenBy.client)
+    // (unless its frames show a ClientSession's call writing to it: a web app that is an MCP client logs in a server's format)
+    if (
+      f.signals.includes('anyio-closed-resource') &&
+      !f.signals.includes('client-not-connected') &&
+      !f.signals.includes('client-session-send-closed') &&
+      f.seenBy.server &&
+      !f.seenBy.client
+    )
       return "only the server logged a closed stream (anyio ClosedResourceError): the server's own stream, not a client object";
     if (has(f, 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed')) return 'the client is closed because authentication failed';
     return true;
@@ -39,6 +46,56 @@ export const closedClient: Rule = {
       facts: { method: 'tools/call', causes: ['client-object-closed'], signals: ['anyio-closed-resource'], seenBy: { client: false, proxy: false, server: true } },
       fires: false,
     },
+    {
+      name: "a web app's own log (server format) with a ClientSession call failing on its closed write stream",
+      facts: {
+        method: 'tools/call',
+        httpStatus: 500,
+        causes: ['client-object-closed', 'server-error'],
+        signals: ['anyio-closed-resource', 'client-session-send-closed'],
+        seenBy: { client: false, proxy: false, server: true },
+      },
+      fires: true,
+    },
     { name: 'a closed client object on a tools/call, no side named', facts: { method: 'tools/call', causes: ['client-object-closed'] }, fires: true },
+  ],
+};
+
+// triage-rules.md §4 ("then test a NEW client object: that separates 'server unreachable' from 'the old
+// transport object is already closed'") and §5 step 2 (a closed transport object must be re-created by the
+// host, not called again): a failure no other rule explains, after which the same client reports its
+// object closing or closed on the next call (the Go SDK's streamableClientConn answers any non-2xx POST
+// with `broken session: <status>` and its client then refuses calls with `client is closing`,
+// modelcontextprotocol/go-sdk mcp/streamable.go Write). Whatever the first answer was, the client did not
+// survive it: nothing goes out until the host re-creates it.
+export const failureClosedClient: Rule = {
+  id: 'failure-closed-the-client',
+  decision: 'reinitialize',
+  settledBySuccess: true,
+  source: 'triage-rules.md §4-5 (a closed client object must be re-created) · go-sdk mcp/streamable.go (broken session)',
+  when(f) {
+    if (f.clientClosedAfter === null) return "the client's next failure does not say its object is closed";
+    if (f.httpStatus === 401 || f.httpStatus === 403 || has(f, 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed', 'auth-challenge'))
+      return 'the failure was an authentication refusal: a new client meets the same answer (fix_auth)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}, and the same client's next call was refused by the client itself (${f.clientClosedAfter}: its connection object is closing or closed): this failure broke the client object, so every later call fails without being sent. Re-create the client (new transport, fresh initialize) instead of calling the old one again; then send the call again${f.sideEffect === 'read' ? '' : ' once its first attempt is judged (the first answer was an error status, so it was most likely not run)'}. If the first failure recurs on a new client, look at the server for it.`,
+  examples: [
+    {
+      name: 'Go SDK: broken session: 503, then client is closing',
+      facts: { method: 'tools/call', tool: 'delay_tool', httpStatus: 503, identified: true, clientClosedAfter: 'client.log:5' },
+      fires: true,
+    },
+    {
+      name: 'near miss: a 401 before the client closed (credentials, not the client object)',
+      facts: { method: 'tools/call', httpStatus: 401, identified: true, clientClosedAfter: 'client.log:5' },
+      fires: false,
+    },
+    {
+      name: 'near miss: a 503 and the next call went out and failed the same way',
+      facts: { method: 'tools/call', httpStatus: 503, identified: true, clientClosedAfter: null },
+      fires: false,
+    },
   ],
 };

@@ -6,12 +6,13 @@ import { cancelNotification, lateResponse } from './cancel-notification.ts';
 import { clientConfigInvalid, deploymentBroken, protocolVersionMalformed } from './client-config-invalid.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
 import { clientPolicyBlocksTarget } from './client-policy.ts';
-import { closedClient } from './closed-client.ts';
+import { closedClient, failureClosedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
 import { forwardProxyInPath } from './forward-proxy.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
+import { idleTimeoutShort } from './idle-timeout-short.ts';
 import { headerValidation } from './header-validation.ts';
 import { endpointOrigin, hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
@@ -91,6 +92,7 @@ export const RULES: readonly Rule[] = [
   nonexistentMethod,
   unknownMethod,
   sessionNotKept,
+  idleTimeoutShort,
   initializeRefusedUnknownSession,
   sessionExpired404,
   staleSession400,
@@ -125,5 +127,6 @@ export const RULES: readonly Rule[] = [
   // defects and the floor
   cancelScopeDefect,
   serverDefect,
+  failureClosedClient,
   unclassified,
 ];
