@@ -90,6 +90,7 @@ export const SignalCause = z.enum([
   'cancel-scope-defect',
   'exception-wrapper', // an ExceptionGroup/TaskGroup wrapper: the real error is a leaf
   'tool-error',
+  'output-schema-mismatch', // a tool's result was refused for not matching the outputSchema the tool declares (by the server's SDK after the tool ran, a gateway, or the client): a defect in the tool definition or the validating layer
   'model-api-error',
   'tool-schema-invalid', // the model API refused a tool's schema: the server's tool definition is wrong
   'cancel-sent',

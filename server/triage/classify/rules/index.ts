@@ -21,6 +21,7 @@ import { legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
+import { outputSchemaMismatch } from './output-schema-mismatch.ts';
 import { clientProtocolDefect, endpointEventMisread, idleEvictionNotice, requiredMethodMissing, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
 import { proxyTimer } from './proxy-timer.ts';
 import { oauthRequestInvalid } from './oauth-request-invalid.ts';
@@ -86,6 +87,7 @@ export const RULES: readonly Rule[] = [
   sessionUnknownAtOnce,
   serverNotInitialized,
   // complete answers: what the server said
+  outputSchemaMismatch,
   clientProtocolDefect,
   endpointEventMisread,
   requiredMethodMissing,
