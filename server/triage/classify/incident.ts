@@ -338,9 +338,22 @@ export class IncidentIndex {
   }
   /** Earlier in one of the span's files, a line showed the client going through a forward HTTP(S) proxy (an agent created from HTTP(S)_PROXY, a proxy frame). */
   forwardProxyEarlierInFile(span: SpanBuild): boolean {
-    const t = signalTable();
-    return this.earlierInFile(span, (e) => e.signals.some((id) => t.meaning(id)?.cause === 'forward-proxy'));
+    const first = this.infoOf.get(span)?.firstLine;
+    if (!first) return false;
+    // (the first such line of each file, found once: asked for every failing span)
+    if (!this.forwardProxyFrom) {
+      const t = signalTable();
+      this.forwardProxyFrom = new Map();
+      for (const e of this.all)
+        if (!this.forwardProxyFrom.has(e.file) && e.signals.some((id) => t.meaning(id)?.cause === 'forward-proxy')) this.forwardProxyFrom.set(e.file, e.line);
+    }
+    for (const [file, line] of first) {
+      const p = this.forwardProxyFrom.get(file);
+      if (p !== undefined && p < line) return true;
+    }
+    return false;
   }
+  private forwardProxyFrom: Map<string, number> | null = null;
   private earlierInFile(span: SpanBuild, test: (e: Event) => boolean): boolean {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;
@@ -1029,6 +1042,10 @@ export class IncidentIndex {
    * (`client is closing`, `Not connected`). The failure broke the client: every later call on it fails
    * until the host re-creates it. Where that line is, or null.
    */
+  private fileEvents: Map<string, Event[]> | null = null;
+  private inFile: Map<Event, number> | null = null;
+  private evictionLines: Event[] | null = null;
+
   clientClosedAfter(span: SpanBuild): string | null {
     let last = -1;
     let file: string | null = null;
@@ -1042,9 +1059,21 @@ export class IncidentIndex {
     }
     if (file === null) return null;
     const own = new Set(span.events);
-    for (let i = last + 1, seen = 0; i < this.all.length && seen < 40; i++) {
-      const e = this.all[i]!;
-      if (e.file !== file || own.has(e)) continue;
+    // (the file's own events after the failure: one list per file, built once, so the walk never crosses other files)
+    if (!this.fileEvents) {
+      this.fileEvents = new Map();
+      this.inFile = new Map();
+      for (const e of this.all) {
+        const l = this.fileEvents.get(e.file) ?? this.fileEvents.set(e.file, []).get(e.file)!;
+        this.inFile.set(e, l.length);
+        l.push(e);
+      }
+    }
+    const list = this.fileEvents.get(file)!;
+    const at = this.inFile!.get(this.all[last]!) ?? -1;
+    for (let i = at + 1, seen = 0; at >= 0 && i < list.length && seen < 40; i++) {
+      const e = list[i]!;
+      if (own.has(e)) continue;
       seen++;
       if (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) return null;
       if (!isFailureEvent(e)) continue;
@@ -1063,10 +1092,10 @@ export class IncidentIndex {
    */
   idleTimeoutStated(to: number | null): { ms: number; at: string } | null {
     const t = signalTable();
+    this.evictionLines ??= this.all.filter((e) => e.signals.some((id) => t.meaning(id)?.cause === 'session-evicted'));
     let best: { ms: number; at: string } | null = null;
-    for (const e of this.all) {
+    for (const e of this.evictionLines) {
       if (to !== null && e.ts !== null && e.ts > to + CLOCK_SLACK_MS) continue;
-      if (!e.signals.some((id) => t.meaning(id)?.cause === 'session-evicted')) continue;
       const ms = statedIdleMs(e.text);
       if (ms !== null && ms > 0 && (best === null || ms < best.ms)) best = { ms, at: `${e.file}:${e.line}` };
     }
