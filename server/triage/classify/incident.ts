@@ -1036,16 +1036,17 @@ export class IncidentIndex {
     return late;
   }
 
+  // (built on first use: each file's events in order, an event's place in its file, the eviction lines)
+  private fileEvents: Map<string, Event[]> | null = null;
+  private inFile: Map<Event, number> | null = null;
+  private evictionLines: Event[] | null = null;
+
   /**
    * triage-rules.md §4-5 (a closed client object must be re-created): the next failure the same client's log
    * reports after this one — with no answer in between — says its client object is closed or closing
    * (`client is closing`, `Not connected`). The failure broke the client: every later call on it fails
    * until the host re-creates it. Where that line is, or null.
    */
-  private fileEvents: Map<string, Event[]> | null = null;
-  private inFile: Map<Event, number> | null = null;
-  private evictionLines: Event[] | null = null;
-
   clientClosedAfter(span: SpanBuild): string | null {
     let last = -1;
     let file: string | null = null;
