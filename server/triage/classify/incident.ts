@@ -145,6 +145,8 @@ export class IncidentIndex {
   private readonly infoOf = new Map<SpanBuild, SpanInfo>();
   /** Spans by call (method+tool), and the failing ones: the per-failure look-ups scan these, not every span. */
   private readonly byKey = new Map<string, SpanInfo[]>();
+  /** sendsByFile's answers, per call key. */
+  private readonly sendsMemo = new Map<string, { sends: Map<string, Set<string>>; clientFiles: Set<string> }>();
   private readonly failingInfo: SpanInfo[] = [];
   /** byKey's failing spans only, in the same order. */
   private readonly failingByKey = new Map<string, SpanInfo[]>();
@@ -489,6 +491,9 @@ export class IncidentIndex {
 
   /** Per file, the requests of this call its client lines send (sendsCall): lines of one JSON-RPC id are one request — a handler's lines all carry its id. */
   private sendsByFile(key: string): { sends: Map<string, Set<string>>; clientFiles: Set<string> } {
+    // (memoised: every failure of a call asks, and a busy call has thousands of spans)
+    const known = this.sendsMemo.get(key);
+    if (known) return known;
     const sends = new Map<string, Set<string>>();
     const clientFiles = new Set<string>();
     for (const i of this.byKey.get(key) ?? []) {
@@ -499,7 +504,9 @@ export class IncidentIndex {
         if (e.source === 'client') clientFiles.add(e.file);
       }
     }
-    return { sends, clientFiles };
+    const out = { sends, clientFiles };
+    this.sendsMemo.set(key, out);
+    return out;
   }
 
   /** A later span of the same call, sent by a client (whatever its answer). */
