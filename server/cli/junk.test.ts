@@ -154,6 +154,8 @@ describe('text that screens as a log but holds no MCP traffic', () => {
       const human = await cli('analyze', p);
       expect(human.stdout.replace(/\s+/g, ' ')).toMatch(/No MCP traffic recognised/);
       expect(human.stdout).not.toMatch(/No failing request found/);
+      // the headline line too: not the decision's usual "nothing failed"
+      expect(human.stdout.split('\n')[0]).toMatch(/^Decision: no_action — Nothing to decide/);
     });
   }
 

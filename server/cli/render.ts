@@ -40,7 +40,9 @@ const cell = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…'
 export function renderAnalysis(a: Analysis, opts: { color?: boolean } = {}): string {
   const b = (s: string) => (opts.color ? `\x1b[1m${s}\x1b[0m` : s);
   const out: string[] = [];
-  out.push(`${b('Decision:')} ${a.decision} — ${decisionInfo(a.decision).meaning}`);
+  // (no_action with nothing recognised is "nothing to decide": the first line must not say "nothing failed")
+  const meaning = nothingRecognised(a) ? 'Nothing to decide: no MCP traffic was recognised in these files (see below).' : decisionInfo(a.decision).meaning;
+  out.push(`${b('Decision:')} ${a.decision} — ${meaning}`);
   out.push('');
   out.push(b('Inputs'));
   for (const i of a.inputs) out.push(`  ${SAFE(i.file)}  ${i.source}/${i.format}  ${i.lines} lines, ${i.events} events${i.unparsed ? `, ${i.unparsed} unparsed` : ''}`);
