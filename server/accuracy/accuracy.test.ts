@@ -11,7 +11,8 @@ import { report, scoreCase, tally, type CaseResult } from './score.ts';
  * Floors (share right on medium/high labels; labels by construction for recordings), raised as the
  * diagnosis improves. Targets of the issue: ≥ 95% on recordings, ≥ 85% on real excerpts.
  */
-const FLOORS: Record<CorpusId, { headline: number; located: number }> = {
+// (a corpus with no floor yet — a batch being collected — is reported by `npm run accuracy`, not held here)
+const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> = {
   recorded: { headline: 0.95, located: 0.98 },
   'recorded-held': { headline: 0.75, located: 0.95 },
   // an independent harness's recordings (first run 68%) and hand-written 2026-07-28 bundles (first run 10/12)
@@ -71,8 +72,8 @@ describe('accuracy on the labelled corpora', () => {
       console.log(report(corpus, rs));
       const firm = tally(rs.filter((r) => r.c.confidence !== 'low'));
       const all = tally(rs);
-      expect(firm.right / firm.n, `${corpus} headline`).toBeGreaterThanOrEqual(FLOORS[corpus].headline);
-      if (all.labelled) expect(all.located / all.labelled, `${corpus} located`).toBeGreaterThanOrEqual(FLOORS[corpus].located);
+      expect(firm.right / firm.n, `${corpus} headline`).toBeGreaterThanOrEqual(FLOORS[corpus]!.headline);
+      if (all.labelled) expect(all.located / all.labelled, `${corpus} located`).toBeGreaterThanOrEqual(FLOORS[corpus]!.located);
     });
   }
 });
