@@ -14,12 +14,20 @@ describe('shiftTimes', () => {
       ['{"level":30,"time":1795942947337,"msg":"a"}', '{"level":30,"time":1796032948837,"msg":"a"}'],
       ['{"time":"2026-11-29T09:02:27+00:00","msec":1795942947.466}', '{"time":"2026-11-30T10:02:28+00:00","msec":1796032948.966}'],
       ['2026-03-19T21:33:47.310-06:00  INFO 1 --- [main] x', '2026-03-20T22:33:48.810-06:00  INFO 1 --- [main] x'],
+      // syslog (no year) and a time of day alone move with the other files' clocks, or the files no longer meet
+      ['Mar 02 10:00:01 tools-01 mcp-bridge[2211]: up', 'Mar 03 11:00:02 tools-01 mcp-bridge[2211]: up'],
+      ['Dec 31 23:00:00 h a', 'Jan 02 00:00:01 h a'],
+      ['[09:14:02] connected', '[10:14:03] connected'],
+      ['23:59:59,5 late', '01:00:01,0 late'],
+      ['09:12:31.402117 IP a > b', '10:12:32.902117 IP a > b'],
     ];
     for (const [input, want] of cases) expect(shiftTimes(input, 25 * H + 1500)).toBe(want);
   });
 
   it('leaves text without times alone', () => {
     expect(shiftTimes('no time here, port 8080, id 1234567890', 5 * H)).toBe('no time here, port 8080, id 1234567890');
+    // a time of day inside a line is not the line's stamp
+    expect(shiftTimes('retry at 12:00:00 sharp', 5 * H)).toBe('retry at 12:00:00 sharp');
   });
 });
 

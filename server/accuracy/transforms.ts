@@ -60,6 +60,8 @@ export function shiftTimes(text: string, ms: number): string {
   const slash = /\b(\d{4})\/(\d\d)\/(\d\d) (\d\d):(\d\d):(\d\d)\b/g;
   const clf = /\b(\d\d)\/([A-Z][a-z]{2})\/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?( [+-]\d{4})?/g;
   const epoch = /("(?:time|ts|timestamp|msec|start_time|startTime)"\s*:\s*)(\d{10})(\d{3})?(\.\d{1,6})?\b/g;
+  const syslog = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d)(?=\s)/gm;
+  const timeOfDay = /^(\[?)(\d\d):(\d\d):(\d\d)([.,]\d{1,6})?(\]?)(?=[\s\]])/gm;
   let out = text.replace(iso, (m, y, mo, d, sep, h, mi, s, fsep, fr, zone) => {
     const offMin = zone && zone !== 'Z' ? (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) : 0;
     const fracMs = fr ? Number(fr.padEnd(3, '0').slice(0, 3)) : 0;
@@ -87,6 +89,20 @@ export function shiftTimes(text: string, ms: number): string {
       return `${key}${(v / 1000).toFixed(digits)}`;
     }
     return `${key}${Number(secs) + Math.round(ms / 1000)}`;
+  });
+  // syslog's `Mar 02 10:00:01` (no year: the arithmetic uses one, the output has none)
+  out = out.replace(syslog, (_m, mon, d, h, mi, s) => {
+    const l = new Date(Date.UTC(2026, MONTHS.indexOf(mon), Number(d), +h, +mi, +s) + ms);
+    const day = d.startsWith(' ') ? String(l.getUTCDate()).padStart(2, ' ') : pad(l.getUTCDate());
+    return `${MONTHS[l.getUTCMonth()]} ${day} ${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}`;
+  });
+  // a stamp with the time of day only (`[09:14:02] …`, `09:12:31.402 IP …`) at a line's start: the same clock,
+  // so it moves too (within its day: the reader dates such lines from the other files)
+  out = out.replace(timeOfDay, (_m, open, h, mi, s, fr, close) => {
+    const day = 86_400_000;
+    const t = (((Date.UTC(1970, 0, 1, +h, +mi, +s, fr ? Number(fr.slice(1).padEnd(3, '0').slice(0, 3)) : 0) + ms) % day) + day) % day;
+    const l = new Date(t);
+    return `${open}${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}${fr ? `${fr[0]}${frac(l.getUTCMilliseconds(), Math.min(3, fr.length - 1))}${fr.slice(4)}` : ''}${close}`;
   });
   return out;
 }
