@@ -15,7 +15,7 @@ import { REPO } from '../testing/helpers.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
-const TRANSFORMS: TransformId[] = ['rename', 'gzip', 'crlf', 'container', 'timestamps', 'ansi', 'clock'];
+const TRANSFORMS: TransformId[] = ['rename', 'gzip', 'crlf', 'container', 'timestamps', 'ansi', 'clock', 'names'];
 const realDev = realDevCases(); // ../shared beside the checkout; a bare clone may not have it
 // the triage golden cases too: hand-written in the shapes the SDKs, hosts and proxies print, each
 // pinning one kind of thing the diagnosis must get right — it must not hang on the paste's wrapping

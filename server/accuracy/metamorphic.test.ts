@@ -12,9 +12,9 @@ import type { Analysis } from '../contract/analysis.ts';
 import { sampleDirs } from '../samples.ts';
 import { analyzeCase } from './analyze-case.ts';
 import { RECORDED_DIR, recordedCases } from './corpora.ts';
-import { noiseBundle, readBundle, styleVariants, transform, writeBundle, type TransformId } from './transforms.ts';
+import { identifierRenames, noiseBundle, readBundle, styleVariants, transform, writeBundle, type TransformId } from './transforms.ts';
 
-const TRANSFORMS: TransformId[] = ['style', 'server-style', 'rename', 'reorder', 'gzip', 'crlf', 'clock', 'skew', 'noise'];
+const TRANSFORMS: TransformId[] = ['style', 'server-style', 'rename', 'reorder', 'gzip', 'crlf', 'clock', 'skew', 'noise', 'names'];
 
 interface Req {
   method: string | null;
@@ -77,7 +77,10 @@ describe('metamorphic: the same incident written another way keeps its answer', 
         if (t === 'style' && !styles.size) continue;
         const tmp = mkdtempSync(join(tmpdir(), 'mcp-triage-meta-'));
         try {
-          const got = answer(await analyzeCase({ path: writeBundle(transform(bundle, t, seedOf(name, t), { styles, noise }), tmp), id: `${name}~${t}` }), req);
+          // (under `names` the request's tool has its new name)
+          const renamed = t === 'names' && req?.tool ? identifierRenames(bundle, seedOf(name, t)).get(req.tool) : undefined;
+          const want = renamed && req ? { ...req, tool: renamed } : req;
+          const got = answer(await analyzeCase({ path: writeBundle(transform(bundle, t, seedOf(name, t), { styles, noise }), tmp), id: `${name}~${t}` }), want);
           if (got !== base) changed.push(`${t}: ${base} → ${got}`);
         } finally {
           rmSync(tmp, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // The metamorphic transforms themselves: a shifted clock keeps every layout, noise merges in time order.
 import { describe, expect, it } from 'vitest';
-import { rng, shiftTimes, transform } from './transforms.ts';
+import { identifierRenames, rng, shiftTimes, transform } from './transforms.ts';
 
 const H = 3_600_000;
 
@@ -66,5 +66,48 @@ describe('transform', () => {
     expect(out.some((l) => l.endsWith('noise'))).toBe(true);
     const times = out.map((l) => Date.parse(l.slice(0, 24)));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+});
+
+describe('names', () => {
+  const bundle = {
+    files: [
+      {
+        name: 'client.log',
+        data: Buffer.from(
+          [
+            '2026-12-01T10:00:00Z calling tool create_order {"sku":"A-1"} via https://mcp.orders.internal:8443/mcp',
+            '2026-12-01T10:00:01Z error: McpError "name":"McpError" tool search failed; http://localhost:9/x http://10.0.0.1/ ok',
+            '2026-12-01T10:00:02Z POST https://gw.example.com/mcp {"name":"billing.issue_credit","arguments":{}}',
+          ].join('\n'),
+        ),
+      },
+      { name: 'server.log', data: Buffer.from('INFO tool=create_order done; Executing tool issue_credit (request id 12)\n') },
+      { name: 'tool-policy.json', data: Buffer.from('{"tools":{"create_order":"write"}}') },
+    ],
+  };
+  const out = transform(bundle, 'names', 11);
+  const text = (name: string) => out.files.find((f) => f.name === name)!.data.toString();
+  const map = identifierRenames(bundle, 11);
+
+  it('renames tools and hosts the same way in every file and the tool policy', () => {
+    const order = map.get('create_order')!;
+    expect(order).toMatch(/^[a-z]+_[a-z]+$/);
+    expect(order).not.toBe('create_order');
+    expect(text('client.log')).toContain(`calling tool ${order} `);
+    expect(text('server.log')).toContain(`tool=${order} done`);
+    expect(text('tool-policy.json')).toContain(`"${order}":"write"`);
+    expect(text('client.log')).not.toMatch(/orders\.internal|gw\.example/);
+    expect(text('client.log')).toMatch(/https:\/\/[a-z]+\.[a-z]+\.internal:8443\/mcp/); // the TLD stays: it is evidence
+  });
+
+  it('keeps a namespace, and the namespaced tool matches the server’s bare name', () => {
+    const tool = map.get('issue_credit')!;
+    expect(text('client.log')).toContain(`"name":"billing.${tool}"`);
+    expect(text('server.log')).toContain(`Executing tool ${tool} `);
+  });
+
+  it('leaves words, error types, loopback and addresses alone', () => {
+    expect(text('client.log')).toContain('"name":"McpError" tool search failed; http://localhost:9/x http://10.0.0.1/ ok');
   });
 });

@@ -12,7 +12,7 @@ export interface Bundle {
   files: { name: string; data: Buffer }[];
 }
 
-export type TransformId = 'style' | 'server-style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise' | 'container' | 'timestamps' | 'ansi';
+export type TransformId = 'style' | 'server-style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise' | 'container' | 'timestamps' | 'ansi' | 'names';
 
 /** The names of a bundle directory's logs (not its labels, READMEs, expected output or style variants). */
 /** A saved document (a browser's HAR), not a log: it never passes through a container's log or a terminal. */
@@ -162,6 +162,8 @@ function firstTime(b: Bundle): number | null {
  */
 // the tool policy file travels with a bundle: configuration, not a log, never rewritten
 export function transform(b: Bundle, id: TransformId, seed: number, opts: { styles?: Map<string, Buffer>; noise?: Bundle[] } = {}): Bundle {
+  // (names: the policy names the same tools, so it is renamed with the logs)
+  if (id === 'names') return renameIdentifiers(b, seed);
   const config = b.files.filter((f) => isPolicyFile(f.name));
   const logs = transformLogs({ files: b.files.filter((f) => !isPolicyFile(f.name)) }, id, seed, opts);
   return { files: [...logs.files, ...config] };
@@ -270,6 +272,8 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
       }
       return { files };
     }
+    case 'names':
+      return renameIdentifiers(b, seed);
   }
 }
 
@@ -376,3 +380,70 @@ export function styleVariants(dir: string): Map<string, Buffer> {
   }
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------
+// names: the same incident with other tool and host names. Every tool name the logs call (`tool=x`,
+// `"tool":"x"`, `calling tool x`, `tools/call x`, `"name":"x","arguments"`) and every DNS host in a URL
+// is replaced, consistently in every file and the tool policy, by a made-up name of the same kind — so
+// no answer may depend on what a tool or a host is called (never the tool's name: issue #17). Only
+// identifiers that cannot be ordinary words are renamed (snake_case, kebab-case, camelCase), and never
+// loopback, IP addresses or the TLD, which are evidence (a local or private target).
+const TOOL_CONTEXTS = [
+  /\btool[=:] ?"?([A-Za-z][\w.-]{1,60})/g,
+  /"tool(?:Name|_name)?"\s*:\s*"([A-Za-z][\w.-]{1,60})"/g,
+  /\b[Cc]all(?:ing|ed)? tool:? "?([A-Za-z][\w.-]{1,60})/g,
+  /\btools\/call:? "?([A-Za-z][\w.-]{1,60})/g,
+  /"name"\s*:\s*"([A-Za-z][\w.-]{1,60})"\s*,\s*"arguments"/g,
+];
+const HOST_IN_URL = /\bhttps?:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)(?=[:/"'\s)\]>,]|$)/gi;
+const distinctive = (w: string) => /[_-]/.test(w) || /[a-z][A-Z]/.test(w);
+
+function renameIdentifiers(b: Bundle, seed: number): Bundle {
+  const map = identifierRenames(b, seed);
+  if (!map.size) return { files: b.files.map((f) => ({ ...f })) };
+  const keys = [...map.keys()].sort((x, y) => y.length - x.length).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const any = new RegExp(`(?<![\\w.-])(?:${keys.join('|')})(?![\\w-]|\\.[\\w-])`, 'gi');
+  return {
+    files: b.files.map((f) => {
+      if (isGzip(f.data)) return { ...f };
+      return { name: f.name, data: Buffer.from(f.data.toString('utf8').replace(any, (m) => map.get(m) ?? map.get(m.toLowerCase()) ?? m)) };
+    }),
+  };
+}
+
+/** What the `names` transform renames in this bundle with this seed (old name → new name; hosts lower-cased). */
+export function identifierRenames(b: Bundle, seed: number): Map<string, string> {
+  const r = rng(seed);
+  const word = () => {
+    const syl = ['ka', 'lo', 'mi', 'ru', 'te', 'so', 'vu', 'ne', 'da', 'pi'];
+    return Array.from({ length: 3 }, () => syl[Math.floor(r() * syl.length)]).join('');
+  };
+  const texts = b.files.map((f) => (isGzip(f.data) ? null : f.data.toString('utf8')));
+  const map = new Map<string, string>();
+  for (const t of texts) {
+    if (t === null) continue;
+    for (const re of TOOL_CONTEXTS)
+      for (const m of t.matchAll(re)) {
+        const name = m[1]!.replace(/[.-]+$/, '');
+        // a gateway's namespaced `server.tool` is the server's `tool`: the tool part is renamed, the namespace kept
+        const dot = name.lastIndexOf('.');
+        const tool = dot > 0 ? name.slice(dot + 1) : name;
+        if (!distinctive(tool) || map.has(name)) continue;
+        if (!map.has(tool)) {
+          // keep its shape: snake_case stays snake_case, kebab-case kebab-case, camelCase camelCase
+          const sep = tool.includes('_') ? '_' : tool.includes('-') ? '-' : '';
+          map.set(tool, sep ? `${word()}${sep}${word()}` : `${word()}${word()[0]!.toUpperCase()}${word().slice(1)}`);
+        }
+        if (dot > 0) map.set(name, `${name.slice(0, dot + 1)}${map.get(tool)}`);
+      }
+    for (const m of t.matchAll(HOST_IN_URL)) {
+      const host = m[1]!.toLowerCase();
+      const labels = host.split('.');
+      if (map.has(host) || host === 'localhost' || labels.every((l) => /^\d+$/.test(l)) || labels.length < 2) continue;
+      map.set(host, [...labels.slice(0, -1).map(() => word()), labels.at(-1)!].join('.'));
+    }
+  }
+  return map;
+}
+
+const isGzip = (b: Buffer) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
