@@ -83,6 +83,7 @@ export const SignalCause = z.enum([
   'invalid-params',
   'jsonrpc-internal-error',
   'parse-error',
+  'response-malformed', // a JSON-RPC response carrying neither `result` nor `error` (JSON-RPC 2.0 §5 requires exactly one): the sender is not compliant, the caller waits for an answer it cannot read
   // processes, defects, the tool and the model
   'server-exited',
   'server-crashed', // the process died of an error it did not handle (uncaught exception, panic): a defect, not a kill

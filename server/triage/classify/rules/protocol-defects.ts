@@ -75,6 +75,26 @@ export const requiredMethodMissing: Rule = {
   ],
 };
 
+// JSON-RPC 2.0 §5: a response carries the request's id and exactly one of `result` and `error`; the MCP schema
+// (JSONRPCResponse, JSONRPCError) says the same. A reply with the id alone is neither an answer nor an error: the
+// caller cannot complete the request and waits (microsoft/agent-framework#1744: a C# SDK server's prompts/list).
+// The sender is not compliant; no route, session or retry changes what it sends.
+export const responseMalformed: Rule = {
+  id: 'response-without-result',
+  decision: 'escalate',
+  source: 'JSON-RPC 2.0 §5 · MCP schema JSONRPCResponse/JSONRPCError',
+  when(f) {
+    if (!has(f, 'response-malformed')) return 'no response without result or error';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was answered with a JSON-RPC response that carries its id but neither \`result\` nor \`error\` — JSON-RPC 2.0 requires exactly one, so the caller cannot finish the request and keeps waiting. The sender (the server, or a gateway rewriting its answers) is not compliant: escalate to its owners with this response; a client-side workaround is to avoid the request (for a list the host can do without).`,
+  examples: [
+    { name: 'data: {"id":2,"jsonrpc":"2.0"} on an SSE response', facts: { causes: ['response-malformed'] }, fires: true },
+    { name: 'near miss: a response with an error member', facts: { causes: ['method-not-found'], jsonRpcCode: -32601 }, fires: false },
+  ],
+};
+
 // failure-signatures rows 23, 34: "Error in message router" + ClosedResourceError on the server after its
 // client disconnected (or a stateless request finished) — noise; nothing failed client-side.
 export const serverStreamNoise: Rule = {
