@@ -766,6 +766,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     !has('oauth-flow-failed')
   )
     transportMismatch = true;
+  // a legacy SSE client whose wait for the endpoint event ran out: its GET was answered, but not with
+  // the HTTP+SSE stream (spec 2024-11-05: the endpoint event comes first; failure-signatures row 58)
+  else if (has('endpoint-event-missing') && !has('auth-rejected') && !has('auth-token-expired') && !has('oauth-flow-failed')) transportMismatch = true;
   else if (httpStatus === 405 && httpMethod === 'POST') transportMismatch = true;
   else if (httpMethod === 'POST' && httpPath !== null && /\/sse\/?$/.test(httpPath) && (httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
   else if ((has('html-response') || has('content-type-wrong')) && legacyHere && !has('route-missing')) transportMismatch = true;
