@@ -425,16 +425,21 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
-    // rmcp (the Rust SDK) ends a handshake error with its context: `…, when send initialize request`
-    re: /\bwhen (?:send|receive|sending|receiving) (initialize(?:d)?) (?:request|response|notification)\b/,
-    needs: ['when send', 'when receiv'],
+    // rmcp (the Rust SDK) ends a handshake error with its context: `…, when send initialize request`;
+    // printed with {:?} the same error shows the context as a field: `TransportError { …, context: "send initialized notification" }`
+    re: /(?:\bwhen |\bcontext: ")(?:send|receive|sending|receiving) (initialize(?:d)?) (?:request|response|notification)\b/,
+    needs: ['when send', 'when receiv', 'context: "send', 'context: "receiv'],
     read: (_t, m) => (m[1] === 'initialized' ? 'notifications/initialized' : 'initialize'),
-    why: "rmcp's ClientInitializeError context (`when send initialize request`, `when send initialized notification`)",
+    why: 'rmcp\'s ClientInitializeError context (`when send initialize request`, `when send initialized notification`; its Debug form `context: "send initialized notification"`, rmcp service/client.rs)',
     examples: [
       ['Send message error Transport [rmcp::transport::worker::WorkerTransport<…>] error: Auth error: OAuth token refresh failed, when send initialize request', 'initialize'],
       ['error: Transport closed, when send initialized notification', 'notifications/initialized'],
+      [
+        'TransportError { error: DynamicTransportError { transport_name: "rmcp::transport::worker::WorkerTransport<…>", error: TransportChannelClosed }, context: "send initialized notification" }',
+        'notifications/initialized',
+      ],
     ],
-    nearMisses: ['when sending the initialize payload', 'send initialize request to the server'],
+    nearMisses: ['when sending the initialize payload', 'send initialize request to the server', 'context: "sending initialize payload to upstream"'],
   },
   {
     field: 'rpcMethod',
