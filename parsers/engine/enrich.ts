@@ -451,6 +451,20 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    // small MCP clients that raise their own timeout naming the request: clacky-ai/openclacky's Ruby
+    // client (`MCP request '#{method}' to '#{@name}' timed out after #{timeout}s`) and a Crystal client
+    // (`MCP request '#{method}' timed out after #{timeout.total_seconds}s`)
+    re: new RegExp(`\\bMCP request '(${MCP_METHOD})'(?: to '[^'\\n]{1,200}')? timed out after\\b`),
+    needs: ['MCP request'],
+    why: "a client's own request timeout that names the method: `MCP request 'initialize' to 'kb' timed out after 15s` (clacky-ai/openclacky, issue 379)",
+    examples: [
+      ["拉取工具失败：MCP request 'initialize' to 'kb-search' timed out after 15s", 'initialize'],
+      ["RpcError: MCP request 'tools/list' timed out after 30.0s", 'tools/list'],
+    ],
+    nearMisses: ["MCP request to 'kb-search' timed out after 15s", "MCP server 'kb-search' error on initialize: boom (code -32603)"],
+  },
+  {
+    field: 'rpcMethod',
     // spec basic/lifecycle: connecting *is* the initialize handshake (Streamable HTTP posts it first;
     // legacy SSE opens the stream, then posts it). A log that ends on this line ended waiting on it.
     re: /\b(?:[Cc]onnecting|[Aa]ttempting to connect|[Tt]rying to connect|[Ee]stablishing (?:a )?connection) to (?:the )?(?:(?:remote|MCP|mcp|SSE|sse|streamable ?HTTP|[Ss]treamable[Hh]ttp|HTTP|http) ){1,3}(?:server|endpoint)\b|\b[Cc]onnecting\b(?: to)?[^\n]{0,60}?[\s"'(=]{1,3}(?:https?|wss?):\/\/[^\s"'<>]{1,200}\/(?:mcp|sse)\b/,
