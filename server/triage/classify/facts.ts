@@ -124,6 +124,11 @@ export interface Facts {
   elapsedMs: number | null;
   /** A client-side timeout setting visible in the text (ms). */
   clientTimeoutMs: number | null;
+  /**
+   * On an initialize that failed: the client had logged the server's InitializeResult just before (its own line,
+   * nothing sent in between) — the handshake was answered, so what failed is the client finishing it.
+   */
+  handshakeAnswered: boolean;
   /** The infrastructure timer the elapsed time matches (15/30/60/100/125/300 s, ±10 %). */
   knownTimerS: number | null;
   /** Distinct server replicas (host, pod, instance, pid or upstream address) that served this session. */
@@ -995,6 +1000,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     jsonRpcCode,
     elapsedMs,
     clientTimeoutMs,
+    handshakeAnswered:
+      method === 'initialize' && (evs.some((e) => e.signals.some((id) => signalTable().meaning(id)?.cause === 'handshake-ok')) || ix.handshakeAnsweredJustBefore(span)),
     knownTimerS,
     replicas,
     replicaSplit,
