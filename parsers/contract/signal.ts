@@ -41,6 +41,7 @@ export const SignalCause = z.enum([
   'header-mismatch',
   'host-origin-rejected',
   'endpoint-origin-mismatch', // a legacy SSE client refused the POST endpoint the server announced on another origin
+  'endpoint-event-missing', // a legacy SSE client's wait for the server's `endpoint` event ran out: the URL serves no HTTP+SSE stream (most often a Streamable HTTP endpoint), or something held the event
   'edge-challenge', // a CDN/WAF bot challenge page (Cloudflare `cf-mitigated: challenge`) instead of the server's answer
   'body-too-large',
   // auth

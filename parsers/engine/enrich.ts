@@ -425,16 +425,21 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
-    // rmcp (the Rust SDK) ends a handshake error with its context: `…, when send initialize request`
-    re: /\bwhen (?:send|receive|sending|receiving) (initialize(?:d)?) (?:request|response|notification)\b/,
-    needs: ['when send', 'when receiv'],
+    // rmcp (the Rust SDK) ends a handshake error with its context: `…, when send initialize request`;
+    // printed with {:?} the same error shows the context as a field: `TransportError { …, context: "send initialized notification" }`
+    re: /(?:\bwhen |\bcontext: ")(?:send|receive|sending|receiving) (initialize(?:d)?) (?:request|response|notification)\b/,
+    needs: ['when send', 'when receiv', 'context: "send', 'context: "receiv'],
     read: (_t, m) => (m[1] === 'initialized' ? 'notifications/initialized' : 'initialize'),
-    why: "rmcp's ClientInitializeError context (`when send initialize request`, `when send initialized notification`)",
+    why: 'rmcp\'s ClientInitializeError context (`when send initialize request`, `when send initialized notification`; its Debug form `context: "send initialized notification"`, rmcp service/client.rs)',
     examples: [
       ['Send message error Transport [rmcp::transport::worker::WorkerTransport<…>] error: Auth error: OAuth token refresh failed, when send initialize request', 'initialize'],
       ['error: Transport closed, when send initialized notification', 'notifications/initialized'],
+      [
+        'TransportError { error: DynamicTransportError { transport_name: "rmcp::transport::worker::WorkerTransport<…>", error: TransportChannelClosed }, context: "send initialized notification" }',
+        'notifications/initialized',
+      ],
     ],
-    nearMisses: ['when sending the initialize payload', 'send initialize request to the server'],
+    nearMisses: ['when sending the initialize payload', 'send initialize request to the server', 'context: "sending initialize payload to upstream"'],
   },
   {
     field: 'rpcMethod',
@@ -443,6 +448,20 @@ export const EXTRACTORS: readonly Extractor[] = [
     why: "VS Code's MCP output channel while a request is unanswered: ``Waiting for server to respond to `initialize` request...`` (every few seconds)",
     examples: [['2026-03-01 10:00:05.310 [warning] Waiting for server to respond to `initialize` request...', 'initialize']],
     nearMisses: ['Waiting for server to start'],
+  },
+  {
+    field: 'rpcMethod',
+    // small MCP clients that raise their own timeout naming the request: clacky-ai/openclacky's Ruby
+    // client (`MCP request '#{method}' to '#{@name}' timed out after #{timeout}s`) and a Crystal client
+    // (`MCP request '#{method}' timed out after #{timeout.total_seconds}s`)
+    re: new RegExp(`\\bMCP request '(${MCP_METHOD})'(?: to '[^'\\n]{1,200}')? timed out after\\b`),
+    needs: ['MCP request'],
+    why: "a client's own request timeout that names the method: `MCP request 'initialize' to 'kb' timed out after 15s` (clacky-ai/openclacky, issue 379)",
+    examples: [
+      ["拉取工具失败：MCP request 'initialize' to 'kb-search' timed out after 15s", 'initialize'],
+      ["RpcError: MCP request 'tools/list' timed out after 30.0s", 'tools/list'],
+    ],
+    nearMisses: ["MCP request to 'kb-search' timed out after 15s", "MCP server 'kb-search' error on initialize: boom (code -32603)"],
   },
   {
     field: 'rpcMethod',

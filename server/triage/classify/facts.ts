@@ -124,6 +124,11 @@ export interface Facts {
   elapsedMs: number | null;
   /** A client-side timeout setting visible in the text (ms). */
   clientTimeoutMs: number | null;
+  /**
+   * On an initialize that failed: the client had logged the server's InitializeResult just before (its own line,
+   * nothing sent in between) — the handshake was answered, so what failed is the client finishing it.
+   */
+  handshakeAnswered: boolean;
   /** The infrastructure timer the elapsed time matches (15/30/60/100/125/300 s, ±10 %). */
   knownTimerS: number | null;
   /** Distinct server replicas (host, pod, instance, pid or upstream address) that served this session. */
@@ -766,6 +771,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     !has('oauth-flow-failed')
   )
     transportMismatch = true;
+  // a legacy SSE client whose wait for the endpoint event ran out: its GET was answered, but not with
+  // the HTTP+SSE stream (spec 2024-11-05: the endpoint event comes first; failure-signatures row 58)
+  else if (has('endpoint-event-missing') && !has('auth-rejected') && !has('auth-token-expired') && !has('oauth-flow-failed')) transportMismatch = true;
   else if (httpStatus === 405 && httpMethod === 'POST') transportMismatch = true;
   else if (httpMethod === 'POST' && httpPath !== null && /\/sse\/?$/.test(httpPath) && (httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
   else if ((has('html-response') || has('content-type-wrong')) && legacyHere && !has('route-missing')) transportMismatch = true;
@@ -992,6 +1000,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     jsonRpcCode,
     elapsedMs,
     clientTimeoutMs,
+    handshakeAnswered:
+      method === 'initialize' && (evs.some((e) => e.signals.some((id) => signalTable().meaning(id)?.cause === 'handshake-ok')) || ix.handshakeAnsweredJustBefore(span)),
     knownTimerS,
     replicas,
     replicaSplit,

@@ -356,6 +356,27 @@ export class IncidentIndex {
     return false;
   }
   private forwardProxyFrom: Map<string, number> | null = null;
+  /**
+   * In one of the span's files, the nearest earlier line that reports anything (a method, an HTTP exchange or a
+   * signal) is the client logging the server's InitializeResult (`handshake-ok`, the Java SDK's `Server response
+   * with Protocol: …`): the handshake was answered just before this failure, with nothing sent in between.
+   */
+  handshakeAnsweredJustBefore(span: SpanBuild): boolean {
+    const first = this.infoOf.get(span)?.firstLine;
+    if (!first) return false;
+    const t = signalTable();
+    const nearest = new Map<string, Event>();
+    for (const e of this.all) {
+      const f = first.get(e.file);
+      if (f === undefined || e.line >= f) continue;
+      if (e.rpcMethod === null && e.httpMethod === null && e.httpStatus === null && e.signals.length === 0) continue;
+      const n = nearest.get(e.file);
+      if (!n || e.line > n.line) nearest.set(e.file, e);
+    }
+    for (const e of nearest.values()) if (e.signals.some((id) => t.meaning(id)?.cause === 'handshake-ok')) return true;
+    return false;
+  }
+
   private earlierInFile(span: SpanBuild, test: (e: Event) => boolean): boolean {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;

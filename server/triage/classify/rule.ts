@@ -82,6 +82,7 @@ export const BASE_FACTS: Facts = {
   jsonRpcCode: null,
   elapsedMs: null,
   clientTimeoutMs: null,
+  handshakeAnswered: false,
   knownTimerS: null,
   replicas: [],
   replicaSplit: null,

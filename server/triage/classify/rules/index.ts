@@ -11,6 +11,7 @@ import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } fro
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
 import { forwardProxyInPath } from './forward-proxy.ts';
+import { handshakeAnsweredTimeout } from './handshake-answered-timeout.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { idleTimeoutShort } from './idle-timeout-short.ts';
 import { headerValidation } from './header-validation.ts';
@@ -117,6 +118,7 @@ export const RULES: readonly Rule[] = [
   serverCrashed,
   responseHeld,
   timerEveryAttempt,
+  handshakeAnsweredTimeout,
   timeoutTooLow,
   writeUnknown,
   stoppedWhileWaiting,

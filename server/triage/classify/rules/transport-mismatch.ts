@@ -13,10 +13,11 @@ export const transportMismatch: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} talked to an endpoint of the other transport (${signalWords(f, ['transport-mismatch', 'sse-connect-rejected', 'html-response', 'content-type-wrong', 'transport-fallback'], f.httpStatus ? `HTTP ${f.httpStatus} on ${f.httpMethod ?? 'the request'} ${f.httpPath ?? ''}`.trim() : 'the answer did not fit the transport')}): a legacy SSE client against a Streamable HTTP endpoint or the reverse. Point the client at the URL of the transport the server speaks (Streamable HTTP at /mcp vs GET /sse + POST /messages) or switch the client's transport; retries and new sessions repeat the same answer.`,
+    `${describe(f)} talked to an endpoint of the other transport (${signalWords(f, ['transport-mismatch', 'sse-connect-rejected', 'endpoint-event-missing', 'html-response', 'content-type-wrong', 'transport-fallback'], f.httpStatus ? `HTTP ${f.httpStatus} on ${f.httpMethod ?? 'the request'} ${f.httpPath ?? ''}`.trim() : 'the answer did not fit the transport')}): a legacy SSE client against a Streamable HTTP endpoint or the reverse. Point the client at the URL of the transport the server speaks (Streamable HTTP at /mcp vs GET /sse + POST /messages) or switch the client's transport; retries and new sessions repeat the same answer.`,
   examples: [
     { name: '405 on POST', facts: { httpStatus: 405, httpMethod: 'POST', transportMismatch: true }, fires: true },
     { name: 'legacy client GET /sse answered 404', facts: { httpStatus: 404, httpMethod: 'GET', transportMismatch: true, causes: ['sse-connect-rejected'] }, fires: true },
+    { name: 'legacy client never got the endpoint event (ruby-mcp-client, Java SDK)', facts: { transportMismatch: true, causes: ['endpoint-event-missing'] }, fires: true },
     { name: 'a 502 page from the proxy', facts: { httpStatus: 502, bodyKind: 'html', transportMismatch: null }, fires: false },
   ],
 };
