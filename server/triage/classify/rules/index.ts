@@ -23,7 +23,16 @@ import { modelApiError } from './model-api-error.ts';
 import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { outputSchemaMismatch } from './output-schema-mismatch.ts';
-import { clientProtocolDefect, endpointEventMisread, idleEvictionNotice, requiredMethodMissing, responseMalformed, serverStreamNoise, shutdownNoise } from './protocol-defects.ts';
+import {
+  clientProtocolDefect,
+  endpointEventMisread,
+  finalizerNoise,
+  idleEvictionNotice,
+  requiredMethodMissing,
+  responseMalformed,
+  serverStreamNoise,
+  shutdownNoise,
+} from './protocol-defects.ts';
 import { proxyTimer } from './proxy-timer.ts';
 import { oauthRequestInvalid } from './oauth-request-invalid.ts';
 import { rateLimited } from './rate-limited.ts';
@@ -63,6 +72,7 @@ export const RULES: readonly Rule[] = [
   optionalStreamFatal,
   serverStreamNoise,
   shutdownNoise,
+  finalizerNoise,
   idleEvictionNotice,
   cancelNotification,
   lateResponse,

@@ -181,6 +181,39 @@ export const shutdownNoise: Rule = {
   ],
 };
 
+// failure-signatures (e) step 2 (GeneratorExit is cancellation noise): Python reports an exception raised
+// while finalizing an abandoned async generator (httpcore's response stream closed at garbage collection or
+// exit) as "Exception ignored in" / asyncio's "an error occurred during closing of asynchronous generator" —
+// unraisable, so it reached no request: the work it belonged to had already returned (EvoScientist#372,
+// python-sdk#1214, trpc-agent-python#316). A cancel-scope teardown error is not this (row 22: a defect).
+export const finalizerNoise: Rule = {
+  id: 'finalizer-noise',
+  decision: 'no_action',
+  source: 'failure-signatures (e) step 2 · CPython sys.unraisablehook, asyncio async-generator finalizer',
+  role: 'optional',
+  when(f) {
+    if (!has(f, 'finalizer-noise')) return 'no exception ignored while finalizing an async generator';
+    if (f.httpStatus !== null) return 'a request with its own status failed here';
+    if (f.causes.some((c) => c !== 'finalizer-noise' && c !== 'exception-wrapper')) return 'another failure came with it';
+    return true;
+  },
+  rationale: () =>
+    "Python ignored an exception while finalizing an abandoned async generator (an HTTP client's response stream closed at garbage collection or exit: `Exception ignored in …`, `async generator ignored GeneratorExit`): it is raised where it cannot propagate, after the work it belonged to had finished, so no request failed. Teardown noise; closing the client's streams and client explicitly, or a newer httpcore, silences it.",
+  examples: [
+    {
+      name: 'Exception ignored in … async generator ignored GeneratorExit',
+      facts: { causes: ['finalizer-noise'], rootException: { type: 'RuntimeError', message: 'async generator ignored GeneratorExit' } },
+      fires: true,
+    },
+    { name: 'the same noise beside a connect failure', facts: { causes: ['finalizer-noise', 'conn-refused'] }, fires: false },
+    {
+      name: 'an unraisable exception that is not the finalizer of a generator',
+      facts: { causes: ['exception-wrapper'], rootException: { type: 'RuntimeError', message: 'Event loop is closed' } },
+      fires: false,
+    },
+  ],
+};
+
 // failure-signatures rows 25, 35 (a server's idle-session timeout): the server's own note that it closed an idle
 // session (rmcp logs its keep-alive expiry at ERROR on every idle teardown) loses no request. A request that
 // comes back with that session fails on its own line (404/400 → reinitialize), with this note as its cause.
