@@ -365,17 +365,35 @@ export class IncidentIndex {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;
     const t = signalTable();
-    const nearest = new Map<string, Event>();
-    for (const e of this.all) {
-      const f = first.get(e.file);
-      if (f === undefined || e.line >= f) continue;
-      if (e.rpcMethod === null && e.httpMethod === null && e.httpStatus === null && e.signals.length === 0) continue;
-      const n = nearest.get(e.file);
-      if (!n || e.line > n.line) nearest.set(e.file, e);
+    // (per file, the lines that report anything, in line order: built once, then a binary search per failure)
+    this.reportingByFile ??= (() => {
+      const m = new Map<string, Event[]>();
+      for (const e of this.all) {
+        if (e.rpcMethod === null && e.httpMethod === null && e.httpStatus === null && e.signals.length === 0) continue;
+        (m.get(e.file) ?? m.set(e.file, []).get(e.file)!).push(e);
+      }
+      for (const l of m.values()) l.sort((a, b) => a.line - b.line);
+      return m;
+    })();
+    for (const [file, f] of first) {
+      const l = this.reportingByFile.get(file);
+      if (!l) continue;
+      let lo = 0;
+      let hi = l.length; // first index with line >= f
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (l[mid]!.line < f) lo = mid + 1;
+        else hi = mid;
+      }
+      // (the first event of that nearest line, as a walk over every event in order would find it)
+      let k = lo - 1;
+      while (k > 0 && l[k - 1]!.line === l[k]!.line) k--;
+      const e = k >= 0 ? l[k] : undefined;
+      if (e?.signals.some((id) => t.meaning(id)?.cause === 'handshake-ok')) return true;
     }
-    for (const e of nearest.values()) if (e.signals.some((id) => t.meaning(id)?.cause === 'handshake-ok')) return true;
     return false;
   }
+  private reportingByFile: Map<string, Event[]> | null = null;
 
   private earlierInFile(span: SpanBuild, test: (e: Event) => boolean): boolean {
     const first = this.infoOf.get(span)?.firstLine;
