@@ -432,6 +432,27 @@ export const RULES: readonly Rule[] = [
     take: (m, st) => setLevel(st, levelWord(m[1]!)),
   },
   {
+    // A tool's name and level in one bracket: wrangler / miniflare `[wrangler:inf] GET /mcp 200 OK (3ms)`,
+    // `[mf:wrn]` (miniflare's Log: `[${prefix}:${LEVEL_PREFIX}]`, err/wrn/inf/dbg/vrb), and the
+    // spelled-out `[wrangler:info]` of later wrangler releases. The name is the logger.
+    id: 'name-level-bracketed',
+    examples: [
+      ['[wrangler:inf] GET /mcp 405 Method Not Allowed (0ms)', { level: 'info', logger: 'wrangler', message: 'GET /mcp 405 Method Not Allowed (0ms)' }],
+      ['[wrangler:info] Ready on http://localhost:8787', { level: 'info', logger: 'wrangler', message: 'Ready on http://localhost:8787' }],
+      ['[mf:wrn] Port 8787 in use', { level: 'warn', logger: 'mf' }],
+      ['[wrangler:err] Error: Network connection lost.', { level: 'error', logger: 'wrangler' }],
+    ],
+    nearMisses: ['[mcp:tool] search called', '[db:config] loaded', '[localhost:8787] up', '[::1]:8080 refused', '[wrangler:info GET /', '[MCP][search-es] Connection failed'],
+    // miniflare's five and their spelled-out forms only (`[db:config]`, `[app:log]` are not levels)
+    re: /\[([A-Za-z][\w.-]{0,40}):(trace|debug|dbg|verbose|vrb|info|inf|warning|warn|wrn|error|err|fatal)\](?!\w)/y,
+    first: (c) => c === OPEN_BRACKET,
+    take: (m, st) => {
+      if (!setLevel(st, m[2] === 'vrb' || m[2] === 'verbose' ? 'trace' : levelWord(m[2]!))) return false;
+      st.out.logger ??= m[1]!;
+      return true;
+    },
+  },
+  {
     // Python's basicConfig layout `ERROR:mcp.client.sse:msg` (level, logger, no spaces).
     id: 'level-colon-logger',
     examples: [['ERROR:mcp.client.sse:Error in sse_reader', { level: 'error', logger: 'mcp.client.sse', message: 'Error in sse_reader' }]],
