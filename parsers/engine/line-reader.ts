@@ -466,6 +466,28 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
+    // The logger before the level, joined by colons: `%(asctime)s - %(name)s:%(levelname)s: %(filename)s:%(lineno)s - %(message)s`
+    // (OpenHands' file and console formatters, copied into LiteLLM debug handlers and others): `openhands:INFO: utils.py:88 - msg`.
+    id: 'logger-colon-level',
+    examples: [
+      [
+        '10:41:02 - openhands:INFO: utils.py:88 - Successfully connected to 1 MCP servers',
+        { ts: '2026-01-30T10:41:02.000Z', logger: 'openhands', level: 'info', location: 'utils.py:88', message: 'Successfully connected to 1 MCP servers' },
+      ],
+      ['openhands:ERROR: loop.py:24 - ClosedResourceError:', { logger: 'openhands', level: 'error', message: 'ClosedResourceError:' }],
+      ['2026-01-30 08:00:00 - mcp.client:WARNING: retrying', { logger: 'mcp.client', level: 'warn', message: 'retrying' }],
+    ],
+    nearMisses: ['key:VALUE: not a level', 'mcp:Info: title case is prose', 'https://host:ERROR: x', 'std::ERROR::x'],
+    re: new RegExp(`([A-Za-z_][\\w.-]{0,200}):(${UPPER}):(?: ([\\w.-]{1,200}:\\d{1,7}) -(?= ))?(?=\\s|$)`, 'y'),
+    first: isWordStart,
+    take: (m, st) => {
+      if (!setLevel(st, levelWord(m[2]!))) return false;
+      st.out.logger ??= m[1]!;
+      if (m[3]) st.out.location ??= m[3];
+      return true;
+    },
+  },
+  {
     // `ERROR:`, `error:`, `WARN:` (Rust CLIs, winston, uvicorn `INFO:     …`). Title case (`Error:`) is an
     // exception's type, not a level: the wording fallback reads it and the message keeps it.
     id: 'level-colon',
