@@ -51,6 +51,11 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   // CloudWatch Logs export / `aws logs tail`: stamp, tab (or stream name) before the line.
   // (its stamp is the line's time: zap's console encoder writes the same `<stamp>\t` first)
   { id: 'cloudwatch-tab', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}))\t/, stamp: true },
+  // `docker service logs` (swarm): `<service>.<slot>[.<task id>]@<node>` padded, then `    | ` (docker/cli
+  // cli/command/service/logs.go taskFormatter: the task id is cut to 12 characters, 25 with --no-trunc).
+  // The task id is required (`--no-task-ids` output, `name.1@node`, is too close to an e-mail address
+  // before a table's `|`); `.slot.<12 or 25 base-36>@node` is no message's own words; each task stays apart.
+  { id: 'swarm-task', re: /^(?<origin>[A-Za-z0-9][\w.-]{0,63}\.\d{1,4}\.[a-z0-9]{12}(?:[a-z0-9]{13})?@[A-Za-z0-9][\w.-]{0,63}) {1,40}\| ?/, strong: true },
   { id: 'compose-service', re: new RegExp(`^${LEVEL_WORD}(?<origin>[A-Za-z0-9][\\w.-]{0,63}(?:[-_]\\d{1,3})?)\\s{1,32}\\| ?`) },
   // the same gutter with compose v2's replica index (`api-1  | `): specific enough for a one-line excerpt
   { id: 'compose-replica', re: new RegExp(`^${LEVEL_WORD}(?<origin>[A-Za-z0-9][\\w.-]{0,63}[-_]\\d{1,3})\\s{1,32}\\| ?`), strong: true },
@@ -178,8 +183,8 @@ export function prefixOrigin(line: string, rule: PrefixRule | null): string | nu
 
 /** Prefixes that name a pod (kubectl --prefix, a bracketed pod name, stern), also when another wrapper (a shipper's stamp, a compose gutter) comes first. */
 const POD_PREFIXES = PREFIX_RULES.filter((r) => r.id === 'kubectl-prefix' || r.id === 'pod-bracket' || r.id === 'stern').map((r) => r.re);
-/** …and a compose replica's gutter (`notes-api-2  | `) under a stamp or another service's gutter. */
-const INNER_PREFIXES = [...POD_PREFIXES, ...PREFIX_RULES.filter((r) => r.id === 'compose-replica').map((r) => r.re)];
+/** …and a compose replica's or swarm task's gutter (`notes-api-2  | `) under a stamp or another service's gutter. */
+const INNER_PREFIXES = [...POD_PREFIXES, ...PREFIX_RULES.filter((r) => r.id === 'compose-replica' || r.id === 'swarm-task').map((r) => r.re)];
 function innerPod(outer: PrefixRule, rest: string): RegExpExecArray | null {
   if (POD_PREFIXES.includes(outer.re)) return null;
   for (const re of INNER_PREFIXES) {

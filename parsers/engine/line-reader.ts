@@ -432,6 +432,27 @@ export const RULES: readonly Rule[] = [
     take: (m, st) => setLevel(st, levelWord(m[1]!)),
   },
   {
+    // A tool's name and level in one bracket: wrangler / miniflare `[wrangler:inf] GET /mcp 200 OK (3ms)`,
+    // `[mf:wrn]` (miniflare's Log: `[${prefix}:${LEVEL_PREFIX}]`, err/wrn/inf/dbg/vrb), and the
+    // spelled-out `[wrangler:info]` of later wrangler releases. The name is the logger.
+    id: 'name-level-bracketed',
+    examples: [
+      ['[wrangler:inf] GET /mcp 405 Method Not Allowed (0ms)', { level: 'info', logger: 'wrangler', message: 'GET /mcp 405 Method Not Allowed (0ms)' }],
+      ['[wrangler:info] Ready on http://localhost:8787', { level: 'info', logger: 'wrangler', message: 'Ready on http://localhost:8787' }],
+      ['[mf:wrn] Port 8787 in use', { level: 'warn', logger: 'mf' }],
+      ['[wrangler:err] Error: Network connection lost.', { level: 'error', logger: 'wrangler' }],
+    ],
+    nearMisses: ['[mcp:tool] search called', '[db:config] loaded', '[localhost:8787] up', '[::1]:8080 refused', '[wrangler:info GET /', '[MCP][search-es] Connection failed'],
+    // miniflare's five and their spelled-out forms only (`[db:config]`, `[app:log]` are not levels)
+    re: /\[([A-Za-z][\w.-]{0,40}):(trace|debug|dbg|verbose|vrb|info|inf|warning|warn|wrn|error|err|fatal)\](?!\w)/y,
+    first: (c) => c === OPEN_BRACKET,
+    take: (m, st) => {
+      if (!setLevel(st, m[2] === 'vrb' || m[2] === 'verbose' ? 'trace' : levelWord(m[2]!))) return false;
+      st.out.logger ??= m[1]!;
+      return true;
+    },
+  },
+  {
     // Python's basicConfig layout `ERROR:mcp.client.sse:msg` (level, logger, no spaces).
     id: 'level-colon-logger',
     examples: [['ERROR:mcp.client.sse:Error in sse_reader', { level: 'error', logger: 'mcp.client.sse', message: 'Error in sse_reader' }]],
@@ -441,6 +462,28 @@ export const RULES: readonly Rule[] = [
     take: (m, st) => {
       if (!setLevel(st, levelWord(m[1]!))) return false;
       st.out.logger ??= m[2]!;
+      return true;
+    },
+  },
+  {
+    // The logger before the level, joined by colons: `%(asctime)s - %(name)s:%(levelname)s: %(filename)s:%(lineno)s - %(message)s`
+    // (OpenHands' file and console formatters, copied into LiteLLM debug handlers and others): `openhands:INFO: utils.py:88 - msg`.
+    id: 'logger-colon-level',
+    examples: [
+      [
+        '10:41:02 - openhands:INFO: utils.py:88 - Successfully connected to 1 MCP servers',
+        { ts: '2026-01-30T10:41:02.000Z', logger: 'openhands', level: 'info', location: 'utils.py:88', message: 'Successfully connected to 1 MCP servers' },
+      ],
+      ['openhands:ERROR: loop.py:24 - ClosedResourceError:', { logger: 'openhands', level: 'error', message: 'ClosedResourceError:' }],
+      ['2026-01-30 08:00:00 - mcp.client:WARNING: retrying', { logger: 'mcp.client', level: 'warn', message: 'retrying' }],
+    ],
+    nearMisses: ['key:VALUE: not a level', 'mcp:Info: title case is prose', 'https://host:ERROR: x', 'std::ERROR::x'],
+    re: new RegExp(`([A-Za-z_][\\w.-]{0,200}):(${UPPER}):(?: ([\\w.-]{1,200}:\\d{1,7}) -(?= ))?(?=\\s|$)`, 'y'),
+    first: isWordStart,
+    take: (m, st) => {
+      if (!setLevel(st, levelWord(m[2]!))) return false;
+      st.out.logger ??= m[1]!;
+      if (m[3]) st.out.location ??= m[3];
       return true;
     },
   },
