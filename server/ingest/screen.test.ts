@@ -110,6 +110,9 @@ describe('junk is named, by content, whatever its name', () => {
       /prose/,
     ],
     ['where.txt', 'look at the file "notes.txt" line two\nmeet at the station (platform 3)\n', 'not-a-log', /no line looks like a log line/],
+    // near misses of the header and hex-id shapes: a sentence that names a media type, a word of 32 letters
+    ['types.txt', 'the reply used text/event-stream here\nnot what we asked for at all\n', 'not-a-log', /no line looks like a log line/],
+    ['long.txt', 'abcdefabcdefabcdefabcdefabcdefzz is a name\nsee you soon\n', 'not-a-log', /no line looks like a log line/],
   ];
   for (const [name, data, reason, detail] of cases) {
     it(`${name}: ${reason}`, async () => {
@@ -191,6 +194,9 @@ describe('short and odd real logs are read', () => {
       "● Connected to the docs MCP server\n\n● I will open the pull request for you now.\n\n✗ create_pull_request\n  └ MCP server 'outputs': Error: Streamable HTTP error: Error POSTing to endpoint: session not\n    found\n\n● The tool failed, so let me try that once more.\n",
     ],
     ['key=value records with no time or level', '[agent] billing: call_tool name=ledger method=POST path=/entries\n[agent] billing: call_tool done=12.4s status=ok\n'],
+    // a debug print of one request's headers (an ASGI app's own dump): machine-written, if no log line
+    ['a printed request with its headers', '>>> MCP GET\n  ct: <none>\n  accept: text/event-stream\n  session: 0f3b9d2c7a8e4d1b9c6a5e4f3d2c1b0a\n'],
+    ['a session id alone, as the Python SDK writes it', 'stale: 0f3b9d2c7a8e4d1b9c6a5e4f3d2c1b0a\n'],
     ['pretty-printed JSON log objects cut mid-array', '  "debug": "Calling MCP tool: create_page",\n    "timestamp": "2026-11-29T10:00:00.000Z"\n  },\n  {\n'],
   ];
   for (const [what, data] of kept) {

@@ -230,6 +230,11 @@ const RECORD_SHAPES = [
   /(?:^|\s)[A-Za-z_][\w.-]{0,40}=[^\s=]+\s+[A-Za-z_][\w.-]{0,40}=[^\s=]/,
   // a machine-made id (UUID): a program's record, not a sentence someone wrote
   /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i,
+  // …or written as 32 hex digits (uuid4().hex: the Python SDK's session ids)
+  /(?<![\w-])[0-9a-f]{32}(?![\w-])/,
+  // a request's or response's headers printed one per line (`accept: text/event-stream`, `mcp-session-id: …`):
+  // a debugging dump of an HTTP exchange, with a media type or an MCP header as the value's key
+  /^\s{0,8}(?:[A-Za-z][\w-]{0,40}:\s{0,4}(?:text\/event-stream|application\/(?:json|x-ndjson)|text\/html)\b|(?:mcp-session-id|mcp-protocol-version|last-event-id)\s{0,4}:\s{0,4}\S)/im,
   // a stack frame pasted without its header or final line (an ExceptionGroup's `  |   File …` lines, a
   // Node `at fn (file:line:col)`, a JVM `at pkg.Class.method(File.java:12)`): machine-written by a runtime
   /\bFile "[^"\n]{1,500}", line \d{1,7}, in [\w<>.$-]{1,200}/,
