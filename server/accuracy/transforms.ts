@@ -169,7 +169,8 @@ export function transform(b: Bundle, id: TransformId, seed: number, opts: { styl
   return { files: [...logs.files, ...config] };
 }
 
-function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?: Map<string, Buffer>; noise?: Bundle[] }): Bundle {
+// (names is not here: it renames the tool policy too, see transform)
+function transformLogs(b: Bundle, id: Exclude<TransformId, 'names'>, seed: number, opts: { styles?: Map<string, Buffer>; noise?: Bundle[] }): Bundle {
   const r = rng(seed);
   const files = b.files.map((f) => ({ ...f }));
   switch (id) {
@@ -272,8 +273,6 @@ function transformLogs(b: Bundle, id: TransformId, seed: number, opts: { styles?
       }
       return { files };
     }
-    case 'names':
-      return renameIdentifiers(b, seed);
   }
 }
 

@@ -195,7 +195,8 @@ describe('short and odd real logs are read', () => {
     ],
     ['key=value records with no time or level', '[agent] billing: call_tool name=ledger method=POST path=/entries\n[agent] billing: call_tool done=12.4s status=ok\n'],
     // a debug print of one request's headers (an ASGI app's own dump): machine-written, if no log line
-    ['a printed request with its headers', '>>> MCP GET\n  ct: <none>\n  accept: text/event-stream\n  session: 0f3b9d2c7a8e4d1b9c6a5e4f3d2c1b0a\n'],
+    ['a printed request with its headers', '>>> MCP GET\n  ct: <none>\n  accept: text/event-stream\n'],
+    ['a printed MCP header alone', '>>> request\n  mcp-session-id: (cut)\n'],
     ['a session id alone, as the Python SDK writes it', 'stale: 0f3b9d2c7a8e4d1b9c6a5e4f3d2c1b0a\n'],
     ['pretty-printed JSON log objects cut mid-array', '  "debug": "Calling MCP tool: create_page",\n    "timestamp": "2026-11-29T10:00:00.000Z"\n  },\n  {\n'],
   ];
