@@ -115,6 +115,8 @@ export interface Facts {
   delivered: Tri;
   /** The incident includes the server's own log: a call it does not mention is unknown, not undelivered. */
   serverLogged: boolean;
+  /** The incident includes a proxy's or gateway's own log (access or error lines). */
+  proxyLogged: boolean;
   interruption: Interruption;
   /** A proxy's timer ended the exchange (read/idle timeout, 504/524). */
   proxyTimerCut: Tri;
@@ -201,6 +203,13 @@ export interface Facts {
   resumedStream: string | null;
   /** A process logged it was shutting down within two seconds of this failure. */
   nearShutdown: boolean;
+  /**
+   * The legacy SSE connection's quiet time before it failed: ms from the last timed line above it in its file(s).
+   * Read only for a legacy-transport failure of no identified call (the connection itself); else null.
+   */
+  quietBeforeMs: number | null;
+  /** Read with quietBeforeMs: the client had fallen back from Streamable HTTP to legacy SSE earlier in its log. */
+  fellBackEarlier: boolean;
   /**
    * The server finished this call (completed or committed it) more than two seconds before the client
    * gave up waiting: the answer existed and was held on the way (row 72: a buffering proxy). null: one of
@@ -580,6 +589,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   if (era === 'sessionless' && ix.handshake) era = 'session';
   if (era === 'unknown' && (legacyHere || (ix.legacy && !ix.streamable))) era = 'legacy-sse';
   else if (era === 'unknown' && ix.handshake) era = 'session';
+
+  // the legacy SSE connection itself (no identified call on it) failed
+  const legacyConnectionFailed = era === 'legacy-sse' && method === null && tool === null && (httpMethod === null || httpMethod === 'GET');
 
   // --- sessions
   const before = (e: Event) => start === null || (e.ts !== null && e.ts < start) || (e.ts === null && sameFileBefore(e, span));
@@ -994,6 +1006,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     neverConnected,
     delivered,
     serverLogged: ix.serverLogged,
+    proxyLogged: ix.proxyLogged,
     interruption,
     proxyTimerCut,
     bodyKind,
@@ -1046,6 +1059,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionWorkedBefore,
     resumedStream,
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
+    quietBeforeMs: legacyConnectionFailed ? ix.quietBefore(span) : null,
+    fellBackEarlier: legacyConnectionFailed && ix.fellBackEarlierInFile(span),
     restartedSinceWorked,
     ...(span.heldBurst && interruption === null
       ? {

@@ -139,6 +139,8 @@ export class IncidentIndex {
   readonly endpointWorked: boolean;
   /** The incident includes the MCP server's own log (a call it does not mention may still have reached it). */
   readonly serverLogged: boolean;
+  /** A proxy's or gateway's own lines are in the incident. */
+  readonly proxyLogged: boolean;
   private readonly position = new Map<Event, number>();
   private readonly bySession = new Map<string, Event[]>();
   private readonly info: SpanInfo[];
@@ -198,7 +200,9 @@ export class IncidentIndex {
       for (const id of e.signals) {
         const c = causeOf(id);
         if (c === 'handshake-ok' || c === 'session-created') handshake = true;
-        if (c === 'transport-legacy') legacy = true;
+        // (a client that fell back from Streamable HTTP runs on the legacy transport from then on, unless it says
+        // it connected over Streamable HTTP after all: `streamable` below wins in the era)
+        if (c === 'transport-legacy' || c === 'transport-fallback') legacy = true;
         // a client that says it connected over Streamable HTTP (after an SSE fallback attempt, say)
         if (c === 'transport-streamable') streamable = true;
       }
@@ -209,6 +213,7 @@ export class IncidentIndex {
     this.legacy = legacy;
     this.streamable = streamable;
     this.serverLogged = all.some((e) => e.source === 'server');
+    this.proxyLogged = all.some((e) => e.source === 'proxy');
     this.endpointWorked = handshake || all.some((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null);
     this.info = spans.map((span) => {
       const failing = span.events.some(isFailureEvent);
@@ -338,6 +343,11 @@ export class IncidentIndex {
       }),
     );
   }
+  /** Earlier in one of the span's files, the client fell back from Streamable HTTP to the legacy SSE transport. */
+  fellBackEarlierInFile(span: SpanBuild): boolean {
+    const t = signalTable();
+    return this.earlierInFile(span, (e) => e.signals.some((id) => t.meaning(id)?.cause === 'transport-fallback'));
+  }
   /** Earlier in one of the span's files, a line showed the client going through a forward HTTP(S) proxy (an agent created from HTTP(S)_PROXY, a proxy frame). */
   forwardProxyEarlierInFile(span: SpanBuild): boolean {
     const first = this.infoOf.get(span)?.firstLine;
@@ -394,6 +404,23 @@ export class IncidentIndex {
     return false;
   }
   private reportingByFile: Map<string, Event[]> | null = null;
+
+  /**
+   * How long the span's files were quiet before it: from the last timed line above the span's first line in the
+   * same file to the span's start (the smallest such gap over its files); null when either is untimed.
+   */
+  quietBefore(span: SpanBuild): number | null {
+    const first = this.infoOf.get(span)?.firstLine;
+    if (!first || span.start === null) return null;
+    const last = new Map<string, number>();
+    for (const e of this.all) {
+      const f = first.get(e.file);
+      if (f !== undefined && e.line < f && e.ts !== null && e.ts > (last.get(e.file) ?? Number.NEGATIVE_INFINITY)) last.set(e.file, e.ts);
+    }
+    let quiet: number | null = null;
+    for (const ts of last.values()) if (span.start >= ts && (quiet === null || span.start - ts < quiet)) quiet = span.start - ts;
+    return quiet;
+  }
 
   private earlierInFile(span: SpanBuild, test: (e: Event) => boolean): boolean {
     const first = this.infoOf.get(span)?.firstLine;

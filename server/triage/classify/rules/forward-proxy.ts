@@ -43,3 +43,40 @@ export const forwardProxyInPath: Rule = {
     { name: 'near miss: a timeout with no proxy in sight', facts: { causes: ['client-timeout'], interruption: 'client-timeout' }, fires: false },
   ],
 };
+
+// RFC 9110 §15.6.3 and §15.6.5: 502 and 504 are answered by a server "acting as a gateway or proxy". A client
+// that dials a server on its own machine (localhost, 127.0.0.1, ::1) has no gateway in the path unless one was
+// put there: a forward proxy taken from the environment without loopback in NO_PROXY (the hosts' fixes cited
+// above), or a local reverse proxy or port forward whose upstream is not running. With no proxy log in the
+// incident to say which, the answer is still the same kind: the path to the local server is misconfigured, and
+// a retry takes the same path. (A 503 is not counted: a server can say it is unavailable itself.)
+export const gatewayForLocalServer: Rule = {
+  id: 'gateway-answered-for-local-server',
+  decision: 'fix_route_or_config',
+  source: 'RFC 9110 §15.6.3, §15.6.5 (502/504 come from a gateway or proxy) · triage-rules.md decision table (route, proxy) · the forward-proxy fixes above',
+  when(f) {
+    if (f.localTarget !== true) return 'the target is not this machine (or not in the logs)';
+    if (f.httpStatus !== 502 && f.httpStatus !== 504) return 'not a gateway answer (502/504)';
+    if (f.proxyLogged) return "a proxy's own log is in the incident: what it says about its upstream decides";
+    if (f.bodyKind === 'jsonrpc-error') return 'the MCP server itself answered (a JSON-RPC error body)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was answered ${f.httpStatus} by a gateway${f.target ? ` for ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}, an address on the client's own machine: nothing should stand between a client and a local server, so something was put in the path — an HTTP(S) proxy from the environment (HTTP_PROXY/HTTPS_PROXY/ALL_PROXY without localhost, 127.0.0.1 and ::1 in NO_PROXY) or a local reverse proxy or port forward whose upstream is not running. Check the client's proxy settings and what listens on that port; a retry takes the same path.`,
+  examples: [
+    {
+      name: 'legacy SSE GET to 127.0.0.1 answered 502',
+      facts: { httpStatus: 502, httpMethod: 'GET', era: 'legacy-sse', localTarget: true, target: { scheme: 'http', host: '127.0.0.1', port: 8240 } },
+      fires: true,
+    },
+    { name: 'localhost 504', facts: { httpStatus: 504, localTarget: true }, fires: true },
+    {
+      name: 'near miss: a public host answered 502',
+      facts: { httpStatus: 502, localTarget: false, target: { scheme: 'https', host: 'mcp.example.com', port: null } },
+      fires: false,
+    },
+    { name: 'near miss: the local nginx logged its own 502', facts: { httpStatus: 502, localTarget: true, proxyLogged: true }, fires: false },
+    { name: 'near miss: a local server saying 503 itself', facts: { httpStatus: 503, localTarget: true }, fires: false },
+    { name: 'near miss: a 502 whose target is not logged', facts: { httpStatus: 502 }, fires: false },
+  ],
+};

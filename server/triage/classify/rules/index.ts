@@ -10,7 +10,7 @@ import { closedClient, failureClosedClient } from './closed-client.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
-import { forwardProxyInPath } from './forward-proxy.ts';
+import { forwardProxyInPath, gatewayForLocalServer } from './forward-proxy.ts';
 import { handshakeAnsweredTimeout } from './handshake-answered-timeout.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { idleTimeoutShort } from './idle-timeout-short.ts';
@@ -18,7 +18,7 @@ import { headerValidation } from './header-validation.ts';
 import { endpointOrigin, hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
-import { legacyStreamLost } from './legacy-stream-lost.ts';
+import { legacyFallbackIdleCut, legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
 import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
@@ -82,6 +82,7 @@ export const RULES: readonly Rule[] = [
   clientConfigInvalid,
   clientPolicyBlocksTarget,
   forwardProxyInPath,
+  gatewayForLocalServer,
   sessionManagerStopped,
   deploymentBroken,
   protocolVersionMalformed,
@@ -136,6 +137,7 @@ export const RULES: readonly Rule[] = [
   clientIdleTimer,
   proxyTimer,
   readInterrupted,
+  legacyFallbackIdleCut,
   legacyStreamLost,
   interruptedUnidentified,
   serverSilent,
