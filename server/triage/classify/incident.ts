@@ -139,7 +139,7 @@ export class IncidentIndex {
   readonly endpointWorked: boolean;
   /** The incident includes the MCP server's own log (a call it does not mention may still have reached it). */
   readonly serverLogged: boolean;
-  /** A proxy's or gateway's own lines are in the incident. */
+  /** A proxy's or gateway's own lines (access or error lines) are in the incident. */
   readonly proxyLogged: boolean;
   private readonly position = new Map<Event, number>();
   private readonly bySession = new Map<string, Event[]>();
@@ -213,7 +213,11 @@ export class IncidentIndex {
     this.legacy = legacy;
     this.streamable = streamable;
     this.serverLogged = all.some((e) => e.source === 'server');
-    this.proxyLogged = all.some((e) => e.source === 'proxy');
+    // (a proxy's own lines: an access line — method, path and status together — or a line a proxy writes, not a
+    // file that only its name calls a proxy's)
+    this.proxyLogged = all.some(
+      (e) => e.source === 'proxy' && ((e.httpMethod !== null && e.httpPath !== null && e.httpStatus !== null) || e.signals.some((id) => t.meaning(id)?.side === 'proxy')),
+    );
     this.endpointWorked = handshake || all.some((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null);
     this.info = spans.map((span) => {
       const failing = span.events.some(isFailureEvent);
