@@ -119,6 +119,7 @@ export const SignalCause = z.enum([
   'keepalive-noise',
   'address-attempt', // one address of several a client tries in turn failed (curl's happy eyeballs): the next may connect
   'server-stream-noise', // a server noting a stream closed after its client left (nothing failed)
+  'roots-request-failed', // the server's start-up roots/list request to the client failed; it keeps the roots it was started with
   'finalizer-noise', // Python ignored an exception while finalizing an abandoned async generator (unraisable, after the work): it reached no request
   'oauth-request-invalid', // the authorization server refused the client's token request as malformed (RFC 6749 §5.2 invalid_request, unsupported_grant_type): not the credentials
   'wait-started', // an HTTP client's trace: it began waiting for an answer (httpcore `receive_response_headers.started`): what times a timeout that names no call

@@ -30,6 +30,7 @@ import {
   idleEvictionNotice,
   requiredMethodMissing,
   responseMalformed,
+  rootsRequestNoise,
   serverStreamNoise,
   shutdownNoise,
 } from './protocol-defects.ts';
@@ -73,6 +74,7 @@ export const RULES: readonly Rule[] = [
   serverStreamNoise,
   shutdownNoise,
   finalizerNoise,
+  rootsRequestNoise,
   idleEvictionNotice,
   cancelNotification,
   lateResponse,

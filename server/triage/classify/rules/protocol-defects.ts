@@ -214,6 +214,41 @@ export const finalizerNoise: Rule = {
   ],
 };
 
+// spec client/roots (roots/list is a request the server sends the client) and modelcontextprotocol/servers
+// src/filesystem/index.ts: after initialize the filesystem server (and its forks) asks for the client's roots, and
+// when that fails — a client that never answers it (-32001) or does not implement it (-32601) — logs `Failed to
+// request initial roots from client` and keeps the directories it was started with. No request of the client's
+// failed; the calls go on. Noise unless the tools then work on the wrong directories.
+export const rootsRequestNoise: Rule = {
+  id: 'roots-request-failed',
+  decision: 'no_action',
+  source: 'spec client/roots · modelcontextprotocol/servers src/filesystem/index.ts',
+  role: 'optional',
+  when(f) {
+    if (!has(f, 'roots-request-failed')) return "no failed roots/list request of the server's";
+    if (f.seenBy.client || f.seenBy.proxy) return 'the client or proxy also logged a failure of this request';
+    const own = ['roots-request-failed', 'client-timeout', 'method-not-found', 'request-received', 'exception-wrapper'];
+    if (f.causes.some((c) => !own.includes(c))) return 'another failure came with it';
+    return true;
+  },
+  rationale: () =>
+    "The server asked the client for its roots (roots/list, a server-to-client request) after initialize and got no answer or a refusal: the server logs it and keeps the directories it was started with (the filesystem server and its forks). None of the client's requests failed. Nothing to do unless the tools should work on the client's roots: then the client has to answer roots/list (or the server be started with the directories).",
+  examples: [
+    {
+      name: 'roots/list timed out, server side',
+      facts: { causes: ['roots-request-failed', 'client-timeout'], seenBy: { client: false, proxy: false, server: true } },
+      fires: true,
+    },
+    { name: 'roots/list refused with -32601', facts: { causes: ['roots-request-failed', 'method-not-found'], seenBy: { client: false, proxy: false, server: true } }, fires: true },
+    {
+      name: 'near miss: the client also logged a failing call',
+      facts: { causes: ['roots-request-failed', 'client-timeout'], seenBy: { client: true, proxy: false, server: true } },
+      fires: false,
+    },
+    { name: 'near miss: a tools/call timeout', facts: { causes: ['client-timeout'], method: 'tools/call' }, fires: false },
+  ],
+};
+
 // failure-signatures rows 25, 35 (a server's idle-session timeout): the server's own note that it closed an idle
 // session (rmcp logs its keep-alive expiry at ERROR on every idle teardown) loses no request. A request that
 // comes back with that session fails on its own line (404/400 → reinitialize), with this note as its cause.
