@@ -1240,6 +1240,24 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    // the whole body is the phrase: the message ends there (or the line does)
+    re: new RegExp(`\\bPOSTing to endpoint: (${Object.keys(STREAM_REASONS).join('|')})\\.?[ \\t]{0,8}(?:$|\\n)`),
+    needs: ['POSTing to endpoint: '],
+    read: (_t, m) => STREAM_REASONS[m[1]!] ?? null,
+    why: "the TS SDK quotes a refused POST's body, `Error POSTing to endpoint: ${text}` (client/streamableHttp.ts), and a body that is only the reason phrase is what Express's `res.sendStatus()` and many proxies answer with, so the phrase is the status: 409 and 429 included, as after `Failed to open SSE stream: `",
+    examples: [
+      ['MCP server "hosted X": Connection error: Streamable HTTP error: Error POSTing to endpoint: Conflict', 409],
+      ['Streamable HTTP error: Error POSTing to endpoint: Gateway Timeout', 504],
+      ['Error POSTing to endpoint: Too Many Requests\n    at StreamableHTTPClientTransport.send', 429],
+    ],
+    nearMisses: [
+      'Error POSTing to endpoint: Conflict between two sessions for one user',
+      'Error POSTing to endpoint: Not Found: Session not found',
+      'Error POSTing to endpoint: {"error":"Conflict"}',
+    ],
+  },
+  {
+    field: 'httpStatus',
     re: /\b(?:[Rr]esponse|body|error) \((\d{3})\)/,
     needs: [' ('],
     why: 'a status in parentheses after what it qualifies: `response body (502):`, `downstream error (404):`',
@@ -1394,9 +1412,9 @@ export const GATES: Partial<Record<Field, RegExp>> = {
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `,
-  // or a 5xx phrase that is the whole message
+  // or a 5xx phrase that is the whole message, or a phrase that is a refused POST's whole body
   httpStatus:
-    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: |Only one SSE stream|body: [A-Z][a-z]|^\s{0,8}(?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\.?\s{0,8}$/,
+    /(?<![\d.])[1-5]\d\d(?!\d)|(?:Not Found|Bad Request|Unauthorized|Forbidden|Not Allowed|Not Acceptable|Media Type|Server Error|Bad Gateway|Unavailable|Gateway Timeout): |SSE stream: |POSTing to endpoint: [A-Z][a-z]|Only one SSE stream|body: [A-Z][a-z]|^\s{0,8}(?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\.?\s{0,8}$/,
   httpMethod: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)[ "]/,
   httpPath: /(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS) |:\/\/|"(?:url|path|uri|request_uri|requestPath)"/,
 };
