@@ -48,6 +48,7 @@ import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnkno
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
+import { startupTimeout } from './startup-timeout.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { timerEveryAttempt } from './timer-every-attempt.ts';
@@ -129,6 +130,7 @@ export const RULES: readonly Rule[] = [
   responseHeld,
   timerEveryAttempt,
   handshakeAnsweredTimeout,
+  startupTimeout,
   timeoutTooLow,
   writeUnknown,
   stoppedWhileWaiting,
