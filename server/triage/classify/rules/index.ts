@@ -12,6 +12,7 @@ import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
 import { forwardProxyInPath } from './forward-proxy.ts';
 import { handshakeAnsweredTimeout } from './handshake-answered-timeout.ts';
+import { handshakeSilent } from './handshake-silent.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { idleTimeoutShort } from './idle-timeout-short.ts';
 import { headerValidation } from './header-validation.ts';
@@ -131,6 +132,7 @@ export const RULES: readonly Rule[] = [
   timerEveryAttempt,
   handshakeAnsweredTimeout,
   startupTimeout,
+  handshakeSilent,
   timeoutTooLow,
   writeUnknown,
   stoppedWhileWaiting,
