@@ -86,9 +86,13 @@ export const SDK_CLIENT_CALLS: Readonly<Record<string, string>> = {
   initialize: 'initialize',
 };
 
-/** Words that follow `tools/call` or `calling tool` in prose but are not a tool's name. */
-const NOT_A_TOOL =
-  '(?!(?:failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc)\\b)';
+/** Words that follow `tools/call` or `calling tool` in prose but are not a tool's name — also capitalised, as an
+ * error message after a colon starts (`executing the MCP tool: Timed out while waiting…`, python-sdk row 11). */
+const NOT_A_TOOL_WORDS =
+  'failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc';
+const NOT_A_TOOL = `(?!(?:${NOT_A_TOOL_WORDS.split('|')
+  .map((w) => `[${w[0]}${w[0]!.toUpperCase()}]${w.slice(1)}`)
+  .join('|')})\\b)`;
 /** A tool name in prose: a `server:tool` namespace is kept, a trailing colon (`get_order: boom`) is not. */
 const TOOL_NAME = `${NOT_A_TOOL}([A-Za-z_][\\w.-]{0,99}(?::[\\w.-]{1,99})?)`;
 
@@ -911,7 +915,7 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['o.s.a.m.tool.DefaultToolCallingManager : Executing tool call: inventory_list_items', 'inventory_list_items'],
       ['Failed to call tool search_docs: timeout', 'search_docs'],
     ],
-    nearMisses: ['calling tool failed', 'Calling tools/list'],
+    nearMisses: ['calling tool failed', 'Calling tools/list', 'An error occurred while executing the MCP tool: Timed out while waiting for response to ClientRequest.'],
   },
   {
     field: 'tool',

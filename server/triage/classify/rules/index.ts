@@ -12,6 +12,7 @@ import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
 import { forwardProxyInPath, gatewayForLocalServer } from './forward-proxy.ts';
 import { handshakeAnsweredTimeout } from './handshake-answered-timeout.ts';
+import { handshakeSilent } from './handshake-silent.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { idleTimeoutShort } from './idle-timeout-short.ts';
 import { headerValidation } from './header-validation.ts';
@@ -49,6 +50,7 @@ import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnkno
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
+import { startupTimeout } from './startup-timeout.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { timerEveryAttempt } from './timer-every-attempt.ts';
@@ -132,6 +134,8 @@ export const RULES: readonly Rule[] = [
   responseHeld,
   timerEveryAttempt,
   handshakeAnsweredTimeout,
+  startupTimeout,
+  handshakeSilent,
   timeoutTooLow,
   writeUnknown,
   stoppedWhileWaiting,
