@@ -58,6 +58,7 @@ import { updateConflict } from './update-conflict.ts';
 import { nonexistentMethod, unknownMethod } from './unknown-method.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { versionProbeFellBack } from './version-probe-fell-back.ts';
+import { versionNotNegotiated } from './version-not-negotiated.ts';
 import { writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 
@@ -113,6 +114,7 @@ export const RULES: readonly Rule[] = [
   transportMismatch,
   route404,
   redirectNotFollowed,
+  versionNotNegotiated,
   headerValidation,
   sessionInvalidUnknownWhy,
   successRejected,
