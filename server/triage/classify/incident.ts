@@ -139,6 +139,8 @@ export class IncidentIndex {
   readonly endpointWorked: boolean;
   /** The incident includes the MCP server's own log (a call it does not mention may still have reached it). */
   readonly serverLogged: boolean;
+  /** A client received a legacy HTTP+SSE `endpoint` event (and failed to read it): the server does serve the old transport there. */
+  readonly legacyEndpointEventReached: boolean;
   private readonly position = new Map<Event, number>();
   private readonly bySession = new Map<string, Event[]>();
   private readonly info: SpanInfo[];
@@ -190,6 +192,7 @@ export class IncidentIndex {
     let handshake = false;
     let legacy = false;
     let streamable = false;
+    let legacyEndpointEventReached = false;
     all.forEach((e, i) => {
       this.position.set(e, i);
       if (e.session !== null) (this.bySession.get(e.session) ?? this.bySession.set(e.session, []).get(e.session)!).push(e);
@@ -199,6 +202,7 @@ export class IncidentIndex {
         const c = causeOf(id);
         if (c === 'handshake-ok' || c === 'session-created') handshake = true;
         if (c === 'transport-legacy') legacy = true;
+        if (c === 'endpoint-event-misread') legacyEndpointEventReached = true;
         // a client that says it connected over Streamable HTTP (after an SSE fallback attempt, say)
         if (c === 'transport-streamable') streamable = true;
       }
@@ -208,6 +212,7 @@ export class IncidentIndex {
     this.handshake = handshake;
     this.legacy = legacy;
     this.streamable = streamable;
+    this.legacyEndpointEventReached = legacyEndpointEventReached;
     this.serverLogged = all.some((e) => e.source === 'server');
     this.endpointWorked = handshake || all.some((e) => e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null);
     this.info = spans.map((span) => {

@@ -57,7 +57,7 @@ import { unclassified } from './unclassified.ts';
 import { updateConflict } from './update-conflict.ts';
 import { nonexistentMethod, unknownMethod } from './unknown-method.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
-import { versionProbeFellBack } from './version-probe-fell-back.ts';
+import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-back.ts';
 import { versionNotNegotiated } from './version-not-negotiated.ts';
 import { writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
@@ -69,6 +69,7 @@ export const RULES: readonly Rule[] = [
   discoveryProbe,
   oauthDiscoveryFailed,
   versionProbeFellBack,
+  legacyProbeFellBack,
   optionalStream,
   optionalStreamFatal,
   serverStreamNoise,
