@@ -101,6 +101,12 @@ export interface Facts {
   pathWorked: Tri;
   /** Any exchange with the MCP endpoint succeeded anywhere in the incident (a 2xx, a handshake, a session). */
   endpointWorked: boolean;
+  /**
+   * A POST refused 400/404/405 — the spec's legacy-detection probe (2025-03-26 backward compatibility) — in an
+   * incident where a client then received the server's legacy `endpoint` event: the fallback reached the old
+   * transport, so the refusal was the detection working, not a wrong transport or route.
+   */
+  probeFoundLegacy: boolean;
   /** Evidence that the route itself is wrong (nothing MCP is mounted there). */
   routeWrong: Tri;
   /** The failing request is the first exchange of its connection (initialize, or nothing earlier). */
@@ -998,6 +1004,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sessionAcceptedAfter,
     sessionAgeLines,
     endpointWorked: ix.endpointWorkedFor(span),
+    probeFoundLegacy: ix.legacyEndpointEventReached && httpMethod === 'POST' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405),
     pathWorked,
     routeWrong,
     firstRequest,

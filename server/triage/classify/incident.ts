@@ -141,6 +141,8 @@ export class IncidentIndex {
   readonly serverLogged: boolean;
   /** A proxy's or gateway's own lines (access or error lines) are in the incident. */
   readonly proxyLogged: boolean;
+  /** A client received a legacy HTTP+SSE `endpoint` event (and failed to read it): the server does serve the old transport there. */
+  readonly legacyEndpointEventReached: boolean;
   private readonly position = new Map<Event, number>();
   private readonly bySession = new Map<string, Event[]>();
   private readonly info: SpanInfo[];
@@ -192,6 +194,7 @@ export class IncidentIndex {
     let handshake = false;
     let legacy = false;
     let streamable = false;
+    let legacyEndpointEventReached = false;
     all.forEach((e, i) => {
       this.position.set(e, i);
       if (e.session !== null) (this.bySession.get(e.session) ?? this.bySession.set(e.session, []).get(e.session)!).push(e);
@@ -203,6 +206,7 @@ export class IncidentIndex {
         // (a client that fell back from Streamable HTTP runs on the legacy transport from then on, unless it says
         // it connected over Streamable HTTP after all: `streamable` below wins in the era)
         if (c === 'transport-legacy' || c === 'transport-fallback') legacy = true;
+        if (c === 'endpoint-event-misread') legacyEndpointEventReached = true;
         // a client that says it connected over Streamable HTTP (after an SSE fallback attempt, say)
         if (c === 'transport-streamable') streamable = true;
       }
@@ -212,6 +216,7 @@ export class IncidentIndex {
     this.handshake = handshake;
     this.legacy = legacy;
     this.streamable = streamable;
+    this.legacyEndpointEventReached = legacyEndpointEventReached;
     this.serverLogged = all.some((e) => e.source === 'server');
     // (a proxy's own lines: an access line — method, path and status together — or a line a proxy writes, not a
     // file that only its name calls a proxy's)

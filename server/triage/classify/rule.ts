@@ -65,6 +65,7 @@ export const BASE_FACTS: Facts = {
   clientClosedAfter: null,
   sessionAcceptedAfter: null,
   endpointWorked: true,
+  probeFoundLegacy: false,
   sessionAgeLines: null,
   pathWorked: null,
   routeWrong: null,

@@ -60,7 +60,8 @@ import { unclassified } from './unclassified.ts';
 import { updateConflict } from './update-conflict.ts';
 import { nonexistentMethod, unknownMethod } from './unknown-method.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
-import { versionProbeFellBack } from './version-probe-fell-back.ts';
+import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-back.ts';
+import { versionNotNegotiated } from './version-not-negotiated.ts';
 import { writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 
@@ -71,6 +72,7 @@ export const RULES: readonly Rule[] = [
   discoveryProbe,
   oauthDiscoveryFailed,
   versionProbeFellBack,
+  legacyProbeFellBack,
   optionalStream,
   optionalStreamFatal,
   serverStreamNoise,
@@ -118,6 +120,7 @@ export const RULES: readonly Rule[] = [
   transportMismatch,
   route404,
   redirectNotFollowed,
+  versionNotNegotiated,
   headerValidation,
   sessionInvalidUnknownWhy,
   successRejected,

@@ -10,6 +10,10 @@ export const transportMismatch: Rule = {
   source: 'failure-signatures rows 18, 48, 58, 61 · spec 2025-03-26 backward compatibility',
   when(f) {
     if (f.transportMismatch !== true) return 'no sign of the other transport (legacy SSE connect refused, 405 on POST, POST to /sse, fallback that also failed)';
+    // spec 2025-03-26 backward compatibility: a 4xx to the first POST is how a client detects a legacy server;
+    // when its fallback then received the server's `endpoint` event, the server serves the transport the
+    // client fell back to — what failed after that is the client reading it, not the route or transport choice
+    if (f.probeFoundLegacy) return "the refused POST was the legacy-detection probe and the fallback reached the server's endpoint event";
     return true;
   },
   rationale: (f) =>
@@ -18,6 +22,11 @@ export const transportMismatch: Rule = {
     { name: '405 on POST', facts: { httpStatus: 405, httpMethod: 'POST', transportMismatch: true }, fires: true },
     { name: 'legacy client GET /sse answered 404', facts: { httpStatus: 404, httpMethod: 'GET', transportMismatch: true, causes: ['sse-connect-rejected'] }, fires: true },
     { name: 'legacy client never got the endpoint event (ruby-mcp-client, Java SDK)', facts: { transportMismatch: true, causes: ['endpoint-event-missing'] }, fires: true },
+    {
+      name: 'near miss: the 405 probe, then the fallback received the endpoint event (and misread it)',
+      facts: { httpStatus: 405, httpMethod: 'POST', method: 'initialize', transportMismatch: true, probeFoundLegacy: true },
+      fires: false,
+    },
     { name: 'a 502 page from the proxy', facts: { httpStatus: 502, bodyKind: 'html', transportMismatch: null }, fires: false },
   ],
 };

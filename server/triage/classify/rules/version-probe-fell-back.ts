@@ -1,4 +1,5 @@
 import type { Rule } from '../rule.ts';
+import { describe } from '../rule.ts';
 
 // failure-signatures D15 and the 2026-07-28 versioning compatibility matrix: a client that speaks
 // 2026-07-28 opens with server/discover; a 2025-era server answers it 400 (or 404/405) with an empty or
@@ -24,5 +25,38 @@ export const versionProbeFellBack: Rule = {
     { name: 'discover 400, no initialize after', facts: { method: 'server/discover', httpStatus: 400, bodyKind: 'empty' }, fires: false },
     { name: 'discover 404 with -32601 in JSON-RPC', facts: { method: 'server/discover', httpStatus: 404, bodyKind: 'jsonrpc-error', initializedAfter: true }, fires: false },
     { name: 'initialize 400', facts: { method: 'initialize', httpStatus: 400, initializedAfter: false }, fires: false },
+  ],
+};
+
+// Spec 2025-03-26 basic/transports "backward compatibility" (and failure-signatures row 31: during legacy
+// detection 400/404/405 on the first POST mean "try the old HTTP+SSE transport"): a client that wants to
+// reach old servers POSTs initialize first and, on a 4xx, opens the legacy GET stream expecting an
+// `endpoint` event. When that event then reached a client, the refused POST was the detection doing its job:
+// the server serves the transport the client fell back to. What failed afterwards is decided on its own
+// lines (a client that misread the event: client-misread-endpoint-event); the probe loses no request.
+export const legacyProbeFellBack: Rule = {
+  id: 'legacy-probe-fell-back',
+  decision: 'no_action',
+  source: 'spec 2025-03-26 basic/transports (backward compatibility) · failure-signatures row 31 · cli-contract.md (optional)',
+  role: 'optional',
+  when(f) {
+    if (!f.probeFoundLegacy) return "no refused POST followed by the server's legacy endpoint event reaching the client";
+    if (f.method !== null && f.method !== 'initialize') return 'not the first POST of a connection (initialize)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} got HTTP ${f.httpStatus} on POST — the probe a client makes to tell Streamable HTTP from the legacy HTTP+SSE transport — and the fallback then received the server's legacy \`endpoint\` event: the server serves the old transport at that URL and the client found it. The probe lost no request; read the failure after the fallback.`,
+  examples: [
+    {
+      name: '405 on POST initialize, the fallback received the endpoint event',
+      facts: { method: 'initialize', httpMethod: 'POST', httpStatus: 405, probeFoundLegacy: true },
+      fires: true,
+    },
+    {
+      name: 'near miss: 405 on POST, no endpoint event reached anyone',
+      facts: { method: 'initialize', httpMethod: 'POST', httpStatus: 405, transportMismatch: true },
+      fires: false,
+    },
+    { name: 'near miss: a tools/call refused on a working session', facts: { method: 'tools/call', httpMethod: 'POST', httpStatus: 400, probeFoundLegacy: true }, fires: false },
   ],
 };
