@@ -48,6 +48,7 @@ export const SignalCause = z.enum([
   'auth-rejected',
   'auth-token-expired',
   'oauth-flow-failed',
+  'client-metadata-unreachable', // an authorization server could not fetch a client's metadata document (its client_id URL): non-2xx status
   'auth-challenge',
   'credentials-missing', // the client has no credential to send: the setting meant to hold it is unset or empty
   'discovery-probe', // a client looking for metadata (OAuth well-known documents) or a browser asset: a 404 there is an answer, not a broken route

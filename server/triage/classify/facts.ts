@@ -182,6 +182,12 @@ export interface Facts {
    * the request was cut by it (closed before its answer, a 502, a cut stream): where, or null.
    */
   serverCrashedAt: string | null;
+  /**
+   * Asked for an OAuth or credential failure: an authorization server in the incident logged that fetching a
+   * client's metadata document (its client_id URL, Client ID Metadata Documents) got a non-2xx answer (where),
+   * or null. The client registration failed on the server's way out, not on the user's credentials.
+   */
+  clientMetadataUnreachableAt: string | null;
   /** The client said it falls back to another transport. */
   transportFallback: boolean;
   /** The same client initialized successfully after this failure (a version probe that fell back, D15; a reconnect that dropped a stale session). */
@@ -1051,6 +1057,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       const c = ix.crashDuring(span.start, span.end);
       return c ? `${c.file}:${c.line}` : null;
     })(),
+    clientMetadataUnreachableAt: has('oauth-flow-failed') || has('auth-rejected') || httpStatus === 401 || httpStatus === 403 ? ix.clientMetadataUnreachable() : null,
     transportFallback,
     initializedAfter:
       (method === 'server/discover' || method === 'initialize') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) ? ix.initializedAfter(span) : false,

@@ -500,6 +500,20 @@ export class IncidentIndex {
   }
 
   /** A client line before this span in one of its files answered below 400. */
+  private cimdFailure: string | null | undefined;
+  /**
+   * Where an authorization server logged that fetching a client's metadata document (the client_id URL of
+   * Client ID Metadata Documents) got a non-2xx answer (`client-metadata-unreachable`), or null.
+   */
+  clientMetadataUnreachable(): string | null {
+    if (this.cimdFailure === undefined) {
+      const t = signalTable();
+      const e = this.all.find((x) => x.signals.some((id) => t.meaning(id)?.cause === 'client-metadata-unreachable'));
+      this.cimdFailure = e ? `${e.file}:${e.line}` : null;
+    }
+    return this.cimdFailure;
+  }
+
   earlierSuccessInFile(span: SpanBuild): boolean {
     const first = this.infoOf.get(span)?.firstLine;
     if (!first) return false;

@@ -105,6 +105,7 @@ export const BASE_FACTS: Facts = {
   gaveUp: false,
   quickSessionLosses: 0,
   serverCrashedAt: null,
+  clientMetadataUnreachableAt: null,
   transportFallback: false,
   initializedAfter: false,
   serverServedAfter: false,

@@ -4,6 +4,7 @@ import type { Rule } from '../rule.ts';
 import { authFailure } from './auth.ts';
 import { cancelNotification, lateResponse } from './cancel-notification.ts';
 import { clientConfigInvalid, deploymentBroken, protocolVersionMalformed } from './client-config-invalid.ts';
+import { clientMetadataUnreachable } from './client-metadata-unreachable.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
 import { clientPolicyBlocksTarget } from './client-policy.ts';
 import { closedClient, failureClosedClient } from './closed-client.ts';
@@ -95,6 +96,7 @@ export const RULES: readonly Rule[] = [
   // deployment vs credentials
   lb401NoAffinity,
   edgeChallenge,
+  clientMetadataUnreachable,
   hostOrigin,
   endpointOrigin,
   oauthRequestInvalid,
