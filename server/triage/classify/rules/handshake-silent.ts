@@ -1,5 +1,6 @@
 import type { Rule } from '../rule.ts';
 import { describe, has } from '../rule.ts';
+import { BROKE_BEFORE_TIMEOUT } from './timeout-too-low.ts';
 
 const HANDSHAKE = new Set(['initialize', 'server/discover']);
 
@@ -23,19 +24,7 @@ export const handshakeSilent: Rule = {
     if (f.method === null || !HANDSHAKE.has(f.method)) return 'not the handshake (initialize, server/discover)';
     if (f.handshakeAnswered) return "the client logged the server's InitializeResult (handshake-answered-then-timed-out)";
     if (f.writeEvidence) return 'the server logged an answer';
-    if (
-      has(
-        f,
-        'stream-cut',
-        'stream-disconnected',
-        'proxy-timeout-before-headers',
-        'proxy-timeout-mid-stream',
-        'peer-closed-before-response',
-        'conn-reset',
-        'proxy-upstream-unavailable',
-      )
-    )
-      return 'something broke before the timeout: the timeout is its consequence';
+    if (has(f, ...BROKE_BEFORE_TIMEOUT)) return 'something broke before the timeout: the timeout is its consequence';
     if (f.clientTimeoutMs !== null && f.clientTimeoutMs <= HANDSHAKE_BUDGET_SHORT_MS)
       return `the budget (${f.clientTimeoutMs} ms) is start-up sized: a cold start can exceed it (client-timeout-too-low)`;
     return true;

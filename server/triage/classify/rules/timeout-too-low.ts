@@ -6,6 +6,16 @@ import { describe, has, identifiedCall } from '../rule.ts';
 // error is that failure's consequence, judged by the rules after this one): the setting is visibly short
 // and the call is a read or not identified (a call that may write is judged by write-outcome-unknown).
 export const TOO_LOW_MS = 15_000;
+/** Transport failures that, logged with a client timeout, make the timeout their consequence. */
+export const BROKE_BEFORE_TIMEOUT = [
+  'stream-cut',
+  'stream-disconnected',
+  'proxy-timeout-before-headers',
+  'proxy-timeout-mid-stream',
+  'peer-closed-before-response',
+  'conn-reset',
+  'proxy-upstream-unavailable',
+] as const;
 
 export const timeoutTooLow: Rule = {
   id: 'client-timeout-too-low',
@@ -13,19 +23,7 @@ export const timeoutTooLow: Rule = {
   source: 'failure-signatures D19, section (c) timing fingerprints, rows 11, 46',
   when(f) {
     if (f.interruption !== 'client-timeout') return 'not a client-local timeout';
-    if (
-      has(
-        f,
-        'stream-cut',
-        'stream-disconnected',
-        'proxy-timeout-before-headers',
-        'proxy-timeout-mid-stream',
-        'peer-closed-before-response',
-        'conn-reset',
-        'proxy-upstream-unavailable',
-      )
-    )
-      return 'something broke before the timeout: the timeout is its consequence';
+    if (has(f, ...BROKE_BEFORE_TIMEOUT)) return 'something broke before the timeout: the timeout is its consequence';
     // a call that may write and that the server is shown to have received is a write in flight whose
     // outcome comes first (D7); with nothing showing it arrived, the short setting is the finding and
     // the rationale says to check the write before re-running it
