@@ -636,6 +636,31 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    // Electron's ipcRenderer.invoke rejects with `Error invoking remote method '<channel>': <error>`; desktop
+    // hosts name the channel after the MCP call it makes (Cherry Studio `mcp:list-tools`, `mcp:call-tool`;
+    // Witsy `mcp-call-tool`)
+    re: /\bError invoking remote method '(?:[\w.-]{1,40}[:.-])?mcp[:-](call-tool|list-tools|read-resource|list-resources|get-prompt|list-prompts)'/,
+    read: (_t, m) =>
+      (
+        ({
+          'call-tool': 'tools/call',
+          'list-tools': 'tools/list',
+          'read-resource': 'resources/read',
+          'list-resources': 'resources/list',
+          'get-prompt': 'prompts/get',
+          'list-prompts': 'prompts/list',
+        }) as Record<string, string>
+      )[m[1] ?? ''] ?? null,
+    needs: ['remote method'],
+    why: "an Electron host's IPC channel named for the MCP call it makes, in the wrapper Electron puts on its rejections: `Error invoking remote method 'mcp-call-tool': McpError: …` (Witsy), `Error invoking remote method 'mcp:list-tools': …` (Cherry Studio)",
+    examples: [
+      ["Error invoking remote method 'mcp-call-tool': McpError: MCP error -32001: Request timed out", 'tools/call'],
+      ["Error invoking remote method 'mcp:list-tools': McpError: MCP error -32000: Connection closed", 'tools/list'],
+    ],
+    nearMisses: ["Error invoking remote method 'mcp:save': Error: MCP server URL must be http(s)", "Error invoking remote method 'mcp:start': Error: consent denied"],
+  },
+  {
+    field: 'rpcMethod',
     re: /\bin (call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|\b(?:Ping) (?:failed|timed out|error)\b/,
     read: (_t, m) =>
       (
@@ -1411,7 +1436,7 @@ export const EXTRACTORS: readonly Extractor[] = [
  */
 export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod:
-    /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|onnecting|to connect to|connection to/,
+    /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|remote method '|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|onnecting|to connect to|connection to/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|Remote→Local/,
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
