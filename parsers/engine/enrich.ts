@@ -455,6 +455,18 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
+    // Zed's context-server client when its request timer fires (crates/context_server/src/client.rs)
+    re: new RegExp(`\\bcancelled csp request task for "(${MCP_METHOD})" id \\d`),
+    needs: ['csp request task'],
+    why: 'Zed names the request its timer cancelled: `cancelled csp request task for "initialize" id 0 which took over 60s`',
+    examples: [
+      ['ERROR [context_server::client] cancelled csp request task for "initialize" id 0 which took over 60s', 'initialize'],
+      ['cancelled csp request task for "tools/call" id 7 after the response exceeded 120s', 'tools/call'],
+    ],
+    nearMisses: ['cancelled csp request task for "frobnicate" id 3 which took over 60s'],
+  },
+  {
+    field: 'rpcMethod',
     // small MCP clients that raise their own timeout naming the request: clacky-ai/openclacky's Ruby
     // client (`MCP request '#{method}' to '#{@name}' timed out after #{timeout}s`) and a Crystal client
     // (`MCP request '#{method}' timed out after #{timeout.total_seconds}s`)
