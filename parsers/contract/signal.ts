@@ -80,6 +80,7 @@ export const SignalCause = z.enum([
   'reconnect-exhausted',
   'stream-open-failed',
   'stream-resumed',
+  'sse-read-failed', // the client's read of an SSE stream failed (python-sdk `Error reading SSE stream:`): the error printed with it says how; a read timeout there is the stream's idle timer
   // JSON-RPC answers
   'method-not-found',
   'invalid-params',
