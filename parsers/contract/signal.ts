@@ -26,6 +26,7 @@ export const SignalCause = z.enum([
   'session-evicted',
   // routes, transports and headers
   'route-missing', // nothing is mounted at that path (framework or proxy "not found" page)
+  'route-ambiguous', // a gateway federating several servers could not route the call: the tool name or resource URI exists on more than one of them
   'html-response', // an HTML page answered where MCP JSON/SSE was expected
   'redirect', // a redirect the client had to follow (trailing slash)
   'transport-legacy', // the HTTP+SSE (2024-11-05) transport is in use
@@ -80,6 +81,7 @@ export const SignalCause = z.enum([
   'reconnect-exhausted',
   'stream-open-failed',
   'stream-resumed',
+  'sse-read-failed', // the client's read of an SSE stream failed (python-sdk `Error reading SSE stream:`): the error printed with it says how; a read timeout there is the stream's idle timer
   // JSON-RPC answers
   'method-not-found',
   'invalid-params',

@@ -150,8 +150,13 @@ const BARE_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
 const BARE_START = /^\s{0,8}(?:Traceback \(most recent|File "|\+ Exception Group|\| |(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Group)\b|at [\w.<$])/;
 
 const ANSWER_WAIT_MS = 300_000;
-/** A line that is an exception, or .NET's `---- Inner` / `---> Inner` marker before one. */
-const CHAINED_EXCEPTION = /^\s{0,8}(?:-{3,4}>? )?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Exception|Error)\b/;
+/**
+ * A line that is an exception, or .NET's `---- Inner` / `---> Inner` marker before one (httpx names its
+ * timeouts without the suffix: `ReadTimeout`, `ConnectTimeout`, `PoolTimeout`).
+ */
+const CHAINED_EXCEPTION = /^\s{0,8}(?:-{3,4}>? )?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Exception|Error|Timeout)\b/;
+/** A record whose message ends in a colon: Python's `logger.exception("Error reading SSE stream:")` prints the exception after it. */
+const INTRODUCES = /:\s{0,200}$/;
 /** A bare `id=9` key of a logfmt line (not `user_id=`, not `x.id=`). */
 const BARE_ID = /(?<![\w.-])id=(\d{1,15})(?![\w.])/;
 
@@ -295,8 +300,11 @@ function attachOrphans(spans: SpanBuild[]): void {
   // marker) right under another error line, neither with an identity of its own, logged at the same
   // moment, continues it — one failure, its causes read together.
   const bare = (s: SpanBuild) => !identified(s, (x) => x.rpcMethod !== null || x.tool !== null || x.httpStatus !== null);
+  // (or an untimed exception line right under a record whose message ends in a colon, the way Rich's
+  // handler prints `[03:52:10] ERROR    Error reading SSE stream:` and then the exception on lines of its own)
   eachNeighbour((p, e, a, b) => {
-    if (e.line - p.endLine > 2 || p.ts !== e.ts || !CHAINED_EXCEPTION.test(e.message)) return;
+    const sameRecord = p.ts === e.ts || (e.ts === null && INTRODUCES.test(p.message));
+    if (e.line - p.endLine > 2 || !sameRecord || !CHAINED_EXCEPTION.test(e.message)) return;
     if (isFailureEvent(p) && isFailureEvent(e) && bare(a) && bare(b)) merge(a, b);
   });
   // A client line whose only identity is a bare `id=N` (`id=3 stream error: …`, `id=4 200

@@ -286,6 +286,8 @@ function clientLoggedAsError(evs: readonly Event[], ix: IncidentIndex): Tri {
   }
   return out;
 }
+/** httpx's (and httpcore's) read timeout, by class or by its message: no bytes came within the read timeout. */
+const READ_TIMEOUT = /\bReadTimeout\b|\bThe read operation timed out\b/;
 /** How servers refuse the optional GET stream other than with the 405 the spec asks for (failure-signatures row 44). */
 export const STREAM_REFUSALS = new Set([400, 404, 406]);
 const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
@@ -502,6 +504,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const sessionWords = causes.includes('session-unknown') || causes.includes('session-invalid');
   if (sessionWords && causes.includes('method-not-found') && !/method not found|METHOD_NOT_FOUND|unknown method|not supported/i.test(text))
     causes = causes.filter((c) => c !== 'method-not-found');
+  // a read timeout raised while the client read an SSE stream is that stream's idle timer, not a deadline for
+  // the request: httpx's read timeout is the longest wait for the next bytes, and the Python SDK reads its
+  // streams with `sse_read_timeout` (300 s by default; failure-signatures row 10 and (c) stage E)
+  if (causes.includes('sse-read-failed') && causes.includes('client-timeout') && !causes.includes('client-idle-timeout') && READ_TIMEOUT.test(text))
+    causes.push('client-idle-timeout');
   const has = (c: SignalCause) => causes.includes(c);
   const failureMeanings = meanings.filter((x) => x.m.outcome === 'failure');
   // (a status quoted in a tool's error result — `ToolError: HTTP error 401` under a 200 — is the tool's own

@@ -22,6 +22,7 @@ import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { legacyFallbackIdleCut, legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
+import { nameAmbiguous } from './name-ambiguous.ts';
 import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { outputSchemaMismatch } from './output-schema-mismatch.ts';
@@ -107,6 +108,7 @@ export const RULES: readonly Rule[] = [
   sessionUnknownAtOnce,
   serverNotInitialized,
   // complete answers: what the server said
+  nameAmbiguous,
   outputSchemaMismatch,
   clientProtocolDefect,
   endpointEventMisread,

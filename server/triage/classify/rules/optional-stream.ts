@@ -11,7 +11,7 @@ import { has } from '../rule.ts';
 const LIST_PROBES = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
 const STREAM_ONLY = ['stream-open-failed', 'stream-disconnected', 'stream-reconnecting', 'reconnect-exhausted'] as const;
 /** What else a stream failure's lines may say: the retry, the cut itself, or a success logged next to it (`Found 9 tools`). */
-const BESIDE_STREAM = new Set<SignalCause>(['retry-attempt', 'stream-cut', 'conn-reset', 'call-succeeded', 'handshake-ok', 'connected']);
+const BESIDE_STREAM = new Set<SignalCause>(['retry-attempt', 'stream-cut', 'conn-reset', 'call-succeeded', 'handshake-ok', 'connected', 'sse-read-failed']);
 
 const isStream = (f: Facts) => f.httpMethod === 'GET' || has(f, 'stream-open-failed');
 
