@@ -22,7 +22,7 @@ import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { legacyFallbackIdleCut, legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
-import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
+import { connectCauseHidden, neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { outputSchemaMismatch } from './output-schema-mismatch.ts';
 import {
@@ -132,6 +132,7 @@ export const RULES: readonly Rule[] = [
   reconnectGaveUp,
   neverReached,
   unreachablePersistent,
+  connectCauseHidden,
   upstreamNeverAnswered,
   handshakeTimedOut,
   writeCommitted,
