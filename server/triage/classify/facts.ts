@@ -175,6 +175,14 @@ export interface Facts {
   connectedBefore: string | null;
   /** The client gave up reconnecting or retrying (on this failure's line or soon after it, for the same server). */
   gaveUp: boolean;
+  /**
+   * A connect failure known only as undici's bare `TypeError: fetch failed`: no line of the incident names its
+   * cause (refused, DNS, connect timeout, TLS, a proxy's upstream error). Row 41: the wrapper means what its
+   * cause says, and the host did not log it.
+   */
+  connectCauseHidden: boolean;
+  /** No line of the incident shows a server answering at all: no HTTP status, no InitializeResult or session, no completed call, no response or stream cut after it started (a host's "connected" state line alone is not an answer). */
+  serverNeverAnswered: boolean;
   /** How often in the incident a session was refused as unknown within seconds of its creation (incident.ts quickSessionLosses). */
   quickSessionLosses: number;
   /**
@@ -1058,6 +1066,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         : false,
     connectedBefore: interruption === 'connect' || neverConnected === true ? (ix.earlierConnected(span)?.where ?? null) : null,
     gaveUp: has('reconnect-exhausted') || has('retries-exhausted') || (neverConnected === true && gaveUpLine !== null),
+    // (the failure's own lines are the incident's: a cause they name is named)
+    connectCauseHidden: neverConnected === true && signals.includes('fetch-failed') && !ix.connectCauseNamed(),
+    serverNeverAnswered: !ix.anyAnswer(),
     quickSessionLosses: sessionUnknown === true ? ix.quickSessionLosses() : 0,
     serverCrashedAt: (() => {
       if (interruption !== 'closed-before-headers' && interruption !== 'bad-gateway' && interruption !== 'stream-cut' && interruption !== 'connection-closed') return null;

@@ -121,6 +121,19 @@ const LOSS_CAUSES = new Set<SignalCause>([
   'session-evicted',
 ]);
 
+/** Causes that say why a connection could not be made (a bare `fetch failed` names none: row 41). */
+const NAMED_CONNECT_CAUSES = new Set<string>([
+  'conn-refused',
+  'dns-failure',
+  'dns-name-unknown',
+  'connect-timeout',
+  'tls-failure',
+  'tls-certificate',
+  'tls-scheme-mismatch',
+  'proxy-upstream-unavailable',
+  'forward-proxy',
+] satisfies SignalCause[]);
+
 /** How far apart two hosts' clocks may be for a line logged elsewhere to still count as "in between". */
 const CLOCK_SLACK_MS = 5_000;
 /** The legacy HTTP+SSE transport's message endpoint, its session in the query (`/messages/?session_id=…`). */
@@ -1340,6 +1353,45 @@ export class IncidentIndex {
     if (worked.ts !== null && firstEvent.ts !== null && this.restartedWithin(Math.min(worked.ts, firstEvent.ts), Math.max(worked.ts, firstEvent.ts))) return true;
     return this.restartBetween(worked, firstEvent);
   }
+
+  /**
+   * Some line of the incident names why a connection could not be made — refused, a DNS answer or failure, a
+   * connect timeout, TLS, a proxy's upstream connect error — so a bare `fetch failed` beside it is that cause,
+   * not a hidden one (failure-signatures row 41: undici's `fetch failed` means what its `cause` says).
+   */
+  connectCauseNamed(): boolean {
+    if (this.connectCause === null) {
+      const t = signalTable();
+      this.connectCause = this.all.some((e) => e.signals.some((id) => NAMED_CONNECT_CAUSES.has(t.meaning(id)?.cause ?? '')));
+    }
+    return this.connectCause;
+  }
+  private connectCause: boolean | null = null;
+
+  /**
+   * Some line of the incident shows a server (or a proxy before it) answering: an HTTP status, an initialize
+   * answered or a session assigned, a call that completed, or a response or stream that was cut after it had
+   * started (its headers had come). A host's own "connected" state line is not one.
+   */
+  anyAnswer(): boolean {
+    if (this.answered === null) {
+      const t = signalTable();
+      const past = new Set(['mid_body', 'between_sse_events', 'after_response', 'http_status']);
+      this.answered =
+        this.handshake ||
+        this.endpointWorked ||
+        this.all.some(
+          (e) =>
+            e.httpStatus !== null ||
+            e.signals.some((id) => {
+              const m = t.meaning(id);
+              return m !== null && (m.outcome === 'completion' || m.cause === 'call-succeeded' || (m.stage !== undefined && past.has(m.stage)));
+            }),
+        );
+    }
+    return this.answered;
+  }
+  private answered: boolean | null = null;
 
   /**
    * How many times a session was refused as unknown within QUICK_LOSS_MS of being created (same file): once

@@ -103,6 +103,8 @@ export const BASE_FACTS: Facts = {
   serverStoppedBefore: false,
   connectedBefore: null,
   gaveUp: false,
+  connectCauseHidden: false,
+  serverNeverAnswered: false,
   quickSessionLosses: 0,
   serverCrashedAt: null,
   clientMetadataUnreachableAt: null,

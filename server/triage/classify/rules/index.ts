@@ -23,7 +23,7 @@ import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { legacyFallbackIdleCut, legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
 import { nameAmbiguous } from './name-ambiguous.ts';
-import { neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
+import { connectCauseHidden, neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { outputSchemaMismatch } from './output-schema-mismatch.ts';
 import {
@@ -134,6 +134,7 @@ export const RULES: readonly Rule[] = [
   reconnectGaveUp,
   neverReached,
   unreachablePersistent,
+  connectCauseHidden,
   upstreamNeverAnswered,
   handshakeTimedOut,
   writeCommitted,

@@ -32,6 +32,22 @@ const CONNECT = [
 const DETERMINISTIC = ['tls-certificate', 'tls-scheme-mismatch'] as const;
 const deterministic = (f: Facts) => has(f, ...DETERMINISTIC);
 
+/**
+ * The host's first connection to this server failed with undici's bare `fetch failed` and nothing in the logs
+ * names why (row 41: the wrapper means what its `cause` says; the host did not log it), the address never
+ * worked in these logs (no line shows a server answering anything), and no server start or stop explains it.
+ * Decided by connect-cause-hidden.
+ */
+const hiddenAtFirstConnect = (f: Facts) =>
+  f.neverConnected === true &&
+  f.connectCauseHidden &&
+  f.serverNeverAnswered &&
+  f.tool === null &&
+  (f.method === 'initialize' || f.method === 'server/discover') &&
+  !f.serverStartedAfter &&
+  !f.serverStoppedBefore &&
+  !f.writeEvidence;
+
 // triage-rules.md §6 ("request was definitely never sent" → send normally); failure-signatures D1, rows 6,
 // 7, 41, 66, 67, 75, 85: a connect-stage failure; nothing reached the MCP server, so even a write is safe
 // to send once it is reachable. Persistent (every attempt, never a success) → the route/DNS/TLS/address is
@@ -45,6 +61,7 @@ export const neverReached: Rule = {
     if (f.writeEvidence) return 'the server logged work for this request, so it was delivered';
     if (f.connectedBefore !== null && f.gaveUp) return 'the client gave up reconnecting to a server it had been connected to (reconnect-gave-up)';
     if (givenUp(f)) return `it failed on all ${f.attempts} attempts: persistent, not transient`;
+    if (hiddenAtFirstConnect(f)) return "the host's first connection failed with a bare fetch failed whose cause no line names (connect-cause-hidden)";
     if (has(f, 'tls-certificate')) return "the server's certificate was refused: every attempt meets the same certificate";
     if (has(f, 'tls-scheme-mismatch')) return 'TLS met a plain-HTTP port: every attempt meets the same port';
     // (a compose service's name is unknown until its container starts: a server that started after is that window)
@@ -77,6 +94,19 @@ export const neverReached: Rule = {
       fires: true,
     },
     { name: 'near miss of the fix: EAI_AGAIN once is transient', facts: { neverConnected: true, attempts: 1, causes: ['dns-failure'] }, fires: true },
+    {
+      name: 'bare fetch failed on a tool call (the host had connected): sent again',
+      facts: {
+        method: 'tools/call',
+        tool: 'rebuild_forecast',
+        neverConnected: true,
+        connectCauseHidden: true,
+        serverNeverAnswered: true,
+        signals: ['fetch-failed'],
+        causes: ['network-error'],
+      },
+      fires: true,
+    },
     { name: 'ENOTFOUND: the name does not exist, a retry gets the same answer', facts: { neverConnected: true, attempts: 1, causes: ['dns-name-unknown'] }, fires: false },
     {
       name: 'ENOTFOUND for a compose service whose server started afterwards',
@@ -153,6 +183,100 @@ export const reconnectGaveUp: Rule = {
     {
       name: 'near miss: connected before, one refused reconnect, still trying',
       facts: { neverConnected: true, connectedBefore: 'host.log:1', attempts: 1, causes: ['conn-refused'] },
+      fires: false,
+    },
+  ],
+};
+
+// failure-signatures row 41 (undici's `fetch failed` means what its cause says: refused or a DNS retry-able
+// failure → send again; a name, certificate, proxy or scheme → fix; "persistent → FIX URL/DNS/TLS/proxy env")
+// and D1; triage-rules.md §5.3 (a new connection that also fails → check endpoint, server and proxy). A host
+// that logs only `TypeError: fetch failed` on its first connection to a server — nothing in the logs shows that
+// address ever working, nothing names the cause — gives no ground for "transient": the causes threads resolve
+// it with recur on every attempt (a dev or corporate certificate the host does not trust, a proxy the host
+// must be told about, https to a plain-HTTP port, a name that does not resolve, a host that cannot reach that
+// network), so the host's own retry meets the same wall. Threads: microsoft/vscode#282316 (a Codespace's
+// localhost unreachable from the host), MicrosoftDocs/mcp#168 (maintainer: corporate network, VPN, proxy and
+// strict-SSL settings first), microsoft/vscode#246572 (a config that produced no URL).
+export const connectCauseHidden: Rule = {
+  id: 'connect-cause-hidden',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures row 41, D1 · triage-rules.md §5.3',
+  when(f) {
+    if (f.neverConnected !== true) return 'the failure is not at the connect stage';
+    if (!f.connectCauseHidden) return 'a line names why the connection failed (refused, DNS, timeout, TLS), or it is not a bare fetch failed';
+    // (a host's state line — VS Code's "Connection state: Running" comes before its initialize is answered — is
+    // not the address working: what counts is a line showing a server answering)
+    if (!f.serverNeverAnswered) return 'a line shows a server answering (a status, a handshake, a completed call, a stream cut after it started): the address worked';
+    if (f.tool !== null || (f.method !== null && f.method !== 'initialize' && f.method !== 'server/discover'))
+      return 'a call on a connection that had been made: the address had worked';
+    if (f.method === null) return 'not shown to be the first connection (no initialize or server/discover named)';
+    if (f.serverStartedAfter || f.serverStoppedBefore) return "the server's own log shows it down then: a restart window";
+    if (f.writeEvidence) return 'the server logged work for this request';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} failed on the host's first connection to ${f.target ? `${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : 'the server'} with a bare \`TypeError: fetch failed\`, and no line says why (undici puts the reason — refused, a DNS answer, a connect timeout, a certificate — in the error's cause, which the host did not log); nothing in these logs shows that address ever working. Nothing reached the server, so nothing needs undoing, but nothing shows the failure is transient either: the usual causes (a dev or corporate certificate the host does not trust, a proxy the host must use, https to a plain-HTTP port, a name that does not resolve${f.localTarget ? ', a local server not listening on that port' : ''}) fail every attempt the same way. Find the cause — fetch the same URL from the same machine (curl -v), check the host's proxy and certificate settings — and fix the endpoint, proxy or trust configuration; if the server was simply not running yet, start it and connect again.`,
+  examples: [
+    {
+      name: 'VS Code: Error connecting to https://localhost:…/sse: TypeError: fetch failed',
+      facts: {
+        method: 'initialize',
+        neverConnected: true,
+        connectCauseHidden: true,
+        serverNeverAnswered: true,
+        signals: ['fetch-failed'],
+        causes: ['network-error'],
+        localTarget: true,
+      },
+      fires: true,
+    },
+    {
+      name: 'near miss: fetch failed with ECONNREFUSED named',
+      facts: {
+        method: 'initialize',
+        neverConnected: true,
+        connectCauseHidden: false,
+        serverNeverAnswered: true,
+        signals: ['fetch-failed', 'connection-refused'],
+        causes: ['network-error', 'conn-refused'],
+      },
+      fires: false,
+    },
+    {
+      name: 'near miss: bare fetch failed while a stream of the same server had been open (cut later)',
+      facts: { neverConnected: true, connectCauseHidden: true, serverNeverAnswered: false, signals: ['fetch-failed'], causes: ['network-error'] },
+      fires: false,
+    },
+    {
+      name: 'VS Code said Running, then waited for initialize and got a bare fetch failed; no server ever answered',
+      facts: {
+        method: 'initialize',
+        neverConnected: true,
+        connectCauseHidden: true,
+        connectedBefore: 'host.log:1',
+        serverNeverAnswered: true,
+        signals: ['fetch-failed'],
+        causes: ['network-error'],
+      },
+      fires: true,
+    },
+    {
+      name: 'near miss: bare fetch failed, the request not named (not shown to be the first connection)',
+      facts: { neverConnected: true, connectCauseHidden: true, serverNeverAnswered: true, signals: ['fetch-failed'], causes: ['network-error'] },
+      fires: false,
+    },
+    {
+      name: 'near miss: bare fetch failed on a tool call',
+      facts: {
+        method: 'tools/call',
+        tool: 'rebuild_forecast',
+        neverConnected: true,
+        connectCauseHidden: true,
+        serverNeverAnswered: true,
+        signals: ['fetch-failed'],
+        causes: ['network-error'],
+      },
       fires: false,
     },
   ],
