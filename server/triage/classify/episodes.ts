@@ -229,6 +229,14 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         out[i] = { ...out[i]!, role: 'consequence', reason: `the host's wait for a call already refused (${describeAt(refused)})` };
         continue;
       }
+      // a client's timeout after the server refused its session as unknown (restart, eviction): a client that
+      // does not handle the refusal (a non-compliant 400 it raises in a background task, failure-signatures row 5;
+      // a relay that keeps it, row 60) waits out its timer on the dead session — the lost session is the failure
+      const lostBefore = earlierPrimary.find((k) => waitsOnLostSession(items[k]!, f, gap(i, k)));
+      if (lostBefore !== undefined) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `the client's wait on a session the server had refused (${describeAt(lostBefore)})` };
+        continue;
+      }
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
   }
@@ -387,6 +395,25 @@ function waitsForRefused(r: Facts, w: Facts, g: number | null): boolean {
     r.httpStatus >= 400 &&
     (r.tool === null || r.tool === w.tool) &&
     (r.method === null || w.method === null || r.method === w.method)
+  );
+}
+
+/**
+ * `w` is a client's own timeout (no answer of its own) after `r`, a refusal of its session the server no longer
+ * knew (decided reinitialize): the same session or call, or one side naming none, and not long after (a later
+ * timeout on another session is its own failure).
+ */
+function waitsOnLostSession(r: Decided, w: Facts, g: number | null): boolean {
+  const e = r.facts;
+  return (
+    r.decision === 'reinitialize' &&
+    e.sessionUnknown === true &&
+    w.interruption === 'client-timeout' &&
+    w.httpStatus === null &&
+    (g === null || g <= SESSION_MS) &&
+    (e.session === null || w.session === null || e.session === w.session) &&
+    (e.tool === null || w.tool === null || e.tool === w.tool) &&
+    (e.method === null || w.method === null || e.method === w.method)
   );
 }
 

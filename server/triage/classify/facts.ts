@@ -160,6 +160,11 @@ export interface Facts {
    */
   wentOn: boolean;
   /**
+   * A request was sent or answered after this failure, in its files or later in time (asked only for a server's
+   * note that it closed an idle session: null elsewhere). false: the logs end with the session closed.
+   */
+  requestedAfter: Tri;
+  /**
    * The level the client logged this failure at (a logged level, not one guessed from its words): true for
    * error or fatal, false for warn, info or debug (the client says it carried on: "GET stream error
    * (non-fatal)"), null when no client line has a logged level. Asked only where wentOn is.
@@ -1053,6 +1058,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recoveredBy,
     sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,
     wentOn: streamRefusal ? ix.wentOnAfter(span) : true,
+    requestedAfter: has('session-evicted') ? ix.requestedAfter(span) : null,
     loggedAsError: streamRefusal ? clientLoggedAsError(evs, ix) : null,
     capabilityServed:
       method !== null && CAPABILITY_METHODS.has(method) && (has('method-not-found') || jsonRpcCode === -32601) ? ix.familyServed(method, CAPABILITY_METHODS.get(method)!) : false,

@@ -619,13 +619,13 @@ export class IncidentIndex {
   }
 
   /**
-   * After this span, in one of its files or later in time, the client sent (or was answered) another request
-   * other than a session DELETE or the GET stream's own retries: it did not stop there.
+   * After this span, in one of its files or later in time, a request was sent or answered (a JSON-RPC method
+   * other than a cancellation, a POST, or an answered exchange other than a DELETE or the GET stream).
    */
-  wentOnAfter(span: SpanBuild): boolean {
+  requestedAfter(span: SpanBuild): boolean {
     const me = this.infoOf.get(span);
     if (!me) return false;
-    const requested = this.info.some(
+    return this.info.some(
       (i) =>
         i !== me &&
         this.after(me, i) &&
@@ -633,7 +633,16 @@ export class IncidentIndex {
           (e) => (e.rpcMethod !== null && e.rpcMethod !== 'notifications/cancelled') || e.httpMethod === 'POST' || (i.ok && e.httpMethod !== 'DELETE' && e.httpMethod !== 'GET'),
         ),
     );
-    if (requested) return true;
+  }
+
+  /**
+   * After this span, in one of its files or later in time, the client sent (or was answered) another request
+   * other than a session DELETE or the GET stream's own retries: it did not stop there.
+   */
+  wentOnAfter(span: SpanBuild): boolean {
+    const me = this.infoOf.get(span);
+    if (!me) return false;
+    if (this.requestedAfter(span)) return true;
     // or a later line of its own log that is neither a failure, a warning nor the client closing down ("Found 9 tools")
     const t = signalTable();
     const closing = (e: Event) =>

@@ -97,6 +97,7 @@ export const BASE_FACTS: Facts = {
   recoveredBy: null,
   sentAgain: false,
   wentOn: true,
+  requestedAfter: null,
   loggedAsError: null,
   capabilityServed: false,
   serverStartedAfter: false,

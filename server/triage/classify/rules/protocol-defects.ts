@@ -252,6 +252,40 @@ export const rootsRequestNoise: Rule = {
 // failure-signatures rows 25, 35 (a server's idle-session timeout): the server's own note that it closed an idle
 // session (rmcp logs its keep-alive expiry at ERROR on every idle teardown) loses no request. A request that
 // comes back with that session fails on its own line (404/400 → reinitialize), with this note as its cause.
+// failure-signatures rows 25 and 35 (`Session <id> idle timeout` before the loss → REINIT), spec 2025-03-26..2025-11-25
+// basic/transports (session management: a server MAY terminate a session; the client must then start a new one with
+// a fresh initialize), findings (g) 4 (the Python and TypeScript clients do not re-initialize on their own): the
+// server's note that it closed an idle session, and nothing after it in these logs — no request sent or answered,
+// no client back on a new session. What the logs show is a session the server no longer holds, and the client that
+// held it has not been seen to replace it; its next call on the old id is refused (404, or 400/401 from servers that
+// word it otherwise) or hangs. The incident reported is that lost session (two independent threads with a lone
+// eviction line: memorix#197, 30 min idle GC; blacktop/ida-mcp-rs#19, rmcp 300 s keep-alive — both resolved as
+// "the client needs a new session").
+export const idleSessionLost: Rule = {
+  id: 'idle-session-lost',
+  decision: 'reinitialize',
+  source: 'failure-signatures rows 25, 35 · spec basic/transports (session management) · (g) finding 4',
+  when(f) {
+    if (!has(f, 'session-evicted')) return 'no idle session closed in these lines';
+    if (f.identified || f.httpStatus !== null || f.rootException !== null) return 'a request with its own identity, status or traceback failed here';
+    if (f.causes.some((c) => c !== 'session-evicted' && c !== 'shutdown' && c !== 'connection-closed')) return 'another failure came with it';
+    if (f.requestedAfter !== false) return 'requests went on after it (idle-session-closed)';
+    return true;
+  },
+  rationale: (f) =>
+    `The server closed ${f.session ? `session ${f.session}` : 'a session'} after it sat idle past its keep-alive or idle timeout, and nothing after it in these logs shows a request sent or answered, or the client back on a new session: the session is gone and its client has not replaced it. Its next call on the old id is refused (a spec server answers 404; some answer 400 or 401) or hangs, and the SDK clients do not re-initialize on their own. Reinitialize — close the old transport, send a fresh initialize without the old id — then go on; raise the server's idle timeout if clients idle that long on purpose.`,
+  examples: [
+    { name: 'rmcp keep-alive expiry at ERROR, the last line of the logs', facts: { causes: ['session-evicted'], requestedAfter: false }, fires: true },
+    { name: 'a session GC note worded as an error, nothing after', facts: { causes: ['session-evicted'], requestedAfter: false, session: 'sess_aaaaaaaaaa' }, fires: true },
+    { name: 'near miss: requests went on after the expiry', facts: { causes: ['session-evicted'], requestedAfter: true }, fires: false },
+    {
+      name: 'near miss: a tools/call refused for the evicted session',
+      facts: { causes: ['session-evicted', 'session-unknown'], method: 'tools/call', identified: true, httpStatus: 404, requestedAfter: false },
+      fires: false,
+    },
+  ],
+};
+
 export const idleEvictionNotice: Rule = {
   id: 'idle-session-closed',
   decision: 'no_action',
@@ -261,12 +295,14 @@ export const idleEvictionNotice: Rule = {
     if (!has(f, 'session-evicted')) return 'no idle session closed in these lines';
     if (f.identified || f.httpStatus !== null || f.rootException !== null) return 'a request with its own identity, status or traceback failed here';
     if (f.causes.some((c) => c !== 'session-evicted' && c !== 'shutdown' && c !== 'connection-closed')) return 'another failure came with it';
+    if (f.requestedAfter === false) return 'no request came after it: the logs end with the session closed (idle-session-lost)';
     return true;
   },
   rationale: () =>
-    'The server closed a session that had been idle past its keep-alive or idle timeout: routine teardown, no request was in flight. A client that comes back with that session id is refused on its own line (reinitialize there); raise the timeout if clients idle longer on purpose.',
+    'The server closed a session that had been idle past its keep-alive or idle timeout: routine teardown, no request was in flight, and requests went on after it. A client that comes back with that session id is refused on its own line (reinitialize there); raise the timeout if clients idle longer on purpose.',
   examples: [
-    { name: 'rmcp keep-alive expiry at ERROR', facts: { causes: ['session-evicted'] }, fires: true },
+    { name: 'rmcp keep-alive expiry at ERROR, requests after it', facts: { causes: ['session-evicted'], requestedAfter: true }, fires: true },
+    { name: 'near miss: the same expiry with nothing after it (idle-session-lost)', facts: { causes: ['session-evicted'], requestedAfter: false }, fires: false },
     {
       name: 'a tools/call refused for the evicted session',
       facts: { causes: ['session-evicted', 'session-unknown'], method: 'tools/call', identified: true, httpStatus: 404 },
