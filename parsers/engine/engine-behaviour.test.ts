@@ -241,7 +241,8 @@ describe('regexes stay linear on hostile input', () => {
     it(`${f.spec.id}`, () => {
       const t0 = performance.now();
       for (const h of hostile) applyFormat(f, h);
-      expect(performance.now() - t0).toBeLessThan(1500);
+      // (a ReDoS guard on 40–200k characters: backtracking takes minutes; loose so a busy machine never trips it)
+      expect(performance.now() - t0).toBeLessThan(5_000);
     });
   }
 });

@@ -142,7 +142,9 @@ describe('enrich on hostile input', () => {
     it(`stays fast on ${JSON.stringify(line.slice(0, 24))}… (${line.length} chars)`, () => {
       const t = performance.now();
       for (let k = 0; k < 5; k++) enrich(ev(line + String(k)));
-      expect(performance.now() - t).toBeLessThan(1500);
+      // a ReDoS guard on 100–300k characters, not a speed test: quadratic work here takes minutes, a quiet run
+      // 20–60 ms, and a loaded 2-core box must never trip it
+      expect(performance.now() - t).toBeLessThan(5_000);
     });
   }
 });
