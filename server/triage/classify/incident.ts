@@ -121,8 +121,8 @@ const LOSS_CAUSES = new Set<SignalCause>([
   'session-evicted',
 ]);
 
-/** Causes that say why a connection could not be made (a bare `fetch failed` names none: row 41). */
-const NAMED_CONNECT_CAUSES = new Set<string>([
+/** Connect-stage failures that say why the connection could not be made (a bare `fetch failed` names none: row 41). */
+export const CONNECT_WHY = [
   'conn-refused',
   'dns-failure',
   'dns-name-unknown',
@@ -131,8 +131,9 @@ const NAMED_CONNECT_CAUSES = new Set<string>([
   'tls-certificate',
   'tls-scheme-mismatch',
   'proxy-upstream-unavailable',
-  'forward-proxy',
-] satisfies SignalCause[]);
+] as const satisfies readonly SignalCause[];
+/** What names why a connection failed: those, or a forward proxy in the path. */
+const NAMED_CONNECT_CAUSES = new Set<string>([...CONNECT_WHY, 'forward-proxy']);
 
 /** How far apart two hosts' clocks may be for a line logged elsewhere to still count as "in between". */
 const CLOCK_SLACK_MS = 5_000;

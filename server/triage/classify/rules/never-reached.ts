@@ -1,4 +1,5 @@
 import type { Facts } from '../facts.ts';
+import { CONNECT_WHY } from '../incident.ts';
 import type { Rule } from '../rule.ts';
 import { describe, has, signalWords } from '../rule.ts';
 
@@ -17,17 +18,8 @@ const PERSISTENT_ATTEMPTS = 3;
 const givenUp = (f: { persistent: boolean | null; attempts: number; serverStartedAfter: boolean; serverStoppedBefore: boolean; connectedBefore: string | null }) =>
   f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS && !f.serverStartedAfter && !f.serverStoppedBefore && f.connectedBefore === null;
 
-const CONNECT = [
-  'conn-refused',
-  'network-error',
-  'dns-failure',
-  'dns-name-unknown',
-  'connect-timeout',
-  'tls-failure',
-  'tls-certificate',
-  'tls-scheme-mismatch',
-  'proxy-upstream-unavailable',
-] as const;
+/** Connect-stage failures: those that say why (incident.ts), and the bare network error that does not. */
+const CONNECT = ['network-error', ...CONNECT_WHY] as const;
 /** Connect failures no retry can pass: the same certificate, the same plain-HTTP port. */
 const DETERMINISTIC = ['tls-certificate', 'tls-scheme-mismatch'] as const;
 const deterministic = (f: Facts) => has(f, ...DETERMINISTIC);
