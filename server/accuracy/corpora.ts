@@ -40,10 +40,12 @@ export const CORPORA = [
   'collected12-held',
   'collected13-dev',
   'collected13-held',
+  'collected14-dev',
+  'collected14-held',
 ] as const;
 export type CorpusId = (typeof CORPORA)[number];
 
-/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15); batch 6 (`dev6`, `held6`), session 16; batch 7 (`dev7` only: probe sets written and read while building, session 20); batch 8 (`dev8`, `held8`), session 21; batch 9 (`dev9` only: probe sets written from threads and labelled before they were run, then read while building, session 22); batch 10 (`dev10`, `held10`: a third held back by a hash of the id, labelled and split before the first run), session 23; batch 11 (`dev11`, `held11`, the same way, asked for the decisions the corpora hold least: retry, no_action, reinitialize and write outcomes), session 23; batch 12 (`dev12`, `held12`, the same way: proxies, load balancers and gateways in front of MCP servers), session 24; batch 13 (`dev13`, `held13`, the same way: agent frameworks and IDE hosts as MCP clients of remote servers), session 25. */
+/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15); batch 6 (`dev6`, `held6`), session 16; batch 7 (`dev7` only: probe sets written and read while building, session 20); batch 8 (`dev8`, `held8`), session 21; batch 9 (`dev9` only: probe sets written from threads and labelled before they were run, then read while building, session 22); batch 10 (`dev10`, `held10`: a third held back by a hash of the id, labelled and split before the first run), session 23; batch 11 (`dev11`, `held11`, the same way, asked for the decisions the corpora hold least: retry, no_action, reinitialize and write outcomes), session 23; batch 12 (`dev12`, `held12`, the same way: proxies, load balancers and gateways in front of MCP servers), session 24; batch 13 (`dev13`, `held13`, the same way: agent frameworks and IDE hosts as MCP clients of remote servers), session 25; batch 14 (`dev14`, `held14`, the same way: remote MCP servers on serverless and cloud platforms and in the Go, Rust, Java, C#, Ruby, PHP and Kotlin SDKs), session 26. */
 export type Split =
   | 'dev'
   | 'held'
@@ -68,7 +70,9 @@ export type Split =
   | 'dev12'
   | 'held12'
   | 'dev13'
-  | 'held13';
+  | 'held13'
+  | 'dev14'
+  | 'held14';
 const SPLIT_CORPUS: Record<Split, CorpusId> = {
   dev: 'collected-dev',
   held: 'collected-held',
@@ -94,6 +98,8 @@ const SPLIT_CORPUS: Record<Split, CorpusId> = {
   held12: 'collected12-held',
   dev13: 'collected13-dev',
   held13: 'collected13-held',
+  dev14: 'collected14-dev',
+  held14: 'collected14-held',
 };
 /** The splits read while building (the held ones are never run case by case). */
 export const DEV_SPLITS = (Object.keys(SPLIT_CORPUS) as Split[]).filter((s) => s.startsWith('dev'));
