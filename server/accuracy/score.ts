@@ -77,3 +77,41 @@ export function report(corpus: CorpusId, rs: readonly CaseResult[]): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * How each deciding rule fares on the real shapes (the shared excerpts and every collected batch), read
+ * while building (`dev`) and held back (`held`): a rule right on the dev splits and wrong on the held
+ * ones was fitted, not general. Aggregates only — no held case is named — so the held columns stay honest.
+ * A case counts once for each rule that produced its headline (`rules`); no rule: `(none)` (nothing failed).
+ */
+export function ruleReport(rs: readonly CaseResult[]): string {
+  type Row = { dev: Tally; held: Tally; wrongAs: Map<string, number> };
+  const real = rs.filter((r) => r.c.confidence !== 'low' && (r.c.corpus === 'real-dev' || r.c.corpus.startsWith('collected')));
+  const rows = new Map<string, Row>();
+  const add = (t: Tally, r: CaseResult) => {
+    t.n++;
+    if (r.right) t.right++;
+  };
+  for (const r of real) {
+    const held = r.c.corpus.endsWith('-held');
+    for (const rule of new Set(r.rules.length ? r.rules : ['(none)'])) {
+      const row =
+        rows.get(rule) ?? rows.set(rule, { dev: { n: 0, right: 0, labelled: 0, located: 0 }, held: { n: 0, right: 0, labelled: 0, located: 0 }, wrongAs: new Map() }).get(rule)!;
+      add(held ? row.held : row.dev, r);
+      if (!r.right) row.wrongAs.set(r.c.decision, (row.wrongAs.get(r.c.decision) ?? 0) + 1);
+    }
+  }
+  const cell = (t: Tally) => (t.n ? `${`${t.right}/${t.n}`.padStart(7)} ${pct(t.right, t.n)}` : '       -    ');
+  const lines = [
+    'deciding rule on the real shapes (medium/high labels), dev = read while building, held = held back',
+    `  ${'rule'.padEnd(40)} ${'dev'.padStart(12)} ${'held'.padStart(12)}  labels where wrong`,
+  ];
+  for (const [rule, row] of [...rows].sort((a, b) => b[1].dev.n + b[1].held.n - (a[1].dev.n + a[1].held.n) || a[0].localeCompare(b[0]))) {
+    const wrong = [...row.wrongAs]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([d, n]) => `${d} ${n}`)
+      .join(', ');
+    lines.push(`  ${rule.padEnd(40)} ${cell(row.dev)} ${cell(row.held)}  ${wrong}`);
+  }
+  return lines.join('\n');
+}
