@@ -824,6 +824,12 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (transportFallback && has('retries-exhausted')) transportMismatch = true;
   // a legacy SSE client's GET refused by a Streamable HTTP endpoint (400 no session, 404, 405)
   else if ((era === 'legacy-sse' || legacyHere) && httpMethod === 'GET' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
+  // a 405 whose HTTP method no line names (a bare curl, a status echoed by a host), where the legacy transport is
+  // all these logs show: its two methods are the GET stream and the POST to the announced endpoint, and an
+  // endpoint that refuses either by method serves the other transport (failure-signatures (a.1) "Other statuses":
+  // Streamable HTTP answers 405 to a GET it does not offer; row 90). Not in a Streamable HTTP exchange, where a 405
+  // on GET or DELETE is the optional channel declined (D16).
+  else if (era === 'legacy-sse' && httpMethod === null && httpStatus === 405 && !ix.streamable && method === null && tool === null) transportMismatch = true;
 
   // --- delivery and interruption
   // undici's bare `fetch failed` is a connect failure (row 41) unless the span shows an answer or a cut (row 42)
