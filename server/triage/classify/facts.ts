@@ -236,6 +236,11 @@ export interface Facts {
   /** Read with quietBeforeMs: the client had fallen back from Streamable HTTP to legacy SSE earlier in its log. */
   fellBackEarlier: boolean;
   /**
+   * This failure is a GET event stream (no call on it) that ended after the same long time (≥ 30 s) as another
+   * failed stream of the incident: that length in ms (incident.ts repeatedStreamCuts). null otherwise.
+   */
+  streamCutEveryMs: number | null;
+  /**
    * The server finished this call (completed or committed it) more than two seconds before the client
    * gave up waiting: the answer existed and was held on the way (row 72: a buffering proxy). null: one of
    * the two times is not in the logs.
@@ -283,6 +288,8 @@ export const READ_METHODS = new Set([
 ]);
 /** Infrastructure timers of failure-signatures (c), in seconds. */
 const TIMERS = [15, 30, 60, 100, 125, 300];
+/** The shortest idle timer of failure-signatures (c) read as a timer on a quiet stream (balancers' 30 s); Envoy's 15 s caps whole requests. */
+const STREAM_CUT_MIN_MS = 30_000;
 
 /** The level the client's failure lines were logged at (not guessed from their words): see Facts.loggedAsError. */
 function clientLoggedAsError(evs: readonly Event[], ix: IncidentIndex): Tri {
@@ -824,6 +831,12 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (transportFallback && has('retries-exhausted')) transportMismatch = true;
   // a legacy SSE client's GET refused by a Streamable HTTP endpoint (400 no session, 404, 405)
   else if ((era === 'legacy-sse' || legacyHere) && httpMethod === 'GET' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405)) transportMismatch = true;
+  // a 405 whose HTTP method no line names (a bare curl, a status echoed by a host), where the legacy transport is
+  // all these logs show: its two methods are the GET stream and the POST to the announced endpoint, and an
+  // endpoint that refuses either by method serves the other transport (failure-signatures (a.1) "Other statuses":
+  // Streamable HTTP answers 405 to a GET it does not offer; row 90). Not in a Streamable HTTP exchange, where a 405
+  // on GET or DELETE is the optional channel declined (D16).
+  else if (era === 'legacy-sse' && httpMethod === null && httpStatus === 405 && !ix.streamable && method === null && tool === null) transportMismatch = true;
 
   // --- delivery and interruption
   // undici's bare `fetch failed` is a connect failure (row 41) unless the span shows an answer or a cut (row 42)
@@ -1099,6 +1112,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
     quietBeforeMs: legacyConnectionFailed ? ix.quietBefore(span) : null,
     fellBackEarlier: legacyConnectionFailed && ix.fellBackEarlierInFile(span),
+    streamCutEveryMs:
+      httpMethod === 'GET' && method === null && tool === null && elapsedMs !== null
+        ? (ix.repeatedStreamCuts(STREAM_CUT_MIN_MS).find((ms) => Math.abs(ms - elapsedMs) <= ms * 0.02) ?? null)
+        : null,
     restartedSinceWorked,
     ...(span.heldBurst && interruption === null
       ? {

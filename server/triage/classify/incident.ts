@@ -366,6 +366,27 @@ export class IncidentIndex {
       }),
     );
   }
+  /**
+   * The lengths at which GET event streams (no call named on them) ended in a failure at least twice: two
+   * failed streams whose durations, both at least `minMs`, agree within 2 % and which are separate streams
+   * (one began after the other ended, so not one request seen by two logs). A timer on the path cuts every
+   * stream at the same age (failure-signatures D19, section (c) timing fingerprints). Empty when none.
+   */
+  repeatedStreamCuts(minMs: number): number[] {
+    const cuts = this.all.filter(
+      (e) => e.httpMethod === 'GET' && e.rpcMethod === null && e.tool === null && e.durationMs !== null && e.durationMs >= minMs && e.ts !== null && isFailureEvent(e),
+    );
+    const lengths = new Set<number>();
+    for (const a of cuts)
+      for (const b of cuts) {
+        if (a === b || Math.abs(a.durationMs! - b.durationMs!) > a.durationMs! * 0.02) continue;
+        // (a proxy's line is written at the end or the start of its request: either way two streams of one length
+        // that follow each other are that length apart, one line of one stream seen twice is not)
+        if (Math.abs(a.ts! - b.ts!) >= a.durationMs! * 0.9) lengths.add(a.durationMs!);
+      }
+    return [...lengths];
+  }
+
   /** Earlier in one of the span's files, the client fell back from Streamable HTTP to the legacy SSE transport. */
   fellBackEarlierInFile(span: SpanBuild): boolean {
     const t = signalTable();

@@ -79,6 +79,7 @@ export const BASE_FACTS: Facts = {
   serverLogged: false,
   proxyLogged: false,
   quietBeforeMs: null,
+  streamCutEveryMs: null,
   fellBackEarlier: false,
   interruption: null,
   proxyTimerCut: null,

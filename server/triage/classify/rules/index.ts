@@ -25,6 +25,7 @@ import { modelApiError } from './model-api-error.ts';
 import { nameAmbiguous } from './name-ambiguous.ts';
 import { connectCauseHidden, neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
+import { streamCutFixedInterval } from './stream-cut-fixed-interval.ts';
 import { outputSchemaMismatch } from './output-schema-mismatch.ts';
 import {
   clientProtocolDefect,
@@ -76,6 +77,8 @@ export const RULES: readonly Rule[] = [
   oauthDiscoveryFailed,
   versionProbeFellBack,
   legacyProbeFellBack,
+  // (before the optional stream: the same stream cut at one age again and again is a timer to fix, D19)
+  streamCutFixedInterval,
   optionalStream,
   optionalStreamFatal,
   serverStreamNoise,
