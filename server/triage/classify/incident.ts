@@ -373,19 +373,33 @@ export class IncidentIndex {
    * stream at the same age (failure-signatures D19, section (c) timing fingerprints). Empty when none.
    */
   repeatedStreamCuts(minMs: number): number[] {
-    const cuts = this.all.filter(
-      (e) => e.httpMethod === 'GET' && e.rpcMethod === null && e.tool === null && e.durationMs !== null && e.durationMs >= minMs && e.ts !== null && isFailureEvent(e),
-    );
+    const memo = this.streamCutsMemo.get(minMs);
+    if (memo) return memo;
+    // sorted by length, each cut is compared with the ones within 2 % of it only (once per incident, then
+    // remembered: a proxy log of a busy day holds thousands of stream lines, and every failing span asks)
+    const cuts = this.all
+      .filter((e) => e.httpMethod === 'GET' && e.rpcMethod === null && e.tool === null && e.durationMs !== null && e.durationMs >= minMs && e.ts !== null && isFailureEvent(e))
+      .sort((a, b) => a.durationMs! - b.durationMs!);
     const lengths = new Set<number>();
-    for (const a of cuts)
-      for (const b of cuts) {
-        if (a === b || Math.abs(a.durationMs! - b.durationMs!) > a.durationMs! * 0.02) continue;
+    for (let i = 0; i < cuts.length; i++) {
+      const a = cuts[i]!;
+      const da = a.durationMs!;
+      // b ≥ a in length; they agree within 2 % of a or of b, so b is at most a / 0.98
+      for (let j = i + 1; j < cuts.length && cuts[j]!.durationMs! * 0.98 <= da; j++) {
+        const b = cuts[j]!;
+        const db = b.durationMs!;
+        const apart = Math.abs(a.ts! - b.ts!);
         // (a proxy's line is written at the end or the start of its request: either way two streams of one length
         // that follow each other are that length apart, one line of one stream seen twice is not)
-        if (Math.abs(a.ts! - b.ts!) >= a.durationMs! * 0.9) lengths.add(a.durationMs!);
+        if (db - da <= da * 0.02 && apart >= da * 0.9) lengths.add(da);
+        if (db - da <= db * 0.02 && apart >= db * 0.9) lengths.add(db);
       }
-    return [...lengths];
+    }
+    const out = [...lengths];
+    this.streamCutsMemo.set(minMs, out);
+    return out;
   }
+  private readonly streamCutsMemo = new Map<number, number[]>();
 
   /** Earlier in one of the span's files, the client fell back from Streamable HTTP to the legacy SSE transport. */
   fellBackEarlierInFile(span: SpanBuild): boolean {
