@@ -50,6 +50,7 @@ import { serverCrashed } from './server-crashed.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
 import { sessionManagerStopped } from './session-manager-stopped.ts';
 import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
+import { sessionIdUnparsable, sessionLostNonSpecAnswer } from './session-non-spec.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
@@ -106,6 +107,7 @@ export const RULES: readonly Rule[] = [
   authFailure,
   rateLimited,
   updateConflict,
+  sessionIdUnparsable,
   splitSession,
   sessionUnknownAtOnce,
   serverNotInitialized,
@@ -120,6 +122,7 @@ export const RULES: readonly Rule[] = [
   unknownMethod,
   sessionNotKept,
   idleTimeoutShort,
+  sessionLostNonSpecAnswer,
   initializeRefusedUnknownSession,
   sessionExpired404,
   staleSession400,
