@@ -4,7 +4,7 @@ import { describe, has, signalWords } from '../rule.ts';
 // spec basic/transports, session management: an unknown session id MUST be answered 404 (no stream opened),
 // the cue a client re-initializes on. failure-signatures D11 takes 400 "No valid session ID provided" (the
 // Python ≤1.25 and TS example servers, which hosts handle) as the same loss. An "unknown session" answered
-// as an internal error (HTTP 500, JSON-RPC -32603) or written as an event into a stream the server had
+// as an internal error (HTTP 500, often with JSON-RPC -32603) or written as an event into a stream the server had
 // already opened (actionhero/keryx#503: a 2xx SSE body) is the server's handler failing on its own session
 // look-up: no client reads it as a lost session, so it recurs until the server is fixed.
 export const sessionLostNonSpecAnswer: Rule = {
@@ -16,14 +16,16 @@ export const sessionLostNonSpecAnswer: Rule = {
     if (!has(f, 'session-unknown')) return 'the server did not say it does not know the session';
     if (f.routeWrong === true) return 'the answer came from something other than the MCP endpoint';
     if (f.httpStatus === 404) return 'a 404: the answer the spec prescribes (session-expired-404)';
-    const internal = f.httpStatus === 500 || f.jsonRpcCode === -32603;
+    // (HTTP 500 itself: -32603 alone is also what a local proxy wraps any forwarding failure in — mcp-remote's
+    // "Failed to forward message", failure-signatures row 60 — a 404 inside included)
+    const internal = f.httpStatus === 500;
     const inStream = f.signals.includes('error-in-sse-event') && (f.httpStatus === null || (f.httpStatus >= 200 && f.httpStatus < 300));
     if (!internal && !inStream) return 'answered with a status a client can read as a lost session (400/401/503: stale-session-400)';
     return true;
   },
   rationale: (f) =>
     `${describe(f)} was answered "${signalWords(f, ['session-unknown'], 'session not found')}" ${
-      f.httpStatus === 500 || f.jsonRpcCode === -32603
+      f.httpStatus === 500
         ? `as an internal error (${[f.httpStatus === 500 ? 'HTTP 500' : null, f.jsonRpcCode === -32603 ? 'JSON-RPC -32603' : null].filter(Boolean).join(', ')})`
         : 'inside an SSE event of a stream the server had already opened (a 2xx)'
     }, not with the 404 the spec prescribes for an unknown session. Clients re-initialize on a 404; this answer they surface as an error, so the failure repeats on every request until the server is fixed. Escalate to the server's owners: validate the session before opening a stream and answer an unknown id with 404 (a brand-new connection refused this way means the server does not find the sessions it issues). Reinitializing by hand may get one session through.`,
@@ -54,6 +56,11 @@ export const sessionLostNonSpecAnswer: Rule = {
       fires: false,
     },
     { name: 'near miss: a 500 that says nothing about the session', facts: { httpStatus: 500, jsonRpcCode: -32603, causes: ['jsonrpc-internal-error'] }, fires: false },
+    {
+      name: "near miss: a local proxy's -32603 forwarding error quoting the server's session answer, no status",
+      facts: { jsonRpcCode: -32603, sessionUnknown: true, causes: ['jsonrpc-internal-error', 'session-unknown'], signals: ['jsonrpc-internal-error', 'session-not-found'] },
+      fires: false,
+    },
   ],
 };
 
