@@ -58,7 +58,7 @@ import { startupTimeout } from './startup-timeout.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { timerEveryAttempt } from './timer-every-attempt.ts';
-import { toolError, toolErrorRead } from './tool-error.ts';
+import { toolError, toolErrorRead, toolErrorUnidentified } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
 import { updateConflict } from './update-conflict.ts';
@@ -135,6 +135,7 @@ export const RULES: readonly Rule[] = [
   successRejected,
   toolErrorRead,
   toolError,
+  toolErrorUnidentified,
   // interrupted requests: stage, then what was done, then side effect
   reconnectGaveUp,
   neverReached,
