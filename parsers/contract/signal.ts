@@ -15,6 +15,7 @@ export const SignalCause = z.enum([
   'session-none-sent', // the client's own error shows the request carried no session id (Java SDK `[missing_session_id]`, Go SDK `(session ID: )`)
   'legacy-message-rejected', // the legacy (2024-11-05) message endpoint refused a POSTed message: its URL came from the server
   'session-invalid', // "no valid session id": unknown OR missing — which one depends on whether the request carried one
+  'session-id-malformed', // the server or gateway could not parse the session id's structure (a composite id missing its separator): not an unknown id, an id its own parser refuses
   'server-not-initialized', // the transport that got the request never saw initialize
   'already-initialized', // initialize re-sent on a live session
   'client-protocol-error', // the client broke the protocol order (a request before initialization completed)
@@ -87,6 +88,7 @@ export const SignalCause = z.enum([
   'invalid-params',
   'jsonrpc-internal-error',
   'parse-error',
+  'error-in-stream', // an error object carried in an SSE event (`event: message` / `data: {…"error"…}`): the server answered through a stream it had opened, not with an error status
   'response-malformed', // a JSON-RPC response carrying neither `result` nor `error` (JSON-RPC 2.0 §5 requires exactly one): the sender is not compliant, the caller waits for an answer it cannot read
   // processes, defects, the tool and the model
   'server-exited',

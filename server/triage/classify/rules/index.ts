@@ -51,6 +51,7 @@ import { serverCrashed } from './server-crashed.ts';
 import { serverNotInitialized } from './server-not-initialized.ts';
 import { sessionManagerStopped } from './session-manager-stopped.ts';
 import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
+import { sessionIdUnparsable, sessionLostNonSpecAnswer } from './session-non-spec.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
@@ -58,7 +59,7 @@ import { startupTimeout } from './startup-timeout.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
 import { timeoutTooLow } from './timeout-too-low.ts';
 import { timerEveryAttempt } from './timer-every-attempt.ts';
-import { toolError, toolErrorRead } from './tool-error.ts';
+import { toolError, toolErrorRead, toolErrorUnidentified } from './tool-error.ts';
 import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
 import { updateConflict } from './update-conflict.ts';
@@ -109,6 +110,7 @@ export const RULES: readonly Rule[] = [
   authFailure,
   rateLimited,
   updateConflict,
+  sessionIdUnparsable,
   splitSession,
   sessionUnknownAtOnce,
   serverNotInitialized,
@@ -123,6 +125,7 @@ export const RULES: readonly Rule[] = [
   unknownMethod,
   sessionNotKept,
   idleTimeoutShort,
+  sessionLostNonSpecAnswer,
   initializeRefusedUnknownSession,
   sessionExpired404,
   staleSession400,
@@ -135,6 +138,7 @@ export const RULES: readonly Rule[] = [
   successRejected,
   toolErrorRead,
   toolError,
+  toolErrorUnidentified,
   // interrupted requests: stage, then what was done, then side effect
   reconnectGaveUp,
   neverReached,

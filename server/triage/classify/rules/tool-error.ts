@@ -18,6 +18,9 @@ export const toolError: Rule = {
     if (f.causes.some((c) => !TOOL_RESULT_CAUSES.has(c))) return 'the exchange also shows a transport failure';
     if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
     if (f.sideEffect === 'read') return 'a read-only tool: its error is its answer (see tool-error-read)';
+    // (write safety is judged for an identified call only: an isError result that no line ties to a call —
+    // no tool, no method — says nothing about what was written; issue 17 kind 6)
+    if (f.tool === null && f.method === null) return 'no line ties the result to a call (tool-error-unidentified)';
     return true;
   },
   rationale: (f) =>
@@ -25,6 +28,31 @@ export const toolError: Rule = {
   examples: [
     { name: 'create_order returned isError', facts: { method: 'tools/call', tool: 'create_order', causes: ['tool-error'] }, fires: true },
     { name: 'read-only tool', facts: { method: 'tools/call', tool: 'get_order', causes: ['tool-error'], sideEffect: 'read', sideEffectSource: 'policy' }, fires: false },
+    { name: 'near miss: an isError result with no tool named (tool-error-unidentified)', facts: { causes: ['tool-error'] }, fires: false },
+  ],
+};
+
+// failure-signatures D4, row 64, with README "write-safety rules apply only to an identified call": an isError
+// result that no line ties to a call (no tool, no method: a bare result a local proxy relayed). The tool ran and answered; what it might have changed cannot be checked
+// without knowing which it was, so this is not check_write: the error text is the evidence to hand on.
+export const toolErrorUnidentified: Rule = {
+  id: 'tool-error-unidentified',
+  decision: 'escalate',
+  source: 'failure-signatures D4, row 64 · classify README (write safety for identified calls only)',
+  when(f) {
+    if (!has(f, 'tool-error')) return 'no isError result';
+    if (f.causes.some((c) => !TOOL_RESULT_CAUSES.has(c))) return 'the exchange also shows a transport failure';
+    if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
+    if (f.tool !== null || f.method !== null) return 'the result is tied to a call (tool-returned-error / tool-error-read)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} reached a tool, which returned an error result (isError): the transport and session worked, but no line ties it to a call (no tool, no method), so whether it changed anything cannot be judged from these logs. Read the error text — it is the tool's (or its upstream's) answer, not a connection problem — and escalate to the server's owners with it; find the call in the host's own log before repeating anything.`,
+  examples: [
+    { name: 'isError result, no tool named', facts: { causes: ['tool-error'], stage: 'after_response' }, fires: true },
+    { name: 'near miss: create_order returned isError', facts: { method: 'tools/call', tool: 'create_order', causes: ['tool-error'] }, fires: false },
+    { name: 'near miss: a tools/call traceback, tool not read', facts: { method: 'tools/call', causes: ['tool-error'] }, fires: false },
+    { name: 'near miss: isError beside a cut stream', facts: { causes: ['tool-error', 'stream-cut'] }, fires: false },
   ],
 };
 
