@@ -12,11 +12,14 @@ import { describe, has, identifiedCall, sideEffectWords } from '../rule.ts';
 // still follow D7").
 // The Python SDK's is its `sse_read_timeout` (httpx's read timeout on the stream, 300 s by default): a
 // ReadTimeout logged as the failure to read an SSE stream (`Error reading SSE stream:`) — facts.ts reads
-// the two together as this cause (failure-signatures row 10, (c) stage E).
+// the two together as this cause (failure-signatures row 10, (c) stage E). undici's `headersTimeout` (also
+// 300 s) ends a call whose answer never starts with a bare `fetch failed`: facts.ts reads one logged at that
+// mark after the call as this cause too.
 export const clientIdleTimer: Rule = {
   id: 'client-idle-timer-cut',
   decision: 'fix_route_or_config',
-  source: 'undici bodyTimeout (BodyTimeoutError) · python-sdk sse_read_timeout · failure-signatures row 10, (c) stage E, D19',
+  source:
+    'undici bodyTimeout (BodyTimeoutError) and headersTimeout (300 s defaults, undici docs Client options) · python-sdk sse_read_timeout · failure-signatures row 10, (c) stage E and timing fingerprints, D19',
   when(f) {
     if (!has(f, 'client-idle-timeout')) return "no client idle timer (undici's Body Timeout Error, the Python SDK's SSE read timeout) cut the stream";
     if (identifiedCall(f) && f.sideEffect === 'write') return `a call that writes (${sideEffectWords(f)}): its outcome comes first (write-outcome-unknown)`;
@@ -27,7 +30,7 @@ export const clientIdleTimer: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was cut by the client's own idle timer on the response body (${f.signals.includes('client-body-timeout') ? "undici's Body Timeout Error: by default 300 s without a byte" : "a read timeout while reading the SSE stream: the Python SDK's sse_read_timeout, by default 300 s without a byte"}). A quiet stream — the legacy SSE connection, a long call's response stream — dies this way every time it idles. Make the server send keep-alive events (SSE comments or pings) well inside that timer, or raise the client's read timeout for the stream (sse_read_timeout, the body timeout); reconnecting alone only waits for the next cut.${identifiedCall(f) && f.sideEffect !== 'read' ? ' Nothing shows this call is read-only and the server may have gone on running it after the cut (a disconnect is not a cancellation before 2026-07-28): if it changes state, check whether it completed before running it again.' : ''}`,
+    `${describe(f)} was cut by the client's own idle timer on the response (${f.signals.includes('client-body-timeout') ? "undici's Body Timeout Error: by default 300 s without a byte" : f.causes.includes('network-error') ? "a bare fetch failed 300 s after the call: undici's headers and body timeouts, 300 s by default, which Node's fetch reports that way" : "a read timeout while reading the SSE stream: the Python SDK's sse_read_timeout, by default 300 s without a byte"}). A quiet stream — the legacy SSE connection, a long call's response stream — dies this way every time it idles. Make the server send keep-alive events (SSE comments, pings or progress) well inside that timer, or raise the client's timeout for the stream (sse_read_timeout, undici's headersTimeout and bodyTimeout through the host's fetch dispatcher); reconnecting alone only waits for the next cut.${identifiedCall(f) && f.sideEffect !== 'read' ? ' Nothing shows this call is read-only and the server may have gone on running it after the cut (a disconnect is not a cancellation before 2026-07-28): if it changes state, check whether it completed before running it again.' : ''}`,
   examples: [
     {
       name: "Cursor's legacy SSE stream: terminated: Body Timeout Error",
@@ -50,6 +53,16 @@ export const clientIdleTimer: Rule = {
         causes: ['sse-read-failed', 'client-timeout', 'client-idle-timeout'],
       },
       fires: true,
+    },
+    {
+      name: "a bare fetch failed at undici's 300 s mark on a tool call",
+      facts: { method: 'tools/call', tool: 'tabulate_responses', interruption: 'connection-closed', causes: ['network-error', 'client-idle-timeout'], signals: ['fetch-failed'] },
+      fires: true,
+    },
+    {
+      name: 'near miss: a bare fetch failed 40 s after the call (no timer of its own)',
+      facts: { method: 'tools/call', tool: 'tabulate_responses', interruption: 'connection-closed', causes: ['network-error'], signals: ['fetch-failed'] },
+      fires: false,
     },
     {
       name: 'near miss: the same cut, the server shown running the call',
