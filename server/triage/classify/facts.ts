@@ -849,6 +849,14 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     has('stream-cut') ||
     has('conn-reset') ||
     (has('network-error') && (serverReceivedAt !== null || waitedBefore(evs, 'network-error', ix, tool) >= CONNECT_GIVES_UP_MS));
+  // undici's own timers (`headersTimeout`, `bodyTimeout`: 300 000 ms by default) end a call whose answer does
+  // not come with the same bare `fetch failed`: one logged at that mark after the call, with no status, cut or
+  // reset of its own, is that client timer — a long call cut by the client library every time, like the body
+  // timer's `Body Timeout Error` (failure-signatures (c) timing fingerprints: ≈300 s Node undici)
+  if (has('network-error') && !has('client-idle-timeout') && httpStatus === null && !has('stream-cut') && !has('conn-reset') && !has('peer-closed-before-response')) {
+    const waited = waitedBefore(evs, 'network-error', ix, tool);
+    if (Math.abs(waited - UNDICI_TIMER_MS) <= UNDICI_TIMER_MS * 0.01) causes.push('client-idle-timeout');
+  }
   const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed' && !(x.m.cause === 'network-error' && fetchFailedLater));
   const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
   const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || serverReceivedAt !== null;
@@ -1185,6 +1193,9 @@ function waitSpan(evs: readonly Event[], cause: SignalCause, ix?: IncidentIndex,
  * the call started came while waiting for the answer (undici's 300 s headers/body timers), not at connect.
  */
 const CONNECT_GIVES_UP_MS = 15_000;
+
+/** undici's default `headersTimeout` and `bodyTimeout` (undici docs, Client options): Node's fetch gives up after this. */
+const UNDICI_TIMER_MS = 300_000;
 
 /** How long the client waited from the start of its call to its first line with this cause (0 when not timed). */
 function waitedBefore(evs: readonly Event[], cause: SignalCause, ix: IncidentIndex, tool: string | null): number {
