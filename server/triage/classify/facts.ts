@@ -303,6 +303,15 @@ function clientLoggedAsError(evs: readonly Event[], ix: IncidentIndex): Tri {
 const READ_TIMEOUT = /\bReadTimeout\b|\bThe read operation timed out\b/;
 /** How servers refuse the optional GET stream other than with the 405 the spec asks for (failure-signatures row 44). */
 export const STREAM_REFUSALS = new Set([400, 404, 406]);
+/**
+ * The standalone GET stream neither opened nor was declined with 405: refused with another status, or
+ * answered 2xx with a body that is no event stream (the spec: GET → text/event-stream or 405; java-sdk's
+ * `Invalid SSE response. Status code: 200`, spring-ai issue 5239).
+ */
+export function streamDeclinedWrongly(f: Pick<Facts, 'httpStatus' | 'answerStatus' | 'causes'>): boolean {
+  if (f.httpStatus !== null) return STREAM_REFUSALS.has(f.httpStatus);
+  return f.answerStatus !== null && f.answerStatus >= 200 && f.answerStatus < 300 && f.causes.includes('content-type-wrong');
+}
 const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
 const LOCAL_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0|host\.docker\.internal)$/i;
 /** RFC 1918, link-local and unique-local addresses and names only a private network resolves: what a forward proxy on the internet side cannot reach. */
@@ -912,7 +921,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // --- attempts, recovery
   const key = callKey(method, tool);
   // (the two facts that walk the rest of the incident are asked only for a refused GET stream)
-  const streamRefusal = method === null && tool === null && httpStatus !== null && STREAM_REFUSALS.has(httpStatus);
+  const streamRefusal = method === null && tool === null && streamDeclinedWrongly({ httpStatus, answerStatus, causes });
   const attemptsSeen = ix.failedAttempts(span, key, causes);
   // the attempts the client numbered, here or in its give-up line for this connection (`Failed to connect
   // after 3 attempts`: it may have logged fewer of them)
