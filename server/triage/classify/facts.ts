@@ -371,8 +371,18 @@ const worded = new WeakMap<Event, boolean>();
  * an identified request (method, rpc id or tool) whose words report a failure and not a retry
  * (level-wording.ts: retry wording gives a warning) is a visible error, whatever level it was logged at.
  */
+/**
+ * What a warning names when it is about the MCP connection itself rather than the host's own business:
+ * an endpoint URL or address, the MCP server/client/session/transport, the handshake.
+ */
+const ABOUT_CONNECTION = /\bhttps?:\/\/|\b(?:mcp|handshake|initiali[sz]e|transport|session)\b|\bserver\b/i;
+
 function errorWordedCall(e: Event): boolean {
-  if ((e.level !== 'warn' && e.level !== 'info') || (e.rpcMethod === null && e.rpcId === null && e.tool === null)) return false;
+  if (e.level !== 'warn' && e.level !== 'info') return false;
+  const identified = e.rpcMethod !== null || e.rpcId !== null || e.tool !== null;
+  // a warning that says the connection to the server failed is a failure too (`WARN could not reach
+  // https://…/mcp`); an info line about no identified call stays context (hosts narrate at info)
+  if (!identified && (e.level !== 'warn' || !ABOUT_CONNECTION.test(e.message))) return false;
   let v = worded.get(e);
   if (v === undefined) worded.set(e, (v = levelFromWording(e.message) === 'error'));
   return v;
