@@ -138,6 +138,13 @@ const FAILURES: readonly string[] = [
   '2026-03-01 10:00:00 WARN  [mcp] Server notes disconnected unexpectedly',
   '2026-03-01 10:00:00 WARNING host.mcp: handshake with notes failed',
   'W0301 10:00:00.000000   311 bridge.go:57] could not initialize MCP session: EOF',
+  // a client that gave up following redirects (a loop between proxy and app, http and https), in each library's words
+  'Post "https://mcp.example.org/mcp": stopped after 10 redirects',
+  'TypeError: fetch failed [cause]: Error: redirect count exceeded',
+  'httpx.TooManyRedirects: Exceeded maximum allowed redirects.',
+  'requests.exceptions.TooManyRedirects: Exceeded 30 redirects.',
+  'curl: (47) Maximum (50) redirects followed',
+  'net::ERR_TOO_MANY_REDIRECTS',
 ];
 
 const QUIET: readonly string[] = [
@@ -154,6 +161,7 @@ const QUIET: readonly string[] = [
   // a warning about the host's own business, and one about a retry still under way
   '2026-03-01 10:00:00 WARN  failed to load optional theme file',
   '2026-03-01 10:00:00 WARN  MCP server notes: request failed, will retry',
+  '2026-03-01 10:00:00 INFO  http client: follow_redirects=True max_redirects=20',
 ];
 
 let dir = '';
