@@ -133,6 +133,18 @@ const FAILURES: readonly string[] = [
   "Error: Hostname/IP does not match certificate's altnames: Host: localhost. is not in the cert's altnames: DNS:mcp.example.com",
   'Post "localhost:8080/mcp": unsupported protocol scheme "localhost"',
   'unsupported protocol scheme ""',
+  // a warning that says the connection to the server failed, naming no call: hosts log connect failures at warn
+  '2026-03-01T10:00:00Z WARN notes: could not reach https://notes.example.org/mcp',
+  '2026-03-01 10:00:00 WARN  [mcp] Server notes disconnected unexpectedly',
+  '2026-03-01 10:00:00 WARNING host.mcp: handshake with notes failed',
+  'W0301 10:00:00.000000   311 bridge.go:57] could not initialize MCP session: EOF',
+  // a client that gave up following redirects (a loop between proxy and app, http and https), in each library's words
+  'Post "https://mcp.example.org/mcp": stopped after 10 redirects',
+  'TypeError: fetch failed [cause]: Error: redirect count exceeded',
+  'httpx.TooManyRedirects: Exceeded maximum allowed redirects.',
+  'requests.exceptions.TooManyRedirects: Exceeded 30 redirects.',
+  'curl: (47) Maximum (50) redirects followed',
+  'net::ERR_TOO_MANY_REDIRECTS',
 ];
 
 const QUIET: readonly string[] = [
@@ -146,6 +158,10 @@ const QUIET: readonly string[] = [
   'tests: 12 ✓ 0 ✗',
   'MCP server listening on :8080',
   'crash reporter enabled',
+  // a warning about the host's own business, and one about a retry still under way
+  '2026-03-01 10:00:00 WARN  failed to load optional theme file',
+  '2026-03-01 10:00:00 WARN  MCP server notes: request failed, will retry',
+  '2026-03-01 10:00:00 INFO  http client: follow_redirects=True max_redirects=20',
 ];
 
 let dir = '';

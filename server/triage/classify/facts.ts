@@ -310,6 +310,15 @@ function clientLoggedAsError(evs: readonly Event[], ix: IncidentIndex): Tri {
 const READ_TIMEOUT = /\bReadTimeout\b|\bThe read operation timed out\b/;
 /** How servers refuse the optional GET stream other than with the 405 the spec asks for (failure-signatures row 44). */
 export const STREAM_REFUSALS = new Set([400, 404, 406]);
+/**
+ * The standalone GET stream neither opened nor was declined with 405: refused with another status, or
+ * answered 2xx with a body that is no event stream (the spec: GET → text/event-stream or 405; java-sdk's
+ * `Invalid SSE response. Status code: 200`, spring-ai issue 5239).
+ */
+export function streamDeclinedWrongly(f: Pick<Facts, 'httpStatus' | 'answerStatus' | 'causes'>): boolean {
+  if (f.httpStatus !== null) return STREAM_REFUSALS.has(f.httpStatus);
+  return f.answerStatus !== null && f.answerStatus >= 200 && f.answerStatus < 300 && f.causes.includes('content-type-wrong');
+}
 const HTML = /<html|<title>|<center>nginx|<!doctype html|content-type=text\/html|Content-Type: text\/html/i;
 const LOCAL_HOSTS = /^(?:localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0|host\.docker\.internal)$/i;
 /** RFC 1918, link-local and unique-local addresses and names only a private network resolves: what a forward proxy on the internet side cannot reach. */
@@ -369,8 +378,18 @@ const worded = new WeakMap<Event, boolean>();
  * an identified request (method, rpc id or tool) whose words report a failure and not a retry
  * (level-wording.ts: retry wording gives a warning) is a visible error, whatever level it was logged at.
  */
+/**
+ * What a warning names when it is about the MCP connection itself rather than the host's own business:
+ * an endpoint URL or address, the MCP server/client/session/transport, the handshake.
+ */
+const ABOUT_CONNECTION = /\bhttps?:\/\/|\b(?:mcp|handshake|initiali[sz]e|transport|session)\b|\bserver\b/i;
+
 function errorWordedCall(e: Event): boolean {
-  if ((e.level !== 'warn' && e.level !== 'info') || (e.rpcMethod === null && e.rpcId === null && e.tool === null)) return false;
+  if (e.level !== 'warn' && e.level !== 'info') return false;
+  const identified = e.rpcMethod !== null || e.rpcId !== null || e.tool !== null;
+  // a warning that says the connection to the server failed is a failure too (`WARN could not reach
+  // https://…/mcp`); an info line about no identified call stays context (hosts narrate at info)
+  if (!identified && (e.level !== 'warn' || !ABOUT_CONNECTION.test(e.message))) return false;
   let v = worded.get(e);
   if (v === undefined) worded.set(e, (v = levelFromWording(e.message) === 'error'));
   return v;
@@ -933,7 +952,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // --- attempts, recovery
   const key = callKey(method, tool);
   // (the two facts that walk the rest of the incident are asked only for a refused GET stream)
-  const streamRefusal = method === null && tool === null && httpStatus !== null && STREAM_REFUSALS.has(httpStatus);
+  const streamRefusal = method === null && tool === null && streamDeclinedWrongly({ httpStatus, answerStatus, causes });
   const attemptsSeen = ix.failedAttempts(span, key, causes);
   // the attempts the client numbered, here or in its give-up line for this connection (`Failed to connect
   // after 3 attempts`: it may have logged fewer of them)

@@ -1,6 +1,6 @@
 import type { Rule } from '../rule.ts';
 import type { SignalCause } from '../../../../parsers/contract/signal.ts';
-import { STREAM_REFUSALS, type Facts } from '../facts.ts';
+import { streamDeclinedWrongly, type Facts } from '../facts.ts';
 import { has } from '../rule.ts';
 
 // failure-signatures.md D16, rows 16, 17, 20, 43, 44, 55, 90, 91; cli-contract.md roles; spec server/prompts
@@ -10,13 +10,17 @@ import { has } from '../rule.ts';
 /** The lists a host fetches for its menus whatever the server declared (spec server/prompts, server/resources). */
 const LIST_PROBES = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
 const STREAM_ONLY = ['stream-open-failed', 'stream-disconnected', 'stream-reconnecting', 'reconnect-exhausted'] as const;
-/** What else a stream failure's lines may say: the retry, the cut itself, or a success logged next to it (`Found 9 tools`). */
-const BESIDE_STREAM = new Set<SignalCause>(['retry-attempt', 'stream-cut', 'conn-reset', 'call-succeeded', 'handshake-ok', 'connected', 'sse-read-failed']);
+/**
+ * What else a stream failure's lines may say: the retry, the cut itself, an answer that was no event stream
+ * (java-sdk's `Invalid SSE response` from its GET), or a success logged next to it (`Found 9 tools`).
+ */
+const BESIDE_STREAM = new Set<SignalCause>(['retry-attempt', 'stream-cut', 'conn-reset', 'call-succeeded', 'handshake-ok', 'connected', 'sse-read-failed', 'content-type-wrong']);
 
 const isStream = (f: Facts) => f.httpMethod === 'GET' || has(f, 'stream-open-failed');
 
 /**
- * Row 44: the standalone GET stream refused with 400/404/406 instead of 405, reported as an error (or at
+ * Row 44: the standalone GET stream refused with 400/404/406 instead of 405, or answered 2xx with a body
+ * that is no event stream (spec: GET → text/event-stream or 405), reported as an error (or at
  * no logged level) and nothing after it — no other request, sent or answered, no other line of the
  * client's — while a session it had not lost was in use: the client treated the refusal as fatal, and
  * the log ends there.
@@ -26,8 +30,7 @@ function refusedFatally(f: Facts): boolean {
     f.method === null &&
     f.tool === null &&
     isStream(f) &&
-    f.httpStatus !== null &&
-    STREAM_REFUSALS.has(f.httpStatus) &&
+    streamDeclinedWrongly(f) &&
     !f.wentOn &&
     f.loggedAsError !== false &&
     f.sessionUnknown !== true &&
@@ -43,17 +46,30 @@ export const optionalStreamFatal: Rule = {
   when(f) {
     if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected')) return 'in the legacy HTTP+SSE transport the GET stream is the connection';
     if (!isStream(f)) return 'not the standalone GET stream';
-    if (f.httpStatus === null || !STREAM_REFUSALS.has(f.httpStatus)) return 'not refused with 400, 404 or 406';
+    if (!streamDeclinedWrongly(f)) return 'not refused with 400, 404 or 406, nor answered 2xx with a body that is no event stream';
     if (f.sessionUnknown === true) return 'the session was unknown to the server: session loss, not a refusal';
     if (f.wentOn) return 'the client went on after it: the optional channel only';
     if (f.loggedAsError === false) return 'the client logged it below error level: it carried on';
     return refusedFatally(f) ? true : 'a request, not the stream alone';
   },
   rationale: (f) =>
-    `The server refused the standalone GET SSE stream with HTTP ${f.httpStatus} instead of 405, the client reported it as an error and sent nothing after it: it gave up on the whole connection. The spec lets a server decline the stream only with 405 (GET → text/event-stream or 405), and some SDK versions and hosts treat any other refusal as fatal. Nothing in your configuration is wrong; escalate: the server should answer 405 to GET, or the client should treat a refused GET stream as optional (TypeScript SDK PR 1637).`,
+    f.httpStatus === null
+      ? `The server answered the standalone GET SSE stream with HTTP ${f.answerStatus ?? '2xx'} and a body that is no event stream, the client could not read it and sent nothing after it: it gave up on the whole connection. The spec lets a server answer GET only with text/event-stream or decline with 405, and some SDK versions treat any other answer as fatal. Nothing in your configuration is wrong; escalate: the server should answer 405 (or a stream) to GET, or the client should tolerate a non-stream answer to its GET (spring-ai issue 5239).`
+      : `The server refused the standalone GET SSE stream with HTTP ${f.httpStatus} instead of 405, the client reported it as an error and sent nothing after it: it gave up on the whole connection. The spec lets a server decline the stream only with 405 (GET → text/event-stream or 405), and some SDK versions and hosts treat any other refusal as fatal. Nothing in your configuration is wrong; escalate: the server should answer 405 to GET, or the client should treat a refused GET stream as optional (TypeScript SDK PR 1637).`,
   examples: [
     { name: 'Failed to open SSE stream: Not Found, and nothing after', facts: { httpStatus: 404, causes: ['stream-open-failed'], wentOn: false }, fires: true },
     { name: 'GET 406 and the client stopped', facts: { httpMethod: 'GET', httpStatus: 406, wentOn: false }, fires: true },
+    {
+      name: 'GET answered 200 with a JSON body (Invalid SSE response), and nothing after',
+      facts: { answerStatus: 200, causes: ['stream-open-failed', 'content-type-wrong'], wentOn: false },
+      fires: true,
+    },
+    {
+      name: 'GET answered 200 with a JSON body, then tools were called',
+      facts: { httpMethod: 'GET', answerStatus: 200, causes: ['content-type-wrong'], wentOn: true },
+      fires: false,
+    },
+    { name: 'GET answered 200 and its stream cut later', facts: { httpMethod: 'GET', answerStatus: 200, causes: ['stream-cut'], wentOn: false }, fires: false },
     { name: 'GET 404 but the client went on calling tools', facts: { httpMethod: 'GET', httpStatus: 404, wentOn: true }, fires: false },
     { name: "Python's GET stream error (non-fatal) at DEBUG, last line", facts: { httpMethod: 'GET', httpStatus: 400, wentOn: false, loggedAsError: false }, fires: false },
     { name: 'GET 405: the spec-conformant refusal', facts: { httpMethod: 'GET', httpStatus: 405, wentOn: false }, fires: false },
@@ -116,6 +132,12 @@ export const optionalStream: Rule = {
       fires: true,
     },
     { name: 'Maximum reconnection attempts, no request', facts: { causes: ['reconnect-exhausted'] }, fires: true },
+    {
+      name: 'the GET answered 200 with no event stream, then the client went on',
+      facts: { answerStatus: 200, causes: ['stream-open-failed', 'content-type-wrong'], wentOn: true },
+      fires: true,
+    },
+    { name: 'a POST answered with the wrong content type', facts: { httpMethod: 'POST', causes: ['content-type-wrong'] }, fires: false },
     { name: 'DELETE 404 at shutdown', facts: { httpMethod: 'DELETE', httpStatus: 404 }, fires: true },
     { name: 'GET /authorize 500: the OAuth flow, not the stream', facts: { httpMethod: 'GET', httpStatus: 500, httpPath: '/authorize', authFlowPath: true }, fires: false },
     { name: "the SDK's Failed to terminate session: Not Found", facts: { httpStatus: 404, causes: ['session-termination-failed'] }, fires: true },
