@@ -143,6 +143,29 @@ function mergeByTime(base: string, extra: string): string {
   return sorted.flatMap(({ r }) => r.lines).join('\n') + '\n';
 }
 
+/** The earliest dated time the logs tell themselves (ISO 8601, with its zone or read as UTC; CLF with its offset), or null. */
+function earliestOwnTime(files: readonly { name: string; data: Buffer }[]): number | null {
+  let best: number | null = null;
+  const keep = (t: number) => {
+    if (Number.isFinite(t) && (best === null || t < best)) best = t;
+  };
+  for (const f of files) {
+    if (isDocument(f.name)) continue;
+    const text = f.data.toString('utf8');
+    for (const m of text.matchAll(/\b(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?/g)) {
+      const [, y, mo, d, h, mi, sec, fr, zone] = m;
+      const off = zone && zone !== 'Z' ? (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) : 0;
+      keep(Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +sec!, fr ? Number(fr.padEnd(3, '0').slice(0, 3)) : 0) - off * 60_000);
+    }
+    for (const m of text.matchAll(/\b(\d\d)\/([A-Z][a-z]{2})\/(\d{4}):(\d\d):(\d\d):(\d\d)(?: ([+-])(\d\d)(\d\d))?/g)) {
+      const [, d, mon, y, h, mi, sec, sign, oh, om] = m;
+      const off = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0;
+      keep(Date.UTC(+y!, MONTHS.indexOf(mon!), +d!, +h!, +mi!, +sec!) - off * 60_000);
+    }
+  }
+  return best;
+}
+
 function firstTime(b: Bundle): number | null {
   let best: number | null = null;
   for (const f of b.files) {
@@ -222,10 +245,14 @@ function transformLogs(b: Bundle, id: Exclude<TransformId, 'names'>, seed: numbe
     }
     case 'timestamps': {
       // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds before every line,
-      // microseconds apart (one print's lines arrive together)
+      // microseconds apart (one print's lines arrive together). The runtime stamps a line when the app writes
+      // it, so where the logs tell their own time the bundle's clock moves with the stamps (every file
+      // alike, as the clock transform does): a stamp a year away from the line's own time is no real paste
       const base = Date.UTC(2026, 2, 4, 10, 0, 0) + Math.floor(r() * 3_600_000);
+      const own = earliestOwnTime(files);
+      const moved = own === null ? files : files.map((f) => (isDocument(f.name) ? f : { name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), base - own)) }));
       return {
-        files: files.map((f) => {
+        files: moved.map((f) => {
           if (isDocument(f.name)) return f;
           let i = 0;
           return {
