@@ -55,17 +55,33 @@ const frac = (ms: number, digits: number) => (digits === 0 ? '' : String(ms).pad
  * with or without a zone), nginx error-log and CLF/HAProxy times, epoch seconds or milliseconds as
  * JSON numbers. Zone-less times are read as UTC and stay zone-less.
  */
+// ISO 8601 (groups: y, mo, d, separator, h, mi, s, fraction separator, fraction, zone) and CLF/HAProxy
+// (d, month, y, h, mi, s, fraction, zone) times, as shiftTimes rewrites them and earliestOwnTime reads them
+const ISO_TIME = /\b(\d{4})-(\d\d)-(\d\d)([T ])(\d\d):(\d\d):(\d\d)(?:([.,])(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?/g;
+const CLF_TIME = /\b(\d\d)\/([A-Z][a-z]{2})\/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?( [+-]\d{4})?/g;
+/** A zone suffix (`Z`, `+02:00`, `-0400`, ` -0400`) in minutes east of UTC; none is UTC. */
+const zoneMinutes = (zone: string | undefined) => {
+  const z = zone?.trim();
+  return z && z !== 'Z' ? (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(-2))) : 0;
+};
+const fractionMs = (fr: string | undefined) => (fr ? Number(fr.padEnd(3, '0').slice(0, 3)) : 0);
+/** The instant an ISO_TIME match names (epoch ms). */
+const isoInstant = (y: string, mo: string, d: string, h: string, mi: string, s: string, fr: string | undefined, zone: string | undefined) =>
+  Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, fractionMs(fr)) - zoneMinutes(zone) * 60_000;
+/** The instant a CLF_TIME match names (epoch ms). */
+const clfInstant = (d: string, mon: string, y: string, h: string, mi: string, s: string, fr: string | undefined, zone: string | undefined) =>
+  Date.UTC(+y, MONTHS.indexOf(mon), +d, +h, +mi, +s, fractionMs(fr)) - zoneMinutes(zone) * 60_000;
+
 export function shiftTimes(text: string, ms: number): string {
-  const iso = /\b(\d{4})-(\d\d)-(\d\d)([T ])(\d\d):(\d\d):(\d\d)(?:([.,])(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?/g;
+  const iso = new RegExp(ISO_TIME);
   const slash = /\b(\d{4})\/(\d\d)\/(\d\d) (\d\d):(\d\d):(\d\d)\b/g;
-  const clf = /\b(\d\d)\/([A-Z][a-z]{2})\/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?( [+-]\d{4})?/g;
+  const clf = new RegExp(CLF_TIME);
   const epoch = /("(?:time|ts|timestamp|msec|start_time|startTime)"\s*:\s*)(\d{10})(\d{3})?(\.\d{1,6})?\b/g;
   const syslog = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d)(?=\s)/gm;
   const timeOfDay = /^(\[?)(\d\d):(\d\d):(\d\d)([.,]\d{1,6})?(\]?)(?=[\s\]])/gm;
   let out = text.replace(iso, (m, y, mo, d, sep, h, mi, s, fsep, fr, zone) => {
-    const offMin = zone && zone !== 'Z' ? (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) : 0;
-    const fracMs = fr ? Number(fr.padEnd(3, '0').slice(0, 3)) : 0;
-    const t = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, fracMs) - offMin * 60_000 + ms;
+    const offMin = zoneMinutes(zone);
+    const t = isoInstant(y, mo, d, h, mi, s, fr, zone) + ms;
     const l = new Date(t + offMin * 60_000);
     const rest = fr ? `${fsep}${frac(l.getUTCMilliseconds(), fr.length)}${fr.length > 3 ? fr.slice(3) : ''}` : '';
     return `${l.getUTCFullYear()}-${pad(l.getUTCMonth() + 1)}-${pad(l.getUTCDate())}${sep}${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}${rest}${zone ?? ''}`;
@@ -75,9 +91,8 @@ export function shiftTimes(text: string, ms: number): string {
     return `${l.getUTCFullYear()}/${pad(l.getUTCMonth() + 1)}/${pad(l.getUTCDate())} ${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}`;
   });
   out = out.replace(clf, (_m, d, mon, y, h, mi, s, fr, zone) => {
-    const offMin = zone ? (zone.trim()[0] === '-' ? -1 : 1) * (Number(zone.trim().slice(1, 3)) * 60 + Number(zone.trim().slice(3))) : 0;
-    const fracMs = fr ? Number(fr.padEnd(3, '0').slice(0, 3)) : 0;
-    const t = Date.UTC(+y, MONTHS.indexOf(mon), +d, +h, +mi, +s, fracMs) - offMin * 60_000 + ms;
+    const offMin = zoneMinutes(zone);
+    const t = clfInstant(d, mon, y, h, mi, s, fr, zone) + ms;
     const l = new Date(t + offMin * 60_000);
     return `${pad(l.getUTCDate())}/${MONTHS[l.getUTCMonth()]}/${l.getUTCFullYear()}:${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())}${fr ? `.${frac(l.getUTCMilliseconds(), fr.length)}` : ''}${zone ?? ''}`;
   });
@@ -152,16 +167,8 @@ function earliestOwnTime(files: readonly { name: string; data: Buffer }[]): numb
   for (const f of files) {
     if (isDocument(f.name)) continue;
     const text = f.data.toString('utf8');
-    for (const m of text.matchAll(/\b(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?/g)) {
-      const [, y, mo, d, h, mi, sec, fr, zone] = m;
-      const off = zone && zone !== 'Z' ? (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) : 0;
-      keep(Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +sec!, fr ? Number(fr.padEnd(3, '0').slice(0, 3)) : 0) - off * 60_000);
-    }
-    for (const m of text.matchAll(/\b(\d\d)\/([A-Z][a-z]{2})\/(\d{4}):(\d\d):(\d\d):(\d\d)(?: ([+-])(\d\d)(\d\d))?/g)) {
-      const [, d, mon, y, h, mi, sec, sign, oh, om] = m;
-      const off = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0;
-      keep(Date.UTC(+y!, MONTHS.indexOf(mon!), +d!, +h!, +mi!, +sec!) - off * 60_000);
-    }
+    for (const m of text.matchAll(new RegExp(ISO_TIME))) keep(isoInstant(m[1]!, m[2]!, m[3]!, m[5]!, m[6]!, m[7]!, m[9], m[10]));
+    for (const m of text.matchAll(new RegExp(CLF_TIME))) keep(clfInstant(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7], m[8]));
   }
   return best;
 }

@@ -374,16 +374,17 @@ export function isFailureEvent(e: Event): boolean {
 const worded = new WeakMap<Event, boolean>();
 
 /**
- * Issue item 1/5: hosts log failures at warn or info ("WARN tools/call id=5 failed: …"). A line about
- * an identified request (method, rpc id or tool) whose words report a failure and not a retry
- * (level-wording.ts: retry wording gives a warning) is a visible error, whatever level it was logged at.
- */
-/**
  * What a warning names when it is about the MCP connection itself rather than the host's own business:
  * an endpoint URL or address, the MCP server/client/session/transport, the handshake.
  */
-const ABOUT_CONNECTION = /\bhttps?:\/\/|\b(?:mcp|handshake|initiali[sz]e|transport|session)\b|\bserver\b/i;
+const ABOUT_CONNECTION = /\bhttps?:\/\/|\b(?:mcp|handshake|initiali[sz]e|transport|session|server)\b/i;
 
+/**
+ * Issue item 1/5: hosts log failures at warn or info ("WARN tools/call id=5 failed: …"). A line about
+ * an identified request (method, rpc id or tool), or a warning about the connection itself, whose words
+ * report a failure and not a retry (level-wording.ts: retry wording gives a warning) is a visible error,
+ * whatever level it was logged at.
+ */
 function errorWordedCall(e: Event): boolean {
   if (e.level !== 'warn' && e.level !== 'info') return false;
   const identified = e.rpcMethod !== null || e.rpcId !== null || e.tool !== null;

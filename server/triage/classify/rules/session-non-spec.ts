@@ -26,7 +26,7 @@ export const sessionLostNonSpecAnswer: Rule = {
   rationale: (f) =>
     `${describe(f)} was answered "${signalWords(f, ['session-unknown'], 'session not found')}" ${
       f.httpStatus === 500
-        ? `as an internal error (${[f.httpStatus === 500 ? 'HTTP 500' : null, f.jsonRpcCode === -32603 ? 'JSON-RPC -32603' : null].filter(Boolean).join(', ')})`
+        ? `as an internal error (HTTP 500${f.jsonRpcCode === -32603 ? ', JSON-RPC -32603' : ''})`
         : 'inside an SSE event of a stream the server had already opened (a 2xx)'
     }, not with the 404 the spec prescribes for an unknown session. Clients re-initialize on a 404; this answer they surface as an error, so the failure repeats on every request until the server is fixed. Escalate to the server's owners: validate the session before opening a stream and answer an unknown id with 404 (a brand-new connection refused this way means the server does not find the sessions it issues). Reinitializing by hand may get one session through.`,
   examples: [

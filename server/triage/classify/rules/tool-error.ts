@@ -1,4 +1,5 @@
 import type { SignalCause } from '../../../../parsers/contract/signal.ts';
+import type { Facts } from '../facts.ts';
 import type { Rule } from '../rule.ts';
 import { describe, has, sideEffectWords } from '../rule.ts';
 
@@ -9,14 +10,21 @@ import { describe, has, sideEffectWords } from '../rule.ts';
 // named in the result text is the tool's own trouble: its answer, not this exchange's).
 const TOOL_RESULT_CAUSES = new Set<SignalCause>(['tool-error', 'write-started', 'request-received', 'deployment-broken']);
 
+/** Why the failure is not a tool's isError answer over a working exchange, or null when it is. */
+function notAToolResult(f: Facts): string | null {
+  if (!has(f, 'tool-error')) return 'no isError result';
+  if (f.causes.some((c) => !TOOL_RESULT_CAUSES.has(c))) return 'the exchange also shows a transport failure';
+  if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
+  return null;
+}
+
 export const toolError: Rule = {
   id: 'tool-returned-error',
   decision: 'check_write_then_escalate',
   source: 'failure-signatures D4, row 64',
   when(f) {
-    if (!has(f, 'tool-error')) return 'no isError result';
-    if (f.causes.some((c) => !TOOL_RESULT_CAUSES.has(c))) return 'the exchange also shows a transport failure';
-    if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
+    const notResult = notAToolResult(f);
+    if (notResult) return notResult;
     if (f.sideEffect === 'read') return 'a read-only tool: its error is its answer (see tool-error-read)';
     // (write safety is judged for an identified call only: an isError result that no line ties to a call —
     // no tool, no method — says nothing about what was written; issue 17 kind 6)
@@ -40,9 +48,8 @@ export const toolErrorUnidentified: Rule = {
   decision: 'escalate',
   source: 'failure-signatures D4, row 64 · classify README (write safety for identified calls only)',
   when(f) {
-    if (!has(f, 'tool-error')) return 'no isError result';
-    if (f.causes.some((c) => !TOOL_RESULT_CAUSES.has(c))) return 'the exchange also shows a transport failure';
-    if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
+    const notResult = notAToolResult(f);
+    if (notResult) return notResult;
     if (f.tool !== null || f.method !== null) return 'the result is tied to a call (tool-returned-error / tool-error-read)';
     return true;
   },
@@ -61,9 +68,8 @@ export const toolErrorRead: Rule = {
   decision: 'no_action',
   source: 'failure-signatures D4, row 64',
   when(f) {
-    if (!has(f, 'tool-error')) return 'no isError result';
-    if (f.causes.some((c) => !TOOL_RESULT_CAUSES.has(c))) return 'the exchange also shows a transport failure';
-    if (f.httpStatus !== null && f.httpStatus >= 400) return `HTTP ${f.httpStatus}: a transport answer, not a tool result`;
+    const notResult = notAToolResult(f);
+    if (notResult) return notResult;
     if (f.sideEffect !== 'read') return 'not shown to be read-only';
     return true;
   },
