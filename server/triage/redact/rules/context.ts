@@ -63,6 +63,8 @@ function valueOk(raw: string, cls: KeyClass | null, key = ''): boolean {
 }
 
 const AUTH_SCHEME = /^(bearer|basic|token|dpop|negotiate|ntlm|digest|aws4-hmac-sha256|mac|hoba|apikey|sso-key)(\s{1,8}|%20|\+)/i;
+/** What precedes a scheme that opens an Authorization header's value: the header name, `:` or `=`, quotes. */
+const AUTH_HEADER_BEFORE = /authori[sz]ation(?:[ _-]?header)?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/i;
 const MULTI_PARAM_SCHEME = /^(digest|aws4-hmac-sha256|mac|hoba)$/i;
 
 function kvRow(
@@ -261,14 +263,21 @@ export const CONTEXT_RULES: PatternRule[] = [
     keywords: ['authorization'],
     pattern: /(?<s>token|dpop|negotiate|ntlm|digest|aws4-hmac-sha256|apikey|sso-key)(?:[ \t]{1,8}|%20|\+)(?<v>[^\r\n"'\\]{6,4096})/dgi,
     secretKind: 'secret',
-    validate: (v, m, ctx) => /authori[sz]ation/i.test(ctx.line.slice(Math.max(0, m.index - 64), m.index)) && !isInert(v),
+    // the scheme must open the header's value (`Authorization: token …`, `"authorization": "DPoP …"`), not merely
+    // follow the word: `Authorization error: Error: Token exchange failed` (typescript-sdk auth.ts) is a message
+    validate: (v, m, ctx) => AUTH_HEADER_BEFORE.test(ctx.line.slice(Math.max(0, m.index - 64), m.index)) && !isInert(v),
     narrow: (v, m) => (MULTI_PARAM_SCHEME.test(m.groups!.s!) ? v.length : unquotedLength(v, false)),
     tps: [
       'Authorization: token tok_FAKE_0123456789',
       'authorization: DPoP eyFAKEproof.0123456789',
       'Authorization: Digest username="bob", response="6629fae49393a05397450978507c4ef1"',
     ],
-    fps: ['Authorization header missing', 'authorization: token [REDACTED:bearer]'],
+    fps: [
+      'Authorization header missing',
+      'authorization: token [REDACTED:bearer]',
+      'Authorization error: Error: Token exchange failed: HTTP 401',
+      'authorization failed while the token refresh was pending',
+    ],
   },
   kvRow(
     '@authorization',
@@ -277,7 +286,7 @@ export const CONTEXT_RULES: PatternRule[] = [
     ['authorization'],
     ['authorization'],
     ['> Authorization: c2VjcmV0LXdpdGhvdXQtc2NoZW1l', '{"Authorization": "s3cr3t-raw-credential"}'],
-    ['Authorization: Bearer [REDACTED:bearer]', 'authorization_endpoint: https://auth.example.com/authorize'],
+    ['Authorization: Bearer [REDACTED:bearer]', 'authorization_endpoint: https://auth.example.com/authorize', "-H 'Authorization: Bearer <your-token>'"],
     {
       narrow: (v, m) => {
         if (quoted(m)) return v.length;
@@ -346,7 +355,18 @@ export const CONTEXT_RULES: PatternRule[] = [
       'db.password: hunter2x',
       'last-event-id=0b8f2c1e-7d3a-4e55-9c61-2a4b6d8e0f13_1795945950421',
     ],
-    ['error="invalid_token"', 'token_type=Bearer', 'max_tokens=4096', 'token_endpoint_auth_method: none', 'password_policy: strong', 'access_token=[REDACTED:jwt]'],
+    [
+      'error="invalid_token"',
+      'invalid_token: The access token expired',
+      'expired_token: device code has expired',
+      'conn=up,auth=valid -> conn=down,auth=valid',
+      "server 'ledgerWithAuth': Error: schema rejected",
+      'token_type=Bearer',
+      'max_tokens=4096',
+      'token_endpoint_auth_method: none',
+      'password_policy: strong',
+      'access_token=[REDACTED:jwt]',
+    ],
     {
       validate: (v, m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']) && valueOk(v.slice(0, valueLength(v, m, false)), 'secret', m.groups!.k!),
       gate: (m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']),

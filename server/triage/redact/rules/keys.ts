@@ -96,6 +96,10 @@ const SAFE_EXACT = new Set([
   'pagetoken',
   'nextpagetoken',
   'csrftokenname',
+  // OAuth error codes (RFC 6750 §3.1 invalid_token, RFC 8628 §3.5 expired_token): `invalid_token: The access token
+  // expired` names what went wrong; what follows is the server's description, not a token.
+  'invalidtoken',
+  'expiredtoken',
 ]);
 const SAFE_SUFFIX = [
   'type',
@@ -202,7 +206,14 @@ export function isInert(v: string): boolean {
     .replace(/^["'\\]+|["'\\]+$/g, '')
     .replace(/^(?:bearer|basic|token|dpop)(?:\s{1,8}|%20|\+)(?=\[REDACTED)/i, '');
   if (s.length === 0 || /^(?:bearer|basic|dpop)(?:\s{1,8}|%20|\+)$/i.test(s)) return true;
-  return /^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) || isOurOutput(s);
+  if (/^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) || isOurOutput(s)) return true;
+  // `auth=valid`, `'serverWithAuth': Error: …`, `Bearer <your-token>`: a state or log word, or a placeholder someone
+  // typed in place of the value, is what a log says about a credential, not the credential
+  return (
+    /^(?:valid|invalid|ok|error|exception|failed|failure|missing|present|expired|unknown|pending|required|optional|enabled|disabled|success|granted|denied|yes|no)[:.,]?$/i.test(
+      s,
+    ) || /^<[\w .:-]{1,40}>$/.test(s)
+  );
 }
 
 /** Keys whose value names a host (JSON log fields of proxies and servers). */

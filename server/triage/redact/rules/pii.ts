@@ -12,6 +12,8 @@ export { isPublicHost };
 
 const isIPv4 = (v: string) => /^(?:\d{1,3}\.){3}\d{1,3}$/.test(v) && v.split('.').every((o) => Number(o) <= 255);
 const keepIp = (v: string) => v.startsWith('127.') || v === '0.0.0.0' || v === '255.255.255.255' || v === '::1' || v === '::';
+/** A version key just before a dotted quad: `Version=`, `"version": "`, `FileVersion: `. */
+const VERSION_KEY_BEFORE = /version["']?[ \t]{0,2}[:=][ \t]{0,2}["']?$/i;
 
 function luhn(digits: string): boolean {
   let sum = 0;
@@ -232,10 +234,19 @@ export const PII_RULES: PatternRule[] = [
     keywords: ['.'],
     pattern: /(?<![0-9.A-Za-z-])(?<v>(?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])/dg,
     secretKind: 'pii',
-    validate: (v) => isIPv4(v) && !keepIp(v),
+    // `Version=4.0.1.0` (.NET assembly names), `"version": "10.0.19041.1"`: four numbers after a version key are a version
+    validate: (v, m, ctx) => isIPv4(v) && !keepIp(v) && !VERSION_KEY_BEFORE.test(ctx.line.slice(Math.max(0, m.index - 24), m.index)),
     replace: (v, ctx) => pseudonym(ctx.key, 'ip', v),
     tps: ['10.42.7.19 - - [01/Jan/2026:00:00:00 +0000] "POST /mcp HTTP/1.1" 200', 'connect to 203.0.113.57:443 failed'],
-    fps: ['127.0.0.1 - - "GET /mcp"', 'Python/3.11.4', 'v1.2.3.4', 'listening on 0.0.0.0:8000', ...ID_LOOKALIKES],
+    fps: [
+      '127.0.0.1 - - "GET /mcp"',
+      'Python/3.11.4',
+      'v1.2.3.4',
+      "Could not load file or assembly 'System.Memory, Version=4.0.1.2, Culture=neutral'",
+      '"fileVersion": "10.0.19041.1"',
+      'listening on 0.0.0.0:8000',
+      ...ID_LOOKALIKES,
+    ],
   }),
   gated({
     id: '@ipv6',
