@@ -17,7 +17,7 @@ export const oauthRequestInvalid: Rule = {
     return true;
   },
   rationale: () =>
-    "The authorization server refused the client's token request as malformed (RFC 6749 §5.2: invalid_request or unsupported_grant_type — a required parameter missing, or a client authentication method or grant it does not accept), not its credentials: signing in again sends the same request. Escalate to the client's owners with the error_description; compare the client's token request with the server's metadata (token_endpoint_auth_methods_supported, grant_types_supported).",
+    "The authorization server refused the client's token request as malformed (RFC 6749 §5.2: invalid_request or unsupported_grant_type — a required parameter missing, or a client authentication method or grant it does not accept), not its credentials; signing in again sends the same request. Escalate to the client's owners with the error_description; compare the client's token request with the server's metadata (token_endpoint_auth_methods_supported, grant_types_supported).",
   examples: [
     { name: 'refresh answered 400 invalid_request', facts: { httpStatus: 400, causes: ['oauth-flow-failed', 'oauth-request-invalid'] }, fires: true },
     { name: 'refresh answered invalid_grant', facts: { httpStatus: 400, causes: ['oauth-flow-failed'] }, fires: false },

@@ -360,6 +360,7 @@ export const CONTEXT_RULES: PatternRule[] = [
       'invalid_token: The access token expired',
       'expired_token: device code has expired',
       'conn=up,auth=valid -> conn=down,auth=valid',
+      "Could not load file or assembly 'System.Memory, Version=4.0.1.2, Culture=neutral, PublicKeyToken=cc7b13ffcd2ddd51'",
       "server 'ledgerWithAuth': Error: schema rejected",
       'token_type=Bearer',
       'max_tokens=4096',

@@ -100,6 +100,8 @@ const SAFE_EXACT = new Set([
   // expired` names what went wrong; what follows is the server's description, not a token.
   'invalidtoken',
   'expiredtoken',
+  // .NET assembly names: `PublicKeyToken=b77a5c561934e089` is a hash of the signer's PUBLIC key (ECMA-335 §II.6.3)
+  'publickeytoken',
 ]);
 const SAFE_SUFFIX = [
   'type',
