@@ -173,6 +173,33 @@ function earliestOwnTime(files: readonly { name: string; data: Buffer }[]): numb
   return best;
 }
 
+const TIME_OF_DAY = /^\[?(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?\]?(?=[\s\]])/;
+/** A line that starts with the time of day alone (`15:02:11 [info]`, `[10:10:10.5]`): ms since midnight; null if not. */
+function timeOfDay(line: string): number | null {
+  const m = TIME_OF_DAY.exec(line);
+  return m ? ((+m[1]! * 60 + +m[2]!) * 60 + +m[3]!) * 1000 + fractionMs(m[4]) : null;
+}
+function earliestTimeOfDay(files: readonly { name: string; data: Buffer }[]): number | null {
+  let best: number | null = null;
+  for (const f of files) {
+    if (isDocument(f.name)) continue;
+    for (const l of f.data.toString('utf8').split('\n')) {
+      const t = timeOfDay(l);
+      if (t !== null && (best === null || t < best)) best = t;
+    }
+  }
+  return best;
+}
+
+/** The time a line tells at its start (its own stamp, not a time quoted in its message), epoch ms; null if none. */
+function lineOwnTime(line: string): number | null {
+  const head = line.slice(0, 48);
+  const m = new RegExp(ISO_TIME.source).exec(head);
+  if (m) return isoInstant(m[1]!, m[2]!, m[3]!, m[5]!, m[6]!, m[7]!, m[9], m[10]);
+  const c = new RegExp(CLF_TIME.source).exec(head);
+  return c ? clfInstant(c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7], c[8]) : null;
+}
+
 function firstTime(b: Bundle): number | null {
   let best: number | null = null;
   for (const f of b.files) {
@@ -251,24 +278,32 @@ function transformLogs(b: Bundle, id: Exclude<TransformId, 'names'>, seed: numbe
       };
     }
     case 'timestamps': {
-      // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds before every line,
-      // microseconds apart (one print's lines arrive together). The runtime stamps a line when the app writes
-      // it, so where the logs tell their own time the bundle's clock moves with the stamps (every file
-      // alike, as the clock transform does): a stamp a year away from the line's own time is no real paste
-      const base = Date.UTC(2026, 2, 4, 10, 0, 0) + Math.floor(r() * 3_600_000);
+      // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds before every line. The runtime
+      // stamps a line when the app writes it, so where the logs tell their own time the bundle's clock moves with
+      // the stamps (every file alike, as the clock transform does: a stamp a year away from the line's own time is
+      // no real paste), and a line that tells its time is stamped at that time; lines between are microseconds
+      // apart (one print's lines arrive together). Stamps never go back within a file.
+      const day = Date.UTC(2026, 2, 4);
+      let base = day + 10 * 3_600_000 + Math.floor(r() * 3_600_000);
       const own = earliestOwnTime(files);
+      // logs that tell only the time of day (`15:02:11 [info] …`) keep it: the stamps take that day's times
+      const tod = own === null ? earliestTimeOfDay(files) : null;
+      if (tod !== null) base = day + tod;
       const moved = own === null ? files : files.map((f) => (isDocument(f.name) ? f : { name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), base - own)) }));
       return {
         files: moved.map((f) => {
           if (isDocument(f.name)) return f;
-          let i = 0;
+          let us = base * 1000 - 37;
           return {
             name: f.name,
             data: Buffer.from(
-              eachLine(
-                f.data.toString('utf8'),
-                (l) => `${new Date(base + Math.floor((i++ * 37) / 1000)).toISOString().slice(0, 19)}.${String(((i * 37) % 1_000_000) + 100_000).padStart(6, '0')}123Z ${l}`,
-              ),
+              eachLine(f.data.toString('utf8'), (l) => {
+                const t = tod === null ? null : timeOfDay(l);
+                const at = t === null ? lineOwnTime(l) : day + t;
+                us = Math.max(us + 37, at === null ? 0 : at * 1000);
+                const ms = Math.floor(us / 1000);
+                return `${new Date(ms).toISOString().slice(0, 19)}.${String(ms % 1000).padStart(3, '0')}${String(us % 1000).padStart(3, '0')}123Z ${l}`;
+              }),
             ),
           };
         }),
