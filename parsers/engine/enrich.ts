@@ -1192,6 +1192,16 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    // .NET Framework's System.Net.WebException message, which Windows PowerShell's Invoke-WebRequest and
+    // Invoke-RestMethod print for any non-2xx answer: `The remote server returned an error: (404) Not Found.`
+    re: /\bremote server returned an error: \(([1-5]\d\d)\)/,
+    needs: ['returned an error: ('],
+    why: '.NET WebException (Windows PowerShell Invoke-WebRequest / Invoke-RestMethod)',
+    examples: [['Invoke-WebRequest : The remote server returned an error: (404) Not Found.', 404]],
+    nearMisses: ['The remote server returned an error: (timeout)', 'The remote server returned an error: (1404)'],
+  },
+  {
+    field: 'httpStatus',
     // mcp-go's transport errors (client/transport/streamable_http.go): `ErrUnauthorized = "unauthorized (401)"`,
     // `ErrSessionTerminated = "session terminated (404). need to re-initialize"`
     re: /\b(?:[Uu]nauthori[sz]ed|UNAUTHORI[SZ]ED|[Ff]orbidden|FORBIDDEN|[Nn]ot [Ff]ound|[Bb]ad [Rr]equest|[Bb]ad [Gg]ateway|[Ss]ervice [Uu]navailable|[Tt]oo [Mm]any [Rr]equests|[Ss]ession terminated) \(([45]\d\d)\)/,

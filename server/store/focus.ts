@@ -29,9 +29,12 @@ import { signalTable } from '../../parsers/engine/signals.ts';
 // a 64 MiB analyze)
 const NAMES_A_CALLED_TOOL = `len(list_filter((SELECT list_slice(list(DISTINCT regexp_replace(c.tool, '^.*(?:[.:/]|__)', '')), 1, 128) FROM events c
     WHERE c.incident_id = $id AND c.tool IS NOT NULL AND c.source IN ('client', 'unknown')), n -> length(n) >= 4 AND contains(events.message, n))) > 0`;
+// a hand-made HTTP transcript's head lines (the answer's Location, Content-Type, WWW-Authenticate) and curl
+// -w's status printed alone (`000`: no answer) are the request and its answer: correlate/transcript.ts joins them
+const TRANSCRIPT_LINE = `(format = 'http-transcript' OR (length(message) <= 12 AND regexp_full_match(trim(message), '\\d{3}')))`;
 const KEYED = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
   OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL OR tool IS NOT NULL
-  OR http_method IS NOT NULL OR signals IS NOT NULL
+  OR http_method IS NOT NULL OR signals IS NOT NULL OR ${TRANSCRIPT_LINE}
   OR (source IN ('server', 'unknown') AND ${NAMES_A_CALLED_TOOL}))`;
 
 /** The events analysis reads; the rest are context lines of the timeline. */

@@ -152,6 +152,12 @@ export interface Facts {
   /** A later success of the same call: re-issued and answered, resumed, a fallback transport that connected. */
   recovered: Tri;
   recoveredBy: string | null;
+  /**
+   * A hand-made transcript showed this redirect's Location already requested and redirected (correlate/
+   * transcript.ts): `self` — a path-only Location naming the path it answered, the server's own routing;
+   * `cycle` — hops that disagree (slash, scheme, host). Null: no loop shown.
+   */
+  redirectLoop: 'self' | 'cycle' | null;
   /** The client sent this call again later (asked only for subscriptions/listen: false elsewhere). */
   sentAgain: boolean;
   /**
@@ -1001,9 +1007,15 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   }
   if (recoveredBy === null && legacyAfter !== null) recoveredBy = `the legacy SSE transport's messages were answered afterwards (${legacyAfter.where})`;
   // a redirect the client followed: the target path answered
-  if (recoveredBy === null && has('redirect') && httpPath !== null) {
-    const alt = httpPath.endsWith('/') ? httpPath.slice(0, -1) : `${httpPath}/`;
-    if (ix.pathWorked(alt) === true) recoveredBy = `the redirected path ${alt} answered`;
+  // (the answer's own Location when a transcript printed it, else the trailing-slash twin of row 36; a loop
+  // never reaches an answer)
+  const loops = evs.map((e) => e.attrs.redirectLoop).filter((v): v is 'self' | 'cycle' => v === 'self' || v === 'cycle');
+  const redirectLoop = loops.includes('self') ? 'self' : loops.length ? 'cycle' : null;
+  const location = evs.map((e) => e.attrs.location).find((v): v is string => typeof v === 'string');
+  const locationPath = location !== undefined ? (/^(?:https?:\/\/[^/\s]{1,300})?(\/[^\s?#]{0,8000})/.exec(location)?.[1] ?? null) : null;
+  if (recoveredBy === null && redirectLoop === null && (has('redirect') || (answerStatus !== null && answerStatus >= 300 && answerStatus < 400)) && httpPath !== null) {
+    const alt = locationPath ?? (httpPath.endsWith('/') ? httpPath.slice(0, -1) : `${httpPath}/`);
+    if (alt !== httpPath && ix.pathWorked(alt) === true) recoveredBy = `the redirected path ${alt} answered`;
   }
   const recovered: Tri = recoveredBy !== null ? true : null;
 
@@ -1097,6 +1109,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     clientSends,
     recovered,
     recoveredBy,
+    redirectLoop,
     sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,
     wentOn: streamRefusal ? ix.wentOnAfter(span) : true,
     requestedAfter: has('session-evicted') ? ix.requestedAfter(span) : null,

@@ -96,6 +96,7 @@ export const BASE_FACTS: Facts = {
   clientSends: 0,
   recovered: null,
   recoveredBy: null,
+  redirectLoop: null,
   sentAgain: false,
   wentOn: true,
   requestedAfter: null,

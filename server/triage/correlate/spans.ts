@@ -622,7 +622,9 @@ const RAW_STATUS_LINE = /^(?:< )?HTTP\/[\d.]{1,3} [1-5]\d\d\b/;
 const HEADERS_MAX = 40;
 const HEADER_FIELD = /^(?:< )?[A-Za-z][\w-]{0,60}: /;
 /** The gap allowed below a chain's new last line: a status line's, kept through the header fields under it. */
-const gapAfter = (e: Event, before: number): number => (RAW_STATUS_LINE.test(e.message) || (before === HEADERS_MAX && HEADER_FIELD.test(e.message)) ? HEADERS_MAX : 3);
+// (a transcript's exchange, its head joined into one event by correlate/transcript.ts, is such a status line too)
+const gapAfter = (e: Event, before: number): number =>
+  RAW_STATUS_LINE.test(e.message) || (e.attrs.transcript === true && e.httpStatus !== null) || (before === HEADERS_MAX && HEADER_FIELD.test(e.message)) ? HEADERS_MAX : 3;
 
 /** Events bucketed by a shape key and sorted by time, for windowed look-ups instead of all-pairs scans. */
 class TimeBuckets {

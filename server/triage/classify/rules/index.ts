@@ -44,7 +44,7 @@ import { oauthRequestInvalid } from './oauth-request-invalid.ts';
 import { rateLimited } from './rate-limited.ts';
 import { readInterrupted } from './read-interrupted.ts';
 import { recoveredNoise } from './recovered-noise.ts';
-import { redirectNotFollowed } from './redirect.ts';
+import { redirectNotFollowed, redirectToItself } from './redirect.ts';
 import { responseHeld } from './response-held.ts';
 import { route404 } from './route.ts';
 import { serverCrashed } from './server-crashed.ts';
@@ -131,6 +131,7 @@ export const RULES: readonly Rule[] = [
   staleSession400,
   transportMismatch,
   route404,
+  redirectToItself,
   redirectNotFollowed,
   versionNotNegotiated,
   headerValidation,

@@ -20,3 +20,26 @@ export const redirectNotFollowed: Rule = {
     { name: '307 then the slash path answered', facts: { httpStatus: 307, causes: ['redirect'], recovered: true }, fires: false },
   ],
 };
+
+// RFC 9110 §15.4 (a client SHOULD detect and intervene in cyclical redirections) · triage-rules.md decision
+// table (escalate: a defect in the server that configuration cannot fix, a non-compliant reply) · failure-
+// signatures row 36. A transcript shows the endpoint answering a path with a path-only Location naming that
+// same path: no URL the client can choose reaches an answer (its redirect target redirects to itself), and
+// no scheme or host rewrite on the way explains it (the Location carries neither). A loop between hops that
+// disagree (a slash, a scheme, a host) stays redirect-not-followed: that is configuration.
+export const redirectToItself: Rule = {
+  id: 'redirect-to-itself',
+  decision: 'escalate',
+  source: 'RFC 9110 §15.4 · triage-rules.md decision table (escalate: non-compliant reply) · failure-signatures row 36',
+  when(f) {
+    if (f.redirectLoop !== 'self') return f.redirectLoop === 'cycle' ? 'the loop runs between hops that disagree (slash, scheme or host): configuration' : 'no redirect loop shown';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was answered with a redirect${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}${f.httpPath ? ` whose Location is ${f.httpPath} itself` : ' to the very path it requested'}: the endpoint sends every client back to the same URL, so no URL a client can configure reaches an answer (clients give up: curl exit 47, fetch's "redirect count exceeded", a reconnect loop). The Location is a bare path, so no scheme or host rewrite on the way explains it — the server's own routing redirects the path to itself. Escalate to the server's owners with this transcript.`,
+  examples: [
+    { name: 'path-only Location naming the requested path', facts: { httpStatus: 301, causes: ['redirect'], httpPath: '/mcp', redirectLoop: 'self' }, fires: true },
+    { name: 'slash ping-pong between two hops', facts: { httpStatus: 308, causes: ['redirect'], httpPath: '/mcp', redirectLoop: 'cycle' }, fires: false },
+    { name: 'a redirect with no loop shown', facts: { httpStatus: 307, causes: ['redirect'], httpPath: '/mcp' }, fires: false },
+  ],
+};
