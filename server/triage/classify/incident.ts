@@ -1289,6 +1289,42 @@ export class IncidentIndex {
   }
 
   /**
+   * A count summary a host or probe printed (`3/5 OK`, `7 ok / 5 failed`, `200: 7  400: 13`, enrich.ts
+   * attrs.tallyOk/tallyFailed) that speaks for this failure: on its own lines first, else in one of its
+   * files, about no other call (a summary naming another tool or method counts those). `mixed`: where one
+   * counts the same requests both passing and failing — intermittent (row 93, D1's "transient");
+   * `failedOnly`: its own line counts failures and no success — how many (every attempt failed).
+   */
+  tallyFor(span: SpanBuild, key: string | null): { mixed: string | null; failedOnly: number } {
+    const count = (e: Event) => (typeof e.attrs.tallyOk === 'number' && typeof e.attrs.tallyFailed === 'number' ? { ok: e.attrs.tallyOk, failed: e.attrs.tallyFailed } : null);
+    const mixedAt = (e: Event) => {
+      const t = count(e);
+      return t !== null && t.ok >= 1 && t.failed >= 1 ? `${e.file}:${e.line} (${t.ok} passed, ${t.failed} failed)` : null;
+    };
+    let failedOnly = 0;
+    for (const e of span.events) {
+      const m = mixedAt(e);
+      if (m) return { mixed: m, failedOnly: 0 };
+      const t = count(e);
+      if (t && t.ok === 0) failedOnly = Math.max(failedOnly, t.failed);
+    }
+    if (failedOnly > 0) return { mixed: null, failedOnly };
+    const files = new Set(span.events.map((e) => e.file));
+    for (const e of this.tallyLines()) {
+      if (!files.has(e.file)) continue;
+      const other = callKey(e.rpcMethod ?? (e.tool !== null ? 'tools/call' : null), e.tool);
+      if (other !== null && key !== null && other !== key) continue;
+      const m = mixedAt(e);
+      if (m) return { mixed: m, failedOnly: 0 };
+    }
+    return { mixed: null, failedOnly: 0 };
+  }
+  private tallyLines(): Event[] {
+    return (this.tallied ??= this.all.filter((e) => typeof e.attrs.tallyFailed === 'number'));
+  }
+  private tallied: Event[] | null = null;
+
+  /**
    * A session first seen after `from` (so issued after the failure) that then got at least three 2xx
    * answers in one log and no 4xx/5xx: the deployment keeps the sessions it issues, so a session lost
    * soon after its handshake before it was a one-off (an unlogged restart or eviction), not replicas
