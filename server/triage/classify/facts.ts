@@ -806,7 +806,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const sessionAgeMs = established?.ts != null && start !== null ? start - established.ts : null;
   const sessionLossExplained = established?.ts != null && start !== null ? ix.lossExplainedBetween(established.ts, start, span) : null;
   const laterSessionKept = sessionUnknown === true && start !== null ? ix.laterSessionKept(start, session) : null;
-  const sessionAcceptedAfter = sessionUnknown === true && sessionSent !== false ? ix.sessionAcceptedAfter(span, httpStatus) : null;
+  // (the same session answered 2xx after the refusal; or, in a client's log that names no session, a call
+  // answered between two refusals with no new session between: the alternation of row 93)
+  const sessionAcceptedAfter = sessionUnknown === true && sessionSent !== false ? (ix.sessionAcceptedAfter(span, httpStatus) ?? ix.servedBetweenRefusals(span)) : null;
   const sessionAgeLines = sessionUnknown === true && sessionAgeMs === null ? ix.establishedLinesBefore(span, 12) : null;
   const idleStated = sessionUnknown === true ? ix.idleTimeoutStated(start) : null;
 
