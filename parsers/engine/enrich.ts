@@ -11,6 +11,7 @@
 import type { Event, RpcId } from '../contract/event.ts';
 import { toRpcId } from './apply.ts';
 import { mayHavePairs, pairFields } from './pairs.ts';
+import { readTallyRows } from './tally.ts';
 import { signalTable } from './signals.ts';
 
 type Field = 'httpStatus' | 'rpcId' | 'rpcMethod' | 'tool' | 'session' | 'protocolVersion' | 'requestId' | 'httpMethod' | 'httpPath';
@@ -1639,6 +1640,15 @@ export function enrich(e: Event, textSignals?: (e: Event) => readonly string[] |
   }
   const a = e.attrs;
   if (a.targetHost === undefined) Object.assign(a, target(text));
+  // a count summary of attempts (`3/5 OK`, `7 ok / 5 failed`): how many of the same requests passed and failed
+  // (a folded record's rows too: a probe's table under its heading is one event)
+  if (a.tallyOk === undefined && e.kind !== 'block') {
+    const t = readTallyRows(e.endLine > e.line ? text : e.message);
+    if (t) {
+      a.tallyOk = t.ok;
+      a.tallyFailed = t.failed;
+    }
+  }
   if (a.mcpServer === undefined) {
     const n = serverName(text);
     if (n !== null) a.mcpServer = n;
@@ -1655,6 +1665,11 @@ export function enrich(e: Event, textSignals?: (e: Event) => readonly string[] |
   // none (`[SSL: WRONG_VERSION_NUMBER] wrong version number`, `Killed`): the timeline's level filter and
   // the histograms count it (issue #17 item 5). Not an exchange line: its status is its outcome.
   if (e.level === null && e.httpStatus === null) {
+    // (a tally that counts failures reports them, whatever words it uses for them: `3/5 OK`)
+    if (typeof a.tallyFailed === 'number' && a.tallyFailed > 0) {
+      e.level = 'error';
+      a.levelFrom = 'tally';
+    }
     for (const id of e.signals)
       if (table.meaning(id)?.outcome === 'failure') {
         e.level = 'error';

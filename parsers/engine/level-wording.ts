@@ -138,7 +138,7 @@ export const NEAR_MISSES: { re: RegExp; why: string; examples: readonly string[]
   re: new RegExp(
     [
       // counts and empty values: "0 errors", "no errors", "without error", "errors=0", "error: null", "errors: []"
-      `\\b(?:0|no|zero|without(?: any)?|not an?|isn't an?)\\s{1,4}(?:errors?|failures?|exceptions?)\\b`,
+      `\\b(?:0|no|zero|without(?: any)?|not an?|isn't an?)\\s{1,4}(?:errors?|failures?|failed|exceptions?)\\b`,
       `"?\\b(?:errors?|failures?|failed)"?\\s{0,4}[=:]\\s{0,4}(?:0|null|none|nil|false|\\[\\]|\\{\\}|"")(?![\\w.])`,
       // settings and handlers: "Error handling disabled", "exception handler", "error reporting", "error page"
       `\\b(?:error|exception|failure)[ _-]?(?:handl(?:ing|ers?)|reporting|page|rate|budget|threshold|codes?|messages?)\\b`,
@@ -150,6 +150,7 @@ export const NEAR_MISSES: { re: RegExp; why: string; examples: readonly string[]
   why: 'phrases that say no error happened or name an error setting',
   examples: [
     '0 errors',
+    'replicas=1: 12 ok / 0 failed',
     'no errors found',
     'some chatter that is not an error',
     'finished without error',

@@ -345,6 +345,25 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     });
     if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the record the exception at ${at[k]!.file}:${at[k]!.line} was printed under` };
   }
+  // A host's count summary (`7 ok / 5 failed`, `200: 7  400: 13`) beside the failures it counts, in the same
+  // log: it reports their attempts again (and is the evidence facts.mixedTally quotes), in their episode.
+  const tallyOnly = (k: number) => {
+    const failing = items[k]!.span.events.filter(isFailureEvent);
+    return failing.length > 0 && failing.every((e) => typeof e.attrs.tallyFailed === 'number' && e.attrs.tallyFailed > 0);
+  };
+  for (const i of order) {
+    if (out[i]!.role !== 'primary' || (items[i]!.rule.id !== 'intermittent-retry' && items[i]!.rule.id !== 'unclassified-failure') || !tallyOnly(i)) continue;
+    const f = items[i]!.facts;
+    const k = order.find(
+      (k) =>
+        k !== i &&
+        out[k]!.role === 'primary' &&
+        !tallyOnly(k) &&
+        at[k]!.file === at[i]!.file &&
+        (callKey(f.method, f.tool) === null || callKey(items[k]!.facts.method, items[k]!.facts.tool) === null || sameRequest(items[k]!.facts, f)),
+    );
+    if (k !== undefined) out[i] = { role: 'consequence', episode: out[k]!.episode, reason: `the count of the attempts of ${describeAt(k)}` };
+  }
   // An unexplained, unidentified failure is primary only when nothing else in its episode is: beside an
   // explained or identified failure it is folded; when all of an episode's failures are unexplained, the
   // first stays primary (every visible error is accounted for).

@@ -147,6 +147,11 @@ export interface Facts {
   attempts: number;
   /** It failed on every attempt, with no success of it in between or after. */
   persistent: Tri;
+  /**
+   * A count summary the host or a probe printed shows these requests both passing and failing (where, with the
+   * counts: `3/5 OK`, `7 ok / 5 failed`, `200: 7  400: 13`): intermittent, not failing every time (row 93, D1).
+   */
+  mixedTally: string | null;
   /** The times the client itself is shown sending this call: its numbered attempts (`attempt 2/3`) or its own request lines, whichever is more (0: not shown). */
   clientSends: number;
   /** A later success of the same call: re-issued and answered, resumed, a fallback transport that connected. */
@@ -807,7 +812,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const sessionAgeMs = established?.ts != null && start !== null ? start - established.ts : null;
   const sessionLossExplained = established?.ts != null && start !== null ? ix.lossExplainedBetween(established.ts, start, span) : null;
   const laterSessionKept = sessionUnknown === true && start !== null ? ix.laterSessionKept(start, session) : null;
-  const sessionAcceptedAfter = sessionUnknown === true && sessionSent !== false ? ix.sessionAcceptedAfter(span, httpStatus) : null;
+  // (the same session answered 2xx after the refusal; or, in a client's log that names no session, a call
+  // answered between two refusals with no new session between: the alternation of row 93)
+  const sessionAcceptedAfter = sessionUnknown === true && sessionSent !== false ? (ix.sessionAcceptedAfter(span, httpStatus) ?? ix.servedBetweenRefusals(span)) : null;
   const sessionAgeLines = sessionUnknown === true && sessionAgeMs === null ? ix.establishedLinesBefore(span, 12) : null;
   const idleStated = sessionUnknown === true ? ix.idleTimeoutStated(start) : null;
 
@@ -968,7 +975,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     0,
     ...[...`${text}\n${gaveUpLine?.text ?? ''}`.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])),
   );
-  const attempts = Math.max(attemptsSeen, counted, 1);
+  // (a count summary on the failure's own line counts its attempts too: `0/4 OK` failed four times)
+  const tally = ix.tallyFor(span, key);
+  const attempts = Math.max(attemptsSeen, counted, tally.failedOnly, 1);
   const clientSends = Math.max(counted, ix.sentByClient(key));
   // a later success or recovery counts only if this failure does not come back after it (with several
   // clients in one log, the success may be another client's)
@@ -976,7 +985,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const laterSuccess = holds(ix.laterSuccess(span, key));
   const laterRecovery = holds(ix.laterRecovery(span));
   // failed on every attempt: nothing of it succeeded, and the client never got going again after
-  const persistent: Tri = attempts >= 2 ? !laterSuccess && !laterRecovery : null;
+  // (a summary that counts passes beside the failures says not every attempt failed)
+  const persistent: Tri = tally.mixed !== null ? false : attempts >= 2 ? !laterSuccess && !laterRecovery : null;
   const resumedStream = session ? resumedAfterCut(span, sessionEvents) : null;
   let recoveredBy: string | null = null;
   if (resumedStream && era !== 'sessionless') recoveredBy = `the client resumed the stream (${resumedStream})`;
@@ -1106,6 +1116,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     replicaSplit,
     attempts,
     persistent,
+    mixedTally: tally.mixed,
     clientSends,
     recovered,
     recoveredBy,

@@ -1289,6 +1289,77 @@ export class IncidentIndex {
   }
 
   /**
+   * Row 93 in one client's own log, when its lines name no session id: this refusal of the session, then a
+   * call of the same log answered, then the session refused again — with no handshake, new session or
+   * connect between them, and the log naming at most one session (several conversations share some hosts'
+   * logs). A lost session stays lost, and a silent reconnect would not be refused again at once: the
+   * session lives on some of the backends and not on others. Where the answer in between is, or null.
+   */
+  servedBetweenRefusals(span: SpanBuild): string | null {
+    const t = signalTable();
+    const refusal = (e: Event) =>
+      e.signals.some((id) => {
+        const c = t.meaning(id)?.cause;
+        return c === 'session-unknown' || c === 'session-invalid' || c === 'session-terminated-client';
+      });
+    const first = span.events.find((e) => (e.source === 'client' || e.source === 'unknown') && refusal(e));
+    if (!first) return null;
+    const lines = this.all.filter((e) => e.file === first.file);
+    if (new Set(lines.map((e) => e.session).filter((x) => x !== null)).size > 1) return null;
+    let answered: Event | null = null;
+    for (const e of lines) {
+      if (e.line <= first.endLine) continue;
+      if (establishes(e)) return null;
+      if (answered === null) {
+        const ok =
+          !isFailureEvent(e) &&
+          ((e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== 'GET' && e.httpMethod !== 'DELETE') ||
+            e.signals.some((id) => t.meaning(id)?.outcome === 'completion') ||
+            // (a client's line about a call's answer that reports nothing wrong: `resources/read returned 2 contents`)
+            (e.attrs.direction === 'response' && (e.rpcMethod !== null || e.tool !== null)));
+        if (ok) answered = e;
+      } else if (refusal(e)) return `${answered.file}:${answered.line}`;
+    }
+    return null;
+  }
+
+  /**
+   * A count summary a host or probe printed (`3/5 OK`, `7 ok / 5 failed`, `200: 7  400: 13`, enrich.ts
+   * attrs.tallyOk/tallyFailed) that speaks for this failure: on its own lines first, else in one of its
+   * files, about no other call (a summary naming another tool or method counts those). `mixed`: where one
+   * counts the same requests both passing and failing — intermittent (row 93, D1's "transient");
+   * `failedOnly`: its own line counts failures and no success — how many (every attempt failed).
+   */
+  tallyFor(span: SpanBuild, key: string | null): { mixed: string | null; failedOnly: number } {
+    const count = (e: Event) => (typeof e.attrs.tallyOk === 'number' && typeof e.attrs.tallyFailed === 'number' ? { ok: e.attrs.tallyOk, failed: e.attrs.tallyFailed } : null);
+    const mixedAt = (e: Event) => {
+      const t = count(e);
+      return t !== null && t.ok >= 1 && t.failed >= 1 ? `${e.file}:${e.line} (${t.ok} passed, ${t.failed} failed)` : null;
+    };
+    let failedOnly = 0;
+    for (const e of span.events) {
+      const m = mixedAt(e);
+      if (m) return { mixed: m, failedOnly: 0 };
+      const t = count(e);
+      if (t && t.ok === 0) failedOnly = Math.max(failedOnly, t.failed);
+    }
+    if (failedOnly > 0) return { mixed: null, failedOnly };
+    const files = new Set(span.events.map((e) => e.file));
+    for (const e of this.tallyLines()) {
+      if (!files.has(e.file)) continue;
+      const other = callKey(e.rpcMethod ?? (e.tool !== null ? 'tools/call' : null), e.tool);
+      if (other !== null && key !== null && other !== key) continue;
+      const m = mixedAt(e);
+      if (m) return { mixed: m, failedOnly: 0 };
+    }
+    return { mixed: null, failedOnly: 0 };
+  }
+  private tallyLines(): Event[] {
+    return (this.tallied ??= this.all.filter((e) => typeof e.attrs.tallyFailed === 'number'));
+  }
+  private tallied: Event[] | null = null;
+
+  /**
    * A session first seen after `from` (so issued after the failure) that then got at least three 2xx
    * answers in one log and no 4xx/5xx: the deployment keeps the sessions it issues, so a session lost
    * soon after its handshake before it was a one-off (an unlogged restart or eviction), not replicas

@@ -93,6 +93,7 @@ export const BASE_FACTS: Facts = {
   replicaSplit: null,
   attempts: 1,
   persistent: null,
+  mixedTally: null,
   clientSends: 0,
   recovered: null,
   recoveredBy: null,

@@ -19,6 +19,7 @@ import { idleTimeoutShort } from './idle-timeout-short.ts';
 import { headerValidation } from './header-validation.ts';
 import { endpointOrigin, hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
+import { intermittentRetry, sessionRefusedIntermittently } from './intermittent.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { legacyFallbackIdleCut, legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
@@ -112,6 +113,8 @@ export const RULES: readonly Rule[] = [
   updateConflict,
   sessionIdUnparsable,
   splitSession,
+  // (a refusal counted beside successes of the same requests: the session lives on some backends, row 93)
+  sessionRefusedIntermittently,
   sessionUnknownAtOnce,
   serverNotInitialized,
   // complete answers: what the server said
@@ -140,6 +143,8 @@ export const RULES: readonly Rule[] = [
   toolErrorRead,
   toolError,
   toolErrorUnidentified,
+  // a failure counted beside successes of the same requests: intermittent, not a broken route (D1, D6)
+  intermittentRetry,
   // interrupted requests: stage, then what was done, then side effect
   reconnectGaveUp,
   neverReached,
