@@ -250,6 +250,11 @@ export interface Facts {
   heldEvidence: string | null;
   /** The server restarted after this path last answered 2xx and before this request (session-loss evidence without a session id). */
   restartedSinceWorked?: boolean;
+  /**
+   * Where the same HTTP method on this path was answered 2xx before this 404, when that (with no page, no
+   * -32601 body, no 2026 or legacy transport) is what shows the session was lost: no header or body says so.
+   */
+  sameRequestWorkedAt?: string | null;
   /** What showed it held: events in one late burst, event-stream headers that came late, the server finishing before the client gave up. */
   heldKind?: 'burst' | 'late-headers' | 'finished-first' | null;
 }
@@ -687,6 +692,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // page came back for a request that carried a session on a path that had worked (triage-rules §3).
   let sessionUnknown: Tri = null;
   let restartedSinceWorked = false;
+  let sameRequestWorkedAt: string | null = null;
   const htmlAnswer = bodyKind === 'html' || has('route-missing');
   // "Server not initialized": the transport that got the request never saw this session's initialize —
   // a restart or another replica (replicaSplit tells them apart)
@@ -772,6 +778,30 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       method !== 'initialize' &&
       method !== 'server/discover' &&
       ix.restartSinceWorked(span, httpPath))
+  )
+    sessionUnknown = true;
+  // a 404 (no page, no -32601, not 2026, not the legacy message endpoint) to a request whose HTTP method and
+  // path had been answered 2xx before it: the endpoint routes that request, so the 404 is not a wrong route,
+  // and on the Streamable HTTP endpoint the spec's one reason for it is a session the server no longer holds
+  // (transports, session management: a server that terminated a session answers 404 to requests carrying
+  // it) — even where the log (an access log) shows neither the Mcp-Session-Id header nor the body
+  else if (
+    (sameRequestWorkedAt =
+      httpStatus === 404 &&
+      era !== 'sessionless' &&
+      era !== 'legacy-sse' &&
+      !legacyHere &&
+      jsonRpcCode !== -32601 &&
+      !htmlAnswer &&
+      !has('method-not-found') &&
+      sessionSent !== false &&
+      httpPath !== null &&
+      httpMethod !== null &&
+      method !== 'initialize' &&
+      method !== 'server/discover' &&
+      !ix.methodNotFoundBeside(span)
+        ? ix.sameRequestWorkedBefore(span, httpPath, httpMethod)
+        : null) !== null
   )
     sessionUnknown = true;
   // a bare 400 (no page, not 2026) for a session id that had worked, the server restarted in between: the
@@ -1145,6 +1175,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         ? (ix.repeatedStreamCuts(STREAM_CUT_MIN_MS).find((ms) => Math.abs(ms - elapsedMs) <= ms * 0.02) ?? null)
         : null,
     restartedSinceWorked,
+    sameRequestWorkedAt,
     ...(span.heldBurst && interruption === null
       ? {
           heldInTransit: true,

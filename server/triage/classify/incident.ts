@@ -1372,8 +1372,35 @@ export class IncidentIndex {
     return w === null || this.restartedBetween(w.worked, w.first) ? null : `${w.worked.file}:${w.worked.line}`;
   }
 
-  /** The span's first line in incident order and the last 2xx answer on this path above it. */
-  private lastWorkedBefore(span: SpanBuild, path: string): { worked: Event; first: Event } | null {
+  /**
+   * The last complete 2xx to the same HTTP method on this path before this span (where), else null: the
+   * endpoint routes that request, whatever the failure says about the route.
+   */
+  sameRequestWorkedBefore(span: SpanBuild, path: string, httpMethod: string): string | null {
+    const w = this.lastWorkedBefore(span, path, httpMethod);
+    return w === null ? null : `${w.worked.file}:${w.worked.line}`;
+  }
+
+  /**
+   * A line beside this span's answer says the method is unknown (JSON-RPC -32601, `Method not found`): within
+   * three lines of it in its own file, or within a second in another file. A client logs the status line and
+   * then the error it read from the body; a server its handler's answer and then the access line.
+   */
+  methodNotFoundBeside(span: SpanBuild): boolean {
+    const t = signalTable();
+    const info = this.infoOf.get(span);
+    if (!info) return false;
+    return this.all.some((e) => {
+      if (span.events.includes(e) || !e.signals.some((id) => t.meaning(id)?.cause === 'method-not-found')) return false;
+      const first = info.firstLine.get(e.file);
+      const last = info.lastLine.get(e.file);
+      if (first !== undefined && last !== undefined) return e.line >= first - 3 && e.line <= last + 3;
+      return e.ts !== null && span.start !== null && Math.abs(e.ts - span.start) <= 1000;
+    });
+  }
+
+  /** The span's first line in incident order and the last 2xx answer on this path (to this HTTP method, when given) above it. */
+  private lastWorkedBefore(span: SpanBuild, path: string, httpMethod: string | null = null): { worked: Event; first: Event } | null {
     let first = Infinity;
     let firstEvent: Event | null = null;
     for (const e of span.events) {
@@ -1386,7 +1413,8 @@ export class IncidentIndex {
     if (!firstEvent) return null;
     for (let i = first - 1; i >= 0; i--) {
       const e = this.all[i]!;
-      if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) return { worked: e, first: firstEvent };
+      if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && (httpMethod === null || e.httpMethod === httpMethod))
+        return { worked: e, first: firstEvent };
     }
     return null;
   }
