@@ -255,6 +255,13 @@ export interface Facts {
    * -32601 body, no 2026 or legacy transport) is what shows the session was lost: no header or body says so.
    */
   sameRequestWorkedAt?: string | null;
+  /**
+   * A request refused for carrying no session id came from a client shown holding one before (what shows it):
+   * the line is client code that runs only after initialize succeeded (mcp-go's listener), an earlier request
+   * other than initialize was answered, or it said it was connected and now calls a tool it had listed. null:
+   * nothing shows it (a client that never had an id — a first request, a header stripped — stays a fix).
+   */
+  sessionHeldBefore?: string | null;
   /** What showed it held: events in one late burst, event-stream headers that came late, the server finishing before the client gave up. */
   heldKind?: 'burst' | 'late-headers' | 'finished-first' | null;
 }
@@ -688,6 +695,22 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
           ? false
           : null;
   const pathWorked = ix.pathWorked(httpPath);
+  // "missing session id" to a client that had held one: the id was dropped, not never kept (mcp-go clears its
+  // id when a request gets 404 — the session terminated — and goes on sending without it: client/transport/
+  // streamable_http.go sendHTTP; failure-signatures D14 keeps "when the client never sent one" for the fix)
+  let sessionHeldBefore: string | null = null;
+  if (has('session-missing') && sessionSent !== true && method !== 'initialize') {
+    const used = ix.earlierSessionUse(span);
+    const connected = used === null && method === 'tools/call' ? ix.earlierSessionUse(span, true) : null;
+    const listener = evs.find((e) => e.signals.some((id) => table().meaning(id)?.cause === 'initialized-before'));
+    sessionHeldBefore = listener
+      ? `${listener.file}:${listener.line}: a listener that runs only after initialize succeeded`
+      : used !== null
+        ? `${used.where}: a request after initialize was answered`
+        : connected !== null
+          ? `${connected.where}: connected, and tools/call calls a tool listed since`
+          : null;
+  }
   // The server did not know the session: it said so (any status, any level), or a 404 that is not a
   // page came back for a request that carried a session on a path that had worked (triage-rules §3).
   let sessionUnknown: Tri = null;
@@ -736,6 +759,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       sessionAssignedEarlier === true ||
       pathWorked === true ||
       (method !== 'initialize' && ix.sessionCreatedEarlierIn(span) !== null) ||
+      // (a line of client code that runs only after initialize succeeded — mcp-go's listener: its 404 is the session's)
+      has('initialized-before') ||
       // (the SDK clients that word a 404 so — Python's ClientSession, mcp-go, go-sdk — send initialize first
       // on the same URL and call nothing else before it answered: another method's 404 there is the session's)
       (method !== null && method !== 'initialize' && method !== 'server/discover')
@@ -1176,6 +1201,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         : null,
     restartedSinceWorked,
     sameRequestWorkedAt,
+    sessionHeldBefore,
     ...(span.heldBurst && interruption === null
       ? {
           heldInTransit: true,

@@ -924,6 +924,35 @@ export class IncidentIndex {
   }
   private connects: Event[] | null = null;
 
+  /**
+   * A line before this span — in the span's own log (a gateway's too: it is the client of its upstream), or a
+   * client's line for the same target and server — showing a request other than initialize answered: a call or
+   * a listing that returned, a 2xx to a named method other than initialize. A server that keeps sessions refuses
+   * every such request without the id, so this client held one then. `connected`: a line saying it connected
+   * (or completed initialize) counts too.
+   */
+  earlierSessionUse(span: SpanBuild, connected = false): Point | null {
+    const me = this.infoOf.get(span);
+    if (!me) return null;
+    const t = signalTable();
+    for (const e of this.all) {
+      if (span.events.includes(e)) continue;
+      const first = me.firstLine.get(e.file);
+      const own = first !== undefined;
+      if (!own && !((e.source === 'client' || e.source === 'unknown') && this.speaksFor(me, e))) continue;
+      const earlier = own ? e.line < first : span.start !== null && e.ts !== null && e.ts < span.start;
+      if (!earlier) continue;
+      const answered =
+        (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.rpcMethod !== null && e.rpcMethod !== 'initialize') ||
+        e.signals.some((id) => {
+          const c = t.meaning(id)?.cause;
+          return c === 'call-succeeded' || (connected && (c === 'connected' || c === 'handshake-ok'));
+        });
+      if (answered) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
+    }
+    return null;
+  }
+
   /** The client said, after this span and within the recovery window, that it gave up reconnecting or retrying (same target and server). */
   laterGaveUp(span: SpanBuild): Event | null {
     const me = this.infoOf.get(span);

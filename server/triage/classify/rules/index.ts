@@ -52,6 +52,7 @@ import { serverNotInitialized } from './server-not-initialized.ts';
 import { sessionManagerStopped } from './session-manager-stopped.ts';
 import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionIdUnparsable, sessionLostNonSpecAnswer } from './session-non-spec.ts';
+import { sessionIdDropped } from './session-id-dropped.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
@@ -133,6 +134,7 @@ export const RULES: readonly Rule[] = [
   route404,
   redirectNotFollowed,
   versionNotNegotiated,
+  sessionIdDropped,
   headerValidation,
   sessionInvalidUnknownWhy,
   successRejected,
