@@ -107,6 +107,7 @@ export const SignalCause = z.enum([
   'process-started',
   // progress and outcome
   'handshake-ok',
+  'initialized-before', // the line comes from client code that runs only after initialize succeeded (mcp-go's standalone listener): this client had completed the handshake
   'connected',
   'request-received',
   'write-started',

@@ -368,12 +368,26 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   // explained or identified failure it is folded; when all of an episode's failures are unexplained, the
   // first stays primary (every visible error is accounted for).
   const unexplained = (k: number) => items[k]!.rule.id === 'unclassified-failure' && !items[k]!.facts.identified;
+  // (a bare 404 read as a lost session only because the same request had worked before — an access line with
+  // no method, header or body — says no more than that beside a failure that says why: the same answer seen
+  // from the proxy's or server's side; unless it names the replica that answered and replicas disagree)
+  const inferredOnly = (k: number) => {
+    const f = items[k]!.facts;
+    return !!f.sameRequestWorkedAt && !f.identified && f.causes.length === 0 && f.replicaSplit !== true;
+  };
   for (const i of order) {
-    if (!unexplained(i) || out[i]!.role !== 'primary') continue;
+    if (!(unexplained(i) || inferredOnly(i)) || out[i]!.role !== 'primary') continue;
     // (beside a failure the client recovered from, too: a header line of that error's report, a wrapper
     // around it, is not a second failure once the explained one is settled)
     const others = order.filter((k) => k !== i && out[k]!.episode === out[i]!.episode && (out[k]!.role === 'primary' || out[k]!.role === 'recovered'));
-    if (others.some((k) => !unexplained(k))) out[i] = { ...out[i]!, role: 'consequence', reason: 'an unexplained error beside the failures of its episode' };
+    if (others.some((k) => !unexplained(k) && !inferredOnly(k)))
+      out[i] = {
+        ...out[i]!,
+        role: 'consequence',
+        reason: unexplained(i)
+          ? 'an unexplained error beside the failures of its episode'
+          : 'the same answer, seen from another side, beside the failures of its episode that say why',
+      };
   }
   // Of an episode's unexplained errors the one that says most stands for it — the line with the status the
   // answer carried, then one a signal read — not just the first: a wrapper line ("connect failed") above the

@@ -261,6 +261,18 @@ export interface Facts {
   heldEvidence: string | null;
   /** The server restarted after this path last answered 2xx and before this request (session-loss evidence without a session id). */
   restartedSinceWorked?: boolean;
+  /**
+   * Where the same HTTP method on this path was answered 2xx before this 404, when that (with no page, no
+   * -32601 body, no 2026 or legacy transport) is what shows the session was lost: no header or body says so.
+   */
+  sameRequestWorkedAt?: string | null;
+  /**
+   * A request refused for carrying no session id came from a client shown holding one before (what shows it):
+   * the line is client code that runs only after initialize succeeded (mcp-go's listener), an earlier request
+   * other than initialize was answered, or it said it was connected and now calls a tool it had listed. null:
+   * nothing shows it (a client that never had an id — a first request, a header stripped — stays a fix).
+   */
+  sessionHeldBefore?: string | null;
   /** What showed it held: events in one late burst, event-stream headers that came late, the server finishing before the client gave up. */
   heldKind?: 'burst' | 'late-headers' | 'finished-first' | null;
 }
@@ -694,10 +706,27 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
           ? false
           : null;
   const pathWorked = ix.pathWorked(httpPath);
+  // "missing session id" to a client that had held one: the id was dropped, not never kept (mcp-go clears its
+  // id when a request gets 404 — the session terminated — and goes on sending without it: client/transport/
+  // streamable_http.go sendHTTP; failure-signatures D14 keeps "when the client never sent one" for the fix)
+  let sessionHeldBefore: string | null = null;
+  if (has('session-missing') && sessionSent !== true && method !== 'initialize') {
+    const used = ix.earlierSessionUse(span);
+    const connected = used === null && method === 'tools/call' ? ix.earlierSessionUse(span, true) : null;
+    const listener = evs.find((e) => e.signals.some((id) => table().meaning(id)?.cause === 'initialized-before'));
+    sessionHeldBefore = listener
+      ? `${listener.file}:${listener.line}: a listener that runs only after initialize succeeded`
+      : used !== null
+        ? `${used.where}: a request after initialize was answered`
+        : connected !== null
+          ? `${connected.where}: connected, and tools/call calls a tool listed since`
+          : null;
+  }
   // The server did not know the session: it said so (any status, any level), or a 404 that is not a
   // page came back for a request that carried a session on a path that had worked (triage-rules §3).
   let sessionUnknown: Tri = null;
   let restartedSinceWorked = false;
+  let sameRequestWorkedAt: string | null = null;
   const htmlAnswer = bodyKind === 'html' || has('route-missing');
   // "Server not initialized": the transport that got the request never saw this session's initialize —
   // a restart or another replica (replicaSplit tells them apart)
@@ -741,6 +770,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       sessionAssignedEarlier === true ||
       pathWorked === true ||
       (method !== 'initialize' && ix.sessionCreatedEarlierIn(span) !== null) ||
+      // (a line of client code that runs only after initialize succeeded — mcp-go's listener: its 404 is the session's)
+      has('initialized-before') ||
       // (the SDK clients that word a 404 so — Python's ClientSession, mcp-go, go-sdk — send initialize first
       // on the same URL and call nothing else before it answered: another method's 404 there is the session's)
       (method !== null && method !== 'initialize' && method !== 'server/discover')
@@ -783,6 +814,30 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       method !== 'initialize' &&
       method !== 'server/discover' &&
       ix.restartSinceWorked(span, httpPath))
+  )
+    sessionUnknown = true;
+  // a 404 (no page, no -32601, not 2026, not the legacy message endpoint) to a request whose HTTP method and
+  // path had been answered 2xx before it: the endpoint routes that request, so the 404 is not a wrong route,
+  // and on the Streamable HTTP endpoint the spec's one reason for it is a session the server no longer holds
+  // (transports, session management: a server that terminated a session answers 404 to requests carrying
+  // it) — even where the log (an access log) shows neither the Mcp-Session-Id header nor the body
+  else if (
+    (sameRequestWorkedAt =
+      httpStatus === 404 &&
+      era !== 'sessionless' &&
+      era !== 'legacy-sse' &&
+      !legacyHere &&
+      jsonRpcCode !== -32601 &&
+      !htmlAnswer &&
+      !has('method-not-found') &&
+      sessionSent !== false &&
+      httpPath !== null &&
+      httpMethod !== null &&
+      method !== 'initialize' &&
+      method !== 'server/discover' &&
+      !ix.methodNotFoundBeside(span)
+        ? ix.sameRequestWorkedBefore(span, httpPath, httpMethod)
+        : null) !== null
   )
     sessionUnknown = true;
   // a bare 400 (no page, not 2026) for a session id that had worked, the server restarted in between: the
@@ -1169,6 +1224,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         ? (ix.repeatedStreamCuts(STREAM_CUT_MIN_MS).find((ms) => Math.abs(ms - elapsedMs) <= ms * 0.02) ?? null)
         : null,
     restartedSinceWorked,
+    sameRequestWorkedAt,
+    sessionHeldBefore,
     ...(span.heldBurst && interruption === null
       ? {
           heldInTransit: true,

@@ -924,6 +924,35 @@ export class IncidentIndex {
   }
   private connects: Event[] | null = null;
 
+  /**
+   * A line before this span — in the span's own log (a gateway's too: it is the client of its upstream), or a
+   * client's line for the same target and server — showing a request other than initialize answered: a call or
+   * a listing that returned, a 2xx to a named method other than initialize. A server that keeps sessions refuses
+   * every such request without the id, so this client held one then. `connected`: a line saying it connected
+   * (or completed initialize) counts too.
+   */
+  earlierSessionUse(span: SpanBuild, connected = false): Point | null {
+    const me = this.infoOf.get(span);
+    if (!me) return null;
+    const t = signalTable();
+    for (const e of this.all) {
+      if (span.events.includes(e)) continue;
+      const first = me.firstLine.get(e.file);
+      const own = first !== undefined;
+      if (!own && !((e.source === 'client' || e.source === 'unknown') && this.speaksFor(me, e))) continue;
+      const earlier = own ? e.line < first : span.start !== null && e.ts !== null && e.ts < span.start;
+      if (!earlier) continue;
+      const answered =
+        (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.rpcMethod !== null && e.rpcMethod !== 'initialize') ||
+        e.signals.some((id) => {
+          const c = t.meaning(id)?.cause;
+          return c === 'call-succeeded' || (connected && (c === 'connected' || c === 'handshake-ok'));
+        });
+      if (answered) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
+    }
+    return null;
+  }
+
   /** The client said, after this span and within the recovery window, that it gave up reconnecting or retrying (same target and server). */
   laterGaveUp(span: SpanBuild): Event | null {
     const me = this.infoOf.get(span);
@@ -1443,8 +1472,35 @@ export class IncidentIndex {
     return w === null || this.restartedBetween(w.worked, w.first) ? null : `${w.worked.file}:${w.worked.line}`;
   }
 
-  /** The span's first line in incident order and the last 2xx answer on this path above it. */
-  private lastWorkedBefore(span: SpanBuild, path: string): { worked: Event; first: Event } | null {
+  /**
+   * The last complete 2xx to the same HTTP method on this path before this span (where), else null: the
+   * endpoint routes that request, whatever the failure says about the route.
+   */
+  sameRequestWorkedBefore(span: SpanBuild, path: string, httpMethod: string): string | null {
+    const w = this.lastWorkedBefore(span, path, httpMethod);
+    return w === null ? null : `${w.worked.file}:${w.worked.line}`;
+  }
+
+  /**
+   * A line beside this span's answer says the method is unknown (JSON-RPC -32601, `Method not found`): within
+   * three lines of it in its own file, or within a second in another file. A client logs the status line and
+   * then the error it read from the body; a server its handler's answer and then the access line.
+   */
+  methodNotFoundBeside(span: SpanBuild): boolean {
+    const t = signalTable();
+    const info = this.infoOf.get(span);
+    if (!info) return false;
+    return this.all.some((e) => {
+      if (span.events.includes(e) || !e.signals.some((id) => t.meaning(id)?.cause === 'method-not-found')) return false;
+      const first = info.firstLine.get(e.file);
+      const last = info.lastLine.get(e.file);
+      if (first !== undefined && last !== undefined) return e.line >= first - 3 && e.line <= last + 3;
+      return e.ts !== null && span.start !== null && Math.abs(e.ts - span.start) <= 1000;
+    });
+  }
+
+  /** The span's first line in incident order and the last 2xx answer on this path (to this HTTP method, when given) above it. */
+  private lastWorkedBefore(span: SpanBuild, path: string, httpMethod: string | null = null): { worked: Event; first: Event } | null {
     let first = Infinity;
     let firstEvent: Event | null = null;
     for (const e of span.events) {
@@ -1457,7 +1513,8 @@ export class IncidentIndex {
     if (!firstEvent) return null;
     for (let i = first - 1; i >= 0; i--) {
       const e = this.all[i]!;
-      if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) return { worked: e, first: firstEvent };
+      if (e.httpPath === path && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && (httpMethod === null || e.httpMethod === httpMethod))
+        return { worked: e, first: firstEvent };
     }
     return null;
   }

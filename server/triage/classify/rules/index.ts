@@ -53,6 +53,7 @@ import { serverNotInitialized } from './server-not-initialized.ts';
 import { sessionManagerStopped } from './session-manager-stopped.ts';
 import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnknownWhy, staleSession400 } from './session-expired.ts';
 import { sessionIdUnparsable, sessionLostNonSpecAnswer } from './session-non-spec.ts';
+import { sessionIdDropped } from './session-id-dropped.ts';
 import { sessionNotKept } from './session-not-kept.ts';
 import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
@@ -137,6 +138,7 @@ export const RULES: readonly Rule[] = [
   redirectToItself,
   redirectNotFollowed,
   versionNotNegotiated,
+  sessionIdDropped,
   headerValidation,
   sessionInvalidUnknownWhy,
   successRejected,

@@ -71,7 +71,9 @@ export const sessionExpired404: Rule = {
     `${
       f.restartedSinceWorked && !f.session && f.sessionSent !== true
         ? `${describe(f)} got 404 on a path that had answered before the server restarted (a process start or shutdown is logged between): its session lived in the old process and is gone.`
-        : `${describe(f)} ${f.session ? `carried session ${f.session}` : 'carried a session id'}${f.sessionAssignedEarlier ? ' that the server had assigned earlier' : ''} and got 404 (${signalWords(f, ['session-unknown', 'session-invalid', 'session-terminated-client'], 'session not found')}): the session is gone (restart, eviction or DELETE).`
+        : f.sameRequestWorkedAt && !f.session && f.sessionSent !== true
+          ? `${f.httpMethod} ${f.httpPath} got 404 although the same ${f.httpMethod} to ${f.httpPath} had been answered 2xx before (${f.sameRequestWorkedAt}): the endpoint routes it, so the path is not wrong. On the Streamable HTTP endpoint a 404 there means the server no longer holds the session the request carried (spec: a server that terminated a session answers 404). The log shows neither the Mcp-Session-Id header nor the body, so this is inferred, not read: a body with JSON-RPC -32601 would mean an unsupported method instead.`
+          : `${describe(f)} ${f.session ? `carried session ${f.session}` : 'carried a session id'}${f.sessionAssignedEarlier ? ' that the server had assigned earlier' : ''} and got 404 (${signalWords(f, ['session-unknown', 'session-invalid', 'session-terminated-client'], 'session not found')}): the session is gone (restart, eviction or DELETE).`
     } Close the old transport, create a new one and send a fresh initialize without the old id; then judge the original call on its own (a write that got 404 was rejected before it ran).`,
   examples: [
     {
@@ -105,6 +107,16 @@ export const sessionExpired404: Rule = {
         signals: ['python-session-terminated'],
       },
       fires: true,
+    },
+    {
+      name: 'access log only: a POST 404 on a path whose POSTs were answered 2xx before, no restart logged',
+      facts: { httpStatus: 404, httpMethod: 'POST', httpPath: '/mcp', sessionUnknown: true, sameRequestWorkedAt: 'access.log:2', pathWorked: true, routeWrong: false },
+      fires: true,
+    },
+    {
+      name: 'near miss: a 404 on a path that never answered 2xx (no session loss shown)',
+      facts: { httpStatus: 404, httpMethod: 'POST', httpPath: '/mcp', sessionUnknown: null, pathWorked: false, routeWrong: true },
+      fires: false,
     },
     { name: 'html 404 with a session', facts: { httpStatus: 404, sessionSent: true, sessionUnknown: null, routeWrong: true, bodyKind: 'html' }, fires: false },
     { name: '2026 404', facts: { httpStatus: 404, sessionSent: true, era: 'sessionless', jsonRpcCode: -32601 }, fires: false },
