@@ -29,14 +29,132 @@ export interface PrefixRule {
    * application's line, and an indented line under it — a traceback frame — is not a level column).
    */
   ownLayout?: RegExp;
+  /**
+   * A wrapper that is the whole line (a collector's JSON record around the application's line): the line
+   * inside and the record's time, or null when this line is no such record. `re` is its cheap first test.
+   */
+  unwrap?: (line: string) => { text: string; stamp: number | null } | null;
 }
 
 /** A Deployment's pod name: `<name>-<ReplicaSet hash>-<5-character suffix>` (Kubernetes naming). */
 const POD = '[a-z0-9](?:[a-z0-9-]{0,200}[a-z0-9])?-[a-z0-9]{6,10}-[a-z0-9]{5}';
 
 const LEVEL_WORD = '(?!(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)\\s)';
+const SYSLOG_MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+
+/** A line that is one JSON object, parsed; null otherwise (only lines that open with `{"` are tried). */
+function jsonRecord(line: string): Record<string, unknown> | null {
+  if (!line.startsWith('{"')) return null;
+  try {
+    const v: unknown = JSON.parse(line);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A collector's time field: RFC 3339 text, or epoch milliseconds (CloudWatch) or seconds. */
+function recordTime(v: unknown): number | null {
+  const t = typeof v === 'string' ? Date.parse(v) : typeof v === 'number' ? (v > 1e11 ? v : v * 1000) : Number.NaN;
+  return Number.isFinite(t) ? t : null;
+}
+
+/** One line's reading remembered: the text, the stamp and the origin of a line each ask, one JSON parse serves all three. */
+function lastOnly<T>(f: (line: string) => T): (line: string) => T {
+  let line: string | null = null;
+  let out: T;
+  return (l) => {
+    if (l !== line) {
+      out = f(l);
+      line = l;
+    }
+    return out;
+  };
+}
+
+/** The application's line inside a collector's record: one line end (the driver keeps the app's `\n`) and colours off. */
+const innerLine = (s: string) => stripAnsi(s.replace(/\r?\n$/, '')).text;
+
+/**
+ * The docker json-file driver's record (docs.docker.com/engine/logging/drivers/json-file):
+ * `{"log":"<line>\n","stream":"stdout|stderr","time":"<RFC 3339 ns>"}` (an `attrs` object may follow).
+ */
+function dockerJson(line: string): { text: string; stamp: number | null } | null {
+  const o = jsonRecord(line);
+  if (!o || typeof o.log !== 'string' || (o.stream !== 'stdout' && o.stream !== 'stderr')) return null;
+  return { text: innerLine(o.log), stamp: recordTime(o.time) };
+}
+
+// the fields a log shipper's record has around the line (Datadog's reserved attributes, CloudWatch's
+// filter-log-events event, Logstash/Vector/Fluent Bit's usual ones): a record with nothing else is an envelope
+const ENVELOPE_KEYS = new Set([
+  'message',
+  'timestamp',
+  '@timestamp',
+  'date',
+  'time',
+  'host',
+  'hostname',
+  'service',
+  'status',
+  'ddsource',
+  'ddtags',
+  'source',
+  'tags',
+  'logStreamName',
+  'logGroupName',
+  'ingestionTime',
+  'eventId',
+  'stream',
+  'container_name',
+  'container_id',
+  'pod',
+  'namespace',
+]);
+const ENVELOPE_TIME = ['timestamp', '@timestamp', 'date', 'time'];
+
+/**
+ * A cloud logging export's entry, one per line: GCP's LogEntry with the line in `textPayload`
+ * (cloud.google.com/logging/docs/reference/v2/rest/v2/LogEntry), or a shipper's record whose only
+ * fields are the envelope's and the line in `message` (Datadog-style, CloudWatch's filter-log-events
+ * events). A logger's own JSON (a `level`, an `msg`, an HTTP `status` number, request fields) is no envelope.
+ */
+function cloudEntry(line: string): { text: string; stamp: number | null } | null {
+  if (!line.includes('"textPayload"') && !line.includes('"message"')) return null;
+  const o = jsonRecord(line);
+  if (!o) return null;
+  if (typeof o.textPayload === 'string') return { text: innerLine(o.textPayload), stamp: recordTime(o.timestamp) };
+  if (typeof o.message !== 'string' || (o.status !== undefined && typeof o.status !== 'string')) return null;
+  for (const k in o) if (!ENVELOPE_KEYS.has(k)) return null;
+  const key = ENVELOPE_TIME.find((k) => o[k] !== undefined);
+  return key === undefined ? null : { text: innerLine(o.message), stamp: recordTime(o[key]) };
+}
 
 export const PREFIX_RULES: readonly PrefixRule[] = [
+  // a collector's JSON record around each line (docker's json-file driver; a GCP / Datadog / CloudWatch export):
+  // the application's own line is read, the record's time only where that line has none
+  { id: 'docker-json', re: /^\{"log":"/, unwrap: lastOnly(dockerJson), stamp: true, strong: true },
+  { id: 'cloud-json', re: /^\{"/, unwrap: lastOnly(cloudEntry), stamp: true, strong: true },
+  // RFC 3164 §4.1 as a collector received it: `<PRI>` before `Mmm dd hh:mm:ss host tag[pid]: `. Only the PRI goes: the
+  // line reader reads the syslog header as it reads `journalctl`'s (time, host, ident, pid into attrs), and a PRI
+  // is the sender's facility and severity, not the line's level (systemd forwards a unit's stdout at info)
+  { id: 'syslog-pri', re: new RegExp(`^<\\d{1,3}>(?=${SYSLOG_MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,6})? \\S)`), strong: true },
+  // RFC 5424 §6: `<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID STRUCTURED-DATA ` (nil values `-`), then MSG
+  {
+    id: 'syslog-5424',
+    re: /^<\d{1,3}>1 (\S{1,64}) \S{1,255} \S{1,48} \S{1,128} \S{1,32} (?:-|(?:\[[^\]]{0,2000}\]){1,16}) ?(?:\uFEFF)?/,
+    stamp: true,
+    strong: true,
+  },
+  // a GitHub issue paste quoted in markdown (GFM §5.1 block quotes): `> ` before each line, `>` alone for a blank one.
+  // curl -v's `> POST /mcp HTTP/1.1` and `> Accept: …` request lines are that file's own layout
+  {
+    id: 'markdown-quote',
+    re: /^>(?: |$)/,
+    strong: true,
+    ownLayout:
+      /^> (?:[A-Z]{3,10} \S{1,8000} HTTP\/|HTTP\/|(?:Host|User-Agent|Accept(?:-[\w]{1,20})?|Content-(?:Type|Length)|Authorization|Connection|Cookie|Origin|Mcp-[\w-]{1,40}|Last-Event-ID|X-[\w-]{1,60}): )/i,
+  },
   // Kubernetes CRI container logs (/var/log/containers/*.log): RFC 3339 stamp, stream, partial flag.
   { id: 'cri-container', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) (?:stdout|stderr) [FP] /, stamp: true, strong: true },
   // kubectl logs --prefix
@@ -81,16 +199,21 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
 /**
  * Whole-file layouts that are not per-line prefixes:
  * - numberLines: a log viewer copied its line numbers onto lines of their own (`2239` between lines);
- * - doubledBlank: every line is followed by a blank one (copied from a web page or a terminal).
+ * - doubledBlank: every line is followed by a blank one (copied from a web page or a terminal);
+ * - fences: the log was pasted inside a markdown code fence (GFM §4.5: a line of three or more backticks or
+ *   tildes, maybe an info string such as `log`), as in a GitHub issue; the fence lines are no log lines.
  * Lines that only carry the layout are skipped (counted in FileStats.skippedLines), so they do not
  * break tracebacks or wrapped messages apart.
  */
 export interface Layout {
   numberLines: boolean;
   doubledBlank: boolean;
+  fences?: boolean;
 }
 
 export const NUMBER_LINE = /^\s{0,8}\d{1,7}\s{0,4}$/;
+/** A markdown code fence line (GFM §4.5: up to 3 spaces of indent, ``` or ~~~, an info string without backticks). */
+export const FENCE_LINE = /^ {0,3}(?:`{3,16}|~{3,16})[\w+.-]{0,32}\s{0,8}$/;
 
 export function detectLayout(sample: readonly string[]): Layout {
   let numbers = 0;
@@ -100,7 +223,9 @@ export function detectLayout(sample: readonly string[]): Layout {
   let blank = 0;
   let adjacent = 0;
   let lastBlank = true;
+  let fences = 0;
   for (const l of sample) {
+    if (FENCE_LINE.test(l)) fences++;
     if (l.trim() === '') {
       blank++;
       lastBlank = true;
@@ -119,6 +244,8 @@ export function detectLayout(sample: readonly string[]): Layout {
   return {
     numberLines: numbers >= 3 && numbers / Math.max(1, nonBlank) >= 0.25 && sequential >= (numbers - 1) * 0.8,
     doubledBlank: nonBlank >= 4 && blank >= nonBlank * 0.8 && adjacent <= nonBlank * 0.1,
+    // (a fence is opened before the log: the head shows it, the closing one may come past the head)
+    fences: fences > 0,
   };
 }
 
@@ -148,7 +275,7 @@ export function detectPrefix(sample: readonly string[]): PrefixRule | null {
     let hits = 0;
     let own = 0;
     for (const l of lines)
-      if (rule.re.test(l)) {
+      if (rule.re.test(l) && (!rule.unwrap || rule.unwrap(l) !== null)) {
         hits++;
         if (rule.ownLayout?.test(l)) own++;
       }
@@ -162,6 +289,7 @@ export function detectPrefix(sample: readonly string[]): PrefixRule | null {
 /** The time a stamp-carrying prefix gives this line (ms), or null. */
 export function prefixStamp(line: string, rule: PrefixRule | null): number | null {
   if (!rule?.stamp) return null;
+  if (rule.unwrap) return rule.unwrap(line)?.stamp ?? null;
   const m = rule.re.exec(line);
   if (!m?.[1]) return null;
   const t = Date.parse(m[1]);
@@ -174,20 +302,31 @@ export function prefixStamp(line: string, rule: PrefixRule | null): number | nul
  */
 export function prefixOrigin(line: string, rule: PrefixRule | null): string | null {
   if (!rule) return null;
-  const m = rule.re.exec(line);
-  if (!m) return null;
+  const [outer, rest] = splitPrefix(line, rule);
+  if (rest === null) return null;
   // the pod under an outer wrapper names the writer more closely than a compose service around it
-  const inner = innerPod(rule, line.slice(m[0].length));
-  return inner?.groups?.origin ?? m.groups?.origin ?? null;
+  const inner = innerPod(rule, rest);
+  return inner?.groups?.origin ?? outer?.groups?.origin ?? null;
+}
+
+/** The wrapper's match (none for a whole-line record) and the line inside it, or null when this line has no such wrapper. */
+function splitPrefix(line: string, rule: PrefixRule): [RegExpExecArray | null, string | null] {
+  if (rule.unwrap) return [null, rule.unwrap(line)?.text ?? null];
+  const m = rule.re.exec(line);
+  return m ? [m, line.slice(m[0].length)] : [null, null];
 }
 
 /** Prefixes that name a pod (kubectl --prefix, a bracketed pod name, stern), also when another wrapper (a shipper's stamp, a compose gutter) comes first. */
 const POD_PREFIXES = PREFIX_RULES.filter((r) => r.id === 'kubectl-prefix' || r.id === 'pod-bracket' || r.id === 'stern').map((r) => r.re);
 /** …and a compose replica's or swarm task's gutter (`notes-api-2  | `) under a stamp or another service's gutter. */
 const INNER_PREFIXES = [...POD_PREFIXES, ...PREFIX_RULES.filter((r) => r.id === 'compose-replica' || r.id === 'swarm-task').map((r) => r.re)];
+/**
+ * Under a pod's prefix, only a bracketed one names another writer (a collector pod printing the lines it gathered:
+ * `[pod/collector/c] [pod/api-…/app] …`); stern's bare `pod container` shape there could be a message's own words.
+ */
+const UNDER_POD = INNER_PREFIXES.filter((re) => re !== PREFIX_RULES.find((r) => r.id === 'stern')!.re);
 function innerPod(outer: PrefixRule, rest: string): RegExpExecArray | null {
-  if (POD_PREFIXES.includes(outer.re)) return null;
-  for (const re of INNER_PREFIXES) {
+  for (const re of POD_PREFIXES.includes(outer.re) ? UNDER_POD : INNER_PREFIXES) {
     const m = re.exec(rest);
     if (m) return m;
   }
@@ -196,9 +335,8 @@ function innerPod(outer: PrefixRule, rest: string): RegExpExecArray | null {
 
 export function stripPrefix(line: string, rule: PrefixRule | null): string {
   if (!rule) return line;
-  const m = rule.re.exec(line);
-  if (!m) return line;
-  const rest = line.slice(m[0].length);
+  const [, rest] = splitPrefix(line, rule);
+  if (rest === null) return line;
   const inner = innerPod(rule, rest);
   return inner ? rest.slice(inner[0].length) : rest;
 }

@@ -4,7 +4,7 @@
 import { emptyEvent, type Event, type Source } from '../contract/event.ts';
 import { blockFolders, MAX_HELD, type BlockFolder } from '../special/index.ts';
 import { applyFormat, type CompiledFormat } from './apply.ts';
-import { detectLayout, detectPrefix, NUMBER_LINE, prefixOrigin, prefixStamp, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
+import { detectLayout, detectPrefix, FENCE_LINE, NUMBER_LINE, prefixOrigin, prefixStamp, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
@@ -96,10 +96,15 @@ export interface LinePlan {
  */
 export function firstDatedTime(plan: LinePlan, formats: readonly CompiledFormat[]): number | null {
   if (plan.doc) return null;
-  const primary = detectFormat(plan.sample, formats).format;
+  // (every format that read a line of the head, as the parse tries them: a file no format leads — prose around one
+  // access-log line — still shows that line's date)
+  const d = detectFormat(plan.sample, formats);
+  const tried = d.format ? [d.format, ...d.fallbacks] : d.fallbacks;
   for (const line of plan.sample) {
     if (line.trim() === '') continue;
-    const ts = (primary && applyFormat(primary, line)?.ts) ?? readLinePrefix(line, null)?.ts ?? null;
+    let ts: number | string | null | undefined = null;
+    for (const f of tried) if (typeof (ts = applyFormat(f, line)?.ts) === 'number') break;
+    if (typeof ts !== 'number') ts = readLinePrefix(line, null)?.ts ?? null;
     if (typeof ts === 'number') return ts;
   }
   return null;
@@ -109,7 +114,8 @@ export function planLines(head: readonly RawLine[]): LinePlan {
   const cleanedHead = head.map((l) => stripAnsi(l.text).text);
   const prefix: PrefixRule | null = detectPrefix(cleanedHead);
   const sample = cleanedHead.map((l) => stripPrefix(l, prefix));
-  const doc = sniffDocument(sample);
+  // (a document pasted inside a markdown fence is still that document: the fence lines are skipped as in line mode)
+  const doc = sniffDocument(sample.some((l) => FENCE_LINE.test(l)) ? sample.filter((l) => !FENCE_LINE.test(l)) : sample);
   return { prefix, sample, doc, layout: doc ? { numberLines: false, doubledBlank: false } : detectLayout(sample) };
 }
 
@@ -117,7 +123,8 @@ export function planLines(head: readonly RawLine[]): LinePlan {
 export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null; origin: string | null } {
   const a = stripAnsi(raw.text);
   const cleaned = stripPrefix(a.text, plan.prefix);
-  const skip = (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '');
+  const skip =
+    (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '') || (plan.layout.fences === true && FENCE_LINE.test(cleaned));
   return { text: skip ? null : cleaned, ansi: a.stripped, stamp: prefixStamp(a.text, plan.prefix), origin: prefixOrigin(a.text, plan.prefix) };
 }
 
@@ -212,7 +219,11 @@ export async function* parsePreparedBatches(
   stats.prefix = prefix?.id ?? null;
   if (layout.numberLines) stats.layout.push('number-lines');
   if (layout.doubledBlank) stats.layout.push('doubled-blank');
-  const detection = detectFormat(layout.numberLines ? sample.filter((l) => !NUMBER_LINE.test(l)) : sample, opts.formats);
+  if (layout.fences) stats.layout.push('fences');
+  const detection = detectFormat(
+    layout.numberLines || layout.fences ? sample.filter((l) => !(layout.numberLines && NUMBER_LINE.test(l)) && !(layout.fences && FENCE_LINE.test(l))) : sample,
+    opts.formats,
+  );
   const primary = detection.format;
   stats.detection = detection;
   stats.format = primary?.spec.id ?? 'unknown';
@@ -280,7 +291,8 @@ export async function* parsePreparedBatches(
     const origin = origins.get(e.line);
     if (origin !== undefined) e.attrs.origin = origin;
     stats.events++;
-    countCoverage(stats.coverage, e, carried.has(e));
+    // (a line a stamped wrapper was taken off — a container stamp, a collector's record — had its prefix told apart)
+    countCoverage(stats.coverage, e, carried.has(e), stamps.has(e.line));
     return e;
   };
   const source = stats.source;
@@ -519,7 +531,12 @@ async function* parseDocument(
     if (raw.cut) stats.truncatedLines++;
     const a = stripAnsi(raw.text);
     if (a.stripped) stats.ansiLines++;
-    const text = opts.redact(stripPrefix(a.text, prefix));
+    const cleaned = stripPrefix(a.text, prefix);
+    if (FENCE_LINE.test(cleaned)) {
+      stats.skippedLines++;
+      return;
+    }
+    const text = opts.redact(cleaned);
     for (const item of scanner.push(text, raw.n)) yield toEvent(item);
   };
   const toEvent = (item: ReturnType<ItemScanner['push']>[number]): Event => {
@@ -557,11 +574,11 @@ async function* parseDocument(
 
 const MAX_FOLDED_LINES = 500;
 
-function countCoverage(c: Coverage, e: Event, carriedTs: boolean): void {
+function countCoverage(c: Coverage, e: Event, carriedTs: boolean, unwrapped = false): void {
   if (e.ts !== null && !carriedTs) c.ts++;
   if (e.level !== null) c.level++;
-  // A raw line keeps its whole text as message unless the line reader took a prefix off.
-  if (e.kind !== 'raw' || (e.message !== '' && !e.text.startsWith(e.message))) c.message++;
+  // A raw line keeps its whole text as message unless the line reader (or the file's wrapper) took a prefix off.
+  if (e.kind !== 'raw' || unwrapped || (e.message !== '' && !e.text.startsWith(e.message))) c.message++;
 }
 
 /** An HTML error page printed into a log line (`Error POSTing to endpoint: <!DOCTYPE html>`) continues until `</html>`. */

@@ -12,7 +12,26 @@ export interface Bundle {
   files: { name: string; data: Buffer }[];
 }
 
-export type TransformId = 'style' | 'server-style' | 'rename' | 'reorder' | 'gzip' | 'crlf' | 'clock' | 'skew' | 'noise' | 'container' | 'timestamps' | 'ansi' | 'names';
+export type TransformId =
+  | 'style'
+  | 'server-style'
+  | 'rename'
+  | 'reorder'
+  | 'gzip'
+  | 'crlf'
+  | 'clock'
+  | 'skew'
+  | 'noise'
+  | 'container'
+  | 'timestamps'
+  | 'ansi'
+  | 'names'
+  | 'journald'
+  | 'docker-json'
+  | 'cloud-json'
+  | 'quote'
+  | 'kubectl-prefix'
+  | 'syslog';
 
 /** The names of a bundle directory's logs (not its labels, READMEs, expected output or style variants). */
 /** A saved document (a browser's HAR), not a log: it never passes through a container's log or a terminal. */
@@ -277,35 +296,92 @@ function transformLogs(b: Bundle, id: Exclude<TransformId, 'names'>, seed: numbe
         files: files.map((f, i) => (isDocument(f.name) ? f : { name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => `${svc}-${i + 1}${pad}| ${l}`)) })),
       };
     }
-    case 'timestamps': {
-      // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds before every line. The runtime
-      // stamps a line when the app writes it, so where the logs tell their own time the bundle's clock moves with
-      // the stamps (every file alike, as the clock transform does: a stamp a year away from the line's own time is
-      // no real paste), and a line that tells its time is stamped at that time; lines between are microseconds
-      // apart (one print's lines arrive together). Stamps never go back within a file.
-      const day = Date.UTC(2026, 2, 4);
-      let base = day + 10 * 3_600_000 + Math.floor(r() * 3_600_000);
-      const own = earliestOwnTime(files);
-      // logs that tell only the time of day (`15:02:11 [info] …`) keep it: the stamps take that day's times
-      const tod = own === null ? earliestTimeOfDay(files) : null;
-      if (tod !== null) base = day + tod;
-      const moved = own === null ? files : files.map((f) => (isDocument(f.name) ? f : { name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), base - own)) }));
+    case 'timestamps':
+      // `docker logs -t` / `kubectl logs --timestamps`: RFC 3339 with nanoseconds before every line
+      return { files: collectorStamped(files, r, (l, t) => `${t.iso9} ${l}`) };
+    case 'journald': {
+      // `journalctl -u <unit>` (journalctl(1), OUTPUT MODES): `short` is "mostly identical to the formatting of
+      // classic syslog files" — `Mar 04 10:00:01 host ident[pid]: line`, the day zero-padded; `short-iso` the
+      // same with an ISO 8601 wallclock stamp whose offset has no colon (`+0000`, systemd issue #26639)
+      const iso = r() < 0.5;
+      const host = ['web-01', 'ip-10-0-3-17', 'mcp-host'][Math.floor(r() * 3)]!;
       return {
-        files: moved.map((f) => {
+        files: collectorStamped(files, r, (l, t, f) => {
+          const stamp = iso ? `${t.iso0.slice(0, 19)}+0000` : syslogStamp(t.ms, '0');
+          return `${stamp} ${host} ${f.ident}[${f.pid}]: ${l}`;
+        }),
+      };
+    }
+    case 'syslog': {
+      // a syslog collector's copy: RFC 5424 §6 (`<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD MSG`, nil
+      // values as `-`) or RFC 3164 §4.1 (`<PRI>Mmm dd hh:mm:ss HOSTNAME TAG[pid]: MSG`, the day space-padded).
+      // PRI = facility local0 (16) × 8 + the line's own severity where it shows one, else notice (5)
+      const v5424 = r() < 0.5;
+      const host = ['web-01', 'app-2.internal', 'mcp-host'][Math.floor(r() * 3)]!;
+      return {
+        files: collectorStamped(files, r, (l, t, f) => {
+          const pri = 16 * 8 + SYSLOG_SEVERITY[levelWord(l) ?? ''];
+          return v5424 ? `<${pri}>1 ${t.iso6} ${host} ${f.ident} ${f.pid} - - ${l}` : `<${pri}>${syslogStamp(t.ms, ' ')} ${host} ${f.ident}[${f.pid}]: ${l}`;
+        }),
+      };
+    }
+    case 'docker-json': {
+      // the json-file logging driver's own file (docs.docker.com/engine/logging/drivers/json-file): one object per
+      // line, `{"log":"<line>\n","stream":"stdout","time":"<RFC 3339, nanoseconds>"}`, keys in that order
+      return {
+        files: collectorStamped(files, r, (l, t, f) => JSON.stringify({ log: `${l}\n`, stream: f.stream, time: t.iso9 })),
+      };
+    }
+    case 'cloud-json': {
+      // a cloud logging export, one entry per line. GCP (cloud.google.com/logging/docs/reference/v2/rest/v2/LogEntry):
+      // the line in `textPayload`, `severity` (DEFAULT when none was assigned), `timestamp`, `resource`, `logName`.
+      // Datadog-style (docs.datadoghq.com/logs/log_configuration/attributes_naming_convention): `message`, `status`,
+      // `timestamp`, `host`, `service`. A shipper sets the severity only where it parsed the line's own level
+      const gcp = r() < 0.5;
+      const host = ['gke-pool-1-a3f9', 'ip-10-0-3-17', 'mcp-node-2'][Math.floor(r() * 3)]!;
+      return {
+        files: collectorStamped(files, r, (l, t, f) => {
+          const level = levelWord(l);
+          if (gcp)
+            return JSON.stringify({
+              insertId: `${f.pid.toString(36)}${t.n.toString(36)}`,
+              resource: { type: 'k8s_container', labels: { container_name: f.ident, namespace_name: 'default' } },
+              textPayload: l,
+              timestamp: t.iso9,
+              severity: level ? GCP_SEVERITY[level] : 'DEFAULT',
+              logName: `projects/demo/logs/${f.stream}`,
+              receiveTimestamp: t.iso9,
+            });
+          return JSON.stringify({ timestamp: t.iso0, host, service: f.ident, ...(level ? { status: level } : {}), message: l });
+        }),
+      };
+    }
+    case 'quote': {
+      // a GitHub issue paste (GitHub Flavored Markdown spec, §4.5 fenced code blocks, §5.1 block quotes): the file in
+      // a ``` fence (maybe with an info string), quoted with `> ` (a blank line quoted as `>`), or both
+      const fence = r() < 0.75;
+      const quoted = !fence || r() < 0.5;
+      const info = ['', 'log', 'text', 'console', 'shell'][Math.floor(r() * 5)]!;
+      return {
+        files: files.map((f) => {
           if (isDocument(f.name)) return f;
-          let us = base * 1000 - 37;
-          return {
-            name: f.name,
-            data: Buffer.from(
-              eachLine(f.data.toString('utf8'), (l) => {
-                const t = tod === null ? null : timeOfDay(l);
-                const at = t === null ? lineOwnTime(l) : day + t;
-                us = Math.max(us + 37, at === null ? 0 : at * 1000);
-                const ms = Math.floor(us / 1000);
-                return `${new Date(ms).toISOString().slice(0, 19)}.${String(ms % 1000).padStart(3, '0')}${String(us % 1000).padStart(3, '0')}123Z ${l}`;
-              }),
-            ),
-          };
+          const text = f.data.toString('utf8');
+          const eol = text.includes('\r\n') ? '\r\n' : '\n';
+          let lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
+          if (fence) lines = [`\`\`\`${info}`, ...lines, '```'];
+          if (quoted) lines = ['', ...lines, ''].map((l) => (l === '' ? '>' : `> ${l}`));
+          return { name: f.name, data: Buffer.from(lines.join(eol) + eol) };
+        }),
+      };
+    }
+    case 'kubectl-prefix': {
+      // `kubectl logs --prefix` (kubectl reference): `[pod/<pod>/<container>] ` before every line; one pod per file
+      return {
+        files: files.map((f, i) => {
+          if (isDocument(f.name)) return f;
+          const pod = `${['mcp-server', 'gateway', 'agent'][i % 3]}-${podHash(r, 10)}-${podHash(r, 5)}`;
+          const container = ['app', 'server', 'main'][Math.floor(r() * 3)]!;
+          return { name: f.name, data: Buffer.from(eachLine(f.data.toString('utf8'), (l) => `[pod/${pod}/${container}] ${l}`)) };
         }),
       };
     }
@@ -420,6 +496,86 @@ export function restyleServer(text: string, style: string): string {
     return write(rec, LEVEL_NAME[rec.level] ?? 'info', new Date(rec.time).toISOString());
   });
 }
+
+/** A collector's view of one file: the process it names (identifier, pid) and the stream it read. */
+interface Collected {
+  ident: string;
+  pid: number;
+  stream: 'stdout' | 'stderr';
+}
+
+/** The time a collector stamped a line with: epoch ms, and RFC 3339 with 0, 6 and 9 fraction digits. */
+interface Stamp {
+  ms: number;
+  n: number;
+  iso0: string;
+  iso6: string;
+  iso9: string;
+}
+
+/**
+ * Every line of every log (not a saved document) wrapped by a collector that stamps it when the app writes it,
+ * lines microseconds apart (one print's lines arrive together). Where the logs tell their own time the
+ * bundle's clock moves with the stamps (every file alike, as the clock transform does): a stamp a year away
+ * from the line's own time is no real paste.
+ */
+function collectorStamped(files: { name: string; data: Buffer }[], r: () => number, wrap: (line: string, t: Stamp, f: Collected) => string) {
+  // A collector stamps a line when the app writes it: where the logs tell their own time the bundle's clock moves
+  // with the stamps (every file alike, as the clock transform does: a stamp a year away from the line's own time is
+  // no real paste), a line that tells its time is stamped at that time (a time-of-day-only log keeps its times of
+  // day), and lines between are microseconds apart (one print's lines arrive together); never back within a file.
+  const day = Date.UTC(2026, 2, 4);
+  let base = day + 10 * 3_600_000 + Math.floor(r() * 3_600_000);
+  const own = earliestOwnTime(files);
+  const tod = own === null ? earliestTimeOfDay(files) : null;
+  if (tod !== null) base = day + tod;
+  const moved = own === null ? files : files.map((f) => (isDocument(f.name) ? f : { name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), base - own)) }));
+  return moved.map((f) => {
+    if (isDocument(f.name)) return f;
+    const who: Collected = {
+      ident: ['node', 'python3', 'mcp-server', 'gateway'][Math.floor(r() * 4)]!,
+      pid: 1000 + Math.floor(r() * 60000),
+      stream: r() < 0.5 ? 'stdout' : 'stderr',
+    };
+    let i = 0;
+    let us = base * 1000 - 37;
+    return {
+      name: f.name,
+      data: Buffer.from(
+        eachLine(f.data.toString('utf8'), (l) => {
+          const t = tod === null ? null : timeOfDay(l);
+          const at = t === null ? lineOwnTime(l) : day + t;
+          us = Math.max(us + 37, at === null ? 0 : at * 1000);
+          const ms = Math.floor(us / 1000);
+          const iso0 = new Date(ms).toISOString().slice(0, 19);
+          const micros = `${String(ms % 1000).padStart(3, '0')}${String(us % 1000).padStart(3, '0')}`;
+          return wrap(l, { ms, n: ++i, iso0: `${iso0}Z`, iso6: `${iso0}.${micros}Z`, iso9: `${iso0}.${micros}123Z` }, who);
+        }),
+      ),
+    };
+  });
+}
+
+/** syslog's `Mmm dd hh:mm:ss` (no year), the day padded with `pad` (journalctl: `0`, RFC 3164: a space). */
+function syslogStamp(ms: number, pad: string): string {
+  const d = new Date(ms);
+  return `${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, pad)} ${d.toISOString().slice(11, 19)}`;
+}
+
+/** The level a line shows in a level word of its own (what a shipper's parser would find), or null. */
+function levelWord(line: string): 'error' | 'warn' | 'info' | 'debug' | null {
+  const m = /\b(ERROR|FATAL|CRITICAL|WARNING|WARN|INFO|DEBUG|error|fatal|warning|warn|info|debug)\b/.exec(line.slice(0, 200));
+  if (!m) return null;
+  const w = m[1]!.toLowerCase();
+  return w === 'fatal' || w === 'critical' || w === 'error' ? 'error' : w.startsWith('warn') ? 'warn' : (w as 'info' | 'debug');
+}
+// RFC 5424 §6.2.1 severities; notice (5) where the line shows none
+const SYSLOG_SEVERITY: Record<string, number> = { error: 3, warn: 4, info: 6, debug: 7, '': 5 };
+// LogEntry.severity (LogSeverity enum)
+const GCP_SEVERITY: Record<string, string> = { error: 'ERROR', warn: 'WARNING', info: 'INFO', debug: 'DEBUG' };
+
+/** A Kubernetes generated name part (lower-case letters and digits). */
+const podHash = (r: () => number, n: number) => Array.from({ length: n }, () => 'bcdfghjklmnpqrstvwxz2456789'[Math.floor(r() * 27)]).join('');
 
 /** Every non-empty line rewritten (line ends, CRLF included, kept). */
 function eachLine(text: string, f: (line: string) => string): string {

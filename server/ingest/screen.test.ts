@@ -123,6 +123,17 @@ describe('junk is named, by content, whatever its name', () => {
     });
   }
 
+  // a log pasted from a GitHub issue: in a fence, quoted with `> `, the lines inside carrying backticks of their own —
+  // the fence and the quote are the paste's, the lines inside it are the log (the README above stays a document)
+  it('a log pasted in a markdown fence or quote is a log', async () => {
+    const log = [
+      '2026-10-07 12:02:11.044 [info] Waiting for server to respond to `initialize` request...',
+      '2026-10-07 12:02:16.051 [info] Waiting for server to respond to `initialize` request...',
+    ];
+    expect(await verdictOf('fenced.log', ['```text', ...log, '```', ''].join('\n'))).toBeNull();
+    expect(await verdictOf('quoted.log', ['>', '> ```', ...log.map((l) => `> ${l}`), '> ```', '>', ''].join('\n'))).toBeNull();
+  });
+
   it('a damaged .gz is named damaged; a cut one is read for what it holds', async () => {
     const gz = gzipSync(Buffer.from('2026-11-29 10:00:00,000 ERROR mcp.client: connection refused\n'.repeat(200)));
     const bad = Buffer.from(gz);

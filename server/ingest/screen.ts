@@ -17,7 +17,7 @@
 // of samples/real-world and the shared real-dev corpus to that.
 import type { Event } from '../../parsers/contract/event.ts';
 import type { CompiledFormat } from '../../parsers/engine/apply.ts';
-import { stripAnsi } from '../../parsers/engine/clean.ts';
+import { stripAnsi, stripPrefix } from '../../parsers/engine/clean.ts';
 import { readLines, type RawLine } from '../../parsers/engine/lines.ts';
 import { LEVEL_WORDS } from '../../parsers/engine/line-reader.ts';
 import { signalTable } from '../../parsers/engine/signals.ts';
@@ -287,11 +287,19 @@ interface LineFacts {
 
 function lineFacts(lines: readonly string[]): LineFacts {
   const f: LineFacts = { nonBlank: 0, prose: 0, headings: 0, fences: 0, tableSeps: 0, tableRows: 0, lists: 0, inline: 0 };
+  // a fenced block's lines are what the text quotes (a pasted log, a code sample): its own structure is outside them
+  let fenced = false;
   for (const l of lines) {
     if (l.trim() === '') continue;
+    if (MD_FENCE.test(l)) {
+      fenced = !fenced;
+      f.nonBlank++;
+      f.fences++;
+      continue;
+    }
+    if (fenced) continue;
     f.nonBlank++;
     if (MD_HEADING.test(l)) f.headings++;
-    else if (MD_FENCE.test(l)) f.fences++;
     else if (MD_TABLE_SEP.test(l)) f.tableSeps++;
     else if (MD_TABLE_ROW.test(l)) f.tableRows++;
     else if (MD_LIST.test(l)) f.lists++;
@@ -470,7 +478,8 @@ export async function screenText(head: Buffer, opts: { name: string; complete: b
   const text = lines.slice(0, 50).join('\n');
   for (const o of OWN_OUTPUT) if (o.re.test(text)) return skip('not-a-log', o.what);
   // HAR, OTLP and other whole-file documents the parsers read.
-  if (planLines(raw.slice(0, SAMPLE_LINES)).doc) return LOG;
+  const plan = planLines(raw.slice(0, SAMPLE_LINES));
+  if (plan.doc) return LOG;
   const first = lines.find((l) => l.trim() !== '')!.trim();
   if (opts.complete && (first.startsWith('{') || first.startsWith('['))) {
     let doc: unknown;
@@ -486,7 +495,8 @@ export async function screenText(head: Buffer, opts: { name: string; complete: b
         ? LOG
         : skip('not-a-log', 'one JSON document with no log field (time, level, message, error, status) and no error text: configuration or data, not a log');
   }
-  const facts = lineFacts(lines);
+  // (read inside a wrapper every line carries — a markdown quote of a pasted log: `> ` is the paste's, not the text's)
+  const facts = lineFacts(plan.prefix ? lines.map((l) => stripPrefix(l, plan.prefix)) : lines);
   if (isMarkdown(facts))
     return skip(
       'not-a-log',
