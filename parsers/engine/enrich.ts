@@ -1641,9 +1641,8 @@ export function enrich(e: Event, textSignals?: (e: Event) => readonly string[] |
   const a = e.attrs;
   if (a.targetHost === undefined) Object.assign(a, target(text));
   // a count summary of attempts (`3/5 OK`, `7 ok / 5 failed`): how many of the same requests passed and failed
-  // (a folded record's rows too: a probe's table under its heading is one event)
-  // (not on an HTTP exchange line — an access log's request and status are no count — so the ingest's bulk
-  // pays nothing for it)
+  // (a folded record's rows too: a probe's table under its heading is one event). Not on an HTTP exchange line:
+  // an access log's request and status are no count, so the ingest's bulk pays nothing for it
   if (a.tallyOk === undefined && e.kind !== 'block' && (e.httpStatus === null || e.httpMethod === null)) {
     const t = readTallyRows(e.endLine > e.line ? text : e.message);
     if (t) {

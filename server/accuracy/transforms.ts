@@ -211,11 +211,14 @@ function earliestTimeOfDay(files: readonly { name: string; data: Buffer }[]): nu
 }
 
 /** The time a line tells at its start (its own stamp, not a time quoted in its message), epoch ms; null if none. */
+// (the same patterns without the g flag: exec on them keeps no state between lines)
+const ISO_TIME_ONE = new RegExp(ISO_TIME.source);
+const CLF_TIME_ONE = new RegExp(CLF_TIME.source);
 function lineOwnTime(line: string): number | null {
   const head = line.slice(0, 48);
-  const m = new RegExp(ISO_TIME.source).exec(head);
+  const m = ISO_TIME_ONE.exec(head);
   if (m) return isoInstant(m[1]!, m[2]!, m[3]!, m[5]!, m[6]!, m[7]!, m[9], m[10]);
-  const c = new RegExp(CLF_TIME.source).exec(head);
+  const c = CLF_TIME_ONE.exec(head);
   return c ? clfInstant(c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7], c[8]) : null;
 }
 

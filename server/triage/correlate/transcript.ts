@@ -10,6 +10,7 @@ import type { Event } from '../../../parsers/contract/event.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
 
 const METHODS = 'GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS';
+const METHOD_ONLY = new RegExp(`^(?:${METHODS})$`);
 /** `> POST /mcp HTTP/1.1` (curl -v), `POST /mcp HTTP/1.1` (HTTPie's printed request, a raw dump). */
 const REQUEST_LINE = new RegExp(`^(?:> ?)?(${METHODS}) (\\S{1,8000}) HTTP/\\d(?:\\.\\d)?\\s{0,4}$`);
 /** `< HTTP/2 301`, `HTTP/1.1 404 Not Found` (curl -i, HTTPie), `  HTTP/1.1 404 Not Found` (wget -S). */
@@ -58,7 +59,12 @@ function urlParts(u: string): { scheme: string | null; host: string | null; port
  * a request line, its fields, curl's notes, the status line and the answer's fields; the body stays its own event.
  */
 export function joinHttpTranscripts(events: readonly Event[]): Event[] {
-  if (!events.some((e) => e.format === 'http-transcript' || STATUS_LINE.test(firstLine(e)) || DEVTOOLS.test(firstLine(e)) || WRITE_OUT.test(e.text))) return [...events];
+  const mayHold = (e: Event) => {
+    if (e.format === 'http-transcript' || WRITE_OUT.test(e.text)) return true;
+    const l = firstLine(e);
+    return STATUS_LINE.test(l) || DEVTOOLS.test(l);
+  };
+  if (!events.some(mayHold)) return [...events];
   const out: Event[] = [];
   const byFile = new Map<string, number[]>();
   events.forEach((e, i) => {
@@ -149,7 +155,7 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
           o.head.path = u.path;
           o.target = { scheme: u.scheme, host: u.host, port: u.port };
         }
-      } else if (dev[1] === 'Request Method' && new RegExp(`^(?:${METHODS})$`).test(dev[2]!.trim())) o.head.method = dev[2]!.trim();
+      } else if (dev[1] === 'Request Method' && METHOD_ONLY.test(dev[2]!.trim())) o.head.method = dev[2]!.trim();
       else if (dev[1] === 'Status Code') {
         const s = /^(\d{3})\b/.exec(dev[2]!.trim());
         if (s) o.head.status = Number(s[1]);
@@ -268,7 +274,6 @@ function merge(evs: readonly Event[], o: Open, put: (k: number, e: Event | null)
   if (o.head.noAnswer) attrs.noAnswer = true;
   const merged: Event = {
     ...first,
-    line: first.line,
     endLine: Math.max(...events.map((e) => e.endLine)),
     // (not a block: a block is an exception's text to the facts)
     kind: first.kind === 'raw' ? 'line' : first.kind,
