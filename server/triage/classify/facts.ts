@@ -11,6 +11,7 @@ import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { Evidence, Stage } from '../../contract/analysis.ts';
 import { chooseRoot, inferStage, matchKnownDefects, parseExceptionText } from '../exceptions/index.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
+import { endpointMisresolutions } from './endpoint-resolution.ts';
 import { classifyTool, type ToolClass, type ToolPolicy } from './policy.ts';
 import type { IncidentIndex, Point } from './incident.ts';
 
@@ -163,6 +164,12 @@ export interface Facts {
    * `cycle` — hops that disagree (slash, scheme, host). Null: no loop shown.
    */
   redirectLoop: 'self' | 'cycle' | null;
+  /**
+   * The legacy transport's message URL was not the one the server announced: the endpoint event named one path
+   * and the client POSTed this request to another, glued onto its stream's path or resolved against the wrong
+   * base (RFC 3986 §5.2; endpoint-resolution.ts). Where, with both paths; null: not shown.
+   */
+  endpointMisresolved: string | null;
   /** The client sent this call again later (asked only for subscriptions/listen: false elsewhere). */
   sentAgain: boolean;
   /**
@@ -1176,6 +1183,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     recovered,
     recoveredBy,
     redirectLoop,
+    endpointMisresolved: misresolvedEndpoint(ix.all, evs, httpPath, httpStatus),
     sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,
     wentOn: streamRefusal ? ix.wentOnAfter(span) : true,
     requestedAfter: has('session-evicted') ? ix.requestedAfter(span) : null,
@@ -1323,6 +1331,14 @@ function measuredWait(evs: readonly Event[], ix: IncidentIndex): number | null {
   const ms = w.out.ts! - w.first.ts!;
   // under 100 ms is not a timer at all (a line logged twice); a day is not one call
   return ms >= 100 && ms <= 86_400_000 ? ms : null;
+}
+
+// (a refusal of the credentials or the rate is not about the URL; the failure must be the misrouted request or
+// follow it in that file)
+function misresolvedEndpoint(incident: readonly Event[], evs: readonly Event[], httpPath: string | null, httpStatus: number | null): string | null {
+  if (httpStatus === 401 || httpStatus === 403 || httpStatus === 407 || httpStatus === 429) return null;
+  const m = endpointMisresolutions(incident).find((x) => (httpPath !== null && stripQuery(httpPath) === x.usedPath) || evs.some((e) => e.file === x.file && e.line >= x.usedLine));
+  return m ? `${m.usedAt}: the request went to ${m.usedPath}, but the endpoint event (${m.announcedAt}) named ${m.announced}, which resolves to ${m.expectedPath}` : null;
 }
 
 function sameFileBefore(e: Event, span: SpanBuild): boolean {

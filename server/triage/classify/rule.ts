@@ -98,6 +98,7 @@ export const BASE_FACTS: Facts = {
   recovered: null,
   recoveredBy: null,
   redirectLoop: null,
+  endpointMisresolved: null,
   sentAgain: false,
   wentOn: true,
   requestedAfter: null,

@@ -40,3 +40,38 @@ export const endpointOrigin: Rule = {
     { name: 'an Invalid Origin header refusal (the server refused the client)', facts: { httpStatus: 403, causes: ['host-origin-rejected'] }, fires: false },
   ],
 };
+
+// spec 2024-11-05 basic/transports (HTTP+SSE: the `endpoint` event is "a URI for the client to use for sending
+// messages") · RFC 3986 §5.2 (how a relative reference resolves against the SSE URL) · triage-rules.md decision
+// table (escalate: a defect no configuration fixes). The client posted to a path the server never named — the
+// announced absolute path glued onto its own stream path, or a query-only reference resolved against `/` —
+// so the 404/405/406 it got says nothing about the route or the server: no URL the user configures changes how
+// that client joins the two. The server's own announcement is not at fault (that is endpoint-origin-mismatch,
+// or a mount prefix the announcement left out: a 404 on exactly the announced path stays route-404, D12).
+export const endpointMisresolved: Rule = {
+  id: 'endpoint-misresolved',
+  decision: 'escalate',
+  source: 'spec 2024-11-05 basic/transports (HTTP with SSE) · RFC 3986 §5.2 · triage-rules.md decision table',
+  when(f) {
+    if (f.endpointMisresolved === null) return 'the client used the message URL the endpoint event named (or the log does not show both)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was sent to a message URL the server never announced (${f.endpointMisresolved}). The client built the URL wrongly from the legacy transport's endpoint event — a reference is resolved against the SSE URL by RFC 3986 (an absolute path replaces the path, a query-only one keeps it) — so the server's answer there says nothing about the route or the server, and no setting of the server or proxy fixes it. Escalate to the client's maintainers with these two lines; meanwhile a client that resolves the endpoint correctly, or the Streamable HTTP transport, avoids it.`,
+  examples: [
+    {
+      name: 'announced /mcp/message, posted to /sse/mcp/message, 404',
+      facts: {
+        httpStatus: 404,
+        method: 'initialize',
+        endpointMisresolved: 'c.log:6: the request went to /sse/mcp/message, but the endpoint event (c.log:4) named /mcp/message?sessionId=s, which resolves to /mcp/message',
+      },
+      fires: true,
+    },
+    {
+      name: 'a 404 on the announced path (a mount prefix the announcement left out)',
+      facts: { httpStatus: 404, method: 'initialize', causes: ['legacy-message-rejected'] },
+      fires: false,
+    },
+  ],
+};

@@ -17,7 +17,7 @@ import { handshakeSilent } from './handshake-silent.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { idleTimeoutShort } from './idle-timeout-short.ts';
 import { headerValidation } from './header-validation.ts';
-import { endpointOrigin, hostOrigin } from './host-origin.ts';
+import { endpointMisresolved, endpointOrigin, hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { intermittentRetry, sessionRefusedIntermittently } from './intermittent.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
@@ -112,6 +112,8 @@ export const RULES: readonly Rule[] = [
   authFailure,
   rateLimited,
   updateConflict,
+  // (the client posted where the server never said: what came back there is not the route's or the session's)
+  endpointMisresolved,
   sessionIdUnparsable,
   splitSession,
   // (a refusal counted beside successes of the same requests: the session lives on some backends, row 93)
