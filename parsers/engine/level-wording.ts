@@ -109,6 +109,28 @@ export const WORDING: readonly WordingRule[] = [
   },
   {
     level: 'error',
+    // what hosts and SDKs print when the other side went quiet, answered garbage or went away, in words the
+    // list above lacks: `Server "x" is not responding`, `The MCP server returned an invalid response`,
+    // `Unexpected content type: text/html` (typescript-sdk client/streamableHttp.ts), `Connection to the
+    // server lost` — and a host naming the server it lost (`MCP server "x" disconnected`)
+    re: new RegExp(
+      `${L}(?:not responding|stopped responding|(?:did not|didn't|never) respond(?:ed)?|no response (?:from|received|was received)|invalid|malformed|unexpected (?:content[- ]type|status(?: code)?|response|reply|end of|eof|token|character|message|error|server response))${R}|${L}(?:connection|session|stream)(?: [^\\n.;,]{1,80}?)? lost${R}|${L}lost (?:the )?connection${R}|\\b[Ss]erver (?:["'\u201c][^"'\u201d\\n]{1,80}["'\u201d] |[\\w.:-]{1,80} )?(?:has |was |got )?disconnected\\b`,
+      'gi',
+    ),
+    why: 'a silent, garbled or lost peer: not responding, an invalid or malformed answer, an unexpected content type or status, a lost connection, a host naming the server that disconnected',
+    examples: [
+      'Server orders-remote is not responding',
+      'The MCP server returned an invalid response',
+      'Unexpected content type: text/html',
+      'Connection to MCP server lost',
+      'lost connection to upstream',
+      'MCP server "orders-remote" disconnected',
+      'received a malformed JSON-RPC message',
+      'Invalid session ID',
+    ],
+  },
+  {
+    level: 'error',
     re: /^npm ERR! /gm,
     why: "npm's own error prefix (an npx-launched bridge such as mcp-remote failing to start)",
     examples: ['npm ERR! code ELIFECYCLE', 'npm ERR! 404 Not Found - GET https://registry.npmjs.org/mcp-remot'],
@@ -138,7 +160,7 @@ export const NEAR_MISSES: { re: RegExp; why: string; examples: readonly string[]
   re: new RegExp(
     [
       // counts and empty values: "0 errors", "no errors", "without error", "errors=0", "error: null", "errors: []"
-      `\\b(?:0|no|zero|without(?: any)?|not an?|isn't an?)\\s{1,4}(?:errors?|failures?|failed|exceptions?)\\b`,
+      `\\b(?:0|no|zero|without(?: any)?|not an?|isn't an?)\\s{1,4}(?:errors?|failures?|failed|exceptions?|invalid|malformed)\\b`,
       `"?\\b(?:errors?|failures?|failed)"?\\s{0,4}[=:]\\s{0,4}(?:0|null|none|nil|false|\\[\\]|\\{\\}|"")(?![\\w.])`,
       // settings and handlers: "Error handling disabled", "exception handler", "error reporting", "error page"
       `\\b(?:error|exception|failure)[ _-]?(?:handl(?:ing|ers?)|reporting|page|rate|budget|threshold|codes?|messages?)\\b`,
@@ -160,6 +182,7 @@ export const NEAR_MISSES: { re: RegExp; why: string; examples: readonly string[]
     'Error handling disabled',
     'custom exception handler installed',
     'on_error=ignore',
+    'skipped 0 invalid entries',
   ],
 };
 
@@ -170,7 +193,7 @@ const MAX_SCAN = 2000;
  * line without any is done after a single pass (most lines; a test checks every example passes).
  */
 export const PREFILTER =
-  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unexpectedly|npm err|disconnected|✗|✘|❌|✖|⨯|🔴|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
+  /fail|err|exce|refus|time|could|unable|cannot|denied|reject|unauthori|forbid|panic|fatal|abort|crashed|unhealthy|unexpected|npm err|disconnected|respon|invalid|malformed|lost|✗|✘|❌|✖|⨯|🔴|unreach|econn|epipe|enotf|eai_|retr|reconn|fall|back|again|warn|traceback|not found|错误|錯誤|失败|失敗|超时|超時|异常|異常|无法|無法|拒绝|エラー|タイムアウト|接続でき|오류|에러|실패|시간 초과|fehler|fehlgeschlagen|zeitüberschreitung|erreur|échec|échoué|délai|falló|fallido|tiempo de espera|falha|erro|tempo esgotado|ошибк|не удалось|сбой|тайм-аут|отказано/i;
 
 /** Whether [a, b) lies inside a near-miss phrase. Near-miss ranges are computed only when a rule hit. */
 function masked(text: string, a: number, b: number): boolean {
