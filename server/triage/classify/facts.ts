@@ -900,6 +900,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // session, it is the URL that is wrong (failure-signatures row 1: "also on the very first initialize")
   else if (has('session-terminated-client') && (method === 'initialize' || sessionSent === false) && sessionSent !== true && sessionAssignedEarlier !== true && pathWorked !== true)
     routeWrong = true;
+  // the legacy message endpoint refused (404) with nothing before it — no message there answered, nothing sent
+  // earlier, the stream not cut, no restart: the announced path itself does not route (a mount prefix the
+  // endpoint event left out, D12), not a session lost (row 37 needs the session to have lived)
+  else if (has('legacy-message-rejected') && httpStatus === 404 && !htmlAnswer && sessionUnknown !== true && pathWorked !== true && !ix.earlierRequestInFile(span))
+    routeWrong = true;
   else if (pathWorked === true) routeWrong = false;
   // (from the server's or proxy's side only: a POST probe refused, then the legacy transport's message POSTs answered)
   const legacyAfter = httpMethod === 'POST' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) && !has('transport-legacy') ? ix.legacyConnectedAfter(span) : null;
