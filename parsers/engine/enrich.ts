@@ -1097,14 +1097,15 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
-    re: /"status(?:Code|_code)?\\?"\s{0,8}:\s{0,8}(\d{3})\b/,
-    needs: ['"status'],
-    why: 'a "status" member with a number (`{"client_id":…,"status":403}`), also inside a JSON-escaped body',
+    re: /"(?:status(?:Code|_code)?|response[-_]?[Cc]ode)\\?"\s{0,8}:\s{0,8}(\d{3})\b/,
+    needs: ['"status', '"response'],
+    why: 'a "status" (or Envoy/Pomerium "response_code"/"response-code") member with a number (`{"client_id":…,"status":403}`), also inside a JSON-escaped body',
     examples: [
       ['rejected: non-200 status {"client_id":"x","status":403}', 403],
+      ['"path":"/mcp" ... "response-code":401', 401],
       ['Unexpected content type: Some("text/plain; body: {\\n \\"code\\": \\"token_expired\\"\\n},\\n \\"status\\": 401\\n}")', 401],
     ],
-    nearMisses: ['{"status":"ok"}', '{"status":1}'],
+    nearMisses: ['{"status":"ok"}', '{"status":1}', '{"response_code_details":"via_upstream"}'],
   },
   {
     field: 'httpStatus',

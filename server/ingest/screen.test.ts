@@ -113,6 +113,9 @@ describe('junk is named, by content, whatever its name', () => {
     // near misses of the header and hex-id shapes: a sentence that names a media type, a word of 32 letters
     ['types.txt', 'the reply used text/event-stream here\nnot what we asked for at all\n', 'not-a-log', /no line looks like a log line/],
     ['long.txt', 'abcdefabcdefabcdefabcdefabcdefzz is a name\nsee you soon\n', 'not-a-log', /no line looks like a log line/],
+    // near miss of brace-less JSON members (a log record's fields pasted with `...`): a configuration file's
+    // inside, one member per line, cut where the paste ended so it is no whole document
+    ['mcp.json', '  "mcpServers": {\n    "orders": {\n      "url": "https://mcp.example.test/mcp",\n      "transport": "http"\n', 'not-a-log', /no line looks like a log line/],
   ];
   for (const [name, data, reason, detail] of cases) {
     it(`${name}: ${reason}`, async () => {
@@ -125,6 +128,10 @@ describe('junk is named, by content, whatever its name', () => {
 
   // a log pasted from a GitHub issue: in a fence, quoted with `> `, the lines inside carrying backticks of their own —
   // the fence and the quote are the paste's, the lines inside it are the log (the README above stays a document)
+  it('a log record\'s members pasted without their braces (`"path":"/mcp" ... "response-code":401`) is a log', async () => {
+    expect(await verdictOf('gateway.log', '"path":"/oauth/authorize" ... "response-code":302\n"path":"/mcp"     ... "response-code":401\n')).toBeNull();
+  });
+
   it('a log pasted in a markdown fence or quote is a log', async () => {
     const log = [
       '2026-10-07 12:02:11.044 [info] Waiting for server to respond to `initialize` request...',
