@@ -391,6 +391,9 @@ export function isFailureEvent(e: Event): boolean {
   if (e.kind === 'block' && e.httpStatus === null && isDeliberateTrace(e) && !e.signals.some((id) => table().meaning(id)?.outcome === 'failure')) return false;
   if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return true;
   for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
+  // a count of attempts with failures in it (`[INFO] probe: 3/5 OK`, enrich.ts attrs.tallyFailed) reports them
+  // at whatever level the host logged its summary (issue #17 kind 1)
+  if (typeof e.attrs.tallyFailed === 'number' && e.attrs.tallyFailed > 0) return true;
   return errorWordedCall(e);
 }
 
