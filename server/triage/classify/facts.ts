@@ -273,6 +273,12 @@ export interface Facts {
    * nothing shows it (a client that never had an id — a first request, a header stripped — stays a fix).
    */
   sessionHeldBefore?: string | null;
+  /**
+   * The server said the request carried no credential (`Missing Authorization header`) while a client line shows
+   * one sent with it (where): the header was lost on the way (a proxy or a redirect dropped it). null: nothing
+   * shows a credential sent — the client may have none.
+   */
+  credentialSentAt?: string | null;
   /** What showed it held: events in one late burst, event-stream headers that came late, the server finishing before the client gave up. */
   heldKind?: 'burst' | 'late-headers' | 'finished-first' | null;
 }
@@ -1229,6 +1235,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     restartedSinceWorked,
     sameRequestWorkedAt,
     sessionHeldBefore,
+    credentialSentAt: has('credentials-not-received') ? (ix.credentialShown(span)?.where ?? null) : null,
     ...(span.heldBurst && interruption === null
       ? {
           heldInTransit: true,
