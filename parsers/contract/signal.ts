@@ -53,6 +53,8 @@ export const SignalCause = z.enum([
   'client-metadata-unreachable', // an authorization server could not fetch a client's metadata document (its client_id URL): non-2xx status
   'auth-challenge',
   'credentials-missing', // the client has no credential to send: the setting meant to hold it is unset or empty
+  'credentials-not-received', // the server says the request carried no credential (no Authorization header, no token arrived)
+  'credentials-sent', // a client line shows a credential on the request (an Authorization header sent)
   'discovery-probe', // a client looking for metadata (OAuth well-known documents) or a browser asset: a 404 there is an answer, not a broken route
   // network and proxies
   'conn-refused',

@@ -32,9 +32,13 @@ const NAMES_A_CALLED_TOOL = `len(list_filter((SELECT list_slice(list(DISTINCT re
 // a hand-made HTTP transcript's head lines (the answer's Location, Content-Type, WWW-Authenticate) and curl
 // -w's status printed alone (`000`: no answer) are the request and its answer: correlate/transcript.ts joins them
 const TRANSCRIPT_LINE = `(format = 'http-transcript' OR (length(message) <= 12 AND regexp_full_match(trim(message), '\\d{3}')))`;
+// a host's or probe's count with failures in it (`[INFO] probe: 3/5 OK`, parsers/engine/tally.ts), whatever level
+// it was logged at: it reports failed attempts (classify/facts.ts isFailureEvent). attrs is written by
+// JSON.stringify (no spaces), so two substring tests read it without parsing the JSON of every row
+const TALLY_FAILED = `(contains(attrs::VARCHAR, '"tallyFailed":') AND NOT contains(attrs::VARCHAR, '"tallyFailed":0'))`;
 const KEYED = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
   OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL OR tool IS NOT NULL
-  OR http_method IS NOT NULL OR signals IS NOT NULL OR ${TRANSCRIPT_LINE}
+  OR http_method IS NOT NULL OR signals IS NOT NULL OR ${TRANSCRIPT_LINE} OR ${TALLY_FAILED}
   OR (source IN ('server', 'unknown') AND ${NAMES_A_CALLED_TOOL}))`;
 
 /** The events analysis reads; the rest are context lines of the timeline. */
@@ -55,7 +59,7 @@ const ids = (pick: (m: { cause: string; outcome: string }) => boolean) =>
     .map((s) => s.spec.id);
 
 /** classify/facts.ts isFailureEvent, in SQL (a superset: any multi-line event, not only exception blocks). */
-const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block' OR ${hasSignal(ids((m) => m.outcome === 'failure'))})`;
+const FAILURE_WHERE = `(http_status >= 400 OR level IN ('error', 'fatal') OR kind = 'block' OR ${TALLY_FAILED} OR ${hasSignal(ids((m) => m.outcome === 'failure'))})`;
 
 export interface FocusLimits {
   /** Failure events the analysis starts from (first by time). */
@@ -94,7 +98,7 @@ export function focusSql(l: FocusLimits): string {
   const TEXT = `${triageFrom('seq, rpc_method, message, text, signals')} AS tx WHERE true`;
   return `
   WITH t AS NOT MATERIALIZED (
-    SELECT * FROM ${triageFrom('seq, file, line, end_line, ts, source, kind, level, http_status, request_id, rpc_id, session, rpc_method, signals')}
+    SELECT * FROM ${triageFrom('seq, file, line, end_line, ts, source, kind, level, http_status, request_id, rpc_id, session, rpc_method, signals, attrs')}
   ),
   f AS MATERIALIZED (SELECT * FROM t WHERE ${FAILURE_WHERE} ORDER BY ts NULLS LAST, seq LIMIT ${int(l.failures)}),
   -- Windows around the failures, merged where they overlap: a line then falls in at most one,

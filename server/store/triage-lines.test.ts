@@ -73,4 +73,12 @@ describe('lines without level or id that rules read', () => {
     const { full } = await decide('fell-back-failed', [...PROBE, FELL_BACK[0]!, FELL_BACK[1]!, FELL_BACK[2]!, '[5150] Fatal error: Error: SSE error: Non-200 status code (404)']);
     expect(full.failures.some((f) => f.rule === 'recovered-on-its-own')).toBe(false);
   });
+
+  it('a count summary logged at info that counts failures reaches full and focused analysis', async () => {
+    // (parsers/engine/tally.ts: a probe's `7/10 OK` has no request key and no error level; TALLY_FAILED keeps it)
+    const { full, focused } = await decide('tally-at-info', ['2026-10-21T06:30:00.004Z [INFO] probe: start', '2026-10-21T06:30:09.871Z [INFO] probe: 7/10 OK']);
+    for (const a of [full, focused]) expect(a.failures.map((f) => f.rule)).toEqual(['intermittent-retry']);
+    const { full: healthy } = await decide('tally-at-info-healthy', ['2026-10-21T06:30:00.004Z [INFO] probe: start', '2026-10-21T06:30:09.871Z [INFO] probe: 10/10 OK']);
+    expect(healthy.failures).toEqual([]);
+  });
 });

@@ -307,6 +307,19 @@ function attachOrphans(spans: SpanBuild[]): void {
     if (e.line - p.endLine > 2 || !sameRecord || !CHAINED_EXCEPTION.test(e.message)) return;
     if (isFailureEvent(p) && isFailureEvent(e) && bare(a) && bare(b)) merge(a, b);
   });
+  // A logged record and the stack printed under it (logback's and log4j's `log.error(msg, ex)`, Python's
+  // `logger.exception`: the record's line, then the exception and its frames, which a format leaves as an event
+  // of its own when the record's layout is not the stack's) are one report: one failure, whatever identity the
+  // record or the stack was joined to — so long as the two do not name different calls (issue #17 kind 4: one
+  // error reported twice became two failures, the record first). The stack opens with the exception itself, at
+  // the record's time (or untimed), at most a blank line below it.
+  eachNeighbour((p, e, a, b) => {
+    if (p.kind === 'block' || (p.level !== 'warn' && p.level !== 'error' && p.level !== 'fatal') || e.line - p.endLine > 2) return;
+    if (!isPrintedException(e) || !isFailureEvent(e)) return;
+    if (e.ts !== null && p.ts !== null && e.ts !== p.ts) return;
+    if (!sameCallIfNamed(a, b)) return;
+    merge(a, b);
+  });
   // A client line whose only identity is a bare `id=N` (`id=3 stream error: …`, `id=4 200
   // text/event-stream`): its logger prints the JSON-RPC id of the request it is about, and that request is
   // the call the same file logged with id N most recently before it (within the answer wait, or 200 lines
@@ -641,6 +654,31 @@ function markHeldBursts(spans: SpanBuild[]): void {
 }
 
 /** A span's identity and time after lines joined it. */
+/** An exception printed on lines of its own: a bare traceback or stack (no log header of its own), opening with the exception. */
+function isPrintedException(e: Event): boolean {
+  if (e.kind !== 'block' && !EXCEPTION_LINE_FORMATS.has(e.format)) return false;
+  if (!BARE_BLOCKS.has(e.format) && !EXCEPTION_LINE_FORMATS.has(e.format)) return false;
+  const nl = e.text.indexOf('\n');
+  return BARE_START.test(nl < 0 ? e.text : e.text.slice(0, nl));
+}
+/** Formats that read an exception's own line (`java.lang.IllegalStateException: …`, `anyio.ClosedResourceError:`). */
+const EXCEPTION_LINE_FORMATS = new Set(['exception-line']);
+
+/** Two spans that name no different call: rpc id, session, request id, method and tool agree wherever both say one. */
+function sameCallIfNamed(a: SpanBuild, b: SpanBuild): boolean {
+  const agree = <T>(x: T | null, y: T | null) => x === null || y === null || JSON.stringify(x) === JSON.stringify(y);
+  const requestIds = (s: SpanBuild) => new Set(s.events.map((e) => e.requestId).filter((r): r is string => r !== null));
+  const ra = requestIds(a);
+  const rb = requestIds(b);
+  return (
+    agree(a.rpcId, b.rpcId) &&
+    agree(a.session, b.session) &&
+    agree(a.method, b.method) &&
+    agree(a.tool, b.tool) &&
+    (ra.size === 0 || rb.size === 0 || [...ra].some((r) => rb.has(r)))
+  );
+}
+
 function refreshSpan(s: SpanBuild): void {
   const evs = s.events;
   s.rpcId ??= evs.find((e) => e.rpcId !== null)?.rpcId ?? null;

@@ -138,6 +138,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   }
   const out: Placement[] = items.map((d, i) => ({ role: 'primary', episode: number.get(find(i))!, reason: '' }));
   const dupOf = new Map<number, number>(); // a repeated report → the failure it repeats
+  // how many kinds of failure each one's lines report (a context signal — a session assigned, a credential sent —
+  // tells about the request, not what went wrong: it does not make a report fuller than its repeat)
+  const failed = items.map((d) => new Set(d.span.events.flatMap(failureCauses)).size);
   // roles, walking each episode in time order
   const seen = new Map<number, number[]>(); // episode → earlier failures (indexes), in order
   for (const i of order) {
@@ -187,9 +190,7 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
           e.facts.httpStatus === f.httpStatus &&
           (e.facts.tool === f.tool || f.tool === null) &&
           (e.facts.method === f.method || f.method === null || e.facts.method === null) &&
-          ((near &&
-            subset(f.causes, e.facts.causes) &&
-            (e.decision === d.decision || f.causes.length < e.facts.causes.length || (!f.identified && e.facts.identified && f.httpStatus !== null))) ||
+          ((near && subset(f.causes, e.facts.causes) && (e.decision === d.decision || failed[i]! < failed[k]! || (!f.identified && e.facts.identified && f.httpStatus !== null))) ||
             again)
         );
       });

@@ -280,6 +280,12 @@ export interface Facts {
    * nothing shows it (a client that never had an id — a first request, a header stripped — stays a fix).
    */
   sessionHeldBefore?: string | null;
+  /**
+   * The server said the request carried no credential (`Missing Authorization header`) while a client line shows
+   * one sent with it (where): the header was lost on the way (a proxy or a redirect dropped it). null: nothing
+   * shows a credential sent — the client may have none.
+   */
+  credentialSentAt?: string | null;
   /** What showed it held: events in one late burst, event-stream headers that came late, the server finishing before the client gave up. */
   heldKind?: 'burst' | 'late-headers' | 'finished-first' | null;
 }
@@ -398,6 +404,9 @@ export function isFailureEvent(e: Event): boolean {
   if (e.kind === 'block' && e.httpStatus === null && isDeliberateTrace(e) && !e.signals.some((id) => table().meaning(id)?.outcome === 'failure')) return false;
   if ((e.httpStatus !== null && e.httpStatus >= 400) || e.level === 'error' || e.level === 'fatal' || isExceptionBlock(e)) return true;
   for (const id of e.signals) if (table().meaning(id)?.outcome === 'failure') return true;
+  // a count of attempts with failures in it (`[INFO] probe: 3/5 OK`, enrich.ts attrs.tallyFailed) reports them
+  // at whatever level the host logged its summary (issue #17 kind 1)
+  if (typeof e.attrs.tallyFailed === 'number' && e.attrs.tallyFailed > 0) return true;
   return errorWordedCall(e);
 }
 
@@ -1239,6 +1248,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     restartedSinceWorked,
     sameRequestWorkedAt,
     sessionHeldBefore,
+    credentialSentAt: has('credentials-not-received') ? (ix.credentialShown(span)?.where ?? null) : null,
     ...(span.heldBurst && interruption === null
       ? {
           heldInTransit: true,

@@ -907,6 +907,28 @@ export class IncidentIndex {
   }
 
   /**
+   * A client line showing the request carried a credential (an Authorization header sent: curl's `> Authorization:
+   * Bearer …`, a request-header dump, a transcript's request head) for this span's request: in the span, else the
+   * nearest before it in one of the span's files, for the same target and server. Null: nothing shows one was sent.
+   */
+  credentialShown(span: SpanBuild): Point | null {
+    const me = this.infoOf.get(span);
+    const sent = (e: Event) => (e.source === 'client' || e.source === 'unknown') && (e.attrs.authorizationSent === true || e.signals.includes('credential-sent'));
+    const own = span.events.find(sent);
+    if (own) return { where: `${own.file}:${own.line}`, ts: own.ts, file: own.file, line: own.line };
+    if (!me) return null;
+    this.credentialLines ??= this.all.filter(sent);
+    let best: Event | null = null;
+    for (const e of this.credentialLines) {
+      const first = me.firstLine.get(e.file);
+      if (first === undefined || e.line >= first || !this.speaksFor(me, e)) continue;
+      if (best === null || e.line > best.line) best = e;
+    }
+    return best ? { where: `${best.file}:${best.line}`, ts: best.ts, file: best.file, line: best.line } : null;
+  }
+  private credentialLines: Event[] | null = null;
+
+  /**
    * A client line before this span saying the connection worked — it connected, the handshake or a call was
    * answered — for the same target and server: the address was right then (an outage, not a misroute).
    */

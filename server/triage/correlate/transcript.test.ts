@@ -140,6 +140,77 @@ describe('joinHttpTranscripts', () => {
     expect(out.find((e) => e.line === 5)).toEqual(evs[4]);
   });
 
+  it('a raw dump or HTTPie --print=HBhb: request head, its (pretty-printed) body, then the answer are one exchange', () => {
+    const evs = lines([
+      ['POST /rpc HTTP/1.1', { httpMethod: 'POST', httpPath: '/rpc' }],
+      ['Content-Type: application/json', { format: 'http-transcript' }],
+      ['Mcp-Session-Id: sess_qwertyuiop', { format: 'http-transcript', session: 'sess_qwertyuiop' }],
+      '',
+      '{',
+      ['    "method": "resources/list",', { rpcMethod: 'resources/list' }],
+      ['    "id": 12', { rpcId: 12 }],
+      '}',
+      '',
+      ['HTTP/1.1 404 Not Found', { httpStatus: 404 }],
+      ['Content-Type: application/json', { format: 'http-transcript' }],
+      '',
+      ['{"error": "unknown session"}', { level: 'error' }],
+    ]);
+    const got = exchanges(evs);
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ httpMethod: 'POST', httpStatus: 404, rpcMethod: 'resources/list', rpcId: 12, session: 'sess_qwertyuiop', line: 1, endLine: 11 });
+    expect(got[0]!.attrs).toMatchObject({ contentType: 'application/json', direction: 'exchange' });
+    // the answer's body stays its own line
+    expect(joinHttpTranscripts(evs).some((e) => e.line === 13)).toBe(true);
+  });
+
+  it('near miss: a request head, its body and then a timed log line take no answer', () => {
+    const evs = lines([
+      ['POST /rpc HTTP/1.1', { httpMethod: 'POST', httpPath: '/rpc' }],
+      ['Content-Type: application/json', { format: 'http-transcript' }],
+      '',
+      ['{"jsonrpc":"2.0","id":3,"method":"tools/list"}', { rpcMethod: 'tools/list', rpcId: 3 }],
+      ['2026-10-02T08:00:01Z handler done', { ts: 1_790_000_000_000 }],
+      ['HTTP/1.1 200 OK', { httpStatus: 200 }],
+    ]);
+    const out = joinHttpTranscripts(evs);
+    expect(out.find((e) => e.line === 1)).toEqual(evs[0]);
+    expect(out.find((e) => e.line === 4)).toEqual(evs[3]);
+  });
+
+  it('Mcp-Session-Id printed twice in a request head is read as one header holding two ids', () => {
+    const head = (second: string | null) =>
+      lines([
+        ['> POST /mcp HTTP/1.1', { httpMethod: 'POST', httpPath: '/mcp' }],
+        ['> Mcp-Session-Id: sess_asdfghjklz', { session: 'sess_asdfghjklz' }],
+        ...(second === null ? [] : [[second, { session: 'sess_asdfghjklz' }] as [string, Partial<Event>]]),
+        '>',
+        ['< HTTP/1.1 400 Bad Request', { httpStatus: 400, format: 'http-transcript' }],
+        '<',
+      ]);
+    expect(exchanges(head('> mcp-session-id: sess_asdfghjklz'))[0]!.signals).toContain('session-header-repeated');
+    // near miss: the field once
+    expect(exchanges(head(null))[0]!.signals).not.toContain('session-header-repeated');
+  });
+
+  it("curl -v: a request field behind `> ` while an answer is open starts the next request, not the answer's field", () => {
+    const got = exchanges(
+      lines([
+        ['> POST /mcp HTTP/2', { httpMethod: 'POST', httpPath: '/mcp' }],
+        '>',
+        ['< HTTP/2 202', { httpStatus: 202, format: 'http-transcript' }],
+        ['> mcp-session-id: sess_zxcvbnmasd', { session: 'sess_zxcvbnmasd' }],
+        '>',
+        ['< HTTP/2 404', { httpStatus: 404, format: 'http-transcript' }],
+        '<',
+      ]),
+    );
+    expect(got.map((e) => [e.line, e.httpStatus, e.session])).toEqual([
+      [1, 202, null],
+      [4, 404, 'sess_zxcvbnmasd'],
+    ]);
+  });
+
   it('near miss: a number alone under a command without -w, and lines with no transcript at all, pass unchanged', () => {
     const evs = lines([['$ curl -s https://a.example.dev/count', { httpMethod: 'GET', httpPath: '/count', attrs: { direction: 'request' } }], '404', 'done']);
     expect(joinHttpTranscripts(evs)).toEqual(evs);

@@ -33,7 +33,29 @@ const DEVTOOLS = /^(Request URL|Request Method|Status Code):\s{0,8}(.{1,8000})$/
 type Head = { method: string | null; path: string | null; status: number | null; noAnswer: boolean };
 type Target = { scheme: string | null; host: string | null; port: number | null };
 /** An exchange being read: the events it took (indexes), its head, its fields by side. */
-type Open = { at: number; parts: number[]; head: Head; req: Record<string, string>; res: Record<string, string>; target: Target; marked: boolean };
+type Open = {
+  at: number;
+  parts: number[];
+  head: Head;
+  req: Record<string, string>;
+  res: Record<string, string>;
+  target: Target;
+  marked: boolean;
+  /** Fields a head printed more than once (lower-case names). */
+  repeated: Set<string>;
+  /** Lines of the request's body taken so far (a raw dump's or HTTPie's: the request head, its body, then the answer). */
+  bodyLines: number;
+  /** The head's last line, once a body began. */
+  bodyFrom?: number;
+};
+/** How long a request body printed between its head and the answer may be (HTTPie pretty-prints JSON over lines). */
+const BODY_MAX_LINES = 60;
+/** A body's lines arrive with their head: a collector stamps them within this of it. */
+const BODY_WITHIN_MS = 1000;
+/** The methods whose requests carry content (RFC 9110 §9.3: a GET's or DELETE's content has no defined meaning). */
+const WITH_CONTENT = /^(?:POST|PUT|PATCH)$/;
+/** A JSON body's line, pretty-printed or not. */
+const JSON_START = /^\s{0,16}[[{}\]"]/;
 
 const firstLine = (e: Event) => {
   const m = e.message;
@@ -115,7 +137,7 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
     if (typeof from.attrs.targetHost === 'string')
       target = { scheme: (from.attrs.targetScheme as string) ?? null, host: from.attrs.targetHost, port: typeof from.attrs.targetPort === 'number' ? from.attrs.targetPort : null };
     command = null;
-    open = { at: k, parts, head, req: {}, res: {}, target, marked: textLine(e).startsWith('>') };
+    open = { at: k, parts, head, req: {}, res: {}, target, marked: textLine(e).startsWith('>'), repeated: new Set(), bodyLines: 0 };
     phase = head.status === null && !head.noAnswer ? 'request' : 'response';
   };
   for (let k = 0; k < evs.length; k++) {
@@ -176,15 +198,43 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
         // (left as they are: a note may report a failure of its own)
         continue;
       }
-      const f = FIELD.exec(raw) ?? FIELD.exec(line);
+      const lastEnd = evs[cur.parts[cur.parts.length - 1]!]!.endLine;
+      // a request field behind curl's `> ` while the answer is open: the next request's head, its request line not
+      // read (it answers nothing of this exchange)
+      if (phase === 'response' && raw.startsWith('>')) {
+        close();
+        start(k, { method: null, path: null, status: null, noAnswer: false });
+        const f = FIELD.exec(raw);
+        if (f) open!.req[f[1]!.toLowerCase()] = f[2]!.trim();
+        continue;
+      }
+      const f = phase === 'request' && cur.bodyLines > 0 ? null : (FIELD.exec(raw) ?? FIELD.exec(line));
       // (a field behind curl's marker, one the transcript format read, or the very next line: an unmarked
       // `Error: …` further down is prose, not a field of this head — a head has no blank line inside)
-      const lastEnd = evs[cur.parts[cur.parts.length - 1]!]!.endLine;
       const field = f !== null && !/^https?$/i.test(f[1]!) && (/^[<>]/.test(raw) || e.format === 'http-transcript' || e.line === lastEnd + 1);
       if (field) {
-        (phase === 'request' ? cur.req : cur.res)[f![1]!.toLowerCase()] = f![2]!.trim();
+        const name = f![1]!.toLowerCase();
+        if ((phase === 'request' ? cur.req : cur.res)[name] !== undefined) cur.repeated.add(name);
+        (phase === 'request' ? cur.req : cur.res)[name] = f![2]!.trim();
         cur.parts.push(k);
         continue;
+      }
+      // a request printed with its body (a raw dump, HTTPie's `--print=HBhb`: request line, fields, a blank line,
+      // the body, then the answer's status line): the body's lines belong to the request, and the status line
+      // that follows answers it (RFC 9112 §2.1: on one connection the answer follows its request). Only a method
+      // that sends content, only lines printed with the head (untimed as it is, or stamped within a moment of it by a
+      // collector: a log line with a time of its own is no body) within BODY_MAX_LINES of it, and no error line
+      // unless it is JSON (an `Error: …` under a head is what some program said)
+      const headTs = evs[cur.at]!.ts;
+      const withHead = e.ts === null ? headTs === null : headTs !== null && Math.abs(e.ts - headTs) <= BODY_WITHIN_MS;
+      const bodyLike = e.level !== 'error' && e.level !== 'fatal' && e.level !== 'warn' ? true : JSON_START.test(line);
+      if (phase === 'request' && cur.head.method !== null && WITH_CONTENT.test(cur.head.method) && !cur.marked && withHead && bodyLike && !COMMAND.test(line)) {
+        cur.bodyFrom ??= lastEnd;
+        if (e.endLine - cur.bodyFrom <= BODY_MAX_LINES) {
+          cur.bodyLines += e.endLine - e.line + 1;
+          cur.parts.push(k);
+          continue;
+        }
       }
       close();
     }
@@ -272,6 +322,10 @@ function merge(evs: readonly Event[], o: Open, put: (k: number, e: Event | null)
   if (o.req.authorization !== undefined) attrs.authorizationSent = true;
   if (o.req['mcp-protocol-version'] !== undefined) attrs.protocolVersionSent = o.req['mcp-protocol-version'];
   if (o.head.noAnswer) attrs.noAnswer = true;
+  // Mcp-Session-Id printed twice in one head: a client's HTTP library sends (or reads) both as one value joined
+  // with ", " (httpx Headers, Fetch), which is no session id (spec: one token of visible ASCII); the table's
+  // `session-header-repeated` reads the joined value, this the two fields
+  if (o.repeated.has('mcp-session-id')) signals.add('session-header-repeated');
   const merged: Event = {
     ...first,
     endLine: Math.max(...events.map((e) => e.endLine)),

@@ -8,6 +8,7 @@ import { clientMetadataUnreachable } from './client-metadata-unreachable.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
 import { clientPolicyBlocksTarget } from './client-policy.ts';
 import { closedClient, failureClosedClient } from './closed-client.ts';
+import { credentialDropped } from './credential-dropped.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
@@ -109,6 +110,8 @@ export const RULES: readonly Rule[] = [
   hostOrigin,
   endpointOrigin,
   oauthRequestInvalid,
+  // (a credential the client shows it sent that the server says never arrived: lost on the way, not refused)
+  credentialDropped,
   authFailure,
   rateLimited,
   updateConflict,

@@ -68,19 +68,45 @@ export const sessionLostNonSpecAnswer: Rule = {
 // issued. A server or gateway whose own parser refuses the id's structure (envoyproxy/ai-gateway's composite
 // `route@subject@backend:id` id: "invalid session ID: missing '@' separator") built or stored it wrong — or
 // the client altered it: neither a configuration nor a fresh initialize changes the id format the next
-// session gets.
+// session gets. So is a session header holding two ids (`Mcp-Session-Id: a, a`: the initialize answer carried
+// the field twice, and httpx or Fetch joined the values with ", "): the server looks up an id it never issued
+// (the spec's id is one token of visible ASCII), and every new session is doubled the same way.
+const JOINED = 'session-header-repeated';
+/** The only malformed-id evidence is the doubled header (no server or gateway said it could not parse the id). */
+const onlyJoined = (f: Parameters<Rule['when']>[0]) => f.signals.includes(JOINED) && !f.signals.includes('session-id-unparsable');
 export const sessionIdUnparsable: Rule = {
   id: 'session-id-unparsable',
   decision: 'escalate',
-  source: 'spec basic/transports (session management) · envoyproxy/ai-gateway mcpproxy session id parsing',
+  source: 'spec basic/transports (session management) · envoyproxy/ai-gateway mcpproxy session id parsing · httpx Headers (repeated fields joined with ", ")',
   when(f) {
     if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions';
     if (!has(f, 'session-id-malformed')) return 'nothing says the session id could not be parsed';
+    // (a doubled header is a fact about the request: it explains a refusal of the session, not any failure)
+    if (onlyJoined(f) && f.sessionUnknown !== true && f.httpStatus !== 400 && f.httpStatus !== 404)
+      return 'the session header held two ids, but the server did not refuse the session';
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was refused (${signalWords(f, ['session-id-malformed'], 'malformed session id')}): not an unknown or expired session, an id its own parser rejects. The client sends back the id exactly as it was issued, so either the server or gateway builds ids its parser cannot read (a separator that also occurs inside a part, such as an e-mail subject) or the client altered the id; a fresh initialize gets an id of the same shape. Escalate to the gateway's or server's owners with the id's shape (redacted).`,
+    onlyJoined(f)
+      ? `${describe(f)} carried an Mcp-Session-Id holding two ids (the field twice, or its values joined with ", "), and the server refused the session: a session id is one token of visible ASCII (spec basic/transports), so the server looked up an id it never issued. Something on the way doubles the header — most often the initialize answer carries Mcp-Session-Id twice (a proxy or middleware adding its own beside the server's) and the client's HTTP library joins the two values; a fresh initialize gets the same doubled header. Escalate to the owner of the hop that adds it, with the initialize answer's headers.`
+      : `${describe(f)} was refused (${signalWords(f, ['session-id-malformed'], 'malformed session id')}): not an unknown or expired session, an id its own parser rejects. The client sends back the id exactly as it was issued, so either the server or gateway builds ids its parser cannot read (a separator that also occurs inside a part, such as an e-mail subject) or the client altered the id; a fresh initialize gets an id of the same shape. Escalate to the gateway's or server's owners with the id's shape (redacted).`,
   examples: [
+    {
+      name: 'a session header holding two ids, answered 404 session not found',
+      facts: {
+        httpStatus: 404,
+        sessionSent: true,
+        sessionUnknown: true,
+        causes: ['session-id-malformed', 'session-unknown'],
+        signals: ['session-header-repeated', 'session-not-found', 'http-404'],
+      },
+      fires: true,
+    },
+    {
+      name: 'near miss: a session header holding two ids on a request that failed for another reason (a 502)',
+      facts: { httpStatus: 502, sessionSent: true, causes: ['session-id-malformed', 'proxy-upstream-unavailable'], signals: ['session-header-repeated', 'http-502'] },
+      fires: false,
+    },
     {
       name: "gateway: invalid session ID: missing '@' separator",
       facts: { sessionUnknown: true, causes: ['session-id-malformed', 'session-invalid'], signals: ['session-id-unparsable', 'no-valid-session-id'] },
