@@ -752,6 +752,9 @@ export class IncidentIndex {
       if (me.target !== null && i.target !== null && me.target !== i.target) continue;
       // nor another client's success (another User-Agent at the proxy): the caller that failed did not recover
       if (me.caller !== null && i.caller !== null && me.caller !== i.caller) continue;
+      // a notification refused, then the same method sent with an id, is another message: JSON-RPC 2.0 §4.1 (a
+      // notification is a request without an id) — the one that passed is not the one that failed
+      if (key.startsWith('notifications/') && me.span.rpcId === null && i.span.rpcId !== null) continue;
       // a caller's log that wrote this call's request would have written its re-issue too: a success it does not
       // show was another client's (or came after this one gave up)
       if ([...requestFiles].some((f) => !i.files.has(f))) continue;

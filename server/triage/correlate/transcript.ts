@@ -24,6 +24,9 @@ const CURL_NOTE = /^(?:\*|\{ \[|\} \[)/;
 const CONNECTED = /^\* Connected to (\S{1,300}) \([^)]{0,100}\) port (\d{1,5})\b/;
 /** `curl … -w '%{http_code}'` then its output: the status alone (`000`: no answer at all). */
 const WRITE_OUT = /%\{(?:http_code|response_code)\}/;
+const lastLine = (t: string) => t.slice(t.lastIndexOf('\n') + 1);
+/** A command line continued on the next (a POSIX shell's `\`, PowerShell's backtick, cmd's `^` ending it). */
+const CONTINUED = /(?:^|\s)[\\`^]\s*$/;
 const STATUS_ALONE = /^\s{0,8}(\d{3})\s{0,8}$/;
 /** A command line that sends one request and prints its answer (after the shell's prompt, if the format left it). */
 const COMMAND = /^(?:[$%#❯>] |PS [^>\n]{1,200}> ?)?(?:curl|wget|https?|xh|Invoke-WebRequest|Invoke-RestMethod|iwr|irm) /;
@@ -115,6 +118,9 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
   let phase: 'request' | 'response' = 'request';
   /** The last command line that sends a request (curl, wget, http, Invoke-WebRequest): its identity for a head printed without one. */
   let command: number | null = null;
+  /** The command's continuation lines (its options and body when written over several lines), and whether one more follows. */
+  let commandLines: number[] = [];
+  let commandOpen = false;
   const exchanges: Event[] = [];
   const close = () => {
     // (a request head with no answer is taken only behind curl's `> ` marker: a bare request line with fields
@@ -129,7 +135,7 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
     // a head printed without its request line (curl -i, HTTPie, wget -S, -w) answers the command above it
     if (command !== null && head.method === null) {
       const c = evs[command]!;
-      parts.unshift(command);
+      parts.unshift(command, ...commandLines);
       head.method = c.httpMethod;
       head.path = c.httpPath;
     }
@@ -238,8 +244,15 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
       }
       close();
     }
+    // a command written over several lines: its options and body are its own lines, and what it printed
+    // (-w's status) comes under the last of them
+    if (command !== null && commandOpen) {
+      commandLines.push(k);
+      commandOpen = CONTINUED.test(lastLine(e.text));
+      continue;
+    }
     // `curl -w '%{http_code}'` printed the status alone under its command line
-    if (command !== null && WRITE_OUT.test(evs[command]!.text)) {
+    if (command !== null && [command, ...commandLines].some((c) => WRITE_OUT.test(evs[c]!.text))) {
       const s = STATUS_ALONE.exec(line);
       if (s) {
         const code = Number(s[1]);
@@ -249,6 +262,9 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
       }
     }
     command = e.attrs.direction === 'request' && e.httpMethod !== null && e.httpStatus === null && COMMAND.test(line) ? k : null;
+    commandLines = [];
+    // (a format may already have folded the continuation lines into the command's event: its last line says)
+    commandOpen = command !== null && CONTINUED.test(lastLine(e.text));
   }
   close();
   markRedirectLoops(exchanges);
