@@ -3,7 +3,7 @@
 // own layout. The golden fixtures (parsers/fixtures/*/journald-*, docker-json-file, gcp-text-payload, …)
 // show the whole parse; this pins the wrapper itself.
 import { describe, expect, it } from 'vitest';
-import { detectLayout, detectPrefix, prefixOrigin, prefixStamp, readHeader, stripPrefix, type LineHeader } from './clean.ts';
+import { detectLayout, detectPrefix, prefixLevel, prefixOrigin, prefixStamp, readHeader, stripPrefix, type LineHeader } from './clean.ts';
 
 const cases: { id: string; lines: string[]; inner: string; stamp?: string; header?: Partial<LineHeader> }[] = [
   {
@@ -147,6 +147,24 @@ describe('collector wrappers', () => {
     expect(rule?.id).toBe('kubectl-prefix');
     expect(lines.map((l) => prefixOrigin(l, rule))).toEqual(['api-5d8c7b9f6-h2k4m', 'api-5d8c7b9f6-p7q3r']);
     expect(stripPrefix(lines[0]!, rule)).toBe('INFO ok');
+  });
+
+  it("a collector's level, unless the stream alone explains it", () => {
+    const gcp = (severity: string, log: string) =>
+      JSON.stringify({ textPayload: 'session 4be1 closed', timestamp: '2026-10-07T12:02:14Z', severity, logName: `projects/p/logs/${log}` });
+    const dd = (status: string) => JSON.stringify({ timestamp: '2026-10-07T12:02:14Z', host: 'h', service: 'relay', status, message: 'session 4be1 closed' });
+    const rule = detectPrefix([gcp('WARNING', 'relay'), gcp('INFO', 'relay')]);
+    expect(rule?.id).toBe('cloud-json');
+    expect(prefixLevel(gcp('WARNING', 'relay'), rule)).toBe('warn');
+    expect(prefixLevel(gcp('CRITICAL', 'stderr'), rule)).toBe('fatal');
+    expect(prefixLevel(dd('error'), rule)).toBe('error');
+    // (DEFAULT is LogSeverity's "no severity"; GKE gives an unparsed stderr line ERROR, an stdout line INFO)
+    expect(prefixLevel(gcp('DEFAULT', 'relay'), rule)).toBeNull();
+    expect(prefixLevel(gcp('ERROR', 'stderr'), rule)).toBeNull();
+    expect(prefixLevel(gcp('INFO', 'run.googleapis.com%2Fstdout'), rule)).toBeNull();
+    // docker's json-file record has a stream, no level
+    const docker = '{"log":"boom\\n","stream":"stderr","time":"2026-10-07T12:02:13.121004561Z"}';
+    expect(prefixLevel(docker, detectPrefix([docker]))).toBeNull();
   });
 
   it('fence lines are a layout only when the head shows one', () => {

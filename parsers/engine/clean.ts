@@ -1,3 +1,6 @@
+import type { Level } from '../contract/event.ts';
+import { toLevel } from './apply.ts';
+
 // Text hygiene before detection and parsing: terminal escapes and log-viewer/container
 // prefixes are removed for parsing (the stored text is the cleaned line; counts are kept).
 
@@ -33,7 +36,7 @@ export interface PrefixRule {
    * A wrapper that is the whole line (a collector's JSON record around the application's line): the line
    * inside and the record's time, or null when this line is no such record. `re` is its cheap first test.
    */
-  unwrap?: (line: string) => { text: string; stamp: number | null } | null;
+  unwrap?: (line: string) => { text: string; stamp: number | null; level?: Level | null } | null;
   /**
    * A syslog-style header that names the line's writer (`journalctl`'s, RFC 3164's, RFC 5424's): unlike other
    * prefixes it stays on the line through redaction (its host is redacted with the line) and is read when the
@@ -138,15 +141,28 @@ const ENVELOPE_TIME = ['timestamp', '@timestamp', 'date', 'time'];
  * fields are the envelope's and the line in `message` (Datadog-style, CloudWatch's filter-log-events
  * events). A logger's own JSON (a `level`, an `msg`, an HTTP `status` number, request fields) is no envelope.
  */
-function cloudEntry(line: string): { text: string; stamp: number | null } | null {
+function cloudEntry(line: string): { text: string; stamp: number | null; level: Level | null } | null {
   if (!line.includes('"textPayload"') && !line.includes('"message"')) return null;
   const o = jsonRecord(line);
   if (!o) return null;
-  if (typeof o.textPayload === 'string') return { text: innerLine(o.textPayload), stamp: recordTime(o.timestamp) };
+  if (typeof o.textPayload === 'string') return { text: innerLine(o.textPayload), stamp: recordTime(o.timestamp), level: recordLevel(o.severity, o.logName) };
   if (typeof o.message !== 'string' || (o.status !== undefined && typeof o.status !== 'string')) return null;
   for (const k in o) if (!ENVELOPE_KEYS.has(k)) return null;
   const key = ENVELOPE_TIME.find((k) => o[k] !== undefined);
-  return key === undefined ? null : { text: innerLine(o.message), stamp: recordTime(o[key]) };
+  return key === undefined ? null : { text: innerLine(o.message), stamp: recordTime(o[key]), level: recordLevel(o.status, o.stream ?? o.logStreamName) };
+}
+
+const NO_LEVEL_MAP = new Map<string, Level>();
+/**
+ * A collector's level for the line (LogEntry.severity — DEFAULT is none —, Datadog's `status`), unless the stream alone
+ * explains it: GKE's agent gives a line it cannot parse INFO on stdout and ERROR on stderr (logName `…/stdout`,
+ * `…/stderr`), Datadog's agent likewise — an INFO line printed to stderr is no error.
+ */
+function recordLevel(v: unknown, stream: unknown): Level | null {
+  const level = typeof v === 'string' ? toLevel(v, NO_LEVEL_MAP) : null;
+  if (level === null) return null;
+  const s = typeof stream === 'string' ? /(?:^|\/|%2F)(stdout|stderr)$/.exec(stream)?.[1] : undefined;
+  return (s === 'stdout' && level === 'info') || (s === 'stderr' && level === 'error') ? null : level;
 }
 
 // The syslog-style headers (journalctl(1) OUTPUT MODES; RFC 3164 §4.1; RFC 5424 §6). The time: `short` (and
@@ -341,6 +357,11 @@ export function prefixStamp(line: string, rule: PrefixRule | null): number | nul
   if (!m?.[1]) return null;
   const t = Date.parse(m[1]);
   return Number.isNaN(t) ? null : t;
+}
+
+/** The level a collector's record gave this line (cloud-json), or null. */
+export function prefixLevel(line: string, rule: PrefixRule | null): Level | null {
+  return rule?.unwrap?.(line)?.level ?? null;
 }
 
 /**

@@ -1,7 +1,7 @@
 // One file, streaming: clean → detect (on a bounded prefix) → redact → fold blocks → apply
 // formats → line reader (time, level, prefix where a format left them empty) → enrich. Every physical line ends up in exactly one event or is blank; lines no
 // format understands become raw events and are counted, never dropped.
-import { emptyEvent, type Event, type Source } from '../contract/event.ts';
+import { emptyEvent, type Event, type Level, type Source } from '../contract/event.ts';
 import { blockFolders, MAX_HELD, type BlockFolder } from '../special/index.ts';
 import { applyFormat, type CompiledFormat } from './apply.ts';
 import {
@@ -9,6 +9,7 @@ import {
   detectPrefix,
   FENCE_LINE,
   NUMBER_LINE,
+  prefixLevel,
   prefixOrigin,
   prefixStamp,
   readHeader,
@@ -148,14 +149,26 @@ function soleIdent(head: readonly string[], rule: PrefixRule): string | null {
 }
 
 /** In line mode: the text parseFile gives `redact` for this physical line, or null when the layout skips it. */
-export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null; origin: string | null } {
+/**
+ * What a line's wrapper says of it besides its text and time: the writer it names (a pod, a compose replica:
+ * attrs.origin) and the level a collector's record gave it (used only where nothing in the line gives one).
+ */
+export interface LineOrigin {
+  name?: string;
+  level?: Level;
+}
+
+export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null; origin: LineOrigin | null } {
   const a = stripAnsi(raw.text);
   const cleaned = stripPrefix(a.text, plan.prefix);
   const skip =
     (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '') || (plan.layout.fences === true && FENCE_LINE.test(cleaned));
   // (a syslog-style header stays on through redaction — its host is redacted with the line — and is read at parse)
   const text = plan.prefix?.header ? a.text : cleaned;
-  return { text: skip ? null : text, ansi: a.stripped, stamp: prefixStamp(a.text, plan.prefix), origin: prefixOrigin(a.text, plan.prefix) };
+  const name = prefixOrigin(a.text, plan.prefix);
+  const level = prefixLevel(a.text, plan.prefix);
+  const origin = name === null && level === null ? null : { ...(name === null ? {} : { name }), ...(level === null ? {} : { level }) };
+  return { text: skip ? null : text, ansi: a.stripped, stamp: prefixStamp(a.text, plan.prefix), origin };
 }
 
 /** The first SAMPLE_LINES lines, read off an iterator (detection looks at them; they are replayed). */
@@ -210,8 +223,8 @@ export interface PreparedLines {
   cut: Int32Array;
   ansi: Uint8Array;
   stamp: Float64Array;
-  /** Who wrote each line, where the prefix names it (attrs.origin); absent when no line's does. */
-  origin?: (string | null)[];
+  /** Who wrote each line and a collector's level for it, where the prefix says (LineOrigin); absent when no line's does. */
+  origin?: (LineOrigin | null)[];
   /**
    * Each line's signals (SignalTable.match of its text), computed on the runner beside its
    * redaction: a line event whose text is that line takes them instead of matching again here.
@@ -304,7 +317,7 @@ export async function* parsePreparedBatches(
   // block's event is made when the block closes, lines later, so the stamps wait here until then
   const stamps = new Map<number, number>();
   // the writer a line's prefix named (a pod, a compose replica), kept for the event that opens there
-  const origins = new Map<number, string>();
+  const origins = new Map<number, LineOrigin>();
   // a syslog-style header's host, program and pid, likewise (PrefixRule.header: read here, after redaction)
   const headerRule = prefix?.header ? prefix : null;
   const headers = new Map<number, LineHeader>();
@@ -327,7 +340,13 @@ export async function* parsePreparedBatches(
   };
   const emit = (e: Event): Event => {
     const origin = origins.get(e.line);
-    if (origin !== undefined) e.attrs.origin = origin;
+    if (origin?.name !== undefined) e.attrs.origin = origin.name;
+    // a collector's level, where neither the line nor its words nor what it reports gave one (an access
+    // record logs none by design: its status is its outcome)
+    if (origin?.level !== undefined && e.level === null && e.httpStatus === null) {
+      e.level = origin.level;
+      e.attrs.levelFrom = 'collector';
+    }
     const h = headers.get(e.line);
     if (h !== undefined) headerAttrs(e, h);
     stats.events++;
@@ -413,7 +432,7 @@ export async function* parsePreparedBatches(
   };
 
   let lineNo = 0;
-  const handle = function* (text: string | null, cut: number, ansi: number, stamp: number, origin: string | null): Generator<Event> {
+  const handle = function* (text: string | null, cut: number, ansi: number, stamp: number, origin: LineOrigin | null): Generator<Event> {
     const n = ++lineNo;
     if (origin !== null) {
       origins.set(n, origin);
