@@ -148,7 +148,6 @@ function soleIdent(head: readonly string[], rule: PrefixRule): string | null {
   return ident;
 }
 
-/** In line mode: the text parseFile gives `redact` for this physical line, or null when the layout skips it. */
 /**
  * What a line's wrapper says of it besides its text and time: the writer it names (a pod, a compose replica:
  * attrs.origin) and the level a collector's record gave it (used only where nothing in the line gives one).
@@ -158,6 +157,7 @@ export interface LineOrigin {
   level?: Level;
 }
 
+/** In line mode: the text parseFile gives `redact` for this physical line, or null when the layout skips it. */
 export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null; origin: LineOrigin | null } {
   const a = stripAnsi(raw.text);
   const cleaned = stripPrefix(a.text, plan.prefix);
