@@ -3,21 +3,60 @@
 // own layout. The golden fixtures (parsers/fixtures/*/journald-*, docker-json-file, gcp-text-payload, …)
 // show the whole parse; this pins the wrapper itself.
 import { describe, expect, it } from 'vitest';
-import { detectLayout, detectPrefix, prefixOrigin, prefixStamp, stripPrefix } from './clean.ts';
+import { detectLayout, detectPrefix, prefixLevel, prefixOrigin, prefixStamp, readHeader, stripPrefix, type LineHeader } from './clean.ts';
 
-const cases: { id: string; lines: string[]; inner: string; stamp?: string }[] = [
+const cases: { id: string; lines: string[]; inner: string; stamp?: string; header?: Partial<LineHeader> }[] = [
   {
-    // RFC 3164 §4.1 as a collector received it: only the `<PRI>` goes, the line reader reads the syslog header
-    id: 'syslog-pri',
+    // RFC 3164 §4.1 as a collector received it: `<PRI>`, then the header the line reader dated (time, host, tag[pid])
+    id: 'syslog-header',
     lines: ['<131>Oct  7 12:02:13 edge-3 relay[811]: upstream failed', '<134>Oct  7 12:02:14 edge-3 relay[811]: ok'],
-    inner: 'Oct  7 12:02:13 edge-3 relay[811]: upstream failed',
+    inner: 'upstream failed',
+    header: { time: 'Oct  7 12:02:13', host: 'edge-3', ident: 'relay', pid: '811' },
   },
   {
-    // RFC 5424 §6, structured data and a BOM before MSG
+    // journalctl(1) -o short: the day zero-padded; a kernel line has no pid
+    id: 'syslog-header',
+    lines: ['Oct 07 14:02:11 build-07 kernel: eth0: link down', 'Oct 07 14:02:12 build-07 python3[20817]: 2026-10-07 14:02:12,044 INFO ready'],
+    inner: 'eth0: link down',
+    header: { time: 'Oct 07 14:02:11', host: 'build-07', ident: 'kernel', pid: null },
+  },
+  {
+    // -o short-precise: microseconds; a traceback's indented line keeps its indent behind the header
+    id: 'syslog-header',
+    lines: ['Oct 07 14:02:11.044718 build-07 python3[20817]:   File "relay.py", line 41, in call', 'Oct 07 14:02:11.044720 build-07 python3[20817]: KeyError: x'],
+    inner: '  File "relay.py", line 41, in call',
+    header: { time: 'Oct 07 14:02:11.044718', pid: '20817' },
+  },
+  {
+    // -o short-iso: the offset without a colon (systemd before 254), with one after; -o short-iso-precise
+    id: 'syslog-header',
+    lines: ['2026-10-07T14:02:11+0200 build-07 node[3310]: {"level":50,"msg":"boom"}', '2026-10-07T14:02:12.120431+02:00 build-07 node[3310]: ok'],
+    inner: '{"level":50,"msg":"boom"}',
+    header: { time: '2026-10-07T14:02:11+0200', host: 'build-07', ident: 'node', pid: '3310' },
+  },
+  {
+    // -o short-unix
+    id: 'syslog-header',
+    lines: ['1791381731.044718 build-07 nginx[812]: 2026/10/07 14:02:11 [error] 812#812: *9 upstream timed out'],
+    inner: '2026/10/07 14:02:11 [error] 812#812: *9 upstream timed out',
+    header: { time: '1791381731.044718', ident: 'nginx', pid: '812' },
+  },
+  {
+    // RFC 5424 §6, structured data (§6.3; an escaped `]` inside a value, §6.3.3) and a BOM before MSG
     id: 'syslog-5424',
-    lines: ['<131>1 2026-10-07T12:02:13.120Z edge-3 mcp-proxy 811 ID47 [origin ip="10.4.0.9"] \uFEFFError: timed out', '<134>1 - edge-3 mcp-proxy 811 - - ok'],
+    lines: [
+      '<131>1 2026-10-07T12:02:13.120Z edge-3 mcp-proxy 811 ID47 [exampleSDID@32473 iut="3" eventSource="Appl\\]ication"][origin ip="10.4.0.9"] \uFEFFError: timed out',
+      '<134>1 - edge-3 mcp-proxy 811 - - ok',
+    ],
     inner: 'Error: timed out',
-    stamp: '2026-10-07T12:02:13.120Z',
+    header: { time: '2026-10-07T12:02:13.120Z', host: 'edge-3', ident: 'mcp-proxy', pid: '811' },
+  },
+  {
+    // RFC 5424 with every header field nil
+    id: 'syslog-5424',
+    lines: ['<14>1 - - - - - - session 4be1 closed'],
+    inner: 'session 4be1 closed',
+    header: { time: null, host: null, ident: null, pid: null },
   },
   {
     id: 'docker-json',
@@ -56,6 +95,13 @@ const nearMisses: { why: string; lines: string[] }[] = [
   { why: 'a PRI without a syslog header (systemd/kernel `<3>` before the message)', lines: ['<3>mcp-bridge: boom', '<6>mcp-bridge: ok'] },
   { why: 'syslog day not padded to two characters', lines: ['<131>Oct 7 12:02:16 web-01 app[1]: a', '<131>Oct 7 12:02:17 web-01 app[1]: b'] },
   {
+    why: "an application's own `<ISO stamp> <level> <logger>: ` layout",
+    lines: ['2026-10-07T12:02:13.120Z ERROR relay: upstream failed', '2026-10-07T12:02:14.120Z INFO relay[7]: ok'],
+  },
+  { why: 'an ISO stamp before `host name: ` without a pid', lines: ['2026-10-07T12:02:13Z web-01 relay: upstream failed', '2026-10-07T12:02:14Z web-01 relay: ok'] },
+  { why: 'a level word where the host goes', lines: ['Oct 07 14:02:11 WARNING relay: slow', 'Oct 07 14:02:12 ERROR relay: failed'] },
+  { why: 'RFC 5424 without its version', lines: ['<134>2026-10-07T12:02:13Z edge-3 relay 811 - - ok', '<134>2026-10-07T12:02:14Z edge-3 relay 811 - - ok'] },
+  {
     why: "a logger's own JSON (level, message, time)",
     lines: ['{"level":"error","message":"upstream failed","timestamp":"2026-10-07T12:02:13Z"}', '{"level":"info","message":"ok","timestamp":"2026-10-07T12:02:14Z"}'],
   },
@@ -84,6 +130,12 @@ describe('collector wrappers', () => {
       } else expect(stripPrefix(line, rule)).toBe(c.inner);
       const t = prefixStamp(line, rule);
       expect(t === null ? null : new Date(t).toISOString()).toBe(c.stamp ?? null);
+      // a syslog-style header is read when the line is parsed: its fields, and the same line behind it
+      if (c.header) {
+        const h = readHeader(line, rule!);
+        expect(h?.header).toMatchObject(c.header);
+        expect(h?.rest).toBe(c.inner);
+      } else expect(rule?.header).toBeUndefined();
       // a process id or a stream is no replica
       expect(prefixOrigin(line, rule)).toBeNull();
     });
@@ -95,6 +147,24 @@ describe('collector wrappers', () => {
     expect(rule?.id).toBe('kubectl-prefix');
     expect(lines.map((l) => prefixOrigin(l, rule))).toEqual(['api-5d8c7b9f6-h2k4m', 'api-5d8c7b9f6-p7q3r']);
     expect(stripPrefix(lines[0]!, rule)).toBe('INFO ok');
+  });
+
+  it("a collector's level, unless the stream alone explains it", () => {
+    const gcp = (severity: string, log: string) =>
+      JSON.stringify({ textPayload: 'session 4be1 closed', timestamp: '2026-10-07T12:02:14Z', severity, logName: `projects/p/logs/${log}` });
+    const dd = (status: string) => JSON.stringify({ timestamp: '2026-10-07T12:02:14Z', host: 'h', service: 'relay', status, message: 'session 4be1 closed' });
+    const rule = detectPrefix([gcp('WARNING', 'relay'), gcp('INFO', 'relay')]);
+    expect(rule?.id).toBe('cloud-json');
+    expect(prefixLevel(gcp('WARNING', 'relay'), rule)).toBe('warn');
+    expect(prefixLevel(gcp('CRITICAL', 'stderr'), rule)).toBe('fatal');
+    expect(prefixLevel(dd('error'), rule)).toBe('error');
+    // (DEFAULT is LogSeverity's "no severity"; GKE gives an unparsed stderr line ERROR, an stdout line INFO)
+    expect(prefixLevel(gcp('DEFAULT', 'relay'), rule)).toBeNull();
+    expect(prefixLevel(gcp('ERROR', 'stderr'), rule)).toBeNull();
+    expect(prefixLevel(gcp('INFO', 'run.googleapis.com%2Fstdout'), rule)).toBeNull();
+    // docker's json-file record has a stream, no level
+    const docker = '{"log":"boom\\n","stream":"stderr","time":"2026-10-07T12:02:13.121004561Z"}';
+    expect(prefixLevel(docker, detectPrefix([docker]))).toBeNull();
   });
 
   it('fence lines are a layout only when the head shows one', () => {

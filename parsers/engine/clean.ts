@@ -1,3 +1,6 @@
+import type { Level } from '../contract/event.ts';
+import { toLevel } from './apply.ts';
+
 // Text hygiene before detection and parsing: terminal escapes and log-viewer/container
 // prefixes are removed for parsing (the stored text is the cleaned line; counts are kept).
 
@@ -33,7 +36,26 @@ export interface PrefixRule {
    * A wrapper that is the whole line (a collector's JSON record around the application's line): the line
    * inside and the record's time, or null when this line is no such record. `re` is its cheap first test.
    */
-  unwrap?: (line: string) => { text: string; stamp: number | null } | null;
+  unwrap?: (line: string) => { text: string; stamp: number | null; level?: Level | null } | null;
+  /**
+   * A syslog-style header that names the line's writer (`journalctl`'s, RFC 3164's, RFC 5424's): unlike other
+   * prefixes it stays on the line through redaction (its host is redacted with the line) and is read when the
+   * line is parsed (parse-file.ts): its time, host, identifier and pid go to the event, the application's own
+   * line behind it to the formats. Null when this line has no such header.
+   */
+  header?: (line: string) => LineHeader | null;
+}
+
+/** What a syslog-style header says of its line (PrefixRule.header). */
+export interface LineHeader {
+  /** Where the application's own line starts. */
+  end: number;
+  /** The header's time as written (a syslog stamp has no year: the line reader dates it by the file's clock). */
+  time: string | null;
+  host: string | null;
+  /** The program that wrote the line (journald's SYSLOG_IDENTIFIER, RFC 3164's TAG, RFC 5424's APP-NAME). */
+  ident: string | null;
+  pid: string | null;
 }
 
 /** A Deployment's pod name: `<name>-<ReplicaSet hash>-<5-character suffix>` (Kubernetes naming). */
@@ -119,15 +141,63 @@ const ENVELOPE_TIME = ['timestamp', '@timestamp', 'date', 'time'];
  * fields are the envelope's and the line in `message` (Datadog-style, CloudWatch's filter-log-events
  * events). A logger's own JSON (a `level`, an `msg`, an HTTP `status` number, request fields) is no envelope.
  */
-function cloudEntry(line: string): { text: string; stamp: number | null } | null {
+function cloudEntry(line: string): { text: string; stamp: number | null; level: Level | null } | null {
   if (!line.includes('"textPayload"') && !line.includes('"message"')) return null;
   const o = jsonRecord(line);
   if (!o) return null;
-  if (typeof o.textPayload === 'string') return { text: innerLine(o.textPayload), stamp: recordTime(o.timestamp) };
+  if (typeof o.textPayload === 'string') return { text: innerLine(o.textPayload), stamp: recordTime(o.timestamp), level: recordLevel(o.severity, o.logName) };
   if (typeof o.message !== 'string' || (o.status !== undefined && typeof o.status !== 'string')) return null;
   for (const k in o) if (!ENVELOPE_KEYS.has(k)) return null;
   const key = ENVELOPE_TIME.find((k) => o[k] !== undefined);
-  return key === undefined ? null : { text: innerLine(o.message), stamp: recordTime(o[key]) };
+  return key === undefined ? null : { text: innerLine(o.message), stamp: recordTime(o[key]), level: recordLevel(o.status, o.stream ?? o.logStreamName) };
+}
+
+const NO_LEVEL_MAP = new Map<string, Level>();
+/**
+ * A collector's level for the line (LogEntry.severity — DEFAULT is none —, Datadog's `status`), unless the stream alone
+ * explains it: GKE's agent gives a line it cannot parse INFO on stdout and ERROR on stderr (logName `…/stdout`,
+ * `…/stderr`), Datadog's agent likewise — an INFO line printed to stderr is no error.
+ */
+function recordLevel(v: unknown, stream: unknown): Level | null {
+  const level = typeof v === 'string' ? toLevel(v, NO_LEVEL_MAP) : null;
+  if (level === null) return null;
+  const s = typeof stream === 'string' ? /(?:^|\/|%2F)(stdout|stderr)$/.exec(stream)?.[1] : undefined;
+  return (s === 'stdout' && level === 'info') || (s === 'stderr' && level === 'error') ? null : level;
+}
+
+// The syslog-style headers (journalctl(1) OUTPUT MODES; RFC 3164 §4.1; RFC 5424 §6). The time: `short` (and
+// RFC 3164) `Mmm dd hh:mm:ss` — journalctl pads the day with 0, RFC 3164 with a space —, `short-precise` with
+// microseconds, `short-iso(-precise)` ISO 8601 with an offset (`+0200`, `+02:00` since systemd 254), `short-unix`
+// epoch seconds with microseconds. Then `HOSTNAME IDENT[PID]: ` (`IDENT: ` for the kernel and for a sender that
+// gave no pid). The host is no level word: `2026-…Z ERROR app: …` is an application's own layout
+const SYSLOG_TIME = `${SYSLOG_MONTH} [ 0-3]\\d \\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,6})?`;
+const ISO_TIME = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:Z|[+-]\\d{2}:?\\d{2})';
+const UNIX_TIME = '\\d{10}\\.\\d{6}';
+const SYSLOG_HEAD = `${LEVEL_WORD}(?<host>[A-Za-z0-9][\\w.:-]{0,254}) ${LEVEL_WORD}(?<ident>[^\\s\\[\\]:]{1,64})`;
+// (an ISO or epoch stamp before `host ident: ` without a pid is too close to an application's `<stamp> <level> <logger>: `)
+const JOURNAL_HEADER = new RegExp(
+  `^(?:<\\d{1,3}>)?(?:(?<time>${SYSLOG_TIME}) ${SYSLOG_HEAD}(?:\\[(?<pid>\\d{1,10})\\])?|(?<time2>${ISO_TIME}|${UNIX_TIME}) ${SYSLOG_HEAD.replace('<host>', '<host2>').replace('<ident>', '<ident2>')}\\[(?<pid2>\\d{1,10})\\]):(?: |$)`,
+);
+// RFC 5424 §6: `<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID STRUCTURED-DATA ` (nil values `-`), then MSG. An
+// SD-ELEMENT is `[SD-ID PARAM="VALUE" …]`, a value escaping `"`, `\` and `]` with a backslash (§6.3.3)
+const SD_ELEMENT = '\\[[^\\s\\]"=]{1,32}(?: [^\\s\\]"=]{1,32}="(?:[^"\\\\]|\\\\.){0,1000}"){0,32}\\]';
+const RFC5424_HEADER = new RegExp(
+  `^<\\d{1,3}>1 (?<time>\\S{1,64}) (?<host>\\S{1,255}) (?<ident>\\S{1,48}) (?<pid>\\S{1,128}) \\S{1,32} (?:-|(?:${SD_ELEMENT}){1,16})(?: |$)\\uFEFF?`,
+);
+const nil = (v: string | undefined) => (v === undefined || v === '-' ? null : v);
+
+function journalHeader(line: string): LineHeader | null {
+  const m = JOURNAL_HEADER.exec(line);
+  if (!m) return null;
+  const g = m.groups!;
+  return { end: m[0].length, time: g.time ?? g.time2 ?? null, host: g.host ?? g.host2 ?? null, ident: g.ident ?? g.ident2 ?? null, pid: g.pid ?? g.pid2 ?? null };
+}
+
+function rfc5424Header(line: string): LineHeader | null {
+  const m = RFC5424_HEADER.exec(line);
+  if (!m) return null;
+  const g = m.groups!;
+  return { end: m[0].length, time: nil(g.time), host: nil(g.host), ident: nil(g.ident), pid: nil(g.pid) };
 }
 
 export const PREFIX_RULES: readonly PrefixRule[] = [
@@ -135,17 +205,10 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   // the application's own line is read, the record's time only where that line has none
   { id: 'docker-json', re: /^\{"log":"/, unwrap: lastOnly(dockerJson), stamp: true, strong: true },
   { id: 'cloud-json', re: /^\{"/, unwrap: lastOnly(cloudEntry), stamp: true, strong: true },
-  // RFC 3164 §4.1 as a collector received it: `<PRI>` before `Mmm dd hh:mm:ss host tag[pid]: `. Only the PRI goes: the
-  // line reader reads the syslog header as it reads `journalctl`'s (time, host, ident, pid into attrs), and a PRI
-  // is the sender's facility and severity, not the line's level (systemd forwards a unit's stdout at info)
-  { id: 'syslog-pri', re: new RegExp(`^<\\d{1,3}>(?=${SYSLOG_MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,6})? \\S)`), strong: true },
-  // RFC 5424 §6: `<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID STRUCTURED-DATA ` (nil values `-`), then MSG
-  {
-    id: 'syslog-5424',
-    re: /^<\d{1,3}>1 (\S{1,64}) \S{1,255} \S{1,48} \S{1,128} \S{1,32} (?:-|(?:\[[^\]]{0,2000}\]){1,16}) ?(?:\uFEFF)?/,
-    stamp: true,
-    strong: true,
-  },
+  // syslog-style headers: `journalctl`'s (and RFC 3164's, a collector's `<PRI>` before it) and RFC 5424's. A PRI is the
+  // sender's facility and severity, not the line's level (systemd forwards a unit's stdout at info)
+  { id: 'syslog-5424', re: RFC5424_HEADER, header: rfc5424Header, strong: true },
+  { id: 'syslog-header', re: JOURNAL_HEADER, header: journalHeader, strong: true },
   // a GitHub issue paste quoted in markdown (GFM §5.1 block quotes): `> ` before each line, `>` alone for a blank one.
   // curl -v's `> POST /mcp HTTP/1.1` and `> Accept: …` request lines are that file's own layout
   {
@@ -296,6 +359,11 @@ export function prefixStamp(line: string, rule: PrefixRule | null): number | nul
   return Number.isNaN(t) ? null : t;
 }
 
+/** The level a collector's record gave this line (cloud-json), or null. */
+export function prefixLevel(line: string, rule: PrefixRule | null): Level | null {
+  return rule?.unwrap?.(line)?.level ?? null;
+}
+
 /**
  * Who wrote this line, when the prefix names it (kubectl --prefix's pod, compose's service and replica
  * index): kept per line as attrs.origin, so replicas stay apart after the prefix is stripped.
@@ -331,6 +399,18 @@ function innerPod(outer: PrefixRule, rest: string): RegExpExecArray | null {
     if (m) return m;
   }
   return null;
+}
+
+/**
+ * A header rule's reading of a line as it comes to be parsed (redacted): the header's fields and the
+ * application's own line behind it (a pod's prefix there taken off too), or null when the line has no header.
+ */
+export function readHeader(line: string, rule: PrefixRule): { header: LineHeader; rest: string } | null {
+  const header = rule.header?.(line);
+  if (!header) return null;
+  const rest = line.slice(header.end);
+  const inner = innerPod(rule, rest);
+  return { header, rest: inner ? rest.slice(inner[0].length) : rest };
 }
 
 export function stripPrefix(line: string, rule: PrefixRule | null): string {

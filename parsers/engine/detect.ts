@@ -52,17 +52,23 @@ const CLIENT_HINT =
 const SERVER_HINT =
   /mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type|\b[Ll]istening on https?:\/\//;
 
+/** The reverse proxies whose logs the formats read, as their packages name the program (syslog ident, journald unit). */
+const PROXY_IDENT = /^(?:nginx|envoy|haproxy|traefik|caddy)$/;
+
 /**
  * Which side wrote a file: the format's own source; else strong hints in the text (an SDK's client
- * or server module names); else hints in the file name; else weak hints in the text.
+ * or server module names); else the program a syslog/journald header names; else hints in the file name; else
+ * weak hints in the text.
  * MCP "proxies" such as mcp-remote, mcp-proxy or the Inspector proxy are clients of the remote
  * server, so client hints are checked before the generic "proxy" name hint.
  */
-export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[]): Source {
+export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[], ident?: string | null): Source {
   if (formatSource && formatSource !== 'unknown') return formatSource;
   const text = sample.slice(0, SAMPLE_LINES).join('\n').slice(0, 200_000);
   if (CLIENT_HINT.test(text)) return 'client';
   if (SERVER_HINT.test(text)) return 'server';
+  // the program a syslog/journald header names for every line (`nginx[812]: …`): the proxy itself wrote them
+  if (ident && PROXY_IDENT.test(ident)) return 'proxy';
   const name = fileName.toLowerCase();
   if (/(client|agent|host|claude|cursor|vscode|mcp-remote|mcp-proxy|inspector|desktop)/.test(name)) return 'client';
   if (/(nginx|envoy|haproxy|traefik|caddy|alb|elb|gateway|ingress|access|proxy)/.test(name)) return 'proxy';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../contract/event.ts';
 import type { RawLine } from './lines.ts';
-import { newStats, parsePrepared, planLines, redactInput, type PreparedLines } from './parse-file.ts';
+import { newStats, parsePrepared, planLines, redactInput, type LineOrigin, type PreparedLines } from './parse-file.ts';
 import { loadFormats } from './registry.ts';
 import { signalsOfLines, signalTable } from './signals.ts';
 
@@ -16,12 +16,12 @@ const formats = loadFormats();
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const RECORDED = join(import.meta.dirname, '..', '..', 'samples', 'recorded');
 
-function prepare(lines: string[]): { plan: ReturnType<typeof planLines>; text: (string | null)[]; stamp: number[]; origin: (string | null)[] } {
+function prepare(lines: string[]): { plan: ReturnType<typeof planLines>; text: (string | null)[]; stamp: number[]; origin: (LineOrigin | null)[] } {
   const raw: RawLine[] = lines.map((text, i) => ({ n: i + 1, text, cut: 0 }) as RawLine);
   const plan = planLines(raw.slice(0, 200));
   const text: (string | null)[] = [];
   const stamp: number[] = [];
-  const origin: (string | null)[] = [];
+  const origin: (LineOrigin | null)[] = [];
   for (const r of raw) {
     const input = redactInput(r, plan);
     text.push(input.text);

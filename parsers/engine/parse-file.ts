@@ -1,10 +1,24 @@
 // One file, streaming: clean → detect (on a bounded prefix) → redact → fold blocks → apply
 // formats → line reader (time, level, prefix where a format left them empty) → enrich. Every physical line ends up in exactly one event or is blank; lines no
 // format understands become raw events and are counted, never dropped.
-import { emptyEvent, type Event, type Source } from '../contract/event.ts';
+import { emptyEvent, type Event, type Level, type Source } from '../contract/event.ts';
 import { blockFolders, MAX_HELD, type BlockFolder } from '../special/index.ts';
 import { applyFormat, type CompiledFormat } from './apply.ts';
-import { detectLayout, detectPrefix, FENCE_LINE, NUMBER_LINE, prefixOrigin, prefixStamp, stripAnsi, stripPrefix, type Layout, type PrefixRule } from './clean.ts';
+import {
+  detectLayout,
+  detectPrefix,
+  FENCE_LINE,
+  NUMBER_LINE,
+  prefixLevel,
+  prefixOrigin,
+  prefixStamp,
+  readHeader,
+  stripAnsi,
+  stripPrefix,
+  type Layout,
+  type LineHeader,
+  type PrefixRule,
+} from './clean.ts';
 import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
@@ -88,6 +102,8 @@ export interface LinePlan {
   sample: string[];
   doc: DocumentReader | null;
   layout: Layout;
+  /** The program every syslog-style header of the head names (PrefixRule.header), if one does: a hint at the file's side. */
+  ident?: string | null;
 }
 
 /**
@@ -116,16 +132,43 @@ export function planLines(head: readonly RawLine[]): LinePlan {
   const sample = cleanedHead.map((l) => stripPrefix(l, prefix));
   // (a document pasted inside a markdown fence is still that document: the fence lines are skipped as in line mode)
   const doc = sniffDocument(sample.some((l) => FENCE_LINE.test(l)) ? sample.filter((l) => !FENCE_LINE.test(l)) : sample);
-  return { prefix, sample, doc, layout: doc ? { numberLines: false, doubledBlank: false } : detectLayout(sample) };
+  return { prefix, sample, doc, layout: doc ? { numberLines: false, doubledBlank: false } : detectLayout(sample), ident: prefix?.header ? soleIdent(cleanedHead, prefix) : null };
+}
+
+/** The program that wrote every header-carrying line of a head, or null when none or several did (`journalctl` without `-u`). */
+function soleIdent(head: readonly string[], rule: PrefixRule): string | null {
+  let ident: string | null = null;
+  for (const l of head) {
+    const h = rule.header?.(l)?.ident ?? null;
+    // (`journalctl -u <unit>` shows the service manager's own lines about the unit too)
+    if (h === null || h === 'systemd') continue;
+    if (ident !== null && h !== ident) return null;
+    ident = h;
+  }
+  return ident;
+}
+
+/**
+ * What a line's wrapper says of it besides its text and time: the writer it names (a pod, a compose replica:
+ * attrs.origin) and the level a collector's record gave it (used only where nothing in the line gives one).
+ */
+export interface LineOrigin {
+  name?: string;
+  level?: Level;
 }
 
 /** In line mode: the text parseFile gives `redact` for this physical line, or null when the layout skips it. */
-export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null; origin: string | null } {
+export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layout'>): { text: string | null; ansi: boolean; stamp: number | null; origin: LineOrigin | null } {
   const a = stripAnsi(raw.text);
   const cleaned = stripPrefix(a.text, plan.prefix);
   const skip =
     (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '') || (plan.layout.fences === true && FENCE_LINE.test(cleaned));
-  return { text: skip ? null : cleaned, ansi: a.stripped, stamp: prefixStamp(a.text, plan.prefix), origin: prefixOrigin(a.text, plan.prefix) };
+  // (a syslog-style header stays on through redaction — its host is redacted with the line — and is read at parse)
+  const text = plan.prefix?.header ? a.text : cleaned;
+  const name = prefixOrigin(a.text, plan.prefix);
+  const level = prefixLevel(a.text, plan.prefix);
+  const origin = name === null && level === null ? null : { ...(name === null ? {} : { name }), ...(level === null ? {} : { level }) };
+  return { text: skip ? null : text, ansi: a.stripped, stamp: prefixStamp(a.text, plan.prefix), origin };
 }
 
 /** The first SAMPLE_LINES lines, read off an iterator (detection looks at them; they are replayed). */
@@ -180,8 +223,8 @@ export interface PreparedLines {
   cut: Int32Array;
   ansi: Uint8Array;
   stamp: Float64Array;
-  /** Who wrote each line, where the prefix names it (attrs.origin); absent when no line's does. */
-  origin?: (string | null)[];
+  /** Who wrote each line and a collector's level for it, where the prefix says (LineOrigin); absent when no line's does. */
+  origin?: (LineOrigin | null)[];
   /**
    * Each line's signals (SignalTable.match of its text), computed on the runner beside its
    * redaction: a line event whose text is that line takes them instead of matching again here.
@@ -227,7 +270,7 @@ export async function* parsePreparedBatches(
   const primary = detection.format;
   stats.detection = detection;
   stats.format = primary?.spec.id ?? 'unknown';
-  stats.source = resolveSource(primary?.spec.source, opts.file, sample);
+  stats.source = resolveSource(primary?.spec.source, opts.file, sample, plan.ident);
   // Per line, every format seen in the sample is tried, most specific (highest priority) first:
   // in a mixed file an httpx line inside Python logging output is read by the httpx format.
   // Formats first met after the sample join the list when a line needs them.
@@ -274,13 +317,21 @@ export async function* parsePreparedBatches(
   // block's event is made when the block closes, lines later, so the stamps wait here until then
   const stamps = new Map<number, number>();
   // the writer a line's prefix named (a pod, a compose replica), kept for the event that opens there
-  const origins = new Map<number, string>();
+  const origins = new Map<number, LineOrigin>();
+  // a syslog-style header's host, program and pid, likewise (PrefixRule.header: read here, after redaction)
+  const headerRule = prefix?.header ? prefix : null;
+  const headers = new Map<number, LineHeader>();
   // once the application's own lines have shown a time, a line without one continues that clock, not the
   // container's (a wrapped message's second line must stay beside its first, whatever the stamps say)
   let ownClock = false;
+  // …of that program: a line a syslog-style header says another program wrote (systemd's about the unit) has its header's time
+  let clockIdent: string | null = null;
+  const otherWriter = (e: Event) => headerRule !== null && (headers.get(e.line)?.ident ?? clockIdent) !== clockIdent;
   const ownOrCarriedTs = (e: Event): void => {
-    if (e.ts !== null) ownClock = true;
-    else if (stamps.size && !(ownClock && lastTs !== null)) e.ts = stamps.get(e.line) ?? null;
+    if (e.ts !== null) {
+      ownClock = true;
+      clockIdent = headers.get(e.line)?.ident ?? null;
+    } else if (stamps.size && !(ownClock && lastTs !== null && !otherWriter(e))) e.ts = stamps.get(e.line) ?? null;
     if (e.ts !== null) lastTs = e.ts;
     else if (lastTs !== null) {
       e.ts = lastTs;
@@ -289,7 +340,15 @@ export async function* parsePreparedBatches(
   };
   const emit = (e: Event): Event => {
     const origin = origins.get(e.line);
-    if (origin !== undefined) e.attrs.origin = origin;
+    if (origin?.name !== undefined) e.attrs.origin = origin.name;
+    // a collector's level, where neither the line nor its words nor what it reports gave one (an access
+    // record logs none by design: its status is its outcome)
+    if (origin?.level !== undefined && e.level === null && e.httpStatus === null) {
+      e.level = origin.level;
+      e.attrs.levelFrom = 'collector';
+    }
+    const h = headers.get(e.line);
+    if (h !== undefined) headerAttrs(e, h);
     stats.events++;
     // (a line a stamped wrapper was taken off — a container stamp, a collector's record — had its prefix told apart)
     countCoverage(stats.coverage, e, carried.has(e), stamps.has(e.line));
@@ -360,8 +419,20 @@ export async function* parsePreparedBatches(
     return p ? enrich(p, textSignals) : null;
   };
 
+  // the program and pid the last header named
+  let writer: string | null = null;
+  /** Close whatever is open (a block, the lines held after it, the pending event), as at the end of the file. */
+  const breakOff = function* (): Generator<Event> {
+    const b = closeBlock();
+    if (b) yield b;
+    const again = held;
+    held = [];
+    for (const h of again) yield* handleText(h.n, h.text);
+    for (const last of [closeBlock(), flush()]) if (last) yield last;
+  };
+
   let lineNo = 0;
-  const handle = function* (text: string | null, cut: number, ansi: number, stamp: number, origin: string | null): Generator<Event> {
+  const handle = function* (text: string | null, cut: number, ansi: number, stamp: number, origin: LineOrigin | null): Generator<Event> {
     const n = ++lineNo;
     if (origin !== null) {
       origins.set(n, origin);
@@ -373,6 +444,21 @@ export async function* parsePreparedBatches(
     if (text === null) {
       stats.skippedLines++;
       return;
+    }
+    if (headerRule) {
+      const h = readHeader(text, headerRule);
+      if (h) {
+        // another program (or process) wrote this line: nothing it prints continues the last one's event
+        const by = `${h.header.ident}[${h.header.pid}]`;
+        if (writer !== null && by !== writer) yield* breakOff();
+        writer = by;
+        text = h.rest;
+        headers.set(n, h.header);
+        headers.delete(n - STAMP_LINES);
+        // (a syslog stamp has no year: the file's clock gives it, as the line reader does)
+        const t = h.header.time === null ? null : (readLinePrefix(h.header.time, clock())?.ts ?? null);
+        if (t !== null) stamp = t;
+      }
     }
     if (!Number.isNaN(stamp)) {
       stamps.set(n, stamp);
@@ -507,7 +593,7 @@ export async function* parsePreparedBatches(
       stats.format = best[0];
       const f = opts.formats.find((x) => x.spec.id === best[0]);
       const folder = blockFolders.find((x) => x.id === best[0]);
-      if (stats.source === 'unknown') stats.source = resolveSource(f?.spec.source ?? folder?.source, opts.file, sample);
+      if (stats.source === 'unknown') stats.source = resolveSource(f?.spec.source ?? folder?.source, opts.file, sample, plan.ident);
     }
   }
 }
@@ -573,6 +659,18 @@ async function* parseDocument(
 }
 
 const MAX_FOLDED_LINES = 500;
+
+/**
+ * A syslog-style header's fields in the event's attrs, under their own names: the application's own host
+ * and pid (a JSON line's `hostname`, a format's pid) stay what the line says, the header's name the process
+ * that printed it as the system saw it (journald's _HOSTNAME, SYSLOG_IDENTIFIER, _PID).
+ */
+function headerAttrs(e: Event, h: LineHeader): void {
+  const a = e.attrs;
+  if (h.host !== null) a.syslogHost ??= h.host;
+  if (h.ident !== null) a.syslogIdent ??= h.ident;
+  if (h.pid !== null) a.syslogPid ??= h.pid;
+}
 
 function countCoverage(c: Coverage, e: Event, carriedTs: boolean, unwrapped = false): void {
   if (e.ts !== null && !carriedTs) c.ts++;

@@ -25,9 +25,9 @@ const TRANSFORMS: TransformId[] = [
   'ansi',
   'clock',
   'names',
-  // (journald and syslog are not here yet: under a `journalctl`/RFC 3164 header the line reader reads the header's
-  // time, host, ident and pid but not the application's own line behind it — 124 real shapes and 5 recordings change
-  // answer. Stripping the header fixes them but loses those attrs; a per-line attrs column beside attrs.origin is the fix)
+  // (a `journalctl` / syslog header: read as a line prefix, its host, program and pid kept in attrs)
+  'journald',
+  'syslog',
   'docker-json',
   'cloud-json',
   'quote',

@@ -304,13 +304,15 @@ function transformLogs(b: Bundle, id: Exclude<TransformId, 'names'>, seed: numbe
       return { files: collectorStamped(files, r, (l, t) => `${t.iso9} ${l}`) };
     case 'journald': {
       // `journalctl -u <unit>` (journalctl(1), OUTPUT MODES): `short` is "mostly identical to the formatting of
-      // classic syslog files" — `Mar 04 10:00:01 host ident[pid]: line`, the day zero-padded; `short-iso` the
-      // same with an ISO 8601 wallclock stamp whose offset has no colon (`+0000`, systemd issue #26639)
-      const iso = r() < 0.5;
+      // classic syslog files" — `Mar 04 10:00:01 host ident[pid]: line`, the day zero-padded; `short-precise` the
+      // same with microseconds; `short-iso` with an ISO 8601 wallclock stamp whose offset has no colon (`+0000`,
+      // systemd issue #26639)
+      const mode = (['short', 'short-precise', 'short-iso'] as const)[Math.floor(r() * 3)]!;
       const host = ['web-01', 'ip-10-0-3-17', 'mcp-host'][Math.floor(r() * 3)]!;
       return {
         files: collectorStamped(files, r, (l, t, f) => {
-          const stamp = iso ? `${t.iso0.slice(0, 19)}+0000` : syslogStamp(t.ms, '0');
+          const stamp =
+            mode === 'short-iso' ? `${t.iso0.slice(0, 19)}+0000` : mode === 'short-precise' ? `${syslogStamp(t.ms, '0')}${t.iso6.slice(19, 26)}` : syslogStamp(t.ms, '0');
           return `${stamp} ${host} ${f.ident}[${f.pid}]: ${l}`;
         }),
       };
@@ -318,13 +320,15 @@ function transformLogs(b: Bundle, id: Exclude<TransformId, 'names'>, seed: numbe
     case 'syslog': {
       // a syslog collector's copy: RFC 5424 §6 (`<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD MSG`, nil
       // values as `-`) or RFC 3164 §4.1 (`<PRI>Mmm dd hh:mm:ss HOSTNAME TAG[pid]: MSG`, the day space-padded).
-      // PRI = facility local0 (16) × 8 + the line's own severity where it shows one, else notice (5)
+      // PRI = facility local0 (16) × 8 + the line's own severity where it shows one, else notice (5). An RFC 5424
+      // sender may add a MSGID and structured data (§6.3, its example SD-ELEMENT)
       const v5424 = r() < 0.5;
       const host = ['web-01', 'app-2.internal', 'mcp-host'][Math.floor(r() * 3)]!;
+      const sd = r() < 0.5 ? '- -' : 'ID47 [exampleSDID@32473 iut="3" eventSource="Application" eventID="1011"]';
       return {
         files: collectorStamped(files, r, (l, t, f) => {
           const pri = 16 * 8 + SYSLOG_SEVERITY[levelWord(l) ?? ''];
-          return v5424 ? `<${pri}>1 ${t.iso6} ${host} ${f.ident} ${f.pid} - - ${l}` : `<${pri}>${syslogStamp(t.ms, ' ')} ${host} ${f.ident}[${f.pid}]: ${l}`;
+          return v5424 ? `<${pri}>1 ${t.iso6} ${host} ${f.ident} ${f.pid} ${sd} ${l}` : `<${pri}>${syslogStamp(t.ms, ' ')} ${host} ${f.ident}[${f.pid}]: ${l}`;
         }),
       };
     }

@@ -17,7 +17,7 @@ import type { FormatSpec } from '../../parsers/contract/format.ts';
 import { compileFormat, type CompiledFormat } from '../../parsers/engine/apply.ts';
 import { PREFIX_RULES, stripAnsi, type Layout } from '../../parsers/engine/clean.ts';
 import { MAX_LINE_BYTES, readLineBatches, readLines, type RawLine } from '../../parsers/engine/lines.ts';
-import { newStats, parseFile, redactInput, type FileStats, type PreparedLines } from '../../parsers/engine/parse-file.ts';
+import { newStats, parseFile, redactInput, type FileStats, type LineOrigin, type PreparedLines } from '../../parsers/engine/parse-file.ts';
 import { signalsOfLines } from '../../parsers/engine/signals.ts';
 import { collectSessionIds, createLineRedactor, SecretLedger, SessionIdBook, type EngineTier, type LedgerRecord } from '../triage/redact/index.ts';
 import { Fair } from './fair.ts';
@@ -181,7 +181,7 @@ export class ChunkRunner {
     const cut: number[] = [];
     const ansi: number[] = [];
     const stamp: number[] = [];
-    const origin: (string | null)[] = [];
+    const origin: (LineOrigin | null)[] = [];
     let origins = false;
     for await (const batch of readLineBatches(once(asBuffer(m.bytes)), MAX_LINE_BYTES, m.continued))
       for (const raw of batch) {
