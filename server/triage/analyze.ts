@@ -653,7 +653,6 @@ function markHeldBursts(spans: SpanBuild[]): void {
   }
 }
 
-/** A span's identity and time after lines joined it. */
 /** An exception printed on lines of its own: a bare traceback or stack (no log header of its own), opening with the exception. */
 function isPrintedException(e: Event): boolean {
   if (e.kind !== 'block' && !EXCEPTION_LINE_FORMATS.has(e.format)) return false;
@@ -679,6 +678,7 @@ function sameCallIfNamed(a: SpanBuild, b: SpanBuild): boolean {
   );
 }
 
+/** A span's identity and time after lines joined it. */
 function refreshSpan(s: SpanBuild): void {
   const evs = s.events;
   s.rpcId ??= evs.find((e) => e.rpcId !== null)?.rpcId ?? null;
