@@ -917,7 +917,11 @@ export class IncidentIndex {
   credentialShown(span: SpanBuild): Point | null {
     const me = this.infoOf.get(span);
     const sent = (e: Event) => (e.source === 'client' || e.source === 'unknown') && (e.attrs.authorizationSent === true || e.signals.includes('credential-sent'));
-    const own = span.events.find(sent);
+    // (a request's credential is printed before the answer that refused it: a line after the refusal in its file,
+    // joined by time alone, is the next request's)
+    const refusedAt = new Map<string, number>();
+    for (const e of span.events) if (e.httpStatus !== null && e.httpStatus >= 400 && !((refusedAt.get(e.file) ?? Infinity) < e.line)) refusedAt.set(e.file, e.line);
+    const own = span.events.find((e) => sent(e) && e.line <= (refusedAt.get(e.file) ?? Infinity));
     if (own) return { where: `${own.file}:${own.line}`, ts: own.ts, file: own.file, line: own.line };
     if (!me) return null;
     this.credentialLines ??= this.all.filter(sent);
