@@ -11,28 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCase, caseFiles } from './analyze-case.ts';
 import { collectedCases, DEV_SPLITS, realDevCases } from './corpora.ts';
-import { transform, writeBundle, type Bundle, type TransformId } from './transforms.ts';
+import { COLLECTOR_TRANSFORMS, transform, writeBundle, type Bundle, type TransformId } from './transforms.ts';
 import { REPO } from '../testing/helpers.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
-const TRANSFORMS: TransformId[] = [
-  'rename',
-  'gzip',
-  'crlf',
-  'container',
-  'timestamps',
-  'ansi',
-  'clock',
-  'names',
-  // (a `journalctl` / syslog header: read as a line prefix, its host, program and pid kept in attrs)
-  'journald',
-  'syslog',
-  'docker-json',
-  'cloud-json',
-  'quote',
-  'kubectl-prefix',
-];
+const TRANSFORMS: TransformId[] = ['rename', 'gzip', 'crlf', 'container', 'timestamps', 'ansi', 'clock', 'names', ...COLLECTOR_TRANSFORMS];
 const realDev = realDevCases(); // ../shared beside the checkout; a bare clone may not have it
 // the triage golden cases too: hand-written in the shapes the SDKs, hosts and proxies print, each
 // pinning one kind of thing the diagnosis must get right — it must not hang on the paste's wrapping

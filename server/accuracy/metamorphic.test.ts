@@ -12,29 +12,11 @@ import type { Analysis } from '../contract/analysis.ts';
 import { sampleDirs } from '../samples.ts';
 import { analyzeCase } from './analyze-case.ts';
 import { RECORDED_DIR, recordedCases } from './corpora.ts';
-import { identifierRenames, noiseBundle, readBundle, styleVariants, transform, writeBundle, type TransformId } from './transforms.ts';
+import { COLLECTOR_TRANSFORMS, identifierRenames, noiseBundle, readBundle, styleVariants, transform, writeBundle, type TransformId } from './transforms.ts';
 
 // (and the collectors users copy from: docker's json-file driver, a cloud export, a GitHub-issue quote,
 // kubectl logs --prefix — as the real-shape suite runs them)
-const TRANSFORMS: TransformId[] = [
-  'style',
-  'server-style',
-  'rename',
-  'reorder',
-  'gzip',
-  'crlf',
-  'clock',
-  'skew',
-  'noise',
-  'names',
-  // (a `journalctl` / syslog header: read as a line prefix, its host, program and pid kept in attrs)
-  'journald',
-  'syslog',
-  'docker-json',
-  'cloud-json',
-  'quote',
-  'kubectl-prefix',
-];
+const TRANSFORMS: TransformId[] = ['style', 'server-style', 'rename', 'reorder', 'gzip', 'crlf', 'clock', 'skew', 'noise', 'names', ...COLLECTOR_TRANSFORMS];
 
 interface Req {
   method: string | null;

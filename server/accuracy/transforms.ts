@@ -33,6 +33,13 @@ export type TransformId =
   | 'kubectl-prefix'
   | 'syslog';
 
+/**
+ * The collectors users copy logs out of, in both metamorphic suites: a `journalctl` / syslog header (read as a
+ * line prefix, its host, program and pid kept in attrs), docker's json-file record, a cloud logging export, a
+ * GitHub-issue quote or fence, `kubectl logs --prefix`.
+ */
+export const COLLECTOR_TRANSFORMS: readonly TransformId[] = ['journald', 'syslog', 'docker-json', 'cloud-json', 'quote', 'kubectl-prefix'];
+
 /** The names of a bundle directory's logs (not its labels, READMEs, expected output or style variants). */
 /** A saved document (a browser's HAR), not a log: it never passes through a container's log or a terminal. */
 const isDocument = (name: string) => name.endsWith('.har');
