@@ -246,3 +246,23 @@ describe('regexes stay linear on hostile input', () => {
     });
   }
 });
+
+describe("a file's untimed start", () => {
+  it('takes the first time the file shows, so it sorts before that line, not after every timed line', async () => {
+    const { events } = await parseText(
+      'billing-mcp 3.1.0 starting (pid 4410)\nError: listen EADDRINUSE: address already in use :::7400\n2026-03-01T10:00:05.000Z INFO listening on :7401\n2026-03-01T10:00:06.000Z INFO POST /mcp 200\n',
+    );
+    const t0 = Date.parse('2026-03-01T10:00:05.000Z');
+    expect(events.map((e) => [e.line, e.ts])).toEqual([
+      [1, t0],
+      [2, t0],
+      [3, t0],
+      [4, t0 + 1000],
+    ]);
+  });
+  it('stays untimed in a file that shows no time at all', async () => {
+    const { events } = await parseText('billing-mcp 3.1.0 starting (pid 4410)\nError: listen EADDRINUSE: address already in use :::7400\n');
+    expect(events.length).toBe(2);
+    expect(events.every((e) => e.ts === null)).toBe(true);
+  });
+});

@@ -567,21 +567,47 @@ export async function* parsePreparedBatches(
     pending = e;
   };
 
+  // Events before the file's first time (a banner, a config dump, an error printed before the first timed
+  // line) take that time, carried back: ordered by (time, seq) they stay where the file put them, before
+  // its first timed line, instead of after every timed line of the incident. At most MAX_UNTIMED_HEAD
+  // wait; past that (or in a file with no time at all) they go out untimed.
+  let head: Event[] | null = [];
+  const release = (out: Event[], e: Event): void => {
+    if (head === null) {
+      out.push(emit(e));
+      return;
+    }
+    if (e.ts === null && head.length < MAX_UNTIMED_HEAD) {
+      head.push(e);
+      return;
+    }
+    for (const h of head) {
+      if (e.ts !== null) {
+        h.ts = e.ts;
+        carried.add(h);
+      }
+      out.push(emit(h));
+    }
+    head = null;
+    out.push(emit(e));
+  };
   for await (const b of batches) {
     const { text, cut, ansi, stamp, origin } = b;
     knownBefore = known;
     known = b.signals ? { first: lineNo + 1, text, signals: b.signals } : null;
     const out: Event[] = [];
-    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!, origin?.[i] ?? null)) out.push(emit(e));
+    for (let i = 0; i < text.length; i++) for (const e of handle(text[i]!, cut[i]!, ansi[i]!, stamp[i]!, origin?.[i] ?? null)) release(out, e);
     if (out.length) yield out;
   }
   const out: Event[] = [];
   const tail = closeBlock();
-  if (tail) out.push(emit(tail));
+  if (tail) release(out, tail);
   const again = held;
   held = [];
-  for (const h of again) for (const e of handleText(h.n, h.text)) out.push(emit(e));
-  for (const last of [closeBlock(), flush()]) if (last) out.push(emit(last));
+  for (const h of again) for (const e of handleText(h.n, h.text)) release(out, e);
+  for (const last of [closeBlock(), flush()]) if (last) release(out, last);
+  // a file with no time at all
+  if (head !== null) for (const h of head) out.push(emit(h));
   if (out.length) yield out;
   if (stats.format === 'unknown' || (primary && primary.spec.priority < 0)) {
     // No line format led the sample, or only a last-resort one (a pasted traceback, a bare error):
@@ -708,6 +734,8 @@ function inJsonBody(text: string): boolean {
 
 /** How many lines back a prefix's stamp is kept for the event that opens there (a block's first line). */
 const STAMP_LINES = 4096;
+/** Events held at a file's start until its first time is seen (parsePreparedBatches: carried back to them). */
+const MAX_UNTIMED_HEAD = 10_000;
 
 /** An unparsed line continues only as wrapped prose or frames (`   dropped before the result…`, `    at f (x.js:1)`), never as a document. */
 function wrapsProse(pendingText: string, line: string): boolean {
