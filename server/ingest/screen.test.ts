@@ -132,6 +132,15 @@ describe('junk is named, by content, whatever its name', () => {
     expect(await verdictOf('gateway.log', '"path":"/oauth/authorize" ... "response-code":302\n"path":"/mcp"     ... "response-code":401\n')).toBeNull();
   });
 
+  // a client's line about its own traffic, with no level, time or failure word (fastmcp's warning on an SSE event
+  // type it does not know): the protocol's names in a record, not a sentence
+  it('a level-less line naming the transport (`Unknown SSE event: keepalive`) is a log; a sentence about SSE is not', async () => {
+    expect(await verdictOf('client.log', 'Unknown SSE event: ping-7\n')).toBeNull();
+    expect(await verdictOf('client.log', 'Streamable HTTP transport closed (session 4f1c)\n')).toBeNull();
+    expect(await verdictOf('notes.txt', 'SSE is what we picked for the stream here\n')).toMatchObject({ reason: 'not-a-log' });
+    expect(await verdictOf('notes.txt', 'the MCP one\n')).toMatchObject({ reason: 'not-a-log' });
+  });
+
   it('a log pasted in a markdown fence or quote is a log', async () => {
     const log = [
       '2026-10-07 12:02:11.044 [info] Waiting for server to respond to `initialize` request...',

@@ -398,6 +398,14 @@ const URL_IN_TEXT = /\bhttps?:\/\/[^\s'"]/;
 /** A line about MCP or its transports: with a failure signal on it, a machine-written MCP error (a host transcript's `└ MCP server 'x': Error: Streamable HTTP error: …`). */
 const MCP_WORDS = /\bMCP\b|Streamable ?HTTP|JSON-?RPC|jsonrpc|[Mm]cp-[Ss]ession-[Ii]d/;
 
+/**
+ * A line naming the protocol or its transports, not in sentences and with a record's punctuation: what an MCP client, server or proxy
+ * writes about its own traffic (`Unknown SSE event: keepalive`, `Streamable HTTP transport closed`).
+ */
+const TRANSPORT_WORDS = /\bMCP\b|\bSSE\b|Streamable ?HTTP|JSON-?RPC|jsonrpc|[Mm]cp-[Ss]ession-[Ii]d|\bEventSource\b/;
+/** …in a record's punctuation: a `label: value`, a `key=value`, a bracketed or parenthesised part (`the MCP one` is no record). */
+const RECORD_PUNCT = /[:=] ?\S|[([]/;
+
 interface Evidence {
   /** Lines a log format read (not a last-resort one), a folded traceback or stack, or a line with its own timestamp. */
   strong: number;
@@ -422,7 +430,7 @@ async function evidenceOf(head: Buffer, name: string, formats: readonly Compiled
     if (e.signals.length > 0 || e.level !== null || e.httpStatus !== null || e.rpcId !== null || e.rpcMethod !== null || e.format !== 'unknown') return true;
     // NUL padding (a log truncated in place) is not text to test.
     const t = e.text.replace(/\0+/g, '').slice(0, 4000);
-    return jsonLogMember(t) || FAILURE_WORDS.test(t) || RECORD_SHAPES.some((r) => r.test(t));
+    return jsonLogMember(t) || FAILURE_WORDS.test(t) || RECORD_SHAPES.some((r) => r.test(t)) || (TRANSPORT_WORDS.test(t) && RECORD_PUNCT.test(t) && !isProse(t));
   };
   for await (const e of parseFile(readLines(once(head)), { file: name, formats, redact: (t) => t }, stats)) {
     // parseFile counts an event's own timestamp (not one carried from the line above) before yielding it.
