@@ -50,6 +50,12 @@ export const FormatSpec = z
     description: z.string().optional(),
     /** Which side usually writes this format; detection can refine it per file. */
     source: Source,
+    /**
+     * Sample lines that let `source` stand, for a format whose line shape other programs print too
+     * (uvicorn's `INFO:     msg` is any Python tool's `LEVEL: msg`): the file is the format's side only
+     * when one of its sample lines matches one of these; otherwise its content and name decide.
+     */
+    sourceWhen: z.array(z.string().min(1)).optional(),
     /** Higher wins ties between formats that match the same share of lines (specific beats generic). */
     priority: z.number().int().default(0),
     match: z.discriminatedUnion('kind', [RegexMatch, JsonMatch, LogfmtMatch]),

@@ -10,6 +10,8 @@ export interface CompiledFormat {
   patterns: RegExp[];
   prefix: RegExp | null;
   levelMap: Map<string, Level>;
+  /** FormatSpec.sourceWhen compiled (null: the format's source always stands). */
+  sourceWhen: RegExp[] | null;
 }
 
 export type Parsed = Partial<Omit<Event, 'file' | 'line' | 'endLine' | 'source' | 'format' | 'kind' | 'text'>>;
@@ -52,7 +54,8 @@ export function compileFormat(spec: FormatSpec, origin: string): CompiledFormat 
   for (const [level, spellings] of Object.entries(spec.levels)) for (const s of spellings ?? []) levelMap.set(s.toLowerCase(), level as Level);
   const patterns = spec.match.kind === 'regex' ? spec.match.patterns.map((p) => new RegExp(p)) : [];
   const prefix = spec.match.kind === 'json' && spec.match.prefix ? new RegExp(spec.match.prefix) : null;
-  return { spec, origin, patterns, prefix, levelMap };
+  const sourceWhen = spec.sourceWhen ? spec.sourceWhen.map((p) => new RegExp(p)) : null;
+  return { spec, origin, patterns, prefix, levelMap, sourceWhen };
 }
 
 export function toLevel(value: unknown, map: Map<string, Level>): Level | null {

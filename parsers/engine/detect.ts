@@ -62,6 +62,18 @@ const PROXY_IDENT = /^(?:nginx|envoy|haproxy|traefik|caddy)$/;
  * MCP "proxies" such as mcp-remote, mcp-proxy or the Inspector proxy are clients of the remote
  * server, so client hints are checked before the generic "proxy" name hint.
  */
+/** The side a file's format names for it, when its sample bears the format out (FormatSpec.sourceWhen). */
+export function formatSource(f: CompiledFormat | null | undefined, sample: readonly string[]): Source | undefined {
+  if (!f) return undefined;
+  const when = f.sourceWhen;
+  if (!when) return f.spec.source;
+  for (const line of sample) {
+    const l = line.slice(0, 2000);
+    for (const re of when) if (re.test(l)) return f.spec.source;
+  }
+  return undefined;
+}
+
 export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[], ident?: string | null): Source {
   if (formatSource && formatSource !== 'unknown') return formatSource;
   const text = sample.slice(0, SAMPLE_LINES).join('\n').slice(0, 200_000);

@@ -248,14 +248,14 @@ describe('regexes stay linear on hostile input', () => {
 });
 
 describe("a file's untimed start", () => {
-  it('takes the first time the file shows, so it sorts before that line, not after every timed line', async () => {
+  it('takes a millisecond before the first time the file shows, so it sorts before that line, not after every timed line', async () => {
     const { events } = await parseText(
       'billing-mcp 3.1.0 starting (pid 4410)\nError: listen EADDRINUSE: address already in use :::7400\n2026-03-01T10:00:05.000Z INFO listening on :7401\n2026-03-01T10:00:06.000Z INFO POST /mcp 200\n',
     );
     const t0 = Date.parse('2026-03-01T10:00:05.000Z');
     expect(events.map((e) => [e.line, e.ts])).toEqual([
-      [1, t0],
-      [2, t0],
+      [1, t0 - 1],
+      [2, t0 - 1],
       [3, t0],
       [4, t0 + 1000],
     ]);
@@ -264,5 +264,22 @@ describe("a file's untimed start", () => {
     const { events } = await parseText('billing-mcp 3.1.0 starting (pid 4410)\nError: listen EADDRINUSE: address already in use :::7400\n');
     expect(events.length).toBe(2);
     expect(events.every((e) => e.ts === null)).toBe(true);
+  });
+});
+
+describe("a format's side needs its own lines when its shape is generic (FormatSpec.sourceWhen)", () => {
+  it("a client's bare `DEBUG: …` lines are not uvicorn's server log", async () => {
+    const { stats } = await parseText(
+      'DEBUG: Received SSE: event:endpoint\nDEBUG: Connecting to server: http://localhost:7410/events/messages?sessionId=ab12\nDEBUG: Sent request to server\nERROR: request failed: 404 Not Found\n',
+      'run.log',
+    );
+    expect(stats.format).toBe('uvicorn');
+    expect(stats.source).not.toBe('server');
+  });
+  it("near miss: the same shape with uvicorn's start-up or access lines is the server's", async () => {
+    for (const line of ['INFO:     Started server process [5120]', 'INFO:     10.1.2.3:40112 - "POST /mcp HTTP/1.1" 200 OK']) {
+      const { stats } = await parseText(`${line}\nDEBUG: tools/list handled\nERROR: request failed: 404 Not Found\n`, 'run.log');
+      expect(stats.source, line).toBe('server');
+    }
   });
 });

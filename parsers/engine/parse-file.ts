@@ -19,7 +19,7 @@ import {
   type LineHeader,
   type PrefixRule,
 } from './clean.ts';
-import { detectFormat, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
+import { detectFormat, formatSource, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
 import { readLine, readLinePrefix } from './line-reader.ts';
@@ -270,7 +270,7 @@ export async function* parsePreparedBatches(
   const primary = detection.format;
   stats.detection = detection;
   stats.format = primary?.spec.id ?? 'unknown';
-  stats.source = resolveSource(primary?.spec.source, opts.file, sample, plan.ident);
+  stats.source = resolveSource(formatSource(primary, sample), opts.file, sample, plan.ident);
   // Per line, every format seen in the sample is tried, most specific (highest priority) first:
   // in a mixed file an httpx line inside Python logging output is read by the httpx format.
   // Formats first met after the sample join the list when a line needs them.
@@ -568,9 +568,10 @@ export async function* parsePreparedBatches(
   };
 
   // Events before the file's first time (a banner, a config dump, an error printed before the first timed
-  // line) take that time, carried back: ordered by (time, seq) they stay where the file put them, before
-  // its first timed line, instead of after every timed line of the incident. At most MAX_UNTIMED_HEAD
-  // wait; past that (or in a file with no time at all) they go out untimed.
+  // line) take a millisecond before it, carried back: ordered by time they stay where the file put them,
+  // before its first timed line, instead of after every timed line of the incident — as a collector that
+  // stamps each line as it arrives would have it — without claiming that line's very moment (one record).
+  // At most MAX_UNTIMED_HEAD wait; past that (or in a file with no time at all) they go out untimed.
   let head: Event[] | null = [];
   const release = (out: Event[], e: Event): void => {
     if (head === null) {
@@ -583,7 +584,7 @@ export async function* parsePreparedBatches(
     }
     for (const h of head) {
       if (e.ts !== null) {
-        h.ts = e.ts;
+        h.ts = e.ts - 1;
         carried.add(h);
       }
       out.push(emit(h));
@@ -619,7 +620,7 @@ export async function* parsePreparedBatches(
       stats.format = best[0];
       const f = opts.formats.find((x) => x.spec.id === best[0]);
       const folder = blockFolders.find((x) => x.id === best[0]);
-      if (stats.source === 'unknown') stats.source = resolveSource(f?.spec.source ?? folder?.source, opts.file, sample, plan.ident);
+      if (stats.source === 'unknown') stats.source = resolveSource(f ? formatSource(f, sample) : folder?.source, opts.file, sample, plan.ident);
     }
   }
 }

@@ -40,7 +40,7 @@ export function loadFormatFile(path: string): CompiledFormat {
   try {
     compiled = compileFormat(spec, path);
   } catch (e) {
-    throw new FormatError(path, `field "match.patterns": ${(e as Error).message}; use JavaScript regex syntax with (?<name>…) captures`);
+    throw new FormatError(path, `field "match.patterns" or "sourceWhen": ${(e as Error).message}; use JavaScript regex syntax with (?<name>…) captures`);
   }
   const failures = checkSamples(compiled);
   if (failures.length) throw new FormatError(path, `samples disagree with the format: ${failures.join('; ')}`);

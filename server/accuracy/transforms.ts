@@ -85,6 +85,9 @@ const frac = (ms: number, digits: number) => (digits === 0 ? '' : String(ms).pad
 // (d, month, y, h, mi, s, fraction, zone) times, as shiftTimes rewrites them and earliestOwnTime reads them
 const ISO_TIME = /\b(\d{4})-(\d\d)-(\d\d)([T ])(\d\d):(\d\d):(\d\d)(?:([.,])(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?/g;
 const CLF_TIME = /\b(\d\d)\/([A-Z][a-z]{2})\/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?( [+-]\d{4})?/g;
+/** Go's `log` default and others: `2026/06/11 14:07:52` (no zone: UTC, as shiftTimes treats it). */
+const SLASH_TIME = /\b(\d{4})\/(\d\d)\/(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?\b/g;
+const slashInstant = (y: string, mo: string, d: string, h: string, mi: string, s: string, fr: string | undefined) => Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, fractionMs(fr));
 /** A zone suffix (`Z`, `+02:00`, `-0400`, ` -0400`) in minutes east of UTC; none is UTC. */
 const zoneMinutes = (zone: string | undefined) => {
   const z = zone?.trim();
@@ -195,6 +198,7 @@ function earliestOwnTime(files: readonly { name: string; data: Buffer }[]): numb
     const text = f.data.toString('utf8');
     for (const m of text.matchAll(new RegExp(ISO_TIME))) keep(isoInstant(m[1]!, m[2]!, m[3]!, m[5]!, m[6]!, m[7]!, m[9], m[10]));
     for (const m of text.matchAll(new RegExp(CLF_TIME))) keep(clfInstant(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7], m[8]));
+    for (const m of text.matchAll(new RegExp(SLASH_TIME))) keep(slashInstant(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]));
   }
   return best;
 }
@@ -226,7 +230,9 @@ function lineOwnTime(line: string): number | null {
   const m = ISO_TIME_ONE.exec(head);
   if (m) return isoInstant(m[1]!, m[2]!, m[3]!, m[5]!, m[6]!, m[7]!, m[9], m[10]);
   const c = CLF_TIME_ONE.exec(head);
-  return c ? clfInstant(c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7], c[8]) : null;
+  if (c) return clfInstant(c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7], c[8]);
+  const g = new RegExp(SLASH_TIME.source).exec(head);
+  return g ? slashInstant(g[1]!, g[2]!, g[3]!, g[4]!, g[5]!, g[6]!, g[7]) : null;
 }
 
 function firstTime(b: Bundle): number | null {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { loadFormats } from '../../../parsers/engine/registry.ts';
-import { detectFormat, explainDetection, resolveSource } from '../../../parsers/engine/detect.ts';
+import { detectFormat, explainDetection, formatSource, resolveSource } from '../../../parsers/engine/detect.ts';
 import { documentReaders, sniffDocument } from '../../../parsers/engine/documents.ts';
 import { detectPrefix, stripAnsi, stripPrefix } from '../../../parsers/engine/clean.ts';
 import { readLines } from '../../../parsers/engine/lines.ts';
@@ -61,7 +61,7 @@ column where that line and the sample part; then the file's per-line coverage.`,
     }
     const d = detectFormat(sample, formats);
     io.stdout.write(
-      `${entry!.name}: ${d.format ? `format ${d.format.spec.id}` : 'no format matched (lines are kept as raw events)'}; source ${resolveSource(d.format?.spec.source, entry!.name, sample)}${prefix ? `; prefix "${prefix.id}" stripped` : ''}\n`,
+      `${entry!.name}: ${d.format ? `format ${d.format.spec.id}` : 'no format matched (lines are kept as raw events)'}; source ${resolveSource(formatSource(d.format, sample), entry!.name, sample)}${prefix ? `; prefix "${prefix.id}" stripped` : ''}\n`,
     );
     io.stdout.write(`✔ chosen · matched some lines (tried per line, highest priority first) ✘ matched none\n\n`);
     for (const s of explainDetection(d, formats)) {
