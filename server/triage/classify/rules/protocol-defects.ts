@@ -82,15 +82,16 @@ export const requiredMethodMissing: Rule = {
 export const responseMalformed: Rule = {
   id: 'response-without-result',
   decision: 'escalate',
-  source: 'JSON-RPC 2.0 §5 · MCP schema JSONRPCResponse/JSONRPCError',
+  source: 'JSON-RPC 2.0 §5 · MCP schema JSONRPCResponse/JSONRPCError · failure-signatures row 19 (a request answered 202 Accepted)',
   when(f) {
     if (!has(f, 'response-malformed')) return 'no response without result or error';
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was answered with a JSON-RPC response that carries its id but neither \`result\` nor \`error\` — JSON-RPC 2.0 requires exactly one, so the caller cannot finish the request and keeps waiting. The sender (the server, or a gateway rewriting its answers) is not compliant: escalate to its owners with this response; a client-side workaround is to avoid the request (for a list the host can do without).`,
+    `${describe(f)} was answered ${f.signals.includes('request-answered-202') ? 'with 202 Accepted and no body — the answer the transport gives a notification or a response, never a request (failure-signatures row 19)' : 'with a JSON-RPC response that carries its id but neither `result` nor `error` — JSON-RPC 2.0 requires exactly one'}, so the caller cannot finish the request and keeps waiting. The sender (the server, or a gateway rewriting its answers) is not compliant: escalate to its owners with this response; a client-side workaround is to avoid the request (for a list the host can do without).`,
   examples: [
     { name: 'data: {"id":2,"jsonrpc":"2.0"} on an SSE response', facts: { causes: ['response-malformed'] }, fires: true },
+    { name: 'a request answered 202 Accepted (row 19)', facts: { causes: ['response-malformed'], signals: ['request-answered-202'] }, fires: true },
     { name: 'near miss: a response with an error member', facts: { causes: ['method-not-found'], jsonRpcCode: -32601 }, fires: false },
   ],
 };
