@@ -13,6 +13,7 @@
 // is never called misresolved: only a used path LONGER than the announced one by a glued-on prefix, or a
 // query-only/relative reference resolved against the wrong base.
 import type { Event } from '../../../parsers/contract/event.ts';
+import { stripQuery } from '../correlate/path.ts';
 
 export interface EndpointMisresolution {
   /** file:line of the endpoint event's data. */
@@ -119,9 +120,4 @@ function pathOf(ref: string, basePath: string): string | null {
   } catch {
     return null;
   }
-}
-
-function stripQuery(p: string): string {
-  const q = p.search(/[?#]/);
-  return q < 0 ? p : p.slice(0, q);
 }

@@ -11,6 +11,7 @@ import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { Evidence, Stage } from '../../contract/analysis.ts';
 import { chooseRoot, inferStage, matchKnownDefects, parseExceptionText } from '../exceptions/index.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
+import { stripQuery } from '../correlate/path.ts';
 import { endpointMisresolutions } from './endpoint-resolution.ts';
 import { classifyTool, type ToolClass, type ToolPolicy } from './policy.ts';
 import type { IncidentIndex, Point } from './incident.ts';
@@ -548,11 +549,6 @@ export function replicaOf(e: Event): { host: string | null; pid: string | null; 
 
 /** The OAuth 2.1 endpoints an MCP authorization flow calls (spec basic/authorization; RFC 6749, 7591): a browser's GET there is no SSE stream. */
 const AUTH_FLOW_PATH = /\/(?:authorize|token|register|(?:oauth2?|auth)\/[\w.-]{1,40}|callback|oauth-callback)\/?$/i;
-
-export function stripQuery(p: string): string {
-  const q = p.indexOf('?');
-  return q < 0 ? p : p.slice(0, q);
-}
 
 /** The call a span is about: method and tool, for "the same call" across attempts. */
 export function callKey(method: string | null, tool: string | null): string | null {

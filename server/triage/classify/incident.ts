@@ -5,7 +5,8 @@ import type { Event } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import { type SignalMeaning, signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isExceptionBlock, isFailureEvent, replicaOf, servedSide, stripQuery } from './facts.ts';
+import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isExceptionBlock, isFailureEvent, replicaOf, servedSide } from './facts.ts';
+import { stripQuery } from '../correlate/path.ts';
 
 /** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
 const TASK_ID = /\btask[_ ]?[Ii]d["']?\s{0,2}[:=]\s{0,2}["']?([\w-]{3,80})/g;

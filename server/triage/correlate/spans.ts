@@ -4,6 +4,7 @@ import type { Event, RpcId, Source } from '../../../parsers/contract/event.ts';
 import { CANCELLED } from '../../../parsers/engine/enrich.ts';
 import { signalTable } from '../../../parsers/engine/signals.ts';
 import { isFailureEvent } from '../classify/facts.ts';
+import { stripQuery } from './path.ts';
 
 const JOIN_KEYS = [
   'session+rpcId',
@@ -769,9 +770,4 @@ function secondGap(a: number, b: number): number {
   if (a % 1000 === 0 && b >= a && b < a + 1000) return 0;
   if (b % 1000 === 0 && a >= b && a < b + 1000) return 0;
   return Math.abs(a - b);
-}
-
-function stripQuery(p: string): string {
-  const q = p.indexOf('?');
-  return q < 0 ? p : p.slice(0, q);
 }
