@@ -238,6 +238,58 @@ export const HOST_INCIDENTS: readonly HostIncident[] = [
     ],
   },
   {
+    id: 'wrapped-session-404',
+    source: 'row 59 (mcp-remote "Error from remote server:" wraps the SDK error; classify the inner) + row 50 → D20, D10 reinitialize',
+    decision: 'reinitialize',
+    recs: [
+      r(0, 'info', 'Received session ID: 6a6b6c6d6e6f'),
+      r(400, 'info', 'tools/list id=1 ok: 3 tools'),
+      c(
+        900_000,
+        'error',
+        { method: 'tools/call', tool: 'open_ticket', id: 7 },
+        'Error from remote server',
+        'Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}',
+      ),
+    ],
+  },
+  {
+    id: 'cloudflare-524-write',
+    source: 'row 84 (Cloudflare 524: origin connected, no answer in ~100 s; delivered) on a write → D7',
+    decision: 'check_write_then_escalate',
+    recs: [
+      c(0, 'info', { method: 'tools/call', tool: 'import_contacts', id: 21 }, 'calling tool'),
+      c(
+        100_000,
+        'error',
+        { method: 'tools/call', tool: 'import_contacts', id: 21 },
+        'tool call failed',
+        'Error POSTing to endpoint (HTTP 524): <!DOCTYPE html><title>mcp.example.net | 524: A timeout occurred</title> Cloudflare Ray ID: 8f1e2d3c4b5a6978',
+      ),
+    ],
+  },
+  {
+    id: 'envoy-503-connect-read',
+    source: 'row 75 (Envoy 503 "upstream connect error or disconnect/reset before headers. reset reason: connection failure"; not delivered) → D1',
+    decision: 'retry',
+    recs: [
+      c(0, 'info', { method: 'tools/list', id: 3 }, 'sending request'),
+      c(
+        40,
+        'error',
+        { method: 'tools/list', id: 3 },
+        'request failed',
+        'Error POSTing to endpoint (HTTP 503): upstream connect error or disconnect/reset before headers. reset reason: connection failure',
+      ),
+    ],
+  },
+  {
+    id: 'py1x-terminated-first-initialize',
+    source: 'rows 1 + 3 (Python 1.x says "Session terminated" for any 404, also on the first initialize with no session) → D12 / triage-rules §3: fix the route',
+    decision: 'fix_route_or_config',
+    recs: [r(0, 'info', 'Connecting to http://127.0.0.1:8600/api/mcp'), c(30, 'error', { method: 'initialize', id: 0 }, 'initialize failed', 'McpError: Session terminated')],
+  },
+  {
     id: 'get-405-then-ok',
     source: 'rows 17 + 91 (the optional GET stream refused with 405: no standalone stream offered) → NONE; the calls worked',
     decision: 'no_action',
