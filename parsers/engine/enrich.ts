@@ -712,16 +712,23 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcId',
     re: new RegExp(
-      `"id"\\s?:\\s?(-?\\d{1,15})(?![\\w.])[^{}]{0,300}?"method"\\s?:\\s?"${MCP_METHOD}"|"method"\\s?:\\s?"${MCP_METHOD}"[^{}]{0,300}?"id"\\s?:\\s?(-?\\d{1,15})(?![\\w.])`,
+      `"(?:id|requestId|request_id)"\\s?:\\s?(-?\\d{1,15})(?![\\w.])[^{}]{0,300}?"method"\\s?:\\s?"${MCP_METHOD}"|"method"\\s?:\\s?"${MCP_METHOD}"[^{}]{0,300}?"(?:id|requestId|request_id)"\\s?:\\s?(-?\\d{1,15})(?![\\w.])`,
     ),
-    needs: ['"id"'],
+    needs: ['"id"', '"requestId"', '"request_id"'],
     read: (_t, m) => toRpcId(m[1] ?? m[2]!),
-    why: 'a structured log record of a call (no "jsonrpc" member): its "id" beside an MCP "method" in the same object — alone, "id" names anything',
+    why: 'a structured log record of a call (no "jsonrpc" member): its "id" beside an MCP "method" in the same object — alone, "id" names anything. Also a whole-number "requestId" there: MCP\'s own name for the JSON-RPC id (spec basic/utilities/cancellation and progress: params.requestId), as an application logging the call writes it (a proxy\'s request id is a string or a uuid)',
     examples: [
       ['{"level":"INFO","msg":"mcp: request","server":"kb","id":89,"method":"tools/call","tool":"kb_search"}', 89],
       ['{"method":"resources/read","uri":"file:///a","id":4}', 4],
+      ['{"level":"error","message":"request failed","method":"tools/list","requestId":5,"error":"McpError: MCP error -32001: Request timed out"}', 5],
     ],
-    nearMisses: ['{"id":7,"method":"POST","path":"/mcp"}', '{"id":7,"user":{"method":"tools/call"}}', '{"order":{"id":7},"method":"tools/call"}'],
+    nearMisses: [
+      '{"id":7,"method":"POST","path":"/mcp"}',
+      '{"id":7,"user":{"method":"tools/call"}}',
+      '{"order":{"id":7},"method":"tools/call"}',
+      '{"requestId":"4f1c9e2a-7d7b-4c1e-9d8e-1b2c3d4e5f60","method":"tools/call"}',
+      '{"requestId":7,"method":"POST","url":"/mcp"}',
+    ],
   },
   {
     field: 'rpcId',
@@ -802,18 +809,20 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcId',
     re: new RegExp(
-      `(?<![\\w/.-])${SLASH_METHOD}(?: (?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.:-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}))? {1,3}(?:rpc[_-]?)?id[=:#] ?(-?\\d{1,15})(?![\\w.])`,
+      `(?<![\\w/.-])${SLASH_METHOD}(?: (?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.:-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}))?,? {1,3}(?:rpc[_-]?)?id[=:#] ?(-?\\d{1,15})(?![\\w.])`,
     ),
     needs: ['id'],
-    why: 'an MCP method followed at once by its `id=`, or by the tool it calls and then its `id=`: `-> tools/call id=2`, `<- server/discover id=1 ok`, `-> tools/call post_invoice id=41` (a tool name as tools are named: with `_`, `-`, `.` or camelCase, never a plain word)',
+    why: 'an MCP method followed at once by its `id=`, or by the tool it calls and then its `id=`: `-> tools/call id=2`, `<- server/discover id=1 ok`, `-> tools/call post_invoice id=41` (a tool name as tools are named: with `_`, `-`, `.` or camelCase, never a plain word); a comma may part them, as an application interpolating the request into its message writes it (`request failed (tools/list, id=5)`)',
     examples: [
       ['-> tools/call id=2 name=search_docs', 2],
       ['<- server/discover id=1 ok', 1],
       ['tools/list rpc_id=5 failed', 5],
       ['ledger: -> tools/call post_invoice id=41 (Mcp-Name: post_invoice)', 41],
       ['tools/call searchIssues id=9 failed after 30.0s', 9],
+      ['request failed (tools/list, id=5): McpError: MCP error -32001: Request timed out', 5],
+      ['calling tool (tools/call archive_ticket, id=12)', 12],
     ],
-    nearMisses: ['tools/call user id=7', 'mytools/call id=3', 'tools/call id=3.5', 'tools/call for account id=7'],
+    nearMisses: ['tools/call user id=7', 'mytools/call id=3', 'tools/call id=3.5', 'tools/call for account id=7', 'tools/call, user id=7', 'tools/call,id=7'],
   },
   {
     field: 'rpcId',

@@ -81,7 +81,7 @@ export interface Facts {
   sessionAgeMs: number | null;
   /** What logged between that handshake and the failure explains a lost session (restart, 5xx, DELETE, eviction); null: nothing does. */
   sessionLossExplained: string | null;
-  /** A log without times: lines from the session's creation (or handshake) to this failure in one file, nothing in between explaining a loss. */
+  /** A log without times: lines from the session's creation (or handshake) to this failure in one file, nothing in between explaining a loss nor another call answered. */
   sessionAgeLines: number | null;
   /** A session issued after this failure then served three or more requests without loss (where): the server keeps sessions. */
   laterSessionKept: string | null;

@@ -1218,6 +1218,9 @@ export class IncidentIndex {
       if (failure.line - e.line > within) return null;
       const causes = e.signals.map((id) => t.meaning(id)?.cause);
       if (causes.some((c) => c !== undefined && LOSS_CAUSES.has(c as SignalCause)) || e.httpMethod === 'DELETE') return null;
+      // another call answered on the way: between one call and the next a host waits on the model or the
+      // user, so from here line distance says nothing about seconds (D10 fixture untimed-session-lost-after-a-call-answered)
+      if (causes.includes('call-succeeded')) return null;
       if (causes.some((c) => c === 'session-created' || c === 'handshake-ok')) return failure.line - e.line;
       if (legacyFresh && e.httpMethod === 'GET' && e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && !LEGACY_MESSAGE_URL.test(e.httpPath ?? ''))
         return failure.line - e.line;

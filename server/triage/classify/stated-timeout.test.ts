@@ -20,6 +20,10 @@ const SAMPLES: [string, number][] = [
   ['McpError: MCP error -32001: Request timed out { data: { timeout: 60000 } }', 60000],
   ['{"level":"error","msg":"call failed","timeoutMs":15000,"err":"timed out"}', 15000],
   ['tool run timed out after 2 minutes', 120000],
+  ['time=2026-03-04T09:12:00Z level=INFO msg="calling tool" method=tools/call timeout=5s', 5000],
+  ['INFO rmcp::service: sending request method="tools/list" request_timeout=1.5s', 1500],
+  ['sending request, timeout 5000 ms (tools/list, id=5)', 5000],
+  ['{"msg":"request sent","timeout":"20s","method":"tools/call"}', 20000],
 ];
 
 const NEAR_MISSES = [
@@ -30,6 +34,10 @@ const NEAR_MISSES = [
   'timeout: 30', // seconds or ms? too short to be ms: not read
   'Timed out while waiting for response to ClientRequest. Waited 0.01 seconds.', // under 100 ms is no timer
   'timeout=5.0', // a Python float of seconds, unit not stated
+  'keepalive timeout=75s', // the server's keep-alive timer, not the client's wait
+  'Session 7f3a idle timeout 300s', // an idle timer closing a session
+  'proxy_read_timeout 60s;', // a proxy's setting
+  'timeout after 3 retries', // attempts, no unit
 ];
 
 describe('stated client timeout', () => {

@@ -45,6 +45,18 @@ export const TIMEOUT_PHRASINGS: readonly TimeoutPhrasing[] = [
     source: "Claude Code (`Tool 'x' failed after 60s: Remote tool call timed out`, anthropics/claude-code#49910)",
   },
   {
+    id: 'timeout-with-unit',
+    // the setting named and its value with a unit, as structured loggers print a duration field: Go's
+    // time.Duration.String() in slog/logrus (`timeout=5s`, `timeout=1.5s`), Rust's Duration Debug in tracing
+    // fields (`timeout=5s`), key: value and prose (`timeout: 5000ms`, `timeout 5000 ms`); an idle or
+    // keep-alive timer is the server's or the proxy's, not the client's wait for this call
+    pattern: new RegExp(
+      `(?<![\\w.-])(?<!idle |alive )(?:request[_-]?|call[_-]?)?timeout(?:_?ms)?["']?\\s{0,3}[:=]?\\s{0,3}["']?${N} ?(ms|msecs?|milliseconds?|s|secs?|seconds?)\\b`,
+      'i',
+    ),
+    source: 'Go time.Duration.String() (pkg.go.dev/time#Duration.String) as log/slog and logrus print duration fields; Rust core::time::Duration Debug in tracing fields',
+  },
+  {
     id: 'timeout-property',
     // TS SDK McpError data `{ timeout: 60000 }`; options objects `timeoutMs: 5000`: milliseconds by convention
     pattern: /\btimeout(?:Ms|_ms)?["']?\s{0,3}[:=]\s{0,3}(\d{3,7})\b(?!\.\d)/,

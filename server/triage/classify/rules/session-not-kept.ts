@@ -22,7 +22,7 @@ export const sessionNotKept: Rule = {
     if (f.sessionSent === false) return 'the request carried no session id';
     // D18: answered 2xx again after the refusal, so it was never expired or forgotten — another holder has it
     if (f.sessionAcceptedAfter !== null) return true;
-    // untimed: the session's own creation a few lines up the same log, nothing between, stands in for "seconds"
+    // untimed: the session's own creation a few lines up the same log, nothing between (no loss, no other call answered), stands in for "seconds"
     if (f.sessionAgeMs === null && (f.sessionAgeLines === null || f.sessionAgeLines > LOST_SOON_LINES))
       return 'when the session began is not in the logs (or not timed, and not just above)';
     if (f.sessionAgeMs !== null && (f.sessionAgeMs < 0 || f.sessionAgeMs > LOST_SOON_MS))
