@@ -71,3 +71,49 @@ export const sessionUnknownAtOnce: Rule = {
     { name: 'near miss: a shutdown logged beside it', facts: { method: 'notifications/initialized', httpStatus: 404, sessionUnknown: true, nearShutdown: true }, fires: false },
   ],
 };
+
+// failure-signatures rows 51, 53 and D14, D18 · spec basic/lifecycle (notifications/initialized follows the
+// initialize result at once) and transports (session management: the client MUST send the id it was given).
+// The TS SDK examples' "No valid session ID provided" cannot say whether the id was missing or unknown
+// (row 51), so on most requests neither reinitialize nor fixing the client can be claimed
+// (session-invalid-unproven). On notifications/initialized both readings end in the same place: the id the
+// server issued a moment before was not sent (a client that never stores it, a proxy that strips it, or
+// no initialize at all), or it was sent and the server did not keep it (another worker or replica, a new
+// transport per request). A new session meets the same answer; the client or the deployment is the fix.
+export const sessionRefusedAtHandshake: Rule = {
+  id: 'session-refused-at-handshake',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures rows 51, 53, D14, D18 · spec basic/lifecycle, transports (session management)',
+  when(f) {
+    if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions';
+    if (f.method !== 'notifications/initialized') return 'not the message that completes the handshake';
+    if (!has(f, 'session-invalid')) return 'no "no valid session id" answer';
+    if (f.sessionUnknown === true) return 'the server is shown not to know a session it got (session-unknown-at-once)';
+    if (f.restartedSinceWorked === true || f.nearShutdown) return 'a restart or shutdown is logged around it';
+    return true;
+  },
+  rationale: (f) =>
+    `notifications/initialized — the message a client sends right after the initialize result — got ${f.httpStatus ? `HTTP ${f.httpStatus} ` : ''}"no valid session id"${f.attempts > 1 ? ` on ${f.attempts} attempts` : ''}. Such servers say it both for a missing id and for one they do not know; here either way the session the handshake was to open never worked: the client did not send the Mcp-Session-Id the initialize result gave it (it does not store it, a proxy or CORS strips the header, or it skipped initialize altogether), or it sent it and the process that answered never saw that session (another worker or replica without affinity, a new transport per request). Nothing expired in between, so reinitializing meets the same answer. Check that the client sends initialize first and echoes the header on every later request (capture one request's headers); if it does, give the server session affinity, one worker, a shared session store or stateless mode.`,
+  examples: [
+    {
+      name: 'notifications/initialized answered 400 "No valid session ID provided", headers not shown',
+      facts: { method: 'notifications/initialized', httpStatus: 400, jsonRpcCode: -32000, bodyKind: 'jsonrpc-error', causes: ['session-invalid'], era: 'session' },
+      fires: true,
+    },
+    {
+      name: 'near miss: tools/list with the same answer (an expired session is as likely: session-invalid-unproven)',
+      facts: { method: 'tools/list', httpStatus: 400, jsonRpcCode: -32000, bodyKind: 'jsonrpc-error', causes: ['session-invalid'] },
+      fires: false,
+    },
+    {
+      name: 'near miss: the server says it does not know the session (session-unknown-at-once)',
+      facts: { method: 'notifications/initialized', httpStatus: 404, sessionUnknown: true, causes: ['session-unknown'], era: 'session' },
+      fires: false,
+    },
+    {
+      name: 'near miss: a restart logged beside it',
+      facts: { method: 'notifications/initialized', httpStatus: 400, causes: ['session-invalid'], nearShutdown: true },
+      fires: false,
+    },
+  ],
+};
