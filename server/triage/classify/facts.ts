@@ -744,6 +744,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   let restartedSinceWorked = false;
   let sameRequestWorkedAt: string | null = null;
   const htmlAnswer = bodyKind === 'html' || has('route-missing');
+  // the server's MCP layer answered about the thing the request names — a tool, prompt or resource it does not
+  // have (spec server/tools, prompts, resources error handling; some servers send it with 404): the endpoint
+  // routed the request and the session was accepted, so such a 404 is neither a lost session nor a wrong route
+  const objectAnswer = has('object-not-found') && !has('session-unknown') && !has('session-invalid') && !htmlAnswer;
   // "Server not initialized": the transport that got the request never saw this session's initialize —
   // a restart or another replica (replicaSplit tells them apart)
   if (has('session-unknown') || (has('server-not-initialized') && sessionSent !== false)) sessionUnknown = true;
@@ -797,6 +801,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     httpStatus === 404 &&
     era !== 'sessionless' &&
     jsonRpcCode !== -32601 &&
+    !objectAnswer &&
     !htmlAnswer &&
     sessionSent === true &&
     (bodyKind === 'jsonrpc-error' || pathWorked === true || sessionAssignedEarlier === true)
@@ -808,6 +813,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     httpStatus === 404 &&
     era !== 'sessionless' &&
     jsonRpcCode !== -32601 &&
+    !objectAnswer &&
     !htmlAnswer &&
     sessionSent !== false &&
     pathWorked !== false &&
@@ -823,6 +829,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       httpStatus === 404 &&
       era !== 'sessionless' &&
       jsonRpcCode !== -32601 &&
+      !objectAnswer &&
       !htmlAnswer &&
       sessionSent !== false &&
       httpPath !== null &&
@@ -844,6 +851,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       era !== 'legacy-sse' &&
       !legacyHere &&
       jsonRpcCode !== -32601 &&
+      !objectAnswer &&
       !htmlAnswer &&
       !has('method-not-found') &&
       sessionSent !== false &&
@@ -903,8 +911,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed'].some((c) => has(c as SignalCause))
   )
     routeWrong = true;
-  else if (httpStatus === 404 && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
-  else if (httpStatus === 404 && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked) routeWrong = true;
+  else if (httpStatus === 404 && !objectAnswer && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
+  else if (httpStatus === 404 && !objectAnswer && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked)
+    routeWrong = true;
   // the Python SDK 1.x's "Session terminated" is its word for any 404: on initialize, which carries no
   // session, it is the URL that is wrong (failure-signatures row 1: "also on the very first initialize")
   else if (has('session-terminated-client') && (method === 'initialize' || sessionSent === false) && sessionSent !== true && sessionAssignedEarlier !== true && pathWorked !== true)

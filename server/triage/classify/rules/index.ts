@@ -67,6 +67,7 @@ import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
 import { updateConflict } from './update-conflict.ts';
 import { nonexistentMethod, unknownMethod } from './unknown-method.ts';
+import { objectNotFound } from './object-not-found.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-back.ts';
 import { versionNotNegotiated } from './version-not-negotiated.ts';
@@ -132,6 +133,7 @@ export const RULES: readonly Rule[] = [
   responseMalformed,
   nonexistentMethod,
   unknownMethod,
+  objectNotFound,
   sessionNotKept,
   idleTimeoutShort,
   sessionLostNonSpecAnswer,
