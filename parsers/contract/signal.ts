@@ -107,6 +107,7 @@ export const SignalCause = z.enum([
   'retries-exhausted',
   'shutdown',
   'process-started',
+  'workers-several', // the server runs several worker processes side by side (a supervisor's start line, a command line or setting with a worker count ≥ 2): each keeps its own in-memory sessions
   // progress and outcome
   'handshake-ok',
   'initialized-before', // the line comes from client code that runs only after initialize succeeded (mcp-go's standalone listener): this client had completed the handshake

@@ -144,6 +144,12 @@ export interface Facts {
   replicas: string[];
   /** The session was created on one replica and rejected by another that was not a restart of it. */
   replicaSplit: Tri;
+  /**
+   * For a session the server did not know, with no replica shown: where a line says the server runs several
+   * worker processes side by side (uvicorn's multiprocess supervisor, a --workers/-w count ≥ 2, PM2 cluster
+   * mode — signal server-workers-several). Each worker keeps its own sessions (row 37, D18).
+   */
+  workersStated: string | null;
   /** How many times this call (or this failure, for unidentified ones) failed in the incident. */
   attempts: number;
   /** It failed on every attempt, with no success of it in between or after. */
@@ -1047,6 +1053,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       replicas = [...new Set([...replicas, ...workers.map((w) => `pid ${w}`)])].sort();
     }
   }
+  // (no start line per worker, but the server is said to run several: a supervisor's line, a worker count)
+  const workersStated = replicaSplit === null && sessionUnknown === true ? (ix.workersStated()?.where ?? null) : null;
 
   // --- attempts, recovery
   const key = callKey(method, tool);
@@ -1199,6 +1207,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     knownTimerS,
     replicas,
     replicaSplit,
+    workersStated,
     attempts,
     persistent,
     mixedTally: tally.mixed,

@@ -56,7 +56,7 @@ import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnkno
 import { sessionIdUnparsable, sessionLostNonSpecAnswer } from './session-non-spec.ts';
 import { sessionIdDropped } from './session-id-dropped.ts';
 import { sessionNotKept } from './session-not-kept.ts';
-import { sessionRefusedAtHandshake, sessionUnknownAtOnce, splitSession } from './split-session.ts';
+import { sessionRefusedAtHandshake, sessionUnknownAtOnce, sessionWorkersStated, splitSession } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
 import { startupTimeout } from './startup-timeout.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
@@ -120,6 +120,7 @@ export const RULES: readonly Rule[] = [
   endpointMisresolved,
   sessionIdUnparsable,
   splitSession,
+  sessionWorkersStated,
   // (a refusal counted beside successes of the same requests: the session lives on some backends, row 93)
   sessionRefusedIntermittently,
   sessionUnknownAtOnce,
