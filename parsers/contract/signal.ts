@@ -107,6 +107,7 @@ export const SignalCause = z.enum([
   'retries-exhausted',
   'shutdown',
   'process-started',
+  'workers-several', // the server runs several worker processes side by side (a supervisor's start line, a command line or setting with a worker count ≥ 2): each keeps its own in-memory sessions
   // progress and outcome
   'handshake-ok',
   'initialized-before', // the line comes from client code that runs only after initialize succeeded (mcp-go's standalone listener): this client had completed the handshake
@@ -119,6 +120,7 @@ export const SignalCause = z.enum([
   'task-created', // a task-augmented call was accepted as a task (spec 2025-11-25 tasks): its outcome is read with tasks/get
   'tls-certificate', // the server's certificate was refused (self-signed, unknown issuer, expired, wrong name): deterministic, a retry cannot pass it
   'tls-scheme-mismatch', // TLS spoken to a plain-HTTP port (https:// on an http listener): the URL's scheme is wrong, a retry cannot pass it
+  'object-not-found', // the server's MCP layer answered that the tool, prompt or resource the request names does not exist there: the endpoint and the session worked
   'rate-limited', // refused for rate or quota (HTTP 429, a gateway's rate limit): rejected before it ran
   'update-conflict', // an optimistic-concurrency conflict: the store refused a change because the object changed since it was read (Kubernetes 409 Conflict): nothing was applied, a re-read and retry passes
   'success-status-rejected', // a caller's strict status check refused a 2xx that says the work was done (201 Created, 204 No Content, 205 Reset Content): the effect exists

@@ -145,6 +145,12 @@ export interface Facts {
   replicas: string[];
   /** The session was created on one replica and rejected by another that was not a restart of it. */
   replicaSplit: Tri;
+  /**
+   * For a session the server did not know, with no replica shown: where a line says the server runs several
+   * worker processes side by side (uvicorn's multiprocess supervisor, a --workers/-w count ≥ 2, PM2 cluster
+   * mode — signal server-workers-several). Each worker keeps its own sessions (row 37, D18).
+   */
+  workersStated: string | null;
   /** How many times this call (or this failure, for unidentified ones) failed in the incident. */
   attempts: number;
   /** It failed on every attempt, with no success of it in between or after. */
@@ -740,6 +746,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   let restartedSinceWorked = false;
   let sameRequestWorkedAt: string | null = null;
   const htmlAnswer = bodyKind === 'html' || has('route-missing');
+  // the server's MCP layer answered about the thing the request names — a tool, prompt or resource it does not
+  // have (spec server/tools, prompts, resources error handling; some servers send it with 404): the endpoint
+  // routed the request and the session was accepted, so such a 404 is neither a lost session nor a wrong route
+  const objectAnswer = has('object-not-found') && !has('session-unknown') && !has('session-invalid') && !htmlAnswer;
   // "Server not initialized": the transport that got the request never saw this session's initialize —
   // a restart or another replica (replicaSplit tells them apart)
   if (has('session-unknown') || (has('server-not-initialized') && sessionSent !== false)) sessionUnknown = true;
@@ -793,6 +803,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     httpStatus === 404 &&
     era !== 'sessionless' &&
     jsonRpcCode !== -32601 &&
+    !objectAnswer &&
     !htmlAnswer &&
     sessionSent === true &&
     (bodyKind === 'jsonrpc-error' || pathWorked === true || sessionAssignedEarlier === true)
@@ -804,6 +815,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     httpStatus === 404 &&
     era !== 'sessionless' &&
     jsonRpcCode !== -32601 &&
+    !objectAnswer &&
     !htmlAnswer &&
     sessionSent !== false &&
     pathWorked !== false &&
@@ -819,6 +831,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       httpStatus === 404 &&
       era !== 'sessionless' &&
       jsonRpcCode !== -32601 &&
+      !objectAnswer &&
       !htmlAnswer &&
       sessionSent !== false &&
       httpPath !== null &&
@@ -840,6 +853,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       era !== 'legacy-sse' &&
       !legacyHere &&
       jsonRpcCode !== -32601 &&
+      !objectAnswer &&
       !htmlAnswer &&
       !has('method-not-found') &&
       sessionSent !== false &&
@@ -899,8 +913,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed'].some((c) => has(c as SignalCause))
   )
     routeWrong = true;
-  else if (httpStatus === 404 && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
-  else if (httpStatus === 404 && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked) routeWrong = true;
+  else if (httpStatus === 404 && !objectAnswer && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
+  else if (httpStatus === 404 && !objectAnswer && pathWorked === null && sessionUnknown !== true && sessionSent !== true && session === null && !ix.endpointWorked)
+    routeWrong = true;
   // the Python SDK 1.x's "Session terminated" is its word for any 404: on initialize, which carries no
   // session, it is the URL that is wrong (failure-signatures row 1: "also on the very first initialize")
   else if (has('session-terminated-client') && (method === 'initialize' || sessionSent === false) && sessionSent !== true && sessionAssignedEarlier !== true && pathWorked !== true)
@@ -1034,6 +1049,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       replicas = [...new Set([...replicas, ...workers.map((w) => `pid ${w}`)])].sort();
     }
   }
+  // (no start line per worker, but the server is said to run several: a supervisor's line, a worker count)
+  const workersStated = replicaSplit === null && sessionUnknown === true ? (ix.workersStated()?.where ?? null) : null;
 
   // --- attempts, recovery
   const key = callKey(method, tool);
@@ -1186,6 +1203,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     knownTimerS,
     replicas,
     replicaSplit,
+    workersStated,
     attempts,
     persistent,
     mixedTally: tally.mixed,

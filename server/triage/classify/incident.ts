@@ -1660,6 +1660,33 @@ export class IncidentIndex {
     if (!known) this.workersOf.set(file, (known = this.workersIn(file)));
     return [...known];
   }
+  /**
+   * A line saying the server runs several worker processes side by side where no burst of per-worker start
+   * lines shows them: uvicorn's multiprocess supervisor starting (`Started parent process [pid]`, only with
+   * --workers ≥ 2), a command line or setting with a worker count ≥ 2, PM2 cluster mode (signal
+   * server-workers-several). Each worker keeps its own sessions in memory (row 37, D18). Null when a server
+   * log shows a restart after it served traffic.
+   */
+  workersStated(): Point | null {
+    if (this.statedWorkers === undefined) {
+      const t = signalTable();
+      let stated: Event | null = null;
+      // (a server that started or stopped after it had served traffic restarted: that loses every session too,
+      // and untimed logs cannot place it against the refusal — then the workers explain nothing for sure)
+      let restarted = false;
+      const served = new Set<string>();
+      for (const e of this.all) {
+        const causes = e.signals.map((id) => t.meaning(id)?.cause);
+        if (causes.includes('workers-several')) stated ??= e;
+        if (e.source !== 'server' && e.source !== 'unknown') continue;
+        if ((causes.includes('process-started') || causes.includes('shutdown')) && served.has(e.file)) restarted = true;
+        if (e.httpStatus !== null || e.httpMethod !== null) served.add(e.file);
+      }
+      this.statedWorkers = stated && !restarted ? { where: `${stated.file}:${stated.line}`, ts: stated.ts, file: stated.file, line: stated.line } : null;
+    }
+    return this.statedWorkers;
+  }
+  private statedWorkers: Point | null | undefined = undefined;
   private workersIn(file: string): string[] {
     const t = signalTable();
     let burst = new Set<string>();

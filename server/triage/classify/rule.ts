@@ -91,6 +91,7 @@ export const BASE_FACTS: Facts = {
   knownTimerS: null,
   replicas: [],
   replicaSplit: null,
+  workersStated: null,
   attempts: 1,
   persistent: null,
   mixedTally: null,

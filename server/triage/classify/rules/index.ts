@@ -56,7 +56,7 @@ import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnkno
 import { sessionIdUnparsable, sessionLostNonSpecAnswer } from './session-non-spec.ts';
 import { sessionIdDropped } from './session-id-dropped.ts';
 import { sessionNotKept } from './session-not-kept.ts';
-import { sessionUnknownAtOnce, splitSession } from './split-session.ts';
+import { sessionRefusedAtHandshake, sessionUnknownAtOnce, sessionWorkersStated, splitSession } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
 import { startupTimeout } from './startup-timeout.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
@@ -67,6 +67,7 @@ import { transportMismatch } from './transport-mismatch.ts';
 import { unclassified } from './unclassified.ts';
 import { updateConflict } from './update-conflict.ts';
 import { nonexistentMethod, unknownMethod } from './unknown-method.ts';
+import { objectNotFound } from './object-not-found.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-back.ts';
 import { versionNotNegotiated } from './version-not-negotiated.ts';
@@ -119,6 +120,7 @@ export const RULES: readonly Rule[] = [
   endpointMisresolved,
   sessionIdUnparsable,
   splitSession,
+  sessionWorkersStated,
   // (a refusal counted beside successes of the same requests: the session lives on some backends, row 93)
   sessionRefusedIntermittently,
   sessionUnknownAtOnce,
@@ -132,6 +134,7 @@ export const RULES: readonly Rule[] = [
   responseMalformed,
   nonexistentMethod,
   unknownMethod,
+  objectNotFound,
   sessionNotKept,
   idleTimeoutShort,
   sessionLostNonSpecAnswer,
@@ -145,6 +148,7 @@ export const RULES: readonly Rule[] = [
   versionNotNegotiated,
   sessionIdDropped,
   headerValidation,
+  sessionRefusedAtHandshake,
   sessionInvalidUnknownWhy,
   successRejected,
   toolErrorRead,

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { has } from '../rule.ts';
+import { describe, has } from '../rule.ts';
 
 // failure-signatures D18, rows 52, 93: one session's requests land on replicas (or workers) that keep
 // sessions in memory. Proven by the logs: one replica created or served the session, another rejected
@@ -69,5 +69,104 @@ export const sessionUnknownAtOnce: Rule = {
     { name: 'near miss: a tools/call 404 after a restart', facts: { method: 'tools/call', httpStatus: 404, sessionUnknown: true, restartedSinceWorked: true }, fires: false },
     { name: 'near miss: no session id was sent', facts: { method: 'notifications/initialized', httpStatus: 400, sessionUnknown: true, sessionSent: false }, fires: false },
     { name: 'near miss: a shutdown logged beside it', facts: { method: 'notifications/initialized', httpStatus: 404, sessionUnknown: true, nearShutdown: true }, fires: false },
+  ],
+};
+
+// failure-signatures rows 51, 53 and D14, D18 · spec basic/lifecycle (notifications/initialized follows the
+// initialize result at once) and transports (session management: the client MUST send the id it was given).
+// The TS SDK examples' "No valid session ID provided" cannot say whether the id was missing or unknown
+// (row 51), so on most requests neither reinitialize nor fixing the client can be claimed
+// (session-invalid-unproven). On notifications/initialized both readings end in the same place: the id the
+// server issued a moment before was not sent (a client that never stores it, a proxy that strips it, or
+// no initialize at all), or it was sent and the server did not keep it (another worker or replica, a new
+// transport per request). A new session meets the same answer; the client or the deployment is the fix.
+export const sessionRefusedAtHandshake: Rule = {
+  id: 'session-refused-at-handshake',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures rows 51, 53, D14, D18 · spec basic/lifecycle, transports (session management)',
+  when(f) {
+    if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions';
+    if (f.method !== 'notifications/initialized') return 'not the message that completes the handshake';
+    if (!has(f, 'session-invalid')) return 'no "no valid session id" answer';
+    if (f.sessionUnknown === true) return 'the server is shown not to know a session it got (session-unknown-at-once)';
+    if (f.restartedSinceWorked === true || f.nearShutdown) return 'a restart or shutdown is logged around it';
+    return true;
+  },
+  rationale: (f) =>
+    `notifications/initialized — the message a client sends right after the initialize result — got ${f.httpStatus ? `HTTP ${f.httpStatus} ` : ''}"no valid session id"${f.attempts > 1 ? ` on ${f.attempts} attempts` : ''}. Such servers say it both for a missing id and for one they do not know; here either way the session the handshake was to open never worked: the client did not send the Mcp-Session-Id the initialize result gave it (it does not store it, a proxy or CORS strips the header, or it skipped initialize altogether), or it sent it and the process that answered never saw that session (another worker or replica without affinity, a new transport per request). Nothing expired in between, so reinitializing meets the same answer. Check that the client sends initialize first and echoes the header on every later request (capture one request's headers); if it does, give the server session affinity, one worker, a shared session store or stateless mode.`,
+  examples: [
+    {
+      name: 'notifications/initialized answered 400 "No valid session ID provided", headers not shown',
+      facts: { method: 'notifications/initialized', httpStatus: 400, jsonRpcCode: -32000, bodyKind: 'jsonrpc-error', causes: ['session-invalid'], era: 'session' },
+      fires: true,
+    },
+    {
+      name: 'near miss: tools/list with the same answer (an expired session is as likely: session-invalid-unproven)',
+      facts: { method: 'tools/list', httpStatus: 400, jsonRpcCode: -32000, bodyKind: 'jsonrpc-error', causes: ['session-invalid'] },
+      fires: false,
+    },
+    {
+      name: 'near miss: the server says it does not know the session (session-unknown-at-once)',
+      facts: { method: 'notifications/initialized', httpStatus: 404, sessionUnknown: true, causes: ['session-unknown'], era: 'session' },
+      fires: false,
+    },
+    {
+      name: 'near miss: a restart logged beside it',
+      facts: { method: 'notifications/initialized', httpStatus: 400, causes: ['session-invalid'], nearShutdown: true },
+      fires: false,
+    },
+  ],
+};
+
+// failure-signatures row 37 and D18 ("per-replica in-memory sessions"), row 25 ("repeated on every call across
+// pods → FIX sticky routing / stateless mode"); triage-rules.md §3 (a request landing on another worker without
+// that session, shown from evidence). The logs say the server runs several worker processes side by side —
+// uvicorn's multiprocess supervisor, a --workers/-w count of two or more, PM2 cluster mode — and it refused a
+// session as unknown with no restart, shutdown or eviction logged to explain the loss. Each worker keeps the
+// sessions it created in its own memory and the listening socket hands requests to any of them, so a session
+// lives only on the worker that answered its initialize. Reinitializing gets a session that splits the same way.
+export const sessionWorkersStated: Rule = {
+  id: 'session-across-workers',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures row 37, D18, row 25 · triage-rules.md §3 (causes from evidence)',
+  when(f) {
+    if (f.era === 'sessionless') return 'protocol 2026-07-28 has no sessions';
+    if (f.workersStated === null) return 'nothing says the server runs several worker processes';
+    if (f.sessionUnknown !== true) return 'nothing shows the server did not know the session';
+    if (f.sessionSent === false) return 'the request carried no session id';
+    if (f.method === 'initialize') return 'an initialize opens a session: it lost none';
+    if (f.restartedSinceWorked === true || f.nearShutdown) return 'a restart or shutdown is logged around it';
+    if (f.sessionLossExplained !== null) return `something logged in between explains the loss (${f.sessionLossExplained})`;
+    if (f.idleTimeoutMs !== null) return `the server logged closing idle sessions (${f.idleTimeoutAt})`;
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was refused for a session the server did not know, and the server runs several worker processes side by side (${f.workersStated}), with no restart, shutdown or eviction logged to explain the loss. Each worker keeps the sessions it created in its own memory, and requests go to whichever worker accepts the connection: a session lives only on the worker that answered its initialize, so its other requests are refused whenever they land elsewhere. Reinitializing gets a session that splits the same way. Fix the deployment: one worker per session store (a single worker, or several instances behind session affinity on Mcp-Session-Id), a shared session store, or the server's stateless mode.`,
+  examples: [
+    {
+      name: 'uvicorn --workers 4, tools/list 404 Session not found',
+      facts: { method: 'tools/list', httpStatus: 404, sessionUnknown: true, workersStated: 'run.log:1', era: 'session', causes: ['session-unknown'] },
+      fires: true,
+    },
+    {
+      name: 'legacy SSE message POST 404 under a multiprocess supervisor',
+      facts: { httpStatus: 404, httpMethod: 'POST', sessionUnknown: true, sessionSent: true, workersStated: 'uvicorn.log:2', era: 'legacy-sse' },
+      fires: true,
+    },
+    {
+      name: 'near miss: several workers, but a restart logged between creation and refusal',
+      facts: { method: 'tools/call', httpStatus: 404, sessionUnknown: true, workersStated: 'run.log:1', sessionLossExplained: 'server.log:9 process-started' },
+      fires: false,
+    },
+    {
+      name: 'near miss: no worker count stated',
+      facts: { method: 'tools/call', httpStatus: 404, sessionUnknown: true, era: 'session', causes: ['session-unknown'] },
+      fires: false,
+    },
+    {
+      name: 'near miss: several workers, but the request carried no session id',
+      facts: { method: 'tools/list', httpStatus: 400, sessionUnknown: true, sessionSent: false, workersStated: 'run.log:1' },
+      fires: false,
+    },
   ],
 };
