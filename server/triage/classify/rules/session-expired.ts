@@ -132,7 +132,7 @@ export const staleSession400: Rule = {
     return lost(f);
   },
   rationale: (f) =>
-    `${describe(f)} ${f.session ? `carried session ${f.session}` : 'was sent with a session id'} and the server answered ${f.httpStatus ?? 'an error'} saying it does not know that session (${signalWords(f, ['session-unknown', 'session-invalid', 'session-terminated-client'], 'unknown session')}): the session was lost (restart, eviction, DELETE). Spec servers answer 404; this one uses ${f.httpStatus ?? 'another status'}. Reinitialize — new transport, fresh initialize WITHOUT the old id — not "fix headers"; and file the status as a server-side bug.`,
+    `${describe(f)} ${f.session ? `carried session ${f.session}` : 'was sent with a session id'} and the server answered ${f.httpStatus ?? 'an error'} saying it does not know that session (${signalWords(f, ['session-unknown', 'session-invalid', 'session-terminated-client'], 'unknown session')}): the session was lost (restart, eviction, DELETE). ${f.httpStatus !== null && f.httpStatus !== 404 ? `Spec servers answer 404; this one uses ${f.httpStatus}. ` : ''}Reinitialize — new transport, fresh initialize WITHOUT the old id — not "fix headers"${f.httpStatus !== null && f.httpStatus !== 404 ? '; and file the status as a server-side bug' : ''}.`,
   examples: [
     {
       name: 'old SDK example server after a restart',
