@@ -64,7 +64,9 @@ export async function refreshAnalysis(
   const focused = triage > (opts.fullLimit ?? FULL_ANALYSIS_LIMIT);
   const limit = focused ? Number.MAX_SAFE_INTEGER : 500_000;
   const read = focused ? { focus: opts.focus ?? DEFAULT_FOCUS } : {};
-  const whole = focused ? { sessions: await store.sessionStats(id), protocolVersions: await store.protocolVersions(id), triageEvents: triage } : undefined;
+  const whole = focused
+    ? { sessions: await store.sessionStats(id), protocolVersions: await store.protocolVersions(id), triageEvents: triage, seen: await store.seenCounts(id) }
+    : undefined;
   const stored = await store.toolPolicy(id);
   const fileEnds = await store.fileEnds(id);
   const skipped = await store.skippedFiles(id);

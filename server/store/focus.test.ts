@@ -42,6 +42,8 @@ describe('focused analysis agrees with the full analysis', () => {
       expect(verdict(focused)).toEqual(verdict(full));
       expect(focused.sessions).toEqual(full.sessions);
       expect(focused.protocolVersions).toEqual(full.protocolVersions);
+      // the request and exchange lines seen are the whole incident's, not the focus set's
+      expect([focused.seen!.requests, focused.seen!.exchanges, focused.seen!.sessions]).toEqual([full.seen!.requests, full.seen!.exchanges, full.seen!.sessions]);
       expect(full.coverage).toBeUndefined();
       // …and the CLI says the incident was analysed around its failures, with the counts.
       expect(renderAnalysis(focused)).toContain(`of ${focused.coverage!.triageEvents.toLocaleString('en')} keyed events`);

@@ -599,6 +599,21 @@ export class Store {
   }
 
   /** Every protocol version the incident's events mention. */
+  /**
+   * The MCP request lines and HTTP exchange lines of the whole incident (Analysis.seen), counted in SQL for an
+   * incident analysed from its focus set, which holds only part of them (a healthy 1 GiB incident read
+   * "20,000 request lines" from its opening window).
+   */
+  async seenCounts(id: string): Promise<{ requests: number; exchanges: number }> {
+    const [r] = await this.query<{ q: bigint; x: bigint }>(
+      `SELECT count(*) FILTER (WHERE rpc_method IS NOT NULL OR rpc_id IS NOT NULL OR tool IS NOT NULL) AS q,
+              count(*) FILTER (WHERE http_method IS NOT NULL OR http_status IS NOT NULL) AS x
+       FROM events WHERE incident_id = $id`,
+      { id },
+    );
+    return { requests: Number(r?.q ?? 0), exchanges: Number(r?.x ?? 0) };
+  }
+
   async protocolVersions(id: string): Promise<string[]> {
     const rows = await this.query<{ v: string }>('SELECT DISTINCT protocol_version AS v FROM events WHERE incident_id = $id AND protocol_version IS NOT NULL ORDER BY v', { id });
     return rows.map((r) => r.v);

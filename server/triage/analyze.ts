@@ -19,10 +19,10 @@ export interface AnalyzeInput {
   /** The user's tool policy (classify/policy.ts loadToolPolicy), when one was found. */
   toolPolicy?: ToolPolicy | null;
   /**
-   * Incident-wide aggregates, when `events` is only a focus set (store/focus.ts): sessions and
-   * protocol versions are then read from these instead of from `events`.
+   * Incident-wide aggregates, when `events` is only a focus set (store/focus.ts): sessions, protocol
+   * versions and the request and exchange lines seen are then read from these instead of from `events`.
    */
-  whole?: { sessions: SessionStat[]; protocolVersions: string[]; triageEvents: number };
+  whole?: { sessions: SessionStat[]; protocolVersions: string[]; triageEvents: number; seen?: { requests: number; exchanges: number } };
   /** Each file's last line and latest time over all its events, not only the triage ones (Store.fileEnds). */
   fileEnds?: FileEnd[];
 }
@@ -122,10 +122,12 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
       ),
     decision: headlineOf(failures),
     clockOffsets,
+    // (a focus set holds only part of the incident: its counts come from the whole, counted in SQL)
     seen: {
-      requests: events.filter((e) => e.rpcMethod !== null || e.rpcId !== null || e.tool !== null).length,
-      exchanges: events.filter((e) => e.httpMethod !== null || e.httpStatus !== null).length,
+      requests: whole?.seen ? whole.seen.requests : events.filter((e) => e.rpcMethod !== null || e.rpcId !== null || e.tool !== null).length,
+      exchanges: whole?.seen ? whole.seen.exchanges : events.filter((e) => e.httpMethod !== null || e.httpStatus !== null).length,
       sessions: whole ? whole.sessions.length : new Set(events.map((e) => e.session).filter((s) => s !== null)).size,
+      // (error lines as the analysis reads them: a focus set holds every failure line up to its cap)
       errors: events.filter(isFailureEvent).length,
     },
     ...(whole ? { coverage: { triageEvents: whole.triageEvents, analysedEvents: stored.length, focused: true } } : {}),
