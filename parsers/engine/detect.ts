@@ -55,13 +55,6 @@ const SERVER_HINT =
 /** The reverse proxies whose logs the formats read, as their packages name the program (syslog ident, journald unit). */
 const PROXY_IDENT = /^(?:nginx|envoy|haproxy|traefik|caddy)$/;
 
-/**
- * Which side wrote a file: the format's own source; else strong hints in the text (an SDK's client
- * or server module names); else the program a syslog/journald header names; else hints in the file name; else
- * weak hints in the text.
- * MCP "proxies" such as mcp-remote, mcp-proxy or the Inspector proxy are clients of the remote
- * server, so client hints are checked before the generic "proxy" name hint.
- */
 /** The side a file's format names for it, when its sample bears the format out (FormatSpec.sourceWhen). */
 export function formatSource(f: CompiledFormat | null | undefined, sample: readonly string[]): Source | undefined {
   if (!f) return undefined;
@@ -74,6 +67,13 @@ export function formatSource(f: CompiledFormat | null | undefined, sample: reado
   return undefined;
 }
 
+/**
+ * Which side wrote a file: the format's own source; else strong hints in the text (an SDK's client
+ * or server module names); else the program a syslog/journald header names; else hints in the file name; else
+ * weak hints in the text.
+ * MCP "proxies" such as mcp-remote, mcp-proxy or the Inspector proxy are clients of the remote
+ * server, so client hints are checked before the generic "proxy" name hint.
+ */
 export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[], ident?: string | null): Source {
   if (formatSource && formatSource !== 'unknown') return formatSource;
   const text = sample.slice(0, SAMPLE_LINES).join('\n').slice(0, 200_000);

@@ -225,13 +225,14 @@ function earliestTimeOfDay(files: readonly { name: string; data: Buffer }[]): nu
 // (the same patterns without the g flag: exec on them keeps no state between lines)
 const ISO_TIME_ONE = new RegExp(ISO_TIME.source);
 const CLF_TIME_ONE = new RegExp(CLF_TIME.source);
+const SLASH_TIME_ONE = new RegExp(SLASH_TIME.source);
 function lineOwnTime(line: string): number | null {
   const head = line.slice(0, 48);
   const m = ISO_TIME_ONE.exec(head);
   if (m) return isoInstant(m[1]!, m[2]!, m[3]!, m[5]!, m[6]!, m[7]!, m[9], m[10]);
   const c = CLF_TIME_ONE.exec(head);
   if (c) return clfInstant(c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7], c[8]);
-  const g = new RegExp(SLASH_TIME.source).exec(head);
+  const g = SLASH_TIME_ONE.exec(head);
   return g ? slashInstant(g[1]!, g[2]!, g[3]!, g[4]!, g[5]!, g[6]!, g[7]) : null;
 }
 

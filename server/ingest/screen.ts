@@ -402,7 +402,7 @@ const MCP_WORDS = /\bMCP\b|Streamable ?HTTP|JSON-?RPC|jsonrpc|[Mm]cp-[Ss]ession-
  * A line naming the protocol or its transports, not in sentences and with a record's punctuation: what an MCP client, server or proxy
  * writes about its own traffic (`Unknown SSE event: keepalive`, `Streamable HTTP transport closed`).
  */
-const TRANSPORT_WORDS = /\bMCP\b|\bSSE\b|Streamable ?HTTP|JSON-?RPC|jsonrpc|[Mm]cp-[Ss]ession-[Ii]d|\bEventSource\b/;
+const TRANSPORT_WORDS = new RegExp(`${MCP_WORDS.source}|\\bSSE\\b|\\bEventSource\\b`);
 /** …in a record's punctuation: a `label: value`, a `key=value`, a bracketed or parenthesised part (`the MCP one` is no record). */
 const RECORD_PUNCT = /[:=] ?\S|[([]/;
 

@@ -598,7 +598,6 @@ export class Store {
     return rows.map((r) => ({ file: r.file, lastTs: r.last_ts === null ? null : Number(r.last_ts), lastLine: Number(r.last_line) }));
   }
 
-  /** Every protocol version the incident's events mention. */
   /**
    * The MCP request lines and HTTP exchange lines of the whole incident (Analysis.seen), counted in SQL for an
    * incident analysed from its focus set, which holds only part of them (a healthy 1 GiB incident read
@@ -614,6 +613,7 @@ export class Store {
     return { requests: Number(r?.q ?? 0), exchanges: Number(r?.x ?? 0) };
   }
 
+  /** Every protocol version the incident's events mention. */
   async protocolVersions(id: string): Promise<string[]> {
     const rows = await this.query<{ v: string }>('SELECT DISTINCT protocol_version AS v FROM events WHERE incident_id = $id AND protocol_version IS NOT NULL ORDER BY v', { id });
     return rows.map((r) => r.v);
