@@ -15,6 +15,8 @@ export const CORPORA = [
   'recorded-held',
   'recorded-fresh',
   'hand-2026',
+  'hand-2026b-dev',
+  'hand-2026b-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -275,7 +277,7 @@ export function collectedCases(split: Split, dir = COLLECTED_DIR): LabelledCase[
 }
 
 /** Bundles labelled by construction (label.json) outside samples/recorded, scored as their own corpus (no held families). */
-function constructedCases(dir: string, corpus: 'recorded-fresh' | 'hand-2026'): LabelledCase[] {
+function constructedCases(dir: string, corpus: 'recorded-fresh' | 'hand-2026' | 'hand-2026b-dev' | 'hand-2026b-held'): LabelledCase[] {
   return recordedCases(dir).map((c) => ({ ...c, corpus }));
 }
 
@@ -286,6 +288,31 @@ export const recordedFreshCases = (dir = RECORDED_FRESH_DIR) => constructedCases
 export const HAND_2026_DIR = join(REPO, 'samples', 'hand-2026-bundles');
 export const hand2026Cases = (dir = HAND_2026_DIR) => constructedCases(dir, 'hand-2026');
 
+/**
+ * The second batch of hand-written 2026-07-28 bundles (samples/hand-2026-bundles-2/README.md), written in
+ * session 30 by a helper who did not read mcp-triage's code. Split before any bundle existed: a third of
+ * the bundles, those with the lowest SHA-256 of their directory name, is `hand-2026b-held` and is never
+ * opened or listed while building; the rest is `hand-2026b-dev`.
+ */
+export const HAND_2026B_DIR = join(REPO, 'samples', 'hand-2026-bundles-2');
+export function hand2026bCases(dir = HAND_2026B_DIR): LabelledCase[] {
+  const all = constructedCases(dir, 'hand-2026b-dev');
+  const held = new Set(
+    all
+      .map((c) => c.id)
+      .sort((a, b) => sha(a).localeCompare(sha(b)))
+      .slice(0, Math.ceil(all.length / 3)),
+  );
+  return all.map((c) => (held.has(c.id) ? { ...c, corpus: 'hand-2026b-held' as const } : c));
+}
+
 export function allCases(): LabelledCase[] {
-  return [...recordedCases(), ...recordedFreshCases(), ...hand2026Cases(), ...realDevCases(), ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s))];
+  return [
+    ...recordedCases(),
+    ...recordedFreshCases(),
+    ...hand2026Cases(),
+    ...hand2026bCases(),
+    ...realDevCases(),
+    ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s)),
+  ];
 }
