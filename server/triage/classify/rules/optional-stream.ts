@@ -98,6 +98,10 @@ export const optionalStream: Rule = {
     // server/prompts and server/resources — only servers that declare the capability serve those
     // methods, and the answer to an undeclared one is -32601; the host shows an empty list
     if (f.method !== null && LIST_PROBES.has(f.method) && notFound) return true;
+    // 2026-07-28's subscriptions/listen answered -32601: the server has no change notifications to offer
+    // (failure-signatures (a.1): listen carries notifications only, never a request's answer); the client
+    // refreshes lists on demand and loses no request
+    if (f.method === 'subscriptions/listen' && notFound) return true;
     // (the requests above are optional in either transport; the channels below are not in the legacy one)
     if (f.era === 'legacy-sse' || has(f, 'transport-legacy', 'sse-connect-rejected'))
       return 'in the legacy HTTP+SSE transport the GET stream is the connection, not an optional channel';
@@ -113,15 +117,17 @@ export const optionalStream: Rule = {
     return 'not the standalone GET stream, a DELETE or logging/setLevel';
   },
   rationale: (f) =>
-    f.method === 'subscriptions/listen'
-      ? `subscriptions/listen failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the long-lived stream of change notifications (2026-07-28's replacement for the standalone GET stream). It carries no request's answer; the client re-sends listen. Act on it only if notifications matter or other requests fail too.`
-      : f.method === 'logging/setLevel'
-        ? `logging/setLevel failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: an optional request that only changes how much the server logs; no work was lost.`
-        : f.method !== null && LIST_PROBES.has(f.method)
-          ? `${f.method} got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server offers no ${f.method.split('/')[0]} (it does not declare the capability), so the host's list is empty. No request was lost. If the server does declare it, escalate to its owners.`
-          : f.method === 'completion/complete'
-            ? `completion/complete got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server does not offer argument autocompletion (no completions capability). The host only loses suggestions while the user types; no work was lost. Make the host check the capability first if the noise matters.`
-            : `The ${f.httpMethod === 'DELETE' || has(f, 'session-termination-failed') ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
+    f.method === 'subscriptions/listen' && (f.causes.includes('method-not-found') || f.jsonRpcCode === -32601)
+      ? `subscriptions/listen got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server offers no change notifications (2026-07-28's listen stream carries notifications only, never a request's answer), so lists are refreshed on demand. No request was lost. Act on it only if the server declares the capability — then escalate to its owners.`
+      : f.method === 'subscriptions/listen'
+        ? `subscriptions/listen failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the long-lived stream of change notifications (2026-07-28's replacement for the standalone GET stream). It carries no request's answer; the client re-sends listen. Act on it only if notifications matter or other requests fail too.`
+        : f.method === 'logging/setLevel'
+          ? `logging/setLevel failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: an optional request that only changes how much the server logs; no work was lost.`
+          : f.method !== null && LIST_PROBES.has(f.method)
+            ? `${f.method} got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server offers no ${f.method.split('/')[0]} (it does not declare the capability), so the host's list is empty. No request was lost. If the server does declare it, escalate to its owners.`
+            : f.method === 'completion/complete'
+              ? `completion/complete got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server does not offer argument autocompletion (no completions capability). The host only loses suggestions while the user types; no work was lost. Make the host check the capability first if the noise matters.`
+              : `The ${f.httpMethod === 'DELETE' || has(f, 'session-termination-failed') ? 'session DELETE at shutdown' : 'standalone GET SSE stream (server-initiated messages)'} failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}. It is an optional channel: no request was lost on it. Act on it only if server notifications matter, or if other requests fail too.`,
   examples: [
     { name: 'GET stream 502 while the server restarts', facts: { httpMethod: 'GET', httpStatus: 502, causes: ['stream-open-failed'], era: 'session' }, fires: true },
     { name: 'GET 405 from a server without a stream', facts: { httpMethod: 'GET', httpStatus: 405 }, fires: true },
@@ -138,6 +144,9 @@ export const optionalStream: Rule = {
       fires: true,
     },
     { name: 'a POST answered with the wrong content type', facts: { httpMethod: 'POST', causes: ['content-type-wrong'] }, fires: false },
+    { name: 'subscriptions/listen: 404 with -32601', facts: { method: 'subscriptions/listen', httpStatus: 404, jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: true },
+    { name: 'tools/call: 404 with -32601', facts: { method: 'tools/call', httpStatus: 404, jsonRpcCode: -32601, causes: ['method-not-found'] }, fires: false },
+    { name: 'subscriptions/listen refused 401, not re-sent', facts: { method: 'subscriptions/listen', httpStatus: 401, causes: ['auth-rejected'] }, fires: false },
     { name: 'DELETE 404 at shutdown', facts: { httpMethod: 'DELETE', httpStatus: 404 }, fires: true },
     { name: 'GET /authorize 500: the OAuth flow, not the stream', facts: { httpMethod: 'GET', httpStatus: 500, httpPath: '/authorize', authFlowPath: true }, fires: false },
     { name: "the SDK's Failed to terminate session: Not Found", facts: { httpStatus: 404, causes: ['session-termination-failed'] }, fires: true },
