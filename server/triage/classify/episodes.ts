@@ -320,6 +320,29 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     });
     if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the same ${status} as ${at[k]!.file}:${at[k]!.line} explains` };
   }
+  // A status-only line that names no call (a proxy's access line) and another log's identified failure with the
+  // same status and HTTP method at the same moment are one answer seen from two sides. When the identified one
+  // is not primary — an optional stream's 502 that the client re-sent, a call re-issued and answered — the
+  // proxy's view takes its role instead of heading the incident as an unidentified failure of its own.
+  for (const i of order) {
+    const f = items[i]!.facts;
+    if (out[i]!.role !== 'primary' || f.identified || f.httpStatus === null) continue;
+    const k = order.find((k) => {
+      const e = items[k]!.facts;
+      const g = failureGap(i, k);
+      return (
+        k !== i &&
+        out[k]!.role !== 'primary' &&
+        e.identified &&
+        e.httpStatus === f.httpStatus &&
+        (e.httpMethod === null || f.httpMethod === null || e.httpMethod === f.httpMethod) &&
+        at[k]!.file !== at[i]!.file &&
+        g !== null &&
+        g <= CROSS_FILE_MS
+      );
+    });
+    if (k !== undefined) out[i] = { ...out[i]!, role: out[k]!.role, reason: `the same ${f.httpStatus} answer as ${describeAt(k)}, seen from another log (${out[k]!.role} there)` };
+  }
   // An unexplained error record whose exception was printed on the next lines (Python's logging.exception,
   // a host's formatter putting the type first: `ERROR error executing tool` then `anyio.ClosedResourceError:`
   // and its traceback) is the header of that report when the exception is explained: the stack says what
