@@ -22,6 +22,13 @@ describe('tool annotations in logs', () => {
       create_invoice: { destructiveHint: true, idempotentHint: false },
     });
   });
+  it("reads a host's sentence naming the tool and its hint", () => {
+    expect(read('↻ lookup_invoice is marked readOnlyHint=true by server billing; re-issuing as request 9')).toEqual({ lookup_invoice: { readOnlyHint: true } });
+    expect(read("WARN 'close_account' annotated destructiveHint: true, not retrying")).toEqual({ close_account: { destructiveHint: true } });
+  });
+  it('near miss: a sentence naming two tools with hints says nothing', () => {
+    expect(read('lookup_invoice is marked readOnlyHint=true, tool=close_account')).toEqual({});
+  });
   it('near miss: hints beside two different tools say nothing', () => {
     expect(read('{"tool":"a_tool","next_tool":"b","readOnlyHint":true}')).toEqual({ a_tool: { readOnlyHint: true } });
     expect(read('tool=a_tool readOnlyHint=true tool=b_tool')).toEqual({});

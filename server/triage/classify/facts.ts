@@ -518,6 +518,11 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
     // {"tool":"search_archive",…,"readOnlyHint":true}, `tool=search_archive readOnlyHint=true`
     if (!text.includes('annotations')) {
       const tools = [...text.matchAll(/(?:^|[\s{,])["']?(?:tool|tool_name|toolName)["']?\s?[:=]\s?["']?([A-Za-z_][\w.:-]{0,99})/g)].map((m) => m[1]!);
+      // (or a host's sentence about it: `get_order is marked readOnlyHint=true; re-issuing …`)
+      for (const m of text.matchAll(
+        /(?:^|[\s'"`(])([A-Za-z_][\w.:-]{0,99})['"`]? (?:is |was )?(?:marked|annotated|flagged|declared)(?: as| with)? ["']?(?:readOnly|destructive|idempotent|openWorld)Hint\b/g,
+      ))
+        tools.push(m[1]!);
       if (tools.length && tools.every((t) => t === tools[0])) {
         put(tools[0], hintsOf(text, SPEC_HINTS));
       }
