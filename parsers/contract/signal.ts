@@ -33,6 +33,7 @@ export const SignalCause = z.enum([
   'transport-legacy', // the HTTP+SSE (2024-11-05) transport is in use
   'transport-streamable', // a client connected over Streamable HTTP (a fallback to legacy SSE, if any, is past)
   'transport-fallback', // the client falls back from Streamable HTTP to legacy SSE
+  'version-fallback', // a 2026-07-28 client falls back to initialize (a 2025-era server refused its sessionless request)
   'sse-connect-rejected', // a legacy SSE connection (GET /sse) got a non-200
   'transport-mismatch', // the client itself concluded the endpoint speaks the other transport (mcp-go: any 4xx to its initialize POST)
   'content-type-wrong',
@@ -55,6 +56,7 @@ export const SignalCause = z.enum([
   'credentials-missing', // the client has no credential to send: the setting meant to hold it is unset or empty
   'credentials-not-received', // the server says the request carried no credential (no Authorization header, no token arrived)
   'credentials-sent', // a client line shows a credential on the request (an Authorization header sent)
+  'health-probe', // a load balancer's or orchestrator's health, readiness or metrics probe of the upstream: not an MCP request
   'discovery-probe', // a client looking for metadata (OAuth well-known documents) or a browser asset: a 404 there is an answer, not a broken route
   // network and proxies
   'conn-refused',

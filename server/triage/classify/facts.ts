@@ -1245,7 +1245,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     clientMetadataUnreachableAt: has('oauth-flow-failed') || has('auth-rejected') || httpStatus === 401 || httpStatus === 403 ? ix.clientMetadataUnreachable() : null,
     transportFallback,
     initializedAfter:
-      (method === 'server/discover' || method === 'initialize') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) ? ix.initializedAfter(span) : false,
+      ((method === 'server/discover' || method === 'initialize') && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405)) ||
+      // (a client saying it fell back to initialize says the refusal was that one, its status read or not)
+      (method === null && has('version-fallback') && (httpStatus === null || httpStatus === 400 || httpStatus === 404 || httpStatus === 405))
+        ? ix.initializedAfter(span)
+        : false,
     // (asked only where a rule reads it: it walks the server's lines)
     serverServedAfter: rootIsClosedStream && evs.some((e) => e.source === 'server') ? ix.serverServedAfter(span) : false,
     managerServedEarlier: signals.includes('session-manager-not-running') && httpPath !== null ? ix.workedEarlierSameProcess(span, httpPath) : null,

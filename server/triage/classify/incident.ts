@@ -811,14 +811,21 @@ export class IncidentIndex {
         const c = t.meaning(id)?.cause;
         return c === 'handshake-ok' || c === 'session-created';
       });
-    return (this.byKey.get(callKey('initialize', null)!) ?? []).some((i) => {
-      if (i === me) return false;
-      return i.span.events.some((e) => {
-        const last = me.lastLine.get(e.file);
-        if (last === undefined || e.line <= last || !answered(e)) return false;
-        return end !== null && e.ts !== null ? e.ts - end <= RECOVERY_WINDOW_MS : e.line - last <= 200;
+    const after = (e: Event) => {
+      const last = me.lastLine.get(e.file);
+      if (last === undefined || e.line <= last) return false;
+      return end !== null && e.ts !== null ? e.ts - end <= RECOVERY_WINDOW_MS : e.line - last <= 200;
+    };
+    const viaInitialize = (this.byKey.get(callKey('initialize', null)!) ?? []).some((i) => i !== me && i.span.events.some((e) => answered(e) && after(e)));
+    if (viaInitialize) return true;
+    // a client that logs the handshake's outcome rather than the request (`Received session ID: …`,
+    // `negotiated protocol 2025-11-25`) on the lines after the refusal, in the same log
+    const handshakeWord = (e: Event) =>
+      e.signals.some((id) => {
+        const c = t.meaning(id)?.cause;
+        return c === 'handshake-ok' || c === 'session-created';
       });
-    });
+    return this.all.some((e) => me.lastLine.has(e.file) && handshakeWord(e) && after(e));
   }
   /** The server's log that holds this span's lines answered or took in another request after them (it kept serving). */
   serverServedAfter(span: SpanBuild): boolean {

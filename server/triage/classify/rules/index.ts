@@ -73,12 +73,14 @@ import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-
 import { versionNotNegotiated } from './version-not-negotiated.ts';
 import { writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
+import { healthProbe } from './health-probe.ts';
 
 export const RULES: readonly Rule[] = [
   // not an MCP failure, an optional channel, a consequence, or something the client got past
   toolSchemaRejected,
   modelApiError,
   discoveryProbe,
+  healthProbe,
   oauthDiscoveryFailed,
   versionProbeFellBack,
   legacyProbeFellBack,

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { describe } from '../rule.ts';
+import { describe, has } from '../rule.ts';
 
 // failure-signatures D15 and the 2026-07-28 versioning compatibility matrix: a client that speaks
 // 2026-07-28 opens with server/discover; a 2025-era server answers it 400 (or 404/405) with an empty or
@@ -12,8 +12,12 @@ export const versionProbeFellBack: Rule = {
   source: 'failure-signatures D15 · spec 2026-07-28 versioning (compatibility with 2025 servers) · cli-contract.md (optional)',
   role: 'optional',
   when(f) {
-    if (f.method !== 'server/discover') return 'not a server/discover probe';
-    if (f.httpStatus !== 400 && f.httpStatus !== 404 && f.httpStatus !== 405) return 'the probe was not refused as by a 2025-era server (400/404/405)';
+    // (the probe is server/discover, or any first request the client says it fell back from to initialize)
+    if (f.method !== 'server/discover' && !(f.method === null && has(f, 'version-fallback')))
+      return 'not a server/discover probe, nor a request the client fell back from to initialize';
+    const fellBack = f.method === null && has(f, 'version-fallback');
+    if (f.httpStatus !== 400 && f.httpStatus !== 404 && f.httpStatus !== 405 && !(fellBack && f.httpStatus === null))
+      return 'the probe was not refused as by a 2025-era server (400/404/405)';
     if (f.bodyKind === 'jsonrpc-error') return 'a JSON-RPC error body is a 2026 server answering, not a legacy refusal';
     if (!f.initializedAfter) return 'the client did not go on to a successful initialize';
     return true;
@@ -25,6 +29,12 @@ export const versionProbeFellBack: Rule = {
     { name: 'discover 400, no initialize after', facts: { method: 'server/discover', httpStatus: 400, bodyKind: 'empty' }, fires: false },
     { name: 'discover 404 with -32601 in JSON-RPC', facts: { method: 'server/discover', httpStatus: 404, bodyKind: 'jsonrpc-error', initializedAfter: true }, fires: false },
     { name: 'initialize 400', facts: { method: 'initialize', httpStatus: 400, initializedAfter: false }, fires: false },
+    {
+      name: 'a modern request 400 "Missing session ID", the client falls back to initialize, which succeeds',
+      facts: { httpStatus: 400, causes: ['version-fallback', 'session-missing'], initializedAfter: true },
+      fires: true,
+    },
+    { name: 'a tools/call 400 beside a fallback line', facts: { method: 'tools/call', httpStatus: 400, causes: ['version-fallback'], initializedAfter: true }, fires: false },
   ],
 };
 
