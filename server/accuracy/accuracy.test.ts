@@ -92,6 +92,13 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // session's other changes; labelled and split before the first run): first run dev 3/8 (m/h), held 2/4; dev 4/8
   // with the Java SDK server's keep-alive ping to a gone session read as noise — the held part is too small for a floor
   'collected19-dev': { headline: 0.45, located: 0.5 },
+  // batch 20 (13 shapes, session 30: threads like the shared real-dev excerpts; labelled and split before the first
+  // run): first run dev 5/9, held 3/4; dev 6/9 with 'Invalid access token' read as an auth refusal
+  'collected20-dev': { headline: 0.6, located: 0.45 },
+  // the second batch of hand-written 2026-07-28 bundles (24, a third held back by a hash of the name, written by a
+  // helper who did not read the code): first run dev 7/16, held 6/8; dev 11/16 with listen's -32601 optional, a
+  // proxy's view of an optional failure folded under it, health probes and the era fallback read
+  'hand-2026b-dev': { headline: 0.65, located: 0.6 },
 };
 
 const results: CaseResult[] = [];
