@@ -550,6 +550,10 @@ function collectorStamped(files: { name: string; data: Buffer }[], r: () => numb
   const own = earliestOwnTime(files);
   const tod = own === null ? earliestTimeOfDay(files) : null;
   if (tod !== null) base = day + tod;
+  // the clock moves by whole seconds, as the clock transform's does: a log that stamps whole seconds (nginx's
+  // access log, CLF) truncates its times, so a shift with a fraction would put its lines up to a second before
+  // events in millisecond logs that happened first — no log writes that
+  if (own !== null) base = own + Math.round((base - own) / 1000) * 1000;
   const moved = own === null ? files : files.map((f) => (isDocument(f.name) ? f : { name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), base - own)) }));
   return moved.map((f) => {
     if (isDocument(f.name)) return f;
