@@ -74,6 +74,17 @@ describe('transform', () => {
         expect(n, `${id} ${seed}`).toContain(`${client![1]}:${client![2]}:${client![3]} [error]`);
       }
   });
+  it("a collector stamps a JSON log's lines at the epoch times they tell, not a year away", () => {
+    // pino writes its time as epoch milliseconds; the banner before its first record is stamped beside it
+    const b = { files: [{ name: 'server.log', data: Buffer.from('> node server.js\n{"level":50,"time":1767261600500,"msg":"upstream closed"}\n') }] };
+    for (let seed = 1; seed <= 5; seed++) {
+      const [banner, record] = transform(b, 'timestamps', seed).files[0]!.data.toString().trimEnd().split('\n');
+      const stamp = Date.parse(banner!.slice(0, 30));
+      const own = Number(/"time":(\d{13})/.exec(record!)![1]);
+      expect(Math.abs(own - stamp), `seed ${seed}`).toBeLessThan(1000);
+      expect(Math.abs(Date.parse(record!.slice(0, 30)) - own), `seed ${seed}`).toBeLessThan(1000);
+    }
+  });
   it('splices noise into the matching files in time order', () => {
     const noise = { files: [{ name: 'client.log', data: Buffer.from('2025-06-01T00:00:01.000Z INFO noise\n') }] };
     const out = transform(bundle, 'noise', 2, { noise: [noise] })
