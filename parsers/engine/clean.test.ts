@@ -141,6 +141,24 @@ describe('collector wrappers', () => {
     });
   for (const n of nearMisses) it(`near miss: ${n.why}`, () => expect(detectPrefix(n.lines)).toBeNull());
 
+  it("a quoted HTTP exchange is a markdown quote, however many request heads it holds: curl -v's `> ` is its request head alone", () => {
+    const exchange = [
+      '>',
+      '> POST /mcp HTTP/1.1',
+      '> Host: h',
+      '> Accept: application/json',
+      '> Mcp-Session-Id: 41ac',
+      '>',
+      '> HTTP/1.1 404 Not Found',
+      '> Content-Type: application/json',
+    ];
+    expect(detectPrefix(exchange)?.id).toBe('markdown-quote');
+    expect(detectPrefix([...exchange.slice(0, 5), '>'])).toBeNull();
+  });
+  it('a fence around a short paste does not hide the prefix its lines carry', () => {
+    const lines = ['```', '[pod/api-5d8c7b9f6-h2k4m/app] INFO a', '[pod/api-5d8c7b9f6-p7q3r/app] INFO b', '[pod/api-5d8c7b9f6-h2k4m/app] INFO c', '```'];
+    expect(detectPrefix(lines)?.id).toBe('kubectl-prefix');
+  });
   it('a pod prefix inside another pod prefix names the writer', () => {
     const lines = ['[pod/collector-7d9c6b8f4-kq2xw/c] [pod/api-5d8c7b9f6-h2k4m/app] INFO ok', '[pod/collector-7d9c6b8f4-kq2xw/c] [pod/api-5d8c7b9f6-p7q3r/app] INFO ok'];
     const rule = detectPrefix(lines);

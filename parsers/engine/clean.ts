@@ -33,6 +33,12 @@ export interface PrefixRule {
    */
   ownLayout?: RegExp;
   /**
+   * The layout behind `ownLayout` writes nothing else after this prefix but the bare prefix (curl -v puts `> ` only
+   * before its request head, and `>` alone after it; its answer is `< `, its body unprefixed): one line behind the
+   * prefix that is neither — a quoted answer, body or log line — shows a wrapper, however many request heads it quotes.
+   */
+  ownLayoutOnly?: boolean;
+  /**
    * A wrapper that is the whole line (a collector's JSON record around the application's line): the line
    * inside and the record's time, or null when this line is no such record. `re` is its cheap first test.
    */
@@ -210,13 +216,15 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   { id: 'syslog-5424', re: RFC5424_HEADER, header: rfc5424Header, strong: true },
   { id: 'syslog-header', re: JOURNAL_HEADER, header: journalHeader, strong: true },
   // a GitHub issue paste quoted in markdown (GFM §5.1 block quotes): `> ` before each line, `>` alone for a blank one.
-  // curl -v's `> POST /mcp HTTP/1.1` and `> Accept: …` request lines are that file's own layout
+  // curl -v's `> POST /mcp HTTP/1.1` and `> Accept: …` request lines are that file's own layout (and nothing else
+  // is: a quoted `> HTTP/1.1 404 Not Found` answer or `> {"jsonrpc"…` body is the quote's)
   {
     id: 'markdown-quote',
     re: /^>(?: |$)/,
     strong: true,
+    ownLayoutOnly: true,
     ownLayout:
-      /^> (?:[A-Z]{3,10} \S{1,8000} HTTP\/|HTTP\/|(?:Host|User-Agent|Accept(?:-[\w]{1,20})?|Content-(?:Type|Length)|Authorization|Connection|Cookie|Origin|Mcp-[\w-]{1,40}|Last-Event-ID|X-[\w-]{1,60}): )/i,
+      /^> (?:[A-Z]{3,10} \S{1,8000} HTTP\/|(?:Host|User-Agent|Accept(?:-[\w]{1,20})?|Content-(?:Type|Length)|Authorization|Connection|Cookie|Origin|Mcp-[\w-]{1,40}|Last-Event-ID|X-[\w-]{1,60}): )/i,
   },
   // Kubernetes CRI container logs (/var/log/containers/*.log): RFC 3339 stamp, stream, partial flag.
   { id: 'cri-container', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) (?:stdout|stderr) [FP] /, stamp: true, strong: true },
@@ -329,7 +337,9 @@ function commonIndent(lines: readonly string[]): PrefixRule | null {
 }
 
 export function detectPrefix(sample: readonly string[]): PrefixRule | null {
-  const lines = sample.filter((l) => l.trim() !== '');
+  // (a markdown fence around a pasted log is the paste's layout, not a line of the log: in a short paste its two
+  // lines would outweigh the prefix every log line carries)
+  const lines = sample.filter((l) => l.trim() !== '' && !FENCE_LINE.test(l));
   if (!lines.length) return null;
   // one or two lines (a pasted excerpt): only a prefix specific enough to be no message's own words, on every line
   const short = lines.length < 3;
@@ -337,12 +347,14 @@ export function detectPrefix(sample: readonly string[]): PrefixRule | null {
     if (short && !rule.strong) continue;
     let hits = 0;
     let own = 0;
+    let other = 0;
     for (const l of lines)
       if (rule.re.test(l) && (!rule.unwrap || rule.unwrap(l) !== null)) {
         hits++;
         if (rule.ownLayout?.test(l)) own++;
+        else if (rule.ownLayoutOnly && stripPrefix(l, rule).trim() !== '') other++;
       }
-    if (own > hits / 2) continue;
+    if (own > hits / 2 && other === 0) continue;
     if (short ? hits === lines.length : hits / lines.length >= 0.8) return rule;
   }
   // (after the rules: a line-number gutter pads its numbers, and is stripped whole by its own rule)

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCase, caseFiles } from './analyze-case.ts';
-import { collectedCases, DEV_SPLITS, realDevCases } from './corpora.ts';
+import { collectedCases, DEV_SPLITS, hand2026bCases, hand2026Cases, realDevCases, recordedFreshCases } from './corpora.ts';
 import { COLLECTOR_TRANSFORMS, transform, writeBundle, type Bundle, type TransformId } from './transforms.ts';
 import { REPO } from '../testing/helpers.ts';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,7 +24,18 @@ const FIXTURES = join(REPO, 'server/triage/classify/fixtures');
 const fixtures = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
   .map((d) => ({ id: `golden/${d.name}`, path: join(FIXTURES, d.name) }));
-const cases: { id: string; path: string }[] = [...realDev, ...DEV_SPLITS.flatMap((s) => collectedCases(s)), ...fixtures];
+// and the bundles labelled by construction that metamorphic.test.ts does not run (the fresh recordings, the hand-written
+// 2026 bundles read while building; never a held one): an nginx log stamping whole seconds beside millisecond logs
+const constructed = [...recordedFreshCases(), ...hand2026Cases(), ...hand2026bCases()].filter((c) => !c.corpus.endsWith('-held'));
+const cases: { id: string; path: string }[] = [...realDev, ...DEV_SPLITS.flatMap((s) => collectedCases(s)), ...fixtures, ...constructed];
+// A second seed where the seed chooses what the reading must not depend on: the collector's clock (timestamps stands for
+// the five stamping collectors, which share it) and the quote's shape (fence, `> `, both). One seed each let a fraction
+// of a second in the clock's move and a fence's share of a short paste through (session 31)
+const SECOND_SEED: TransformId[] = ['timestamps', 'quote'];
+// Changes known and not fixed yet, asserted to still happen (remove an entry when it holds): a time-of-day-only client
+// console (`[13:56:24] connecting to MCP server url=…`) named `incident-1.log` is not read as the client's, and its 4 s
+// timeout on every attempt becomes a write of unknown outcome
+const KNOWN_GAPS: Record<string, TransformId[]> = { 'sse-proxy-buffering': ['rename'] };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
 beforeAll(() => analyzeCase.open());
@@ -37,11 +48,14 @@ describe('metamorphic over real shapes: pasted from elsewhere, same answer', () 
       const base = (await analyzeCase(c)).decision;
       const bundle: Bundle = { files: caseFiles(c.path).map((p) => ({ name: basename(p), data: readFileSync(p) })) };
       const changed: string[] = [];
-      for (const t of TRANSFORMS) {
+      const runs = [...TRANSFORMS.map((t) => ({ t, name: c.id })), ...SECOND_SEED.map((t) => ({ t, name: `${c.id}#2` }))];
+      for (const { t, name } of runs) {
         const tmp = mkdtempSync(join(tmpdir(), 'mcp-triage-meta-real-'));
         try {
-          const got = (await analyzeCase({ path: writeBundle(transform(bundle, t, seedOf(c.id, t)), tmp), id: `${c.id}~${t}` })).decision;
-          if (got !== base) changed.push(`${t}: ${base} → ${got}`);
+          const got = (await analyzeCase({ path: writeBundle(transform(bundle, t, seedOf(name, t)), tmp), id: `${c.id}~${t}` })).decision;
+          const known = name === c.id && (KNOWN_GAPS[c.id] ?? []).includes(t);
+          if ((got !== base) !== known)
+            changed.push(`${t}${name === c.id ? '' : ' (second seed)'}: ${base} → ${got}${known ? ' (a known gap that now holds: remove it from KNOWN_GAPS)' : ''}`);
         } finally {
           rmSync(tmp, { recursive: true, force: true });
         }

@@ -56,6 +56,35 @@ describe('transform', () => {
     expect(t.files[0]!.data).toEqual(bundle.files[0]!.data);
     expect(t.files[1]!.data.toString()).not.toBe(bundle.files[1]!.data.toString());
   });
+  it('a collector moves the clock by whole seconds: a log stamping whole seconds keeps its place beside millisecond ones', () => {
+    // nginx's error log truncates to the second: at 10:00:40 it wrote a line for the request the client logged at
+    // 10:00:40.931. Moved with a fraction of a second (0.5 s: 41.431 beside 40) it would say it came a whole second
+    // before the client's line, which no clock writes
+    const b = {
+      files: [
+        { name: 'client.log', data: Buffer.from('2026-10-27 10:00:40,931 WARNING x -> HTTP 502\n') },
+        { name: 'nginx-error.log', data: Buffer.from('2026/10/27 10:00:40 [error] 9#9: *5 connect() failed (111: Connection refused)\n') },
+      ],
+    };
+    for (const id of ['timestamps', 'journald', 'syslog', 'docker-json', 'cloud-json'] as const)
+      for (let seed = 1; seed <= 20; seed++) {
+        const [c, n] = transform(b, id, seed).files.map((f) => f.data.toString());
+        const client = /(\d\d):(\d\d):(\d\d),931 WARNING/.exec(c!);
+        expect(client, `${id} ${seed}`).not.toBeNull();
+        expect(n, `${id} ${seed}`).toContain(`${client![1]}:${client![2]}:${client![3]} [error]`);
+      }
+  });
+  it("a collector stamps a JSON log's lines at the epoch times they tell, not a year away", () => {
+    // pino writes its time as epoch milliseconds; the banner before its first record is stamped beside it
+    const b = { files: [{ name: 'server.log', data: Buffer.from('> node server.js\n{"level":50,"time":1767261600500,"msg":"upstream closed"}\n') }] };
+    for (let seed = 1; seed <= 5; seed++) {
+      const [banner, record] = transform(b, 'timestamps', seed).files[0]!.data.toString().trimEnd().split('\n');
+      const stamp = Date.parse(banner!.slice(0, 30));
+      const own = Number(/"time":(\d{13})/.exec(record!)![1]);
+      expect(Math.abs(own - stamp), `seed ${seed}`).toBeLessThan(1000);
+      expect(Math.abs(Date.parse(record!.slice(0, 30)) - own), `seed ${seed}`).toBeLessThan(1000);
+    }
+  });
   it('splices noise into the matching files in time order', () => {
     const noise = { files: [{ name: 'client.log', data: Buffer.from('2025-06-01T00:00:01.000Z INFO noise\n') }] };
     const out = transform(bundle, 'noise', 2, { noise: [noise] })

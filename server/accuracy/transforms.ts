@@ -199,9 +199,19 @@ function earliestOwnTime(files: readonly { name: string; data: Buffer }[]): numb
     for (const m of text.matchAll(new RegExp(ISO_TIME))) keep(isoInstant(m[1]!, m[2]!, m[3]!, m[5]!, m[6]!, m[7]!, m[9], m[10]));
     for (const m of text.matchAll(new RegExp(CLF_TIME))) keep(clfInstant(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7], m[8]));
     for (const m of text.matchAll(new RegExp(SLASH_TIME))) keep(slashInstant(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]));
+    for (const m of text.matchAll(new RegExp(EPOCH_TIME))) keep(epochInstant(m[1]!, m[2], m[3]));
   }
   return best;
 }
+
+/**
+ * An epoch time in a JSON line's time field (pino's `"time":1795942947337`, `"ts":1795942947.466`), as shiftTimes moves
+ * it: a log whose lines tell their time so is dated too — a collector stamps its lines at those times, not a year away.
+ */
+const EPOCH_TIME = /"(?:time|ts|timestamp|msec|start_time|startTime)"\s*:\s*(\d{10})(\d{3})?(\.\d{1,6})?\b/g;
+const EPOCH_TIME_ONE = new RegExp(EPOCH_TIME.source);
+const epochInstant = (secs: string, msPart: string | undefined, fr: string | undefined) =>
+  msPart !== undefined ? Number(secs + msPart) : Math.round(Number(secs + (fr ?? '')) * 1000);
 
 const TIME_OF_DAY = /^\[?(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?\]?(?=[\s\]])/;
 /** A line that starts with the time of day alone (`15:02:11 [info]`, `[10:10:10.5]`): ms since midnight; null if not. */
@@ -233,7 +243,9 @@ function lineOwnTime(line: string): number | null {
   const c = CLF_TIME_ONE.exec(head);
   if (c) return clfInstant(c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7], c[8]);
   const g = SLASH_TIME_ONE.exec(head);
-  return g ? slashInstant(g[1]!, g[2]!, g[3]!, g[4]!, g[5]!, g[6]!, g[7]) : null;
+  if (g) return slashInstant(g[1]!, g[2]!, g[3]!, g[4]!, g[5]!, g[6]!, g[7]);
+  const e = line.startsWith('{') ? EPOCH_TIME_ONE.exec(line.slice(0, 200)) : null;
+  return e ? epochInstant(e[1]!, e[2], e[3]) : null;
 }
 
 function firstTime(b: Bundle): number | null {
@@ -550,6 +562,10 @@ function collectorStamped(files: { name: string; data: Buffer }[], r: () => numb
   const own = earliestOwnTime(files);
   const tod = own === null ? earliestTimeOfDay(files) : null;
   if (tod !== null) base = day + tod;
+  // the clock moves by whole seconds, as the clock transform's does: a log that stamps whole seconds (nginx's
+  // access log, CLF) truncates its times, so a shift with a fraction would put its lines up to a second before
+  // events in millisecond logs that happened first — no log writes that
+  if (own !== null) base = own + Math.round((base - own) / 1000) * 1000;
   const moved = own === null ? files : files.map((f) => (isDocument(f.name) ? f : { name: f.name, data: Buffer.from(shiftTimes(f.data.toString('utf8'), base - own)) }));
   return moved.map((f) => {
     if (isDocument(f.name)) return f;
