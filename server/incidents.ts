@@ -63,7 +63,7 @@ export async function refreshAnalysis(
   const triage = await store.triageCount(id);
   const focused = triage > (opts.fullLimit ?? FULL_ANALYSIS_LIMIT);
   const limit = focused ? Number.MAX_SAFE_INTEGER : 500_000;
-  const read = focused ? { focus: opts.focus ?? DEFAULT_FOCUS } : {};
+  const read = focused ? { focus: opts.focus ?? DEFAULT_FOCUS, triageEvents: triage } : {};
   const whole = focused
     ? { sessions: await store.sessionStats(id), protocolVersions: await store.protocolVersions(id), triageEvents: triage, seen: await store.seenCounts(id) }
     : undefined;
