@@ -2,6 +2,7 @@
 // (re)compute its analysis.
 import type { CompiledFormat } from '../parsers/engine/apply.ts';
 import { loadFormats } from '../parsers/engine/registry.ts';
+import type { Event } from '../parsers/contract/event.ts';
 import type { Analysis, SkippedFile } from './contract/analysis.ts';
 import { ingestIntoStore, type IncidentName, type IngestResult, type Progress } from './ingest/pipeline.ts';
 import type { InputEntry } from './ingest/inputs.ts';
@@ -59,18 +60,32 @@ export async function refreshAnalysis(
   id: string,
   opts: { fullLimit?: number; focus?: FocusLimits; offThread?: boolean /** Tests: the smallest incident analysed off thread. */; offThreadMin?: number } = {},
 ): Promise<Analysis> {
-  const files = await store.files(id);
-  const triage = await store.triageCount(id);
+  const [files, triage] = await Promise.all([store.files(id), store.triageCount(id)]);
   const focused = triage > (opts.fullLimit ?? FULL_ANALYSIS_LIMIT);
   const limit = focused ? Number.MAX_SAFE_INTEGER : 500_000;
-  const read = focused ? { focus: opts.focus ?? DEFAULT_FOCUS } : {};
-  const whole = focused
-    ? { sessions: await store.sessionStats(id), protocolVersions: await store.protocolVersions(id), triageEvents: triage, seen: await store.seenCounts(id) }
-    : undefined;
-  const stored = await store.toolPolicy(id);
-  const fileEnds = await store.fileEnds(id);
-  const skipped = await store.skippedFiles(id);
-  const toolPolicy = stored ? ToolPolicy.parse(stored) : null;
+  const read = focused ? { focus: opts.focus ?? DEFAULT_FOCUS, triageEvents: triage } : {};
+  const offThread = opts.offThread === true && triage >= (opts.offThreadMin ?? OFF_THREAD_MIN_EVENTS);
+  // The events are read (the focus query, seconds of DuckDB for a large incident) while the small
+  // queries below run beside it, each on its own connection.
+  const reading = offThread ? store.triageEventsJson(id, limit, read) : store.triageEvents(id, limit, read);
+  // (handled at once: a read that fails while the queries below still run is thrown by `await reading`, not left unhandled)
+  reading.catch(() => undefined);
+  const [whole, toolPolicy, fileEnds, skipped] = await Promise.all([
+    focused
+      ? Promise.all([store.sessionStats(id), store.protocolVersions(id), store.seenCounts(id)]).then(([sessions, protocolVersions, seen]) => ({
+          sessions,
+          protocolVersions,
+          triageEvents: triage,
+          seen,
+        }))
+      : undefined,
+    store.toolPolicy(id).then((p) => (p ? ToolPolicy.parse(p) : null)),
+    store.fileEnds(id),
+    store.skippedFiles(id),
+  ]).catch(async (e) => {
+    await reading.catch(() => undefined); // (not leaving the read running behind a failed query)
+    throw e;
+  });
   const inputs = files.map((f) => ({
     file: f.path,
     source: f.source as Analysis['inputs'][number]['source'],
@@ -83,10 +98,9 @@ export async function refreshAnalysis(
   // offThread (the server): a large incident's events are parsed and analysed on a worker thread,
   // so the server answers other requests meanwhile (ingest/analyze-off-thread.ts); a small one's
   // analysis takes less than starting a worker.
-  const analysed =
-    opts.offThread && triage >= (opts.offThreadMin ?? OFF_THREAD_MIN_EVENTS)
-      ? await analyzeOffThread({ whole, toolPolicy, inputs, fileEnds, batches: await store.triageEventsJson(id, limit, read) })
-      : analyze({ whole, toolPolicy, inputs, fileEnds, events: await store.triageEvents(id, limit, read) });
+  const analysed = offThread
+    ? await analyzeOffThread({ whole, toolPolicy, inputs, fileEnds, batches: (await reading) as string[][] })
+    : analyze({ whole, toolPolicy, inputs, fileEnds, events: (await reading) as Event[] });
   // Files that are not logs are named, never diagnosed (ingest/screen.ts); absent when there are none.
   const withSkipped: Analysis = skipped.length ? { ...analysed, skipped } : analysed;
   const privacyMode = await store.privacyMode(id);

@@ -8,7 +8,7 @@ import { entriesFromPaths } from '../ingest/inputs.ts';
 import { sampleDirs } from '../samples.ts';
 import { tempWorkspace } from '../testing/helpers.ts';
 import { renderAnalysis } from '../cli/render.ts';
-import { DEFAULT_FOCUS } from './focus.ts';
+import { DEFAULT_FOCUS, FOCUS_COPY_MAX, focusSql } from './focus.ts';
 import { withMemoryContext } from '../testing/context.ts';
 
 const ws = tempWorkspace();
@@ -48,6 +48,12 @@ describe('focused analysis agrees with the full analysis', () => {
       // …and the CLI says the incident was analysed around its failures, with the counts.
       expect(renderAnalysis(focused)).toContain(`of ${focused.coverage!.triageEvents.toLocaleString('en')} keyed events`);
       expect(renderAnalysis(full)).not.toContain('keyed events');
+      // the focus set is the same whether its query copies the triage events' keys first (FOCUS_COPY_MAX) or not
+      for (const l of [DEFAULT_FOCUS, { ...DEFAULT_FOCUS, head: 0 }]) {
+        const copied = await ctx.store.query(focusSql(l, 0), { id });
+        expect(copied.length).toBeGreaterThan(0);
+        expect(await ctx.store.query(focusSql(l, FOCUS_COPY_MAX + 1), { id })).toEqual(copied);
+      }
     });
   }
 });

@@ -104,6 +104,12 @@ export interface UploadRecord {
   result: { added: number; skipped: number; skippedFiles: SkippedFile[] };
 }
 
+/** How Store.triageEvents reads: `focus`, only the focus set (store/focus.ts); `triageEvents`, the incident's triageCount when known. */
+export interface TriageRead {
+  focus?: FocusLimits;
+  triageEvents?: number;
+}
+
 /** The ingest was called off before its commit (the client went away): nothing of it was stored. */
 export class IngestCancelled extends Error {
   constructor() {
@@ -517,7 +523,7 @@ export class Store {
    * With `focus`, only the neighbourhood of the first failures (see focus.ts): what a large incident's
    * analysis reads, bounded whatever the size of the logs.
    */
-  async triageEvents(id: string, limit = 500_000, opts: { focus?: FocusLimits } = {}): Promise<Event[]> {
+  async triageEvents(id: string, limit = 500_000, opts: TriageRead = {}): Promise<Event[]> {
     const out: Event[] = [];
     await this.triageBatches(id, limit, opts, (rows) => eventsFromJson(rows, out));
     return out;
@@ -528,13 +534,13 @@ export class Store {
    * (event-rows.ts eventsFromJson reads them). Parsing them is seconds of a core for a large incident:
    * the server leaves that to a worker thread (ingest/analyze-off-thread.ts).
    */
-  async triageEventsJson(id: string, limit = 500_000, opts: { focus?: FocusLimits } = {}): Promise<string[][]> {
+  async triageEventsJson(id: string, limit = 500_000, opts: TriageRead = {}): Promise<string[][]> {
     const out: string[][] = [];
     await this.triageBatches(id, limit, opts, (rows) => out.push(rows));
     return out;
   }
 
-  private async triageBatches(id: string, limit: number, opts: { focus?: FocusLimits }, take: (rows: string[]) => void): Promise<void> {
+  private async triageBatches(id: string, limit: number, opts: TriageRead, take: (rows: string[]) => void): Promise<void> {
     // Each row comes back as one JSON array string built by DuckDB (EVENT_JSON) rather than value by
     // value: reading 23 columns' strings one at a time from result vectors cost ~1.3 µs each, seconds
     // per 100k events; one string per row and a JSON.parse of it is an order of magnitude cheaper.
@@ -548,7 +554,7 @@ export class Store {
       let source = triageFrom('*', 'seq > $after');
       if (opts.focus) {
         // The focus set is computed once into a connection-local temp table of seq numbers.
-        await c.run(`CREATE OR REPLACE TEMP TABLE focus_seq AS ${focusSql(opts.focus)}`, { id } as never);
+        await c.run(`CREATE OR REPLACE TEMP TABLE focus_seq AS ${focusSql(opts.focus, opts.triageEvents)}`, { id } as never);
         source = '(SELECT * FROM events WHERE incident_id = $id AND seq > $after AND seq IN (SELECT seq FROM focus_seq))';
       }
       let taken = 0;

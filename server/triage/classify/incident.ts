@@ -145,6 +145,16 @@ const LEGACY_MESSAGE_URL = /\/messages?\/?\?(?:[^#\s]*&)?session_?[iI]d=/;
 const RECOVERY_WINDOW_MS = 120_000;
 const RECOVERY_LINES = 40;
 
+/** A path's 2xx served lines in order (IncidentIndex.findDisagreeing), column by column: the replica and file as ids. */
+interface OkLines {
+  events: Event[];
+  who: number[];
+  file: number[];
+  up: boolean[];
+  ts: (number | null)[];
+  line: number[];
+}
+
 export class IncidentIndex {
   readonly handshake: boolean;
   readonly legacy: boolean;
@@ -1767,30 +1777,71 @@ export class IncidentIndex {
       if (e.source === 'proxy') return r.upstream === null ? null : `upstream ${r.upstream}`;
       return r.host ?? (upFiles.has(e.file) ? e.file : null);
     };
-    const served = this.all.filter((e) => e.httpStatus !== null && e.httpPath !== null && (servedSide(e) || e.source === 'proxy') && who(e) !== null);
-    const okBy = new Map<string, Event[]>();
+    const whoOf = new Map<Event, string>();
+    const served: Event[] = [];
+    for (const e of this.all) {
+      if (e.httpStatus === null || e.httpPath === null || !(servedSide(e) || e.source === 'proxy')) continue;
+      const w = who(e);
+      if (w === null) continue;
+      served.push(e);
+      whoOf.set(e, w);
+    }
+    // Each path's 2xx lines, in order, as columns: a rejection below looks for the first of them that
+    // another replica answered at the same time, and on a busy path that search visits thousands
+    // (the 64 MiB bench corpus: ~0.5 s as objects, each replica name made again per visit).
+    const ids = new Map<string, number>(); // replica names and files → small numbers
+    const idOf = (s: string) => ids.get(s) ?? (ids.set(s, ids.size), ids.size - 1);
+    const okBy = new Map<string, OkLines>();
     const okHosts = new Map<string, Set<string>>();
     for (const e of served) {
       if (e.httpStatus! < 200 || e.httpStatus! >= 300) continue;
       const p = stripQuery(e.httpPath!);
-      (okBy.get(p) ?? okBy.set(p, []).get(p)!).push(e);
-      (okHosts.get(p) ?? okHosts.set(p, new Set()).get(p)!).add(who(e)!);
+      let ok = okBy.get(p);
+      if (!ok) okBy.set(p, (ok = { events: [], who: [], file: [], up: [], ts: [], line: [] }));
+      ok.events.push(e);
+      ok.who.push(idOf(whoOf.get(e)!));
+      ok.file.push(idOf(e.file));
+      ok.up.push(upFiles.has(e.file));
+      ok.ts.push(e.ts);
+      ok.line.push(e.line);
+      (okHosts.get(p) ?? okHosts.set(p, new Set()).get(p)!).add(whoOf.get(e)!);
     }
     for (const r of served) {
       if (r.httpStatus !== 400 && r.httpStatus !== 401 && r.httpStatus !== 404) continue;
       const p = stripQuery(r.httpPath!);
-      const b = who(r)!;
+      const b = whoOf.get(r)!;
       if (okHosts.get(p)?.has(b)) continue;
-      const ok = (okBy.get(p) ?? []).find((o) => {
-        if (who(o) === b) return false;
+      const ok = okBy.get(p);
+      if (!ok) continue;
+      // (b never answered this path 2xx, so its id may be new: then no line is its)
+      const bId = ids.get(b) ?? -1;
+      const rFile = idOf(r.file);
+      const rUp = upFiles.has(r.file);
+      const rTs = r.ts;
+      let found = -1;
+      for (let k = 0; k < ok.events.length; k++) {
+        if (ok.who[k] === bId) continue;
         // (two per-replica files that each started and never stopped were both up, whatever their
         // stamps say: an access line without a time of its own carries the start line's)
-        if (o.file !== r.file && upFiles.has(o.file) && upFiles.has(r.file)) return true;
-        if (o.ts !== null && r.ts !== null) return Math.abs(o.ts - r.ts) <= BOTH_UP_MS;
-        if (o.file !== r.file) return false;
-        return Math.abs(o.line - r.line) <= BOTH_UP_LINES && !this.restartBetween(o, r);
-      });
-      if (ok) out.set(r, [who(ok)!, b]);
+        if (ok.file[k] !== rFile && rUp && ok.up[k]) {
+          found = k;
+          break;
+        }
+        const ts = ok.ts[k]!;
+        if (ts !== null && rTs !== null) {
+          if (Math.abs(ts - rTs) <= BOTH_UP_MS) {
+            found = k;
+            break;
+          }
+          continue;
+        }
+        if (ok.file[k] !== rFile) continue;
+        if (Math.abs(ok.line[k]! - r.line) <= BOTH_UP_LINES && !this.restartBetween(ok.events[k]!, r)) {
+          found = k;
+          break;
+        }
+      }
+      if (found >= 0) out.set(r, [whoOf.get(ok.events[found]!)!, b]);
     }
     return out;
   }
