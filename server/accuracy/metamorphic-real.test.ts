@@ -30,7 +30,7 @@ const constructed = [...recordedFreshCases(), ...hand2026Cases(), ...hand2026bCa
 const cases: { id: string; path: string }[] = [...realDev, ...DEV_SPLITS.flatMap((s) => collectedCases(s)), ...fixtures, ...constructed];
 // A second seed where the seed chooses what the reading must not depend on: the collector's clock (timestamps stands for
 // the five stamping collectors, which share it) and the quote's shape (fence, `> `, both). One seed each let a fraction
-// of a second in the clock's move and a fence's share of a short paste through (session 31)
+// of a second in the clock's move and a fence's share of a short paste through (session 30)
 const SECOND_SEED: TransformId[] = ['timestamps', 'quote'];
 // Changes known and not fixed yet, asserted to still happen (remove an entry when it holds): a time-of-day-only client
 // console (`[13:56:24] connecting to MCP server url=…`) named `incident-1.log` is not read as the client's, and its 4 s
