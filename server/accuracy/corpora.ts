@@ -283,7 +283,7 @@ export function collectedCases(split: Split, dir = COLLECTED_DIR): LabelledCase[
 }
 
 /** Bundles labelled by construction (label.json) outside samples/recorded, scored as their own corpus (no held families). */
-function constructedCases(dir: string, corpus: 'recorded-fresh' | 'hand-2026' | 'hand-2026b-dev' | 'hand-2026b-held'): LabelledCase[] {
+function constructedCases(dir: string, corpus: CorpusId): LabelledCase[] {
   return recordedCases(dir).map((c) => ({ ...c, corpus }));
 }
 

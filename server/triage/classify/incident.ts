@@ -815,12 +815,12 @@ export class IncidentIndex {
     if (!me) return false;
     const t = signalTable();
     const end = span.end ?? span.start;
-    const answered = (e: Event) =>
-      (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) ||
+    const handshakeWord = (e: Event) =>
       e.signals.some((id) => {
         const c = t.meaning(id)?.cause;
         return c === 'handshake-ok' || c === 'session-created';
       });
+    const answered = (e: Event) => (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) || handshakeWord(e);
     const after = (e: Event) => {
       const last = me.lastLine.get(e.file);
       if (last === undefined || e.line <= last) return false;
@@ -830,11 +830,6 @@ export class IncidentIndex {
     if (viaInitialize) return true;
     // a client that logs the handshake's outcome rather than the request (`Received session ID: …`,
     // `negotiated protocol 2025-11-25`) on the lines after the refusal, in the same log
-    const handshakeWord = (e: Event) =>
-      e.signals.some((id) => {
-        const c = t.meaning(id)?.cause;
-        return c === 'handshake-ok' || c === 'session-created';
-      });
     return this.all.some((e) => me.lastLine.has(e.file) && handshakeWord(e) && after(e));
   }
   /** The server's log that holds this span's lines answered or took in another request after them (it kept serving). */

@@ -16,6 +16,9 @@ const STREAM_ONLY = ['stream-open-failed', 'stream-disconnected', 'stream-reconn
  */
 const BESIDE_STREAM = new Set<SignalCause>(['retry-attempt', 'stream-cut', 'conn-reset', 'call-succeeded', 'handshake-ok', 'connected', 'sse-read-failed', 'content-type-wrong']);
 
+/** The server answered -32601 Method not found (its status aside). */
+const methodNotFound = (f: Facts) => f.causes.includes('method-not-found') || f.jsonRpcCode === -32601;
+
 const isStream = (f: Facts) => f.httpMethod === 'GET' || has(f, 'stream-open-failed');
 
 /**
@@ -92,7 +95,7 @@ export const optionalStream: Rule = {
     if (f.method === 'subscriptions/listen' && f.sentAgain) return true;
     // argument autocompletion (spec server/utilities/completion: only for servers that declare the
     // completions capability): a server without it answers -32601 and the host offers no suggestions
-    const notFound = f.causes.includes('method-not-found') || f.jsonRpcCode === -32601;
+    const notFound = methodNotFound(f);
     if (f.method === 'completion/complete' && notFound) return true;
     // a host listing prompts or resources (for its menus) from a server that offers none: spec
     // server/prompts and server/resources — only servers that declare the capability serve those
@@ -117,7 +120,7 @@ export const optionalStream: Rule = {
     return 'not the standalone GET stream, a DELETE or logging/setLevel';
   },
   rationale: (f) =>
-    f.method === 'subscriptions/listen' && (f.causes.includes('method-not-found') || f.jsonRpcCode === -32601)
+    f.method === 'subscriptions/listen' && methodNotFound(f)
       ? `subscriptions/listen got -32601 Method not found${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the server offers no change notifications (2026-07-28's listen stream carries notifications only, never a request's answer), so lists are refreshed on demand. No request was lost. Act on it only if the server declares the capability — then escalate to its owners.`
       : f.method === 'subscriptions/listen'
         ? `subscriptions/listen failed${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}: the long-lived stream of change notifications (2026-07-28's replacement for the standalone GET stream). It carries no request's answer; the client re-sends listen. Act on it only if notifications matter or other requests fail too.`
