@@ -105,6 +105,7 @@ export const SignalCause = z.enum([
   'model-api-error',
   'tool-schema-invalid', // the model API refused a tool's schema: the server's tool definition is wrong
   'cancel-sent',
+  'caller-cancelled', // the calling application or its user cancelled the request on purpose (a Stop button, `User requested cancellation`): the call ended by choice, not by a fault
   'retry-attempt',
   'retries-exhausted',
   'shutdown',

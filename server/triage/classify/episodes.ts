@@ -97,6 +97,10 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     for (const e of items[k]!.span.events) if (e.ts !== null && isFailureEvent(e) && (best === null || Math.abs(e.ts - t) < best)) best = Math.abs(e.ts - t);
     return best ?? gap(i, k);
   };
+  const crossGap = (i: number, j: number): number | null => {
+    const gs = [gap(i, j), failureGap(i, j), failureGap(j, i)].filter((x): x is number => x !== null);
+    return gs.length > 0 ? Math.min(...gs) : null;
+  };
   const describeAt = (k: number) =>
     `${items[k]!.facts.method ?? (items[k]!.facts.httpMethod ? `${items[k]!.facts.httpMethod} exchange` : 'the failure')} at ${at[k]!.file}:${at[k]!.line}`;
   const nearInFile = (i: number, j: number, lines: number) =>
@@ -123,7 +127,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       else if (at[i]!.file === at[j]!.file && (g !== null ? g <= ADJACENT_MS : nearInFile(i, j, ADJACENT_LINES))) link(i, j);
       // one answer seen from two logs (a proxy's access line, the client's error): an unidentified failure
       // within a moment of another file's failure, when their statuses do not disagree
-      else if (at[i]!.file !== at[j]!.file && g !== null && g <= CROSS_FILE_MS && (!a.identified || !b.identified) && compatibleStatus(a, b)) link(i, j);
+      // (from either one's failing lines: a long call's client error and the proxy's access line are written when
+      // it ends, long after the call started)
+      else if (at[i]!.file !== at[j]!.file && crossGap(i, j) !== null && crossGap(i, j)! <= CROSS_FILE_MS && (!a.identified || !b.identified) && compatibleStatus(a, b)) link(i, j);
       else if (at[i]!.file === at[j]!.file && (waitsForRefused(a, b, g) || waitsForRefused(b, a, g))) link(i, j);
       // the same unidentified failure again in the same file: attempts of one thing
       else if (at[i]!.file === at[j]!.file && !a.identified && !b.identified && sameFailure(a, b) && (g === null || g <= REPEAT_MS)) link(i, j);
@@ -323,7 +329,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   // A status-only line that names no call (a proxy's access line) and another log's identified failure with the
   // same status and HTTP method at the same moment are one answer seen from two sides. When the identified one
   // is not primary — an optional stream's 502 that the client re-sent, a call re-issued and answered — the
-  // proxy's view takes its role instead of heading the incident as an unidentified failure of its own.
+  // proxy's view takes its role instead of heading the incident as an unidentified failure of its own. A proxy's
+  // "client closed the request" (nginx 499, ALB 460: failure-signatures rows 71, 82) is the proxy's view of the
+  // client ending the call itself, whatever status the client's own line shows (none, for a stop or a timeout).
   for (const i of order) {
     const f = items[i]!.facts;
     if (out[i]!.role !== 'primary' || f.identified || f.httpStatus === null) continue;
@@ -334,14 +342,22 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         k !== i &&
         out[k]!.role !== 'primary' &&
         e.identified &&
-        e.httpStatus === f.httpStatus &&
+        (e.httpStatus === f.httpStatus || (f.interruption === 'client-gave-up' && clientEnded(e))) &&
         (e.httpMethod === null || f.httpMethod === null || e.httpMethod === f.httpMethod) &&
         at[k]!.file !== at[i]!.file &&
         g !== null &&
         g <= CROSS_FILE_MS
       );
     });
-    if (k !== undefined) out[i] = { ...out[i]!, role: out[k]!.role, reason: `the same ${f.httpStatus} answer as ${describeAt(k)}, seen from another log (${out[k]!.role} there)` };
+    if (k === undefined) continue;
+    const same = items[k]!.facts.httpStatus === f.httpStatus;
+    out[i] = {
+      ...out[i]!,
+      role: out[k]!.role,
+      reason: same
+        ? `the same ${f.httpStatus} answer as ${describeAt(k)}, seen from another log (${out[k]!.role} there)`
+        : `the client ending ${describeAt(k)} itself, seen from the proxy as ${f.httpStatus} (${out[k]!.role} there)`,
+    };
   }
   // An unexplained error record whose exception was printed on the next lines (Python's logging.exception,
   // a host's formatter putting the type first: `ERROR error executing tool` then `anyio.ClosedResourceError:`
@@ -475,6 +491,8 @@ function waitsOnLostSession(r: Decided, w: Facts, g: number | null): boolean {
 }
 
 /** Neither status contradicts the other (one unknown, or the same). */
+/** The client itself ended the call: it cancelled it, gave up waiting, or closed it first. */
+const clientEnded = (f: Facts) => f.interruption === 'caller-cancelled' || f.interruption === 'client-timeout' || f.interruption === 'client-gave-up';
 function compatibleStatus(a: Facts, b: Facts): boolean {
   return a.httpStatus === null || b.httpStatus === null || a.httpStatus === b.httpStatus;
 }

@@ -33,6 +33,8 @@ export type Interruption =
   | 'stopped-while-waiting'
   /** the client's log ends with the call still waiting for its answer, and nothing else failed */
   | 'log-ended-waiting'
+  /** the caller (a user, the host) cancelled the call on purpose, with no timeout of its own behind it */
+  | 'caller-cancelled'
   | null;
 export type Era = 'legacy-sse' | 'session' | 'sessionless' | 'unknown';
 
@@ -1015,6 +1017,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (has('proxy-timeout-before-headers') || httpStatus === 504 || httpStatus === 524 || httpStatus === 408) interruption = 'proxy-timeout-before-headers';
   else if (has('proxy-timeout-mid-stream') || has('stream-cut')) interruption = 'stream-cut';
   else if (has('peer-closed-before-response')) interruption = 'closed-before-headers';
+  // a cancellation the caller chose (a Stop button, `User requested cancellation`) — not a timeout's own cancel
+  // (spec 2026-07-28 cancellation: a timed-out sender cancels too): the proxy's 499 for it is that same choice
+  else if (has('caller-cancelled') && !has('client-timeout')) interruption = 'caller-cancelled';
   else if (has('client-closed-request') || httpStatus === 499 || httpStatus === 460) interruption = 'client-gave-up';
   else if (has('conn-reset')) interruption = 'stream-cut';
   else if (has('stream-disconnected') && httpMethod !== 'GET' && identified) interruption = 'stream-cut';

@@ -181,6 +181,8 @@ export function interruptionWords(f: Facts): string {
       return `the client closed the request first${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}`;
     case 'connect':
       return 'the connection was never established';
+    case 'caller-cancelled':
+      return 'the caller cancelled it on purpose';
     case 'stopped-while-waiting':
       return 'the client process shut down while it still waited for the answer';
     case 'log-ended-waiting':

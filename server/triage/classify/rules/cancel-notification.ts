@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { has } from '../rule.ts';
+import { describe, has, sideEffectWords } from '../rule.ts';
 
 // sdk-behaviour.md item 3; triage-rules.md §5; cli-contract.md roles (cancellation after a timeout is a
 // consequence): a failed notifications/cancelled loses no request of its own.
@@ -39,5 +39,44 @@ export const lateResponse: Rule = {
   examples: [
     { name: 'unknown message ID after a timeout', facts: { causes: ['late-response'] }, fires: true },
     { name: 'a late response beside a cut stream', facts: { causes: ['late-response', 'stream-cut'] }, fires: false },
+  ],
+};
+
+// spec 2026-07-28 basic/patterns/cancellation.mdx: a client cancels a request it issued (the spec's example
+// reason: "User requested cancellation"; over Streamable HTTP, closing the response stream is the cancellation
+// and the server must stop). A call its caller cancelled on purpose — a user's Stop, the host dropping a turn —
+// did not fail: the connection, the proxy and the server did what they should (a proxy's 499 is the same
+// choice seen from the middle). Only the write question stays: a cancellation does not undo work already
+// committed (triage-rules.md §6), so a call known to write goes on to write-outcome-unknown, and one whose
+// completion was logged to write-committed (both judged by the outcome, not the stop). A timeout's own cancel
+// is not this (facts.ts: the interruption is the timeout).
+export const cancelledByCaller: Rule = {
+  id: 'cancelled-by-caller',
+  decision: 'no_action',
+  source: 'spec 2026-07-28 basic/patterns/cancellation.mdx · triage-rules.md §6 · cli-contract.md (no_action)',
+  role: 'consequence',
+  when(f) {
+    if (f.interruption !== 'caller-cancelled') return 'the caller did not cancel this call on purpose';
+    if (f.sideEffect === 'write') return `a call that writes (${sideEffectWords(f)}): whether it ran is the question`;
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was cancelled by its caller on purpose (a user's Stop, or the host application cancelling it), not cut by a fault: the connection, any proxy and the server did what a cancellation asks (under 2026-07-28 the server must treat the closed stream as cancellation and stop). Nothing to fix; send it again if the work is still wanted${
+      f.sideEffect === 'read'
+        ? ` (${sideEffectWords(f)})`
+        : ` — and if ${f.tool ?? 'it'} can change state, first check whether it already did: a cancellation does not undo work already committed`
+    }.`,
+  examples: [
+    {
+      name: 'a user stops a long tool call; nothing says it writes',
+      facts: { method: 'tools/call', tool: 'summarize_repo', interruption: 'caller-cancelled', causes: ['caller-cancelled'] },
+      fires: true,
+    },
+    {
+      name: 'near miss: the caller cancels a call known to write (its outcome is the question)',
+      facts: { method: 'tools/call', tool: 'close_ticket', interruption: 'caller-cancelled', sideEffect: 'write', sideEffectSource: 'annotations' },
+      fires: false,
+    },
+    { name: "near miss: a timeout's own cancellation", facts: { method: 'tools/call', interruption: 'client-timeout', causes: ['client-timeout', 'cancel-sent'] }, fires: false },
   ],
 };

@@ -2,7 +2,7 @@
 // folder and list it here, more specific rules first. Rules read facts and signal ids, never text.
 import type { Rule } from '../rule.ts';
 import { authFailure } from './auth.ts';
-import { cancelNotification, lateResponse } from './cancel-notification.ts';
+import { cancelledByCaller, cancelNotification, lateResponse } from './cancel-notification.ts';
 import { clientConfigInvalid, deploymentBroken, protocolVersionMalformed } from './client-config-invalid.ts';
 import { clientMetadataUnreachable } from './client-metadata-unreachable.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
@@ -174,6 +174,8 @@ export const RULES: readonly Rule[] = [
   handshakeSilent,
   timeoutTooLow,
   clientIdleTimer,
+  // a call its caller cancelled on purpose is no fault; one known to write goes on to its outcome
+  cancelledByCaller,
   writeUnknown,
   stoppedWhileWaiting,
   endedWaiting,
