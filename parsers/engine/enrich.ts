@@ -1136,12 +1136,26 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
-    re: /\bHTTP (?:[Ee]rror |[Ss]tatus )?(\d{3})\b/,
+    // (a CLI's transcript marks each answer with a check or a cross: the status that follows is that answer's)
+    re: /(?:^|\s)[✓✔✗✘] {1,3}([1-5]\d\d)(?=$| (?:[a-z]{2,20}\/[\w.+-]|in \d|\(|[A-Z][a-z]+\b))/,
+    needs: ['✓', '✔', '✗', '✘'],
+    why: "a CLI transcript's mark and the answer's status (`✓ 200 application/json in 0.21s`, `✗ 404 text/html`)",
+    examples: [
+      ['✓ 200 application/json in 0.21s', 200],
+      ['  ✗ 404 text/html (Not Found)', 404],
+      ['✗ 502 Bad Gateway', 502],
+    ],
+    nearMisses: ['✓ 200 tools loaded', '✓ 12 tests passed', '✗ 3 of 5 failed'],
+  },
+  {
+    field: 'httpStatus',
+    re: /\bHTTP (?:[Ee]rror |ERROR |[Ss]tatus )?(\d{3})\b/,
     needs: ['HTTP '],
-    why: '`HTTP 401:`, `HTTP error 500`, urllib `HTTP Error 404: Not Found`',
+    why: '`HTTP 401:`, `HTTP error 500`, urllib `HTTP Error 404: Not Found`, the error page Chromium shows for an error answer with no body of its own (`HTTP ERROR 503`)',
     examples: [
       ['Failed: sentry: HTTP 401: {"error":"invalid_token"}', 401],
       ['HTTP error 500', 500],
+      ['HTTP ERROR 503', 503],
       ['urllib.error.HTTPError: HTTP Error 404: Not Found', 404],
     ],
     nearMisses: ['HTTP 2 stream'],

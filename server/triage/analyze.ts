@@ -467,10 +467,13 @@ const answerLike = (e: Event) =>
  * A call (never a notification: those expect no answer) whose span holds only the client's own
  * lines and no answer of any kind. The stop line may have joined the span (an unkeyed line under it).
  */
+// (lines of one file only: a second log that names the same call — a server's line of it, in a file whose side
+// the name does not say — is the other side having seen it)
 const waitingCall = (s: SpanBuild) =>
   (s.method !== null || s.tool !== null) &&
   !(s.method ?? '').startsWith('notifications/') &&
-  s.events.every((e) => isStop(e) || ((e.source === 'client' || e.source === 'unknown') && !answerLike(e)));
+  s.events.every((e) => isStop(e) || ((e.source === 'client' || e.source === 'unknown') && !answerLike(e))) &&
+  new Set(s.events.filter((e) => !isStop(e)).map((e) => e.file)).size <= 1;
 
 function markStoppedWhileWaiting(spans: SpanBuild[]): void {
   const { owner, byFile } = clientLinesByFile(spans);

@@ -32,6 +32,8 @@ const ADJACENT_LINES = 6;
 const DUPLICATE_MS = 5_000;
 /** Two logs' lines of one answer: written within this of each other (after the clocks are aligned). */
 const CROSS_FILE_MS = 1_000;
+/** Two logs' only failures with one status, within this of each other: one answer (a log whose clock is not the event's). */
+const ONLY_ANSWER_MS = 60_000;
 /** Attempts of one unidentified failure, repeated in one file. */
 const REPEAT_MS = 15 * 60_000;
 const RETRY_CAUSES = new Set<string>(['retry-attempt', 'retries-exhausted']);
@@ -332,6 +334,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   // proxy's view takes its role instead of heading the incident as an unidentified failure of its own. A proxy's
   // "client closed the request" (nginx 499, ALB 460: failure-signatures rows 71, 82) is the proxy's view of the
   // client ending the call itself, whatever status the client's own line shows (none, for a stop or a timeout).
+  // When the identified one's log keeps no clock of its own (a pasted CLI transcript; a collector's stamps say when
+  // it read the lines), the two are still one answer if each is the only failure with that status in its own log.
+  const withStatus = (status: number, file: string) => items.filter((_, x) => items[x]!.facts.httpStatus === status && at[x]!.file === file).length;
   for (const i of order) {
     const f = items[i]!.facts;
     if (out[i]!.role !== 'primary' || f.identified || f.httpStatus === null) continue;
@@ -345,8 +350,8 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         (e.httpStatus === f.httpStatus || (f.interruption === 'client-gave-up' && clientEnded(e))) &&
         (e.httpMethod === null || f.httpMethod === null || e.httpMethod === f.httpMethod) &&
         at[k]!.file !== at[i]!.file &&
-        g !== null &&
-        g <= CROSS_FILE_MS
+        ((g !== null && g <= CROSS_FILE_MS) ||
+          ((g === null || g <= ONLY_ANSWER_MS) && e.httpStatus === f.httpStatus && withStatus(f.httpStatus!, at[i]!.file) === 1 && withStatus(f.httpStatus!, at[k]!.file) === 1))
       );
     });
     if (k === undefined) continue;
