@@ -853,16 +853,19 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcId',
     re: new RegExp(
-      `(?:\\bMCP|\\bJSON-?RPC|(?<![\\w/.-])${SLASH_METHOD}|\\binitialize|\\b[Tt]ool [A-Za-z_][\\w.:-]{0,99})\\b[^\\n"]{0,40}?(?<![\\w-])request[ _-]?id[ =:#]{1,3}(\\d{1,15})(?![\\w.])`,
+      `(?:\\bMCP|\\bJSON-?RPC|(?<![\\w/.-])${SLASH_METHOD}|\\binitialize|\\b[Tt]ool [A-Za-z_][\\w.:-]{0,99})\\b[^\\n"]{0,40}?(?:(?<![\\w-])request[ _-]?id[ =:#]{1,3}(\\d{1,15})(?![\\w.])|\\(request (\\d{1,15})\\))`,
     ),
     needs: ['request', 'Request'],
-    why: "`request id 7` only where MCP context says it is the JSON-RPC id — an MCP word, a method, or a named tool's call (elsewhere a request id is the proxy's)",
+    read: (_t, m) => Number(m[1] ?? m[2]),
+    why: "`request id 7` (or a host's `(request 7)` after the call it names) only where MCP context says it is the JSON-RPC id — an MCP word, a method, or a named tool's call (elsewhere a request id is the proxy's)",
     examples: [
       ['MCP request id 7 timed out', 7],
       ['tools/call request id 12 cancelled', 12],
       ['Executing tool nmap_scan (request id 7)', 7],
+      ['Calling tool search_tickets (request 17)', 17],
+      ['tools/call search_tickets failed (request 18)', 18],
     ],
-    nearMisses: ['request id 42 done', 'x-request-id: 4242', 'MCP x-request-id=abc', 'MCP x-request-id: 4242'],
+    nearMisses: ['request id 42 done', 'x-request-id: 4242', 'MCP x-request-id=abc', 'MCP x-request-id: 4242', 'tools/call retried (request 3 of 5)', 'MCP request 7 of 9 queued'],
   },
 
   // --- tool -----------------------------------------------------------------------------------
@@ -925,6 +928,19 @@ export const EXTRACTORS: readonly Extractor[] = [
     why: 'a "tool" / "toolName" member of a structured log',
     examples: [['{"msg":"call","toolName":"get_order"}', 'get_order']],
     nearMisses: ['{"tools":"a"}'],
+  },
+  {
+    field: 'tool',
+    // (within one flat object: `[^{}]` keeps both members at one level, so a nested params.name of another method is not it)
+    re: /"method"\s{0,8}:\s{0,8}"tools\/call"[^{}]{0,300}?"name"\s{0,8}:\s{0,8}"([\w.:-]{1,100})"|"name"\s{0,8}:\s{0,8}"([\w.:-]{1,100})"[^{}]{0,300}?"method"\s{0,8}:\s{0,8}"tools\/call"/,
+    needs: ['tools/call'],
+    read: (_t, m) => m[1] ?? m[2]!,
+    why: 'a structured log record of a tools/call (a gateway\'s or a host\'s own line, no "jsonrpc" member): its "name" beside the method in the same object is the tool (spec server/tools: params.name), in either order',
+    examples: [
+      ['{"msg":"downstream request","method":"tools/call","name":"search_tickets","id":17}', 'search_tickets'],
+      ['{"name":"get_order","id":4,"method":"tools/call","ms":88}', 'get_order'],
+    ],
+    nearMisses: ['{"method":"prompts/get","name":"summary"}', '{"method":"tools/call","params":{"x":1},"user":{"name":"ann"}}'],
   },
   {
     field: 'tool',
@@ -1484,7 +1500,7 @@ export const EXTRACTORS: readonly Extractor[] = [
 export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod:
     /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|remote method '|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|onnecting|to connect to|connection to/,
-  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|Remote→Local/,
+  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|\(request \d|Remote→Local/,
   tool: /ool|"arguments"|rogress /,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `,

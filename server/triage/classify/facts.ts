@@ -1519,7 +1519,9 @@ function replicasOfSession(ix: IncidentIndex, session: string): SessionReplicas 
   const out: SessionReplicas = {
     serverEvents,
     serverIds: [...serverIds],
-    creator: serverEvents.find(isCreate),
+    // (the first by time: a second log's line of the same creation — a gateway's "upstream session established", a
+    // log whose side its name does not say — comes after the server's own)
+    creator: serverEvents.filter(isCreate).reduce<Event | undefined>((a, e) => (a === undefined || (e.ts !== null && (a.ts === null || e.ts < a.ts)) ? e : a), undefined),
     rejecters: serverEvents.filter(isReject),
     proxy,
     proxyIds: new Set(proxy.map((e) => `upstream ${replicaOf(e).upstream}`)),
@@ -1540,7 +1542,11 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
   const { serverEvents, serverIds, creator, rejecters, proxy, proxyIds, okUp } = replicasOfSession(ix, session);
   const ids = new Set<string>(serverIds);
   let split: Tri = null;
-  const rejecter = evs.find((e) => servedSide(e) && isReject(e)) ?? rejecters.find((e) => span.start === null || e.ts === null || e.ts >= span.start);
+  // (the first rejection from the request's start on: a gateway's "upstream error: Session not found" relays what the
+  // server said a moment before, and is no second replica; untimed, the request's own line as before)
+  const laterThanStart = (e: Event) => span.start === null || e.ts === null || e.ts >= span.start;
+  const candidates = [...evs.filter((e) => servedSide(e) && isReject(e)), ...rejecters.filter(laterThanStart)];
+  const rejecter = candidates.reduce<Event | undefined>((a, e) => (a === undefined || (e.ts !== null && a.ts !== null && e.ts < a.ts) ? e : a), undefined);
   // the first line of the rejecter's kind (a gateway's pods, the server's) that used the session without rejecting it
   const knower = !creator && rejecter ? serverEvents.find((e) => e.source === rejecter.source && !isReject(e) && !isFailureEvent(e)) : undefined;
   if (knower && rejecter) {
@@ -1564,7 +1570,9 @@ function replicaFacts(span: SpanBuild, session: string | null, ix: IncidentIndex
     // one host (or none named): two processes are replicas unless one is the other restarted — in one
     // file a start or shutdown line between them says restart; two files are two processes at once
     else if (a.pid && b.pid && a.pid !== b.pid) split = a.file !== b.file ? true : !ix.restartBetween(creator, rejecter);
-    else split = a.file !== b.file;
+    // (two files naming neither: another process — unless a server restart is logged between the creation and the
+    // rejection, which explains the loss without a second replica: the rejection may be a relay's line of it)
+    else split = a.file !== b.file && !ix.restartWithin(creator, rejecter);
   }
   // the proxy's upstream address: the session was served by one upstream and rejected by another
   if (split === null && proxy.length) {

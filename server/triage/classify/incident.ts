@@ -1901,6 +1901,24 @@ export class IncidentIndex {
   }
 
   /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */
+  /** A server start or shutdown logged between two lines' times (any file): lines of two logs, ordered by their clocks. */
+  restartWithin(a: Event, b: Event): boolean {
+    if (a.ts === null || b.ts === null) return this.restartBetween(a, b);
+    const lo = Math.min(a.ts, b.ts);
+    const hi = Math.max(a.ts, b.ts);
+    const t = signalTable();
+    return this.serverLines.some(
+      (e) =>
+        e.ts !== null &&
+        e.ts > lo &&
+        e.ts < hi &&
+        e.signals.some((id) => {
+          const c = t.meaning(id)?.cause;
+          return c === 'process-started' || c === 'shutdown';
+        }),
+    );
+  }
+
   restartBetween(a: Event, b: Event): boolean {
     const t = signalTable();
     const lo = Math.min(this.position.get(a) ?? 0, this.position.get(b) ?? 0);

@@ -20,6 +20,8 @@ const JOIN_KEYS = [
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
 const CROSS_FILE_CALL_MS = 60_000;
+/** The only call with one JSON-RPC id and tool in each of two logs: one call, if their clocks put them within this. */
+const ONE_CALL_MS = 3_600_000;
 export type JoinKey = (typeof JOIN_KEYS)[number];
 /** One bit per join key: which keys joined an event, in one small number per event. */
 const JOIN_BIT = new Map<JoinKey, number>(JOIN_KEYS.map((k, b) => [k, 1 << b]));
@@ -213,8 +215,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   // on either side with that pair in that window. Ids restart per client: the tool and the uniqueness
   // make it one call. Untimed, only a pair that occurs once on each side.
   const byRpcTool = new Map<string, (readonly [Event, number])[]>();
+  // (an MCP gateway's own log names the JSON-RPC ids and tools it forwards: a proxy's line with both is one of them;
+  // an HTTP proxy's access line names neither)
   for (const [e, i] of indexed) {
-    if (e.rpcId === null || e.tool === null || e.source === 'proxy') continue;
+    if (e.rpcId === null || e.tool === null) continue;
     const k = `${JSON.stringify(e.rpcId)}\u0000${e.tool}`;
     (byRpcTool.get(k) ?? byRpcTool.set(k, []).get(k)!).push([e, i]);
   }
@@ -222,12 +226,20 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   for (const list of byRpcTool.values()) {
     const files = new Set(list.map(([e]) => e.file));
     if (files.size < 2) continue;
-    if (list.some(([e]) => e.ts === null)) {
-      // untimed: only one such line in each of exactly two files, not both the server's
-      const [a, b] = list;
-      if (files.size === 2 && list.length === 2 && list.some(([e]) => e.source !== 'server') && (a![0].session === null || b![0].session === null)) join(a![1], b![1], 'rpcId');
-      continue;
+    // one call in each of exactly two files (its lines there already one exchange: a host's `Calling tool x (request
+    // 17)` and its `failed (request 17)`), not both the server's: one call, whatever the clocks say within the hour
+    // (untimed, or a clock that is not the event's: a collector's stamps on a pasted console log)
+    const byFile = [...files].map((f) => list.filter(([e]) => e.file === f));
+    const oneCall = files.size === 2 && byFile.every((l) => new Set(l.map(([, i]) => uf.find(i))).size === 1);
+    if (oneCall && list.some(([e]) => e.source !== 'server')) {
+      const [a, b] = byFile.map((l) => l[0]!);
+      const apart = a![0].ts !== null && b![0].ts !== null ? Math.abs(a![0].ts - b![0].ts) : null;
+      if ((a![0].session === null || b![0].session === null) && (apart === null || apart <= ONE_CALL_MS)) {
+        join(a![1], b![1], 'rpcId');
+        continue;
+      }
     }
+    if (list.some(([e]) => e.ts === null)) continue;
     // timed: the lines within the window of each, found by binary search over the list in time order
     const byTime = [...list].sort((x, y) => x[0].ts! - y[0].ts!);
     const near = (e: Event) => {
