@@ -4,6 +4,7 @@
 // not change: same headline decision, same failing request.
 import { gzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { LOG_EXTENSIONS } from '../ingest/inputs.ts';
 import { isPolicyFile } from '../triage/classify/policy.ts';
 import { join } from 'node:path';
 
@@ -45,9 +46,12 @@ export const COLLECTOR_TRANSFORMS: readonly TransformId[] = ['journald', 'syslog
 const isDocument = (name: string) => name.endsWith('.har');
 
 export function readBundleNames(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((f) => /\.(log|jsonl?|txt|gz|har)$/.test(f) && !f.startsWith('expected.') && f !== 'label.json' && statSync(join(dir, f)).isFile())
-    .sort();
+  return (
+    readdirSync(dir)
+      // (the names the CLI reads from a folder, ingest/inputs.ts)
+      .filter((f) => LOG_EXTENSIONS.test(f) && !f.startsWith('expected.') && f !== 'label.json' && statSync(join(dir, f)).isFile())
+      .sort()
+  );
 }
 
 export function readBundle(dir: string): Bundle {

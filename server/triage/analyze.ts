@@ -386,7 +386,10 @@ function attachOrphans(spans: SpanBuild[]): void {
       // a client saying it connected or resumed speaks of what came after, not of this request
       // nor does anything join a call the client already saw return
       const returned = current.events.some((x) => x.signals.includes('call-returned') && (x.file !== e.file || x.line < e.line));
-      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current) && !returned && !servedWell(last)) merge(current, s);
+      // nor a balancer's health-check verdict on a backend (HAProxy's `Server be/x is DOWN, reason: Layer4 …`): it is
+      // about the backend, not the request logged above it
+      const backendVerdict = e.httpPath === null && e.signals.includes('health-check-probe') && current.events.some((x) => x.httpPath !== null);
+      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current) && !returned && !servedWell(last) && !backendVerdict) merge(current, s);
       if (noise) current = null;
       last = e;
     }

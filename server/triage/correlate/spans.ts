@@ -548,6 +548,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // (the tool-name+order join below takes it)
     const named = TOOL_CALL_ERROR.exec(e.message)?.[1];
     if (named && (a.httpMethod === 'GET' || (a.tool !== null && a.tool !== named))) return;
+    // a balancer's health-check verdict on a backend (HAProxy's `Server be/x is DOWN, reason: Layer4 …`) is about the
+    // backend, not the request logged above it
+    if (e.httpPath === null && a.httpPath !== null && e.signals.includes('health-check-probe')) return;
     if (STREAM_NOISE.test(e.message) && !noteJoins(e.message, a.httpMethod)) {
       anchor = -1;
       return;
