@@ -827,6 +827,20 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcId',
     re: new RegExp(
+      `\\b(?:[Cc]alling|[Ii]nvoking) (?:tool )?(?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}) (?:rpc[_-]?)?id=(-?\\d{1,15})(?![\\w.])|(?:^|[\\s:])(?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}) (?:rpc[_-]?)?id=(-?\\d{1,15}):? (?:failed|errored|timed out|returned|ok|OK|done|cancell?ed)\\b`,
+    ),
+    needs: ['id='],
+    read: (_t, m) => toRpcId(m[1] ?? m[2]!),
+    why: "a host logging each call by its tool and JSON-RPC id, without the method: `calling search_kb id=61 {…}`, then `search_kb id=61 failed: …` (a tool name as tools are named — with `_`, `-`, `.` or camelCase — so never a plain word's id)",
+    examples: [
+      ['INFO kbassist.tools: calling search_kb id=61 {"q":"vpn"}', 61],
+      ['ERROR kbassist.tools: get_article id=62 failed: McpError: Connection closed', 62],
+    ],
+    nearMisses: ['calling home id=3', 'user id=7 failed login', 'calling search_kb with 3 args', 'order_service id=9 started'],
+  },
+  {
+    field: 'rpcId',
+    re: new RegExp(
       `\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),?${KV_BETWEEN} {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|(?<![\\w.-])id=(-?\\d{1,15}|['"][^'"]{1,100}['"]),?${KV_BETWEEN} {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`,
     ),
     needs: ['id='],
@@ -979,6 +993,21 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['Failed to call tool search_docs: timeout', 'search_docs'],
     ],
     nearMisses: ['calling tool failed', 'Calling tools/list', 'An error occurred while executing the MCP tool: Timed out while waiting for response to ClientRequest.'],
+  },
+  {
+    field: 'tool',
+    re: new RegExp(
+      `\\b(?:[Cc]alling|[Ii]nvoking) ((?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6})) (?:rpc[_-]?)?id=-?\\d{1,15}(?![\\w.])|(?:^|[\\s:])((?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6})) (?:rpc[_-]?)?id=-?\\d{1,15}:? (?:failed|errored|timed out|returned|ok|OK|done|cancell?ed)\\b`,
+    ),
+    needs: ['id='],
+    read: (_t, m) => m[1] ?? m[2]!,
+    why: 'a host logging each call by its tool and JSON-RPC id, without the word "tool": `calling search_kb id=61 {…}`, `search_kb id=61 failed: …` (a tool-shaped name: `_`, `-`, `.` or camelCase)',
+    examples: [
+      ['INFO kbassist.tools: calling search_kb id=61 {"q":"vpn"}', 'search_kb'],
+      ['ERROR kbassist.tools: get_article id=62 failed: McpError: Connection closed', 'get_article'],
+      ['invoking listCategories id=4', 'listCategories'],
+    ],
+    nearMisses: ['calling home id=3', 'user id=7 failed login', 'calling search_kb with 3 args', 'order_service id=9 started'],
   },
   {
     field: 'tool',
@@ -1501,7 +1530,7 @@ export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod:
     /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|remote method '|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|onnecting|to connect to|connection to/,
   rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|\(request \d|Remote→Local/,
-  tool: /ool|"arguments"|rogress /,
+  tool: /ool|"arguments"|rogress |[Cc]alling |[Ii]nvoking | id=\d{1,15}:? (?:failed|errored|timed|returned|ok|OK|done|cancel)/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `,
   // or a 5xx phrase that is the whole message, or a phrase that is a refused POST's whole body
