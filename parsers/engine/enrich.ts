@@ -1087,6 +1087,18 @@ export const EXTRACTORS: readonly Extractor[] = [
     nearMisses: ['version 2025-06-18'],
   },
   {
+    field: 'protocolVersion',
+    re: /\bprotocol["']?(?:=|: ?| )["']?(20\d{2}-\d{2}-\d{2})\b/,
+    needs: ['protocol'],
+    why: 'the MCP revision a line names as its protocol (`protocol=2026-07-28`, `"protocol":"2026-07-28"`, `serving protocol 2026-07-28`): only a revision-shaped date, never an HTTP protocol',
+    examples: [
+      ['DEBUG mcp_host::connect: probe server/discover id="probe-1" protocol=2026-07-28', '2026-07-28'],
+      ['{"msg":"downstream request","method":"tools/list","protocol":"2026-07-28"}', '2026-07-28'],
+      ['tickets-mcp 1.0.0 serving protocol 2026-07-28 at /mcp', '2026-07-28'],
+    ],
+    nearMisses: ['"protocol":"HTTP/1.1"', 'protocol upgraded on 2026-07-28 by ops', 'protocol=h2'],
+  },
+  {
     field: 'httpStatus',
     re: /\(HTTP (\d{3})\)/,
     needs: ['(HTTP '],
