@@ -809,10 +809,10 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcId',
     re: new RegExp(
-      `(?<![\\w/.-])${SLASH_METHOD}(?: (?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.:-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}))?,? {1,3}(?:rpc[_-]?)?id[=:#] ?(-?\\d{1,15})(?![\\w.])`,
+      `(?<![\\w/.-])${SLASH_METHOD}(?: (?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.:-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}))?,? {1,3}(?:\\(id |(?:rpc[_-]?)?id[=:#] ?)(-?\\d{1,15})(?![\\w.])`,
     ),
     needs: ['id'],
-    why: 'an MCP method followed at once by its `id=`, or by the tool it calls and then its `id=`: `-> tools/call id=2`, `<- server/discover id=1 ok`, `-> tools/call post_invoice id=41` (a tool name as tools are named: with `_`, `-`, `.` or camelCase, never a plain word); a comma may part them, as an application interpolating the request into its message writes it (`request failed (tools/list, id=5)`)',
+    why: 'an MCP method followed at once by its `id=` (or `(id N)`), or by the tool it calls and then its id: `-> tools/call id=2`, `<- server/discover id=1 ok`, `-> tools/call post_invoice id=41`, `→ tools/call restore_snapshot (id 5)` (a tool name as tools are named: with `_`, `-`, `.` or camelCase, never a plain word); a comma may part them, as an application interpolating the request into its message writes it (`request failed (tools/list, id=5)`)',
     examples: [
       ['-> tools/call id=2 name=search_docs', 2],
       ['<- server/discover id=1 ok', 1],
@@ -821,8 +821,17 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['tools/call searchIssues id=9 failed after 30.0s', 9],
       ['request failed (tools/list, id=5): McpError: MCP error -32001: Request timed out', 5],
       ['calling tool (tools/call archive_ticket, id=12)', 12],
+      ['→ tools/call restore_snapshot (id 5)', 5],
     ],
-    nearMisses: ['tools/call user id=7', 'mytools/call id=3', 'tools/call id=3.5', 'tools/call for account id=7', 'tools/call, user id=7', 'tools/call,id=7'],
+    nearMisses: [
+      'tools/call (idle 5 s)',
+      'tools/call user id=7',
+      'mytools/call id=3',
+      'tools/call id=3.5',
+      'tools/call for account id=7',
+      'tools/call, user id=7',
+      'tools/call,id=7',
+    ],
   },
   {
     field: 'rpcId',
@@ -1127,14 +1136,14 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
-    re: /\s(?:->|→|=>)\s(\d{3})\b/,
+    re: /\s(?:->|→|=>)\s(\d{3})\b(?!\.\d)/,
     needs: ['->', '→', '=>'],
     why: 'request -> status',
     examples: [
       ['POST /mcp -> 404', 404],
       ['POST /mcp → 202', 202],
     ],
-    nearMisses: ['a -> 4042', 'fan-out -> 212 hosts', 'retry -> 150 ms'],
+    nearMisses: ['a -> 4042', 'fan-out -> 212 hosts', 'retry -> 150 ms', '• DNS mcp.example.com -> 203.0.113.5 ok'],
   },
   {
     field: 'httpStatus',
@@ -1541,7 +1550,7 @@ export const EXTRACTORS: readonly Extractor[] = [
 export const GATES: Partial<Record<Field, RegExp>> = {
   rpcMethod:
     /"method"|method=|Request|Notification|initiali[sz]|[Pp]ing|[Rr]esource|[Pp]rompts|_tools?\b|_resources?\b|_prompts?\b|[a-z](?:Tools?|Resources?|Prompts?)\b| (?:MCP )?tools?\b|[.#:](?:list|call|read|get)Mcp|(?:tools|resources|prompts|roots|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions)\/|Client[.#:]|Session[.#:]|remote method '|in (?:call_tool|list_tools|read_resource|list_resources|get_prompt|list_prompts|send_ping)\b|onnecting|to connect to|connection to/,
-  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|\(request \d|Remote→Local/,
+  rpcId: /jsonrpc|JSONRPC|[Rr][Pp][Cc]|[Ii][Dd]=|"id"|equest[ _-]?[Ii][Dd]|\(request \d|\(id \d|Remote→Local/,
   tool: /ool|"arguments"|rogress |[Cc]alling |[Ii]nvoking | id=\d{1,15}:? (?:failed|errored|timed|returned|ok|OK|done|cancel)/,
   // a three-digit number of its own (not in 2026, nor a time's .250 milliseconds)
   // or a reason phrase opening an error message (`Not Found: …`, REASON_ONLY), or after the TS SDK's `SSE stream: `,
@@ -1604,6 +1613,33 @@ export function serverName(text: string): string | null {
   // (a quoted word that is prose, not a name: `the server "said"` — names are what hosts configure, not English after "the")
   if (!m || /\bthe [Ss]erver/.test(text.slice(Math.max(0, m.index - 4), m.index + 7))) return null;
   return m[1]!;
+}
+
+/**
+ * The task a line is about (attrs.taskId): under the tasks extension (spec 2025-11-25 basic/utilities/tasks,
+ * 2026-07-28 io.modelcontextprotocol/tasks) a task-augmented tools/call answers with a task handle, the client
+ * polls `tasks/get` with it over many HTTP exchanges, and the server logs the task's steps and end by it — one
+ * piece of work across requests, correlated by its handle. Only a handle-shaped value: a `"taskId"` member, a
+ * `task_id=` pair, or an id with a prefix (`tsk_4M2Q9ZC7XH`) after "task" or a `tasks/…` method.
+ */
+export const TASK_ID = {
+  re: /"task_?[Ii]d"\s{0,4}:\s{0,4}"([\w.:-]{3,100})"|\btask_?[Ii]d[=:] ?["']?([\w.:-]{3,100})|\b(?:[Tt]ask(?: created:?| handle:?)?|tasks\/(?:get|result|cancel)(?: for)?) ([A-Za-z]{1,8}_[A-Za-z0-9-]{4,80})\b/,
+  why: 'the handle of a task-augmented request, as the spec names it (taskId) or as a host or server logs it',
+  examples: [
+    ['{"jsonrpc":"2.0","id":3,"result":{"task":{"taskId":"tk_8a1","status":"working"}}}', 'tk_8a1'],
+    ['tasks/get taskId=tk_8a1 -> status=working', 'tk_8a1'],
+    ['← task created: tsk_4M2Q9ZC7XH (status=working, pollIntervalMs=10000)', 'tsk_4M2Q9ZC7XH'],
+    ['  polling tasks/get tsk_4M2Q9ZC7XH ...', 'tsk_4M2Q9ZC7XH'],
+    ['INFO infra.tasks: task tsk_4M2Q9ZC7XH -> completed cluster_id=c-7', 'tsk_4M2Q9ZC7XH'],
+  ] as const,
+  nearMisses: ['task created', 'background task running', 'Task exception was never retrieved', 'task_queue=default', 'tasks/get failed: read ECONNRESET'],
+};
+
+/** The task handle a line names, or null. */
+export function taskIdOf(text: string): string | null {
+  if (!text.includes('ask')) return null;
+  const m = TASK_ID.re.exec(text);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? null) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1734,6 +1770,10 @@ export function enrich(e: Event, textSignals?: (e: Event) => readonly string[] |
   if (a.mcpServer === undefined) {
     const n = serverName(text);
     if (n !== null) a.mcpServer = n;
+  }
+  if (a.taskId === undefined) {
+    const t = taskIdOf(text);
+    if (t !== null) a.taskId = t;
   }
   if (a.direction === undefined) {
     const at = text.includes('"jsonrpc"') ? JSONRPC_KEY.exec(text) : null;

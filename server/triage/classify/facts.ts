@@ -1001,7 +1001,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     if (Math.abs(waited - UNDICI_TIMER_MS) <= UNDICI_TIMER_MS * 0.01) causes.push('client-idle-timeout');
   }
   const connectFailure = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'oauth-flow-failed' && !(x.m.cause === 'network-error' && fetchFailedLater));
-  const neverConnected: Tri = connectFailure ? true : evs.some((e) => e.source === 'server') ? false : null;
+  // (a task-augmented call whose task was created — spec tasks: the server answered with a task handle — reached the
+  // server: a later poll that could not connect lost contact with the work, it did not keep the work from the server)
+  const taskCreated = has('task-created');
+  const neverConnected: Tri = connectFailure && !taskCreated ? true : evs.some((e) => e.source === 'server') || taskCreated ? false : null;
   const serverSaw = evs.some((e) => e.source === 'server') || has('request-received') || has('write-started') || has('write-committed') || serverReceivedAt !== null;
   const proxyFailedBeforeHeaders = failureMeanings.some(
     (x) => x.m.side === 'proxy' && (x.m.cause === 'peer-closed-before-response' || x.m.cause === 'proxy-timeout-before-headers'),
@@ -1025,7 +1028,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (has('stream-disconnected') && httpMethod !== 'GET' && identified) interruption = 'stream-cut';
   else if (httpStatus === 502 || httpStatus === 503 || httpStatus === 520) interruption = 'bad-gateway';
   else if (has('client-timeout')) interruption = 'client-timeout';
-  else if (has('connection-closed')) interruption = 'connection-closed';
+  else if (has('connection-closed') || (taskCreated && connectFailure)) interruption = 'connection-closed';
   // undici's bare `fetch failed` once the server had the call (above): the wait for its answer was cut
   else if (has('network-error') && fetchFailedLater) interruption = 'connection-closed';
   if (interruption === 'bad-gateway' && has('client-timeout')) interruption = 'client-timeout';

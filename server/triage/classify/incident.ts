@@ -9,7 +9,6 @@ import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isExceptionBlock, is
 import { stripQuery } from '../correlate/path.ts';
 
 /** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
-const TASK_ID = /\btask[_ ]?[Ii]d["']?\s{0,2}[:=]\s{0,2}["']?([\w-]{3,80})/g;
 
 interface SpanInfo {
   span: SpanBuild;
@@ -1134,12 +1133,14 @@ export class IncidentIndex {
     }
     // a task-augmented call (spec 2025-11-25 tasks): its task id, then a later line of any side saying
     // that task completed (the client's tasks/get relays the server's word)
+    // (the handle as enrich.ts TASK_ID reads it: attrs.taskId)
     const taskIds = new Set<string>();
-    for (const e of span.events) for (const m of e.text.matchAll(TASK_ID)) taskIds.add(m[1]!);
+    for (const e of span.events) if (typeof e.attrs.taskId === 'string') taskIds.add(e.attrs.taskId);
     if (taskIds.size) {
       for (const e of this.all) {
-        if (inSpan.has(e) || !e.signals.includes('task-completed') || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
-        for (const m of e.text.matchAll(TASK_ID)) if (taskIds.has(m[1]!)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
+        // (in the span or not: a task's lines join its call by the task handle, spans.ts 'task-id')
+        if (!e.signals.includes('task-completed') || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
+        if (typeof e.attrs.taskId === 'string' && taskIds.has(e.attrs.taskId)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
       }
     }
     const ours: Event[] = [];

@@ -17,9 +17,14 @@ const JOIN_KEYS = [
   'method+path+status+bytes+time',
   'tool-name+order',
   'method+path+status+order',
+  'task-id',
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
 const CROSS_FILE_CALL_MS = 60_000;
+/** The methods that poll or end a task by its handle (spec basic/utilities/tasks). */
+const TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/cancel']);
+/** A task's polls come at its poll interval, for as long as the task runs (its ttl): within this of the last line naming it. */
+const TASK_POLL_MS = 3_600_000;
 /** The only call with one JSON-RPC id and tool in each of two logs: one call, if their clocks put them within this. */
 const ONE_CALL_MS = 3_600_000;
 export type JoinKey = (typeof JOIN_KEYS)[number];
@@ -83,7 +88,8 @@ class UnionFind {
     this.parent = Array.from({ length: n }, (_, i) => i);
     this.reqIds = events.map((e) => e.requestId || null);
     // a cancellation that names the request it cancels (enrich gives it that id) belongs to that request's span
-    this.methods = events.map((e) => (e.rpcMethod === CANCELLED && e.rpcId !== null ? null : e.rpcMethod || null));
+    // (and a task's polls belong to the call that created the task: tasks/get is no method of its own there)
+    this.methods = events.map((e) => ((e.rpcMethod === CANCELLED && e.rpcId !== null) || TASK_METHODS.has(e.rpcMethod ?? '') ? null : e.rpcMethod || null));
     this.tools = events.map((e) => e.tool || null);
     this.outcomes = events.map((e) =>
       e.source === 'client' && e.httpMethod !== null && e.httpStatus !== null ? new Set([`${e.file}\u0000${e.httpMethod} ${e.httpStatus}`]) : null,
@@ -190,6 +196,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   };
   // Strongest first: the proxy's request id is unique per HTTP exchange.
   byKey((e) => e.requestId, 'x-request-id');
+  // A task-augmented call, its tasks/get polls and the server's lines about the task: one piece of work, by its handle
+  // (enrich.ts TASK_ID; the polls are separate HTTP exchanges and JSON-RPC requests)
+  byKey((e) => (typeof e.attrs.taskId === 'string' ? `task\u0000${e.attrs.taskId}` : null), 'task-id');
   // Ids restart per session (and per client object), so the session is part of the key and the guard keeps methods apart.
   byKey((e) => (e.session && e.rpcId !== null ? `${e.session}\u0000${JSON.stringify(e.rpcId)}` : null), 'session+rpcId');
   // Before a session exists (initialize) or in sessionless eras: the same rpc id in the same file, close in time.
@@ -473,7 +482,11 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   events.forEach((e, i) => {
     // an exchange line (a request id, a JSON-RPC id, or an HTTP method with its path) starts what follows it
     // (or a client's note that it sends its session with the next request: `Using existing session ID …`)
-    const isAnchor = e.rpcId !== null || e.requestId !== null || (e.httpMethod !== null && e.httpPath !== null) || e.signals.includes('session-attached');
+    // (or a line naming a task handle, the polls and progress logged under it that task's — unless it comes right
+    // under the call that created the task: then it is that call's answer, and what follows is the call's too)
+    const exchange = e.rpcId !== null || e.requestId !== null || (e.httpMethod !== null && e.httpPath !== null) || e.signals.includes('session-attached');
+    const underCall = anchor >= 0 && events[anchor]!.file === e.file && e.line - reach <= reachGap;
+    const isAnchor = exchange || (typeof e.attrs.taskId === 'string' && !underCall);
     if (
       isAnchor &&
       anchor >= 0 &&
@@ -597,6 +610,21 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       break;
     }
     if (best >= 0) join(i, best, 'tool-name+order');
+  }
+  // A poll that names no task (`[00:50] tasks/get failed: read ECONNRESET`) is of the task the same file named last
+  // above it (`task created: tsk_…`, `polling tasks/get tsk_…`): a client polls the task it holds (spec tasks:
+  // tasks/get by taskId), with its progress lines in between.
+  const lastTask = new Map<string, number>(); // file → the latest event naming a task handle
+  for (const [e, i] of indexed) {
+    if (typeof e.attrs.taskId === 'string') {
+      lastTask.set(e.file, i);
+      continue;
+    }
+    if (e.rpcMethod === null || !TASK_METHODS.has(e.rpcMethod) || e.rpcId !== null || e.requestId !== null) continue;
+    const t = lastTask.get(e.file);
+    if (t === undefined) continue;
+    const c = events[t]!;
+    if (c.ts !== null && e.ts !== null ? e.ts - c.ts <= TASK_POLL_MS : e.line - c.endLine <= 200) join(i, t, 'task-id');
   }
   const groups = new Map<number, number[]>();
   events.forEach((_, i) => {
