@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { describe, identifiedCall, interruptedAfterSend, interruptionWords, sideEffectWords } from '../rule.ts';
+import { describe, has, identifiedCall, interruptedAfterSend, interruptionWords, sideEffectWords } from '../rule.ts';
 
 // triage-rules.md §6 ("write outcome unknown" → query status / idempotency key / a person);
 // failure-signatures D7, D8, rows 8, 9, 13, 14, 42, 45–47, 68–71, 76, 80–82, 84. Only for an identified
@@ -13,6 +13,8 @@ export const writeUnknown: Rule = {
     if (!identifiedCall(f)) return 'the call is not identified (no tool or method): write safety cannot be judged';
     if (f.sideEffect === 'read') return `a read-only call (${sideEffectWords(f)})`;
     if (f.delivered === false) return 'the request never reached the server';
+    // (the handler's own word that it changed nothing — rolled back, no changes made: the outcome is known)
+    if (has(f, 'write-not-done')) return 'the server logged that the call changed nothing';
     return true;
   },
   rationale: (f) =>
@@ -42,5 +44,10 @@ export const writeUnknown: Rule = {
     },
     { name: 'read-only call', facts: { method: 'tools/list', interruption: 'stream-cut', sideEffect: 'read', sideEffectSource: 'method' }, fires: false },
     { name: 'an unidentified cut', facts: { interruption: 'stream-cut' }, fires: false },
+    {
+      name: 'near miss: the server logged that the cut call changed nothing (rolled back)',
+      facts: { method: 'tools/call', tool: 'merge_branch', interruption: 'client-timeout', causes: ['client-timeout', 'write-not-done'] },
+      fires: false,
+    },
   ],
 };
