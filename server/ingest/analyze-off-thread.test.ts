@@ -15,7 +15,9 @@ withMemoryContext(tempWorkspace(), (c) => (ctx = c));
 
 const SAMPLES = readdirSync(join(REPO, 'samples'))
   .filter((d) => statSync(join(REPO, 'samples', d)).isDirectory() && !['record', 'recorded', 'real-world'].includes(d))
-  .filter((_, i) => i % 2 === 0);
+  .filter((_, i) => i % 2 === 0)
+  // (a set declared before its bundles exist holds only its README)
+  .filter((d) => readdirSync(join(REPO, 'samples', d)).some((f) => f !== 'README.md'));
 
 describe('analysis on a worker thread', () => {
   it('gives the in-process analysis on the samples, whole and focused', { timeout: 300_000 }, async () => {

@@ -20,10 +20,18 @@ const CHUNK = 4096;
 const COUNTS = [0, 1, 2, 3];
 
 const dirs = (d: string) => readdirSync(d).filter((n) => statSync(join(d, n)).isDirectory());
+/** A sample folder with logs in it (a set declared before its bundles exist holds only its README). */
+const hasLogs = (d: string) => {
+  try {
+    return entriesFromPaths([d]).length > 0;
+  } catch {
+    return false;
+  }
+};
 /** Every sample incident: the hand-made ones, the recorded ones, the real-world shapes. */
 const INCIDENTS: Array<[string, string[]]> = [
   ...dirs(join(REPO, 'samples'))
-    .filter((d) => !['record', 'recorded', 'real-world'].includes(d))
+    .filter((d) => !['record', 'recorded', 'real-world'].includes(d) && hasLogs(join(REPO, 'samples', d)))
     .map((d): [string, string[]] => [d, [join(REPO, 'samples', d)]]),
   ...dirs(join(REPO, 'samples', 'recorded')).map((d): [string, string[]] => [`recorded/${d}`, [join(REPO, 'samples', 'recorded', d)]]),
   ['real-world', [join(REPO, 'samples', 'real-world')]],
