@@ -367,6 +367,8 @@ export const CONTEXT_RULES: PatternRule[] = [
       'token_endpoint_auth_method: none',
       'password_policy: strong',
       'access_token=[REDACTED:jwt]',
+      'token-service: POST /mcp -> 401',
+      'secrets-mcp: tools/call archive_tenant id=14 started',
     ],
     {
       validate: (v, m, ctx) => !isQuery(m) && classOk(m, ctx, ['secret']) && valueOk(v.slice(0, valueLength(v, m, false)), 'secret', m.groups!.k!),

@@ -211,10 +211,15 @@ export function isInert(v: string): boolean {
   if (/^(?:null|none|nil|undefined|true|false|-|\*+|\[filtered\]|\[redacted\]|<redacted>|redacted|n\/a|<hidden>|\.\.\.|…)$/i.test(s) || isOurOutput(s)) return true;
   // `auth=valid`, `'serverWithAuth': Error: …`, `Bearer <your-token>`: a state or log word, or a placeholder someone
   // typed in place of the value, is what a log says about a credential, not the credential
+  // — and a protocol word is what a line says next after a component's name (`token-service: POST /mcp -> 401`,
+  // `secrets-mcp: tools/call x id=14`): an HTTP method or an MCP method, never a credential
   return (
     /^(?:valid|invalid|ok|error|exception|failed|failure|missing|present|expired|unknown|pending|required|optional|enabled|disabled|success|granted|denied|yes|no)[:.,]?$/i.test(
       s,
-    ) || /^<[\w .:-]{1,40}>$/.test(s)
+    ) ||
+    /^<[\w .:-]{1,40}>$/.test(s) ||
+    /^(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)$/.test(s) ||
+    /^(?:tools|resources|prompts|notifications|completion|logging|sampling|elicitation|tasks|server|subscriptions|roots)\/[A-Za-z_]{2,30}(?:\/[A-Za-z_]{2,30})?$/.test(s)
   );
 }
 
