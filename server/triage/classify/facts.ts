@@ -1291,7 +1291,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     streamCutEveryMs:
       httpMethod === 'GET' && method === null && tool === null && elapsedMs !== null
         ? (ix.repeatedStreamCuts(STREAM_CUT_MIN_MS).find((ms) => Math.abs(ms - elapsedMs) <= ms * 0.02) ?? null)
-        : null,
+        : method === 'subscriptions/listen' && span.start !== null && span.end !== null
+          ? (ix.repeatedListenCuts(STREAM_CUT_MIN_MS).find((ms) => Math.abs(ms - (span.end! - span.start!)) <= ms * 0.02) ?? null)
+          : null,
     restartedSinceWorked,
     sameRequestWorkedAt,
     sessionHeldBefore,

@@ -411,6 +411,25 @@ export class IncidentIndex {
   }
   private readonly streamCutsMemo = new Map<number, number[]>();
 
+  /**
+   * 2026-07-28's listen streams (subscriptions/listen: the standalone GET stream's successor) that failed, by how long
+   * each lived — from its first line to its last — when another failed listen stream lived as long (within 2 %) and
+   * at least `minMs`: the lengths a timer on the path cuts them at.
+   */
+  repeatedListenCuts(minMs: number): number[] {
+    if (this.listenCutsMemo) return this.listenCutsMemo;
+    const ages = this.info
+      .filter((i) => i.failing && i.span.method === 'subscriptions/listen' && i.span.start !== null && i.span.end !== null)
+      .map((i) => i.span.end! - i.span.start!)
+      .filter((ms) => ms >= minMs)
+      .sort((a, b) => a - b);
+    const lengths = new Set<number>();
+    for (let i = 0; i + 1 < ages.length; i++) if (ages[i + 1]! - ages[i]! <= ages[i + 1]! * 0.02) lengths.add(ages[i]!).add(ages[i + 1]!);
+    this.listenCutsMemo = [...lengths];
+    return this.listenCutsMemo;
+  }
+  private listenCutsMemo: number[] | null = null;
+
   /** Earlier in one of the span's files, the client fell back from Streamable HTTP to the legacy SSE transport. */
   fellBackEarlierInFile(span: SpanBuild): boolean {
     const t = signalTable();

@@ -14,18 +14,25 @@ export const streamCutFixedInterval: Rule = {
   source: 'failure-signatures D19, section (c) timing fingerprints · D16',
   when(f) {
     if (f.era === 'legacy-sse' || has(f, 'transport-legacy')) return 'in the legacy HTTP+SSE transport the GET stream is the connection (legacy-stream-lost)';
-    if (f.method !== null || f.tool !== null) return 'a request failed, not the GET event stream';
-    if (f.httpMethod !== 'GET') return 'not a GET event stream';
+    // (or 2026-07-28's listen stream, its successor: spec basic/patterns/subscriptions)
+    const listen = f.method === 'subscriptions/listen';
+    if (!listen && (f.method !== null || f.tool !== null)) return 'a request failed, not the GET event stream';
+    if (!listen && f.httpMethod !== 'GET') return 'not a GET event stream';
     if (f.streamCutEveryMs === null) return 'no other failed event stream of the incident ended after the same long time (30 s or more)';
     if (f.nearShutdown) return 'a shutdown is logged at the cut: the server went away';
     return true;
   },
   rationale: (f) =>
-    `The GET event stream ended in a failure — ${interruptionWords(f)} — after about ${Math.round((f.streamCutEveryMs ?? 0) / 100) / 10} s, and another failed stream of these logs ended after the same time: a timer on the path (a CDN's or load balancer's idle timeout, a proxy's read timeout) cuts the quiet stream at that age, and each reopened stream meets it again. Server-initiated messages are lost at every cut, and clients that treat the stream's failure as fatal drop the connection. Make the server send keep-alive events (SSE \`:\` comments) well inside that window, or raise the idle/read timeout for the MCP route (and turn response buffering off for text/event-stream).`,
+    `The ${f.method === 'subscriptions/listen' ? 'listen stream (subscriptions/listen)' : 'GET event stream'} ended in a failure — ${interruptionWords(f)} — after about ${Math.round((f.streamCutEveryMs ?? 0) / 100) / 10} s, and another failed stream of these logs ended after the same time: a timer on the path (a CDN's or load balancer's idle timeout, a proxy's read timeout) cuts the quiet stream at that age, and each reopened stream meets it again. Server-initiated messages are lost at every cut, and clients that treat the stream's failure as fatal drop the connection. Make the server send keep-alive events (SSE \`:\` comments) well inside that window, or raise the idle/read timeout for the MCP route (and turn response buffering off for text/event-stream).`,
   examples: [
     {
       name: 'the standalone GET stream answered 502 after 125.4 s, twice',
       facts: { httpMethod: 'GET', httpStatus: 502, interruption: 'bad-gateway', elapsedMs: 125_412, streamCutEveryMs: 125_412 },
+      fires: true,
+    },
+    {
+      name: "2026-07-28's listen stream ended after 60.03 s, again and again",
+      facts: { method: 'subscriptions/listen', httpMethod: 'POST', era: 'sessionless', causes: ['stream-disconnected'], streamCutEveryMs: 60_030 },
       fires: true,
     },
     { name: 'near miss: one GET stream cut after 125 s', facts: { httpMethod: 'GET', httpStatus: 502, interruption: 'bad-gateway', elapsedMs: 125_000 }, fires: false },
