@@ -118,7 +118,8 @@ export const SignalCause = z.enum([
   'request-received',
   'write-started',
   'write-committed',
-  'write-not-done', // the handler said the call changed nothing (rolled back, no changes made, not merged): the write question is answered — no effect exists
+  'write-not-done',
+  'duplicate-refused', // the server refused a call as a duplicate of a write that exists (a duplicate or idempotency guard): the first write happened // the handler said the call changed nothing (rolled back, no changes made, not merged): the write question is answered — no effect exists
   'call-succeeded', // a client saying a call returned (no status logged)
   'progress', // a progress notification for a running call (spec basic/utilities/progress)
   'task-created', // a task-augmented call was accepted as a task (spec 2025-11-25 tasks): its outcome is read with tasks/get

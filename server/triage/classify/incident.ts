@@ -1109,8 +1109,12 @@ export class IncidentIndex {
     const clientFiles = new Set(span.events.filter((e) => e.source === 'client' || (e.source === 'unknown' && this.targets.has(e.file))).map((e) => e.file));
     const serverSideFiles = new Set(span.events.filter((e) => e.source === 'unknown' && clientFiles.size > 0 && !clientFiles.has(e.file)).map((e) => e.file));
     // (and any other log of unknown side that names no target it called: not a caller's, so the served side's)
+    // (and a log of unknown side joined to a proxy's line with no caller's line in the span: the proxy's upstream)
+    const behindProxy = clientFiles.size === 0 && span.events.some((x) => x.source === 'proxy');
     const serverSide = (e: Event) =>
-      e.source === 'server' || (e.source === 'unknown' && (serverSideFiles.has(e.file) || (clientFiles.size > 0 && !clientFiles.has(e.file) && !this.targets.has(e.file))));
+      e.source === 'server' ||
+      (e.source === 'unknown' &&
+        (serverSideFiles.has(e.file) || (clientFiles.size > 0 && !clientFiles.has(e.file) && !this.targets.has(e.file)) || (behindProxy && !this.targets.has(e.file))));
     const candidates: Event[] = span.events.filter(serverSide);
     if (span.session !== null) for (const e of this.sessionEvents(span.session)) if (e.source === 'server' && !inSpan.has(e)) candidates.push(e);
     candidates.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
@@ -1152,6 +1156,15 @@ export class IncidentIndex {
     }
     // a task-augmented call (spec 2025-11-25 tasks): its task id, then a later line of any side saying
     // that task completed (the client's tasks/get relays the server's word)
+    // a later attempt of the same call refused by the server as a duplicate of a write that exists (a duplicate or
+    // idempotency guard, triage-rules §6): this attempt's write is that one
+    const me = this.infoOf.get(span);
+    if (me && me.key !== null)
+      for (const i of this.byKey.get(me.key) ?? []) {
+        if (i === me || !this.after(me, i)) continue;
+        const d = i.span.events.find((e) => e.signals.includes('duplicate-write-refused'));
+        if (d) return `${d.file}:${d.line} ${d.message.slice(0, 160)}`;
+      }
     // (the handle as enrich.ts TASK_ID reads it: attrs.taskId)
     const taskIds = new Set<string>();
     for (const e of span.events) if (typeof e.attrs.taskId === 'string') taskIds.add(e.attrs.taskId);

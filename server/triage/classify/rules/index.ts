@@ -71,7 +71,7 @@ import { objectNotFound } from './object-not-found.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-back.ts';
 import { versionNotNegotiated } from './version-not-negotiated.ts';
-import { writeCommitted } from './write-committed.ts';
+import { duplicateRefused, writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 import { healthProbe } from './health-probe.ts';
 
@@ -152,6 +152,8 @@ export const RULES: readonly Rule[] = [
   headerValidation,
   sessionRefusedAtHandshake,
   sessionInvalidUnknownWhy,
+  // (a write refused as a duplicate of one that exists: judged before the tool's error result it explains)
+  duplicateRefused,
   successRejected,
   toolErrorRead,
   toolError,

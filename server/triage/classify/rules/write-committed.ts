@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { describe, interruptedAfterSend, interruptionWords } from '../rule.ts';
+import { describe, has, interruptedAfterSend, interruptionWords } from '../rule.ts';
 
 // triage-rules.md §6 ("write completed in the target system" → read that result, do not write again);
 // failure-signatures D5 (server-side evidence the write committed, but the client never got the answer).
@@ -33,5 +33,26 @@ export const writeCommitted: Rule = {
       facts: { method: 'tools/list', interruption: 'stream-cut', sideEffect: 'read', sideEffectSource: 'method', writeEvidence: 'x' },
       fires: false,
     },
+  ],
+};
+
+// triage-rules.md §6 (a server-supported idempotency key or duplicate guard) and failure-signatures D7: a call the
+// server refused as a duplicate of a write that exists — a host's automatic re-issue of a write that had in fact
+// committed, caught by the server's guard — proves the first write happened. Its effect exists: read it, never
+// send the write again (and stop the re-issuing). Judged before the tool's error result, which it explains.
+export const duplicateRefused: Rule = {
+  id: 'duplicate-write-refused',
+  decision: 'read_result_no_repeat',
+  source: 'triage-rules.md §6 · failure-signatures D7',
+  when(f) {
+    if (!has(f, 'duplicate-refused')) return 'the server did not refuse it as a duplicate of a write that exists';
+    if (f.method === null && f.tool === null) return 'the call is not identified';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was refused by the server as a duplicate: the write it repeats already exists (a duplicate or idempotency guard caught it). The earlier attempt committed — read its result in the target system and go on; do not send it again, and stop whatever re-issues it automatically.`,
+  examples: [
+    { name: 'a re-issued refund blocked as a duplicate', facts: { method: 'tools/call', tool: 'create_refund', causes: ['duplicate-refused', 'tool-error'] }, fires: true },
+    { name: 'near miss: a tool error that is no duplicate', facts: { method: 'tools/call', tool: 'create_refund', causes: ['tool-error'] }, fires: false },
   ],
 };
