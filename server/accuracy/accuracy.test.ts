@@ -103,7 +103,7 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // run): first run dev 4/9, held 3/4; dev 5/9 with Chromium's 'HTTP ERROR 503' read as a status
   'collected21-dev': { headline: 0.5, located: 0.45 },
   // the third batch of hand-written 2026-07-28 bundles (24, split the same way, another writer who did not read the
-  // code): first run dev 7/16, held 5/8; dev 13/16 with a gateway's records joined to the host's calls, .stderr and
+  // code): first run dev 7/16, held 5/8; dev 14/16 with a gateway's records joined to the host's calls, .stderr and
   // .journal files read, a task's polls joined to its call, a 2026 server's missing server/discover escalated
   'hand-2026c-dev': { headline: 0.7, located: 0.45 },
 };
