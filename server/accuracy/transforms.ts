@@ -657,7 +657,8 @@ const TOOL_CONTEXTS = [
   /\btool[=:] ?"?([A-Za-z][\w.-]{1,60})/g,
   /"tool(?:Name|_name)?"\s*:\s*"([A-Za-z][\w.-]{1,60})"/g,
   /\b[Cc]all(?:ing|ed)? tool:? "?([A-Za-z][\w.-]{1,60})/g,
-  /\btools\/call:? "?([A-Za-z][\w.-]{1,60})/g,
+  // (not the key of the next pair: `Mcp-Method=tools/call Mcp-Name=x` names no tool `Mcp-Name`)
+  /\btools\/call:? "?(?![\w.-]{1,60}=)([A-Za-z][\w.-]{1,60})/g,
   /"name"\s*:\s*"([A-Za-z][\w.-]{1,60})"\s*,\s*"arguments"/g,
 ];
 const HOST_IN_URL = /\bhttps?:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)(?=[:/"'\s)\]>,]|$)/gi;
