@@ -97,6 +97,16 @@ const NOT_A_TOOL = `(?!(?:${NOT_A_TOOL_WORDS.split('|')
 /** A tool name in prose: a `server:tool` namespace is kept, a trailing colon (`get_order: boom`) is not. */
 const TOOL_NAME = `${NOT_A_TOOL}([A-Za-z_][\\w.-]{0,99}(?::[\\w.-]{1,99})?)`;
 
+/**
+ * A host logging each call by its tool and JSON-RPC id without the method: `calling search_kb id=61 {…}` (or `calling
+ * tool x id=61`), then `search_kb id=61 failed: …`. Groups: 1 and 2 the tool and id of the first form, 3 and 4 of the
+ * second. A tool-shaped name only (`_`, `-`, `.` or camelCase), never a plain word.
+ */
+const TOOL_SHAPED = '(?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6})';
+const HOST_CALL_BY_ID = new RegExp(
+  `\\b(?:[Cc]alling|[Ii]nvoking) (?:tool )?(${TOOL_SHAPED}) (?:rpc[_-]?)?id=(-?\\d{1,15})(?![\\w.])|(?:^|[\\s:])(${TOOL_SHAPED}) (?:rpc[_-]?)?id=(-?\\d{1,15}):? (?:failed|errored|timed out|returned|ok|OK|done|cancell?ed)\\b`,
+);
+
 const HTTP_METHOD = '(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)';
 // `scheme://host` before a request's path; a host redacted in strict mode reads `<string len=9>` (blanks inside
 // the placeholder are still the host)
@@ -835,11 +845,9 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
-    re: new RegExp(
-      `\\b(?:[Cc]alling|[Ii]nvoking) (?:tool )?(?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}) (?:rpc[_-]?)?id=(-?\\d{1,15})(?![\\w.])|(?:^|[\\s:])(?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}) (?:rpc[_-]?)?id=(-?\\d{1,15}):? (?:failed|errored|timed out|returned|ok|OK|done|cancell?ed)\\b`,
-    ),
+    re: HOST_CALL_BY_ID,
     needs: ['id='],
-    read: (_t, m) => toRpcId(m[1] ?? m[2]!),
+    read: (_t, m) => toRpcId(m[2] ?? m[4]!),
     why: "a host logging each call by its tool and JSON-RPC id, without the method: `calling search_kb id=61 {…}`, then `search_kb id=61 failed: …` (a tool name as tools are named — with `_`, `-`, `.` or camelCase — so never a plain word's id)",
     examples: [
       ['INFO kbassist.tools: calling search_kb id=61 {"q":"vpn"}', 61],
@@ -1005,11 +1013,9 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'tool',
-    re: new RegExp(
-      `\\b(?:[Cc]alling|[Ii]nvoking) ((?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6})) (?:rpc[_-]?)?id=-?\\d{1,15}(?![\\w.])|(?:^|[\\s:])((?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6})) (?:rpc[_-]?)?id=-?\\d{1,15}:? (?:failed|errored|timed out|returned|ok|OK|done|cancell?ed)\\b`,
-    ),
+    re: HOST_CALL_BY_ID,
     needs: ['id='],
-    read: (_t, m) => m[1] ?? m[2]!,
+    read: (_t, m) => m[1] ?? m[3]!,
     why: 'a host logging each call by its tool and JSON-RPC id, without the word "tool": `calling search_kb id=61 {…}`, `search_kb id=61 failed: …` (a tool-shaped name: `_`, `-`, `.` or camelCase)',
     examples: [
       ['INFO kbassist.tools: calling search_kb id=61 {"q":"vpn"}', 'search_kb'],

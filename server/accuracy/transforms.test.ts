@@ -139,4 +139,11 @@ describe('names', () => {
   it('leaves words, error types, loopback and addresses alone', () => {
     expect(text('client.log')).toContain('"name":"McpError" tool search failed; http://localhost:9/x http://10.0.0.1/ ok');
   });
+
+  it('never takes the header after tools/call for a tool', () => {
+    const b = { files: [{ name: 'client.log', data: Buffer.from('DEBUG POST /mcp id=7 Mcp-Method=tools/call Mcp-Name=submit_payroll_batch\n') }] };
+    const m = identifierRenames(b, 5);
+    expect(m.has('Mcp-Name')).toBe(false);
+    expect(transform(b, 'names', 5).files[0]!.data.toString()).toContain('Mcp-Method=tools/call Mcp-Name=');
+  });
 });

@@ -131,7 +131,7 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       // within a moment of another file's failure, when their statuses do not disagree
       // (from either one's failing lines: a long call's client error and the proxy's access line are written when
       // it ends, long after the call started)
-      else if (at[i]!.file !== at[j]!.file && crossGap(i, j) !== null && crossGap(i, j)! <= CROSS_FILE_MS && (!a.identified || !b.identified) && compatibleStatus(a, b)) link(i, j);
+      else if (at[i]!.file !== at[j]!.file && (!a.identified || !b.identified) && compatibleStatus(a, b) && (crossGap(i, j) ?? Infinity) <= CROSS_FILE_MS) link(i, j);
       else if (at[i]!.file === at[j]!.file && (waitsForRefused(a, b, g) || waitsForRefused(b, a, g))) link(i, j);
       // the same unidentified failure again in the same file: attempts of one thing
       else if (at[i]!.file === at[j]!.file && !a.identified && !b.identified && sameFailure(a, b) && (g === null || g <= REPEAT_MS)) link(i, j);

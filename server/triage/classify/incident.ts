@@ -31,6 +31,15 @@ interface SpanInfo {
   clientLast: number | null;
 }
 
+/** A process start or shutdown line (signal causes process-started, shutdown). */
+function isRestartLine(e: Event): boolean {
+  const t = signalTable();
+  return e.signals.some((id) => {
+    const c = t.meaning(id)?.cause;
+    return c === 'process-started' || c === 'shutdown';
+  });
+}
+
 function clientTimes(span: SpanBuild): { clientFirst: number | null; clientLast: number | null } {
   let clientFirst: number | null = null;
   let clientLast: number | null = null;
@@ -559,20 +568,12 @@ export class IncidentIndex {
    * logged after a line that carried a session: when (null untimed), in which file, and whether it is the server's.
    */
   private serverRestartsAfterSession(): { ts: number | null; file: string; server: boolean }[] {
-    const t = signalTable();
     const out: { ts: number | null; file: string; server: boolean }[] = [];
     const sawSession = new Set<string>();
     for (const e of this.all) {
       if (e.source !== 'server' && e.source !== 'unknown') continue;
       if (e.session !== null) sawSession.add(e.file);
-      else if (
-        sawSession.has(e.file) &&
-        e.signals.some((id) => {
-          const c = t.meaning(id)?.cause;
-          return c === 'process-started' || c === 'shutdown';
-        })
-      )
-        out.push({ ts: e.ts, file: e.file, server: e.source === 'server' });
+      else if (sawSession.has(e.file) && isRestartLine(e)) out.push({ ts: e.ts, file: e.file, server: e.source === 'server' });
     }
     return out;
   }
@@ -1933,39 +1934,21 @@ export class IncidentIndex {
     return lo < rt.length && rt[lo]! < to;
   }
 
-  /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */
   /** A server start or shutdown logged between two lines' times (any file): lines of two logs, ordered by their clocks. */
   restartWithin(a: Event, b: Event): boolean {
     if (a.ts === null || b.ts === null) return this.restartBetween(a, b);
     const lo = Math.min(a.ts, b.ts);
     const hi = Math.max(a.ts, b.ts);
-    const t = signalTable();
-    return this.serverLines.some(
-      (e) =>
-        e.ts !== null &&
-        e.ts > lo &&
-        e.ts < hi &&
-        e.signals.some((id) => {
-          const c = t.meaning(id)?.cause;
-          return c === 'process-started' || c === 'shutdown';
-        }),
-    );
+    return this.serverLines.some((e) => e.ts !== null && e.ts > lo && e.ts < hi && isRestartLine(e));
   }
 
+  /** A process start or shutdown line between two server lines of the same file: a restart, not a second replica. */
   restartBetween(a: Event, b: Event): boolean {
-    const t = signalTable();
     const lo = Math.min(this.position.get(a) ?? 0, this.position.get(b) ?? 0);
     const hi = Math.max(this.position.get(a) ?? 0, this.position.get(b) ?? 0);
     for (let i = lo + 1; i < hi; i++) {
       const e = this.all[i]!;
-      if (e.source !== 'server') continue;
-      if (
-        e.signals.some((id) => {
-          const c = t.meaning(id)?.cause;
-          return c === 'process-started' || c === 'shutdown';
-        })
-      )
-        return true;
+      if (e.source === 'server' && isRestartLine(e)) return true;
     }
     return false;
   }
