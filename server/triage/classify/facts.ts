@@ -119,6 +119,8 @@ export interface Facts {
   methodInSpec: Tri;
   /** Client and server speak different transports (legacy HTTP+SSE vs Streamable HTTP). */
   transportMismatch: Tri;
+  /** The Streamable HTTP endpoint's path (`/mcp`) a legacy HTTP+SSE client was given, when that is how the transports differ. */
+  legacyClientPath?: string | null;
   /** The request never reached the next hop: refused, DNS, connect timeout, TLS, proxy could not connect. */
   neverConnected: Tri;
   /** The request reached the MCP server. */
@@ -953,6 +955,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const legacyAfter = httpMethod === 'POST' && (httpStatus === 400 || httpStatus === 404 || httpStatus === 405) && !has('transport-legacy') ? ix.legacyConnectedAfter(span) : null;
   const transportFallback = has('transport-fallback') || ix.fallbackAfter(span) || legacyAfter !== null;
   let transportMismatch: Tri = null;
+  let legacyClientPath: string | null = null;
   // (an SSE connect that failed because nothing answered at all — refused, DNS, TLS — says nothing about transports)
   const connectStage = failureMeanings.some((x) => x.m.stage === 'connect' && x.m.cause !== 'sse-connect-rejected');
   // the client's own conclusion (mcp-go: its initialize POST refused, "likely a legacy SSE server")
@@ -980,6 +983,25 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // Streamable HTTP answers 405 to a GET it does not offer; row 90). Not in a Streamable HTTP exchange, where a 405
   // on GET or DELETE is the optional channel declined (D16).
   else if (era === 'legacy-sse' && httpMethod === null && httpStatus === 405 && !ix.streamable && method === null && tool === null) transportMismatch = true;
+  // a legacy HTTP+SSE client given a Streamable HTTP endpoint's path (`claude mcp add -t sse x https://h/mcp`,
+  // `Connecting to SSE endpoint: …/mcp`) whose connection failed with no answer that speaks of anything else
+  // — not refused or unresolved, not an auth or rate answer, no server error — and that never worked there
+  // (failure-signatures (a.1) "Endpoints"; anthropics/claude-code issue 1960: `-t sse` on `/mcp` gets
+  // `SSE error: Non-200 status code (202)`). Near miss: a legacy server mounted at /mcp that answered its stream.
+  else if (
+    (method === null || method === 'initialize') &&
+    tool === null &&
+    !connectStage &&
+    !has('auth-rejected') &&
+    !has('auth-token-expired') &&
+    !has('oauth-flow-failed') &&
+    !has('rate-limited') &&
+    (httpStatus === null || [400, 404, 405, 406, 415].includes(httpStatus)) &&
+    !ix.legacyEndpointEventReached &&
+    !ix.endpointWorkedFor(span) &&
+    (legacyClientPath = ix.legacyClientOnMcpPath(span)) !== null
+  )
+    transportMismatch = true;
 
   // --- delivery and interruption
   // undici's bare `fetch failed` is a connect failure (row 41) unless the span shows an answer or a cut (row 42)
@@ -1217,6 +1239,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     firstRequest,
     methodInSpec: method === null ? null : SPEC_METHODS.has(method),
     transportMismatch,
+    legacyClientPath,
     neverConnected,
     delivered,
     serverLogged: ix.serverLogged,

@@ -148,6 +148,8 @@ const NAMED_CONNECT_CAUSES = new Set<string>([...CONNECT_WHY, 'forward-proxy']);
 const CLOCK_SLACK_MS = 5_000;
 /** The legacy HTTP+SSE transport's message endpoint, its session in the query (`/messages/?session_id=…`). */
 const LEGACY_MESSAGE_URL = /\/messages?\/?\?(?:[^#\s]*&)?session_?[iI]d=/;
+/** The path of a URL a line names (`https://h:8080/v1/mcp?x=1` → `/v1/mcp`). */
+const MCP_URL = /\bhttps?:\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>()?#]{0,300})/;
 
 /** How far after a failure a recovery line still speaks for it. */
 const RECOVERY_WINDOW_MS = 120_000;
@@ -443,6 +445,24 @@ export class IncidentIndex {
   fellBackEarlierInFile(span: SpanBuild): boolean {
     const t = signalTable();
     return this.earlierInFile(span, (e) => e.signals.some((id) => t.meaning(id)?.cause === 'transport-fallback'));
+  }
+  /**
+   * A client line of the span's file, up to the span, says the client speaks the legacy HTTP+SSE transport and
+   * names the URL it connects to, whose path is the Streamable HTTP convention (`…/mcp`): the path it was given
+   * (failure-signatures (a.1) "Endpoints": GET `/sse` + POST `/messages` for the legacy transport, one MCP
+   * endpoint such as `/mcp` for Streamable HTTP). Null when no line says both.
+   */
+  legacyClientOnMcpPath(span: SpanBuild): string | null {
+    const first = this.infoOf.get(span)?.firstLine;
+    if (!first) return null;
+    const t = signalTable();
+    const legacy = (e: Event) => e.signals.some((id) => t.meaning(id)?.cause === 'transport-legacy');
+    for (const e of [...span.events, ...this.all.filter((x) => (first.get(x.file) ?? -1) > x.line)]) {
+      if (e.source === 'server' || e.source === 'proxy' || !legacy(e)) continue;
+      const path = e.httpPath ?? MCP_URL.exec(e.text)?.[1] ?? null;
+      if (path !== null && /\/mcp\/?$/.test(stripQuery(path))) return stripQuery(path);
+    }
+    return null;
   }
   /** Earlier in one of the span's files, a line showed the client going through a forward HTTP(S) proxy (an agent created from HTTP(S)_PROXY, a proxy frame). */
   forwardProxyEarlierInFile(span: SpanBuild): boolean {
