@@ -1027,17 +1027,18 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'tool',
     re: new RegExp(
-      `\\b(?:MCP )?[Tt]ool(?: call)? ${TOOL_NAME}(?: on (?:server )?['"]?[\\w.-]{1,60}['"]?)? (?:returned|failed|timed out|completed|succeeded|errored|raised|ok|OK)\\b`,
+      `\\b(?:MCP )?[Tt]ool(?: call)? (?:[\\w.-]{1,60}\\/)?${TOOL_NAME}(?: call)?(?: on (?:server )?['"]?[\\w.-]{1,60}['"]?)? (?:returned|failed|timed out|completed|succeeded|errored|raised|ok|OK)\\b`,
     ),
     needs: ['ool '],
-    why: "host prose reporting a call's outcome: `Tool get_order returned isError=false`, `tool search failed: …`, `Tool call X on server Y timed out after 60s`, `tool X ok`",
+    why: "host prose reporting a call's outcome: `Tool get_order returned isError=false`, `tool search failed: …`, `Tool call X on server Y timed out after 60s`, `tool X ok`, hermes-agent's `MCP tool server/tool call failed: …` (the server before the slash is a namespace)",
     examples: [
       ['Tool import_orders returned isError=false in 2508 ms: {}', 'import_orders'],
       ['MCP tool search_docs failed: timeout', 'search_docs'],
       ['MCP: Tool call Sheets_ReadRange on server gsuite timed out after 60s', 'Sheets_ReadRange'],
       ['tool lookup_item ok text=SKU-1002: 7 on hand ms=8', 'lookup_item'],
+      ['ERROR tools.mcp_tool: MCP tool firms/firms_search call failed: Connection closed', 'firms_search'],
     ],
-    nearMisses: ['Tool returned 3 results', 'the tool failed', 'Tool call on server gsuite timed out'],
+    nearMisses: ['Tool returned 3 results', 'the tool failed', 'Tool call on server gsuite timed out', 'MCP tool call failed: Connection closed'],
   },
   {
     field: 'tool',
