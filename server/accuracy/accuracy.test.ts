@@ -102,6 +102,9 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // batch 21 (13 shapes, session 31: the same aim as batch 20, another collector; labelled and split before the first
   // run): first run dev 4/9, held 3/4; dev 5/9 with Chromium's 'HTTP ERROR 503' read as a status
   'collected21-dev': { headline: 0.5, located: 0.45 },
+  // batch 22 (12 shapes, session 32: the same aim, a third collector; labelled and split before the first run): first
+  // run dev 4/8, held 2/4
+  'collected22-dev': { headline: 0.45, located: 0.45 },
   // the third batch of hand-written 2026-07-28 bundles (24, split the same way, another writer who did not read the
   // code): first run dev 7/16, held 5/8; dev 14/16 with a gateway's records joined to the host's calls, .stderr and
   // .journal files read, a task's polls joined to its call, a 2026 server's missing server/discover escalated
