@@ -1446,7 +1446,12 @@ function sessionSentFact(evs: readonly Event[], method: string | null, session: 
   // the server looked up a session it received — unless the words are the client's own for any 404 (the
   // Go SDK's `(session ID: ): session not found` says both, and its empty id says none was sent)
   if (has('session-unknown') && !has('session-missing') && !has('session-terminated-client')) return true;
-  if (method === 'initialize') return false;
+  // an initialize carries no session id — unless the client's own line of the request shows one (a client that
+  // re-sends initialize on its old session, failure-signatures row 54); an answer's line is not the request's
+  if (method === 'initialize')
+    return evs.some(
+      (e) => (e.source === 'client' || e.source === 'unknown') && e.attrs.direction !== 'response' && e.httpMethod !== null && e.httpStatus === null && e.session !== null,
+    );
   // the client's own word that it sent the session it holds (`Using existing session ID …`)
   if (has('session-attached')) return true;
   if (has('session-missing') && !has('session-unknown')) return false;

@@ -16,6 +16,33 @@ const VALIDATION: SignalCause[] = [
   'content-type-wrong',
 ];
 
+// failure-signatures row 54 names the client's cause of `Server already initialized` (400, -32600): it re-sent
+// initialize on the same session, WITH the old id. A fresh initialize carries no session id, so where no line
+// shows the old id on it, the other cause the TypeScript SDK gives the same answer for is as open: a server that
+// keeps one transport for every client (one StreamableHTTPServerTransport created at start-up, not one per
+// session), where no client's second handshake can succeed — a server defect no client setting fixes (decision
+// table: escalate). Near miss: the initialize shown carrying the session id the server had assigned (row 54).
+export const alreadyInitialized: Rule = {
+  id: 'initialize-refused-already-initialized',
+  decision: 'escalate',
+  source: 'failure-signatures row 54 · typescript-sdk server/streamableHttp.ts (`Server already initialized`) · triage-rules decision table (escalate)',
+  when(f) {
+    if (!has(f, 'already-initialized')) return 'no "already initialized" refusal';
+    if (f.sessionSent === true) return 'the initialize carried a session id: the client re-sent it on its old session (row 54: request-rejected-at-validation)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was refused${f.httpStatus ? ` with HTTP ${f.httpStatus}` : ''} as "already initialized", and no line shows it carrying an old session id. A fresh initialize has no session to collide with, so the server answers every new client this way when it keeps one transport (or one session) for all of them — e.g. a TypeScript server that creates a single StreamableHTTPServerTransport at start-up instead of one per session. Escalate to the server's owners with the two handshakes; if the client did re-send initialize with its old \`Mcp-Session-Id\`, it must drop the id and the old transport first (failure-signatures row 54).`,
+  examples: [
+    { name: 'initialize refused, no session id shown', facts: { httpStatus: 400, method: 'initialize', jsonRpcCode: -32600, causes: ['already-initialized'] }, fires: true },
+    {
+      name: 'near miss: the initialize carried the assigned session id',
+      facts: { httpStatus: 400, method: 'initialize', sessionSent: true, jsonRpcCode: -32600, causes: ['already-initialized'] },
+      fires: false,
+    },
+  ],
+};
+
 export const headerValidation: Rule = {
   id: 'request-rejected-at-validation',
   decision: 'fix_route_or_config',

@@ -17,7 +17,7 @@ import { handshakeAnsweredTimeout } from './handshake-answered-timeout.ts';
 import { handshakeSilent } from './handshake-silent.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { idleTimeoutShort } from './idle-timeout-short.ts';
-import { headerValidation } from './header-validation.ts';
+import { alreadyInitialized, headerValidation } from './header-validation.ts';
 import { endpointMisresolved, endpointOrigin, hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { intermittentRetry, sessionRefusedIntermittently } from './intermittent.ts';
@@ -149,6 +149,7 @@ export const RULES: readonly Rule[] = [
   redirectNotFollowed,
   versionNotNegotiated,
   sessionIdDropped,
+  alreadyInitialized,
   headerValidation,
   sessionRefusedAtHandshake,
   sessionInvalidUnknownWhy,
