@@ -109,6 +109,9 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // code): first run dev 7/16, held 5/8; dev 14/16 with a gateway's records joined to the host's calls, .stderr and
   // .journal files read, a task's polls joined to its call, a 2026 server's missing server/discover escalated
   'hand-2026c-dev': { headline: 0.7, located: 0.45 },
+  // the fourth batch (24, split the same way, a fourth writer who did not read the code, asked for 2026-07-28 areas
+  // the others skipped): first run dev 6/16 (failing request located 5/16), held 5/8
+  'hand-2026d-dev': { headline: 0.35, located: 0.3 },
 };
 
 const results: CaseResult[] = [];
