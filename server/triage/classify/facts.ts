@@ -1122,7 +1122,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // a later success or recovery counts only if this failure does not come back after it (with several
   // clients in one log, the success may be another client's)
   const holds = <P extends Point>(p: P | null): P | null => (p !== null && !ix.failsAgainAfter(span, key, causes, p) ? p : null);
-  const laterSuccess = holds(ix.laterSuccess(span, key));
+  // (nor a success after the client said it gave up on this call: what it sent after that was another request,
+  // the same tool for other input, not this one answered — a host's `unavailable … after 3 attempts`)
+  const successAfter = holds(ix.laterSuccess(span, key));
+  const laterSuccess = successAfter !== null && gaveUpLine !== null && gaveUpLine.file === successAfter.file && gaveUpLine.line < successAfter.line ? null : successAfter;
   const laterRecovery = holds(ix.laterRecovery(span));
   // failed on every attempt: nothing of it succeeded, and the client never got going again after
   // (a summary that counts passes beside the failures says not every attempt failed)
