@@ -79,6 +79,11 @@ const otherThanTransport = (f: Facts) =>
 const quietFollowUp = (f: Facts) =>
   f.neverConnected === true || f.interruption === 'connection-closed' || f.causes.includes('client-object-closed') || f.causes.includes('connection-closed');
 
+/** The DNS resolver's own record of a lookup it failed (CoreDNS SERVFAIL): the far side of a client's DNS failure, no request of its own. */
+const resolverSide = (f: Facts) => f.signals.includes('resolver-lookup-failed') && !f.identified;
+/** A client's own DNS failure (EAI_AGAIN, `server misbehaving`). */
+const clientDns = (f: Facts) => f.causes.includes('dns-failure') && !f.signals.includes('resolver-lookup-failed');
+
 export function placeFailures(items: readonly Decided[]): Placement[] {
   const n = items.length;
   const at = items.map((d) => ({ ts: d.span.start, ...fileLine(d) }));
@@ -124,6 +129,8 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       const g = gap(i, j);
       const within = (ms: number, lines: number) => (g !== null ? g <= ms : nearInFile(i, j, lines));
       if (a.session !== null && a.session === b.session && within(SESSION_MS, 200)) link(i, j);
+      // the resolver's log of the lookups a client's DNS failure reports (a resolver's log often keeps no date)
+      else if (at[i]!.file !== at[j]!.file && ((resolverSide(a) && clientDns(b)) || (resolverSide(b) && clientDns(a))) && (g === null || g <= CALL_MS)) link(i, j);
       else if (callKey(a.method, a.tool) !== null && callKey(a.method, a.tool) === callKey(b.method, b.tool) && within(CALL_MS, 200)) link(i, j);
       else if (connectivity(a) && connectivity(b) && within(OUTAGE_MS, 40)) link(i, j);
       else if (at[i]!.file === at[j]!.file && (g !== null ? g <= ADJACENT_MS : nearInFile(i, j, ADJACENT_LINES))) link(i, j);
@@ -155,12 +162,18 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     const d = items[i]!;
     const f = d.facts;
     const ep = out[i]!.episode;
-    const earlier = seen.get(ep) ?? [];
-    seen.set(ep, [...earlier, i]);
+    // (the resolver's lines are the far side of the client's failure: they never make it a consequence)
+    const earlier = (seen.get(ep) ?? []).filter((k) => resolverSide(f) || !resolverSide(items[k]!.facts));
+    seen.set(ep, [...(seen.get(ep) ?? []), i]);
     const earlierPrimary = earlier.filter((k) => out[k]!.role === 'primary');
     const first = earlier[0];
     if (d.rule.role) {
       out[i] = { ...out[i]!, role: d.rule.role, reason: firstSentence(d.rationale) };
+      continue;
+    }
+    const lookup = resolverSide(f) ? items.findIndex((x, k) => k !== i && out[k]!.episode === ep && clientDns(x.facts)) : -1;
+    if (lookup >= 0) {
+      out[i] = { ...out[i]!, role: 'consequence', reason: `the resolver's own record of the lookup that failed at ${describeAt(lookup)}` };
       continue;
     }
     if (crashCut[i]! >= 0) {
