@@ -593,6 +593,9 @@ function restartedSinceConnected(ix: IncidentIndex, span: SpanBuild, start: numb
   return at !== null && at.ts !== null && ix.restartedWithin(at.ts, start);
 }
 
+/** A line of another file than the failure's is after it when its clock says so by more than this. */
+const CROSS_FILE_AFTER_MS = 1_000;
+
 export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const ix = ctx.index;
   const evs = span.events;
@@ -1135,13 +1138,25 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   if (resumedStream && era !== 'sessionless') recoveredBy = `the client resumed the stream (${resumedStream})`;
   else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess.where})`;
   else {
-    // a recovery line inside the request's own lines, after its failure, speaks for it too
-    const lastFail = Math.max(...evs.filter(isFailureEvent).map((e) => e.line));
-    const inside = evs.find((e) => e.line > lastFail && (e.source === 'client' || e.source === 'unknown') && e.signals.some((id) => table().meaning(id)?.outcome === 'recovery'));
+    // a recovery line inside the request's own lines, after its failure, speaks for it too — after it in the
+    // failure's own file, or by the clock in another (a line number of one file says nothing of another's: the
+    // server's "completed" line 15 is not after the client's failure on line 7)
+    const lastFailIn = new Map<string, number>();
+    let lastFailTs: number | null = null;
+    for (const e of evs.filter(isFailureEvent)) {
+      lastFailIn.set(e.file, Math.max(lastFailIn.get(e.file) ?? -1, e.line));
+      if (e.ts !== null) lastFailTs = Math.max(lastFailTs ?? e.ts, e.ts);
+    }
+    const afterFailure = (e: Event) => {
+      const l = lastFailIn.get(e.file);
+      // (another file's clock, at a second's grain and a little skewed, must be clearly later)
+      return l !== undefined ? e.line > l : e.ts !== null && lastFailTs !== null && e.ts > lastFailTs + CROSS_FILE_AFTER_MS;
+    };
+    const inside = evs.find((e) => afterFailure(e) && (e.source === 'client' || e.source === 'unknown') && e.signals.some((id) => table().meaning(id)?.outcome === 'recovery'));
     // the client saying this same call returned, after its failure (a token refreshed, a retry answered)
     const returned = evs.find(
       (e) =>
-        e.line > lastFail &&
+        afterFailure(e) &&
         (e.source === 'client' || e.source === 'unknown') &&
         e.signals.includes('call-returned') &&
         !e.signals.some((id) => table().meaning(id)?.outcome === 'failure'),
@@ -1155,7 +1170,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
     // (on a session the server no longer knows, a call can only return on a new one: with no handshake in
     // between, the line is another client's — several conversations share one host's log)
-    else if (returned && identified && (sessionUnknown !== true || ix.establishedBetween(returned.file, lastFail, returned.line)))
+    else if (returned && identified && (sessionUnknown !== true || ix.establishedBetween(returned.file, lastFailIn.get(returned.file) ?? -1, returned.line)))
       recoveredBy = `the same call returned afterwards (${returned.file}:${returned.line})`;
   }
   if (recoveredBy === null && legacyAfter !== null) recoveredBy = `the legacy SSE transport's messages were answered afterwards (${legacyAfter.where})`;

@@ -28,7 +28,7 @@ import { nameAmbiguous } from './name-ambiguous.ts';
 import { connectCauseHidden, neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { streamCutFixedInterval } from './stream-cut-fixed-interval.ts';
-import { outputSchemaMismatch } from './output-schema-mismatch.ts';
+import { outputSchemaMismatch, resultRefusedAfterWrite } from './output-schema-mismatch.ts';
 import {
   clientProtocolDefect,
   endpointEventMisread,
@@ -129,6 +129,7 @@ export const RULES: readonly Rule[] = [
   serverNotInitialized,
   // complete answers: what the server said
   nameAmbiguous,
+  resultRefusedAfterWrite,
   outputSchemaMismatch,
   clientProtocolDefect,
   endpointEventMisread,

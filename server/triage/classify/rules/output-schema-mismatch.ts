@@ -34,3 +34,36 @@ export const outputSchemaMismatch: Rule = {
     { name: "near miss: the tool's own isError answer", facts: { method: 'tools/call', tool: 'list_invoices', causes: ['tool-error'] }, fires: false },
   ],
 };
+
+// triage-rules.md §6 ("write completed in the target system" → read that result and go on; do not write again)
+// before the defect: the result refused for its schema is the result of a call that ran, and the server logged
+// the work done. A host that treats the refused result as "the call failed" (and offers to run it again) would
+// repeat a write that exists. The schema defect is escalated too, but what the user must do first is not repeat.
+// Near miss: the same refusal with no server line showing the work done stays output-schema-mismatch.
+export const resultRefusedAfterWrite: Rule = {
+  id: 'result-refused-after-write',
+  decision: 'read_result_no_repeat',
+  source: 'triage-rules.md §6 · spec server/tools (outputSchema, structuredContent) · failure-signatures D5',
+  when(f) {
+    if (!has(f, 'output-schema-mismatch')) return 'no result refused for its output schema';
+    if (!identifiedCall(f)) return 'the call is not identified';
+    if (f.sideEffect === 'read') return 'a read-only call: nothing to reconcile (output-schema-mismatch)';
+    if (!f.writeEvidence) return 'no server line shows the work done (output-schema-mismatch)';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} ran and the server logged the work done (${f.writeEvidence}), but its result was refused because it does not match the output schema the tool declares. The effect exists: do not run the call again — read the result in the target system and go on. Then escalate the schema defect to the owners of the tool (or of the layer that validated it): every call of this tool will be refused the same way.`,
+  examples: [
+    {
+      name: 'a refund created, its result refused for its schema',
+      facts: { method: 'tools/call', tool: 'issue_credit', causes: ['output-schema-mismatch'], writeEvidence: 'server.log:12 credit created cr_1' },
+      fires: true,
+    },
+    { name: 'near miss: no line shows the work done', facts: { method: 'tools/call', tool: 'issue_credit', causes: ['output-schema-mismatch'] }, fires: false },
+    {
+      name: 'near miss: a read-only tool',
+      facts: { method: 'tools/call', tool: 'list_invoices', causes: ['output-schema-mismatch'], sideEffect: 'read', sideEffectSource: 'policy', writeEvidence: 'x' },
+      fires: false,
+    },
+  ],
+};
