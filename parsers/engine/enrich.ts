@@ -90,7 +90,7 @@ export const SDK_CLIENT_CALLS: Readonly<Record<string, string>> = {
 /** Words that follow `tools/call` or `calling tool` in prose but are not a tool's name — also capitalised, as an
  * error message after a colon starts (`executing the MCP tool: Timed out while waiting…`, python-sdk row 11). */
 const NOT_A_TOOL_WORDS =
-  'failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|rejected|refused|cancelled|canceled|aborted|denied|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc';
+  'failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|rejected|refused|cancelled|canceled|aborted|denied|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc|refreshing|retrying|retry|reconnecting|waiting|sending|will|no|none';
 const NOT_A_TOOL = `(?!(?:${NOT_A_TOOL_WORDS.split('|')
   .map((w) => `[${w[0]}${w[0]!.toUpperCase()}]${w.slice(1)}`)
   .join('|')})\\b)`;
@@ -982,7 +982,13 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['[Local→Remote] tools/call create_order', 'create_order'],
       ["tools/call 'get_order' (rpc 3)", 'get_order'],
     ],
-    nearMisses: ['tools/call failed with status 504', 'tools/call -> 404', 'tools/call request id 7', 'tools/call name=list_repos id=4'],
+    nearMisses: [
+      'tools/call failed with status 504',
+      'tools/call -> 404',
+      'tools/call request id 7',
+      'tools/call name=list_repos id=4',
+      'HeaderMismatch on tools/call: refreshing tools/list and retrying once',
+    ],
   },
   {
     field: 'tool',

@@ -79,6 +79,8 @@ const otherThanTransport = (f: Facts) =>
 const quietFollowUp = (f: Facts) =>
   f.neverConnected === true || f.interruption === 'connection-closed' || f.causes.includes('client-object-closed') || f.causes.includes('connection-closed');
 
+/** A failure that closed its client object for good (python-sdk 3522): the calls after it on that object fail locally. */
+const closedObject = (d: Decided) => d.facts.knownDefect === 'python-sdk-3522';
 /** The DNS resolver's own record of a lookup it failed (CoreDNS SERVFAIL): the far side of a client's DNS failure, no request of its own. */
 const resolverSide = (f: Facts) => f.signals.includes('resolver-lookup-failed') && !f.identified;
 /** A client's own DNS failure (EAI_AGAIN, `server misbehaving`). */
@@ -122,6 +124,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     return -1;
   });
   for (let k = 0; k < n; k++) if (crashCut[k]! >= 0) link(k, crashCut[k]!);
+  /** Failure j, a quiet "Connection closed" after failure i in i's file. */
+  const laterOnClosed = (i: number, j: number) =>
+    quietFollowUp(items[j]!.facts) && (at[i]!.ts !== null && at[j]!.ts !== null ? at[j]!.ts! > at[i]!.ts! : at[j]!.line > at[i]!.line);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const a = items[i]!.facts;
@@ -129,6 +134,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       const g = gap(i, j);
       const within = (ms: number, lines: number) => (g !== null ? g <= ms : nearInFile(i, j, lines));
       if (a.session !== null && a.session === b.session && within(SESSION_MS, 200)) link(i, j);
+      // the later calls on a client object that a cut closed (python-sdk 3522: every later call fails with
+      // "Connection closed"), however much later, in the same client's log
+      else if (at[i]!.file === at[j]!.file && (closedObject(items[i]!) ? laterOnClosed(i, j) : closedObject(items[j]!) && laterOnClosed(j, i))) link(i, j);
       // the resolver's log of the lookups a client's DNS failure reports (a resolver's log often keeps no date)
       else if (at[i]!.file !== at[j]!.file && ((resolverSide(a) && clientDns(b)) || (resolverSide(b) && clientDns(a))) && (g === null || g <= CALL_MS)) link(i, j);
       else if (callKey(a.method, a.tool) !== null && callKey(a.method, a.tool) === callKey(b.method, b.tool) && within(CALL_MS, 200)) link(i, j);
@@ -233,6 +241,11 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         : undefined;
       if (fellBackFrom !== undefined) {
         out[i] = { ...out[i]!, role: 'consequence', reason: `the client's fallback to legacy SSE after ${describeAt(fellBackFrom)}` };
+        continue;
+      }
+      const closedBy = earlierPrimary.find((k) => closedObject(items[k]!) && at[k]!.file === at[i]!.file);
+      if (closedBy !== undefined && quietFollowUp(f)) {
+        out[i] = { ...out[i]!, role: 'consequence', reason: `a later call on the client object closed at ${describeAt(closedBy)}` };
         continue;
       }
       const gone = earlierPrimary.find((k) => serverGone(items[k]!.facts));

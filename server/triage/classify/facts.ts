@@ -677,7 +677,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       stageEvidence = guess.evidence;
     }
     if (!knownDefect) {
-      const m = matchKnownDefects(tree, { laterMessages: ix.laterClientMessages(span).split('\n') });
+      // (later lines of the client that joined this span count too: the calls that failed after the cut)
+      const afterBlock = evs.filter((e) => e.file === b.file && e.line > b.endLine && e.source !== 'server' && e.source !== 'proxy').map((e) => e.message);
+      const m = matchKnownDefects(tree, { laterMessages: [...afterBlock, ...ix.laterClientMessages(span).split('\n')] });
       if (m.length) knownDefect = m[0]!.id;
     }
   }

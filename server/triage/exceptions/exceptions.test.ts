@@ -113,5 +113,10 @@ describe('known defects', () => {
     const tree = parseExceptionText(alone)!;
     expect(matchKnownDefects(tree)).toEqual([]);
     expect(matchKnownDefects(tree, { laterMessages: ['Connection closed'] }).map((d) => d.id)).toEqual(['python-sdk-3522']);
+    // a host's line around the exception: its words, then the type, then the message
+    expect(matchKnownDefects(tree, { laterMessages: ['sync step 3/4 failed: mcp.shared.exceptions.McpError: Connection closed'] }).map((d) => d.id)).toEqual(['python-sdk-3522']);
+    // near misses: another message after the type, or the words only in prose
+    expect(matchKnownDefects(tree, { laterMessages: ['sync step 3/4 failed: mcp.shared.exceptions.McpError: Request timed out'] })).toEqual([]);
+    expect(matchKnownDefects(tree, { laterMessages: ['retrying after Connection closed: attempt 2'] })).toEqual([]);
   });
 });

@@ -80,6 +80,13 @@ function nodeMatches(n: ExceptionNode, t: NodeTest): boolean {
   return (!t.type || re(t.type).test(n.type)) && (!t.message || re(t.message).test(n.message.trim()));
 }
 
+/** What follows the last exception type on a line (`…: pkg.McpError: Connection closed` → `Connection closed`). */
+function afterType(m: string): string {
+  const i = m.search(/(?:^|[\s:])(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception): [^:]*$/);
+  if (i < 0) return m.trim();
+  return m.slice(m.indexOf(': ', i) + 2).trim();
+}
+
 export function matchKnownDefects(tree: ExceptionTree, context: DefectContext = {}, table: readonly KnownDefect[] = KNOWN_DEFECTS): DefectMatch[] {
   const out: DefectMatch[] = [];
   const kids = new Map<number, ExceptionNode[]>();
@@ -105,7 +112,9 @@ export function matchKnownDefects(tree: ExceptionTree, context: DefectContext = 
     if (!hit) continue;
     const support = d.signature.alsoAny ?? [];
     const inTree = tree.nodes.find((n) => support.some((t) => nodeMatches(n, t)));
-    const later = (context.laterMessages ?? []).find((m) => support.some((t) => t.message && re(t.message).test(m.trim())));
+    // (a later line may carry the message behind the host's own words and the exception's type:
+    // `step 3/4 failed: mcp.shared.exceptions.McpError: Connection closed`)
+    const later = (context.laterMessages ?? []).find((m) => support.some((t) => t.message && (re(t.message).test(m.trim()) || re(t.message).test(afterType(m)))));
     if (support.length && !inTree && !later) continue;
     const evidence = [`${hit.g.type}: ${hit.g.message}`, `${hit.inner!.type}: ${hit.inner!.message}`];
     if (inTree) evidence.push(`${inTree.type}: ${inTree.message}`);
