@@ -215,8 +215,11 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         const again = !f.identified && !e.facts.identified && at[i]!.file === at[k]!.file && sameFailure(e.facts, f);
         // another log's line of the same answer that names no call does not make the call's own report a repeat
         if (f.identified && !e.facts.identified && at[i]!.file !== at[k]!.file) return false;
+        // (a report that knows less of the same call — no status, no failure words: a host passing the error
+        // on, `returning tool error to model`, right after the call's own failure in the same log — repeats it)
+        const lessOfIt = f.httpStatus === null && failed[i] === 0 && e.span.events.some((x) => x.file === at[i]!.file);
         return (
-          e.facts.httpStatus === f.httpStatus &&
+          (e.facts.httpStatus === f.httpStatus || lessOfIt) &&
           (e.facts.tool === f.tool || f.tool === null) &&
           (e.facts.method === f.method || f.method === null || e.facts.method === null) &&
           ((near && subset(f.causes, e.facts.causes) && (e.decision === d.decision || failed[i]! < failed[k]! || (!f.identified && e.facts.identified && f.httpStatus !== null))) ||

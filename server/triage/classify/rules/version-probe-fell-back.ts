@@ -18,7 +18,10 @@ export const versionProbeFellBack: Rule = {
     const fellBack = f.method === null && has(f, 'version-fallback');
     if (f.httpStatus !== 400 && f.httpStatus !== 404 && f.httpStatus !== 405 && !(fellBack && f.httpStatus === null))
       return 'the probe was not refused as by a 2025-era server (400/404/405)';
-    if (f.bodyKind === 'jsonrpc-error') return 'a JSON-RPC error body is a 2026 server answering, not a legacy refusal';
+    // (unless the error is a session-era complaint — `Missing session ID`, `Server not initialized`: how a 2025
+    // server refuses a request with no initialize before it, JSON-RPC body and all; the Python SDK's does)
+    if (f.bodyKind === 'jsonrpc-error' && !has(f, 'session-missing', 'session-invalid', 'server-not-initialized'))
+      return 'a JSON-RPC error body is a 2026 server answering, not a legacy refusal';
     if (!f.initializedAfter) return 'the client did not go on to a successful initialize';
     return true;
   },
@@ -28,6 +31,11 @@ export const versionProbeFellBack: Rule = {
     { name: 'discover 400 empty body, then initialize ok', facts: { method: 'server/discover', httpStatus: 400, bodyKind: 'empty', initializedAfter: true }, fires: true },
     { name: 'discover 400, no initialize after', facts: { method: 'server/discover', httpStatus: 400, bodyKind: 'empty' }, fires: false },
     { name: 'discover 404 with -32601 in JSON-RPC', facts: { method: 'server/discover', httpStatus: 404, bodyKind: 'jsonrpc-error', initializedAfter: true }, fires: false },
+    {
+      name: 'discover 400 with a session-era JSON-RPC error (Missing session ID), then initialize ok',
+      facts: { method: 'server/discover', httpStatus: 400, bodyKind: 'jsonrpc-error', causes: ['session-missing'], initializedAfter: true },
+      fires: true,
+    },
     { name: 'initialize 400', facts: { method: 'initialize', httpStatus: 400, initializedAfter: false }, fires: false },
     {
       name: 'a modern request 400 "Missing session ID", the client falls back to initialize, which succeeds',
