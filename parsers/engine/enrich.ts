@@ -112,6 +112,8 @@ const HTTP_METHOD = '(?:GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)';
 // the placeholder are still the host)
 const URL_PREFIX = '(?:https?:\\/\\/(?:[^\\s/<]|<[^<>\\n]{1,40}>){1,200})?';
 /** Up to four other key=value pairs between two keys of one logfmt line (`method=x tool=y id=7`). */
+/** A JSON-RPC id that is a string, unquoted in key=value text (`id=req-88`, `id=c-3391`): starts with a letter, holds a digit. */
+const STRING_ID = '[A-Za-z][A-Za-z_]{0,20}-?[A-Za-z_]{0,20}[-_:]?\\d[\\w:-]{0,60}';
 const KV_BETWEEN = `(?: {1,3}[\\w.-]{1,40}=(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^\\s"']{1,200})){0,4}`;
 // (nginx's own pages spell some the old way — `504 Gateway Time-out`, `405 Not Allowed`, `413 Request Entity
 // Too Large`: src/http/ngx_http_special_response.c — and clients quote those pages in their errors)
@@ -791,11 +793,27 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
-    re: /(?<![\w.-])id=(-?\d{1,15})(?![\w.])[^\n]{0,40}?\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\s?[:=]/,
+    re: new RegExp(`(?<![\\w.-])id=(-?\\d{1,15}|${STRING_ID})(?![\\w.])[^\\n]{0,40}?\\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\\s?[:=]`),
     needs: ['cp-method', 'cp_method', 'cp-Method', 'CP-Method'],
-    why: "a request's `id=N` logged beside the 2026-07-28 `Mcp-Method` header it sends: `POST /mcp id=3 Mcp-Method=tools/call`",
-    examples: [['POST /mcp id=3 Mcp-Method=tools/call Mcp-Name=apply_migration', 3]],
-    nearMisses: ['user id=3 logged in', 'POST /mcp Mcp-Method=tools/call retries=3'],
+    why: "a request's `id=N` logged beside the 2026-07-28 `Mcp-Method` header it sends: `POST /mcp id=3 Mcp-Method=tools/call` (a string id too: `id=req-88`)",
+    examples: [
+      ['POST /mcp id=3 Mcp-Method=tools/call Mcp-Name=apply_migration', 3],
+      ['POST /mcp id=req-88 Mcp-Method=tools/call', 'req-88'],
+    ],
+    nearMisses: ['user id=3 logged in', 'POST /mcp Mcp-Method=tools/call retries=3', 'POST /mcp id=3.5 Mcp-Method=tools/call'],
+  },
+  {
+    field: 'rpcId',
+    re: new RegExp(
+      `\\b(?:[Mm]cp|MCP)[-_][Mm]ethod["']?\\s?[:=]\\s?["']?${MCP_METHOD}["']?(?: {1,3}[\\w.-]{1,40}[=:]\\s?[^\\s]{1,300}){0,3} {1,3}(?:rpc[_-]?)?id[=:]\\s?(-?\\d{1,15}|${STRING_ID})(?![\\w.])`,
+    ),
+    needs: ['cp-method', 'cp_method', 'cp-Method', 'CP-Method'],
+    why: "the request's id logged after the 2026-07-28 `Mcp-Method` (and `Mcp-Name`) headers it sends, within three key=value pairs: `POST /mcp Mcp-Method=resources/read Mcp-Name=contracts://C-1 id=c-3391`",
+    examples: [
+      ['FINE: POST https://h.example/mcp Mcp-Method=resources/read Mcp-Name=contracts://2026/C-1 id=c-3391 traceparent=00-ab-01', 'c-3391'],
+      ['POST /mcp Mcp-Method=tools/call Mcp-Name=search id=12', 12],
+    ],
+    nearMisses: ['POST /mcp Mcp-Method=tools/call Mcp-Name=search user_id=12', 'POST /mcp Mcp-Method=tools/call a=1 b=2 c=3 d=4 id=9'],
   },
   {
     field: 'rpcId',
@@ -819,7 +837,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcId',
     re: new RegExp(
-      `(?<![\\w/.-])${SLASH_METHOD}(?: (?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.:-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}))?,? {1,3}(?:\\(id |(?:rpc[_-]?)?id[=:#] ?)(-?\\d{1,15})(?![\\w.])`,
+      `(?<![\\w/.-])${SLASH_METHOD}(?: (?:[A-Za-z][A-Za-z0-9]{0,40}(?:[_.:-][A-Za-z0-9]{1,40}){1,6}|[a-z][a-z0-9]{0,40}(?:[A-Z][a-z0-9]{1,40}){1,6}|[a-z][a-z0-9+.-]{1,20}://[^\\s,()]{1,300}))?,? {1,3}(?:\\(id |(?:rpc[_-]?)?id[=:#] ?)(-?\\d{1,15}|${STRING_ID})(?![\\w.])`,
     ),
     needs: ['id'],
     why: 'an MCP method followed at once by its `id=` (or `(id N)`), or by the tool it calls and then its id: `-> tools/call id=2`, `<- server/discover id=1 ok`, `-> tools/call post_invoice id=41`, `→ tools/call restore_snapshot (id 5)` (a tool name as tools are named: with `_`, `-`, `.` or camelCase, never a plain word); a comma may part them, as an application interpolating the request into its message writes it (`request failed (tools/list, id=5)`)',
@@ -832,6 +850,8 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['request failed (tools/list, id=5): McpError: MCP error -32001: Request timed out', 5],
       ['calling tool (tools/call archive_ticket, id=12)', 12],
       ['→ tools/call restore_snapshot (id 5)', 5],
+      ['info  resources/read contracts://2026/C-88121 id=c-3391 trace=4bf9 stream=sse', 'c-3391'],
+      ['tools/call create_refund id=req-88 failed', 'req-88'],
     ],
     nearMisses: [
       'tools/call (idle 5 s)',
@@ -841,6 +861,8 @@ export const EXTRACTORS: readonly Extractor[] = [
       'tools/call for account id=7',
       'tools/call, user id=7',
       'tools/call,id=7',
+      'tools/call id=0x1F',
+      'tools/call id=abc.def',
     ],
   },
   {
