@@ -402,6 +402,27 @@ export const RULES: readonly Rule[] = [
     take: (m, st) => timeOfDay(st, m[1]!, m[2]!, m[3]!, m[4]!, m[5]),
   },
   {
+    // java.util.logging's SimpleFormatter (the JDK default, `%1$tb %1$td, %1$tY %1$tl:%1$tM:%1$tS %1$Tp %2$s%n%4$s: %5$s`):
+    // `Nov 26, 2026 1:39:58 PM com.example.Client send` heads each record; the level and message are the next line
+    // (`SEVERE: …`), which takes this time as the line above's; the source class and method stay its message.
+    id: 'jul-simple',
+    examples: [
+      ['Nov 26, 2026 1:39:58 PM com.example.legal.mcp.McpClient send', { ts: '2026-11-26T13:39:58.000Z', message: 'com.example.legal.mcp.McpClient send' }],
+      ['Dec 5, 2026 12:02:03 AM org.acme.Sync run', { ts: '2026-12-05T00:02:03.000Z' }],
+    ],
+    nearMisses: ['Nov 26, 2026 13:39:58 PM hour 13', 'Nov 26 2026 1:39:58 PM no comma'],
+    re: /([A-Z][a-z]{2}) (\d{1,2}), (\d{4}) (\d{1,2}):(\d{2}):(\d{2}) ([AP]M)(?!\S)/y,
+    first: isUpper,
+    take: (m, st) => {
+      const mon = MONTHS[m[1]!];
+      let h = +m[4]!;
+      if (mon === undefined || h < 1 || h > 12) return false;
+      if (m[7] === 'PM' && h < 12) h += 12;
+      if (m[7] === 'AM' && h === 12) h = 0;
+      return setTs(st, Date.UTC(+m[3]!, mon, +m[2]!, h, +m[5]!, +m[6]!));
+    },
+  },
+  {
     // syslog: `Dec  1 10:00:00` (no year: the clock's, else this year); the host and `tag[pid]:` follow.
     id: 'syslog-time',
     examples: [

@@ -111,3 +111,26 @@ describe('lines that each tell how a request ended', () => {
     expect(groups([asked, answered])).toEqual([[1, 2]]);
   });
 });
+
+describe("one call without a tool in two logs: the method stands in the tool's place", () => {
+  const T = Date.UTC(2026, 7, 14, 9, 30, 0);
+  const at = (file: string, line: number, text: string, extra: Partial<Event>): Event => ({
+    ...emptyEvent({ file, line, source: 'unknown', format: 'test', kind: 'line', text }),
+    ...extra,
+  });
+  it("a client's and a server's resources/read with one string id are one call", () => {
+    const c = at('reader.log', 1, 'POST /mcp Mcp-Method=resources/read id=rd-7', { rpcId: 'rd-7', rpcMethod: 'resources/read', ts: T });
+    const s = at('docs-pod.log', 1, 'resources/read docs://h/42 id=rd-7', { rpcId: 'rd-7', rpcMethod: 'resources/read', ts: T + 20 });
+    expect(buildSpans([c, s]).length).toBe(1);
+  });
+  it('near miss: initialize with the same id in two logs stays two (every client starts from that id)', () => {
+    const c = at('a.log', 1, 'initialize id=0', { rpcId: 0, rpcMethod: 'initialize', ts: T });
+    const s = at('b.log', 1, 'initialize id=0', { rpcId: 0, rpcMethod: 'initialize', ts: T + 20 });
+    expect(buildSpans([c, s]).length).toBe(2);
+  });
+  it('near miss: the same id on two different methods stays two', () => {
+    const c = at('a.log', 1, 'resources/read id=rd-7', { rpcId: 'rd-7', rpcMethod: 'resources/read', ts: T });
+    const s = at('b.log', 1, 'prompts/get id=rd-7', { rpcId: 'rd-7', rpcMethod: 'prompts/get', ts: T + 20 });
+    expect(buildSpans([c, s]).length).toBe(2);
+  });
+});

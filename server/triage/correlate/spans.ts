@@ -226,9 +226,15 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   const byRpcTool = new Map<string, (readonly [Event, number])[]>();
   // (an MCP gateway's own log names the JSON-RPC ids and tools it forwards: a proxy's line with both is one of them;
   // an HTTP proxy's access line names neither)
+  // (a call with no tool — resources/read, prompts/get, tasks — pairs by its method in the tool's place; never
+  // initialize, whose id every client starts from, nor a notification, which has no id of its own)
   for (const [e, i] of indexed) {
-    if (e.rpcId === null || e.tool === null) continue;
-    const k = `${JSON.stringify(e.rpcId)}\u0000${e.tool}`;
+    if (e.rpcId === null) continue;
+    const what =
+      e.tool ??
+      (e.rpcMethod !== null && e.rpcMethod !== 'initialize' && e.rpcMethod !== 'tools/call' && !e.rpcMethod.startsWith('notifications/') ? `method:${e.rpcMethod}` : null);
+    if (what === null) continue;
+    const k = `${JSON.stringify(e.rpcId)}\u0000${what}`;
     (byRpcTool.get(k) ?? byRpcTool.set(k, []).get(k)!).push([e, i]);
   }
   // (two files, whatever sides were detected: a renamed log may be of unknown side)
