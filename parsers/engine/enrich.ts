@@ -724,15 +724,16 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcId',
     re: new RegExp(
-      `"(?:id|requestId|request_id)"\\s?:\\s?(-?\\d{1,15})(?![\\w.])[^{}]{0,300}?"method"\\s?:\\s?"${MCP_METHOD}"|"method"\\s?:\\s?"${MCP_METHOD}"[^{}]{0,300}?"(?:id|requestId|request_id)"\\s?:\\s?(-?\\d{1,15})(?![\\w.])`,
+      `"(?:id|requestId|request_id)"\\s?:\\s?(-?\\d{1,15})(?![\\w.])[^{}]{0,300}?"method"\\s?:\\s?"${MCP_METHOD}"|"method"\\s?:\\s?"${MCP_METHOD}"[^{}]{0,300}?"(?:id|requestId|request_id)"\\s?:\\s?(-?\\d{1,15})(?![\\w.])|"id"\\s?:\\s?"(${STRING_ID})"[^{}]{0,300}?"method"\\s?:\\s?"${MCP_METHOD}"|"method"\\s?:\\s?"${MCP_METHOD}"[^{}]{0,300}?"id"\\s?:\\s?"(${STRING_ID})"`,
     ),
     needs: ['"id"', '"requestId"', '"request_id"'],
-    read: (_t, m) => toRpcId(m[1] ?? m[2]!),
-    why: 'a structured log record of a call (no "jsonrpc" member): its "id" beside an MCP "method" in the same object — alone, "id" names anything. Also a whole-number "requestId" there: MCP\'s own name for the JSON-RPC id (spec basic/utilities/cancellation and progress: params.requestId), as an application logging the call writes it (a proxy\'s request id is a string or a uuid)',
+    read: (_t, m) => toRpcId(m[1] ?? m[2] ?? m[3] ?? m[4]!),
+    why: 'a structured log record of a call (no "jsonrpc" member): its "id" beside an MCP "method" in the same object — alone, "id" names anything. Also a whole-number "requestId" there: MCP\'s own name for the JSON-RPC id (spec basic/utilities/cancellation and progress: params.requestId), as an application logging the call writes it (a proxy\'s request id is a string or a uuid); a string "id" of the same record too, shaped as ids are (`"id":"w3-1201"`)',
     examples: [
       ['{"level":"INFO","msg":"mcp: request","server":"kb","id":89,"method":"tools/call","tool":"kb_search"}', 89],
       ['{"method":"resources/read","uri":"file:///a","id":4}', 4],
       ['{"level":"error","message":"request failed","method":"tools/list","requestId":5,"error":"McpError: MCP error -32001: Request timed out"}', 5],
+      ['{"msg":"send","method":"tools/call","name":"analyze_logs","id":"w3-1201"}', 'w3-1201'],
     ],
     nearMisses: [
       '{"id":7,"method":"POST","path":"/mcp"}',
@@ -740,6 +741,8 @@ export const EXTRACTORS: readonly Extractor[] = [
       '{"order":{"id":7},"method":"tools/call"}',
       '{"requestId":"4f1c9e2a-7d7b-4c1e-9d8e-1b2c3d4e5f60","method":"tools/call"}',
       '{"requestId":7,"method":"POST","url":"/mcp"}',
+      '{"requestId":"req-7","method":"tools/call"}',
+      '{"id":"order-7","method":"POST"}',
     ],
   },
   {
@@ -814,6 +817,17 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['POST /mcp Mcp-Method=tools/call Mcp-Name=search id=12', 12],
     ],
     nearMisses: ['POST /mcp Mcp-Method=tools/call Mcp-Name=search user_id=12', 'POST /mcp Mcp-Method=tools/call a=1 b=2 c=3 d=4 id=9'],
+  },
+  {
+    field: 'rpcId',
+    re: new RegExp(`(?:^|[\\s\\]])id=(-?\\d{1,15}|${STRING_ID}):? (?:progress|notifications/progress)\\b`),
+    needs: ['progress'],
+    why: "a server logging a running call's progress by the call's id: `id=w3-1201 progress 22%` (spec basic/utilities/progress: the notifications a request's handler sends while it runs)",
+    examples: [
+      ['DEBUG [tools.analyze] id=w3-1201 progress 10% (scanned 1.2 GB) -> event written (142 bytes)', 'w3-1201'],
+      ['id=7 notifications/progress 1/4', 7],
+    ],
+    nearMisses: ['user_id=7 progress 10%', 'id=7 in progress', 'job id=7 progressed'],
   },
   {
     field: 'rpcId',

@@ -298,7 +298,7 @@ export interface Facts {
    */
   credentialSentAt?: string | null;
   /** What showed it held: events in one late burst, event-stream headers that came late, the server finishing before the client gave up. */
-  heldKind?: 'burst' | 'late-headers' | 'finished-first' | null;
+  heldKind?: 'burst' | 'late-headers' | 'finished-first' | 'events-not-delivered' | null;
 }
 
 export interface FactsContext {
@@ -1361,6 +1361,13 @@ type SignalTable = ReturnType<typeof signalTable>;
 
 /** Slack for two hosts' clocks when comparing a server line's time with a client line's. */
 const HELD_SLACK_MS = 2000;
+/** A line counting a part of a whole (`batch 3/12`, `chunk 2 of 5`) that is not the last part. */
+export function partOfWhole(m: string): boolean {
+  const x = /\b(?:batch|chunk|part|page|step|shard|segment)\s#?(\d{1,6})\s?(?:\/|of)\s?(\d{1,6})\b/i.exec(m);
+  return x !== null && +x[1]! < +x[2]!;
+}
+/** A client's give-up that names its idle timer: no events (progress, data) came within it. */
+const IDLE_WORDS = /\bidle\b|\bno (?:events|progress|data)\b/i;
 
 /**
  * Failure-signatures row 72 / D19: "client times out though server logged the response". The server's
@@ -1377,8 +1384,25 @@ function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInT
     (e) =>
       e.source === 'server' &&
       e.ts !== null &&
-      (e.signals.some((id) => t.meaning(id)?.outcome === 'completion') || (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null)),
+      ((e.signals.some((id) => t.meaning(id)?.outcome === 'completion') && !partOfWhole(e.message)) ||
+        (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300 && e.httpMethod !== null)),
   );
+  // the server wrote the call's events (progress) well inside the wait of a client that gave up for idleness
+  // (`idle timeout after 60s (no progress)`, `no events within idle timeout`): what it sent never reached the
+  // client, so something between them held the stream (failure-signatures row 72, D19)
+  const idleGiveUp = evs.some(
+    (e) => e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout') && IDLE_WORDS.test(e.text.slice(0, 4000)),
+  );
+  if (idleGiveUp && gaveUp.length) {
+    const start = Math.min(...evs.filter((e) => e.ts !== null).map((e) => e.ts!));
+    // (the server's lines, or those of a log of unknown side other than the one that gave up: the other end of the call)
+    const callerFiles = new Set(evs.filter((e) => e.source === 'client').map((e) => e.file));
+    const otherEnd = (e: Event) => e.source === 'server' || (e.source === 'unknown' && !callerFiles.has(e.file));
+    const sent = evs.find(
+      (e) => otherEnd(e) && e.ts !== null && e.ts > start && e.ts < Math.min(...gaveUp) - HELD_SLACK_MS && e.signals.some((id) => t.meaning(id)?.cause === 'progress'),
+    );
+    if (sent) return { heldInTransit: true, heldEvidence: `${sent.file}:${sent.line}`, heldKind: 'events-not-delivered' };
+  }
   if (!gaveUp.length || !done.length) return { heldInTransit: null, heldEvidence: null };
   const first = done.reduce((a, b) => (b.ts! < a.ts! ? b : a));
   const held = Math.min(...gaveUp) - first.ts! > HELD_SLACK_MS;

@@ -5,7 +5,7 @@ import type { Event } from '../../../parsers/contract/event.ts';
 import type { SignalCause } from '../../../parsers/contract/signal.ts';
 import { type SignalMeaning, signalTable } from '../../../parsers/engine/signals.ts';
 import type { SpanBuild } from '../correlate/spans.ts';
-import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isExceptionBlock, isFailureEvent, replicaOf, servedSide } from './facts.ts';
+import { BOTH_UP_LINES, BOTH_UP_MS, callKey, failureCauses, isExceptionBlock, isFailureEvent, partOfWhole, replicaOf, servedSide } from './facts.ts';
 import { stripQuery } from '../correlate/path.ts';
 
 /** A task id as logged: `taskId=tk_1`, `"taskId":"tk_1"`, `task_id: tk_1`. */
@@ -1126,7 +1126,8 @@ export class IncidentIndex {
   /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */
   writeEvidence(span: SpanBuild, inSpan: ReadonlySet<Event>): string | null {
     const t = signalTable();
-    const committed = (e: Event) => e.signals.some((id) => t.meaning(id)?.cause === 'write-committed');
+    // (a part of the work committed — `batch 3/12 committed` — is not the call's write done: the rest is as open)
+    const committed = (e: Event) => e.signals.some((id) => t.meaning(id)?.cause === 'write-committed') && !partOfWhole(e.message);
     const rpc = span.rpcId === null ? null : JSON.stringify(span.rpcId);
     // (a log of unknown side joined to a client's call is the other end of it: the server's)
     // (and a log of unknown side that names the targets it called — `POST https://host/mcp "504"` — is the caller's)

@@ -213,7 +213,10 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // (a cancellation comes when the client gives up — after its timeout, minutes later — and names the id it gives
     // up; a long call's start and end lines name the same id and tool minutes apart — unless a new initialize came
     // between them: a reconnected client counts its ids again, and the same id and tool is the call made again)
-    const long = (e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k))) && (j === undefined || (initializedAt.get(e.file) ?? -1) < j);
+    // (a progress line naming the id comes while the call runs, however long: spec basic/utilities/progress)
+    const long =
+      (e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k)) || e.signals.includes('progress-notification')) &&
+      (j === undefined || (initializedAt.get(e.file) ?? -1) < j);
     if (j !== undefined && near(events[j]!, e, long ? LONG_CALL_MS : windowMs * 5)) join(i, j, 'rpcId');
     lastByFileRpc.set(k, i);
     if (e.tool !== null) toolByFileRpc.set(k, e.tool);

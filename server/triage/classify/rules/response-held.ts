@@ -21,11 +21,13 @@ export const responseHeld: Rule = {
   },
   rationale: (f) =>
     `${
-      f.heldKind === 'late-headers'
-        ? `${describe(f)}${f.interruption === 'client-timeout' ? ' timed out at the client, and its' : "'s"} answer came late: ${f.heldEvidence}`
-        : f.interruption === null
-          ? `The client received ${describe(f)}'s events all at once (${f.heldEvidence}) instead of as the server sent them`
-          : `${describe(f)} timed out at the client although the server had already finished it (${f.heldEvidence})`
+      f.heldKind === 'events-not-delivered'
+        ? `${describe(f)} gave up at the client for idleness — no events reached it — although the server was writing the call's progress events all along (${f.heldEvidence})`
+        : f.heldKind === 'late-headers'
+          ? `${describe(f)}${f.interruption === 'client-timeout' ? ' timed out at the client, and its' : "'s"} answer came late: ${f.heldEvidence}`
+          : f.interruption === null
+            ? `The client received ${describe(f)}'s events all at once (${f.heldEvidence}) instead of as the server sent them`
+            : `${describe(f)} timed out at the client although the server had already finished it (${f.heldEvidence})`
     }: the answer was held between them. That is a buffering hop — nginx with proxy_buffering on (or X-Accel-Buffering ignored, or gzip on text/event-stream), a tunnel or CDN that delivers an event stream only when it ends. Turn buffering and compression off for the MCP location and send keep-alive comments; re-sending waits behind the same buffer.`,
   examples: [
     {
