@@ -92,6 +92,10 @@ const CLF_TIME = /\b(\d\d)\/([A-Z][a-z]{2})\/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\.(\
 /** Go's `log` default and others: `2026/06/11 14:07:52` (no zone: UTC, as shiftTimes treats it). */
 const SLASH_TIME = /\b(\d{4})\/(\d\d)\/(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?\b/g;
 const slashInstant = (y: string, mo: string, d: string, h: string, mi: string, s: string, fr: string | undefined) => Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, fractionMs(fr));
+/** java.util.logging's SimpleFormatter head: `Nov 26, 2026 1:39:58 PM` (no zone: UTC, as the line reader treats it). */
+const JUL_TIME = /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{1,2}), (\d{4}) (\d{1,2}):(\d\d):(\d\d) ([AP]M)\b/g;
+const julInstant = (mon: string, d: string, y: string, h: string, mi: string, s: string, ap: string) =>
+  Date.UTC(+y, MONTHS.indexOf(mon), +d, (+h % 12) + (ap === 'PM' ? 12 : 0), +mi, +s);
 /** A zone suffix (`Z`, `+02:00`, `-0400`, ` -0400`) in minutes east of UTC; none is UTC. */
 const zoneMinutes = (zone: string | undefined) => {
   const z = zone?.trim();
@@ -111,7 +115,8 @@ export function shiftTimes(text: string, ms: number): string {
   const clf = new RegExp(CLF_TIME);
   const epoch = /("(?:time|ts|timestamp|msec|start_time|startTime)"\s*:\s*)(\d{10})(\d{3})?(\.\d{1,6})?\b/g;
   const syslog = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d)(?=\s)/gm;
-  const timeOfDay = /^(\[?)(\d\d):(\d\d):(\d\d)([.,]\d{1,6})?(\]?)(?=[\s\]])/gm;
+  // (behind an ANSI colour as a terminal logger writes it: `\x1b[90m13:05:09.402\x1b[39m`)
+  const timeOfDay = /^((?:\x1b\[[0-9;]{0,12}m)?\[?)(\d\d):(\d\d):(\d\d)([.,]\d{1,6})?(\]?)(?=[\s\]\x1b])/gm;
   let out = text.replace(iso, (m, y, mo, d, sep, h, mi, s, fsep, fr, zone) => {
     const offMin = zoneMinutes(zone);
     const t = isoInstant(y, mo, d, h, mi, s, fr, zone) + ms;
@@ -137,6 +142,11 @@ export function shiftTimes(text: string, ms: number): string {
       return `${key}${(v / 1000).toFixed(digits)}`;
     }
     return `${key}${Number(secs) + Math.round(ms / 1000)}`;
+  });
+  out = out.replace(new RegExp(JUL_TIME), (_m, mon, d, y, h, mi, s, ap) => {
+    const l = new Date(julInstant(mon, d, y, h, mi, s, ap) + ms);
+    const hh = l.getUTCHours();
+    return `${MONTHS[l.getUTCMonth()]} ${l.getUTCDate()}, ${l.getUTCFullYear()} ${hh % 12 === 0 ? 12 : hh % 12}:${pad(l.getUTCMinutes())}:${pad(l.getUTCSeconds())} ${hh < 12 ? 'AM' : 'PM'}`;
   });
   // syslog's `Mar 02 10:00:01` (no year: the arithmetic uses one, the output has none)
   out = out.replace(syslog, (_m, mon, d, h, mi, s) => {
@@ -204,6 +214,7 @@ function earliestOwnTime(files: readonly { name: string; data: Buffer }[]): numb
     for (const m of text.matchAll(new RegExp(CLF_TIME))) keep(clfInstant(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7], m[8]));
     for (const m of text.matchAll(new RegExp(SLASH_TIME))) keep(slashInstant(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]));
     for (const m of text.matchAll(new RegExp(EPOCH_TIME))) keep(epochInstant(m[1]!, m[2], m[3]));
+    for (const m of text.matchAll(new RegExp(JUL_TIME))) keep(julInstant(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]!));
   }
   return best;
 }
@@ -217,7 +228,7 @@ const EPOCH_TIME_ONE = new RegExp(EPOCH_TIME.source);
 const epochInstant = (secs: string, msPart: string | undefined, fr: string | undefined) =>
   msPart !== undefined ? Number(secs + msPart) : Math.round(Number(secs + (fr ?? '')) * 1000);
 
-const TIME_OF_DAY = /^\[?(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?\]?(?=[\s\]])/;
+const TIME_OF_DAY = /^(?:\x1b\[[0-9;]{0,12}m)?\[?(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?\]?(?=[\s\]\x1b])/;
 /** A line that starts with the time of day alone (`15:02:11 [info]`, `[10:10:10.5]`): ms since midnight; null if not. */
 function timeOfDay(line: string): number | null {
   const m = TIME_OF_DAY.exec(line);
@@ -240,6 +251,7 @@ function earliestTimeOfDay(files: readonly { name: string; data: Buffer }[]): nu
 const ISO_TIME_ONE = new RegExp(ISO_TIME.source);
 const CLF_TIME_ONE = new RegExp(CLF_TIME.source);
 const SLASH_TIME_ONE = new RegExp(SLASH_TIME.source);
+const JUL_TIME_ONE = new RegExp(JUL_TIME.source);
 function lineOwnTime(line: string): number | null {
   const head = line.slice(0, 48);
   const m = ISO_TIME_ONE.exec(head);
@@ -248,6 +260,8 @@ function lineOwnTime(line: string): number | null {
   if (c) return clfInstant(c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7], c[8]);
   const g = SLASH_TIME_ONE.exec(head);
   if (g) return slashInstant(g[1]!, g[2]!, g[3]!, g[4]!, g[5]!, g[6]!, g[7]);
+  const j = JUL_TIME_ONE.exec(head);
+  if (j && j.index === 0) return julInstant(j[1]!, j[2]!, j[3]!, j[4]!, j[5]!, j[6]!, j[7]!);
   const e = line.startsWith('{') ? EPOCH_TIME_ONE.exec(line.slice(0, 200)) : null;
   return e ? epochInstant(e[1]!, e[2], e[3]) : null;
 }

@@ -870,8 +870,9 @@ export class IncidentIndex {
     // a client that logs the handshake's outcome rather than the request (`Received session ID: …`,
     // `negotiated protocol 2025-11-25`) on the lines after the refusal, in the same log — or on a line that
     // joined the refusal's own span after it (a structured `initialized protocol=…` record with no id)
-    const refusedAt = span.events.find(isFailureEvent);
-    if (refusedAt && span.events.some((e) => e.file === refusedAt.file && e.line > refusedAt.line && handshakeWord(e) && !isFailureEvent(e))) return true;
+    const refusals = span.events.filter(isFailureEvent);
+    const afterRefusal = (e: Event) => refusals.some((f) => (f.file === e.file ? e.line > f.line : f.ts !== null && e.ts !== null && e.ts > f.ts));
+    if (span.events.some((e) => handshakeWord(e) && !isFailureEvent(e) && afterRefusal(e))) return true;
     return this.all.some((e) => me.lastLine.has(e.file) && handshakeWord(e) && after(e));
   }
   /** The server's log that holds this span's lines answered or took in another request after them (it kept serving). */
