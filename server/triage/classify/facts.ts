@@ -119,6 +119,8 @@ export interface Facts {
   methodInSpec: Tri;
   /** Client and server speak different transports (legacy HTTP+SSE vs Streamable HTTP). */
   transportMismatch: Tri;
+  /** A tool's handle that one replica handed out and another did not know moments later (IncidentIndex.handleMadeElsewhere). */
+  handleSplit?: string | null;
   /** The Streamable HTTP endpoint's path (`/mcp`) a legacy HTTP+SSE client was given, when that is how the transports differ. */
   legacyClientPath?: string | null;
   /** The request never reached the next hop: refused, DNS, connect timeout, TLS, proxy could not connect. */
@@ -1260,6 +1262,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     methodInSpec: method === null ? null : SPEC_METHODS.has(method),
     transportMismatch,
     legacyClientPath,
+    handleSplit: has('handle-unknown') ? ix.handleMadeElsewhere(span) : null,
     neverConnected,
     delivered,
     serverLogged: ix.serverLogged,

@@ -148,6 +148,8 @@ const NAMED_CONNECT_CAUSES = new Set<string>([...CONNECT_WHY, 'forward-proxy']);
 const CLOCK_SLACK_MS = 5_000;
 /** The legacy HTTP+SSE transport's message endpoint, its session in the query (`/messages/?session_id=…`). */
 const LEGACY_MESSAGE_URL = /\/messages?\/?\?(?:[^#\s]*&)?session_?[iI]d=/;
+/** The handle a handle-unknown line names (`unknown context ctx_4be1c0d2a97f`). */
+const HANDLE_NAMED = /\b(?:context|handle|sandbox|workspace|kernel|cursor|tab|page)(?: id)?:? ['"`]?([A-Za-z]{2,16}[_-][A-Za-z0-9]{6,64})\b/i;
 /** The path of a URL a line names (`https://h:8080/v1/mcp?x=1` → `/v1/mcp`). */
 const MCP_URL = /\bhttps?:\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>()?#]{0,300})/;
 
@@ -461,6 +463,40 @@ export class IncidentIndex {
       if (e.source === 'server' || e.source === 'proxy' || !legacy(e)) continue;
       const path = e.httpPath ?? MCP_URL.exec(e.text)?.[1] ?? null;
       if (path !== null && /\/mcp\/?$/.test(stripQuery(path))) return stripQuery(path);
+    }
+    return null;
+  }
+  /**
+   * A handle a tool said it does not know (a browser context, a sandbox, a cursor: signal handle-unknown), named by a
+   * served-side line of one replica, that a line of another replica had handed out moments before (within
+   * BOTH_UP_MS, no restart logged between): the two replicas each keep such state in memory. Null otherwise.
+   */
+  handleMadeElsewhere(span: SpanBuild): string | null {
+    // (or any line but a proxy's that names its host, as pino's do — a log whose side its words misread: one
+    // client's lines name one host, so two hosts that disagree about a handle are two replicas)
+    const served = (e: Event) => servedSide(e) || (e.source !== 'proxy' && replicaOf(e).host !== null);
+    for (const r of span.events) {
+      if (!served(r) || !r.signals.includes('handle-unknown')) continue;
+      const me = replicaOf(r).host;
+      const token = HANDLE_NAMED.exec(r.text)?.[1];
+      if (!me || !token) continue;
+      const maker = this.all.find(
+        (e) =>
+          e !== r &&
+          served(e) &&
+          // (a client's line is never one of the replicas — unless both lines are of one log naming two hosts)
+          ((e.source !== 'client' && r.source !== 'client') || e.file === r.file) &&
+          !e.signals.includes('handle-unknown') &&
+          e.text.includes(token) &&
+          replicaOf(e).host !== null &&
+          replicaOf(e).host !== me &&
+          e.ts !== null &&
+          r.ts !== null &&
+          e.ts <= r.ts &&
+          r.ts - e.ts <= BOTH_UP_MS &&
+          !this.restartedWithin(e.ts, r.ts),
+      );
+      if (maker) return `${token} handed out by ${replicaOf(maker).host} (${maker.file}:${maker.line}) and unknown to ${me} (${r.file}:${r.line})`;
     }
     return null;
   }

@@ -170,3 +170,35 @@ export const sessionWorkersStated: Rule = {
     },
   ],
 };
+
+// triage-rules.md §3 (a loss's cause from evidence: a request landing on another worker without the state) and its
+// decision table (FIX load-balancer affinity, deployment); failure-signatures D18 (state kept in memory per replica).
+// The same split for what a tool keeps between calls — a browser context, a sandbox, a cursor handed out by one call
+// and named by the next: one replica handed it out, another said moments later it does not know it, and no restart
+// came between. 2026-07-28 has no protocol session to pin, so nothing in the protocol routes the next call back;
+// retrying lands anywhere again. Near miss: the handle unknown to the replica that made it (it expired or was
+// closed: the tool's own answer, tool-returned-error).
+export const handleLostAcrossReplicas: Rule = {
+  id: 'handle-lost-across-replicas',
+  decision: 'fix_route_or_config',
+  source: 'triage-rules.md §3 and decision table (FIX affinity, deployment) · failure-signatures D18',
+  when(f) {
+    if (!has(f, 'handle-unknown')) return 'no tool saying it does not know a handle it gave out';
+    if (!f.handleSplit) return 'the handle is not shown handed out by another replica moments before';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} named a handle the tool had just given out, and another replica did not know it: ${f.handleSplit}. The replicas keep that state in memory and the balancer spreads one client's calls over them, so every call after the first can land where the handle does not exist; opening a new one splits the same way. Fix the deployment: route a client's calls to one replica (affinity on a client or handle key), keep the handles in a shared store, or run one replica.`,
+  examples: [
+    {
+      name: 'a browser context made on one pod, unknown to the other',
+      facts: { method: 'tools/call', tool: 'navigate', causes: ['handle-unknown', 'tool-error'], handleSplit: 'ctx_1 handed out by pod-a and unknown to pod-b' },
+      fires: true,
+    },
+    {
+      name: 'near miss: a handle the same replica no longer knows (expired)',
+      facts: { method: 'tools/call', tool: 'navigate', causes: ['handle-unknown', 'tool-error'] },
+      fires: false,
+    },
+  ],
+};
