@@ -171,8 +171,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     const f = d.facts;
     const ep = out[i]!.episode;
     // (the resolver's lines are the far side of the client's failure: they never make it a consequence)
-    const earlier = (seen.get(ep) ?? []).filter((k) => resolverSide(f) || !resolverSide(items[k]!.facts));
-    seen.set(ep, [...(seen.get(ep) ?? []), i]);
+    const before = seen.get(ep) ?? [];
+    seen.set(ep, [...before, i]);
+    const earlier = resolverSide(f) ? before : before.filter((k) => !resolverSide(items[k]!.facts));
     const earlierPrimary = earlier.filter((k) => out[k]!.role === 'primary');
     const first = earlier[0];
     if (d.rule.role) {

@@ -472,29 +472,27 @@ export class IncidentIndex {
    * BOTH_UP_MS, no restart logged between): the two replicas each keep such state in memory. Null otherwise.
    */
   handleMadeElsewhere(span: SpanBuild): string | null {
-    // (or any line but a proxy's that names its host, as pino's do — a log whose side its words misread: one
-    // client's lines name one host, so two hosts that disagree about a handle are two replicas)
-    const served = (e: Event) => servedSide(e) || (e.source !== 'proxy' && replicaOf(e).host !== null);
+    // (a line of the served side, or any line but a proxy's, that names its host, as pino's do — a log whose side its
+    // words misread: one client's lines name one host, so two hosts that disagree about a handle are two replicas)
+    const hostOf = (e: Event) => ((servedSide(e) || e.source !== 'proxy') && replicaOf(e).host) || null;
     for (const r of span.events) {
-      if (!served(r) || !r.signals.includes('handle-unknown')) continue;
-      const me = replicaOf(r).host;
-      const token = HANDLE_NAMED.exec(r.text)?.[1];
-      if (!me || !token) continue;
+      const me = r.signals.includes('handle-unknown') ? hostOf(r) : null;
+      const token = me ? HANDLE_NAMED.exec(r.text)?.[1] : undefined;
+      const at = r.ts;
+      if (!me || !token || at === null) continue;
       const maker = this.all.find(
         (e) =>
           e !== r &&
-          served(e) &&
+          e.ts !== null &&
+          e.ts <= at &&
+          at - e.ts <= BOTH_UP_MS &&
           // (a client's line is never one of the replicas — unless both lines are of one log naming two hosts)
           ((e.source !== 'client' && r.source !== 'client') || e.file === r.file) &&
           !e.signals.includes('handle-unknown') &&
           e.text.includes(token) &&
-          replicaOf(e).host !== null &&
-          replicaOf(e).host !== me &&
-          e.ts !== null &&
-          r.ts !== null &&
-          e.ts <= r.ts &&
-          r.ts - e.ts <= BOTH_UP_MS &&
-          !this.restartedWithin(e.ts, r.ts),
+          hostOf(e) !== null &&
+          hostOf(e) !== me &&
+          !this.restartedWithin(e.ts, at),
       );
       if (maker) return `${token} handed out by ${replicaOf(maker).host} (${maker.file}:${maker.line}) and unknown to ${me} (${r.file}:${r.line})`;
     }
