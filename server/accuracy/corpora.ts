@@ -21,6 +21,8 @@ export const CORPORA = [
   'hand-2026c-held',
   'hand-2026d-dev',
   'hand-2026d-held',
+  'hand-2026e-dev',
+  'hand-2026e-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -333,6 +335,14 @@ export const hand2026cCases = (dir = HAND_2026C_DIR) => heldByHash(constructedCa
 export const HAND_2026D_DIR = join(REPO, 'samples', 'hand-2026-bundles-4');
 export const hand2026dCases = (dir = HAND_2026D_DIR) => heldByHash(constructedCases(dir, 'hand-2026d-dev'), 'hand-2026d-held');
 
+/**
+ * The fifth batch (samples/hand-2026-bundles-5/README.md), written in session 33 by two more helpers who did
+ * not read the code, each given areas and log layouts the first four batches did not use, and split the same
+ * way before any bundle existed.
+ */
+export const HAND_2026E_DIR = join(REPO, 'samples', 'hand-2026-bundles-5');
+export const hand2026eCases = (dir = HAND_2026E_DIR) => heldByHash(constructedCases(dir, 'hand-2026e-dev'), 'hand-2026e-held');
+
 /** A third of the cases, those with the lowest SHA-256 of their id, move to the held corpus. */
 function heldByHash(all: LabelledCase[], heldCorpus: CorpusId): LabelledCase[] {
   const held = new Set(
@@ -352,6 +362,7 @@ export function allCases(): LabelledCase[] {
     ...hand2026bCases(),
     ...hand2026cCases(),
     ...hand2026dCases(),
+    ...hand2026eCases(),
     ...realDevCases(),
     ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s)),
   ];
