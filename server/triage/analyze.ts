@@ -230,7 +230,9 @@ function attachOrphans(spans: SpanBuild[]): void {
           !STREAM_NOISE.test(x.message) &&
           !isRecoveryLine(x) &&
           // (the session's DELETE at close is about the session, not the call before it)
-          !x.signals.includes('session-termination-failed'),
+          !x.signals.includes('session-termination-failed') &&
+          // (nor is an exporter's failure to reach its collector: another path, triage-rules §1)
+          !x.signals.includes('telemetry-export-failed'),
       ) &&
       s.events.some(isFailureEvent);
     // or an error naming only the kind of call (`MCP request timed out for tools/call`) under a call of that
@@ -389,7 +391,9 @@ function attachOrphans(spans: SpanBuild[]): void {
       // nor a balancer's health-check verdict on a backend (HAProxy's `Server be/x is DOWN, reason: Layer4 …`): it is
       // about the backend, not the request logged above it
       const backendVerdict = e.httpPath === null && e.signals.includes('health-check-probe') && current.events.some((x) => x.httpPath !== null);
-      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current) && !returned && !servedWell(last) && !backendVerdict) merge(current, s);
+      // nor an exporter's failure to reach its own collector: another path (triage-rules §1)
+      const otherPath = e.signals.includes('telemetry-export-failed');
+      if (close && !noise && s !== current && !isRecoveryLine(e) && !otherCall(s, current) && !returned && !servedWell(last) && !backendVerdict && !otherPath) merge(current, s);
       if (noise) current = null;
       last = e;
     }

@@ -573,6 +573,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // a balancer's health-check verdict on a backend (HAProxy's `Server be/x is DOWN, reason: Layer4 …`) is about the
     // backend, not the request logged above it
     if (e.httpPath === null && a.httpPath !== null && e.signals.includes('health-check-probe')) return;
+    // an exporter's failure to reach its own collector (`… encountered while exporting traces to …`) is about that
+    // path, not the call logged above it (triage-rules §1)
+    if (e.signals.includes('telemetry-export-failed')) return;
     if (STREAM_NOISE.test(e.message) && !noteJoins(e.message, a.httpMethod)) {
       anchor = -1;
       return;

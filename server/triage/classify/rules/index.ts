@@ -24,6 +24,7 @@ import { intermittentRetry, sessionRefusedIntermittently } from './intermittent.
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
 import { legacyFallbackIdleCut, legacyStreamLost } from './legacy-stream-lost.ts';
 import { modelApiError } from './model-api-error.ts';
+import { telemetryNotMcp } from './telemetry-not-mcp.ts';
 import { nameAmbiguous } from './name-ambiguous.ts';
 import { connectCauseHidden, neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
@@ -79,6 +80,7 @@ export const RULES: readonly Rule[] = [
   // not an MCP failure, an optional channel, a consequence, or something the client got past
   toolSchemaRejected,
   modelApiError,
+  telemetryNotMcp,
   discoveryProbe,
   healthProbe,
   oauthDiscoveryFailed,
