@@ -46,9 +46,6 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // (the same gap: renamed incident-N.log, the proxy's access log and the server's log lose the side their names told)
   'h26d-11-output-schema-violation-after-refund': ['rename'],
   'h26d-15-dual-era-fallback-session-lost-on-restart': ['rename'],
-  // (and the other way round: named as written, a journald JSON export's OOM kill lets a rate limit lead; renamed, the
-  // write of unknown outcome the label wants leads — the answer still rests on the names)
-  'h26e-05-oom-killed-journal-write': ['rename'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
