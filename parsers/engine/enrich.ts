@@ -90,7 +90,7 @@ export const SDK_CLIENT_CALLS: Readonly<Record<string, string>> = {
 /** Words that follow `tools/call` or `calling tool` in prose but are not a tool's name — also capitalised, as an
  * error message after a colon starts (`executing the MCP tool: Timed out while waiting…`, python-sdk row 11). */
 const NOT_A_TOOL_WORDS =
-  'failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|rejected|refused|cancelled|canceled|aborted|denied|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc|refreshing|retrying|retry|reconnecting|waiting|sending|will|no|none';
+  'failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|rejected|refused|cancelled|canceled|aborted|denied|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc|refreshing|retrying|retry|reconnecting|waiting|sending|will|no|none|step|steps|use|output';
 const NOT_A_TOOL = `(?!(?:${NOT_A_TOOL_WORDS.split('|')
   .map((w) => `[${w[0]}${w[0]!.toUpperCase()}]${w.slice(1)}`)
   .join('|')})\\b)`;
@@ -1080,7 +1080,13 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['tool lookup_item ok text=SKU-1002: 7 on hand ms=8', 'lookup_item'],
       ['ERROR tools.mcp_tool: MCP tool firms/firms_search call failed: Connection closed', 'firms_search'],
     ],
-    nearMisses: ['Tool returned 3 results', 'the tool failed', 'Tool call on server gsuite timed out', 'MCP tool call failed: Connection closed'],
+    nearMisses: [
+      'Tool returned 3 results',
+      'the tool failed',
+      'Tool call on server gsuite timed out',
+      'MCP tool call failed: Connection closed',
+      'tool step failed; run aborted (exit code 3)',
+    ],
   },
   {
     field: 'tool',
