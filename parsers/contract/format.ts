@@ -63,6 +63,11 @@ export const FormatSpec = z
     fields: z.partialRecord(MappableField, FieldRef).default({}),
     /** Multiply a numeric field after reading it (e.g. nginx $request_time is seconds: {"durationMs": 1000}). */
     scale: z.partialRecord(MappableField, z.number()).default({}),
+    /**
+     * JSON formats: the key of a message template (Serilog's CLEF `@mt`: `MCP {Method} id={RpcId} failed`) the
+     * message is rendered from, with the record's own properties, when no message field is present.
+     */
+    messageTemplate: z.string().min(1).optional(),
     /** Extra captures/keys kept as attrs. */
     attrs: z.array(z.string()).default([]),
     /** Level spelled in the log → our level. Case-insensitive. Unlisted spellings are guessed. */

@@ -228,7 +228,30 @@ export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return null;
   const rec = obj as Record<string, unknown>;
   for (const group of f.spec.match.require) if (!group.some((k) => getPath(rec, k) !== undefined)) return null;
-  return mapFields(f, (ref) => getPath(rec, ref));
+  const out = mapFields(f, (ref) => getPath(rec, ref));
+  const template = f.spec.messageTemplate !== undefined ? rec[f.spec.messageTemplate] : undefined;
+  if (typeof template === 'string' && !out.message) out.message = renderTemplate(template, rec);
+  return out;
+}
+
+/** A template's holes: `{Name}`, `{@Name}` / `{$Name}` (capture, stringify), `{Name:format}`, `{Name,width}`. */
+const HOLE = /\{[@$]?([A-Za-z_][\w.]{0,100})(?:,-?\d{1,4})?(?::[^{}]{0,40})?\}/g;
+
+/**
+ * A message template rendered the way Serilog's text output reads, for the readers after it: each hole
+ * replaced by the record's property of that name (a string bare, anything else as JSON); a hole the record
+ * does not carry is left as written, `{{` and `}}` are literal braces.
+ */
+export function renderTemplate(template: string, rec: Record<string, unknown>): string {
+  return template
+    .slice(0, 8000)
+    .replace(HOLE, (hole, name: string) => {
+      const v = rec[name];
+      if (v === undefined) return hole;
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    })
+    .replaceAll('{{', '{')
+    .replaceAll('}}', '}');
 }
 
 const LOGFMT_KEY = /[A-Za-z_@][\w.\-/@]{0,100}/y;

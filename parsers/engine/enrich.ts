@@ -1785,7 +1785,10 @@ export function target(text: string): { targetScheme?: string; targetHost?: stri
 export function enrich(e: Event, textSignals?: (e: Event) => readonly string[] | undefined): Event {
   const text = e.kind === 'block' ? e.text.slice(0, 20_000) : e.text;
   // A JSON log line's message is the decoded text: a JSON-RPC message escaped inside it is readable there.
-  const alt = e.message !== text && e.message.includes('"jsonrpc"') && !text.includes('"jsonrpc"') ? e.message : null;
+  // So is a message rendered from a template (Serilog's CLEF `@mt` with the record's properties): the raw line
+  // holds only the holes (`MCP {Method} id={RpcId}`), the message says which call.
+  const alt =
+    e.message !== text && ((e.message.includes('"jsonrpc"') && !text.includes('"jsonrpc"')) || (e.format === 'serilog-clef' && !text.includes(e.message))) ? e.message : null;
   const fields = e as unknown as Record<Field, unknown>;
   // key=value / indented `key: value` context first: a named key says more than a phrase
   const multi = e.endLine > e.line;
