@@ -1,4 +1,4 @@
-import type { Level } from '../contract/event.ts';
+import type { Level, Source } from '../contract/event.ts';
 import { toLevel } from './apply.ts';
 
 // Text hygiene before detection and parsing: terminal escapes and log-viewer/container
@@ -25,6 +25,8 @@ export interface PrefixRule {
   stamp?: boolean;
   /** Specific enough to trust on a file of one or two lines (a pasted excerpt). */
   strong?: boolean;
+  /** The side whose stream this wrapper is (Heroku's log stream is the app's: its dynos and its router), when nothing in the lines says. */
+  source?: Source;
   /**
    * The file's own layout when most lines match it too: then the "prefix" is the application's own
    * first column, not a wrapper (Rust tracing's `<stamp>  INFO target: …`, a gateway's `<stamp>     info
@@ -228,6 +230,16 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   },
   // Kubernetes CRI container logs (/var/log/containers/*.log): RFC 3339 stamp, stream, partial flag.
   { id: 'cri-container', re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) (?:stdout|stderr) [FP] /, stamp: true, strong: true },
+  // Heroku's log stream (`heroku logs`, a Logplex drain; devcenter.heroku.com/articles/logging): the stamp, then the
+  // writer — `heroku[router]` (the platform's router: the proxy), `app[web.2]` (a dyno of the app), `heroku[web.1]`
+  // (the platform about that dyno) — and `: ` before the line. Each writer stays apart (a dyno is a replica)
+  {
+    id: 'heroku-logplex',
+    source: 'server',
+    re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) (?<origin>(?:heroku|app)\[[\w.-]{1,40}\]): /,
+    stamp: true,
+    strong: true,
+  },
   // kubectl logs --prefix
   { id: 'kubectl-prefix', re: /^\[pod\/(?<origin>[\w.-]{1,253})\/[\w.-]{1,253}\] /, strong: true },
   // a Deployment's pod named in brackets by a log shipper or script (`[api-7d9c6b8f4-kq2xw] `, `[pod api-7d9c6b8f4-kq2xw] `):

@@ -74,13 +74,15 @@ export function formatSource(f: CompiledFormat | null | undefined, sample: reado
  * MCP "proxies" such as mcp-remote, mcp-proxy or the Inspector proxy are clients of the remote
  * server, so client hints are checked before the generic "proxy" name hint.
  */
-export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[], ident?: string | null): Source {
+export function resolveSource(formatSource: Source | undefined, fileName: string, sample: readonly string[], ident?: string | null, wrapperSource?: Source): Source {
   if (formatSource && formatSource !== 'unknown') return formatSource;
   const text = sample.slice(0, SAMPLE_LINES).join('\n').slice(0, 200_000);
   if (CLIENT_HINT.test(text)) return 'client';
   if (SERVER_HINT.test(text)) return 'server';
   // the program a syslog/journald header names for every line (`nginx[812]: …`): the proxy itself wrote them
   if (ident && PROXY_IDENT.test(ident)) return 'proxy';
+  // the stream a wrapper around every line belongs to (Heroku's: the app's dynos and its router)
+  if (wrapperSource && wrapperSource !== 'unknown') return wrapperSource;
   const name = fileName.toLowerCase();
   if (/(client|agent|host|claude|cursor|vscode|mcp-remote|mcp-proxy|inspector|desktop)/.test(name)) return 'client';
   if (/(nginx|envoy|haproxy|traefik|caddy|alb|elb|gateway|ingress|access|proxy)/.test(name)) return 'proxy';

@@ -270,7 +270,7 @@ export async function* parsePreparedBatches(
   const primary = detection.format;
   stats.detection = detection;
   stats.format = primary?.spec.id ?? 'unknown';
-  stats.source = resolveSource(formatSource(primary, sample), opts.file, sample, plan.ident);
+  stats.source = resolveSource(formatSource(primary, sample), opts.file, sample, plan.ident, prefix?.source);
   // Per line, every format seen in the sample is tried, most specific (highest priority) first:
   // in a mixed file an httpx line inside Python logging output is read by the httpx format.
   // Formats first met after the sample join the list when a line needs them.
@@ -326,11 +326,16 @@ export async function* parsePreparedBatches(
   let ownClock = false;
   // …of that program: a line a syslog-style header says another program wrote (systemd's about the unit) has its header's time
   let clockIdent: string | null = null;
-  const otherWriter = (e: Event) => headerRule !== null && (headers.get(e.line)?.ident ?? clockIdent) !== clockIdent;
+  // …or of that writer: a line the prefix says another writer wrote (Heroku's router under an app dyno's line, another
+  // pod) has its stamp's time, not the time the other writer's own clock carried
+  let clockOrigin: string | null = null;
+  const otherWriter = (e: Event) =>
+    (headerRule !== null && (headers.get(e.line)?.ident ?? clockIdent) !== clockIdent) || (clockOrigin !== null && (origins.get(e.line)?.name ?? clockOrigin) !== clockOrigin);
   const ownOrCarriedTs = (e: Event): void => {
     if (e.ts !== null) {
       ownClock = true;
       clockIdent = headers.get(e.line)?.ident ?? null;
+      clockOrigin = origins.get(e.line)?.name ?? null;
     } else if (stamps.size && !(ownClock && lastTs !== null && !otherWriter(e))) e.ts = stamps.get(e.line) ?? null;
     if (e.ts !== null) lastTs = e.ts;
     else if (lastTs !== null) {
@@ -620,7 +625,7 @@ export async function* parsePreparedBatches(
       stats.format = best[0];
       const f = opts.formats.find((x) => x.spec.id === best[0]);
       const folder = blockFolders.find((x) => x.id === best[0]);
-      if (stats.source === 'unknown') stats.source = resolveSource(f ? formatSource(f, sample) : folder?.source, opts.file, sample, plan.ident);
+      if (stats.source === 'unknown') stats.source = resolveSource(f ? formatSource(f, sample) : folder?.source, opts.file, sample, plan.ident, prefix?.source);
     }
   }
 }

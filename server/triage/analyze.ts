@@ -159,8 +159,12 @@ const ANSWER_WAIT_MS = 300_000;
 const CHAINED_EXCEPTION = /^\s{0,8}(?:-{3,4}>? )?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Exception|Error|Timeout)\b/;
 /** A record whose message ends in a colon: Python's `logger.exception("Error reading SSE stream:")` prints the exception after it. */
 const INTRODUCES = /:\s{0,200}$/;
-/** A bare `id=9` key of a logfmt line (not `user_id=`, not `x.id=`). */
-const BARE_ID = /(?<![\w.-])id=(\d{1,15})(?![\w.])/;
+/**
+ * A bare `id=9` key of a logfmt line (not `user_id=`, not `x.id=`) — or a string id shaped as clients mint them
+ * (`id=qa-88`, `id=close-7f3a-0018`: a word, then dash-joined parts ending in a number), matched only against the
+ * ids of calls the same file logged.
+ */
+const BARE_ID = /(?<![\w.-])id=(\d{1,15}|[A-Za-z][A-Za-z0-9]{0,20}(?:-[A-Za-z0-9]{1,20}){0,3}-\d{1,12})(?![\w.])/;
 
 /**
  * A server's access line is written as its request ends: a 2xx there ended well, and an error under it is
@@ -327,22 +331,24 @@ function attachOrphans(spans: SpanBuild[]): void {
   // A client line whose only identity is a bare `id=N` (`id=3 stream error: …`, `id=4 200
   // text/event-stream`): its logger prints the JSON-RPC id of the request it is about, and that request is
   // the call the same file logged with id N most recently before it (within the answer wait, or 200 lines
-  // untimed). Only client lines, only a call that names its method or tool: never another file's id N.
+  // untimed). Only client lines, only a call that names its method or tool: never another file's id N. A server's
+  // lines too when the id is a string a client minted (`id=qa-88 pulled 412,880 rows`): a bare number there may be
+  // any record's id, a minted string is the request's.
   const callsById = new Map<string, Event[]>(); // file|id → the call lines, in line order
+  const mayCarryBareId = (e: Event) => e.source === 'client' || e.source === 'unknown' || e.source === 'server';
   for (const list of byFile.values())
     for (const e of list) {
-      if (e.rpcId === null || (e.rpcMethod === null && e.tool === null) || (e.source !== 'client' && e.source !== 'unknown')) continue;
+      if (e.rpcId === null || (e.rpcMethod === null && e.tool === null) || !mayCarryBareId(e)) continue;
       const k = `${e.file}|${e.rpcId}`;
       (callsById.get(k) ?? callsById.set(k, []).get(k)!).push(e);
     }
   for (const list of byFile.values())
     for (const e of list) {
-      if ((e.source !== 'client' && e.source !== 'unknown') || e.rpcId !== null || e.rpcMethod !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null)
-        continue;
+      if (!mayCarryBareId(e) || e.rpcId !== null || e.rpcMethod !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null) continue;
       const s = owner.get(e)!;
       if (s.events.some((x) => x !== e && (x.rpcId !== null || x.session !== null || x.requestId !== null || x.httpMethod !== null))) continue;
       const id = BARE_ID.exec(e.message)?.[1];
-      if (id === undefined) continue;
+      if (id === undefined || (e.source === 'server' && /^\d+$/.test(id))) continue;
       const call = callsById
         .get(`${e.file}|${id}`)
         ?.filter((c) => c.line < e.line && (c.ts !== null && e.ts !== null ? e.ts - c.ts <= ANSWER_WAIT_MS : e.line - c.endLine <= 200))
