@@ -208,7 +208,7 @@ export async function receiveUpload(req: FastifyRequest, opts: UploadOptions): P
       }
     }
     if (!entries.length)
-      throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', 'no log files in the upload (archives hold none with a log extension: .log .txt .json .jsonl .ndjson .har .gz)');
+      throw new TriageError('TRIAGE_ERR_UNSUPPORTED_MEDIA', 'no log files in the upload (archives hold none with a log extension: .log .txt .json .jsonl .ndjson .clef .har .gz)');
     return { entries, dispose };
   } catch (e) {
     await dispose();

@@ -19,10 +19,11 @@ export interface InputEntry {
 /**
  * What a folder's or an archive's file must be named to be read (the screen then decides by content): logs and
  * exports as people save them — a process's captured streams (`.stdout`, `.stderr`, `.out`, `.err`), `journalctl`
- * output saved as `.journal` (the binary journal itself is refused by the screen), and rotated copies
+ * output saved as `.journal` (the binary journal itself is refused by the screen), Serilog's compact JSON as Seq and
+ * its file sink name it (`.clef`), and rotated copies
  * (`app.log.1`, `app.log-20261201`, either gzipped).
  */
-export const LOG_EXTENSIONS = /\.(log|txt|json|jsonl|ndjson|har|out|err|csv|tsv|stdout|stderr|journal|trace)(?:\.\d{1,3}|-\d{8})?(\.gz)?$|\.gz$/i;
+export const LOG_EXTENSIONS = /\.(log|txt|json|jsonl|ndjson|clef|har|out|err|csv|tsv|stdout|stderr|journal|trace)(?:\.\d{1,3}|-\d{8})?(\.gz)?$|\.gz$/i;
 
 /**
  * One file on disk. A gzip file (by extension, or `gz: true` when the caller sniffed the magic
@@ -151,7 +152,7 @@ export function entriesFromPaths(paths: string[]): InputEntry[] {
       if (!found.length)
         throw new TriageError(
           'TRIAGE_ERR_EMPTY',
-          `${p}: no log files found in this folder (looked for .log .txt .json .jsonl .ndjson .har .out .err .stdout .stderr .journal, rotated copies such as app.log.1, and .gz)`,
+          `${p}: no log files found in this folder (looked for .log .txt .json .jsonl .ndjson .clef .har .out .err .stdout .stderr .journal, rotated copies such as app.log.1, and .gz)`,
         );
       out.push(...found);
     } else if (st.isFile()) {

@@ -159,14 +159,14 @@ describe('junk is named, by content, whatever its name', () => {
     expect(v.get('cut.log')).toBeNull();
   });
 
-  it("a folder's logs as people save them are read: captured streams, journalctl output, rotated copies; other files are not", async () => {
+  it("a folder's logs as people save them are read: captured streams, journalctl output, Serilog's .clef, rotated copies; other files are not", async () => {
     const folder = mkdtempSync(join(dir, 'names-'));
     const line = '2026-11-29 10:00:00,000 ERROR mcp.client: connection refused\n';
-    const logs = ['server.stderr', 'server.stdout', 'worker.out', 'mcp.journal', 'app.log.1', 'app.log.2.gz', 'nginx-access.log-20261128'];
+    const logs = ['server.stderr', 'server.stdout', 'worker.out', 'mcp.journal', 'api-20261128.clef', 'app.log.1', 'app.log.2.gz', 'nginx-access.log-20261128'];
     for (const n of logs) writeFileSync(join(folder, n), n.endsWith('.gz') ? gzipSync(line) : line);
     for (const n of ['README.md', 'notes.py', 'compose.yaml']) writeFileSync(join(folder, n), line);
     const names = entriesFromPaths([folder]).map((e) => e.name);
-    expect(names.sort()).toEqual(['app.log.1', 'app.log.2', 'mcp.journal', 'nginx-access.log-20261128', 'server.stderr', 'server.stdout', 'worker.out']);
+    expect(names.sort()).toEqual(['api-20261128.clef', 'app.log.1', 'app.log.2', 'mcp.journal', 'nginx-access.log-20261128', 'server.stderr', 'server.stdout', 'worker.out']);
   });
 
   it('a damaged zip or tar.gz in a folder is one damaged entry, next to the logs that are read', async () => {
