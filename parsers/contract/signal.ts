@@ -43,6 +43,7 @@ export const SignalCause = z.enum([
   'protocol-version-malformed', // initialize offers a version that is no MCP revision (not YYYY-MM-DD: "2", "1.0", "latest")
   'header-mismatch',
   'host-origin-rejected',
+  'cors-refused', // a browser's cross-origin check refused the request: the server's or proxy's CORS settings lack what it needs
   'endpoint-origin-mismatch', // a legacy SSE client refused the POST endpoint the server announced on another origin
   'endpoint-event-missing', // a legacy SSE client's wait for the server's `endpoint` event ran out: the URL serves no HTTP+SSE stream (most often a Streamable HTTP endpoint), or something held the event
   'edge-challenge', // a CDN/WAF bot challenge page (Cloudflare `cf-mitigated: challenge`) instead of the server's answer

@@ -75,3 +75,23 @@ export const endpointMisresolved: Rule = {
     },
   ],
 };
+
+// Fetch standard (CORS protocol) · spec basic/transports: a browser-based client sends the MCP headers on every
+// request (Mcp-Method, Mcp-Name, MCP-Protocol-Version, Authorization), so each POST is preflighted; a preflight
+// answer that does not allow them (or no Access-Control-Allow-Origin) stops the request in the browser. The
+// request never reached the MCP handler: the server's or proxy's CORS settings are to fix, not the client.
+export const corsRefused: Rule = {
+  id: 'cors-refused',
+  decision: 'fix_route_or_config',
+  source: 'Fetch standard (CORS protocol) · spec basic/transports',
+  when(f) {
+    if (has(f, 'cors-refused')) return true;
+    return 'no cross-origin refusal';
+  },
+  rationale: (f) =>
+    `${describe(f)} was refused by the browser's cross-origin check: the CORS preflight (or the answer) did not allow what the request carries — its origin, its method, or the MCP headers every request sends (Mcp-Method, Mcp-Name, MCP-Protocol-Version, Authorization). The request never reached the MCP handler, so nothing was done. Add the origin and those headers to the server's or proxy's CORS policy (Access-Control-Allow-Origin, -Headers, -Methods; and expose the headers the client reads); retrying gets the same refusal.`,
+  examples: [
+    { name: 'a header not allowed in the CORS policy', facts: { causes: ['cors-refused'] }, fires: true },
+    { name: 'an Invalid Origin refusal by DNS-rebinding protection', facts: { httpStatus: 403, causes: ['host-origin-rejected'] }, fires: false },
+  ],
+};

@@ -18,7 +18,7 @@ import { handshakeSilent } from './handshake-silent.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
 import { idleTimeoutShort } from './idle-timeout-short.ts';
 import { alreadyInitialized, headerValidation } from './header-validation.ts';
-import { endpointMisresolved, endpointOrigin, hostOrigin } from './host-origin.ts';
+import { corsRefused, endpointMisresolved, endpointOrigin, hostOrigin } from './host-origin.ts';
 import { interruptedUnidentified } from './interrupted-unidentified.ts';
 import { intermittentRetry, sessionRefusedIntermittently } from './intermittent.ts';
 import { lb401NoAffinity } from './lb-401-no-affinity.ts';
@@ -113,6 +113,7 @@ export const RULES: readonly Rule[] = [
   edgeChallenge,
   clientMetadataUnreachable,
   hostOrigin,
+  corsRefused,
   endpointOrigin,
   oauthRequestInvalid,
   // (a credential the client shows it sent that the server says never arrived: lost on the way, not refused)
