@@ -104,6 +104,7 @@ export const SignalCause = z.enum([
   'tool-error',
   'output-schema-mismatch', // a tool's result was refused for not matching the outputSchema the tool declares (by the server's SDK after the tool ran, a gateway, or the client): a defect in the tool definition or the validating layer
   'model-api-error',
+  'dependency-unavailable', // the server could not reach its own backend (a database, a pool, a cache): the MCP path worked
   'telemetry-error',
   'tool-schema-invalid', // the model API refused a tool's schema: the server's tool definition is wrong
   'cancel-sent',

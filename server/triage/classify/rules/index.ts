@@ -75,6 +75,7 @@ import { versionNotNegotiated } from './version-not-negotiated.ts';
 import { duplicateRefused, writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 import { healthProbe } from './health-probe.ts';
+import { dependencyDown } from './dependency-down.ts';
 
 export const RULES: readonly Rule[] = [
   // not an MCP failure, an optional channel, a consequence, or something the client got past
@@ -107,6 +108,8 @@ export const RULES: readonly Rule[] = [
   gatewayForLocalServer,
   sessionManagerStopped,
   deploymentBroken,
+  // the server's own backend is down: the MCP path worked (before the transport rules its pool's refusals would wake)
+  dependencyDown,
   protocolVersionMalformed,
   // deployment vs credentials
   lb401NoAffinity,
