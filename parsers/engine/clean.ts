@@ -115,6 +115,22 @@ function dockerJson(line: string): { text: string; stamp: number | null } | null
   return { text: innerLine(o.log), stamp: recordTime(o.time) };
 }
 
+/** syslog(3) priorities, journald's PRIORITY field: 0 emerg … 7 debug. */
+const SYSLOG_PRIORITY: readonly Level[] = ['fatal', 'fatal', 'fatal', 'error', 'warn', 'info', 'info', 'debug'];
+
+/**
+ * `journalctl -o json` (and `-o json-seq` without its RS byte), one entry per line (systemd.journal-fields(7)):
+ * the line in `MESSAGE`, its time in `__REALTIME_TIMESTAMP` (microseconds since the epoch), its syslog priority in
+ * `PRIORITY` — a string, as journalctl writes every field. A MESSAGE journald stored as bytes (an array) is not text.
+ */
+function journalJson(line: string): { text: string; stamp: number | null; level: Level | null } | null {
+  const o = jsonRecord(line);
+  if (!o || typeof o.MESSAGE !== 'string' || typeof o.__REALTIME_TIMESTAMP !== 'string') return null;
+  const us = Number(o.__REALTIME_TIMESTAMP);
+  const p = typeof o.PRIORITY === 'string' ? Number(o.PRIORITY) : Number.NaN;
+  return { text: innerLine(o.MESSAGE), stamp: Number.isFinite(us) ? Math.floor(us / 1000) : null, level: SYSLOG_PRIORITY[p] ?? null };
+}
+
 // the fields a log shipper's record has around the line (Datadog's reserved attributes, CloudWatch's
 // filter-log-events event, Logstash/Vector/Fluent Bit's usual ones): a record with nothing else is an envelope
 const ENVELOPE_KEYS = new Set([
@@ -212,6 +228,7 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
   // a collector's JSON record around each line (docker's json-file driver; a GCP / Datadog / CloudWatch export):
   // the application's own line is read, the record's time only where that line has none
   { id: 'docker-json', re: /^\{"log":"/, unwrap: lastOnly(dockerJson), stamp: true, strong: true },
+  { id: 'journal-json', re: /^\{"(?:__CURSOR|__REALTIME_TIMESTAMP)"/, unwrap: lastOnly(journalJson), stamp: true, strong: true },
   { id: 'cloud-json', re: /^\{"/, unwrap: lastOnly(cloudEntry), stamp: true, strong: true },
   // syslog-style headers: `journalctl`'s (and RFC 3164's, a collector's `<PRI>` before it) and RFC 5424's. A PRI is the
   // sender's facility and severity, not the line's level (systemd forwards a unit's stdout at info)

@@ -46,9 +46,13 @@ export function detectFormat(sample: readonly string[], formats: readonly Compil
   return { format, scores: ranked, fallbacks };
 }
 
-/** Strong hints: an SDK's client or server modules and messages, and a server's start banner. */
+/**
+ * Strong hints: an SDK's client or server modules and messages, and a server's start banner. Also Go's HTTP client
+ * error (net/url Error: `Post "https://host/mcp": context canceled`, quotes escaped inside a JSON or logfmt value):
+ * only the side that sent the request writes the URL it sent to that way.
+ */
 const CLIENT_HINT =
-  /mcp[./]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint/;
+  /\b(?:Get|Post|Put|Delete|Patch|Head) \\?"https?:\/\/[^"\s\\]{1,300}\\?": |mcp[./]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint/;
 const SERVER_HINT =
   /mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type|\b[Ll]istening on https?:\/\//;
 
