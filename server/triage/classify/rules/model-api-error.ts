@@ -10,7 +10,9 @@ export const modelApiError: Rule = {
   when(f) {
     if (!has(f, 'model-api-error')) return 'no model-API error signal';
     if (f.method) return `the failing exchange is an MCP ${f.method} request`;
-    if (f.causes.some((c) => c !== 'model-api-error' && c !== 'server-error' && c !== 'retry-attempt')) return 'the failure also shows an MCP transport signal';
+    // (the provider's own refusals — a 5xx, its rate limit — are the model path's too)
+    if (f.causes.some((c) => c !== 'model-api-error' && c !== 'server-error' && c !== 'retry-attempt' && c !== 'rate-limited'))
+      return 'the failure also shows an MCP transport signal';
     return true;
   },
   rationale: (f) =>
@@ -22,6 +24,7 @@ export const modelApiError: Rule = {
       fires: true,
     },
     { name: 'an MCP tools/call 500', facts: { method: 'tools/call', httpStatus: 500, causes: ['model-api-error'] }, fires: false },
+    { name: "the model API's rate limit", facts: { httpStatus: 429, causes: ['model-api-error', 'rate-limited', 'retry-attempt'] }, fires: true },
     { name: 'a model error beside a refused MCP connection', facts: { causes: ['model-api-error', 'conn-refused'] }, fires: false },
   ],
 };
