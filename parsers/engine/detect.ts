@@ -47,14 +47,16 @@ export function detectFormat(sample: readonly string[], formats: readonly Compil
 }
 
 /**
- * Strong hints: an SDK's client or server modules and messages, and a server's start banner. Also Go's HTTP client
+ * Strong hints: an SDK's client or server modules and messages, and a server's start banner. A client named
+ * `claude-ai (via mcp-remote 0.3.2)` is the clientInfo mcp-remote sends (its name, then `(via mcp-remote <version>)`):
+ * the side that logs it by that name is the server it connected to. Also Go's HTTP client
  * error (net/url Error: `Post "https://host/mcp": context canceled`, quotes escaped inside a JSON or logfmt value):
  * only the side that sent the request writes the URL it sent to that way.
  */
 const CLIENT_HINT =
   /\b(?:Get|Post|Put|Delete|Patch|Head) \\?"https?:\/\/[^"\s\\]{1,300}\\?": |mcp[./]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint/;
 const SERVER_HINT =
-  /mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type|\b[Ll]istening on https?:\/\//;
+  /\(via mcp-remote |mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type|\b[Ll]istening on https?:\/\//;
 
 /** The reverse proxies whose logs the formats read, as their packages name the program (syslog ident, journald unit). */
 const PROXY_IDENT = /^(?:nginx|envoy|haproxy|traefik|caddy)$/;
@@ -100,7 +102,7 @@ export function resolveSource(formatSource: Source | undefined, fileName: string
     )
   )
     return 'proxy';
-  if (/"(?:reqId|statusCode|responseTime|mcpSessionId)"|"msg"\s*:\s*"(?:incoming request|request completed)"|listening on https?:\/\//.test(text)) return 'server';
+  if (/"(?:reqId|statusCode|responseTime|mcpSessionId)"|"msg"\s*:\s*"(?:incoming request|request completed?)"|listening on https?:\/\//.test(text)) return 'server';
   if (/uvicorn|"GET \/|"POST \//.test(text)) return 'server';
   return 'unknown';
 }

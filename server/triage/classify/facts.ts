@@ -1063,6 +1063,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // undici's bare `fetch failed` once the server had the call (above): the wait for its answer was cut
   else if (has('network-error') && fetchFailedLater) interruption = 'connection-closed';
   if (interruption === 'bad-gateway' && has('client-timeout')) interruption = 'client-timeout';
+  // the client cancelled this call itself (notifications/cancelled for it, or closing its stream: spec
+  // basic/patterns/cancellation) for no reason the logs give — not a user's Stop, not its timer: it gave up waiting
+  if (interruption === null && has('cancel-sent') && identified && method !== 'notifications/cancelled') interruption = 'client-gave-up';
   if (interruption === null && span.stoppedBy) interruption = 'stopped-while-waiting';
   if (interruption === null && span.endedWaiting) interruption = 'log-ended-waiting';
   const proxyTimerCut: Tri = has('proxy-timeout-before-headers') || has('proxy-timeout-mid-stream') || httpStatus === 504 || httpStatus === 524 ? true : null;
