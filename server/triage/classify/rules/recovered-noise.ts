@@ -21,7 +21,10 @@ export const recoveredNoise: Rule = {
     if (probe) return true;
     if (f.causes.includes('stream-resumed') && f.interruption === 'stream-cut' && f.era !== 'sessionless') return true;
     if (f.causes.includes('redirect') && f.causes.every((c) => c === 'redirect')) return true; // row 36: followed, answered
-    return 'the later success is not a transport fallback or a stream resumption of this failure';
+    // D6, then the decision table's NONE: a read-only call (by its method, or a read-only tool) interrupted after it
+    // was sent by the client's own timer, re-sent by the client and answered: the bounded retry D6 asks for happened
+    if (f.interruption === 'client-timeout' && f.sideEffect === 'read' && f.sideEffectSource === 'method') return true;
+    return 'the later success is not a transport fallback, a stream resumption or a read re-sent after its timeout';
   },
   rationale: (f) =>
     f.resumedStream !== null
@@ -30,9 +33,11 @@ export const recoveredNoise: Rule = {
         ? `${describe(f)} carried the previous session's id and was told that session is gone (HTTP ${f.httpStatus}); the client then initialized a new session without it, which succeeded. The reconnect worked; nothing to do.`
         : f.causes.includes('redirect')
           ? `The endpoint redirected ${f.httpPath ?? 'the request'} (HTTP ${f.httpStatus ?? '30x'}, a trailing-slash mount) and the client followed it: ${f.recoveredBy}. Expected; set the exact URL to skip the extra round trip.`
-          : f.transportFallback
-            ? `The client's first Streamable HTTP attempt got ${f.httpStatus ?? 'an error'} (the expected answer of an older HTTP+SSE server), it fell back to the SSE transport and that worked (${f.recoveredBy}). Expected probing, not a failure; pin the transport to skip the probe if the noise matters.`
-            : `The response stream dropped and the client resumed it (${f.recoveredBy}); replay delivered what was pending. Nothing to do.`,
+          : f.interruption === 'client-timeout' && f.sideEffect === 'read'
+            ? `${describe(f)} timed out on the client's own timer; the client sent it again — a read, repeatable by the protocol — and got its answer (${f.recoveredBy}). The bounded retry such a read needs already happened and worked: nothing to do. If the first attempt keeps timing out (a cold start, a slow first connection), raise that timeout or keep the server warm.`
+            : f.transportFallback
+              ? `The client's first Streamable HTTP attempt got ${f.httpStatus ?? 'an error'} (the expected answer of an older HTTP+SSE server), it fell back to the SSE transport and that worked (${f.recoveredBy}). Expected probing, not a failure; pin the transport to skip the probe if the noise matters.`
+              : `The response stream dropped and the client resumed it (${f.recoveredBy}); replay delivered what was pending. Nothing to do.`,
   examples: [
     {
       name: 'mcp-remote http-first 404, SSE fallback connected',
@@ -45,6 +50,21 @@ export const recoveredNoise: Rule = {
       fires: true,
     },
     { name: 'initialize with the stale session id 404, nothing after', facts: { method: 'initialize', httpStatus: 404, sessionUnknown: true, era: 'session' }, fires: false },
+    {
+      name: 'server/discover timed out on the client, re-sent with a new id and answered',
+      facts: { method: 'server/discover', interruption: 'client-timeout', sideEffect: 'read', sideEffectSource: 'method', recovered: true, recoveredBy: 'cli.txt:6 <- 200' },
+      fires: true,
+    },
+    {
+      name: 'near miss: a tool read-only by policy timed out, re-sent and answered (a tool is judged by its own rules)',
+      facts: { method: 'tools/call', tool: 'get_forecast', interruption: 'client-timeout', sideEffect: 'read', sideEffectSource: 'policy', recovered: true },
+      fires: false,
+    },
+    {
+      name: 'near miss: server/discover timed out, nothing answered after',
+      facts: { method: 'server/discover', interruption: 'client-timeout', sideEffect: 'read', sideEffectSource: 'method' },
+      fires: false,
+    },
     { name: '307 followed to an answer', facts: { httpStatus: 307, causes: ['redirect'], recovered: true, recoveredBy: 'the redirected path /mcp/ answered' }, fires: true },
     { name: 'a first-request 404, later success, no fallback said', facts: { httpStatus: 404, firstRequest: true, recovered: true }, fires: false },
     {
