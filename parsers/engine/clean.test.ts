@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectLayout, detectPrefix, prefixLevel, prefixOrigin, prefixStamp, readHeader, stripPrefix, type LineHeader } from './clean.ts';
 
-const cases: { id: string; lines: string[]; inner: string; stamp?: string; header?: Partial<LineHeader> }[] = [
+const cases: { id: string; lines: string[]; inner: string; stamp?: string; header?: Partial<LineHeader>; origin?: string }[] = [
   {
     // RFC 3164 §4.1 as a collector received it: `<PRI>`, then the header the line reader dated (time, host, tag[pid])
     id: 'syslog-header',
@@ -88,6 +88,27 @@ const cases: { id: string; lines: string[]; inner: string; stamp?: string; heade
     stamp: '2026-10-07T14:02:14.000Z',
   },
   { id: 'markdown-quote', lines: ['>', '> ```log', '> 2026-10-07 12:02:11,044 INFO [relay] ready'], inner: '' },
+  {
+    // journalctl -o json: fields in the order journalctl writes them, every value a string
+    id: 'journal-json',
+    lines: [
+      '{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1791381734123456","PRIORITY":"3","SYSLOG_IDENTIFIER":"relay","MESSAGE":"connect ETIMEDOUT 10.2.0.44:443"}',
+      '{"__CURSOR":"s=1;i=3","__REALTIME_TIMESTAMP":"1791381735000000","PRIORITY":"6","MESSAGE":"ok"}',
+    ],
+    inner: 'connect ETIMEDOUT 10.2.0.44:443',
+    stamp: '2026-10-07T14:02:14.123Z',
+  },
+  {
+    // Heroku's log stream: the router and a dyno of the app, each a writer of its own
+    id: 'heroku-logplex',
+    lines: [
+      '2026-10-07T12:02:13.121004+00:00 heroku[router]: at=error code=H12 desc="Request timeout" method=POST path="/mcp" status=503',
+      '2026-10-07T12:02:13.200000+00:00 app[web.2]: INFO reports: request served',
+    ],
+    inner: 'at=error code=H12 desc="Request timeout" method=POST path="/mcp" status=503',
+    stamp: '2026-10-07T12:02:13.121Z',
+    origin: 'heroku[router]',
+  },
 ];
 
 // an application's own layouts that look like a wrapper: no wrapper may be found on them
@@ -136,8 +157,8 @@ describe('collector wrappers', () => {
         expect(h?.header).toMatchObject(c.header);
         expect(h?.rest).toBe(c.inner);
       } else expect(rule?.header).toBeUndefined();
-      // a process id or a stream is no replica
-      expect(prefixOrigin(line, rule)).toBeNull();
+      // a process id or a stream is no replica; a writer the prefix names is
+      expect(prefixOrigin(line, rule)).toBe(c.origin ?? null);
     });
   for (const n of nearMisses) it(`near miss: ${n.why}`, () => expect(detectPrefix(n.lines)).toBeNull());
 
