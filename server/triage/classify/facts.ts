@@ -1052,8 +1052,6 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // a cancellation the caller chose (a Stop button, `User requested cancellation`) — not a timeout's own cancel
   // (spec 2026-07-28 cancellation: a timed-out sender cancels too): the proxy's 499 for it is that same choice
   else if (has('caller-cancelled') && !has('client-timeout')) interruption = 'caller-cancelled';
-  // (a proxy's 499 with no client line joined to it: the client's cancel of that tool as it ended says whose choice)
-  else if ((has('client-closed-request') || httpStatus === 499 || httpStatus === 460) && ix.callerCancelledSameCall(span)) interruption = 'caller-cancelled';
   else if (has('client-closed-request') || httpStatus === 499 || httpStatus === 460) interruption = 'client-gave-up';
   else if (has('conn-reset')) interruption = 'stream-cut';
   else if (has('stream-disconnected') && httpMethod !== 'GET' && identified) interruption = 'stream-cut';

@@ -167,11 +167,6 @@ interface OkLines {
   line: number[];
 }
 
-/** A proxy's client-closed record and the client's own cancel of the same call: this close around the record's end. */
-const CANCEL_NEAR_MS = 2_000;
-/** …and a cancel that names no tool: logged within this of the moment the record's request ended. */
-const CANCEL_SAME_MOMENT_MS = 1_000;
-
 export class IncidentIndex {
   readonly handshake: boolean;
   readonly legacy: boolean;
@@ -471,27 +466,6 @@ export class IncidentIndex {
     }
     return null;
   }
-  /**
-   * A proxy's record that the client closed the request (499, ALB's 460) is the caller's own cancel when the client
-   * logged that it cancelled the same tool on purpose as that record's request ended (spec 2026-07-28 cancellation:
-   * closing the response stream is the cancel; failure-signatures row 71: the 499 is the client's choice seen from
-   * the middle). Its line, or null.
-   */
-  callerCancelledSameCall(span: SpanBuild): Event | null {
-    if (span.tool === null || span.start === null || !span.events.every((e) => e.source === 'proxy')) return null;
-    const took = Math.max(0, ...span.events.map((e) => e.durationMs ?? 0));
-    const from = span.start - CANCEL_NEAR_MS;
-    const to = (span.end ?? span.start) + took + CANCEL_NEAR_MS;
-    for (const e of this.all) {
-      if (e.source === 'proxy' || e.source === 'server' || e.ts === null || e.ts < from || e.ts > to || !e.signals.includes('caller-cancelled')) continue;
-      // (the cancel names the tool, or the call it cancels does: `cancelling request a-71` under `POST /mcp id=a-71 … mcp_name=x`)
-      const tool = e.tool ?? this.info.find((i) => i.span.events.includes(e))?.span.tool ?? null;
-      // (or names none, logged the moment the record's request ended: the stream closed then is the one it closed)
-      if (sameTool(tool, span.tool) || (tool === null && took > 0 && Math.abs(e.ts - (span.start + took)) <= CANCEL_SAME_MOMENT_MS)) return e;
-    }
-    return null;
-  }
-
   /**
    * A handle a tool said it does not know (a browser context, a sandbox, a cursor: signal handle-unknown), named by a
    * served-side line of one replica, that a line of another replica had handed out moments before (within
