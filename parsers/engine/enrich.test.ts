@@ -3,7 +3,22 @@
 // clients write, the never-overwrite rule, and hostile input.
 import { describe, expect, it } from 'vitest';
 import { emptyEvent, type Event } from '../contract/event.ts';
-import { DIRECTION_WORDS, enrich, extract, EXTRACTORS, GATES, readJsonRpc, SERVER_NAME, serverName, TASK_ID, taskIdOf, target, TARGET } from './enrich.ts';
+import {
+  CLIENT_NAME,
+  clientNameOf,
+  DIRECTION_WORDS,
+  enrich,
+  extract,
+  EXTRACTORS,
+  GATES,
+  readJsonRpc,
+  SERVER_NAME,
+  serverName,
+  TASK_ID,
+  taskIdOf,
+  target,
+  TARGET,
+} from './enrich.ts';
 
 describe('extractors: examples read, near-misses do not', () => {
   EXTRACTORS.forEach((x, i) => {
@@ -23,6 +38,8 @@ describe('extractors: examples read, near-misses do not', () => {
   for (const line of TARGET.nearMisses) it(`no target in ${JSON.stringify(line)}`, () => expect(target(line)).toEqual({}));
   for (const [line, want] of SERVER_NAME.examples) it(`server name of ${JSON.stringify(line)}`, () => expect(serverName(line)).toBe(want));
   for (const line of SERVER_NAME.nearMisses) it(`no server name in ${JSON.stringify(line)}`, () => expect(serverName(line)).toBeNull());
+  for (const [line, want] of CLIENT_NAME.examples) it(`client name of ${JSON.stringify(line)}`, () => expect(clientNameOf(line)).toBe(want));
+  for (const line of CLIENT_NAME.nearMisses) it(`no client name in ${JSON.stringify(line)}`, () => expect(clientNameOf(line)).toBeNull());
   for (const [line, want] of TASK_ID.examples) it(`task handle of ${JSON.stringify(line)}`, () => expect(taskIdOf(line)).toBe(want));
   for (const line of TASK_ID.nearMisses) it(`no task handle in ${JSON.stringify(line)}`, () => expect(taskIdOf(line)).toBeNull());
 });

@@ -1671,6 +1671,50 @@ export function serverName(text: string): string | null {
 }
 
 /**
+ * The MCP client a server's or gateway's line names (attrs.clientName): the `clientInfo.name` a client sends
+ * in initialize (spec basic/lifecycle), which servers log at initialize and often on every request
+ * (`client="crm-assistant 4.0.0"`, `"clientInfo":{"name":"cursor","version":"1.4"}`). Two clients of one
+ * server are told apart by it where no User-Agent is logged: another client's success is not this one's
+ * recovery. The version is dropped (one client, upgraded, is still that client).
+ */
+export const CLIENT_NAME = {
+  re: /"client(?:_?[Nn]ame)?"\s{0,4}:\s{0,4}"([A-Za-z][^"]{0,79})"|"clientInfo"\s{0,4}:\s{0,4}\{[^{}]{0,200}?"name"\s{0,4}:\s{0,4}"([A-Za-z][^"]{0,79})"|\bclient(?:_?[Nn]ame|Info\.name|_info\.name)?="([A-Za-z][^"]{0,79})"|\bclient(?:_?[Nn]ame|Info\.name|_info\.name)?=([A-Za-z][\w.@/-]{0,79})/,
+  why: "the client's clientInfo name as a server or gateway logs it",
+  examples: [
+    ['time="2026-09-29T13:20:01Z" level=info msg="legacy initialize" client="legacy-sync 0.9.3" requested_version=2025-03-26', 'legacy-sync'],
+    ['level=info msg="request served" client="crm-assistant 4.0.0" method=tools/call status=200', 'crm-assistant'],
+    ['{"level":"info","msg":"initialize","clientInfo":{"name":"Cursor","version":"1.4.2"}}', 'cursor'],
+    ['{"time":"2026-10-01T10:00:00Z","client_name":"claude-code/2.0.14","status":200}', 'claude-code'],
+    ['INFO session opened client=mcp-inspector/0.16.2 session=ab12', 'mcp-inspector'],
+    ['INFO initialize clientInfo.name="VS Code" protocol=2025-06-18', 'vs code'],
+    ['new session client="notes-sync (via mcp-remote 0.1.31)"', 'notes-sync'],
+  ] as const,
+  nearMisses: [
+    '2026/10/01 10:00:00 [error] 7#7: *1 upstream timed out, client: 203.0.113.9, server: mcp.example.com',
+    'level=info msg="accepted" client=127.0.0.1:51234',
+    '{"client":"10.0.0.7","status":502}',
+    'level=info client_ip=10.1.1.1 status=200',
+    '{"client":{"ip":"10.0.0.7"}}',
+    'level=debug msg="http client=true" retries=2',
+    'creating client for server notes',
+  ],
+};
+const NOT_A_NAME = new Set(['true', 'false', 'null', 'none', 'nil', 'unknown', 'undefined']);
+
+/** The client name a line logs (lower case, no version), or null. */
+export function clientNameOf(text: string): string | null {
+  if (!text.includes('lient')) return null;
+  const m = CLIENT_NAME.re.exec(text);
+  if (!m) return null;
+  const raw = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').replace(/\s*\([^)]{0,80}\)\s*$/, '');
+  const name = raw
+    .replace(/[\s/@]v?\d[\w.+-]{0,40}$/, '')
+    .trim()
+    .toLowerCase();
+  return name === '' || NOT_A_NAME.has(name) ? null : name;
+}
+
+/**
  * The task a line is about (attrs.taskId): under the tasks extension (spec 2025-11-25 basic/utilities/tasks,
  * 2026-07-28 io.modelcontextprotocol/tasks) a task-augmented tools/call answers with a task handle, the client
  * polls `tasks/get` with it over many HTTP exchanges, and the server logs the task's steps and end by it — one
@@ -1828,6 +1872,10 @@ export function enrich(e: Event, textSignals?: (e: Event) => readonly string[] |
   if (a.mcpServer === undefined) {
     const n = serverName(text);
     if (n !== null) a.mcpServer = n;
+  }
+  if (a.clientName === undefined) {
+    const c = clientNameOf(text);
+    if (c !== null) a.clientName = c;
   }
   if (a.taskId === undefined) {
     const t = taskIdOf(text);

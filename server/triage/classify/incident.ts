@@ -26,6 +26,8 @@ interface SpanInfo {
   server: string | null;
   /** Who sent it, as the proxy or server logged the caller (its User-Agent). */
   caller: string | null;
+  /** The client's clientInfo name, as a server logged it on the span's lines or on its session's (attrs.clientName). */
+  clientName: string | null;
   /** The first and last time a client logged of this span (null: no timed client line). */
   clientFirst: number | null;
   clientLast: number | null;
@@ -292,6 +294,7 @@ export class IncidentIndex {
         target: span.events.map(targetOf).find((t) => t !== null) ?? null,
         server: span.events.map(serverOf).find((t) => t !== null) ?? null,
         caller: span.events.map(callerOf).find((t) => t !== null) ?? null,
+        clientName: this.clientNameOf(span),
         ...clientTimes(span),
       };
     });
@@ -822,6 +825,16 @@ export class IncidentIndex {
     return this.all.some((e) => e.file === file && e.line > from && e.line < to && establishes(e));
   }
 
+  /** The clientInfo name a span's lines name, or that its session's lines name (a server logs it at initialize). */
+  private clientNameOf(span: SpanBuild): string | null {
+    for (const e of span.events) if (typeof e.attrs.clientName === 'string') return e.attrs.clientName;
+    for (const e of span.events) {
+      if (e.session === null) continue;
+      for (const o of this.bySession.get(e.session) ?? []) if (typeof o.attrs.clientName === 'string') return o.attrs.clientName;
+    }
+    return null;
+  }
+
   /** A later span of the same call that succeeded. */
   laterSuccess(span: SpanBuild, key: string | null): Point | null {
     if (key === null) return null;
@@ -836,6 +849,8 @@ export class IncidentIndex {
       if (me.target !== null && i.target !== null && me.target !== i.target) continue;
       // nor another client's success (another User-Agent at the proxy): the caller that failed did not recover
       if (me.caller !== null && i.caller !== null && me.caller !== i.caller) continue;
+      // (or another clientInfo name, as the server logged the two: `client="legacy-sync"` failed, `client="crm"` passed)
+      if (me.clientName !== null && i.clientName !== null && me.clientName !== i.clientName) continue;
       // a notification refused, then the same method sent with an id, is another message: JSON-RPC 2.0 §4.1 (a
       // notification is a request without an id) — the one that passed is not the one that failed
       if (key.startsWith('notifications/') && me.span.rpcId === null && i.span.rpcId !== null) continue;
