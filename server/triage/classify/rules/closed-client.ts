@@ -26,6 +26,8 @@ export const closedClient: Rule = {
     )
       return "only the server logged a closed stream (anyio ClosedResourceError): the server's own stream, not a client object";
     if (has(f, 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed')) return 'the client is closed because authentication failed';
+    // (nor when it closed because it read the legacy endpoint event as a message: a new client object reads it the same way)
+    if (has(f, 'endpoint-event-misread')) return "the client closed because it misread the server's endpoint event (client-misread-endpoint-event)";
     return true;
   },
   rationale: (f) =>
@@ -58,6 +60,11 @@ export const closedClient: Rule = {
       fires: true,
     },
     { name: 'a closed client object on a tools/call, no side named', facts: { method: 'tools/call', causes: ['client-object-closed'] }, fires: true },
+    {
+      name: "near miss: the Go SDK closing after it decoded the legacy endpoint event as JSON-RPC (`client is closing: standalone SSE stream: … invalid character '/'`)",
+      facts: { method: 'tools/list', causes: ['client-object-closed', 'endpoint-event-misread', 'stream-open-failed'] },
+      fires: false,
+    },
   ],
 };
 
