@@ -572,7 +572,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
-    re: /\b(?:[Ff]ailed to (?:invoke|call|execute|run)|[Ee]rror (?:invoking|executing|calling|running)|[Ee]xception (?:invoking|executing|calling)) (?:the |an? )?(?:MCP )?tool\b(?! ?(?:list|s\b|schema|definition))|\b(?:[Ff]ailed to (?:get|list|fetch|load|discover)|[Ee]rror (?:getting|listing|fetching|loading|discovering)) (?:the )?(?:MCP )?tools\b/,
+    re: /\b(?:[Ff]ailed to (?:invoke|call|execute|run)|[Ee]rror (?:invoking|executing|calling|running)|[Ee]xception (?:invoking|executing|calling)) (?:the |an? )?(?:MCP )?tool\b(?! ?(?:list|s\b|schema|definition))|\b(?:[Ff]ailed to (?:get|list|fetch|load|discover|query)|[Ee]rror (?:getting|listing|fetching|loading|discovering|querying)) (?:the )?(?:MCP )?tools\b/,
     read: (_t, m) => (/tools\b/.test(m[0]) ? 'tools/list' : 'tools/call'),
     needs: ['tool'],
     why: 'host prose naming the kind of call that failed without naming the tool: `Error executing MCP tool:`, `failed to invoke tool: …`, `Failed to get tools from MCP server`',
@@ -580,8 +580,16 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['Error executing MCP tool:', 'tools/call'],
       ['failed to invoke tool: request failed with status: 502', 'tools/call'],
       ['ConnectionError: Failed to get tools from MCP server: ', 'tools/list'],
+      ['Failed to query tools from MCP server: Session terminated', 'tools/list'],
+      ['Error querying tools: connection closed', 'tools/list'],
     ],
-    nearMisses: ['Error executing tool schema validation', 'failed to load toolchain', 'calling tool succeeded'],
+    nearMisses: [
+      'Error executing tool schema validation',
+      'failed to load toolchain',
+      'calling tool succeeded',
+      'Failed to query toolbox status',
+      'Failed to retrieve tools from MCP server: jakarta.enterprise.inject.CreationException',
+    ],
   },
   {
     field: 'rpcMethod',
