@@ -68,10 +68,12 @@ export const CORPORA = [
   'collected22-held',
   'collected23-dev',
   'collected23-held',
+  'collected24-dev',
+  'collected24-held',
 ] as const;
 export type CorpusId = (typeof CORPORA)[number];
 
-/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15); batch 6 (`dev6`, `held6`), session 16; batch 7 (`dev7` only: probe sets written and read while building, session 20); batch 8 (`dev8`, `held8`), session 21; batch 9 (`dev9` only: probe sets written from threads and labelled before they were run, then read while building, session 22); batch 10 (`dev10`, `held10`: a third held back by a hash of the id, labelled and split before the first run), session 23; batch 11 (`dev11`, `held11`, the same way, asked for the decisions the corpora hold least: retry, no_action, reinitialize and write outcomes), session 23; batch 12 (`dev12`, `held12`, the same way: proxies, load balancers and gateways in front of MCP servers), session 24; batch 13 (`dev13`, `held13`, the same way: agent frameworks and IDE hosts as MCP clients of remote servers), session 25; batch 14 (`dev14`, `held14`, the same way: remote MCP servers on serverless and cloud platforms and in the Go, Rust, Java, C#, Ruby, PHP and Kotlin SDKs), session 26; batch 15 (`dev15`, `held15`, the same way: the newest threads, 2025-10 on, in any SDK, host or proxy), session 27; batch 16 (`dev16`, `held16`, the same way: threads whose log shows the failure only at info or warning level, inside a 200 answer, or as a setting to fix), session 28; batch 17 (`dev17`, `held17`, the same way: projects the corpus holds nothing of, logs of ten lines or more, two sides where the thread shows them), session 28; batch 18 (`dev18`, `held18`, the same way: only threads whose cause a maintainer confirmed or a merged fix shows, any project), session 29; batch 19 (`dev19`, `held19`, the same way: any remote-MCP thread with a log and a stated cause, collected after that session's changes so its first run measures them), session 29; batch 20 (`dev20`, `held20`, the same way: threads like the shared real-dev excerpts — the SDKs, relays, hosts and layers they come from, in about their proportions, excluding their own threads — the nearest stand-in for real excerpts nobody here has seen), session 30; batch 21 (`dev21`, `held21`, the same way and the same aim as batch 20, collected by another helper in session 31 after batch 20's changes), session 31; batch 22 (`dev22`, `held22`, the same way and aim, by a third collector in session 32 after batch 21's changes: threads from 2026 first, and hosts and relays the corpus holds least), session 32; batch 23 (`dev23`, `held23`, the same way and aim, by two collectors at once in session 34 — one for hosts and agent clients, one for SDK stacks, relays, gateways and servers — threads from 2026 first), session 34. */
+/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15); batch 6 (`dev6`, `held6`), session 16; batch 7 (`dev7` only: probe sets written and read while building, session 20); batch 8 (`dev8`, `held8`), session 21; batch 9 (`dev9` only: probe sets written from threads and labelled before they were run, then read while building, session 22); batch 10 (`dev10`, `held10`: a third held back by a hash of the id, labelled and split before the first run), session 23; batch 11 (`dev11`, `held11`, the same way, asked for the decisions the corpora hold least: retry, no_action, reinitialize and write outcomes), session 23; batch 12 (`dev12`, `held12`, the same way: proxies, load balancers and gateways in front of MCP servers), session 24; batch 13 (`dev13`, `held13`, the same way: agent frameworks and IDE hosts as MCP clients of remote servers), session 25; batch 14 (`dev14`, `held14`, the same way: remote MCP servers on serverless and cloud platforms and in the Go, Rust, Java, C#, Ruby, PHP and Kotlin SDKs), session 26; batch 15 (`dev15`, `held15`, the same way: the newest threads, 2025-10 on, in any SDK, host or proxy), session 27; batch 16 (`dev16`, `held16`, the same way: threads whose log shows the failure only at info or warning level, inside a 200 answer, or as a setting to fix), session 28; batch 17 (`dev17`, `held17`, the same way: projects the corpus holds nothing of, logs of ten lines or more, two sides where the thread shows them), session 28; batch 18 (`dev18`, `held18`, the same way: only threads whose cause a maintainer confirmed or a merged fix shows, any project), session 29; batch 19 (`dev19`, `held19`, the same way: any remote-MCP thread with a log and a stated cause, collected after that session's changes so its first run measures them), session 29; batch 20 (`dev20`, `held20`, the same way: threads like the shared real-dev excerpts — the SDKs, relays, hosts and layers they come from, in about their proportions, excluding their own threads — the nearest stand-in for real excerpts nobody here has seen), session 30; batch 21 (`dev21`, `held21`, the same way and the same aim as batch 20, collected by another helper in session 31 after batch 20's changes), session 31; batch 22 (`dev22`, `held22`, the same way and aim, by a third collector in session 32 after batch 21's changes: threads from 2026 first, and hosts and relays the corpus holds least), session 32; batch 23 (`dev23`, `held23`, the same way and aim, by two collectors at once in session 34 — one for hosts and agent clients, one for SDK stacks, relays, gateways and servers — threads from 2026 first), session 34; batch 24 (`dev24`, `held24`, the same way, by two more collectors in session 34 after batch 23's changes — client logs of the hosts and relays the corpus holds least, and server, proxy and platform logs — asked for logs of more than one line and not told the shapes' content back), session 34. */
 export type Split =
   | 'dev'
   | 'held'
@@ -116,7 +118,9 @@ export type Split =
   | 'dev22'
   | 'held22'
   | 'dev23'
-  | 'held23';
+  | 'held23'
+  | 'dev24'
+  | 'held24';
 const SPLIT_CORPUS: Record<Split, CorpusId> = {
   dev: 'collected-dev',
   held: 'collected-held',
@@ -162,6 +166,8 @@ const SPLIT_CORPUS: Record<Split, CorpusId> = {
   held22: 'collected22-held',
   dev23: 'collected23-dev',
   held23: 'collected23-held',
+  dev24: 'collected24-dev',
+  held24: 'collected24-held',
 };
 /** The splits read while building (the held ones are never run case by case). */
 export const DEV_SPLITS = (Object.keys(SPLIT_CORPUS) as Split[]).filter((s) => s.startsWith('dev'));
