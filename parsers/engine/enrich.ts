@@ -1210,6 +1210,21 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    re: new RegExp(
+      `(?:^|\\s)(?:<-{1,2}|←) {1,3}(?:${SLASH_METHOD}|initialize|ping)(?: [A-Za-z][\\w.:-]{0,60})?(?: \\(?id[=: #]{1,2}[\\w.:-]{1,40}\\)?)? {1,3}([1-5]\\d\\d)(?=$|[ ,;(])(?! (?:rows?|results?|items?|records?|bytes|entries|tools|matches|ms)\\b)`,
+    ),
+    needs: ['<-', '←'],
+    why: "a client's trace of an answer by its method (and id or tool), then the status it came with: `<- tools/list id=4 200 (6 tools)`, `← initialize 200 in 41ms` — the arrow says it is the response",
+    examples: [
+      ['12:00:01.204 <- tools/list id=4 200 (6 tools)', 200],
+      ['<- tools/call id=5 502', 502],
+      ['← initialize 200 in 41ms', 200],
+      ['<-- tools/call export_report (id 7) 504, retrying', 504],
+    ],
+    nearMisses: ['<- tools/list id=4 (200 tools)', '<- tools/list id=4 200 tools', '<- resources/read id=3 120 bytes', '<- tools/call id=5 ok', 'a <- tools/list 2000'],
+  },
+  {
+    field: 'httpStatus',
     // before the plain `status code 200` below: the status that came is the one after "but"
     re: /\b[Ee]xpected (?:HTTP )?(?:status )?(?:code )?[1-5]\d\d,? but (?:was|got|received|is) (\d{3})\b/,
     needs: ['xpected'],
