@@ -3,7 +3,7 @@
 // own layout. The golden fixtures (parsers/fixtures/*/journald-*, docker-json-file, gcp-text-payload, …)
 // show the whole parse; this pins the wrapper itself.
 import { describe, expect, it } from 'vitest';
-import { detectLayout, detectPrefix, prefixLevel, prefixOrigin, prefixStamp, readHeader, stripPrefix, type LineHeader } from './clean.ts';
+import { detectLayout, detectPrefix, prefixLevel, prefixOrigin, prefixRule, prefixStamp, readHeader, stripPrefix, type LineHeader } from './clean.ts';
 
 const cases: { id: string; lines: string[]; inner: string; stamp?: string; header?: Partial<LineHeader>; origin?: string }[] = [
   {
@@ -161,6 +161,49 @@ describe('collector wrappers', () => {
       expect(prefixOrigin(line, rule)).toBe(c.origin ?? null);
     });
   for (const n of nearMisses) it(`near miss: ${n.why}`, () => expect(detectPrefix(n.lines)).toBeNull());
+
+  // W3C extended logs (w3.org/TR/WD-logfile): the columns are the file's own `#Fields:`, times are UTC
+  it("a W3C extended log (IIS, Azure App Service): each entry as the pairs its #Fields name, the MCP headers' columns too", () => {
+    const lines = [
+      '#Software: Microsoft Internet Information Services 10.0',
+      '#Version: 1.0',
+      '#Date: 2026-10-07 12:00:00',
+      '#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) sc-status sc-substatus sc-win32-status time-taken cs(Mcp-Method) cs(Mcp-Name)',
+      '2026-10-07 12:02:13 10.0.0.4 POST /mcp - 443 - 10.9.8.7 relay/1.0+(node) 502 3 12030 30012 tools/call export_ledger',
+    ];
+    const rule = detectPrefix(lines);
+    expect(rule?.id).toBe('w3c');
+    expect(stripPrefix(lines[4]!, rule)).toBe(
+      'time=2026-10-07T12:02:13.000Z msg="POST /mcp 502" path=/mcp s_ip=10.0.0.4 method=POST s_port=443 c_ip=10.9.8.7 user_agent="relay/1.0 (node)" status=502 substatus=3 win32_status=12030 duration_ms=30012 Mcp-Method=tools/call Mcp-Name=export_ledger',
+    );
+    expect(new Date(prefixStamp(lines[4]!, rule)!).toISOString()).toBe('2026-10-07T12:02:13.000Z');
+    // a directive stays as written, with no time of its own
+    expect(stripPrefix(lines[1]!, rule)).toBe('#Version: 1.0');
+    expect(prefixStamp(lines[1]!, rule)).toBeNull();
+    // a worker binds the same rule again from what the main thread sends it
+    expect(stripPrefix(lines[4]!, prefixRule(rule!.id, rule!.arg))).toBe(stripPrefix(lines[4]!, rule));
+  });
+  it('a W3C log that writes a new #Fields mid-file is read by the new columns from there on', () => {
+    const lines = [
+      '#Fields: date time cs-method cs-uri-stem sc-status',
+      '2026-10-07 12:02:13 GET /mcp 405',
+      '#Fields: date time cs-method cs-uri-stem cs-uri-query sc-status time-taken',
+      '2026-10-07 12:02:14 POST /mcp a=1 200 0.004',
+    ];
+    const rule = detectPrefix(lines)!;
+    expect(lines.map((l) => stripPrefix(l, rule))).toEqual([
+      lines[0],
+      'time=2026-10-07T12:02:13.000Z msg="GET /mcp 405" path=/mcp method=GET status=405',
+      lines[2],
+      // (CloudFront-style seconds with a fraction)
+      'time=2026-10-07T12:02:14.000Z msg="POST /mcp?a=1 200" path="/mcp?a=1" method=POST status=200 duration_ms=4',
+    ]);
+  });
+  it("near misses: a '#Fields' without a date or time is no W3C header; an entry whose columns do not fit is left as it is", () => {
+    expect(detectPrefix(['#Fields: name size', 'a 1', 'b 2'])).toBeNull();
+    const rule = detectPrefix(['#Fields: date time cs-method cs-uri-stem sc-status', '2026-10-07 12:02:13 GET /mcp 405'])!;
+    expect(stripPrefix('2026-10-07 12:02:13 GET /mcp 405 extra', rule)).toBe('2026-10-07 12:02:13 GET /mcp 405 extra');
+  });
 
   it("a quoted HTTP exchange is a markdown quote, however many request heads it holds: curl -v's `> ` is its request head alone", () => {
     const exchange = [

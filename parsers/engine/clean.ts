@@ -1,5 +1,6 @@
 import type { Level, Source } from '../contract/event.ts';
 import { toLevel } from './apply.ts';
+import { W3C_ID, w3cFieldsIn, w3cRule } from './w3c.ts';
 
 // Text hygiene before detection and parsing: terminal escapes and log-viewer/container
 // prefixes are removed for parsing (the stored text is the cleaned line; counts are kept).
@@ -20,6 +21,8 @@ export function stripAnsi(line: string): { text: string; stripped: boolean } {
  */
 export interface PrefixRule {
   id: string;
+  /** What a rule bound to one file was bound with (w3c.ts: the file's `#Fields:`), so a worker can bind it again (prefixRule). */
+  arg?: string;
   re: RegExp;
   /** The prefix carries the line's time (capture group 1, RFC 3339): lines whose own text has none take it. */
   stamp?: boolean;
@@ -52,6 +55,8 @@ export interface PrefixRule {
    * line behind it to the formats. Null when this line has no such header.
    */
   header?: (line: string) => LineHeader | null;
+  /** A line of the wrapper's own that is no record (a W3C log's `#Fields:` directive): skipped and counted, as a layout's gutter is. */
+  skip?: (line: string) => boolean;
 }
 
 /** What a syslog-style header says of its line (PrefixRule.header). */
@@ -372,7 +377,10 @@ export function detectPrefix(sample: readonly string[]): PrefixRule | null {
   if (!lines.length) return null;
   // one or two lines (a pasted excerpt): only a prefix specific enough to be no message's own words, on every line
   const short = lines.length < 3;
-  for (const rule of PREFIX_RULES) {
+  // (a W3C extended log names its own columns: a wrapper bound to its `#Fields:` directive)
+  const w3c = w3cFieldsIn(lines.slice(0, 50));
+  const rules = w3c === null ? PREFIX_RULES : [w3cRule(w3c), ...PREFIX_RULES];
+  for (const rule of rules) {
     if (short && !rule.strong) continue;
     let hits = 0;
     let own = 0;
@@ -388,6 +396,13 @@ export function detectPrefix(sample: readonly string[]): PrefixRule | null {
   }
   // (after the rules: a line-number gutter pads its numbers, and is stripped whole by its own rule)
   return commonIndent(lines);
+}
+
+/** A rule by its id (and what it was bound with), as a worker receives it. */
+export function prefixRule(id: string | null, arg: string | null | undefined): PrefixRule | null {
+  if (id === null) return null;
+  if (id === W3C_ID) return arg ? w3cRule(arg) : null;
+  return PREFIX_RULES.find((r) => r.id === id) ?? null;
 }
 
 /** The time a stamp-carrying prefix gives this line (ms), or null. */

@@ -162,7 +162,10 @@ export function redactInput(raw: RawLine, plan: Pick<LinePlan, 'prefix' | 'layou
   const a = stripAnsi(raw.text);
   const cleaned = stripPrefix(a.text, plan.prefix);
   const skip =
-    (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) || (plan.layout.doubledBlank && cleaned.trim() === '') || (plan.layout.fences === true && FENCE_LINE.test(cleaned));
+    (plan.layout.numberLines && NUMBER_LINE.test(cleaned)) ||
+    (plan.layout.doubledBlank && cleaned.trim() === '') ||
+    (plan.layout.fences === true && FENCE_LINE.test(cleaned)) ||
+    plan.prefix?.skip?.(a.text) === true;
   // (a syslog-style header stays on through redaction — its host is redacted with the line — and is read at parse)
   const text = plan.prefix?.header ? a.text : cleaned;
   const name = prefixOrigin(a.text, plan.prefix);

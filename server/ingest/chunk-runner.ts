@@ -15,7 +15,7 @@
 import type { Event } from '../../parsers/contract/event.ts';
 import type { FormatSpec } from '../../parsers/contract/format.ts';
 import { compileFormat, type CompiledFormat } from '../../parsers/engine/apply.ts';
-import { PREFIX_RULES, stripAnsi, type Layout } from '../../parsers/engine/clean.ts';
+import { prefixRule, stripAnsi, type Layout } from '../../parsers/engine/clean.ts';
 import { MAX_LINE_BYTES, readLineBatches, readLines, type RawLine } from '../../parsers/engine/lines.ts';
 import { newStats, parseFile, redactInput, type FileStats, type LineOrigin, type PreparedLines } from '../../parsers/engine/parse-file.ts';
 import { signalsOfLines } from '../../parsers/engine/signals.ts';
@@ -24,7 +24,7 @@ import { Fair } from './fair.ts';
 
 export type ToRunner =
   | { type: 'init'; key: Uint8Array; tier: EngineTier; formats: Array<[unknown, string]>; bookIds: string[] }
-  | { type: 'lines'; id: number; bytes: Uint8Array; continued: boolean; prefix: string | null; layout: Layout }
+  | { type: 'lines'; id: number; bytes: Uint8Array; continued: boolean; prefix: string | null; prefixArg?: string | null; layout: Layout }
   /** Pass 1: the raw session ids a byte range names (`bytes`), or a whole file's (streamed like `whole`). */
   | { type: 'ids'; id: number; bytes?: Uint8Array; continued: boolean }
   | { type: 'whole'; id: number; name: string }
@@ -176,7 +176,7 @@ export class ChunkRunner {
     // strip, no numbered lines to skip (chunkEnd then cuts alike; a skipped blank line names no id).
     // The redactor's own collection would find nothing new: ~4% of a 64 MiB analyze's CPU.
     const { redact, done } = this.redactor(m.prefix === null && !m.layout.numberLines);
-    const plan = { prefix: m.prefix === null ? null : (PREFIX_RULES.find((r) => r.id === m.prefix) ?? null), layout: m.layout };
+    const plan = { prefix: prefixRule(m.prefix, m.prefixArg), layout: m.layout };
     const text: (string | null)[] = [];
     const cut: number[] = [];
     const ansi: number[] = [];

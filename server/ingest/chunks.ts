@@ -305,7 +305,10 @@ export class ChunkPool {
     p.catch(() => undefined); // awaited in order by the consumer, which may have stopped first
     // A worker gets its own copy (transferred); a Buffer may share Node's pool, never transfer it.
     const own = this.workers ? new Uint8Array(bytes) : bytes;
-    runner.post({ type: 'lines', id, bytes: own, continued, prefix: plan.prefix?.id ?? null, layout: plan.layout }, this.workers ? [own.buffer as ArrayBuffer] : []);
+    runner.post(
+      { type: 'lines', id, bytes: own, continued, prefix: plan.prefix?.id ?? null, prefixArg: plan.prefix?.arg ?? null, layout: plan.layout },
+      this.workers ? [own.buffer as ArrayBuffer] : [],
+    );
     return p;
   }
 
