@@ -141,6 +141,13 @@ describe('junk is named, by content, whatever its name', () => {
     expect(await verdictOf('notes.txt', 'the MCP one\n')).toMatchObject({ reason: 'not-a-log' });
   });
 
+  // a lone machine-written failure with no time, level or status: an SDK's or host's own words (signals) make it a log
+  it('a lone SDK or host failure line with no time or level is a log (go-sdk stream give-up, a host refusing a server entry, an OAuth registration error)', async () => {
+    expect(await verdictOf('client.log', 'standalone SSE stream: exceeded 5 retries without progress (session ID: )\nevent: ping\ndata:\n')).toBeNull();
+    expect(await verdictOf('host.log', 'Enabled MCP Server docs-bridge must specify a command, ignoring.\n')).toBeNull();
+    expect(await verdictOf('oauth.log', '400 invalid_redirect_uri\nredirect URI must be a localhost URL or a registered app scheme\n')).toBeNull();
+  });
+
   it('a log pasted in a markdown fence or quote is a log', async () => {
     const log = [
       '2026-10-07 12:02:11.044 [info] Waiting for server to respond to `initialize` request...',
