@@ -719,7 +719,11 @@ function inHtmlBody(text: string): boolean {
   // asked of the event above every line: most have no `<` at all
   if (!text.includes('<')) return false;
   const open = text.search(/<!DOCTYPE html|<html[\s>]/i);
-  return open >= 0 && !/<\/html>/i.test(text.slice(open));
+  if (open < 0 || /<\/html>/i.test(text.slice(open))) return false;
+  // (a page quoted inside a string — a JSON record's `"body":"<!DOCTYPE html>\n<html…"`, its line breaks escaped —
+  // ended with its line, however much of it was cut: the next line is another record)
+  const page = text.slice(open, open + 4000);
+  return !(page.includes('\\n') || page.includes('\\"') || /^\s*\{[^\n]*\}\s*$/.test(text));
 }
 
 /** A JSON error body printed across lines (`… error (404): {"jsonrpc":"2.0","error":{"code":-32001,`) continues until it closes. */
