@@ -26,6 +26,15 @@ describe('tool annotations in logs', () => {
     expect(read('↻ lookup_invoice is marked readOnlyHint=true by server billing; re-issuing as request 9')).toEqual({ lookup_invoice: { readOnlyHint: true } });
     expect(read("WARN 'close_account' annotated destructiveHint: true, not retrying")).toEqual({ close_account: { destructiveHint: true } });
   });
+  it("reads a tool's name right before its hints (a host's one-line summary after tools/list)", () => {
+    expect(read('[INFO auditbot::mcp] audit-mcp 0.9.0; tool export_audit_events readOnlyHint=true')).toEqual({ export_audit_events: { readOnlyHint: true } });
+    expect(read('2026-10-14T09:30:02Z INFO mcp: tools/list -> 4 tools; fetch_invoices readOnlyHint=true destructiveHint=false')).toEqual({
+      fetch_invoices: { readOnlyHint: true, destructiveHint: false },
+    });
+  });
+  it('near miss: a plain word before a hint is no tool name', () => {
+    expect(read('server policy: default readOnlyHint=true for unknown tools')).toEqual({});
+  });
   it('near miss: a sentence naming two tools with hints says nothing', () => {
     expect(read('lookup_invoice is marked readOnlyHint=true, tool=close_account')).toEqual({});
   });

@@ -529,6 +529,12 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
         /(?:^|[\s'"`(])([A-Za-z_][\w.:-]{0,99})['"`]? (?:is |was )?(?:marked|annotated|flagged|declared)(?: as| with)? ["']?(?:readOnly|destructive|idempotent|openWorld)Hint\b/g,
       ))
         tools.push(m[1]!);
+      // (or a tool's name right before its hints: `tool export_audit_events readOnlyHint=true`, `fetch_invoices
+      // readOnlyHint=true` — a name shaped as tools are named, with `_`, `.`, `-` or camelCase, unless `tool` says so)
+      for (const m of text.matchAll(
+        /(?:^|[\s'"`(;])(?:tool ['"`]?([A-Za-z_][\w.:-]{0,99})|([A-Za-z][a-z0-9]{0,40}(?:[_.:-][a-z0-9]{1,40}|[A-Z][a-z0-9]{0,40}){1,8}))['"`]?:? (?:readOnly|destructive|idempotent|openWorld)Hint ?[=:]/g,
+      ))
+        tools.push((m[1] ?? m[2])!);
       if (tools.length && tools.every((t) => t === tools[0])) {
         put(tools[0], hintsOf(text, SPEC_HINTS));
       }
