@@ -76,6 +76,7 @@ import { duplicateRefused, writeCommitted } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 import { healthProbe } from './health-probe.ts';
 import { dependencyDown } from './dependency-down.ts';
+import { responseTooLarge } from './response-too-large.ts';
 
 export const RULES: readonly Rule[] = [
   // not an MCP failure, an optional channel, a consequence, or something the client got past
@@ -134,6 +135,8 @@ export const RULES: readonly Rule[] = [
   sessionUnknownAtOnce,
   serverNotInitialized,
   // complete answers: what the server said
+  // (or what the platform in front of it said instead: an answer too large to deliver)
+  responseTooLarge,
   nameAmbiguous,
   resultRefusedAfterWrite,
   outputSchemaMismatch,
