@@ -251,6 +251,12 @@ export interface Facts {
   toolHints: string | null;
   /** A server line of this request shows the handler completed / committed. */
   writeEvidence: string | null;
+  /**
+   * The same request committed on two or more replicas (its lines, joined by one request id, log the commit from
+   * different hosts or processes): a proxy or mesh re-sent it after the first attempt (failure-signatures row 76, D8).
+   * Where the commits were logged, else null.
+   */
+  writeDuplicated: string | null;
   /** A known SDK defect (exceptions/known-defects.ts) matched the exception tree. */
   knownDefect: string | null;
   /** An earlier request in the same session succeeded. */
@@ -1202,6 +1208,15 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
 
   // --- side effect and write evidence
   const writeEvidence = ix.writeEvidence(span, inSpan);
+  // (one commit per replica: two processes each logging they committed this request are two writes)
+  const commits = new Map<string, Event>();
+  for (const e of evs) {
+    if (e.source === 'client' || !e.signals.some((id) => table().meaning(id)?.cause === 'write-committed')) continue;
+    const r = replicaOf(e);
+    const who = r.host ?? r.pid ?? r.upstream;
+    if (who !== null && !commits.has(who)) commits.set(who, e);
+  }
+  const writeDuplicated = commits.size >= 2 ? [...commits.values()].map((e) => `${e.file}:${e.line}`).join(', ') : null;
   const rootIsClosedStream = rootException !== null && /^(?:anyio\.)?(?:ClosedResourceError|BrokenResourceError)$/.test(rootException.type);
 
   // Lifecycle (spec basic/lifecycle: initialization MUST be the first interaction): a client's first POST
@@ -1337,6 +1352,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     sideEffectSource: cls.source,
     toolHints: cls.hints,
     writeEvidence,
+    writeDuplicated,
     knownDefect,
     sessionWorkedBefore,
     resumedStream,

@@ -123,6 +123,7 @@ export const BASE_FACTS: Facts = {
   sideEffectSource: 'unknown',
   toolHints: null,
   writeEvidence: null,
+  writeDuplicated: null,
   knownDefect: null,
   sessionWorkedBefore: null,
   resumedStream: null,

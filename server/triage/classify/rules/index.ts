@@ -72,7 +72,7 @@ import { objectNotFound } from './object-not-found.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-back.ts';
 import { versionNotNegotiated } from './version-not-negotiated.ts';
-import { duplicateRefused, writeCommitted } from './write-committed.ts';
+import { duplicateRefused, writeCommitted, writeDuplicated } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 import { healthProbe } from './health-probe.ts';
 import { dependencyDown } from './dependency-down.ts';
@@ -179,6 +179,7 @@ export const RULES: readonly Rule[] = [
   connectCauseHidden,
   upstreamNeverAnswered,
   handshakeTimedOut,
+  writeDuplicated,
   writeCommitted,
   serverCrashed,
   responseHeld,

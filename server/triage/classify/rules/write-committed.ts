@@ -1,6 +1,39 @@
 import type { Rule } from '../rule.ts';
 import { describe, has, interruptedAfterSend, interruptionWords } from '../rule.ts';
 
+// failure-signatures row 76 and D8: a mesh or proxy that retries a POST (Istio's default retry policy, nginx
+// `proxy_next_upstream … non_idempotent`) can deliver one call to two replicas; when both log that they committed it,
+// the effect exists twice. Reading the result is not enough: check the duplicates and have them reversed, then take
+// the POST off the proxy's retry policy.
+export const writeDuplicated: Rule = {
+  id: 'write-committed-twice',
+  decision: 'check_write_then_escalate',
+  source: 'failure-signatures row 76, D8',
+  when(f) {
+    if (f.sideEffect === 'read') return 'a read-only call: a second run changes nothing';
+    if (!f.writeDuplicated) return 'no two replicas logged that they committed this request';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was committed more than once: one request reached two replicas and each logged that it finished the work (${f.writeDuplicated}) — a proxy or mesh retried the POST after its first attempt ran (Istio retries by default; nginx only with \`proxy_next_upstream … non_idempotent\`). Do not send it again: check the duplicates in the target system and have them reversed, then take POST /mcp off the proxy's retry policy.`,
+  examples: [
+    {
+      name: 'two replicas logged the same request committed, the client got a 504',
+      facts: {
+        method: 'tools/call',
+        tool: 'post_journal_entry',
+        httpStatus: 504,
+        interruption: 'proxy-timeout-before-headers',
+        writeDuplicated: 'pods.log:4, pods.log:9',
+        writeEvidence: 'pods.log:4',
+      },
+      fires: true,
+    },
+    { name: 'near miss: one commit', facts: { method: 'tools/call', tool: 'post_journal_entry', httpStatus: 504, writeEvidence: 'pods.log:4' }, fires: false },
+    { name: 'near miss: a read ran twice', facts: { method: 'tools/call', tool: 'get_balance', sideEffect: 'read', writeDuplicated: 'a:1, b:2' }, fires: false },
+  ],
+};
+
 // triage-rules.md §6 ("write completed in the target system" → read that result, do not write again);
 // failure-signatures D5 (server-side evidence the write committed, but the client never got the answer).
 export const writeCommitted: Rule = {
