@@ -733,6 +733,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   if (era === 'sessionless' && ix.handshake) era = 'session';
   if (era === 'unknown' && (legacyHere || (ix.legacy && !ix.streamable))) era = 'legacy-sse';
   else if (era === 'unknown' && ix.handshake) era = 'session';
+  // (a version only the incident logged — another hop's initialize, a host's stdio message to its relay — does not
+  // outweigh a connection this span opened with a GET before any POST, where nothing was ever answered 2xx)
+  else if (era === 'session' && opensWithGet && !ix.streamable && !evs.some((e) => e.protocolVersion)) era = 'legacy-sse';
 
   // the legacy SSE connection itself (no identified call on it) failed
   const legacyConnectionFailed = era === 'legacy-sse' && method === null && tool === null && (httpMethod === null || httpMethod === 'GET');
