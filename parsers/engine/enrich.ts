@@ -1537,14 +1537,16 @@ export const EXTRACTORS: readonly Extractor[] = [
 
   {
     field: 'httpStatus',
-    re: new RegExp(`\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}(?: HTTP\\/[\\d.]{1,3})? {1,4}([1-5]\\d\\d)(?= |$)`),
+    re: new RegExp(`\\b${HTTP_METHOD} {1,4}(?:https?:\\/\\/[^\\s/]{1,200})?\\/[^\\s"]{0,500}(?: HTTP\\/[\\d.]{1,3})?[ \\t]{1,60}([1-5]\\d\\d)(?=[ \\t]|$)`),
     why: 'a request line followed by its status, as Express morgan (`dev`, `tiny`, `short`) and many proxies print it: `POST /mcp 401 3.1 ms - 45`',
     examples: [
       ['POST /mcp 200 12.345 ms - 45', 200],
       ['[mcp-proxy] POST /mcp 401 method=tools/call session=x', 401],
       ['::1 - POST /sse HTTP/1.1 404 9 - 1.203 ms', 404],
+      // (an access log printed in padded columns)
+      ['100.91.12.44     POST /                                         202', 202],
     ],
-    nearMisses: ['POST /mcp 3 ms', 'GET /items/404 ok', 'POST /mcp 2026-07-01'],
+    nearMisses: ['POST /mcp 3 ms', 'GET /items/404 ok', 'POST /mcp 2026-07-01', 'POST /mcp          3.5 ms'],
   },
 
   {
