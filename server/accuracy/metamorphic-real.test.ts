@@ -46,9 +46,6 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // (the same gap: renamed incident-N.log, the proxy's access log and the server's log lose the side their names told)
   'h26d-11-output-schema-violation-after-refund': ['rename'],
   'h26d-15-dual-era-fallback-session-lost-on-restart': ['rename'],
-  // (session 33: a serverless cold start's first server/discover timed out and the re-sent one answered — recovered; with
-  // one file's clock moved the re-sent answer no longer reads as after the timeout, and the short timer is blamed)
-  'h26e-17-coldstart-discover-timeout': ['clock'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
