@@ -830,10 +830,22 @@ export class IncidentIndex {
     for (const e of span.events) if (typeof e.attrs.clientName === 'string') return e.attrs.clientName;
     for (const e of span.events) {
       if (e.session === null) continue;
-      for (const o of this.bySession.get(e.session) ?? []) if (typeof o.attrs.clientName === 'string') return o.attrs.clientName;
+      // (once per session: a busy session's spans would each walk all its lines)
+      let n = this.sessionClient.get(e.session);
+      if (n === undefined) {
+        n = null;
+        for (const o of this.bySession.get(e.session) ?? [])
+          if (typeof o.attrs.clientName === 'string') {
+            n = o.attrs.clientName;
+            break;
+          }
+        this.sessionClient.set(e.session, n);
+      }
+      if (n !== null) return n;
     }
     return null;
   }
+  private readonly sessionClient = new Map<string, string | null>();
 
   /** A later span of the same call that succeeded. */
   laterSuccess(span: SpanBuild, key: string | null): Point | null {
