@@ -138,6 +138,9 @@ describe('junk is named, by content, whatever its name', () => {
     expect(await verdictOf('client.log', 'Unknown SSE event: ping-7\n')).toBeNull();
     expect(await verdictOf('client.log', 'Streamable HTTP transport closed (session 4f1c)\n')).toBeNull();
     expect(await verdictOf('notes.txt', 'SSE is what we picked for the stream here\n')).toMatchObject({ reason: 'not-a-log' });
+    // (a host's line under a server's configured name is a record, however sentence-like its words)
+    expect(await verdictOf('validate.log', 'docs-kb: SSE endpoint not yet discovered\n')).toBeNull();
+    expect(await verdictOf('notes.txt', 'Note: SSE is what we picked for the stream here\n')).toMatchObject({ reason: 'not-a-log' });
     expect(await verdictOf('notes.txt', 'the MCP one\n')).toMatchObject({ reason: 'not-a-log' });
   });
 

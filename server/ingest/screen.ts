@@ -405,6 +405,8 @@ const MCP_WORDS = /\bMCP\b|Streamable ?HTTP|JSON-?RPC|jsonrpc|[Mm]cp-[Ss]ession-
 const TRANSPORT_WORDS = new RegExp(`${MCP_WORDS.source}|\\bSSE\\b|\\bEventSource\\b`);
 /** …in a record's punctuation: a `label: value`, a `key=value`, a bracketed or parenthesised part (`the MCP one` is no record). */
 const RECORD_PUNCT = /[:=] ?\S|[([]/;
+/** …or a record under a configured name (`docwiki: SSE endpoint not yet discovered`): a lower-case label and a colon, as hosts prefix a server's messages — a sentence starts otherwise. */
+const LABELLED = /^[a-z][\w.@-]{1,40}: \S/;
 
 interface Evidence {
   /** Lines a log format read (not a last-resort one), a folded traceback or stack, or a line with its own timestamp. */
@@ -430,7 +432,9 @@ async function evidenceOf(head: Buffer, name: string, formats: readonly Compiled
     if (e.signals.length > 0 || e.level !== null || e.httpStatus !== null || e.rpcId !== null || e.rpcMethod !== null || e.format !== 'unknown') return true;
     // NUL padding (a log truncated in place) is not text to test.
     const t = e.text.replace(/\0+/g, '').slice(0, 4000);
-    return jsonLogMember(t) || FAILURE_WORDS.test(t) || RECORD_SHAPES.some((r) => r.test(t)) || (TRANSPORT_WORDS.test(t) && RECORD_PUNCT.test(t) && !isProse(t));
+    return (
+      jsonLogMember(t) || FAILURE_WORDS.test(t) || RECORD_SHAPES.some((r) => r.test(t)) || (TRANSPORT_WORDS.test(t) && RECORD_PUNCT.test(t) && (!isProse(t) || LABELLED.test(t)))
+    );
   };
   for await (const e of parseFile(readLines(once(head)), { file: name, formats, redact: (t) => t }, stats)) {
     // parseFile counts an event's own timestamp (not one carried from the line above) before yielding it.
