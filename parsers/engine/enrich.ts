@@ -1210,6 +1210,17 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    re: /(?:^|[\s([{,])['"]?(?:RES|RESP|[Rr]esponse)['"]?,\s{0,3}([1-5]\d\d),\s{0,3}['"]?(?:https?:\/\/|\/)/,
+    needs: ['RES', 'esponse'],
+    why: "a debugging print of the response as a tuple or list — label, status, URL — as people write httpx event hooks and fetch wrappers (`('RES', 401, 'https://…')`)",
+    examples: [
+      ["('RES', 401, 'https://mcp.example.net', Authorization_present=False)", 401],
+      ['["response", 502, "/mcp"]', 502],
+    ],
+    nearMisses: ["('RES', 3, 'https://mcp.example.net')", "('RESULT', 200, 'https://x')", 'response, 200, ok', "('REQ', 'POST', 'https://mcp.example.net')"],
+  },
+  {
+    field: 'httpStatus',
     re: new RegExp(
       `(?:^|\\s)(?:<-{1,2}|←) {1,3}(?:${SLASH_METHOD}|initialize|ping)(?: [A-Za-z][\\w.:-]{0,60})?(?: \\(?id[=: #]{1,2}[\\w.:-]{1,40}\\)?)? {1,3}([1-5]\\d\\d)(?=$|[ ,;(])(?! (?:rows?|results?|items?|records?|bytes|entries|tools|matches|ms)\\b)`,
     ),

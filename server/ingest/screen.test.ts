@@ -151,6 +151,36 @@ describe('junk is named, by content, whatever its name', () => {
     expect(await verdictOf('oauth.log', '400 invalid_redirect_uri\nredirect URI must be a localhost URL or a registered app scheme\n')).toBeNull();
   });
 
+  // a debugging print of an exchange as Python tuples (an httpx event hook): method and URL, status and URL — a record
+  it("a request and response printed as tuples (`('REQ', 'POST', 'https://…')`, `('RES', 401, …)`) is a log", async () => {
+    expect(await verdictOf('hooks.log', "('REQ', 'GET', 'https://files.example.org/mcp')\n('RES', 404, 'https://files.example.org/mcp')\n")).toBeNull();
+    expect(await verdictOf('hooks.log', "('REQ', 'POST', 'https://files.example.org/mcp', Authorization_present=True)\n")).toBeNull();
+    expect(await verdictOf('notes.txt', "We tried ('REQ', 'GET') by hand and it went fine\n")).toMatchObject({ reason: 'not-a-log' });
+  });
+
+  // a host's debug transcript reads like sentences, but a client's words about its own transport dropping and coming
+  // back (a stream signal on a line naming the transport) are a program's record; prose about transports is not
+  it('a chatty host transcript of its transport reconnecting is a log; prose about the HTTP transport is not', async () => {
+    const transcript = [
+      'HTTP transport closed/disconnected, attempting automatic reconnection',
+      'Initializing HTTP transport to the configured endpoint',
+      'Running the configured helper to refresh the headers',
+      'Retrieved 2 headers from the helper',
+      'HTTP reconnection successful after 240ms (attempt 2)',
+      '',
+    ].join('\n');
+    expect(await verdictOf('host-debug.log', transcript)).toBeNull();
+    const prose = [
+      'We moved the server from the stdio transport to the HTTP transport last week.',
+      'The HTTP transport is what the hosted clients use, and it is simpler to run.',
+      'Reconnection is something every client handles in its own way.',
+      'Our notes on the migration are in the wiki, with the settings we changed.',
+      'Nothing in this file is a log; it is a summary for the team.',
+      '',
+    ].join('\n');
+    expect(await verdictOf('notes.txt', prose)).toMatchObject({ reason: 'not-a-log' });
+  });
+
   it('a log pasted in a markdown fence or quote is a log', async () => {
     const log = [
       '2026-10-07 12:02:11.044 [info] Waiting for server to respond to `initialize` request...',

@@ -219,7 +219,8 @@ const FAILURE_WORDS =
   /(?<![\w-])(?:errors?|err|exceptions?|fail(?:s|ed|ure|ing)?|fatal|panic(?:ked)?|crash(?:ed)?|timed? ?out|timeouts?|refused|reset|abort(?:ed)?|denied|unauthori[sz]ed|forbidden|not found|unavailable|disconnect(?:ed)?|dropped|closed|terminated|traceback|invalid|cannot|can't|unable|retry(?:ing)?|rejected|expired|unreachable|bad gateway|bad request)(?![\w-])|[❌✖✗⛔]/i;
 /** An HTTP request or status line, a JSON-RPC message, a status column (`OK`, `FAIL`), a level word: weak evidence. */
 const RECORD_SHAPES = [
-  /\b(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(?:https?:\/\/\S+|\/\S*)/,
+  // (…or a debugging print of the request as a tuple or list: `('REQ', 'POST', 'https://…')`)
+  /\b(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)(?:\s+|['"]?,\s{0,3}['"]?)(?:https?:\/\/\S+|\/\S*)/,
   /\bHTTP\/[123](?:\.\d)?\b/,
   /"jsonrpc"\s*:/,
   /(?:^|\s)(?:OK|FAIL(?:ED)?|ERR(?:OR)?|PASS(?:ED)?|DONE|UP|DOWN|TIMEOUT|WARN(?:ING)?|INFO|DEBUG|TRACE|CRITICAL)(?=\s|$|[:\]])/,
@@ -400,9 +401,9 @@ const MCP_WORDS = /\bMCP\b|Streamable ?HTTP|JSON-?RPC|jsonrpc|[Mm]cp-[Ss]ession-
 
 /**
  * A line naming the protocol or its transports, not in sentences and with a record's punctuation: what an MCP client, server or proxy
- * writes about its own traffic (`Unknown SSE event: keepalive`, `Streamable HTTP transport closed`).
+ * writes about its own traffic (`Unknown SSE event: keepalive`, `Streamable HTTP transport closed`, a host's `HTTP transport options: {…}`).
  */
-const TRANSPORT_WORDS = new RegExp(`${MCP_WORDS.source}|\\bSSE\\b|\\bEventSource\\b`);
+const TRANSPORT_WORDS = new RegExp(`${MCP_WORDS.source}|\\bSSE\\b|\\bEventSource\\b|\\b(?:HTTP|stdio|WebSocket) transport\\b`);
 /** …in a record's punctuation: a `label: value`, a `key=value`, a bracketed or parenthesised part (`the MCP one` is no record). */
 const RECORD_PUNCT = /[:=] ?\S|[([]/;
 /** …or a record under a configured name (`docwiki: SSE endpoint not yet discovered`): a lower-case label and a colon, as hosts prefix a server's messages — a sentence starts otherwise. */
@@ -415,13 +416,22 @@ interface Evidence {
   weak: number;
 }
 
-/** Parse the head (no redaction: nothing leaves this function but two counts) and count its log evidence. */
+/** A line naming MCP with a failure signal on it (a host transcript's `└ MCP server 'x': Error: Streamable HTTP error: …`). */
 function mcpFailure(e: Event): boolean {
-  if (!MCP_WORDS.test(e.text)) return false;
+  if (!TRANSPORT_WORDS.test(e.text)) return false;
   const t = signalTable();
-  return e.signals.some((id) => t.meaning(id)?.outcome === 'failure');
+  const mcp = MCP_WORDS.test(e.text);
+  return e.signals.some((id) => {
+    const m = t.meaning(id);
+    // …or a client's words about its own transport going down and coming back (a host's debug transcript:
+    // `HTTP transport closed/disconnected, attempting automatic reconnection`): a program's record, however chatty
+    return (mcp && m?.outcome === 'failure') || (m != null && STREAM_LIFECYCLE.has(m.cause));
+  });
 }
+/** A client's stream and connection lifecycle (signals sdk-stream.json). */
+const STREAM_LIFECYCLE: ReadonlySet<string> = new Set(['stream-reconnecting', 'reconnect-exhausted', 'connected', 'stream-resumed']);
 
+/** Parse the head (no redaction: nothing leaves this function but two counts) and count its log evidence. */
 async function evidenceOf(head: Buffer, name: string, formats: readonly CompiledFormat[], enough: (e: Evidence) => boolean): Promise<Evidence> {
   const specific = new Set(formats.filter((f) => f.spec.priority >= 0).map((f) => f.spec.id));
   for (const b of blockFolders) specific.add(b.id);
