@@ -913,6 +913,23 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         : null) !== null
   )
     sessionUnknown = true;
+  // a bare 404 (no page, no -32601, not 2026, no method or session shown — a gateway's or host's `HTTP error:
+  // 404`, an access log's line) in an incident whose server says, at that time, that a request came with a session it did
+  // not know: the spec's one reason for that answer on the MCP endpoint (transports, session management), and the
+  // server names it. (Read alone, such a 404 on an endpoint never seen working is a wrong route: routeWrong.)
+  else if (
+    httpStatus === 404 &&
+    era !== 'sessionless' &&
+    era !== 'legacy-sse' &&
+    jsonRpcCode !== -32601 &&
+    !objectAnswer &&
+    !htmlAnswer &&
+    !has('method-not-found') &&
+    method === null &&
+    sessionSent !== false &&
+    ix.sessionUnknownStatedBeside(span) !== null
+  )
+    sessionUnknown = true;
   // a bare 400 (no page, not 2026) for a session id that had worked, the server restarted in between: the
   // TS SDK example servers and the gateways built on them answer an id they no longer hold with 400 "No valid
   // session ID provided" (row 51, D11), whose body an access log does not show

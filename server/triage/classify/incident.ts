@@ -607,6 +607,21 @@ export class IncidentIndex {
     return this.restartsAfterSession.some((r) => (r.server || !files?.has(r.file)) && (r.ts === null || span.start === null || r.ts <= span.start + CLOCK_SLACK_MS));
   }
 
+  /**
+   * A line outside this span, in any log (the same file too: a pasted bundle puts the client's block and the
+   * server's in one; a client quoting the server's answer is that answer too), that says a session was unknown to
+   * the server, at the span's time or untimed: a bare 404 of this incident has that explanation in the logs
+   * (sessionUnknown).
+   */
+  sessionUnknownStatedBeside(span: SpanBuild): Event | null {
+    const t = signalTable();
+    this.unknownSessionAnywhere ??= this.all.filter((e) => e.rpcMethod !== 'initialize' && e.signals.some((id) => t.meaning(id)?.cause === 'session-unknown'));
+    if (this.unknownSessionAnywhere.length === 0) return null;
+    const own = new Set(span.events);
+    return this.unknownSessionAnywhere.find((e) => !own.has(e) && (e.ts === null || span.start === null || Math.abs(e.ts - span.start) <= CLOCK_SLACK_MS)) ?? null;
+  }
+  private unknownSessionAnywhere: Event[] | null = null;
+
   /** The last line of `e`'s file before it (within 40 lines) that named `tool` and did not fail: where that call started. */
   toolNamedBefore(e: Event, tool: string): Event | null {
     const at = this.position.get(e);
