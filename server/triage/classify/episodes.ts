@@ -420,6 +420,27 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     });
     if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the record the exception at ${at[k]!.file}:${at[k]!.line} was printed under` };
   }
+  // A wrapper's message that ends in a colon with its cause on the next line (a JVM `RuntimeException: Tool execution
+  // failed:` and below it `Sending message failed with a non-OK HTTP code: 404`; a host's `Error:` then the SDK's
+  // words) announces the failure the next line explains: one failure, its cause below (failure-signatures (e): the
+  // first exception, not the wrapper). Only an unexplained or unidentified wrapper with no status of its own.
+  for (const i of order) {
+    const f = items[i]!.facts;
+    const id = items[i]!.rule.id;
+    if (out[i]!.role !== 'primary' || (id !== 'unclassified-failure' && id !== 'tool-error-unidentified') || f.httpStatus !== null) continue;
+    const last = items[i]!.span.events.filter((e) => e.file === at[i]!.file && e.endLine === at[i]!.end).at(-1);
+    if (!last || !/:\s*$/.test(last.text)) continue;
+    const k = order.find(
+      (k) =>
+        k !== i &&
+        out[k]!.role === 'primary' &&
+        items[k]!.rule.id !== 'unclassified-failure' &&
+        items[k]!.rule.id !== 'tool-error-unidentified' &&
+        at[k]!.file === at[i]!.file &&
+        at[k]!.line === at[i]!.end + 1,
+    );
+    if (k !== undefined) out[i] = { ...out[i]!, role: 'consequence', reason: `the wrapper whose cause is on the next line (${at[k]!.file}:${at[k]!.line})` };
+  }
   // A host's count summary (`7 ok / 5 failed`, `200: 7  400: 13`) beside the failures it counts, in the same
   // log: it reports their attempts again (and is the evidence facts.mixedTally quotes), in their episode.
   const tallyOnly = (k: number) => {
