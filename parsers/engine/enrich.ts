@@ -90,7 +90,7 @@ export const SDK_CLIENT_CALLS: Readonly<Record<string, string>> = {
 /** Words that follow `tools/call` or `calling tool` in prose but are not a tool's name — also capitalised, as an
  * error message after a colon starts (`executing the MCP tool: Timed out while waiting…`, python-sdk row 11). */
 const NOT_A_TOOL_WORDS =
-  'failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|rejected|refused|cancelled|canceled|aborted|denied|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc|refreshing|retrying|retry|reconnecting|waiting|sending|will|no|none|step|steps|use|output';
+  'failed|fails|timed|timeout|error|errors|call|calls|request|requests|response|result|results|with|returned|returns|for|to|from|in|on|at|after|took|succeeded|completed|started|rejected|refused|cancelled|canceled|aborted|denied|is|was|has|and|or|the|a|an|not|list|execution|invocation|params|arguments|id|rpc|refreshing|retrying|retry|reconnecting|waiting|sending|will|no|none|step|steps|use|output|discovery|listing|loading|registration|initialization|initialisation|sync';
 const NOT_A_TOOL = `(?!(?:${NOT_A_TOOL_WORDS.split('|')
   .map((w) => `[${w[0]}${w[0]!.toUpperCase()}]${w.slice(1)}`)
   .join('|')})\\b)`;
@@ -1094,6 +1094,9 @@ export const EXTRACTORS: readonly Extractor[] = [
       'Tool call on server gsuite timed out',
       'MCP tool call failed: Connection closed',
       'tool step failed; run aborted (exit code 3)',
+      // (the host's step of finding or loading the tools, not a tool of that name)
+      'MCP tool discovery failed: {"error": "Invalid API Key"}',
+      'tool loading failed for server docs',
     ],
   },
   {
