@@ -149,6 +149,7 @@ describe('junk is named, by content, whatever its name', () => {
     expect(await verdictOf('client.log', 'standalone SSE stream: exceeded 5 retries without progress (session ID: )\nevent: ping\ndata:\n')).toBeNull();
     expect(await verdictOf('host.log', 'Enabled MCP Server docs-bridge must specify a command, ignoring.\n')).toBeNull();
     expect(await verdictOf('oauth.log', '400 invalid_redirect_uri\nredirect URI must be a localhost URL or a registered app scheme\n')).toBeNull();
+    expect(await verdictOf('plugin.log', 'Unsupported Content-Type: None\n')).toBeNull();
   });
 
   // a debugging print of an exchange as Python tuples (an httpx event hook): method and URL, status and URL — a record
