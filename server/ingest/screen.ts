@@ -416,8 +416,8 @@ interface Evidence {
   weak: number;
 }
 
-/** A line naming MCP with a failure signal on it (a host transcript's `└ MCP server 'x': Error: Streamable HTTP error: …`). */
-function mcpFailure(e: Event): boolean {
+/** A machine's record about MCP traffic: a line naming MCP with a failure signal on it (a host transcript's `└ MCP server 'x': Error: Streamable HTTP error: …`). */
+function mcpRecord(e: Event): boolean {
   if (!TRANSPORT_WORDS.test(e.text)) return false;
   const t = signalTable();
   const mcp = MCP_WORDS.test(e.text);
@@ -453,7 +453,7 @@ async function evidenceOf(head: Buffer, name: string, formats: readonly Compiled
     // an HTTP answer quoted with the URL it came from (`Client error '400 Bad Request' for url 'http://…'`)
     // is a machine's record of a request, however sentence-like the line around it reads
     // …and so is an MCP client's or server's own failure wording, however chatty the transcript around it
-    if (specific.has(e.format) || own || (e.httpStatus !== null && URL_IN_TEXT.test(e.text)) || mcpFailure(e)) ev.strong++;
+    if (specific.has(e.format) || own || (e.httpStatus !== null && URL_IN_TEXT.test(e.text)) || mcpRecord(e)) ev.strong++;
     else if (weak(e)) ev.weak++;
     if (enough(ev)) break;
   }

@@ -913,8 +913,8 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         : null) !== null
   )
     sessionUnknown = true;
-  // a bare 404 (no page, no -32601, not 2026, no method or session shown — a gateway's or host's `HTTP error:
-  // 404`, an access log's line) in an incident whose server says, at that time, that a request came with a session it did
+  // a bare 404 (no page, no -32601, not 2026, no method shown, not shown sent without a session — a gateway's or
+  // host's `HTTP error: 404`, an access log's line) in an incident whose server says, at that time, that a request came with a session it did
   // not know: the spec's one reason for that answer on the MCP endpoint (transports, session management), and the
   // server names it. (Read alone, such a 404 on an endpoint never seen working is a wrong route: routeWrong.)
   else if (
