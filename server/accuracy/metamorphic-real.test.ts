@@ -10,7 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCase, caseFiles } from './analyze-case.ts';
-import { collectedCases, DEV_SPLITS, hand2026bCases, hand2026cCases, hand2026dCases, hand2026eCases, hand2026Cases, realDevCases, recordedFreshCases } from './corpora.ts';
+import {
+  collectedCases,
+  DEV_SPLITS,
+  hand2026bCases,
+  hand2026cCases,
+  hand2026dCases,
+  hand2026eCases,
+  hand2026fCases,
+  hand2026Cases,
+  realDevCases,
+  recordedFreshCases,
+} from './corpora.ts';
 import { COLLECTOR_TRANSFORMS, transform, writeBundle, type Bundle, type TransformId } from './transforms.ts';
 import { REPO } from '../testing/helpers.ts';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -26,7 +37,7 @@ const fixtures = readdirSync(FIXTURES, { withFileTypes: true })
   .map((d) => ({ id: `golden/${d.name}`, path: join(FIXTURES, d.name) }));
 // and the bundles labelled by construction that metamorphic.test.ts does not run (the fresh recordings, the hand-written
 // 2026 bundles read while building; never a held one): an nginx log stamping whole seconds beside millisecond logs
-const constructed = [...recordedFreshCases(), ...hand2026Cases(), ...hand2026bCases(), ...hand2026cCases(), ...hand2026dCases(), ...hand2026eCases()].filter(
+const constructed = [...recordedFreshCases(), ...hand2026Cases(), ...hand2026bCases(), ...hand2026cCases(), ...hand2026dCases(), ...hand2026eCases(), ...hand2026fCases()].filter(
   (c) => !c.corpus.endsWith('-held'),
 );
 const cases: { id: string; path: string }[] = [...realDev, ...DEV_SPLITS.flatMap((s) => collectedCases(s)), ...fixtures, ...constructed];
