@@ -97,6 +97,17 @@ function getPath(obj: Record<string, unknown>, path: string): unknown {
   return cur;
 }
 
+/**
+ * log4j2's JsonLayout writes its time as an object, `"instant":{"epochSecond":1789567082,"nanoOfSecond":114000000}`
+ * (log4j2 manual, JsonLayout: `includeTimeMillis=false`, the default since 2.11): epoch milliseconds, or null.
+ */
+function instantMs(v: unknown): number | null {
+  if (v === null || typeof v !== 'object') return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.epochSecond !== 'number') return null;
+  return o.epochSecond * 1000 + Math.floor((typeof o.nanoOfSecond === 'number' ? o.nanoOfSecond : 0) / 1e6);
+}
+
 function str(v: unknown): string | null {
   if (v === null || v === undefined || v === '' || v === '-') return null;
   return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -129,7 +140,7 @@ function pickField(f: CompiledFormat, lookup: (ref: string) => unknown, field: M
 function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed {
   const out: Parsed = {};
   const ts = pickField(f, lookup, 'ts');
-  if (ts !== undefined) out.ts = parseTimestamp(ts);
+  if (ts !== undefined) out.ts = parseTimestamp(instantMs(ts) ?? ts);
   const level = pickField(f, lookup, 'level');
   if (level !== undefined) out.level = toLevel(level, f.levelMap);
   const msg = pickField(f, lookup, 'message');

@@ -322,11 +322,20 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcMethod',
-    re: /"method"\s{0,8}:\s{0,8}"([a-z][\w/$.-]{0,80})"/,
+    // (a namespaced name or one of MCP's two bare ones: a stack frame's "method" member — log4j2 JsonLayout's
+    // extendedStackTrace, Bunyan's and Sentry's frames — names a function, `onComplete`, `send`, not a message)
+    re: /"method"\s{0,8}:\s{0,8}"((?:initialize|ping|[a-z][\w$.-]{0,40}\/[\w/$.-]{1,60}))"/,
     needs: ['"method"'],
     why: 'a "method" member anywhere (a JSON-RPC message without its "jsonrpc" member, a cut line)',
-    examples: [['{"method": "tools/list", "id": 2', 'tools/list']],
-    nearMisses: ['{"method":"POST","path":"/mcp"}'],
+    examples: [
+      ['{"method": "tools/list", "id": 2', 'tools/list'],
+      ['{"id":1,"method":"initialize","params":{', 'initialize'],
+    ],
+    nearMisses: [
+      '{"method":"POST","path":"/mcp"}',
+      '"extendedStackTrace":[{"class":"jdk.internal.net.http.Http2Connection$Http2TubeSubscriber","method":"onComplete","file":"Http2Connection.java","line":1722}',
+      '{"class":"com.example.mcp.StreamableHttpTransport","method":"send","line":141}',
+    ],
   },
   {
     field: 'rpcMethod',
