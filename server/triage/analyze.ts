@@ -205,6 +205,8 @@ function attachOrphans(spans: SpanBuild[]): void {
       call.rpcId === null &&
       s.rpcId !== null &&
       (s.method === null || s.method === call.method) &&
+      // (a span naming its own tool is that tool's call, not the answer to a listing or another tool's call)
+      (s.tool === null || s.tool === call.tool) &&
       (s.session === null || call.session === null || s.session === call.session) &&
       s.events.every((x) => x.httpMethod === null && x.requestId === null) &&
       s.events.some(isFailureEvent);

@@ -32,6 +32,20 @@ describe('tool annotations in logs', () => {
       fetch_invoices: { readOnlyHint: true, destructiveHint: false },
     });
   });
+  it("reads a host's listing of several tools, each name followed by its own hints", () => {
+    expect(
+      read(
+        'INFO c.e.host.McpClient - tools/list id=7 -> 3 tools; fetch_report readOnlyHint=true, delete_report destructiveHint=true readOnlyHint=false, tagReport readOnlyHint=false',
+      ),
+    ).toEqual({
+      fetch_report: { readOnlyHint: true },
+      delete_report: { destructiveHint: true, readOnlyHint: false },
+      tagReport: { readOnlyHint: false },
+    });
+  });
+  it('near miss: a listing where one tool is named twice says nothing of either', () => {
+    expect(read('fetch_report readOnlyHint=true, fetch_report readOnlyHint=false, other_tool readOnlyHint=true')).toEqual({});
+  });
   it('near miss: a plain word before a hint is no tool name', () => {
     expect(read('server policy: default readOnlyHint=true for unknown tools')).toEqual({});
   });

@@ -99,6 +99,12 @@ export interface Facts {
    * (`client is closing`): this failure broke the client object (where that line is), or null.
    */
   clientClosedAfter: string | null;
+  /**
+   * triage-rules.md §4 (python-sdk 3522): this call was issued after the same client's connection had failed under
+   * an earlier call, failed with "Connection closed" at once, and reached no proxy or server — the client refused
+   * it itself (that earlier failure's line), or null.
+   */
+  closedBeforeIssued: string | null;
   /** D18: the same session id answered 2xx after this refusal for an unknown session (where): another holder still has it. */
   sessionAcceptedAfter: string | null;
   /** The same path got a complete 2xx answer somewhere in the incident. */
@@ -537,12 +543,19 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
         tools.push(m[1]!);
       // (or a tool's name right before its hints: `tool export_audit_events readOnlyHint=true`, `fetch_invoices
       // readOnlyHint=true` — a name shaped as tools are named, with `_`, `.`, `-` or camelCase, unless `tool` says so)
+      const named: { name: string; at: number }[] = [];
       for (const m of text.matchAll(
-        /(?:^|[\s'"`(;])(?:tool ['"`]?([A-Za-z_][\w.:-]{0,99})|([A-Za-z][a-z0-9]{0,40}(?:[_.:-][a-z0-9]{1,40}|[A-Z][a-z0-9]{0,40}){1,8}))['"`]?:? (?:readOnly|destructive|idempotent|openWorld)Hint ?[=:]/g,
-      ))
+        /(?:^|[\s'"`(;,])(?:tool ['"`]?([A-Za-z_][\w.:-]{0,99})|([A-Za-z][a-z0-9]{0,40}(?:[_.:-][a-z0-9]{1,40}|[A-Z][a-z0-9]{0,40}){1,8}))['"`]?:? (?:readOnly|destructive|idempotent|openWorld)Hint ?[=:]/g,
+      )) {
         tools.push((m[1] ?? m[2])!);
+        named.push({ name: (m[1] ?? m[2])!, at: m.index });
+      }
       if (tools.length && tools.every((t) => t === tools[0])) {
         put(tools[0], hintsOf(text, SPEC_HINTS));
+      } else if (named.length === tools.length && new Set(tools).size === tools.length) {
+        // (a host's listing of several tools, each name then its own hints: `query_metrics readOnlyHint=true,
+        // annotate_dashboard readOnlyHint=false` — each tool's hints run to the next tool's name)
+        named.forEach((n, i) => put(n.name, hintsOf(text.slice(n.at, named[i + 1]?.at ?? text.length), SPEC_HINTS)));
       }
     }
     // …or as pydantic reprs: Tool(name='x', …, annotations=ToolAnnotations(readOnlyHint=True, …))
@@ -1295,6 +1308,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     idleTimeoutMs: idleStated?.ms ?? null,
     idleTimeoutAt: idleStated?.at ?? null,
     clientClosedAfter: causes.includes('client-object-closed') ? null : ix.clientClosedAfter(span),
+    closedBeforeIssued: causes.includes('client-object-closed') ? null : ix.closedBeforeIssued(span),
     laterSessionKept,
     sessionAcceptedAfter,
     sessionAgeLines,
