@@ -33,6 +33,9 @@ interface SpanInfo {
   clientLast: number | null;
 }
 
+/** A client's connection lost under a call: what closes its transport object (closedBeforeIssued). */
+const CONNECTION_LOST: ReadonlySet<SignalCause> = new Set<SignalCause>(['connection-closed', 'stream-cut', 'conn-reset', 'peer-closed-before-response', 'sse-read-failed']);
+
 /** A process start or shutdown line (signal causes process-started, shutdown). */
 function isRestartLine(e: Event): boolean {
   const t = signalTable();
@@ -1423,17 +1426,7 @@ export class IncidentIndex {
     }
     if (file === null) return null;
     const own = new Set(span.events);
-    // (the file's own events after the failure: one list per file, built once, so the walk never crosses other files)
-    if (!this.fileEvents) {
-      this.fileEvents = new Map();
-      this.inFile = new Map();
-      for (const e of this.all) {
-        const l = this.fileEvents.get(e.file) ?? this.fileEvents.set(e.file, []).get(e.file)!;
-        this.inFile.set(e, l.length);
-        l.push(e);
-      }
-    }
-    const list = this.fileEvents.get(file)!;
+    const list = this.eventsOfFile(file);
     const at = this.inFile!.get(this.all[last]!) ?? -1;
     for (let i = at + 1, seen = 0; at >= 0 && i < list.length && seen < 40; i++) {
       const e = list[i]!;
@@ -1443,9 +1436,81 @@ export class IncidentIndex {
       if (!isFailureEvent(e)) continue;
       // (the stack printed right under this record is this failure's own report, not the next call)
       if (isExceptionBlock(e) && e.line - this.all[last]!.endLine <= 2) return null;
-      return failureCauses(e).includes('client-object-closed') ? `${e.file}:${e.line}` : null;
+      if (failureCauses(e).includes('client-object-closed')) return `${e.file}:${e.line}`;
+      // ("Connection closed" for a call issued after this failure is the client refusing it (closedBeforeIssued);
+      // for a call that was already waiting when the connection went, it is the same closure cancelling it:
+      // python-sdk 3522, "concurrent calls on the same connection are cancelled" — read on)
+      if (!failureCauses(e).includes('connection-closed')) return null;
+      const other = this.spanInfoOf(e);
+      if (other === undefined || other.span.events.some((x) => x.source === 'proxy' || x.source === 'server')) return null;
+      const first = this.firstInFile(other.span, file);
+      if (first > at) return `${e.file}:${e.line}`;
     }
     return null;
+  }
+
+  /**
+   * triage-rules.md §4 (python-sdk issue 3522: after one interrupted response "later calls on it fail with
+   * `Connection closed`") and §5 step 2 (a closed transport object must be re-created): this call was issued
+   * after an earlier exchange of the same client had failed on its connection, then failed with the closed
+   * connection's words at once, and no proxy or server line shows it — the client refused it itself, nothing
+   * was sent. The line of the earlier failure, or null. A call already waiting when the connection went is
+   * not one (it was cancelled by the closure: an interruption), nor one after the client was answered again.
+   */
+  closedBeforeIssued(span: SpanBuild): string | null {
+    if (span.events.some((e) => e.source === 'proxy' || e.source === 'server')) return null;
+    const closedLine = span.events.find((e) => e.source !== 'server' && e.source !== 'proxy' && isFailureEvent(e) && failureCauses(e).includes('connection-closed'));
+    if (closedLine === undefined) return null;
+    const list = this.eventsOfFile(closedLine.file);
+    const first = this.firstInFile(span, closedLine.file);
+    if (first < 0) return null;
+    const own = new Set(span.events);
+    // (walk back from the call's first line: the nearest failure of another call, with no answer in between)
+    for (let i = first - 1, seen = 0; i >= 0 && seen < 60; i--) {
+      const e = list[i]!;
+      if (own.has(e)) continue;
+      seen++;
+      if (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) return null;
+      if (!isFailureEvent(e)) continue;
+      return failureCauses(e).some((c) => CONNECTION_LOST.has(c)) ? `${e.file}:${e.line}` : null;
+    }
+    return null;
+  }
+
+  /** The file's own events in order (one list per file, built once, so a walk never crosses other files). */
+  private eventsOfFile(file: string): Event[] {
+    if (!this.fileEvents) {
+      this.fileEvents = new Map();
+      this.inFile = new Map();
+      for (const e of this.all) {
+        const l = this.fileEvents.get(e.file) ?? this.fileEvents.set(e.file, []).get(e.file)!;
+        this.inFile.set(e, l.length);
+        l.push(e);
+      }
+    }
+    return this.fileEvents.get(file) ?? [];
+  }
+
+  /** Where the span's first line of this file stands in the file's list (-1: none). */
+  private firstInFile(span: SpanBuild, file: string): number {
+    this.eventsOfFile(file);
+    let first = -1;
+    for (const e of span.events) {
+      if (e.file !== file) continue;
+      const p = this.inFile!.get(e);
+      if (p !== undefined && (first < 0 || p < first)) first = p;
+    }
+    return first;
+  }
+
+  private spanOfEvent: Map<Event, SpanInfo> | null = null;
+  /** The span an event belongs to (built on first use). */
+  private spanInfoOf(e: Event): SpanInfo | undefined {
+    if (!this.spanOfEvent) {
+      this.spanOfEvent = new Map();
+      for (const i of this.info) for (const x of i.span.events) this.spanOfEvent.set(x, i);
+    }
+    return this.spanOfEvent.get(e);
   }
 
   /**

@@ -63,6 +63,7 @@ export const BASE_FACTS: Facts = {
   idleTimeoutMs: null,
   idleTimeoutAt: null,
   clientClosedAfter: null,
+  closedBeforeIssued: null,
   sessionAcceptedAfter: null,
   endpointWorked: true,
   probeFoundLegacy: false,

@@ -14,7 +14,7 @@ export const closedClient: Rule = {
   source: 'triage-rules.md §4 (python-sdk #3522) · failure-signatures row 63',
   when(f) {
     if (f.knownDefect === 'python-sdk-3522') return true;
-    if (!has(f, 'client-object-closed')) return 'the client object is not shown closed (no "not connected", no python-sdk 3522 shape)';
+    if (!has(f, 'client-object-closed') && f.closedBeforeIssued === null) return 'the client object is not shown closed (no "not connected", no python-sdk 3522 shape)';
     // anyio's ClosedResourceError names no side: logged by the server alone, it is the server's own stream
     // (unless its frames show a ClientSession's call writing to it: a web app that is an MCP client logs in a server's format)
     if (
@@ -33,11 +33,16 @@ export const closedClient: Rule = {
   rationale: (f) =>
     f.knownDefect === 'python-sdk-3522'
       ? 'This is python-sdk issue 3522 (open): one interrupted response closed the whole client object, so every later call on it fails with "Connection closed". Create a NEW client object (new transport, fresh initialize) instead of calling the old one in a loop; then judge the interrupted call on its own (a write needs checking before any repeat). Upgrading or the closed PR 3584 is not a verified fix.'
-      : `${f.tool ? `The call to ${f.tool}` : 'The call'} was refused by the client itself: its connection object is closed or never connected, so nothing was sent. Re-create the client (new transport, fresh initialize) instead of calling the old object again; then send the call normally.`,
+      : `${f.tool ? `The call to ${f.tool}` : 'The call'} was refused by the client itself: its connection object is closed or never connected${f.closedBeforeIssued ? ` (it was issued after the connection failed under an earlier call, ${f.closedBeforeIssued}, and failed at once with "Connection closed" without reaching any proxy or server)` : ''}, so nothing was sent. Re-create the client (new transport, fresh initialize) instead of calling the old object again; then send the call normally.`,
   examples: [
     { name: 'python-sdk 3522 tree', facts: { knownDefect: 'python-sdk-3522', interruption: 'connection-closed', method: 'tools/call' }, fires: true },
     { name: 'MCP client not connected for tool x', facts: { tool: 'list_issues', causes: ['client-object-closed'] }, fires: true },
     { name: 'a plain Connection closed while a call was pending', facts: { interruption: 'connection-closed', causes: ['connection-closed'] }, fires: false },
+    {
+      name: "'Connection closed' for a call issued after an earlier call's connection failed (python-sdk 3522)",
+      facts: { method: 'tools/call', tool: 'describe_table', causes: ['connection-closed'], closedBeforeIssued: 'host.log:12' },
+      fires: true,
+    },
     {
       name: "anyio ClosedResourceError on a client's send (its session context had exited)",
       facts: { method: 'tools/call', causes: ['client-object-closed'], signals: ['anyio-closed-resource'], seenBy: { client: true, proxy: false, server: false } },

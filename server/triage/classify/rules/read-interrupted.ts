@@ -10,6 +10,9 @@ export const readInterrupted: Rule = {
   when(f) {
     if (!interruptedAfterSend(f)) return 'the request was not interrupted after it was sent';
     if (f.sideEffect !== 'read') return `not shown to be read-only (${sideEffectWords(f)})`;
+    // (triage-rules.md §5: a closed client object is re-created before anything is sent again — the same
+    // client refused its next call, failure-closed-the-client)
+    if (f.clientClosedAfter !== null) return `the interruption closed the client object (${f.clientClosedAfter}): sending again on it fails`;
     return true;
   },
   rationale: (f) =>
@@ -24,5 +27,10 @@ export const readInterrupted: Rule = {
     },
     { name: 'tools/list stream cut', facts: { method: 'tools/list', interruption: 'stream-cut', sideEffect: 'read', sideEffectSource: 'method' }, fires: true },
     { name: 'unknown tool', facts: { method: 'tools/call', tool: 'get_order', interruption: 'closed-before-headers', sideEffect: 'unknown' }, fires: false },
+    {
+      name: 'a read whose interruption closed the client (its next call refused with Connection closed)',
+      facts: { method: 'tools/call', tool: 'get_order', interruption: 'stream-cut', sideEffect: 'read', sideEffectSource: 'annotations', clientClosedAfter: 'host.log:9' },
+      fires: false,
+    },
   ],
 };
