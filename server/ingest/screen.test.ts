@@ -287,8 +287,13 @@ describe('short and odd real logs are read', () => {
 
 // Files beside a real shape's logs that are not logs, as their collectors said (samples/real-world
 // MANIFEST reason): a tool's start-up banner with no error in it, a CDN dashboard's list of an event's
-// fields. Skipping them (and saying so) is the right answer; the logs beside them are read.
-const NOT_LOGS = new Set(['au-05-inspector-proxy-token-wellknown-404/proxy.log', 'au-11-cloudflare-ai-bot-block-403/proxy.log']);
+// fields; a thread's "log" that is only the status code curl's `-w '%{http_code}'` printed (uq-12: `302`, nothing
+// else — a number is not a log line). Skipping them (and saying so) is the right answer; the logs beside them are read.
+const NOT_LOGS = new Set([
+  'au-05-inspector-proxy-token-wellknown-404/proxy.log',
+  'au-11-cloudflare-ai-bot-block-403/proxy.log',
+  'uq-12-initialize-post-302-during-provider-outage.log',
+]);
 
 describe('every real log shape we hold is read, none skipped', () => {
   const corpora: [string, string][] = [
