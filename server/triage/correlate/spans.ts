@@ -214,8 +214,12 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // up; a long call's start and end lines name the same id and tool minutes apart — unless a new initialize came
     // between them: a reconnected client counts its ids again, and the same id and tool is the call made again)
     // (a progress line naming the id comes while the call runs, however long: spec basic/utilities/progress)
+    // (nor is a string id a client minted — `db-5532`, `obs-5`, UUIDs — counted again within a file: the line that
+    // answers it minutes later, a proxy's 524 after 100 s, is the same call's; spec basic: ids are the client's to choose
+    // and must not repeat within a session, and 2026-07-28 has no sessions to restart them)
+    const minted = typeof e.rpcId === 'string' && /[A-Za-z]/.test(e.rpcId) && /\d/.test(e.rpcId);
     const long =
-      (e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k)) || e.signals.includes('progress-notification')) &&
+      (e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k)) || e.signals.includes('progress-notification') || minted) &&
       (j === undefined || (initializedAt.get(e.file) ?? -1) < j);
     if (j !== undefined && near(events[j]!, e, long ? LONG_CALL_MS : windowMs * 5)) join(i, j, 'rpcId');
     lastByFileRpc.set(k, i);
