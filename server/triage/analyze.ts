@@ -165,6 +165,13 @@ const INTRODUCES = /:\s{0,200}$/;
  * ids of calls the same file logged.
  */
 const BARE_ID = /(?<![\w.-])id=(\d{1,15}|[A-Za-z][A-Za-z0-9]{0,20}(?:-[A-Za-z0-9]{1,20}){0,3}-\d{1,12})(?![\w.])/;
+/**
+ * A 2xx that opens an event stream (`200 text/event-stream`): the stream's headers, not the call's answer — the
+ * answer comes later inside it, or never (spec transports: the server may answer a POST with an SSE stream).
+ */
+const opensEventStream = (x: Event) => x.httpStatus !== null && x.httpStatus < 300 && x.text.slice(0, 4000).includes('text/event-stream');
+/** A JSON record's `"id"` member holding a string id shaped as clients mint them (`"id":"w3-1201"`, `"id":"job-88"`). */
+const JSON_MINTED_ID = /"id"\s{0,3}:\s{0,3}"([A-Za-z][A-Za-z0-9]{0,20}(?:-[A-Za-z0-9]{1,20}){0,3}-\d{1,12})"/;
 
 /**
  * A server's access line is written as its request ends: a 2xx there ended well, and an error under it is
@@ -256,7 +263,9 @@ function attachOrphans(spans: SpanBuild[]): void {
     // (its own lines after this one — the client's error that ends a long call — came after the answer)
     if (
       call.events.some(
-        (x) => (x.file !== e.file || x.line < e.line) && (x.httpStatus !== null || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST')),
+        (x) =>
+          (x.file !== e.file || x.line < e.line) &&
+          ((x.httpStatus !== null && !opensEventStream(x)) || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST')),
       )
     )
       return false;
@@ -349,7 +358,9 @@ function attachOrphans(spans: SpanBuild[]): void {
       if (!mayCarryBareId(e) || e.rpcId !== null || e.rpcMethod !== null || e.session !== null || e.requestId !== null || e.httpMethod !== null) continue;
       const s = owner.get(e)!;
       if (s.events.some((x) => x !== e && (x.rpcId !== null || x.session !== null || x.requestId !== null || x.httpMethod !== null))) continue;
-      const id = BARE_ID.exec(e.message)?.[1];
+      // (or a JSON record's own "id" member holding an id a client minted — `"id":"w3-1201"` beside a message that
+      // names no method: the structured logger's field for the request it is about)
+      const id = BARE_ID.exec(e.message)?.[1] ?? (e.format === 'json-lines' ? JSON_MINTED_ID.exec(e.text)?.[1] : undefined);
       if (id === undefined || (e.source === 'server' && /^\d+$/.test(id))) continue;
       const call = callsById
         .get(`${e.file}|${id}`)

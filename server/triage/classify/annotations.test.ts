@@ -46,6 +46,11 @@ describe('tool annotations in logs', () => {
   it('near miss: a listing where one tool is named twice says nothing of either', () => {
     expect(read('fetch_report readOnlyHint=true, fetch_report readOnlyHint=false, other_tool readOnlyHint=true')).toEqual({});
   });
+  it('reads hints in parentheses after the tool a host calls', () => {
+    expect(read('  mcp:client call id=9 tools/call lookup_route (annotations readOnlyHint=true idempotentHint=true) +0ms')).toEqual({
+      lookup_route: { readOnlyHint: true, idempotentHint: true },
+    });
+  });
   it('near miss: a plain word before a hint is no tool name', () => {
     expect(read('server policy: default readOnlyHint=true for unknown tools')).toEqual({});
   });

@@ -532,6 +532,10 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
     for (const m of text.matchAll(/(?:^|[\s=\]])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ?\{([^{}]{0,600})\}/g)) {
       put(m[1], hintsOf(m[2]!));
     }
+    // …or in parentheses after the tool, without braces: `tools/call search_archive (annotations readOnlyHint=true idempotentHint=true)`
+    for (const m of text.matchAll(/(?:^|[\s=\]/])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? \(annotations[:=]? ?((?:\w{1,40}Hint ?[=:] ?(?:true|false)[ ,;]{0,3}){1,8})\)/g)) {
+      put(m[1], hintsOf(m[2]!, SPEC_HINTS));
+    }
     // …or a host's record about one call with the hints as its own fields, no "annotations" wrapper:
     // {"tool":"search_archive",…,"readOnlyHint":true}, `tool=search_archive readOnlyHint=true`
     if (!text.includes('annotations')) {
