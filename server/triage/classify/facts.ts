@@ -174,6 +174,11 @@ export interface Facts {
   mixedTally: string | null;
   /** The times the client itself is shown sending this call: its numbered attempts (`attempt 2/3`) or its own request lines, whichever is more (0: not shown). */
   clientSends: number;
+  /**
+   * The server answered a repeated write with the stored result of the first (an idempotency-key replay) and the
+   * client logged the call returned at or after that line: the write ran once and the client has its result (where).
+   */
+  duplicateAnswered: string | null;
   /** A later success of the same call: re-issued and answered, resumed, a fallback transport that connected. */
   recovered: Tri;
   recoveredBy: string | null;
@@ -1345,6 +1350,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     persistent,
     mixedTally: tally.mixed,
     clientSends,
+    duplicateAnswered: duplicateAnsweredIn(evs),
     recovered,
     recoveredBy,
     redirectLoop,
@@ -1424,6 +1430,22 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
 }
 
 type SignalTable = ReturnType<typeof signalTable>;
+
+/**
+ * An idempotency replay delivered (failure-signatures D7; triage-rules §6 "a server-supported idempotency key per its
+ * contract"; IETF draft-ietf-httpapi-idempotency-key-header: a repeated key gets the first request's stored response):
+ * the line where the server matched the repeat to a write that exists, and a client's line at or after it (its clock
+ * within HELD_SLACK_MS) saying the call returned. The client line, or null.
+ */
+function duplicateAnsweredIn(evs: readonly Event[]): string | null {
+  const t = table();
+  const cause = (e: Event, c: string) => e.signals.some((id) => t.meaning(id)?.cause === c);
+  const dup = evs.filter((e) => e.ts !== null && cause(e, 'duplicate-refused'));
+  if (!dup.length) return null;
+  const first = Math.min(...dup.map((e) => e.ts!));
+  const ok = evs.find((e) => e.ts !== null && e.source !== 'server' && e.source !== 'proxy' && cause(e, 'call-succeeded') && e.ts >= first - HELD_SLACK_MS);
+  return ok ? `${ok.file}:${ok.line}` : null;
+}
 
 /** Slack for two hosts' clocks when comparing a server line's time with a client line's. */
 const HELD_SLACK_MS = 2000;

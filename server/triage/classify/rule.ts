@@ -64,6 +64,7 @@ export const BASE_FACTS: Facts = {
   idleTimeoutAt: null,
   clientClosedAfter: null,
   closedBeforeIssued: null,
+  duplicateAnswered: null,
   sessionAcceptedAfter: null,
   endpointWorked: true,
   probeFoundLegacy: false,

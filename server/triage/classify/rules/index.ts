@@ -72,7 +72,7 @@ import { objectNotFound } from './object-not-found.ts';
 import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-back.ts';
 import { versionNotNegotiated } from './version-not-negotiated.ts';
-import { duplicateRefused, writeCommitted, writeDuplicated } from './write-committed.ts';
+import { duplicateAnsweredRule, duplicateRefused, writeCommitted, writeDuplicated } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
 import { healthProbe } from './health-probe.ts';
 import { dependencyDown } from './dependency-down.ts';
@@ -165,6 +165,7 @@ export const RULES: readonly Rule[] = [
   sessionRefusedAtHandshake,
   sessionInvalidUnknownWhy,
   // (a write refused as a duplicate of one that exists: judged before the tool's error result it explains)
+  duplicateAnsweredRule,
   duplicateRefused,
   successRejected,
   toolErrorRead,

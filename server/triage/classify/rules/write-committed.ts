@@ -73,6 +73,36 @@ export const writeCommitted: Rule = {
 // server refused as a duplicate of a write that exists — a host's automatic re-issue of a write that had in fact
 // committed, caught by the server's guard — proves the first write happened. Its effect exists: read it, never
 // send the write again (and stop the re-issuing). Judged before the tool's error result, which it explains.
+// failure-signatures D7 and triage-rules §6 (a server-supported idempotency key, used per its contract): the client
+// re-issued a write with the same key, the server recognised the key and answered with the stored result of the
+// first attempt instead of writing again, and the client logged the call returned. The write ran once and the client
+// holds its result: nothing is left to do (the first attempt's timeout is folded under it).
+export const duplicateAnsweredRule: Rule = {
+  id: 'duplicate-answered-with-stored-result',
+  decision: 'no_action',
+  source: 'failure-signatures D7 · triage-rules.md §6 · draft-ietf-httpapi-idempotency-key-header',
+  when(f) {
+    if (!has(f, 'duplicate-refused')) return 'the server did not match it to a write that exists';
+    if (f.duplicateAnswered === null) return 'no client line after the match says the call returned';
+    if (f.method === null && f.tool === null) return 'the call is not identified';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was repeated with the same idempotency key; the server matched it to the write that already exists and answered with its stored result instead of writing again, and the client logged the call returned (${f.duplicateAnswered}). The write ran once and the client has its result: nothing to do.`,
+  examples: [
+    {
+      name: 'a refund re-issued with its key, the stored result replayed and received',
+      facts: { method: 'tools/call', tool: 'issue_refund', causes: ['client-timeout', 'duplicate-refused', 'call-succeeded'], duplicateAnswered: 'agent.log:9' },
+      fires: true,
+    },
+    {
+      name: 'near miss: the duplicate refused and nothing returned',
+      facts: { method: 'tools/call', tool: 'issue_refund', causes: ['duplicate-refused', 'tool-error'] },
+      fires: false,
+    },
+  ],
+};
+
 export const duplicateRefused: Rule = {
   id: 'duplicate-write-refused',
   decision: 'read_result_no_repeat',
