@@ -144,6 +144,14 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   'collected29-dev': { headline: 0.5, located: 0.6 },
   // batch 30 (OAuth and credential flows; the hosts and gateways held least): first run dev 5/12 (three refused), held 2/7
   'collected30-dev': { headline: 0.45, located: 0.6 },
+  // batch 31 (session 36: client logs in the shared excerpts' proportions, and threads resolved by a setting, credentials,
+  // a lost session, a blip or recovery): first run dev 9/13, held 5/6; dev 10/13 with a failed load ending in the 401
+  // reason phrase read as a refusal
+  'collected31-dev': { headline: 0.7, located: 0.45 },
+  // the sixth hand-written batch (24, session 36, two writers given areas and layouts no earlier batch used): first run dev
+  // 5/16, held 4/8; dev 9/16 with a minted id's late answer joined to its write, a 2026 result 'complete' read as a return,
+  // mutual TLS's certificate_required alert as a missing credential, an idempotency replay the client received as done
+  'hand-2026f-dev': { headline: 0.5, located: 0.5 },
 };
 
 const results: CaseResult[] = [];

@@ -40,7 +40,9 @@ const fixtures = readdirSync(FIXTURES, { withFileTypes: true })
 const constructed = [...recordedFreshCases(), ...hand2026Cases(), ...hand2026bCases(), ...hand2026cCases(), ...hand2026dCases(), ...hand2026eCases(), ...hand2026fCases()].filter(
   (c) => !c.corpus.endsWith('-held'),
 );
-const cases: { id: string; path: string }[] = [...realDev, ...DEV_SPLITS.flatMap((s) => collectedCases(s)), ...fixtures, ...constructed];
+// Real shapes the screen rightly refuses as not a log (server/ingest/screen.test.ts NOT_LOGS): nothing to transform
+const NOT_LOGS = new Set(['uq-12']);
+const cases: { id: string; path: string }[] = [...realDev, ...DEV_SPLITS.flatMap((s) => collectedCases(s)), ...fixtures, ...constructed].filter((c) => !NOT_LOGS.has(c.id));
 // A second seed where the seed chooses what the reading must not depend on: the collector's clock (timestamps stands for
 // the five stamping collectors, which share it) and the quote's shape (fence, `> `, both). One seed each let a fraction
 // of a second in the clock's move and a fence's share of a short paste through (session 30)
@@ -62,6 +64,10 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // the ended-waiting reading wants the client's own log, so the wrapped copy finds nothing failed. Found by the full
   // run of session 35)
   'ul-07': ['journald', 'syslog', 'docker-json', 'cloud-json'],
+  // (the same gap as the incident-N.log ones above: renamed, the host's JSON log loses the side its name told —
+  // `assistant-host` — and the cut read is no longer the client's: retry becomes no_action; the label says reinitialize,
+  // neither is right yet. A held bundle until session 36 opened it)
+  'h26e-03-goaway-closed-client': ['rename'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
