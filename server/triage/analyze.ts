@@ -222,6 +222,9 @@ function attachOrphans(spans: SpanBuild[]): void {
     // stream: Service Unavailable`) is never a POST call's answer, whatever status it quotes (tested after
     // the keys above: the same refusal, and most spans have keys, so fewer messages go through the regex)
     if (s.events.some((x) => STREAM_NOISE.test(x.message))) return false;
+    // (nor is a status from another path — the model provider's 429, a telemetry collector's refusal — the MCP call's
+    // answer: triage-rules §1, keep the model and tool paths apart)
+    if (s.events.some((x) => x.signals.includes('model-api-error') || x.signals.includes('telemetry-export-failed'))) return false;
     // keyed only by its status, or naming the same tool as the call (`calling tool x` … `tool x failed: …`)
     const sameTool = s.tool !== null && s.tool === call.tool && (s.method === null || s.method === call.method);
     // or a logfmt error line repeating the call's `id=9` with nothing else to say what id it is

@@ -579,7 +579,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (e.httpPath === null && a.httpPath !== null && e.signals.includes('health-check-probe')) return;
     // an exporter's failure to reach its own collector (`… encountered while exporting traces to …`) is about that
     // path, not the call logged above it (triage-rules §1)
-    if (e.signals.includes('telemetry-export-failed')) return;
+    // (the same for the model provider's answer to the host — `model API rate limited`, a 429 from the LLM gateway: the
+    // model path, not the MCP call's)
+    if (e.signals.includes('telemetry-export-failed') || e.signals.includes('model-api-error')) return;
     if (STREAM_NOISE.test(e.message) && !noteJoins(e.message, a.httpMethod)) {
       anchor = -1;
       return;
