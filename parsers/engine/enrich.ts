@@ -1770,7 +1770,7 @@ export function clientNameOf(text: string): string | null {
  * `task_id=` pair, or an id with a prefix (`tsk_4M2Q9ZC7XH`) after "task" or a `tasks/…` method.
  */
 export const TASK_ID = {
-  re: /"task_?[Ii]d"\s{0,4}:\s{0,4}"([\w.:-]{3,100})"|\btask_?[Ii]d[=:] ?["']?([\w.:-]{3,100})|\b(?:[Tt]ask(?: created:?| handle:?)?|tasks\/(?:get|result|cancel)(?: for)?) ([A-Za-z]{1,8}_[A-Za-z0-9-]{4,80})\b/,
+  re: /"task_?[Ii]d"\s{0,4}:\s{0,4}"([\w.:-]{3,100})"|\btask_?[Ii]d[=:] ?["']?([\w.:-]{3,100})|\b(?:[Tt]ask(?: created:?| handle:?)?|tasks\/(?:get|result|cancel)(?: for)?) ([A-Za-z]{1,8}_[A-Za-z0-9-]{4,80})\b|\btask[=:] ?["']?([A-Za-z]{1,8}_[A-Za-z0-9-]{0,80}\d[A-Za-z0-9-]{0,80})\b/,
   why: 'the handle of a task-augmented request, as the spec names it (taskId) or as a host or server logs it',
   examples: [
     ['{"jsonrpc":"2.0","id":3,"result":{"task":{"taskId":"tk_8a1","status":"working"}}}', 'tk_8a1'],
@@ -1778,15 +1778,24 @@ export const TASK_ID = {
     ['← task created: tsk_4M2Q9ZC7XH (status=working, pollIntervalMs=10000)', 'tsk_4M2Q9ZC7XH'],
     ['  polling tasks/get tsk_4M2Q9ZC7XH ...', 'tsk_4M2Q9ZC7XH'],
     ['INFO infra.tasks: task tsk_4M2Q9ZC7XH -> completed cluster_id=c-7', 'tsk_4M2Q9ZC7XH'],
+    // (a server's logfmt record keyed `task=` with a handle-shaped value: a prefix, an underscore, a digit in it)
+    ['level=INFO msg="batch committed" task=tsk_01J8Z6Q4W7KX batch=JB-4413', 'tsk_01J8Z6Q4W7KX'],
   ] as const,
-  nearMisses: ['task created', 'background task running', 'Task exception was never retrieved', 'task_queue=default', 'tasks/get failed: read ECONNRESET'],
+  nearMisses: [
+    'task created',
+    'background task running',
+    'Task exception was never retrieved',
+    'task_queue=default',
+    'tasks/get failed: read ECONNRESET',
+    'level=info msg=scheduled task=send_email',
+  ],
 };
 
 /** The task handle a line names, or null. */
 export function taskIdOf(text: string): string | null {
   if (!text.includes('ask')) return null;
   const m = TASK_ID.re.exec(text);
-  return m ? (m[1] ?? m[2] ?? m[3] ?? null) : null;
+  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? null) : null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ export type Interruption =
   | 'stopped-while-waiting'
   /** the client's log ends with the call still waiting for its answer, and nothing else failed */
   | 'log-ended-waiting'
+  /** a task-augmented call whose task the server no longer had when the client polled for it (expired or unknown): its result was never delivered */
+  | 'task-lost'
   /** the caller (a user, the host) cancelled the call on purpose, with no timeout of its own behind it */
   | 'caller-cancelled'
   | null;
@@ -1118,6 +1120,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   // the client cancelled this call itself (notifications/cancelled for it, or closing its stream: spec
   // basic/patterns/cancellation) for no reason the logs give — not a user's Stop, not its timer: it gave up waiting
   if (interruption === null && has('cancel-sent') && identified && method !== 'notifications/cancelled') interruption = 'client-gave-up';
+  // (spec 2026-07-28 tasks: a task-augmented call answers with a handle and its result is fetched with tasks/get until the
+  // task's TTL; a poll answered that the task is unknown or expired — -32602, `Task has expired` — lost the result the
+  // server may already have produced)
+  const taskWork = taskCreated || evs.some((e) => typeof e.attrs.taskId === 'string');
+  if (interruption === null && taskWork && evs.some((e) => (e.rpcMethod ?? '').startsWith('tasks/')) && TASK_LOST.some(has)) interruption = 'task-lost';
   if (interruption === null && span.stoppedBy) interruption = 'stopped-while-waiting';
   if (interruption === null && span.endedWaiting) interruption = 'log-ended-waiting';
   const proxyTimerCut: Tri = has('proxy-timeout-before-headers') || has('proxy-timeout-mid-stream') || httpStatus === 504 || httpStatus === 524 ? true : null;
@@ -1282,7 +1289,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       (httpMethod === null && !legacyHere && evs.some((e) => clientLine(e) && e.httpStatus !== null && /\bhttps?:\/\/\S/.test(e.message)) && !ix.earlierRequestInFile(span)));
 
   // (by the method the rules see: a client's first POST is the initialize, a read)
-  const cls = classifyTool(firstPost ? 'initialize' : method, tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
+  // (a task-augmented call's polls — tasks/get — are reads, but the work they poll is the tool's: judged as its tools/call)
+  const taskOfTool = taskWork && tool !== null && (method ?? '').startsWith('tasks/');
+  const cls = classifyTool(firstPost ? 'initialize' : taskOfTool ? 'tools/call' : method, tool, ctx.toolPolicy ?? null, ctx.annotations ?? new Map(), READ_METHODS);
 
   return {
     rpcId: span.rpcId,
@@ -1428,6 +1437,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         : heldFacts(evs, interruption)),
   };
 }
+
+/** What a task poll is answered when the server no longer has the task (spec tasks: -32602 for an unknown or expired task). */
+const TASK_LOST: readonly SignalCause[] = ['handle-unknown', 'invalid-params', 'object-not-found'];
 
 type SignalTable = ReturnType<typeof signalTable>;
 

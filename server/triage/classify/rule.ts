@@ -190,6 +190,8 @@ export function interruptionWords(f: Facts): string {
       return 'the client process shut down while it still waited for the answer';
     case 'log-ended-waiting':
       return "the client's log ends while it still waited for the answer";
+    case 'task-lost':
+      return 'its task was gone (expired or unknown to the server) when the client polled for the result, so the result was never delivered';
     default:
       return 'the exchange failed';
   }
