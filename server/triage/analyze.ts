@@ -164,14 +164,16 @@ const INTRODUCES = /:\s{0,200}$/;
  * (`id=qa-88`, `id=close-7f3a-0018`: a word, then dash-joined parts ending in a number), matched only against the
  * ids of calls the same file logged.
  */
-const BARE_ID = /(?<![\w.-])id=(\d{1,15}|[A-Za-z][A-Za-z0-9]{0,20}(?:-[A-Za-z0-9]{1,20}){0,3}-\d{1,12})(?![\w.])/;
+/** A string id shaped as clients mint them: a word, then dash-joined parts ending in a number. */
+const MINTED_ID = '[A-Za-z][A-Za-z0-9]{0,20}(?:-[A-Za-z0-9]{1,20}){0,3}-\\d{1,12}';
+const BARE_ID = new RegExp(`(?<![\\w.-])id=(\\d{1,15}|${MINTED_ID})(?![\\w.])`);
 /**
  * A 2xx that opens an event stream (`200 text/event-stream`): the stream's headers, not the call's answer — the
  * answer comes later inside it, or never (spec transports: the server may answer a POST with an SSE stream).
  */
 const opensEventStream = (x: Event) => x.httpStatus !== null && x.httpStatus < 300 && x.text.slice(0, 4000).includes('text/event-stream');
 /** A JSON record's `"id"` member holding a string id shaped as clients mint them (`"id":"w3-1201"`, `"id":"job-88"`). */
-const JSON_MINTED_ID = /"id"\s{0,3}:\s{0,3}"([A-Za-z][A-Za-z0-9]{0,20}(?:-[A-Za-z0-9]{1,20}){0,3}-\d{1,12})"/;
+const JSON_MINTED_ID = new RegExp(`"id"\\s{0,3}:\\s{0,3}"(${MINTED_ID})"`);
 
 /**
  * A server's access line is written as its request ends: a 2xx there ended well, and an error under it is
