@@ -25,6 +25,8 @@ export const CORPORA = [
   'hand-2026e-held',
   'hand-2026f-dev',
   'hand-2026f-held',
+  'hand-2026g-dev',
+  'hand-2026g-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -86,10 +88,12 @@ export const CORPORA = [
   'collected30-held',
   'collected31-dev',
   'collected31-held',
+  'collected32-dev',
+  'collected32-held',
 ] as const;
 export type CorpusId = (typeof CORPORA)[number];
 
-/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15); batch 6 (`dev6`, `held6`), session 16; batch 7 (`dev7` only: probe sets written and read while building, session 20); batch 8 (`dev8`, `held8`), session 21; batch 9 (`dev9` only: probe sets written from threads and labelled before they were run, then read while building, session 22); batch 10 (`dev10`, `held10`: a third held back by a hash of the id, labelled and split before the first run), session 23; batch 11 (`dev11`, `held11`, the same way, asked for the decisions the corpora hold least: retry, no_action, reinitialize and write outcomes), session 23; batch 12 (`dev12`, `held12`, the same way: proxies, load balancers and gateways in front of MCP servers), session 24; batch 13 (`dev13`, `held13`, the same way: agent frameworks and IDE hosts as MCP clients of remote servers), session 25; batch 14 (`dev14`, `held14`, the same way: remote MCP servers on serverless and cloud platforms and in the Go, Rust, Java, C#, Ruby, PHP and Kotlin SDKs), session 26; batch 15 (`dev15`, `held15`, the same way: the newest threads, 2025-10 on, in any SDK, host or proxy), session 27; batch 16 (`dev16`, `held16`, the same way: threads whose log shows the failure only at info or warning level, inside a 200 answer, or as a setting to fix), session 28; batch 17 (`dev17`, `held17`, the same way: projects the corpus holds nothing of, logs of ten lines or more, two sides where the thread shows them), session 28; batch 18 (`dev18`, `held18`, the same way: only threads whose cause a maintainer confirmed or a merged fix shows, any project), session 29; batch 19 (`dev19`, `held19`, the same way: any remote-MCP thread with a log and a stated cause, collected after that session's changes so its first run measures them), session 29; batch 20 (`dev20`, `held20`, the same way: threads like the shared real-dev excerpts — the SDKs, relays, hosts and layers they come from, in about their proportions, excluding their own threads — the nearest stand-in for real excerpts nobody here has seen), session 30; batch 21 (`dev21`, `held21`, the same way and the same aim as batch 20, collected by another helper in session 31 after batch 20's changes), session 31; batch 22 (`dev22`, `held22`, the same way and aim, by a third collector in session 32 after batch 21's changes: threads from 2026 first, and hosts and relays the corpus holds least), session 32; batch 23 (`dev23`, `held23`, the same way and aim, by two collectors at once in session 34 — one for hosts and agent clients, one for SDK stacks, relays, gateways and servers — threads from 2026 first), session 34; batch 24 (`dev24`, `held24`, the same way, by two more collectors in session 34 after batch 23's changes — client logs of the hosts and relays the corpus holds least, and server, proxy and platform logs — asked for logs of more than one line and not told the shapes' content back), session 34; batch 25 (`dev25`, `held25`, the same way after batch 24's changes — threads whose log runs to several lines, and threads resolved as transient, recovered or a lost session), session 34; batch 26 (`dev26`, `held26`, the same way after session 34's changes, by two collectors in session 35 — client logs of the SDKs, relays and hosts in the shared real-dev excerpts' proportions, and threads whose thread settles which side was at fault: a user's setting, credentials, or a defect), session 35; batch 27 (`dev27`, `held27`, the same way after batch 26's changes — logs of the proxies, gateways, ingresses and platforms in front of MCP servers, and SDK tracebacks and stack traces in every language), session 35; batch 28 (`dev28`, `held28`, the same way after batch 27's changes — client logs of hosts, relays and SDKs in the shared excerpts' proportions, and threads whose posted log runs to many lines, with both sides where shown), session 35; batch 29 (`dev29`, `held29`, the same way after batch 28's changes — client logs in the shared excerpts' proportions from threads of 2025, and MCP servers' own logs of a client's request that failed), session 35; batch 30 (`dev30`, `held30`, the same way after batch 29's changes — OAuth and credential flows of remote MCP servers as clients and relays log them, and the hosts and gateways the corpus holds least), session 35; batch 31 (`dev31`, `held31`, the same way after session 35's changes, by two collectors in session 36 — client logs in the shared real-dev excerpts' proportions, from threads the corpus has not used, and logs whose thread shows the failure only at info or warning level or inside a 200), session 36. */
+/** A split of the collected shapes: batch 1 (`dev`, `held`), batch 2 (`dev2`, `held2`) and batch 3 (`dev3`, `held3`), collected 2026-12-02; batch 4 (`dev4`, `held4`) and batch 5 (`dev5`, `held5`), 2026-12-02 (session 15); batch 6 (`dev6`, `held6`), session 16; batch 7 (`dev7` only: probe sets written and read while building, session 20); batch 8 (`dev8`, `held8`), session 21; batch 9 (`dev9` only: probe sets written from threads and labelled before they were run, then read while building, session 22); batch 10 (`dev10`, `held10`: a third held back by a hash of the id, labelled and split before the first run), session 23; batch 11 (`dev11`, `held11`, the same way, asked for the decisions the corpora hold least: retry, no_action, reinitialize and write outcomes), session 23; batch 12 (`dev12`, `held12`, the same way: proxies, load balancers and gateways in front of MCP servers), session 24; batch 13 (`dev13`, `held13`, the same way: agent frameworks and IDE hosts as MCP clients of remote servers), session 25; batch 14 (`dev14`, `held14`, the same way: remote MCP servers on serverless and cloud platforms and in the Go, Rust, Java, C#, Ruby, PHP and Kotlin SDKs), session 26; batch 15 (`dev15`, `held15`, the same way: the newest threads, 2025-10 on, in any SDK, host or proxy), session 27; batch 16 (`dev16`, `held16`, the same way: threads whose log shows the failure only at info or warning level, inside a 200 answer, or as a setting to fix), session 28; batch 17 (`dev17`, `held17`, the same way: projects the corpus holds nothing of, logs of ten lines or more, two sides where the thread shows them), session 28; batch 18 (`dev18`, `held18`, the same way: only threads whose cause a maintainer confirmed or a merged fix shows, any project), session 29; batch 19 (`dev19`, `held19`, the same way: any remote-MCP thread with a log and a stated cause, collected after that session's changes so its first run measures them), session 29; batch 20 (`dev20`, `held20`, the same way: threads like the shared real-dev excerpts — the SDKs, relays, hosts and layers they come from, in about their proportions, excluding their own threads — the nearest stand-in for real excerpts nobody here has seen), session 30; batch 21 (`dev21`, `held21`, the same way and the same aim as batch 20, collected by another helper in session 31 after batch 20's changes), session 31; batch 22 (`dev22`, `held22`, the same way and aim, by a third collector in session 32 after batch 21's changes: threads from 2026 first, and hosts and relays the corpus holds least), session 32; batch 23 (`dev23`, `held23`, the same way and aim, by two collectors at once in session 34 — one for hosts and agent clients, one for SDK stacks, relays, gateways and servers — threads from 2026 first), session 34; batch 24 (`dev24`, `held24`, the same way, by two more collectors in session 34 after batch 23's changes — client logs of the hosts and relays the corpus holds least, and server, proxy and platform logs — asked for logs of more than one line and not told the shapes' content back), session 34; batch 25 (`dev25`, `held25`, the same way after batch 24's changes — threads whose log runs to several lines, and threads resolved as transient, recovered or a lost session), session 34; batch 26 (`dev26`, `held26`, the same way after session 34's changes, by two collectors in session 35 — client logs of the SDKs, relays and hosts in the shared real-dev excerpts' proportions, and threads whose thread settles which side was at fault: a user's setting, credentials, or a defect), session 35; batch 27 (`dev27`, `held27`, the same way after batch 26's changes — logs of the proxies, gateways, ingresses and platforms in front of MCP servers, and SDK tracebacks and stack traces in every language), session 35; batch 28 (`dev28`, `held28`, the same way after batch 27's changes — client logs of hosts, relays and SDKs in the shared excerpts' proportions, and threads whose posted log runs to many lines, with both sides where shown), session 35; batch 29 (`dev29`, `held29`, the same way after batch 28's changes — client logs in the shared excerpts' proportions from threads of 2025, and MCP servers' own logs of a client's request that failed), session 35; batch 30 (`dev30`, `held30`, the same way after batch 29's changes — OAuth and credential flows of remote MCP servers as clients and relays log them, and the hosts and gateways the corpus holds least), session 35; batch 31 (`dev31`, `held31`, the same way after session 35's changes, by two collectors in session 36 — client logs in the shared real-dev excerpts' proportions, from threads the corpus has not used, and logs whose thread shows the failure only at info or warning level or inside a 200), session 36; batch 32 (`dev32`, `held32`, the same way after session 36's changes, by two collectors in session 37 — client logs in the shared real-dev excerpts' proportions from threads the corpus has not used, and server, proxy and gateway logs of a remote MCP request that failed), session 37. */
 export type Split =
   | 'dev'
   | 'held'
@@ -150,7 +154,9 @@ export type Split =
   | 'dev30'
   | 'held30'
   | 'dev31'
-  | 'held31';
+  | 'held31'
+  | 'dev32'
+  | 'held32';
 const SPLIT_CORPUS: Record<Split, CorpusId> = {
   dev: 'collected-dev',
   held: 'collected-held',
@@ -212,6 +218,8 @@ const SPLIT_CORPUS: Record<Split, CorpusId> = {
   held30: 'collected30-held',
   dev31: 'collected31-dev',
   held31: 'collected31-held',
+  dev32: 'collected32-dev',
+  held32: 'collected32-held',
 };
 /** The splits read while building (the held ones are never run case by case). */
 export const DEV_SPLITS = (Object.keys(SPLIT_CORPUS) as Split[]).filter((s) => s.startsWith('dev'));
@@ -408,6 +416,14 @@ export const HAND_2026F_DIR = join(REPO, 'samples', 'hand-2026-bundles-6');
 export const hand2026fCases = (dir = HAND_2026F_DIR) => heldByHash(constructedCases(dir, 'hand-2026f-dev'), 'hand-2026f-held');
 
 /**
+ * The seventh batch (samples/hand-2026-bundles-7/README.md), written in session 37 by two more helpers who did
+ * not read the code, each given 2026-07-28 areas and log layouts the first six batches did not use, and split
+ * the same way before any bundle existed.
+ */
+export const HAND_2026G_DIR = join(REPO, 'samples', 'hand-2026-bundles-7');
+export const hand2026gCases = (dir = HAND_2026G_DIR) => heldByHash(constructedCases(dir, 'hand-2026g-dev'), 'hand-2026g-held');
+
+/**
  * Held bundles that were opened while building, by mistake, and so count as dev from then on (a held case
  * that has been read is no longer unseen): h26e-03 was opened in session 36 while looking for other bundles
  * of the closed-client family.
@@ -435,6 +451,7 @@ export function allCases(): LabelledCase[] {
     ...hand2026dCases(),
     ...hand2026eCases(),
     ...hand2026fCases(),
+    ...hand2026gCases(),
     ...realDevCases(),
     ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s)),
   ];
