@@ -59,6 +59,7 @@ export const SignalCause = z.enum([
   'credentials-not-received', // the server says the request carried no credential (no Authorization header, no token arrived)
   'credentials-sent', // a client line shows a credential on the request (an Authorization header sent)
   'health-probe', // a load balancer's or orchestrator's health, readiness or metrics probe of the upstream: not an MCP request
+  'health-path-missing', // a health or readiness probe answered 404/405: the server is up, the probe's path is wrong
   'discovery-probe', // a client looking for metadata (OAuth well-known documents) or a browser asset: a 404 there is an answer, not a broken route
   // network and proxies
   'conn-refused',

@@ -220,6 +220,12 @@ export interface Facts {
   serverStartedAfter: boolean;
   /** Failed on every attempt at the connect or proxy stage after the server logged that it stopped (and no start since): it was down, not misrouted (row 66). */
   serverStoppedBefore: boolean;
+  /**
+   * Asked for a proxy that found no upstream to send to (cause proxy-upstream-unavailable): by this failure, the
+   * balancer's health probe was being answered 404/405 by the server (signal health-check-path-not-found) — the
+   * server is up, the probe's path is wrong. Where, or null.
+   */
+  healthPathMissing: string | null;
   /** A connect failure after the client had connected to this server (same target and name) earlier in the logs: where it last worked, or null. The address was right. */
   connectedBefore: string | null;
   /** The client gave up reconnecting or retrying (on this failure's line or soon after it, for the same server). */
@@ -1378,6 +1384,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       persistent === true && span.start !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
         ? ix.stoppedBefore(span.start)
         : false,
+    healthPathMissing: (() => {
+      if (!has('proxy-upstream-unavailable')) return null;
+      const e = ix.healthPathMissingBy(span.end ?? span.start);
+      return e ? `${e.file}:${e.line}` : null;
+    })(),
     connectedBefore: interruption === 'connect' || neverConnected === true ? (ix.earlierConnected(span)?.where ?? null) : null,
     gaveUp: has('reconnect-exhausted') || has('retries-exhausted') || (neverConnected === true && gaveUpLine !== null),
     // (the failure's own lines are the incident's: a cause they name is named)

@@ -1187,6 +1187,26 @@ export class IncidentIndex {
   }
   private crashes: Event[] | null = null;
 
+  /**
+   * The balancer's health probe asks for a path the server does not serve (signal health-check-path-not-found:
+   * a probe answered 404/405), and no probe of that path was answered 2xx after it, by time `ts`: the server is
+   * up, the balancer marks it unhealthy. Its line if so.
+   */
+  healthPathMissingBy(ts: number | null): Event | null {
+    if (ts === null) return null;
+    if (!this.healthProbes)
+      this.healthProbes = this.all.filter((e) => e.ts !== null && (e.signals.includes('health-check-path-not-found') || e.signals.includes('health-check-probe')));
+    let missing: Event | null = null;
+    for (const e of this.healthProbes) {
+      if (e.ts! > ts) break;
+      if (e.signals.includes('health-check-path-not-found')) missing = e;
+      // (the same path answered again: the probe works now)
+      else if (missing !== null && e.httpPath !== null && e.httpPath === missing.httpPath && e.httpStatus !== null && e.httpStatus < 300) missing = null;
+    }
+    return missing;
+  }
+  private healthProbes: Event[] | null = null;
+
   /** The last target a client line of this file named at or before `e`. */
   private targetBefore(e: Event): string | null {
     return this.lastBefore(this.targets, e);

@@ -108,6 +108,7 @@ export const BASE_FACTS: Facts = {
   loggedAsError: null,
   capabilityServed: false,
   serverStartedAfter: false,
+  healthPathMissing: null,
   serverStoppedBefore: false,
   connectedBefore: null,
   gaveUp: false,

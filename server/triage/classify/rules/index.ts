@@ -74,6 +74,7 @@ import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-
 import { versionNotNegotiated } from './version-not-negotiated.ts';
 import { duplicateAnsweredRule, duplicateRefused, writeCommitted, writeDuplicated } from './write-committed.ts';
 import { writeUnknown } from './write-unknown.ts';
+import { healthPathMissing } from './health-path-missing.ts';
 import { healthProbe } from './health-probe.ts';
 import { dependencyDown } from './dependency-down.ts';
 import { responseTooLarge } from './response-too-large.ts';
@@ -109,6 +110,8 @@ export const RULES: readonly Rule[] = [
   gatewayForLocalServer,
   sessionManagerStopped,
   deploymentBroken,
+  // (a balancer with no healthy backend because its probe's path is wrong: configuration, before the outage rules)
+  healthPathMissing,
   // the server's own backend is down: the MCP path worked (before the transport rules its pool's refusals would wake)
   dependencyDown,
   protocolVersionMalformed,
