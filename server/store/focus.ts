@@ -31,7 +31,10 @@ const NAMES_A_CALLED_TOOL = `len(list_filter((SELECT list_slice(list(DISTINCT re
     WHERE c.incident_id = $id AND c.tool IS NOT NULL AND c.source IN ('client', 'unknown')), n -> length(n) >= 4 AND contains(events.message, n))) > 0`;
 // a hand-made HTTP transcript's head lines (the answer's Location, Content-Type, WWW-Authenticate) and curl
 // -w's status printed alone (`000`: no answer) are the request and its answer: correlate/transcript.ts joins them
-const TRANSCRIPT_LINE = `(format = 'http-transcript' OR (length(message) <= 12 AND regexp_full_match(trim(message), '\\d{3}')))`;
+// (and the command that sent it, `curl -sI https://host/path` after a prompt: the request's method and URL when no
+// request head was printed)
+const TRANSCRIPT_LINE = `(format = 'http-transcript' OR (format = 'shell-prompt' AND regexp_matches(message, '^(?:curl|wget|https?|xh|Invoke-WebRequest|Invoke-RestMethod|iwr|irm) '))
+  OR (length(message) <= 12 AND regexp_full_match(trim(message), '\\d{3}')))`;
 // a host's or probe's count with failures in it (`[INFO] probe: 3/5 OK`, parsers/engine/tally.ts), whatever level
 // it was logged at: it reports failed attempts (classify/facts.ts isFailureEvent). attrs is written by
 // JSON.stringify (no spaces), so two substring tests read it without parsing the JSON of every row

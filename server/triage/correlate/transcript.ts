@@ -30,6 +30,8 @@ const CONTINUED = /(?:^|\s)[\\`^]\s*$/;
 const STATUS_ALONE = /^\s{0,8}(\d{3})\s{0,8}$/;
 /** A command line that sends one request and prints its answer (after the shell's prompt, if the format left it). */
 const COMMAND = /^(?:[$%#❯>] |PS [^>\n]{1,200}> ?)?(?:curl|wget|https?|xh|Invoke-WebRequest|Invoke-RestMethod|iwr|irm) /;
+/** The first absolute http(s) URL of a command line. */
+const COMMAND_URL = /\bhttps?:\/\/[^\s'"`]{1,2000}/i;
 /** Chromium/Firefox devtools "Copy" of a request's General section. */
 const DEVTOOLS = /^(Request URL|Request Method|Status Code):\s{0,8}(.{1,8000})$/;
 
@@ -142,6 +144,12 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
     const from = command !== null ? evs[command]! : e;
     if (typeof from.attrs.targetHost === 'string')
       target = { scheme: (from.attrs.targetScheme as string) ?? null, host: from.attrs.targetHost, port: typeof from.attrs.targetPort === 'number' ? from.attrs.targetPort : null };
+    else if (from !== e) {
+      // (the command's own URL, when no reader took its target: `curl -sI https://host/path`)
+      const u = COMMAND_URL.exec(from.text);
+      const p = u ? urlParts(u[0]) : null;
+      if (p) target = { scheme: p.scheme, host: p.host, port: p.port };
+    }
     command = null;
     open = { at: k, parts, head, req: {}, res: {}, target, marked: textLine(e).startsWith('>'), repeated: new Set(), bodyLines: 0 };
     phase = head.status === null && !head.noAnswer ? 'request' : 'response';
@@ -261,7 +269,8 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
         continue;
       }
     }
-    command = e.attrs.direction === 'request' && e.httpMethod !== null && e.httpStatus === null && COMMAND.test(line) ? k : null;
+    // (a command no reader gave a method — `curl -sI https://…`, a HEAD — still names the URL its answer is for)
+    command = e.httpStatus === null && COMMAND.test(line) && ((e.attrs.direction === 'request' && e.httpMethod !== null) || COMMAND_URL.test(line)) ? k : null;
     commandLines = [];
     // (a format may already have folded the continuation lines into the command's event: its last line says)
     commandOpen = command !== null && CONTINUED.test(lastLine(e.text));
@@ -276,7 +285,8 @@ function joinFile(evs: readonly Event[], put: (k: number, e: Event | null) => vo
  * with exit 47, browsers with ERR_TOO_MANY_REDIRECTS): following it never reaches the server's answer. The
  * exchange gets the table's `redirect-loop` signal and `attrs.redirectLoop`: `self` when a path-only Location
  * names the path requested (the server's own routing sends it back to itself: no scheme or host rewrite on
- * the way can explain it), `cycle` otherwise (two hops disagreeing on a slash, a scheme or a host).
+ * the way can explain it), `cycle` otherwise (two hops disagreeing on a slash, a scheme or a host). An https
+ * request answered with an http:// Location gets `redirect-scheme-downgrade`.
  */
 function markRedirectLoops(exchanges: readonly Event[]): void {
   type Url = { host: string | null; path: string };
@@ -285,6 +295,16 @@ function markRedirectLoops(exchanges: readonly Event[]): void {
   const hostOf = (e: Event) => (typeof e.attrs.targetHost === 'string' ? e.attrs.targetHost : null);
   const redirected: Url[] = [];
   for (const e of exchanges) {
+    // (an https request sent to http://: the server built its Location from the scheme it saw behind a TLS proxy)
+    if (
+      e.httpStatus !== null &&
+      e.httpStatus >= 300 &&
+      e.httpStatus < 400 &&
+      e.attrs.targetScheme === 'https' &&
+      typeof e.attrs.location === 'string' &&
+      /^http:\/\//i.test(e.attrs.location)
+    )
+      if (!e.signals.includes('redirect-scheme-downgrade')) e.signals.push('redirect-scheme-downgrade');
     if (e.httpStatus === null || e.httpStatus < 300 || e.httpStatus > 399 || e.httpPath === null) continue;
     const here = { host: hostOf(e), path: e.httpPath.replace(/[?#].*$/, '') };
     redirected.push(here);
