@@ -82,6 +82,7 @@ export const SignalCause = z.enum([
   'client-config-invalid', // the client's own settings for the server are unusable (no or malformed URL, no transport): nothing was sent
   'target-blocked-by-policy', // the client's own address policy (an SSRF guard) refused the server's private/loopback URL: nothing was sent
   'forward-proxy', // the request went through (or failed at) a forward HTTP(S) proxy from the client's environment or settings
+  'forward-proxy-denied', // the forward proxy's access rules refused the tunnel to the MCP host (Squid TCP_DENIED, `Tunnel connection failed: 403`)
   'deployment-broken', // a process cannot run as deployed (a module or library missing, a mounted app whose startup never ran): no retry fixes it
   // SDK streams
   'stream-disconnected',

@@ -221,6 +221,11 @@ export interface Facts {
   /** Failed on every attempt at the connect or proxy stage after the server logged that it stopped (and no start since): it was down, not misrouted (row 66). */
   serverStoppedBefore: boolean;
   /**
+   * The forward proxy refused to tunnel to the MCP host (cause forward-proxy-denied on this failure's lines, or — asked
+   * for a 403/407 or a connect failure — a proxy log's refusal naming the target within seconds of it). Where, or null.
+   */
+  tunnelRefused: string | null;
+  /**
    * Asked for a proxy that found no upstream to send to (cause proxy-upstream-unavailable): by this failure, the
    * balancer's health probe was being answered 404/405 by the server (signal health-check-path-not-found) — the
    * server is up, the probe's path is wrong. Where, or null.
@@ -1384,6 +1389,13 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       persistent === true && span.start !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
         ? ix.stoppedBefore(span.start)
         : false,
+    tunnelRefused: (() => {
+      const own = evs.find((e) => e.signals.includes('forward-proxy-tunnel-refused'));
+      if (own) return `${own.file}:${own.line}`;
+      if (httpStatus !== 403 && httpStatus !== 407 && neverConnected !== true) return null;
+      const e = ix.tunnelRefusedNear(span.end ?? span.start, target?.host ?? null);
+      return e ? `${e.file}:${e.line}` : null;
+    })(),
     healthPathMissing: (() => {
       if (!has('proxy-upstream-unavailable')) return null;
       const e = ix.healthPathMissingBy(span.end ?? span.start);

@@ -1207,6 +1207,18 @@ export class IncidentIndex {
   }
   private healthProbes: Event[] | null = null;
 
+  /**
+   * A forward proxy's refusal to tunnel (signal forward-proxy-tunnel-refused: Squid `TCP_DENIED/403 … CONNECT host:443`)
+   * within `ms` of `ts` that names `host` (any host when null): a client's bare 403 at that moment is the proxy's.
+   */
+  tunnelRefusedNear(ts: number | null, host: string | null, ms = 5000): Event | null {
+    if (ts === null) return null;
+    if (!this.tunnelRefusals) this.tunnelRefusals = this.all.filter((e) => e.ts !== null && e.signals.includes('forward-proxy-tunnel-refused'));
+    const h = host?.toLowerCase() ?? null;
+    return this.tunnelRefusals.find((e) => Math.abs(e.ts! - ts) <= ms && (h === null || e.text.toLowerCase().includes(h))) ?? null;
+  }
+  private tunnelRefusals: Event[] | null = null;
+
   /** The last target a client line of this file named at or before `e`. */
   private targetBefore(e: Event): string | null {
     return this.lastBefore(this.targets, e);

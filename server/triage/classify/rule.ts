@@ -109,6 +109,7 @@ export const BASE_FACTS: Facts = {
   capabilityServed: false,
   serverStartedAfter: false,
   healthPathMissing: null,
+  tunnelRefused: null,
   serverStoppedBefore: false,
   connectedBefore: null,
   gaveUp: false,

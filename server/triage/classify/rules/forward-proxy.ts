@@ -80,3 +80,30 @@ export const gatewayForLocalServer: Rule = {
     { name: 'near miss: a 502 whose target is not logged', facts: { httpStatus: 502 }, fires: false },
   ],
 };
+
+// A forward proxy whose access rules deny the MCP host answers the client's CONNECT itself (Squid's TCP_DENIED/403
+// with HIER_NONE: no server contacted; CPython's `Tunnel connection failed: 403`, undici's `Proxy response (403) !==
+// 200 when HTTP Tunneling`, curl's `CONNECT tunnel failed, response 403`). The 403 is the proxy's, not the MCP
+// server's: no credential of the MCP server changes it, and nothing reached the server, so even a write did nothing.
+// The proxy's ACL must allow the host (or NO_PROXY route around it) — configuration, however often it is retried.
+export const forwardProxyRefused: Rule = {
+  id: 'forward-proxy-refused-tunnel',
+  decision: 'fix_route_or_config',
+  source: 'Squid access.log TCP_DENIED · CPython http.client _tunnel · undici ProxyAgent · curl CONNECT · triage-rules.md decision table (route/config)',
+  when(f) {
+    if (f.tunnelRefused === null) return 'no forward proxy refused to tunnel to the MCP host';
+    if (f.writeEvidence) return 'the server logged work for this request, so it was delivered';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} never reached the MCP server: the forward HTTP(S) proxy on the way refused to open a tunnel to ${f.target ? `${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : 'its host'} (${f.tunnelRefused}) — its access rules deny that host, and the 403 is the proxy's, not the server's. Allow the host in the proxy's ACL (or add it to NO_PROXY where the network allows a direct connection); nothing ran, so the calls are safe to send once the path is open. Credentials and retries do not change it.`,
+  examples: [
+    {
+      name: "a client's 403 beside Squid's TCP_DENIED CONNECT to the same host",
+      facts: { method: 'tools/call', tool: 'enrich_lead', httpStatus: 403, tunnelRefused: 'access.log:7' },
+      fires: true,
+    },
+    { name: 'urllib3: Tunnel connection failed: 403', facts: { method: 'initialize', causes: ['forward-proxy-denied'], tunnelRefused: 'client.log:3' }, fires: true },
+    { name: "near miss: the MCP server's own 403", facts: { method: 'tools/call', httpStatus: 403, causes: ['auth-rejected'], tunnelRefused: null }, fires: false },
+  ],
+};

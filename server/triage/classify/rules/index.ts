@@ -12,7 +12,7 @@ import { credentialDropped } from './credential-dropped.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
-import { forwardProxyInPath, gatewayForLocalServer } from './forward-proxy.ts';
+import { forwardProxyRefused, forwardProxyInPath, gatewayForLocalServer } from './forward-proxy.ts';
 import { handshakeAnsweredTimeout } from './handshake-answered-timeout.ts';
 import { handshakeSilent } from './handshake-silent.ts';
 import { handshakeTimedOut } from './handshake-timed-out.ts';
@@ -106,6 +106,7 @@ export const RULES: readonly Rule[] = [
   closedClient,
   clientConfigInvalid,
   clientPolicyBlocksTarget,
+  forwardProxyRefused,
   forwardProxyInPath,
   gatewayForLocalServer,
   sessionManagerStopped,
