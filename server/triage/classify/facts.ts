@@ -221,6 +221,11 @@ export interface Facts {
   /** Failed on every attempt at the connect or proxy stage after the server logged that it stopped (and no start since): it was down, not misrouted (row 66). */
   serverStoppedBefore: boolean;
   /**
+   * Asked for a 401: a redirect of the same request was answered just before it (the client's `redirecting to …`, the
+   * server's 307 for the same tool) — the credential dropped when the client followed it. Where, or null.
+   */
+  redirectBeforeRefusal: string | null;
+  /**
    * The forward proxy refused to tunnel to the MCP host (cause forward-proxy-denied on this failure's lines, or — asked
    * for a 403/407 or a connect failure — a proxy log's refusal naming the target within seconds of it). Where, or null.
    */
@@ -1389,6 +1394,16 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       persistent === true && span.start !== null && (interruption === 'connect' || interruption === 'bad-gateway' || interruption === 'closed-before-headers')
         ? ix.stoppedBefore(span.start)
         : false,
+    redirectBeforeRefusal: (() => {
+      if (httpStatus !== 401) return null;
+      // (a refusal that names invalid_token saw the token: it arrived, and was refused for itself)
+      const refusal = evs.find((e) => e.httpStatus === 401 && e.ts !== null);
+      if (!refusal) return null;
+      const saysInvalid = (e: Event) => /\binvalid_token\b/.test(e.text);
+      if (evs.some(saysInvalid) || ix.all.some((e) => e.ts !== null && e.ts >= refusal.ts! && e.ts <= refusal.ts! + 1000 && saysInvalid(e))) return null;
+      const e = ix.redirectBefore(refusal.ts, new Set(evs.map((x) => x.file)), tool);
+      return e ? `${e.file}:${e.line}` : null;
+    })(),
     tunnelRefused: (() => {
       const own = evs.find((e) => e.signals.includes('forward-proxy-tunnel-refused'));
       if (own) return `${own.file}:${own.line}`;

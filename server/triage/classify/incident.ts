@@ -1219,6 +1219,24 @@ export class IncidentIndex {
   }
   private tunnelRefusals: Event[] | null = null;
 
+  /**
+   * A redirect answered for the same request just before a refusal at `ts` (within `ms`): a line of `file` (the
+   * client narrating `redirecting to …`, the server logging its 307) or one naming `tool`, with a redirect signal or
+   * a 3xx status. HTTP clients drop Authorization when they follow a redirect to another origin (Fetch, httpx,
+   * requests), so a 401 right after it is the credential lost on the way. Its line if so.
+   */
+  redirectBefore(ts: number | null, files: ReadonlySet<string>, tool: string | null, ms = 2000): Event | null {
+    if (ts === null) return null;
+    if (!this.redirects) {
+      const t = signalTable();
+      this.redirects = this.all.filter(
+        (e) => e.ts !== null && ((e.httpStatus !== null && e.httpStatus >= 300 && e.httpStatus < 400) || e.signals.some((id) => t.meaning(id)?.cause === 'redirect')),
+      );
+    }
+    return this.redirects.find((e) => e.ts! <= ts && e.ts! >= ts - ms && (files.has(e.file) || (tool !== null && e.tool === tool))) ?? null;
+  }
+  private redirects: Event[] | null = null;
+
   /** The last target a client line of this file named at or before `e`. */
   private targetBefore(e: Event): string | null {
     return this.lastBefore(this.targets, e);

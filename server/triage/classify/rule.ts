@@ -110,6 +110,7 @@ export const BASE_FACTS: Facts = {
   serverStartedAfter: false,
   healthPathMissing: null,
   tunnelRefused: null,
+  redirectBeforeRefusal: null,
   serverStoppedBefore: false,
   connectedBefore: null,
   gaveUp: false,

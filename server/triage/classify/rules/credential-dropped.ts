@@ -33,3 +33,40 @@ export const credentialDropped: Rule = {
     { name: 'near miss: a credential sent and refused as invalid', facts: { httpStatus: 401, causes: ['auth-rejected'], signals: ['auth-unauthorized'] }, fires: false },
   ],
 };
+
+// HTTP clients drop the Authorization header when they follow a redirect to another origin — Fetch (undici) on a
+// cross-origin redirect, httpx `_redirect_headers` when the origin or scheme changes, requests `rebuild_auth` on a
+// new host — so a 401 that comes right after the same request was redirected (a trailing-slash 307, a Location built
+// with the wrong scheme behind a TLS proxy: failure-signatures row 36) is the credential lost on the way, not a bad
+// one: fetching a new token changes nothing. Configure the exact endpoint URL so no redirect is needed (and let the
+// server honour X-Forwarded-Proto). A 401 saying invalid_token after a redirect means the token did arrive.
+export const credentialDroppedOnRedirect: Rule = {
+  id: 'credential-dropped-on-redirect',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures row 36 · Fetch standard (Authorization removed on cross-origin redirect) · httpx _redirect_headers · requests rebuild_auth',
+  when(f) {
+    if (f.httpStatus !== 401) return 'not a 401';
+    if (f.redirectBeforeRefusal === null) return 'no redirect of the same request came just before the 401';
+    if (has(f, 'auth-token-expired')) return 'the refusal says the token arrived and is invalid or expired';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was refused 401 right after the same request was redirected (${f.redirectBeforeRefusal}): HTTP clients drop the Authorization header when they follow a redirect to another origin (a trailing-slash 307, or a Location built with http:// behind a TLS proxy), so the server saw no credential — the credential is not the problem and a new token will not help. Configure the exact endpoint URL (with or without the trailing slash, https) so no redirect is needed, and let the server build its URLs from the forwarded scheme.`,
+  examples: [
+    {
+      name: 'a 401 right after a 307 to /mcp/',
+      facts: { method: 'tools/call', tool: 'list_pending', httpStatus: 401, causes: ['auth-challenge'], redirectBeforeRefusal: 'server.log:11' },
+      fires: true,
+    },
+    {
+      name: 'near miss: a 401 with no redirect before it',
+      facts: { method: 'tools/call', httpStatus: 401, causes: ['auth-challenge'], redirectBeforeRefusal: null },
+      fires: false,
+    },
+    {
+      name: 'near miss: invalid_token after a redirect (the token arrived)',
+      facts: { httpStatus: 401, causes: ['auth-token-expired'], redirectBeforeRefusal: 'server.log:11' },
+      fires: false,
+    },
+  ],
+};

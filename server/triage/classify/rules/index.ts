@@ -8,7 +8,7 @@ import { clientMetadataUnreachable } from './client-metadata-unreachable.ts';
 import { clientIdleTimer } from './client-idle-timer.ts';
 import { clientPolicyBlocksTarget } from './client-policy.ts';
 import { closedClient, failureClosedClient } from './closed-client.ts';
-import { credentialDropped } from './credential-dropped.ts';
+import { credentialDropped, credentialDroppedOnRedirect } from './credential-dropped.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
 import { edgeChallenge } from './edge-challenge.ts';
@@ -126,6 +126,7 @@ export const RULES: readonly Rule[] = [
   oauthRequestInvalid,
   // (a credential the client shows it sent that the server says never arrived: lost on the way, not refused)
   credentialDropped,
+  credentialDroppedOnRedirect,
   authFailure,
   rateLimited,
   updateConflict,
