@@ -102,6 +102,7 @@ export const SignalCause = z.enum([
   'server-exited',
   'server-crashed', // the process died of an error it did not handle (uncaught exception, panic): a defect, not a kill
   'server-error',
+  'code-defect', // a programming error in the code that ran (null dereference, missing attribute): the same input fails the same way
   'cancel-scope-defect',
   'exception-wrapper', // an ExceptionGroup/TaskGroup wrapper: the real error is a leaf
   'tool-error',

@@ -1211,7 +1211,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const holds = <P extends Point>(p: P | null): P | null => (p !== null && !ix.failsAgainAfter(span, key, causes, p) ? p : null);
   // (nor a success after the client said it gave up on this call: what it sent after that was another request,
   // the same tool for other input, not this one answered — a host's `unavailable … after 3 attempts`)
-  const successAfter = holds(ix.laterSuccess(span, key));
+  // (a programming error in the code that ran fails the same input the same way: a later success of the same tool,
+  // its input not shown, was other input — not this call recovered)
+  const successAfter = has('code-defect') ? null : holds(ix.laterSuccess(span, key));
   const laterSuccess = successAfter !== null && gaveUpLine !== null && gaveUpLine.file === successAfter.file && gaveUpLine.line < successAfter.line ? null : successAfter;
   const laterRecovery = holds(ix.laterRecovery(span));
   // failed on every attempt: nothing of it succeeded, and the client never got going again after
