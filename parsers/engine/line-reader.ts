@@ -112,7 +112,7 @@ interface State {
   /** A syslog timestamp was read: the next word is the host, then `tag[pid]:`. */
   syslog: boolean;
   /** Held words (host or logger candidates) and brackets (thread or logger), oldest first. */
-  held: { kind: 'word' | 'logger' | 'bracket'; value: string; start: number; traced: number }[];
+  held: { kind: 'word' | 'logger' | 'bracket' | 'meta'; value: string; start: number; traced: number }[];
   /** logfmt `msg=`: the message starts here (the value, unquoted) and reading stops. */
   msgAt: number;
   /** Rules traced so far (tests): held tokens that nothing confirms are taken back off the trace. */
@@ -174,6 +174,8 @@ function setTs(st: State, ts: number | null): boolean {
 function confirmHeld(st: State, byLevel: boolean): void {
   const o = st.out;
   for (const h of st.held) {
+    // (metadata pairs before the level say nothing of the line's time, level or origin: passed over)
+    if (h.kind === 'meta') continue;
     if (h.kind === 'bracket') {
       if (byLevel) o.thread ??= h.value;
       else o.logger ??= h.value;
@@ -326,6 +328,24 @@ export const RULES: readonly Rule[] = [
       if (k === 'logger') return o.logger === null && !!(o.logger = v);
       if (k === 'caller') return o.location === null && !!(o.location = v);
       return o.thread === null && !!(o.thread = v);
+    },
+  },
+  {
+    // Elixir's Logger (`$time $metadata[$level] $message`) and others print `key=value` metadata between the time
+    // and the level: after a time, before any level, held until a level confirms them (unconfirmed, message).
+    id: 'metadata-before-level',
+    examples: [
+      ['14:05:10.403 request_id=GI2m7c1pX0oQb rpc_id=7 [info] tools/call get_invoice', { level: 'info', message: 'tools/call get_invoice' }],
+      ['2026-12-09 14:05:10.403 module=Billing.Refunds line=88 [error] refund failed', { level: 'error', message: 'refund failed' }],
+    ],
+    nearMisses: ['request_id=abc [info] no time before it'],
+    re: /[A-Za-z_][\w.-]{0,40}=(?:"[^"\n]{0,400}"|[^\s"\[]{1,400})(?= )/y,
+    first: isWordStart,
+    take: (m, st) => {
+      if (st.kv || st.out.level !== null || (st.out.ts === null && st.out.time === null)) return false;
+      if (st.held.length >= 8 || st.held.some((h) => h.kind !== 'meta')) return false;
+      st.held.push({ kind: 'meta', value: m[0], start: m.index, traced: st.traced });
+      return true;
     },
   },
   {

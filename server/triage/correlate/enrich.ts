@@ -148,19 +148,26 @@ export function inferUnknownSides(events: Event[]): Event[] {
   for (const e of events) {
     const v = votes.get(e.file) ?? votes.set(e.file, { client: 0, server: 0, known: false }).get(e.file)!;
     if (e.source !== 'unknown') v.known = true;
+    // (each line is one witness: a line whose several signals all say client counts once)
+    let client = false;
+    let server = false;
     for (const id of e.signals) {
       // a process starting says nothing of its MCP side (a gateway is a server to its users and a client upstream)
       if (id === 'server-started') continue;
       const side = t.meaning(id)?.side;
-      if (side === 'client') v.client++;
-      else if (side === 'server') v.server++;
+      if (side === 'client') client = true;
+      else if (side === 'server') server = true;
     }
+    if (client) v.client++;
+    if (server) v.server++;
   }
   const sideOf = new Map<string, 'client' | 'server'>();
   for (const [file, v] of votes) {
     if (v.known) continue;
-    if (v.server > 0 && v.client === 0) sideOf.set(file, 'server');
-    else if (v.client > 0 && v.server === 0) sideOf.set(file, 'client');
+    // (one side's words may quote the other's: a server logging the cancel notification a client sent with its
+    // reason — a clear majority decides, three to one)
+    if (v.server > 0 && (v.client === 0 || (v.server >= 3 && v.server >= 3 * v.client))) sideOf.set(file, 'server');
+    else if (v.client > 0 && (v.server === 0 || (v.client >= 3 && v.client >= 3 * v.server))) sideOf.set(file, 'client');
   }
   if (!sideOf.size) return events;
   return events.map((e) => {
