@@ -76,6 +76,14 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // `assistant-host` — and the cut read is no longer the client's: retry becomes no_action; the label says reinitialize,
   // neither is right yet. A held bundle until session 36 opened it)
   'h26e-03-goaway-closed-client': ['rename'],
+  // (found when hand batch 7's dev part joined this suite, session 37, not yet investigated: a completed MRTR exchange
+  // read as nothing failed changes answer when one file's clock is shifted; a destructive write cut while its server
+  // was drained and killed — its label check_write_then_escalate, read as a server error — reads as recovered once the
+  // journal's and HAProxy's lines are wrapped by a collector or restamped: the deploy script's `acct-b done` joins it as
+  // a return. Both answers are unstable and neither is fitted)
+  'h26g-17-mrtr-elicitation-completed': ['clock'],
+  'h26g-19-drain-cuts-destructive-write': ['container', 'timestamps', 'journald', 'syslog', 'docker-json', 'cloud-json', 'quote', 'kubectl-prefix'],
+  'h26g-19-drain-cuts-destructive-write#2': ['timestamps'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
@@ -94,7 +102,8 @@ describe('metamorphic over real shapes: pasted from elsewhere, same answer', () 
         const tmp = mkdtempSync(join(tmpdir(), 'mcp-triage-meta-real-'));
         try {
           const got = (await analyzeCase({ path: writeBundle(transform(bundle, t, seedOf(name, t)), tmp), id: `${c.id}~${t}` })).decision;
-          const known = name === c.id && (KNOWN_GAPS[c.id] ?? []).includes(t);
+          // (a gap of the second seed's run is listed under the case's id with `#2`)
+          const known = (KNOWN_GAPS[name] ?? []).includes(t);
           if ((got !== base) !== known)
             changed.push(`${t}${name === c.id ? '' : ' (second seed)'}: ${base} → ${got}${known ? ' (a known gap that now holds: remove it from KNOWN_GAPS)' : ''}`);
         } finally {

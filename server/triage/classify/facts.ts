@@ -1410,7 +1410,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       const own = evs.find((e) => e.signals.includes('forward-proxy-tunnel-refused'));
       if (own) return `${own.file}:${own.line}`;
       if (httpStatus !== 403 && httpStatus !== 407 && neverConnected !== true) return null;
-      const e = ix.tunnelRefusedNear(span.end ?? span.start, target?.host ?? null);
+      const e = ix.tunnelRefusedNear(span.end ?? span.start, target?.host ?? (evs[0] ? ix.hostNamedBefore(evs[0]) : null));
       return e ? `${e.file}:${e.line}` : null;
     })(),
     healthPathMissing: (() => {

@@ -1209,15 +1209,26 @@ export class IncidentIndex {
 
   /**
    * A forward proxy's refusal to tunnel (signal forward-proxy-tunnel-refused: Squid `TCP_DENIED/403 … CONNECT host:443`)
-   * within `ms` of `ts` that names `host` (any host when null): a client's bare 403 at that moment is the proxy's.
+   * that names `host` — at any time when the proxy never tunnelled to that host, else within `ms` of `ts` (any host
+   * when null): a client's bare 403 then is the proxy's.
    */
   tunnelRefusedNear(ts: number | null, host: string | null, ms = 5000): Event | null {
     if (ts === null) return null;
-    if (!this.tunnelRefusals) this.tunnelRefusals = this.all.filter((e) => e.ts !== null && e.signals.includes('forward-proxy-tunnel-refused'));
+    if (!this.tunnelRefusals) {
+      this.tunnelRefusals = this.all.filter((e) => e.signals.includes('forward-proxy-tunnel-refused'));
+      this.tunnelled = this.tunnelRefusals.length ? this.all.filter((e) => /\bTCP_TUNNEL\/2\d\d\b/.test(e.text)).map((e) => e.text.toLowerCase()) : [];
+    }
     const h = host?.toLowerCase() ?? null;
-    return this.tunnelRefusals.find((e) => Math.abs(e.ts! - ts) <= ms && (h === null || e.text.toLowerCase().includes(h))) ?? null;
+    // (the host named: a proxy that refuses it and never tunnels to it refuses it whenever it was asked — two logs'
+    // clocks need not agree for that)
+    if (h !== null && !this.tunnelled.some((t) => t.includes(h))) {
+      const any = this.tunnelRefusals.find((e) => e.text.toLowerCase().includes(h));
+      if (any) return any;
+    }
+    return this.tunnelRefusals.find((e) => e.ts !== null && Math.abs(e.ts - ts) <= ms && (h === null || e.text.toLowerCase().includes(h))) ?? null;
   }
   private tunnelRefusals: Event[] | null = null;
+  private tunnelled: string[] = [];
 
   /**
    * A redirect answered for the same request just before a refusal at `ts` (within `ms`): a line of `file` (the
@@ -1236,6 +1247,12 @@ export class IncidentIndex {
     return this.redirects.find((e) => e.ts! <= ts && e.ts! >= ts - ms && (files.has(e.file) || (tool !== null && e.tool === tool))) ?? null;
   }
   private redirects: Event[] | null = null;
+
+  /** The host the last target a client line of `e`'s file named at or before it (`mcp server … at https://host/mcp`). */
+  hostNamedBefore(e: Event): string | null {
+    const t = this.targetBefore(e);
+    return t === null ? null : t.replace(/:\d*$/, '');
+  }
 
   /** The last target a client line of this file named at or before `e`. */
   private targetBefore(e: Event): string | null {
