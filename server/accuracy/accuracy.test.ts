@@ -153,6 +153,15 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // mutual TLS's certificate_required alert as a missing credential, an idempotency replay the client received as done, a
   // task that expired before its result was fetched
   'hand-2026f-dev': { headline: 0.5, located: 0.5 },
+  // batch 32 (session 37: client logs in the shared excerpts' proportions, and server, proxy and gateway logs of a
+  // failed request): first run dev 7/12, held 2/5 (medium/high); dev 8/12 with an https request redirected to http://
+  // read as configuration
+  'collected32-dev': { headline: 0.6, located: 0.7 },
+  // the seventh hand-written batch (24, session 37, two writers given areas and layouts no earlier batch used): first run
+  // dev 6/16, held 3/8; dev 11/16 with a forward proxy's refused tunnel, a credential dropped on a redirect, a Bun code
+  // frame read as code, a null dereference that a later call of the same tool did not recover, a write committed before
+  // its client left
+  'hand-2026g-dev': { headline: 0.6, located: 0.6 },
 };
 
 const results: CaseResult[] = [];
