@@ -1403,7 +1403,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       if (!refusal) return null;
       const saysInvalid = (e: Event) => /\binvalid_token\b/.test(e.text);
       if (evs.some(saysInvalid) || ix.all.some((e) => e.ts !== null && e.ts >= refusal.ts! && e.ts <= refusal.ts! + 1000 && saysInvalid(e))) return null;
-      const e = ix.redirectBefore(refusal.ts, new Set(evs.map((x) => x.file)), tool);
+      const e = ix.redirectBefore(refusal, new Set(evs.map((x) => x.file)), tool);
       return e ? `${e.file}:${e.line}` : null;
     })(),
     tunnelRefused: (() => {

@@ -1231,12 +1231,13 @@ export class IncidentIndex {
   private tunnelled: string[] = [];
 
   /**
-   * A redirect answered for the same request just before a refusal at `ts` (within `ms`): a line of `file` (the
+   * A redirect answered for the same request just before `refusal` (within `ms`): a line of its files (the
    * client narrating `redirecting to …`, the server logging its 307) or one naming `tool`, with a redirect signal or
    * a 3xx status. HTTP clients drop Authorization when they follow a redirect to another origin (Fetch, httpx,
    * requests), so a 401 right after it is the credential lost on the way. Its line if so.
    */
-  redirectBefore(ts: number | null, files: ReadonlySet<string>, tool: string | null, ms = 2000): Event | null {
+  redirectBefore(refusal: Event, files: ReadonlySet<string>, tool: string | null, ms = 2000): Event | null {
+    const ts = refusal.ts;
     if (ts === null) return null;
     if (!this.redirects) {
       const t = signalTable();
@@ -1244,7 +1245,12 @@ export class IncidentIndex {
         (e) => e.ts !== null && ((e.httpStatus !== null && e.httpStatus >= 300 && e.httpStatus < 400) || e.signals.some((id) => t.meaning(id)?.cause === 'redirect')),
       );
     }
-    return this.redirects.find((e) => e.ts! <= ts && e.ts! >= ts - ms && (files.has(e.file) || (tool !== null && e.tool === tool))) ?? null;
+    // (before the refusal: in its own file, an earlier line; in another log, an earlier time and the same tool)
+    return (
+      this.redirects.find(
+        (e) => e.ts! >= ts - ms && (refusal.file === e.file ? e.line < refusal.line && e.ts! <= ts : e.ts! < ts && (files.has(e.file) || (tool !== null && e.tool === tool))),
+      ) ?? null
+    );
   }
   private redirects: Event[] | null = null;
 
