@@ -423,6 +423,17 @@ export const hand2026fCases = (dir = HAND_2026F_DIR) => heldByHash(constructedCa
 export const HAND_2026G_DIR = join(REPO, 'samples', 'hand-2026-bundles-7');
 export const hand2026gCases = (dir = HAND_2026G_DIR) => heldByHash(constructedCases(dir, 'hand-2026g-dev'), 'hand-2026g-held');
 
+/** Every hand-written 2026-07-28 batch, dev and held parts (a new batch is listed here once). */
+export const handWrittenCases = (): LabelledCase[] => [
+  ...hand2026Cases(),
+  ...hand2026bCases(),
+  ...hand2026cCases(),
+  ...hand2026dCases(),
+  ...hand2026eCases(),
+  ...hand2026fCases(),
+  ...hand2026gCases(),
+];
+
 /**
  * Held bundles that were opened while building, by mistake, and so count as dev from then on (a held case
  * that has been read is no longer unseen): h26e-03 was opened in session 36 while looking for other bundles
@@ -442,17 +453,5 @@ function heldByHash(all: LabelledCase[], heldCorpus: CorpusId): LabelledCase[] {
 }
 
 export function allCases(): LabelledCase[] {
-  return [
-    ...recordedCases(),
-    ...recordedFreshCases(),
-    ...hand2026Cases(),
-    ...hand2026bCases(),
-    ...hand2026cCases(),
-    ...hand2026dCases(),
-    ...hand2026eCases(),
-    ...hand2026fCases(),
-    ...hand2026gCases(),
-    ...realDevCases(),
-    ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s)),
-  ];
+  return [...recordedCases(), ...recordedFreshCases(), ...handWrittenCases(), ...realDevCases(), ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s))];
 }

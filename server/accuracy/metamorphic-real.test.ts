@@ -10,19 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCase, caseFiles } from './analyze-case.ts';
-import {
-  collectedCases,
-  DEV_SPLITS,
-  hand2026bCases,
-  hand2026cCases,
-  hand2026dCases,
-  hand2026eCases,
-  hand2026fCases,
-  hand2026gCases,
-  hand2026Cases,
-  realDevCases,
-  recordedFreshCases,
-} from './corpora.ts';
+import { collectedCases, DEV_SPLITS, handWrittenCases, realDevCases, recordedFreshCases } from './corpora.ts';
 import { COLLECTOR_TRANSFORMS, transform, writeBundle, type Bundle, type TransformId } from './transforms.ts';
 import { REPO } from '../testing/helpers.ts';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -38,16 +26,7 @@ const fixtures = readdirSync(FIXTURES, { withFileTypes: true })
   .map((d) => ({ id: `golden/${d.name}`, path: join(FIXTURES, d.name) }));
 // and the bundles labelled by construction that metamorphic.test.ts does not run (the fresh recordings, the hand-written
 // 2026 bundles read while building; never a held one): an nginx log stamping whole seconds beside millisecond logs
-const constructed = [
-  ...recordedFreshCases(),
-  ...hand2026Cases(),
-  ...hand2026bCases(),
-  ...hand2026cCases(),
-  ...hand2026dCases(),
-  ...hand2026eCases(),
-  ...hand2026fCases(),
-  ...hand2026gCases(),
-].filter((c) => !c.corpus.endsWith('-held'));
+const constructed = [...recordedFreshCases(), ...handWrittenCases()].filter((c) => !c.corpus.endsWith('-held'));
 // Real shapes the screen rightly refuses as not a log (server/ingest/screen.test.ts NOT_LOGS): nothing to transform
 const NOT_LOGS = new Set(['uq-12']);
 const cases: { id: string; path: string }[] = [...realDev, ...DEV_SPLITS.flatMap((s) => collectedCases(s)), ...fixtures, ...constructed].filter((c) => !NOT_LOGS.has(c.id));

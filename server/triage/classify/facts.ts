@@ -1398,11 +1398,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         : false,
     redirectBeforeRefusal: (() => {
       if (httpStatus !== 401) return null;
-      // (a refusal that names invalid_token saw the token: it arrived, and was refused for itself)
       const refusal = evs.find((e) => e.httpStatus === 401 && e.ts !== null);
       if (!refusal) return null;
-      const saysInvalid = (e: Event) => /\binvalid_token\b/.test(e.text);
-      if (evs.some(saysInvalid) || ix.all.some((e) => e.ts !== null && e.ts >= refusal.ts! && e.ts <= refusal.ts! + 1000 && saysInvalid(e))) return null;
+      // (a refusal that names invalid_token saw the token: it arrived, and was refused for itself)
+      if (evs.some((e) => /\binvalid_token\b/.test(e.text)) || ix.saysInvalidTokenWithin(refusal.ts!, refusal.ts! + 1000)) return null;
       const e = ix.redirectBefore(refusal, new Set(evs.map((x) => x.file)), tool);
       return e ? `${e.file}:${e.line}` : null;
     })(),

@@ -1194,8 +1194,11 @@ export class IncidentIndex {
    */
   healthPathMissingBy(ts: number | null): Event | null {
     if (ts === null) return null;
+    // (in time order: per-file clock corrections may leave the incident's events slightly out of it)
     if (!this.healthProbes)
-      this.healthProbes = this.all.filter((e) => e.ts !== null && (e.signals.includes('health-check-path-not-found') || e.signals.includes('health-check-probe')));
+      this.healthProbes = this.all
+        .filter((e) => e.ts !== null && (e.signals.includes('health-check-path-not-found') || e.signals.includes('health-check-probe')))
+        .sort((a, b) => a.ts! - b.ts!);
     let missing: Event | null = null;
     for (const e of this.healthProbes) {
       if (e.ts! > ts) break;
@@ -1253,6 +1256,13 @@ export class IncidentIndex {
     );
   }
   private redirects: Event[] | null = null;
+
+  /** A line saying invalid_token (RFC 6750: the token arrived and was refused for itself) from `from` to `to`. */
+  saysInvalidTokenWithin(from: number, to: number): boolean {
+    this.invalidTokens ??= this.all.filter((e) => e.ts !== null && /\binvalid_token\b/.test(e.text)).map((e) => e.ts!);
+    return this.invalidTokens.some((t) => t >= from && t <= to);
+  }
+  private invalidTokens: number[] | null = null;
 
   /** The host the last target a client line of `e`'s file named at or before it (`mcp server … at https://host/mcp`). */
   hostNamedBefore(e: Event): string | null {

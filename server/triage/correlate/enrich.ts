@@ -166,8 +166,8 @@ export function inferUnknownSides(events: Event[]): Event[] {
     if (v.known) continue;
     // (one side's words may quote the other's: a server logging the cancel notification a client sent with its
     // reason — a clear majority decides, three to one)
-    if (v.server > 0 && (v.client === 0 || (v.server >= 3 && v.server >= 3 * v.client))) sideOf.set(file, 'server');
-    else if (v.client > 0 && (v.server === 0 || (v.client >= 3 && v.client >= 3 * v.server))) sideOf.set(file, 'client');
+    if (v.server > 0 && v.server >= 3 * v.client) sideOf.set(file, 'server');
+    else if (v.client > 0 && v.client >= 3 * v.server) sideOf.set(file, 'client');
   }
   if (!sideOf.size) return events;
   return events.map((e) => {
