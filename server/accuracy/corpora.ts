@@ -27,6 +27,8 @@ export const CORPORA = [
   'hand-2026f-held',
   'hand-2026g-dev',
   'hand-2026g-held',
+  'hand-2026h-dev',
+  'hand-2026h-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -423,6 +425,14 @@ export const hand2026fCases = (dir = HAND_2026F_DIR) => heldByHash(constructedCa
 export const HAND_2026G_DIR = join(REPO, 'samples', 'hand-2026-bundles-7');
 export const hand2026gCases = (dir = HAND_2026G_DIR) => heldByHash(constructedCases(dir, 'hand-2026g-dev'), 'hand-2026g-held');
 
+/**
+ * The eighth batch (samples/hand-2026-bundles-8/README.md), written in session 38 by two more helpers who did
+ * not read the code, each given areas and log layouts the first seven batches did not use, and split the same
+ * way before any bundle existed.
+ */
+export const HAND_2026H_DIR = join(REPO, 'samples', 'hand-2026-bundles-8');
+export const hand2026hCases = (dir = HAND_2026H_DIR) => heldByHash(constructedCases(dir, 'hand-2026h-dev'), 'hand-2026h-held');
+
 /** Every hand-written 2026-07-28 batch, dev and held parts (a new batch is listed here once). */
 export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026Cases(),
@@ -432,6 +442,7 @@ export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026eCases(),
   ...hand2026fCases(),
   ...hand2026gCases(),
+  ...hand2026hCases(),
 ];
 
 /**
