@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyEvent, type Event } from '../../../parsers/contract/event.ts';
-import { toolsNamedByServer } from './enrich.ts';
+import { inferUnknownSides, toolsNamedByServer } from './enrich.ts';
 
 function event(over: Partial<Event>): Event {
   return { ...emptyEvent({ file: 'server.log', line: 1, source: 'server', format: 'test', kind: 'line', text: '' }), level: 'info', ...over };
@@ -30,5 +30,20 @@ describe('toolsNamedByServer: a server line in prose that names a called tool', 
   it('leaves events alone when no client line names a tool', () => {
     const evs = [event({ message: 'rebuild_ledger_index: processing done' })];
     expect(toolsNamedByServer(evs)).toBe(evs);
+  });
+});
+
+describe('inferUnknownSides: a log no name told the side of', () => {
+  const line = (file: string, signals: string[], n = 1) => event({ file, line: n, source: 'unknown', signals, message: signals.join(' ') });
+  const sideOf = (evs: Event[], file: string) => inferUnknownSides(evs).find((e) => e.file === file)!.source;
+  it('a process that says it listens, and nothing either side does: the one that was called', () => {
+    expect(sideOf([line('payouts.log', []), line('payouts.log', ['server-started'], 2), line('payouts.log', ['write-committed'], 3)], 'payouts.log')).toBe('server');
+  });
+  it("near misses: a listen line beside a client-side line (a local OAuth callback server) is the client's; a file with no signal stays unknown", () => {
+    expect(sideOf([line('host.log', ['server-started']), line('host.log', ['call-returned'], 2)], 'host.log')).toBe('client');
+    expect(sideOf([line('h.log', ['server-started']), line('h.log', ['session-idle-evicted'], 2), line('h.log', ['call-returned'], 3)], 'h.log')).toBe('unknown');
+    expect(sideOf([line('quiet.log', []), line('quiet.log', ['write-committed'], 2)], 'quiet.log')).toBe('unknown');
+    // a file whose name or format told its side keeps it
+    expect(inferUnknownSides([event({ file: 'agent.log', source: 'client', signals: ['server-started'] })])[0]!.source).toBe('client');
   });
 });

@@ -140,20 +140,25 @@ export function toolsNamedByServer(events: Event[]): Event[] {
  * A file whose side no name or format told (source `unknown`: `incident-2.log`, a generic layout) is
  * read by what its lines say happened: only server-side signals (a handler started, a request
  * received, a session evicted) make it the server's log; only client-side ones (a call returned, a
- * request timed out, a fallback) the client's. Mixed or none: it stays unknown.
+ * request timed out, a fallback) the client's; a process that says it started listening and nothing either side
+ * says, the server's. Mixed or none: it stays unknown.
  */
 export function inferUnknownSides(events: Event[]): Event[] {
-  const votes = new Map<string, { client: number; server: number; known: boolean }>();
+  const votes = new Map<string, { client: number; server: number; started: boolean; known: boolean }>();
   const t = signalTable();
   for (const e of events) {
-    const v = votes.get(e.file) ?? votes.set(e.file, { client: 0, server: 0, known: false }).get(e.file)!;
+    const v = votes.get(e.file) ?? votes.set(e.file, { client: 0, server: 0, started: false, known: false }).get(e.file)!;
     if (e.source !== 'unknown') v.known = true;
     // (each line is one witness: a line whose several signals all say client counts once)
     let client = false;
     let server = false;
     for (const id of e.signals) {
-      // a process starting says nothing of its MCP side (a gateway is a server to its users and a client upstream)
-      if (id === 'server-started') continue;
+      // a process starting says little of its MCP side (a gateway is a server to its users and a client upstream;
+      // a client may start a local OAuth callback server): it decides only when no line of the file says anything else
+      if (id === 'server-started') {
+        v.started = true;
+        continue;
+      }
       const side = t.meaning(id)?.side;
       if (side === 'client') client = true;
       else if (side === 'server') server = true;
@@ -168,6 +173,9 @@ export function inferUnknownSides(events: Event[]): Event[] {
     // reason — a clear majority decides, three to one)
     if (v.server > 0 && v.server >= 3 * v.client) sideOf.set(file, 'server');
     else if (v.client > 0 && v.client >= 3 * v.server) sideOf.set(file, 'client');
+    // (a process that listens and whose lines name neither side's doing: the one that was called — a server, or a
+    // gateway answering as one)
+    else if (v.started && v.client === 0 && v.server === 0) sideOf.set(file, 'server');
   }
   if (!sideOf.size) return events;
   return events.map((e) => {

@@ -134,3 +134,23 @@ describe("one call without a tool in two logs: the method stands in the tool's p
     expect(buildSpans([c, s]).length).toBe(2);
   });
 });
+
+describe("a server's refusal naming only the method: the one call of that name near it", () => {
+  const T = Date.UTC(2026, 10, 2, 10, 4, 11);
+  const probe = (line: number, id: string, at: number) => ev(line, `probe method=server/discover id=${id}`, { rpcId: id, rpcMethod: 'server/discover', ts: T + at });
+  const refusal = {
+    ...ev(2, 'dispatcher: unknown method server/discover -> -32601', { rpcMethod: 'server/discover', ts: T + 170, level: 'warn', signals: ['method-not-found'] }),
+    file: 'wiki.log',
+    source: 'server' as const,
+  };
+  const fileLines = (events: Event[]) => buildSpans(events).map((s) => s.events.map((e) => `${e.file}:${e.line}`).sort());
+  it('joins the server line to the one probe within the window', () => {
+    expect(fileLines([probe(2, 'd-1', 0), refusal])).toEqual([['host.log:2', 'wiki.log:2']]);
+  });
+  it('near miss: two probes of that method near it — which one is a guess, so neither', () => {
+    expect(fileLines([probe(2, 'd-1', 0), probe(3, 'd-2', 300), refusal])).toHaveLength(3);
+  });
+  it('near miss: a probe outside the window stays apart', () => {
+    expect(fileLines([probe(2, 'd-1', -5000), refusal])).toHaveLength(2);
+  });
+});

@@ -18,6 +18,8 @@ const JOIN_KEYS = [
   'tool-name+order',
   'method+path+status+order',
   'task-id',
+  'proxy-cut+server-call+time',
+  'method+time',
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
 const CROSS_FILE_CALL_MS = 60_000;
@@ -369,6 +371,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       }
     }
   }
+  serverSideOfCutRequests(events, indexed, uf, join);
+  serverRefusalOfOneCall(events, indexed, uf, windowMs, join);
   // No proxy in between (a client talking to the server directly): the server's access line and the
   // client's exchange line of one request have the same method, path and status, within the window.
   if (!events.some((e) => e.source === 'proxy' && e.httpStatus !== null)) {
@@ -680,6 +684,133 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
  * its headers and a blank line, none of them analysed, before the body that says why: the body still
  * continues the exchange that far below (RFC 9112 message format: status line, fields, empty line, body).
  */
+/** How far a proxy's stamp may sit from the server's line of the same request (clocks, and the stamp's own rounding). */
+const CUT_SLACK_MS = 1000;
+/** A proxy's duration beyond this is no bound worth searching (a day-long stream). */
+const CUT_SPAN_MAX_MS = 15 * 60_000;
+
+/**
+ * The server's side of a request the proxy logged as failed when the server never logged its end (it was killed,
+ * or it is still working): the proxy's access line has a status and the server's line only the call it started
+ * (`msg=tools/call rpc_id=… tool=…`, no status), so the status+time joins never pair them. A proxy stamps a request
+ * when it started (Envoy's START_TIME, HAProxy's accept date, Traefik's StartUTC) or when it ended (nginx, Caddy):
+ * the server's start lies within the proxy's duration of the stamp either way. Joined only when exactly one such
+ * call — one request of the server's, started and never answered in its own log, paired with no proxy line — lies
+ * there: two candidates are two guesses, and none is taken.
+ */
+function serverSideOfCutRequests(
+  events: readonly Event[],
+  indexed: readonly (readonly [Event, number])[],
+  uf: UnionFind,
+  join: (i: number, j: number, k: JoinKey) => boolean,
+): void {
+  const failedProxy = indexed.filter(([e]) => e.source === 'proxy' && e.httpStatus !== null && e.ts !== null && e.httpMethod === 'POST' && isFailureEvent(e));
+  if (!failedProxy.length) return;
+  // per group: a server line with a status (the server logged the request's end), a proxy line, a server line at all
+  const ended = new Set<number>();
+  const proxied = new Set<number>();
+  const served = new Set<number>();
+  for (const [e, i] of indexed) {
+    const r = uf.find(i);
+    if (e.source === 'proxy') proxied.add(r);
+    if (e.source === 'server') {
+      served.add(r);
+      if (e.httpStatus !== null) ended.add(r);
+    }
+  }
+  const starts = indexed.filter(
+    ([e, i]) =>
+      e.source === 'server' &&
+      e.ts !== null &&
+      e.httpStatus === null &&
+      (e.tool !== null || (e.rpcMethod !== null && !e.rpcMethod.startsWith('notifications/'))) &&
+      !ended.has(uf.find(i)) &&
+      !proxied.has(uf.find(i)),
+  );
+  if (!starts.length) return;
+  for (const [p, pi] of failedProxy) {
+    const rp = uf.find(pi);
+    if (served.has(rp)) continue;
+    const span = Math.min(p.durationMs ?? 0, CUT_SPAN_MAX_MS);
+    const roots = new Map<number, number>(); // candidate group → its first line
+    for (const [s, si] of starts) {
+      if (s.ts! < p.ts! - span - CUT_SLACK_MS || s.ts! > p.ts! + span + CUT_SLACK_MS) continue;
+      const rs = uf.find(si);
+      if (proxied.has(rs) || !uf.canJoin(pi, si)) continue;
+      if (!roots.has(rs)) roots.set(rs, si);
+    }
+    if (roots.size !== 1) continue;
+    const [rs, si] = [...roots][0]!;
+    if (join(pi, si, 'proxy-cut+server-call+time')) {
+      proxied.add(uf.find(pi));
+      served.add(uf.find(pi));
+      proxied.add(rs);
+    }
+  }
+}
+
+/**
+ * A server's line refusing a call it names by method or tool and nothing else (`dispatcher: unknown method
+ * server/discover -> -32601`: no id, no status) is its side of the one call of that name another log shows within
+ * the window — the same failure told twice is one failure (issue #17 kind 4), not two primaries. Joined only when the
+ * pairing is mutual: the one such server line near that call, and the one call of that name near the line.
+ */
+function serverRefusalOfOneCall(
+  events: readonly Event[],
+  indexed: readonly (readonly [Event, number])[],
+  uf: UnionFind,
+  windowMs: number,
+  join: (i: number, j: number, k: JoinKey) => boolean,
+): void {
+  const nameOf = (e: Event) => e.tool ?? (e.rpcMethod !== null && !e.rpcMethod.startsWith('notifications/') ? e.rpcMethod : null);
+  // the files each group spans: a line already joined across files is someone's already
+  const filesOf = new Map<number, Set<string>>();
+  for (const [e, i] of indexed) {
+    const r = uf.find(i);
+    (filesOf.get(r) ?? filesOf.set(r, new Set()).get(r)!).add(e.file);
+  }
+  const refusals = indexed.filter(
+    ([e, i]) =>
+      e.source === 'server' &&
+      e.ts !== null &&
+      e.rpcId === null &&
+      e.requestId === null &&
+      e.httpStatus === null &&
+      nameOf(e) !== null &&
+      isFailureEvent(e) &&
+      filesOf.get(uf.find(i))!.size === 1,
+  );
+  if (!refusals.length) return;
+  const byName = new Map<string, (readonly [Event, number])[]>();
+  for (const x of indexed) {
+    const name = nameOf(x[0]);
+    if (name === null || x[0].ts === null) continue;
+    (byName.get(name) ?? byName.set(name, []).get(name)!).push(x);
+  }
+  for (const [e, i] of refusals) {
+    const same = byName.get(nameOf(e)!)!;
+    const near = (a: Event, b: Event) => Math.abs(a.ts! - b.ts!) <= windowMs;
+    // the calls of that name in other files near the line, by group
+    // (the request itself when it was logged as one — its JSON-RPC id or HTTP exchange — beside the host's later words
+    // about it)
+    const calls = new Map<number, number>();
+    const exchanges = new Map<number, number>();
+    for (const [c, ci] of same) {
+      if (c.file === e.file || c.source === 'server' || !near(c, e)) continue;
+      calls.set(uf.find(ci), ci);
+      if (c.rpcId !== null || c.requestId !== null || c.httpMethod !== null) exchanges.set(uf.find(ci), ci);
+    }
+    const pick = exchanges.size ? exchanges : calls;
+    if (pick.size !== 1) continue;
+    const [root, ci] = [...pick][0]!;
+    // and the server lines of that name near the call, by group: only this one
+    const mine = new Set<number>();
+    for (const [s, si] of same) if (s.file === e.file && near(s, events[ci]!) && uf.find(si) !== root) mine.add(uf.find(si));
+    if (mine.size !== 1 || !mine.has(uf.find(i))) continue;
+    join(i, ci, 'method+time');
+  }
+}
+
 const RAW_STATUS_LINE = /^(?:< )?HTTP\/[\d.]{1,3} [1-5]\d\d\b/;
 const HEADERS_MAX = 40;
 const HEADER_FIELD = /^(?:< )?[A-Za-z][\w-]{0,60}: /;
