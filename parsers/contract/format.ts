@@ -68,7 +68,7 @@ export const FormatSpec = z
      * message is rendered from, with the record's own properties, when no message field is present.
      */
     messageTemplate: z.string().min(1).optional(),
-    /** Extra captures/keys kept as attrs. */
+    /** Extra captures/keys kept as attrs; `name=ref` keeps one under another name (`agent=ClientRequestUserAgent`). */
     attrs: z.array(z.string()).default([]),
     /** Level spelled in the log → our level. Case-insensitive. Unlisted spellings are guessed. */
     levels: z.partialRecord(Level, z.array(z.string())).default({}),

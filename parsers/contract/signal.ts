@@ -135,6 +135,7 @@ export const SignalCause = z.enum([
   'object-not-found', // the server's MCP layer answered that the tool, prompt or resource the request names does not exist there: the endpoint and the session worked
   'handle-unknown', // a tool said it does not know a handle it gave out (a browser context, a sandbox, a cursor): application state, not the protocol session
   'rate-limited', // refused for rate or quota (HTTP 429, a gateway's rate limit): rejected before it ran
+  'unavailable-retry-after', // 503 with Retry-After or a maintenance page: unavailable for now, refused before it ran
   'update-conflict', // an optimistic-concurrency conflict: the store refused a change because the object changed since it was read (Kubernetes 409 Conflict): nothing was applied, a re-read and retry passes
   'success-status-rejected', // a caller's strict status check refused a 2xx that says the work was done (201 Created, 204 No Content, 205 Reset Content): the effect exists
   'late-response', // the answer to a request the client had already given up on

@@ -167,8 +167,11 @@ function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed 
   if (f.spec.attrs.length) {
     const attrs: Record<string, string | number | boolean | null> = {};
     for (const a of f.spec.attrs) {
-      const v = lookup(a);
-      if (v !== undefined) attrs[a] = v === null || typeof v === 'number' || typeof v === 'boolean' ? v : (str(v) ?? null);
+      // `name=ref` keeps a capture or JSON path under the name the rest reads (`agent=ClientRequestUserAgent`)
+      const eq = a.indexOf('=');
+      const name = eq > 0 ? a.slice(0, eq) : a;
+      const v = lookup(eq > 0 ? a.slice(eq + 1) : a);
+      if (v !== undefined) attrs[name] = v === null || typeof v === 'number' || typeof v === 'boolean' ? v : (str(v) ?? null);
     }
     out.attrs = attrs;
   }
