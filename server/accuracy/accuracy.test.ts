@@ -163,8 +163,9 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // its client left
   'hand-2026g-dev': { headline: 0.6, located: 0.6 },
   // the eighth hand-written batch (24, session 38, two writers given areas and layouts no earlier batch used): first run
-  // dev 6/16, held 2/8; dev 8/16 with a TLS host-name refusal in .NET's words and a 503 naming when to come back
-  'hand-2026h-dev': { headline: 0.5, located: 0.5 },
+  // dev 6/16, held 2/8; dev 10/16 with a TLS host-name refusal in .NET's words, a 503 naming when to come back, one id
+  // under two names (a JSON-RPC id a server logs as its rid) and Istio's overflow detail as a connect-stage refusal
+  'hand-2026h-dev': { headline: 0.6, located: 0.6 },
 };
 
 const results: CaseResult[] = [];

@@ -154,3 +154,23 @@ describe("a server's refusal naming only the method: the one call of that name n
     expect(fileLines([probe(2, 'd-1', -5000), refusal])).toHaveLength(2);
   });
 });
+
+describe('one id under two names: a JSON-RPC id another log keeps as its request id', () => {
+  const T = Date.UTC(2026, 9, 27, 9, 30, 5);
+  const sent = ev(3, 'tools/call post_journal_entry id=fo-7d03 sent', { rpcId: 'fo-7d03', tool: 'post_journal_entry', rpcMethod: 'tools/call', ts: T });
+  const at = (over: Partial<Event>) => ({
+    ...ev(7, 'journal entry committed', { ts: T + 22_000, signals: ['write-committed'], ...over }),
+    file: 'ledger.jsonl',
+    source: 'server' as const,
+  });
+  const fileLines = (events: Event[]) => buildSpans(events).map((s) => s.events.map((e) => `${e.file}:${e.line}`).sort());
+  it("a minted id: the client's JSON-RPC id and the server's rid are one call", () => {
+    expect(fileLines([sent, at({ requestId: 'fo-7d03' })])).toEqual([['host.log:3', 'ledger.jsonl:7']]);
+  });
+  it('near misses: a number (ids restart per client), another id, the same file', () => {
+    const numbered = ev(3, 'tools/call x id=7 sent', { rpcId: 7, tool: 'x', ts: T });
+    expect(fileLines([numbered, at({ requestId: '7' })])).toHaveLength(2);
+    expect(fileLines([sent, at({ requestId: 'fo-7d04' })])).toHaveLength(2);
+    expect(fileLines([sent, { ...at({ requestId: 'fo-7d03' }), file: 'host.log', source: 'client', line: 9 }])).toHaveLength(2);
+  });
+});

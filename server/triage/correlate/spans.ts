@@ -228,6 +228,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (e.tool !== null) toolByFileRpc.set(k, e.tool);
   });
   const indexed = events.map((e, i) => [e, i] as const);
+  oneIdTwoNames(events, indexed, uf, join);
   // One call in the client's log and the server's, with no session to key it (2026-07-28, or logs that
   // print none): the same JSON-RPC id and the same tool, within a minute (two clocks), and no other file
   // on either side with that pair in that window. Ids restart per client: the tool and the uniqueness
@@ -684,6 +685,42 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
  * its headers and a blank line, none of them analysed, before the body that says why: the body still
  * continues the exchange that far below (RFC 9112 message format: status line, fields, empty line, body).
  */
+/** An id a client minted (`fo-7d03`, `sc-208`, a UUID): letters and digits, long enough not to recur by chance. */
+const mintedId = (v: unknown): v is string => typeof v === 'string' && v.length >= 4 && /[A-Za-z]/.test(v) && /\d/.test(v);
+
+/**
+ * One id under two names: a client's JSON-RPC id that another log keeps as its request id (a proxy's x-request-id set
+ * to the JSON-RPC id, a server's `rid`). A minted string id is one request wherever it is logged (spec basic: the
+ * client chooses it, and 2026-07-28 calls it the request id); numbers restart per client and never join this way.
+ * Each request-id line joins the line of that JSON-RPC id in another file nearest in time (within an hour: clocks).
+ */
+function oneIdTwoNames(
+  events: readonly Event[],
+  indexed: readonly (readonly [Event, number])[],
+  uf: UnionFind,
+  join: (i: number, j: number, k: JoinKey) => boolean,
+): void {
+  const asRpc = new Map<string, number[]>();
+  for (const [e, i] of indexed) if (mintedId(e.rpcId)) (asRpc.get(e.rpcId) ?? asRpc.set(e.rpcId, []).get(e.rpcId)!).push(i);
+  if (!asRpc.size) return;
+  for (const [e, i] of indexed) {
+    if (!mintedId(e.requestId) || e.rpcId !== null) continue;
+    const list = asRpc.get(e.requestId);
+    if (!list) continue;
+    let best = -1;
+    let gap = Infinity;
+    for (const j of list) {
+      const o = events[j]!;
+      if (o.file === e.file) continue;
+      const d = o.ts !== null && e.ts !== null ? Math.abs(o.ts - e.ts) : 0;
+      if (d > ONE_CALL_MS || d >= gap || !uf.canJoin(i, j)) continue;
+      best = j;
+      gap = d;
+    }
+    if (best >= 0) join(i, best, 'rpcId');
+  }
+}
+
 /** How far a proxy's stamp may sit from the server's line of the same request (clocks, and the stamp's own rounding). */
 const CUT_SLACK_MS = 1000;
 /** A proxy's duration beyond this is no bound worth searching (a day-long stream). */
