@@ -166,6 +166,8 @@ describe('one id under two names: a JSON-RPC id another log keeps as its request
   const fileLines = (events: Event[]) => buildSpans(events).map((s) => s.events.map((e) => `${e.file}:${e.line}`).sort());
   it("a minted id: the client's JSON-RPC id and the server's rid are one call", () => {
     expect(fileLines([sent, at({ requestId: 'fo-7d03' })])).toEqual([['host.log:3', 'ledger.jsonl:7']]);
+    // (one other file logs the id: a server clock a month off does not part them)
+    expect(fileLines([sent, at({ requestId: 'fo-7d03', ts: T + 36 * 86_400_000 })])).toEqual([['host.log:3', 'ledger.jsonl:7']]);
   });
   it('near misses: a number (ids restart per client), another id, the same file', () => {
     const numbered = ev(3, 'tools/call x id=7 sent', { rpcId: 7, tool: 'x', ts: T });

@@ -692,14 +692,10 @@ const mintedId = (v: unknown): v is string => typeof v === 'string' && v.length 
  * One id under two names: a client's JSON-RPC id that another log keeps as its request id (a proxy's x-request-id set
  * to the JSON-RPC id, a server's `rid`). A minted string id is one request wherever it is logged (spec basic: the
  * client chooses it, and 2026-07-28 calls it the request id); numbers restart per client and never join this way.
- * Each request-id line joins the line of that JSON-RPC id in another file nearest in time (within an hour: clocks).
+ * Each request-id line joins the line of that JSON-RPC id in another file nearest in time — within an hour when several
+ * files log it, whatever the clocks say when one does.
  */
-function oneIdTwoNames(
-  events: readonly Event[],
-  indexed: readonly (readonly [Event, number])[],
-  uf: UnionFind,
-  join: (i: number, j: number, k: JoinKey) => boolean,
-): void {
+function oneIdTwoNames(events: readonly Event[], indexed: readonly (readonly [Event, number])[], uf: UnionFind, join: (i: number, j: number, k: JoinKey) => boolean): void {
   const asRpc = new Map<string, number[]>();
   for (const [e, i] of indexed) if (mintedId(e.rpcId)) (asRpc.get(e.rpcId) ?? asRpc.set(e.rpcId, []).get(e.rpcId)!).push(i);
   if (!asRpc.size) return;
@@ -709,11 +705,14 @@ function oneIdTwoNames(
     if (!list) continue;
     let best = -1;
     let gap = Infinity;
+    // (one other file logs it: the id says which call whatever the two clocks say; several: the nearest within the hour)
+    const files = new Set(list.map((j) => events[j]!.file).filter((f) => f !== e.file));
+    const bound = files.size === 1 ? Infinity : ONE_CALL_MS;
     for (const j of list) {
       const o = events[j]!;
       if (o.file === e.file) continue;
       const d = o.ts !== null && e.ts !== null ? Math.abs(o.ts - e.ts) : 0;
-      if (d > ONE_CALL_MS || d >= gap || !uf.canJoin(i, j)) continue;
+      if (d > bound || d >= gap || !uf.canJoin(i, j)) continue;
       best = j;
       gap = d;
     }
