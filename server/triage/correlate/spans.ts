@@ -18,7 +18,6 @@ const JOIN_KEYS = [
   'tool-name+order',
   'method+path+status+order',
   'task-id',
-  'proxy-cut+server-call+time',
   'method+time',
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
@@ -372,7 +371,6 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       }
     }
   }
-  serverSideOfCutRequests(events, indexed, uf, join);
   serverRefusalOfOneCall(events, indexed, uf, windowMs, join);
   // No proxy in between (a client talking to the server directly): the server's access line and the
   // client's exchange line of one request have the same method, path and status, within the window.
@@ -717,71 +715,6 @@ function oneIdTwoNames(events: readonly Event[], indexed: readonly (readonly [Ev
       gap = d;
     }
     if (best >= 0) join(i, best, 'rpcId');
-  }
-}
-
-/** How far a proxy's stamp may sit from the server's line of the same request (clocks, and the stamp's own rounding). */
-const CUT_SLACK_MS = 1000;
-/** A proxy's duration beyond this is no bound worth searching (a day-long stream). */
-const CUT_SPAN_MAX_MS = 15 * 60_000;
-
-/**
- * The server's side of a request the proxy logged as failed when the server never logged its end (it was killed,
- * or it is still working): the proxy's access line has a status and the server's line only the call it started
- * (`msg=tools/call rpc_id=… tool=…`, no status), so the status+time joins never pair them. A proxy stamps a request
- * when it started (Envoy's START_TIME, HAProxy's accept date, Traefik's StartUTC) or when it ended (nginx, Caddy):
- * the server's start lies within the proxy's duration of the stamp either way. Joined only when exactly one such
- * call — one request of the server's, started and never answered in its own log, paired with no proxy line — lies
- * there: two candidates are two guesses, and none is taken.
- */
-function serverSideOfCutRequests(
-  events: readonly Event[],
-  indexed: readonly (readonly [Event, number])[],
-  uf: UnionFind,
-  join: (i: number, j: number, k: JoinKey) => boolean,
-): void {
-  const failedProxy = indexed.filter(([e]) => e.source === 'proxy' && e.httpStatus !== null && e.ts !== null && e.httpMethod === 'POST' && isFailureEvent(e));
-  if (!failedProxy.length) return;
-  // per group: a server line with a status (the server logged the request's end), a proxy line, a server line at all
-  const ended = new Set<number>();
-  const proxied = new Set<number>();
-  const served = new Set<number>();
-  for (const [e, i] of indexed) {
-    const r = uf.find(i);
-    if (e.source === 'proxy') proxied.add(r);
-    if (e.source === 'server') {
-      served.add(r);
-      if (e.httpStatus !== null) ended.add(r);
-    }
-  }
-  const starts = indexed.filter(
-    ([e, i]) =>
-      e.source === 'server' &&
-      e.ts !== null &&
-      e.httpStatus === null &&
-      (e.tool !== null || (e.rpcMethod !== null && !e.rpcMethod.startsWith('notifications/'))) &&
-      !ended.has(uf.find(i)) &&
-      !proxied.has(uf.find(i)),
-  );
-  if (!starts.length) return;
-  for (const [p, pi] of failedProxy) {
-    const rp = uf.find(pi);
-    if (served.has(rp)) continue;
-    const span = Math.min(p.durationMs ?? 0, CUT_SPAN_MAX_MS);
-    const roots = new Map<number, number>(); // candidate group → its first line
-    for (const [s, si] of starts) {
-      if (s.ts! < p.ts! - span - CUT_SLACK_MS || s.ts! > p.ts! + span + CUT_SLACK_MS) continue;
-      const rs = uf.find(si);
-      if (proxied.has(rs) || !uf.canJoin(pi, si)) continue;
-      if (!roots.has(rs)) roots.set(rs, si);
-    }
-    if (roots.size !== 1) continue;
-    const [rs, si] = [...roots][0]!;
-    if (join(pi, si, 'proxy-cut+server-call+time')) {
-      proxied.add(uf.find(pi));
-      served.add(uf.find(pi));
-      proxied.add(rs);
-    }
   }
 }
 
