@@ -750,31 +750,33 @@ function serverRefusalOfOneCall(
       filesOf.get(uf.find(i))!.size === 1,
   );
   if (!refusals.length) return;
-  const byName = new Map<string, (readonly [Event, number])[]>();
-  for (const x of indexed) {
-    const name = nameOf(x[0]);
-    if (name === null || x[0].ts === null) continue;
-    (byName.get(name) ?? byName.set(name, []).get(name)!).push(x);
-  }
+  // the lines of each name in time order: a day of logs has thousands of calls of one name
+  const byName = new TimeBuckets(
+    indexed.filter(([e]) => nameOf(e) !== null),
+    (e) => nameOf(e)!,
+  );
   for (const [e, i] of refusals) {
-    const same = byName.get(nameOf(e)!)!;
-    const near = (a: Event, b: Event) => Math.abs(a.ts! - b.ts!) <= windowMs;
+    const name = nameOf(e)!;
     // the calls of that name in other files near the line, by group
     // (the request itself when it was logged as one — its JSON-RPC id or HTTP exchange — beside the host's later words
     // about it)
     const calls = new Map<number, number>();
     const exchanges = new Map<number, number>();
-    for (const [c, ci] of same) {
-      if (c.file === e.file || c.source === 'server' || !near(c, e)) continue;
-      calls.set(uf.find(ci), ci);
-      if (c.rpcId !== null || c.requestId !== null || c.httpMethod !== null) exchanges.set(uf.find(ci), ci);
+    for (const ci of byName.within(name, e.ts! - windowMs, e.ts! + windowMs)) {
+      const c = events[ci]!;
+      if (c.file === e.file || c.source === 'server') continue;
+      // a group's last line in the log's order stands for it
+      const r = uf.find(ci);
+      if ((calls.get(r) ?? -1) < ci) calls.set(r, ci);
+      if ((c.rpcId !== null || c.requestId !== null || c.httpMethod !== null) && (exchanges.get(r) ?? -1) < ci) exchanges.set(r, ci);
     }
     const pick = exchanges.size ? exchanges : calls;
     if (pick.size !== 1) continue;
     const [root, ci] = [...pick][0]!;
     // and the server lines of that name near the call, by group: only this one
     const mine = new Set<number>();
-    for (const [s, si] of same) if (s.file === e.file && near(s, events[ci]!) && uf.find(si) !== root) mine.add(uf.find(si));
+    const ct = events[ci]!.ts!;
+    for (const si of byName.within(name, ct - windowMs, ct + windowMs)) if (events[si]!.file === e.file && uf.find(si) !== root) mine.add(uf.find(si));
     if (mine.size !== 1 || !mine.has(uf.find(i))) continue;
     join(i, ci, 'method+time');
   }
