@@ -29,6 +29,8 @@ export const CORPORA = [
   'hand-2026g-held',
   'hand-2026h-dev',
   'hand-2026h-held',
+  'hand-2026i-dev',
+  'hand-2026i-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -433,6 +435,14 @@ export const hand2026gCases = (dir = HAND_2026G_DIR) => heldByHash(constructedCa
 export const HAND_2026H_DIR = join(REPO, 'samples', 'hand-2026-bundles-8');
 export const hand2026hCases = (dir = HAND_2026H_DIR) => heldByHash(constructedCases(dir, 'hand-2026h-dev'), 'hand-2026h-held');
 
+/**
+ * The ninth batch (samples/hand-2026-bundles-9/README.md), written in session 39 by two more helpers who did
+ * not read the code, each given areas and log layouts the first eight batches did not use, and split the same
+ * way before any bundle existed.
+ */
+export const HAND_2026I_DIR = join(REPO, 'samples', 'hand-2026-bundles-9');
+export const hand2026iCases = (dir = HAND_2026I_DIR) => heldByHash(constructedCases(dir, 'hand-2026i-dev'), 'hand-2026i-held');
+
 /** Every hand-written 2026-07-28 batch, dev and held parts (a new batch is listed here once). */
 export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026Cases(),
@@ -443,6 +453,7 @@ export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026fCases(),
   ...hand2026gCases(),
   ...hand2026hCases(),
+  ...hand2026iCases(),
 ];
 
 /**
