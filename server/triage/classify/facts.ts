@@ -238,6 +238,12 @@ export interface Facts {
   healthPathMissing: string | null;
   /** A connect failure after the client had connected to this server (same target and name) earlier in the logs: where it last worked, or null. The address was right. */
   connectedBefore: string | null;
+  /**
+   * A connect failure whose every try to this target timed out (packets dropped, never refused) on at least three
+   * tries over at least two minutes, nothing of that target answering since (incident.ts droppedSince): where the
+   * first try was, or null. A network path that drops, not a server restarting.
+   */
+  connectDropped: string | null;
   /** The client gave up reconnecting or retrying (on this failure's line or soon after it, for the same server). */
   gaveUp: boolean;
   /**
@@ -1418,6 +1424,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       return e ? `${e.file}:${e.line}` : null;
     })(),
     connectedBefore: interruption === 'connect' || neverConnected === true ? (ix.earlierConnected(span)?.where ?? null) : null,
+    connectDropped: neverConnected === true ? (ix.droppedSince(span)?.where ?? null) : null,
     gaveUp: has('reconnect-exhausted') || has('retries-exhausted') || (neverConnected === true && gaveUpLine !== null),
     // (the failure's own lines are the incident's: a cause they name is named)
     connectCauseHidden: neverConnected === true && signals.includes('fetch-failed') && !ix.connectCauseNamed(),

@@ -33,6 +33,15 @@ interface SpanInfo {
   clientLast: number | null;
 }
 
+/**
+ * Connect timeouts on every try for this long, on at least this many tries, are a dropped network path (a
+ * firewall, a security group, a network policy, a route or a DNS answer to an address this client cannot
+ * reach), not a server restarting: a host that is up and not listening refuses at once (row 66), and a
+ * restart is over in seconds; a client's own bounded retry (2–3 tries within seconds) is not yet this.
+ */
+export const DROPPED_FOR_MS = 120_000;
+export const DROPPED_TRIES = 3;
+
 /** A client's connection lost under a call: what closes its transport object (closedBeforeIssued). */
 const CONNECTION_LOST: ReadonlySet<SignalCause> = new Set<SignalCause>(['connection-closed', 'stream-cut', 'conn-reset', 'peer-closed-before-response', 'sse-read-failed']);
 
@@ -1087,6 +1096,49 @@ export class IncidentIndex {
     return null;
   }
   private connects: Event[] | null = null;
+
+  /**
+   * Every try to this span's target (the same host:port and server name) timed out at connect — packets dropped,
+   * never refused — on at least `min` tries spread over at least `minMs`, and nothing of that target answered
+   * since the first: where the first try was, or null. Tries are the timed lines with a connect-timeout signal,
+   * a new one after a gap of more than 2 s (one failure's message, cause and stack are one try).
+   */
+  droppedSince(span: SpanBuild, minMs = DROPPED_FOR_MS, min = DROPPED_TRIES): Point | null {
+    const me = this.infoOf.get(span);
+    if (!me || !me.causes.includes('connect-timeout')) return null;
+    this.dropped ??= this.clientLinesWith((m) => m.cause === 'connect-timeout').filter((e) => e.ts !== null);
+    this.refused ??= this.clientLinesWith((m) => m.cause === 'conn-refused').filter((e) => e.ts !== null);
+    this.connects ??= this.clientLinesWith((m) => m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
+    // (a try's own lines may name the address its host name resolved to: the request they belong to names the target)
+    const ours = (e: Event) => {
+      const other = this.spanInfoOf(e);
+      if (other !== undefined && other.target !== null && other.target === me.target) return other.server === me.server;
+      // (nor does a request that names no target of its own, logged by the same client for the same server)
+      if (other !== undefined && other.target === null && other.server === me.server && me.files.has(e.file)) return true;
+      return this.speaksFor(me, e);
+    };
+    const mine = this.dropped.filter((e) => span.events.includes(e) || ours(e)).sort((a, b) => a.ts! - b.ts!);
+    if (!mine.length) return null;
+    let tries = 0;
+    let last = -Infinity;
+    for (const e of mine) {
+      if (e.ts! - last > 2000) tries++;
+      last = e.ts!;
+    }
+    const first = mine[0]!;
+    if (tries < min || last - first.ts! < minMs) return null;
+    // (a refusal among them is a host that answers: something listens or rejects — not a dropped path)
+    if (this.refused.some((e) => e.ts! >= first.ts! && e.ts! <= last && ours(e))) return null;
+    // (an answer from that target after the first try: the path works again — a host's "connected" state line
+    // only after the last try, since VS Code's `Connection state: Running` comes before anything is sent)
+    this.answers ??= this.clientLinesWith((m) => m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
+    const since = (e: Event, from: number) => e.ts !== null && e.ts > from && !span.events.includes(e) && ours(e);
+    if (this.answers.some((e) => since(e, first.ts!)) || this.connects.some((e) => since(e, last))) return null;
+    return { where: `${first.file}:${first.line}`, ts: first.ts, file: first.file, line: first.line };
+  }
+  private dropped: Event[] | null = null;
+  private refused: Event[] | null = null;
+  private answers: Event[] | null = null;
 
   /**
    * A line before this span — in the span's own log (a gateway's too: it is the client of its upstream), or a

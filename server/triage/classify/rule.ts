@@ -113,6 +113,7 @@ export const BASE_FACTS: Facts = {
   redirectBeforeRefusal: null,
   serverStoppedBefore: false,
   connectedBefore: null,
+  connectDropped: null,
   gaveUp: false,
   connectCauseHidden: false,
   serverNeverAnswered: false,

@@ -18,6 +18,14 @@ const PERSISTENT_ATTEMPTS = 3;
 const givenUp = (f: { persistent: boolean | null; attempts: number; serverStartedAfter: boolean; serverStoppedBefore: boolean; connectedBefore: string | null }) =>
   f.persistent === true && f.attempts >= PERSISTENT_ATTEMPTS && !f.serverStartedAfter && !f.serverStoppedBefore && f.connectedBefore === null;
 
+/**
+ * Every try timed out at connect for minutes, none refused, nothing of that target answering since (facts
+ * connectDropped): a path that drops packets — a firewall, a security group, a network policy, a route, a DNS
+ * answer this client cannot reach — whether or not the address worked before. Not while the server's own log
+ * shows it down (stopped before, started after): that is its restart window.
+ */
+const dropped = (f: Facts) => f.connectDropped !== null && !f.serverStartedAfter && !f.serverStoppedBefore;
+
 /** Connect-stage failures: those that say why (incident.ts), and the bare network error that does not. */
 const CONNECT = ['network-error', ...CONNECT_WHY] as const;
 /** Connect failures no retry can pass: the same certificate, the same plain-HTTP port. */
@@ -51,6 +59,7 @@ export const neverReached: Rule = {
   when(f) {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
     if (f.writeEvidence) return 'the server logged work for this request, so it was delivered';
+    if (dropped(f)) return `every try timed out at connect from ${f.connectDropped} on, for minutes, and none was refused: a path that drops packets (unreachable-persistent)`;
     if (f.connectedBefore !== null && f.gaveUp) return 'the client gave up reconnecting to a server it had been connected to (reconnect-gave-up)';
     if (givenUp(f)) return `it failed on all ${f.attempts} attempts: persistent, not transient`;
     if (hiddenAtFirstConnect(f)) return "the host's first connection failed with a bare fetch failed whose cause no line names (connect-cause-hidden)";
@@ -75,6 +84,7 @@ export const neverReached: Rule = {
     },
     { name: '502 prematurely closed while reading the header', facts: { httpStatus: 502, method: 'tools/call', interruption: 'closed-before-headers' }, fires: false },
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true }, fires: false },
+    { name: 'timeouts on every try for minutes (packets dropped)', facts: { neverConnected: true, connectDropped: 'agent.log:5', causes: ['connect-timeout'] }, fires: false },
     {
       name: 'refused on every one of 3 attempts, the server started afterwards',
       facts: { neverConnected: true, attempts: 3, persistent: true, serverStartedAfter: true },
@@ -119,16 +129,28 @@ export const unreachablePersistent: Rule = {
   source: 'failure-signatures D1 ("persistent → fix route/DNS/TLS"), rows 6, 41',
   when(f) {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
-    if (!givenUp(f) && !deterministic(f) && !(has(f, 'dns-name-unknown') && !f.serverStartedAfter))
+    if (!givenUp(f) && !deterministic(f) && !dropped(f) && !(has(f, 'dns-name-unknown') && !f.serverStartedAfter))
       return f.persistent === true ? `${f.attempts} attempts are the bounded retry, not yet persistent` : 'not shown to fail on every attempt';
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} could not connect ${f.attempts > 1 ? `on any of ${f.attempts} attempts` : has(f, 'tls-certificate') ? "because it refused the server's certificate, which no retry changes" : has(f, 'tls-scheme-mismatch') ? 'because it spoke TLS to a port that answers plain HTTP (an https:// URL for an http listener, or the wrong port), which no retry changes' : has(f, 'dns-name-unknown') ? 'because its host name does not exist in DNS (an answer, not a timeout: no retry changes it)' : 'and never succeeded'} (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}) and never succeeded: not a blip. Nothing listens at that address${f.localTarget ? ' on this machine' : ''}, or the name, port, TLS trust or proxy upstream is wrong. Fix the endpoint configuration or start the server; retrying unchanged repeats it.`,
+    dropped(f)
+      ? `${describe(f)} could not connect: every try to ${f.target ? `${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : 'the server'} from ${f.connectDropped} on timed out at connect, for minutes, and none was refused (${signalWords(f, [...CONNECT], 'no connection')})${f.connectedBefore !== null ? `, although the same address worked before (${f.connectedBefore})` : ''}. A server that is up but not listening refuses at once and a restart is over in seconds; packets dropped for minutes are the path — a firewall, security group or network policy, a route or VPN, or a DNS answer this client cannot reach. Nothing reached the server, so nothing needs undoing; fix the network path or the address the client resolves (check from the client's machine: DNS answer, then a TCP connect to that address and port), then send again — retrying unchanged times out the same way.`
+      : `${describe(f)} could not connect ${f.attempts > 1 ? `on any of ${f.attempts} attempts` : has(f, 'tls-certificate') ? "because it refused the server's certificate, which no retry changes" : has(f, 'tls-scheme-mismatch') ? 'because it spoke TLS to a port that answers plain HTTP (an https:// URL for an http listener, or the wrong port), which no retry changes' : has(f, 'dns-name-unknown') ? 'because its host name does not exist in DNS (an answer, not a timeout: no retry changes it)' : 'and never succeeded'} (${signalWords(f, [...CONNECT], 'no connection')}${f.target ? ` to ${f.target.host}${f.target.port ? `:${f.target.port}` : ''}` : ''}) and never succeeded: not a blip. Nothing listens at that address${f.localTarget ? ' on this machine' : ''}, or the name, port, TLS trust or proxy upstream is wrong. Fix the endpoint configuration or start the server; retrying unchanged repeats it.`,
   examples: [
     { name: 'refused on every one of 3 attempts', facts: { neverConnected: true, attempts: 3, persistent: true, causes: ['conn-refused'] }, fires: true },
     { name: 'one refused attempt', facts: { neverConnected: true, attempts: 1, persistent: null }, fires: false },
     { name: 'refused on both of 2 tries (the bounded retry itself)', facts: { neverConnected: true, attempts: 2, persistent: true, causes: ['conn-refused'] }, fires: false },
+    {
+      name: 'connect timeouts on every try for minutes, after the address had worked',
+      facts: { neverConnected: true, attempts: 1, connectedBefore: 'agent.log:2', connectDropped: 'agent.log:5', causes: ['connect-timeout'] },
+      fires: true,
+    },
+    {
+      name: 'near miss: the same timeouts while the server logged its own restart',
+      facts: { neverConnected: true, attempts: 1, connectDropped: 'agent.log:5', serverStartedAfter: true, causes: ['connect-timeout'] },
+      fires: false,
+    },
     { name: 'a self-signed certificate, once', facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['tls-failure', 'tls-certificate'] }, fires: true },
     { name: 'getaddrinfo ENOTFOUND, once: the name does not exist', facts: { neverConnected: true, attempts: 1, persistent: null, causes: ['dns-name-unknown'] }, fires: true },
     {
@@ -157,6 +179,7 @@ export const reconnectGaveUp: Rule = {
     if (f.connectedBefore === null) return 'nothing shows the client connected to this server before';
     if (!f.gaveUp) return 'the client did not give up reconnecting';
     if (deterministic(f)) return 'a certificate or scheme answer no reconnect passes (unreachable-persistent)';
+    if (dropped(f)) return 'every reconnect timed out at connect for minutes, none refused: a path that drops packets, not a server that went away (unreachable-persistent)';
     return true;
   },
   rationale: (f) =>
@@ -170,6 +193,11 @@ export const reconnectGaveUp: Rule = {
     {
       name: 'near miss: never connected, gave up',
       facts: { neverConnected: true, gaveUp: true, attempts: 5, persistent: true, causes: ['conn-refused', 'reconnect-exhausted'] },
+      fires: false,
+    },
+    {
+      name: 'near miss: connected, then every reconnect timed out for minutes (a dropped path)',
+      facts: { neverConnected: true, connectedBefore: 'host.log:1', gaveUp: true, attempts: 5, persistent: true, connectDropped: 'host.log:3', causes: ['connect-timeout'] },
       fires: false,
     },
     {
