@@ -48,6 +48,7 @@ export const SignalCause = z.enum([
   'endpoint-event-missing', // a legacy SSE client's wait for the server's `endpoint` event ran out: the URL serves no HTTP+SSE stream (most often a Streamable HTTP endpoint), or something held the event
   'edge-challenge', // a CDN/WAF bot challenge page (Cloudflare `cf-mitigated: challenge`) instead of the server's answer
   'body-too-large',
+  'headers-too-large', // the request's header block is over a proxy's or server's limit (431, nginx's "Request Header Or Cookie Too Large", Node's HPE_HEADER_OVERFLOW): a big token or cookie, or Mcp-Param-* headers carrying a large argument
   'response-too-large', // the platform in front of the server refused to deliver the server's answer for its size (Cloud Run, Lambda, Vercel): the call ran, its result never arrived
   // auth
   'auth-rejected',

@@ -129,6 +129,11 @@ export interface Facts {
   transportMismatch: Tri;
   /** A tool's handle that one replica handed out and another did not know moments later (IncidentIndex.handleMadeElsewhere). */
   handleSplit?: string | null;
+  /**
+   * A tool's handle named earlier in the incident and unknown to the server now (IncidentIndex.handleKnownBefore):
+   * where, and whether the server restarted in between. Null: nothing shows the handle before.
+   */
+  handleLost?: { where: string; restarted: boolean } | null;
   /** The Streamable HTTP endpoint's path (`/mcp`) a legacy HTTP+SSE client was given, when that is how the transports differ. */
   legacyClientPath?: string | null;
   /** The request never reached the next hop: refused, DNS, connect timeout, TLS, proxy could not connect. */
@@ -1363,6 +1368,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     transportMismatch,
     legacyClientPath,
     handleSplit: has('handle-unknown') ? ix.handleMadeElsewhere(span) : null,
+    handleLost: has('handle-unknown') ? ix.handleKnownBefore(span) : null,
     neverConnected,
     delivered,
     serverLogged: ix.serverLogged,

@@ -163,7 +163,7 @@ const CLOCK_SLACK_MS = 5_000;
 /** The legacy HTTP+SSE transport's message endpoint, its session in the query (`/messages/?session_id=…`). */
 const LEGACY_MESSAGE_URL = /\/messages?\/?\?(?:[^#\s]*&)?session_?[iI]d=/;
 /** The handle a handle-unknown line names (`unknown context ctx_4be1c0d2a97f`). */
-const HANDLE_NAMED = /\b(?:context|handle|sandbox|workspace|kernel|cursor|tab|page)(?: id)?:? ['"`]?([A-Za-z]{2,16}[_-][A-Za-z0-9]{6,64})\b/i;
+const HANDLE_NAMED = /\b(?:context|handle|sandbox|workspace|kernel|cursor|tab|page|snapshot)(?:[ _]id)?:? ['"`]?([A-Za-z]{2,16}[_-][A-Za-z0-9]{6,64})\b/i;
 /** The path of a URL a line names (`https://h:8080/v1/mcp?x=1` → `/v1/mcp`). */
 const MCP_URL = /\bhttps?:\/\/[^\s/"'<>()]{1,300}(\/[^\s"'<>()?#]{0,300})/;
 
@@ -513,6 +513,27 @@ export class IncidentIndex {
     }
     return null;
   }
+  /**
+   * A handle this span's tool said it does not know (signal handle-unknown) that a line named before the refusal —
+   * the call that made it, or a later one that used it. `restarted`: the server started again or shut down in
+   * between, so in-memory state (a kernel, a snapshot, a browser context) went with the old process. Null: no line
+   * shows the handle before (the client made it up, or the logs start later).
+   */
+  handleKnownBefore(span: SpanBuild): { where: string; restarted: boolean } | null {
+    let known: { where: string; restarted: boolean } | null = null;
+    for (const r of span.events) {
+      if (r.ts === null || !r.signals.includes('handle-unknown')) continue;
+      const token = HANDLE_NAMED.exec(r.text)?.[1];
+      if (!token) continue;
+      const at = r.ts;
+      const before = this.all.filter((e) => e !== r && e.ts !== null && e.ts < at && !e.signals.includes('handle-unknown') && e.text.includes(token));
+      const maker = before.find((e) => this.restartedWithin(e.ts!, at));
+      if (maker) return { where: `${token} named before the server restarted (${maker.file}:${maker.line}) and unknown after it (${r.file}:${r.line})`, restarted: true };
+      if (before.length && !known) known = { where: `${token} named earlier (${before[0]!.file}:${before[0]!.line}) and unknown now (${r.file}:${r.line})`, restarted: false };
+    }
+    return known;
+  }
+
   /** Earlier in one of the span's files, a line showed the client going through a forward HTTP(S) proxy (an agent created from HTTP(S)_PROXY, a proxy frame). */
   forwardProxyEarlierInFile(span: SpanBuild): boolean {
     const first = this.infoOf.get(span)?.firstLine;

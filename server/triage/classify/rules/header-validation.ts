@@ -11,6 +11,7 @@ const VALIDATION: SignalCause[] = [
   'protocol-version-unsupported',
   'header-mismatch',
   'body-too-large',
+  'headers-too-large',
   'parse-error',
   'already-initialized',
   'content-type-wrong',
@@ -55,7 +56,7 @@ export const headerValidation: Rule = {
     if (has(f, 'session-missing') && f.sessionSent !== true) return true;
     if (has(f, 'session-invalid') && f.sessionSent === false) return true; // row 51: "no valid session id" and none was sent
     if (f.jsonRpcCode === -32020 || f.jsonRpcCode === -32021 || f.jsonRpcCode === -32022) return true;
-    if (f.httpStatus === 406 || f.httpStatus === 413 || f.httpStatus === 415) return true;
+    if (f.httpStatus === 406 || f.httpStatus === 413 || f.httpStatus === 415 || f.httpStatus === 431) return true;
     if (f.httpStatus === 400 && f.era === 'sessionless' && f.bodyKind !== 'jsonrpc-error') return true; // D15: a bare 400 to a 2026 request
     // D15: a 2026-07-28 request (no handshake, no session) answered with a session-era complaint: the
     // server speaks an earlier revision and wants initialize first
@@ -70,8 +71,8 @@ export const headerValidation: Rule = {
           ? 'the session header never reached the server (the client did not keep it, CORS does not expose it, a proxy strips it, or the client speaks another transport mode)'
           : has(f, 'already-initialized')
             ? 'the client re-sent initialize on a live session; drop the old session id before re-initializing'
-            : `${signalWords(f, VALIDATION, f.httpStatus === 413 ? 'the body is over a size limit' : f.era === 'sessionless' ? 'a bare 400 to a 2026-07-28 request: the headers do not match what the server requires, else it is a legacy server' : 'the request failed validation')}`;
-    return `${describe(f)} was rejected${f.httpStatus ? ` with HTTP ${f.httpStatus}` : ''} before it ran: ${why}. Fix the client (headers, protocol version, content type, body size) or the proxy that rewrites it; reinitializing or re-sending unchanged repeats the rejection.`;
+            : `${signalWords(f, VALIDATION, f.httpStatus === 413 ? 'the body is over a size limit' : f.httpStatus === 431 ? 'the request headers are over a size limit (a large token or cookie, or Mcp-Param-* headers carrying a big argument)' : f.era === 'sessionless' ? 'a bare 400 to a 2026-07-28 request: the headers do not match what the server requires, else it is a legacy server' : 'the request failed validation')}`;
+    return `${describe(f)} was rejected${f.httpStatus ? ` with HTTP ${f.httpStatus}` : ''} before it ran: ${why}. Fix the client (headers, protocol version, content type, body or header size) or the proxy that rewrites it (or raise the limit); reinitializing or re-sending unchanged repeats the rejection.`;
   },
   examples: [
     {
@@ -83,6 +84,8 @@ export const headerValidation: Rule = {
     { name: '2026 -32020 header mismatch', facts: { httpStatus: 400, era: 'sessionless', jsonRpcCode: -32020, bodyKind: 'jsonrpc-error' }, fires: true },
     { name: 'missing session id, none sent', facts: { httpStatus: 400, sessionSent: false, causes: ['session-missing'] }, fires: true },
     { name: '413 from the proxy', facts: { httpStatus: 413, method: 'tools/call', causes: ['body-too-large'] }, fires: true },
+    { name: '431 from the server (headers over its limit)', facts: { httpStatus: 431, method: 'tools/call', causes: ['headers-too-large'] }, fires: true },
+    { name: "nginx's 400 page: Request Header Or Cookie Too Large", facts: { httpStatus: 400, method: 'tools/list', causes: ['headers-too-large'] }, fires: true },
     {
       name: '"No valid session ID" and the request line shows none',
       facts: { httpStatus: 400, method: 'tools/list', sessionSent: false, causes: ['session-invalid'] },

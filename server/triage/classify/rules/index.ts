@@ -57,7 +57,7 @@ import { initializeRefusedUnknownSession, sessionExpired404, sessionInvalidUnkno
 import { sessionIdUnparsable, sessionLostNonSpecAnswer } from './session-non-spec.ts';
 import { sessionIdDropped } from './session-id-dropped.ts';
 import { sessionNotKept } from './session-not-kept.ts';
-import { sessionRefusedAtHandshake, sessionUnknownAtOnce, sessionWorkersStated, splitSession, handleLostAcrossReplicas } from './split-session.ts';
+import { sessionRefusedAtHandshake, sessionUnknownAtOnce, sessionWorkersStated, splitSession, handleLostAcrossReplicas, handleLost } from './split-session.ts';
 import { successRejected } from './success-rejected.ts';
 import { startupTimeout } from './startup-timeout.ts';
 import { endedWaiting, stoppedWhileWaiting } from './stopped-while-waiting.ts';
@@ -152,6 +152,7 @@ export const RULES: readonly Rule[] = [
   nonexistentMethod,
   unknownMethod,
   handleLostAcrossReplicas,
+  handleLost,
   objectNotFound,
   sessionNotKept,
   idleTimeoutShort,

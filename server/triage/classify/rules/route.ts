@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { describe, signalWords } from '../rule.ts';
+import { describe, has, signalWords } from '../rule.ts';
 
 // triage-rules.md §3 ("404 on the very first initialize, or an HTML 404 page from a reverse proxy");
 // failure-signatures D12, rows 3, 36, 48, 73, 79. A route verdict needs evidence the route is wrong:
@@ -11,6 +11,8 @@ export const route404: Rule = {
   source: 'triage-rules.md §3 · failure-signatures D12, rows 3, 73, 79',
   when(f) {
     if (f.era === 'sessionless' && f.jsonRpcCode === -32601) return 'a 2026-07-28 404 with -32601 means the method is unknown, not the route';
+    // (a proxy's HTML page that says the request was too big is a size limit, not a wrong path)
+    if (has(f, 'headers-too-large', 'body-too-large')) return 'the answer says the request was over a size limit (request-rejected-at-validation)';
     if (f.routeWrong !== true)
       return f.routeWrong === false
         ? 'the path worked elsewhere in the incident'
@@ -24,6 +26,11 @@ export const route404: Rule = {
   examples: [
     { name: 'first initialize 404', facts: { httpStatus: 404, firstRequest: true, method: 'initialize', routeWrong: true }, fires: true },
     { name: 'html 404 mid-session', facts: { httpStatus: 404, sessionSent: true, bodyKind: 'html', routeWrong: true }, fires: true },
+    {
+      name: "near miss: nginx's 400 page Request Header Or Cookie Too Large",
+      facts: { httpStatus: 400, bodyKind: 'html', routeWrong: true, causes: ['headers-too-large'] },
+      fires: false,
+    },
     {
       name: 'json 404 with an assigned session on a path that worked',
       facts: { httpStatus: 404, sessionSent: true, sessionUnknown: true, routeWrong: false, pathWorked: true, era: 'session' },

@@ -177,7 +177,7 @@ export const sessionWorkersStated: Rule = {
 // and named by the next: one replica handed it out, another said moments later it does not know it, and no restart
 // came between. 2026-07-28 has no protocol session to pin, so nothing in the protocol routes the next call back;
 // retrying lands anywhere again. Near miss: the handle unknown to the replica that made it (it expired or was
-// closed: the tool's own answer, tool-returned-error).
+// closed: the state must be made again, handle-lost).
 export const handleLostAcrossReplicas: Rule = {
   id: 'handle-lost-across-replicas',
   decision: 'fix_route_or_config',
@@ -198,6 +198,60 @@ export const handleLostAcrossReplicas: Rule = {
     {
       name: 'near miss: a handle the same replica no longer knows (expired)',
       facts: { method: 'tools/call', tool: 'navigate', causes: ['handle-unknown', 'tool-error'] },
+      fires: false,
+    },
+  ],
+};
+
+// triage-rules.md decision table (REINIT: expired or lost state the client holds a handle to — the same as an expired
+// or lost session) and failure-signatures rows 25, 35 (a restart loses what a server keeps in memory): a kernel, a
+// snapshot, a sandbox, a browser context that a tool handed out and the client used, now unknown to the server —
+// the server restarted, or the handle expired or was closed. Nothing is wrong with the route or the credentials, and
+// the same call with the same handle fails the same way however often it is sent: the state must be made again (the
+// tool that created it), then the call repeated. Near misses: another replica made it (handle-lost-across-replicas:
+// a deployment fix); a handle no earlier line shows (the client may have made it up: the tool's own answer).
+export const handleLost: Rule = {
+  id: 'handle-lost',
+  decision: 'reinitialize',
+  source: 'triage-rules.md decision table (REINIT) · failure-signatures rows 25, 35',
+  when(f) {
+    if (!has(f, 'handle-unknown')) return 'no tool saying it does not know a handle';
+    if (f.handleSplit) return 'another replica handed the handle out (handle-lost-across-replicas)';
+    if (!f.handleLost) return 'no earlier line shows the handle in use';
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} named a handle the server no longer knows: ${f.handleLost!.where}. ${f.handleLost!.restarted ? 'The server restarted since: what it kept in memory (a kernel, a snapshot, a context) went with the old process' : 'It expired, was closed, or went with a restart these logs do not show'}; sending the same call again fails the same way. Rebuild the state — call the tool that creates the handle again (the client must drop the old one) — then repeat the call.${f.handleLost!.restarted ? ' If restarts are routine, the server should keep such state in a shared store.' : ''}`,
+  examples: [
+    {
+      name: 'a kernel created before the restart, unknown after',
+      facts: {
+        method: 'tools/call',
+        tool: 'execute_cell',
+        causes: ['handle-unknown', 'tool-error'],
+        handleLost: { where: 'krn_1 named before the server restarted', restarted: true },
+      },
+      fires: true,
+    },
+    {
+      name: 'a sandbox opened earlier, closed when idle',
+      facts: { method: 'tools/call', tool: 'run_code', causes: ['handle-unknown', 'tool-error'], handleLost: { where: 'sbx_1 named earlier', restarted: false } },
+      fires: true,
+    },
+    {
+      name: 'near miss: a handle no earlier line shows',
+      facts: { method: 'tools/call', tool: 'execute_cell', causes: ['handle-unknown', 'tool-error'] },
+      fires: false,
+    },
+    {
+      name: 'near miss: made on another replica',
+      facts: {
+        method: 'tools/call',
+        tool: 'navigate',
+        causes: ['handle-unknown', 'tool-error'],
+        handleSplit: 'ctx_1 handed out by pod-a and unknown to pod-b',
+        handleLost: { where: 'ctx_1 named earlier', restarted: false },
+      },
       fires: false,
     },
   ],
