@@ -27,6 +27,8 @@ export interface DocumentReader {
   itemPath: readonly string[];
   /** Objects read before the items that give them context (OTLP resource attributes). */
   contextPath?: readonly string[];
+  /** The side the start of the file shows, when the reader's own source is unknown (OTLP: the semantic conventions' attribute names). */
+  sideOf?(head: string): Source | undefined;
   toItem(obj: Record<string, unknown>, context: Record<string, unknown> | null): DocumentItem;
 }
 
@@ -161,6 +163,13 @@ export const otlpReader: DocumentReader = {
   sniff: (head) => /^\s{0,64}\{/.test(head) && /"resourceLogs"\s{0,8}:/.test(head),
   itemPath: ['resourceLogs', '[]', 'scopeLogs', '[]', 'logRecords', '[]'],
   contextPath: ['resourceLogs', '[]', 'resource'],
+  // OpenTelemetry's HTTP semantic conventions name the peer: a server's records carry the caller's `client.address`
+  // and its `http.route`; a client's carry the `url.full` it called and the `server.address` it reached
+  sideOf(head) {
+    if (/"key"\s{0,8}:\s{0,8}"(?:client\.address|http\.route)"/.test(head)) return 'server';
+    if (/"key"\s{0,8}:\s{0,8}"url\.full"/.test(head)) return 'client';
+    return undefined;
+  },
   toItem(r, resource) {
     const a = otlpAttrs(r.attributes);
     const res = resource ? otlpAttrs(resource.attributes) : {};

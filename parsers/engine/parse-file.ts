@@ -643,7 +643,7 @@ async function* parseDocument(
   prefix: PrefixRule | null,
 ): AsyncGenerator<Event> {
   stats.format = reader.id;
-  stats.source = resolveSource(reader.source, opts.file, []);
+  stats.source = resolveSource(reader.sideOf?.(head.map((r) => r.text.slice(0, 20_000)).join('\n')) ?? reader.source, opts.file, []);
   const scanner = new ItemScanner(reader);
   let last = 0;
   const step = function* (raw: RawLine): Generator<Event> {
