@@ -134,6 +134,11 @@ export interface Facts {
    * where, and whether the server restarted in between. Null: nothing shows the handle before.
    */
   handleLost?: { where: string; restarted: boolean } | null;
+  /**
+   * A call refused for what it named (invalid params, an unknown tool or prompt) that the client made from a listing
+   * it took before the server restarted (IncidentIndex.listedBeforeRestart): where that listing was, or null.
+   */
+  listedBeforeRestart?: string | null;
   /** The Streamable HTTP endpoint's path (`/mcp`) a legacy HTTP+SSE client was given, when that is how the transports differ. */
   legacyClientPath?: string | null;
   /** The request never reached the next hop: refused, DNS, connect timeout, TLS, proxy could not connect. */
@@ -1369,6 +1374,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     legacyClientPath,
     handleSplit: has('handle-unknown') ? ix.handleMadeElsewhere(span) : null,
     handleLost: has('handle-unknown') ? ix.handleKnownBefore(span) : null,
+    listedBeforeRestart: has('invalid-params') || has('object-not-found') ? ix.listedBeforeRestart(span, method) : null,
     neverConnected,
     delivered,
     serverLogged: ix.serverLogged,

@@ -534,6 +534,23 @@ export class IncidentIndex {
     return known;
   }
 
+  /**
+   * The client's own last listing of what this call names (tools/list before a tools/call, prompts/list before a
+   * prompts/get, resources/list before a resources/read), in the client's files, when the server started again or
+   * shut down between that listing and the call: the client called from a list the server has since replaced. Where
+   * the listing was, or null (a listing after the restart, or none in the client's log).
+   */
+  listedBeforeRestart(span: SpanBuild, method: string | null): string | null {
+    const family = method === 'tools/call' ? 'tools/list' : method === 'prompts/get' ? 'prompts/list' : method === 'resources/read' ? 'resources/list' : null;
+    if (family === null || span.start === null) return null;
+    const files = new Set(span.events.filter((e) => e.source === 'client').map((e) => e.file));
+    if (!files.size) return null;
+    let last: Event | null = null;
+    for (const e of this.all) if (files.has(e.file) && e.rpcMethod === family && e.ts !== null && e.ts < span.start && (last === null || e.ts > last.ts!)) last = e;
+    if (last === null || !this.restartedWithin(last.ts!, span.start)) return null;
+    return `${last.file}:${last.line}`;
+  }
+
   /** Earlier in one of the span's files, a line showed the client going through a forward HTTP(S) proxy (an agent created from HTTP(S)_PROXY, a proxy frame). */
   forwardProxyEarlierInFile(span: SpanBuild): boolean {
     const first = this.infoOf.get(span)?.firstLine;

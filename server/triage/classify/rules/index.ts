@@ -26,6 +26,7 @@ import { legacyFallbackIdleCut, legacyStreamLost } from './legacy-stream-lost.ts
 import { modelApiError } from './model-api-error.ts';
 import { telemetryNotMcp } from './telemetry-not-mcp.ts';
 import { nameAmbiguous } from './name-ambiguous.ts';
+import { listStaleAfterRestart } from './list-stale.ts';
 import { connectCauseHidden, neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { streamCutFixedInterval } from './stream-cut-fixed-interval.ts';
@@ -153,6 +154,7 @@ export const RULES: readonly Rule[] = [
   unknownMethod,
   handleLostAcrossReplicas,
   handleLost,
+  listStaleAfterRestart,
   objectNotFound,
   sessionNotKept,
   idleTimeoutShort,
