@@ -526,13 +526,25 @@ export class IncidentIndex {
       const token = HANDLE_NAMED.exec(r.text)?.[1];
       if (!token) continue;
       const at = r.ts;
-      const before = this.all.filter((e) => e !== r && e.ts !== null && e.ts < at && !e.signals.includes('handle-unknown') && e.text.includes(token));
-      const maker = before.find((e) => this.restartedWithin(e.ts!, at));
-      if (maker) return { where: `${token} named before the server restarted (${maker.file}:${maker.line}) and unknown after it (${r.file}:${r.line})`, restarted: true };
-      if (before.length && !known) known = { where: `${token} named earlier (${before[0]!.file}:${before[0]!.line}) and unknown now (${r.file}:${r.line})`, restarted: false };
+      // (the earliest line naming it: a restart after any mention is after the earliest one too)
+      const first = this.firstMention(token);
+      if (first === null || first.ts! >= at) continue;
+      if (this.restartedWithin(first.ts!, at))
+        return { where: `${token} named before the server restarted (${first.file}:${first.line}) and unknown after it (${r.file}:${r.line})`, restarted: true };
+      known ??= { where: `${token} named earlier (${first.file}:${first.line}) and unknown now (${r.file}:${r.line})`, restarted: false };
     }
     return known;
   }
+  /** The earliest timed line naming a token that is not itself a refusal of it (once per token: a day of refusals names few). */
+  private firstMention(token: string): Event | null {
+    const hit = this.mentions.get(token);
+    if (hit !== undefined) return hit;
+    let first: Event | null = null;
+    for (const e of this.all) if (e.ts !== null && (first === null || e.ts < first.ts!) && !e.signals.includes('handle-unknown') && e.text.includes(token)) first = e;
+    this.mentions.set(token, first);
+    return first;
+  }
+  private readonly mentions = new Map<string, Event | null>();
 
   /**
    * The client's own last listing of what this call names (tools/list before a tools/call, prompts/list before a
@@ -545,11 +557,20 @@ export class IncidentIndex {
     if (family === null || span.start === null) return null;
     const files = new Set(span.events.filter((e) => e.source === 'client').map((e) => e.file));
     if (!files.size) return null;
+    if (!this.listings) {
+      this.listings = new Map();
+      for (const e of this.all)
+        if (e.ts !== null && (e.rpcMethod === 'tools/list' || e.rpcMethod === 'prompts/list' || e.rpcMethod === 'resources/list')) {
+          const k = `${e.file}\n${e.rpcMethod}`;
+          (this.listings.get(k) ?? this.listings.set(k, []).get(k)!).push(e);
+        }
+    }
     let last: Event | null = null;
-    for (const e of this.all) if (files.has(e.file) && e.rpcMethod === family && e.ts !== null && e.ts < span.start && (last === null || e.ts > last.ts!)) last = e;
+    for (const f of files) for (const e of this.listings.get(`${f}\n${family}`) ?? []) if (e.ts! < span.start && (last === null || e.ts! > last.ts!)) last = e;
     if (last === null || !this.restartedWithin(last.ts!, span.start)) return null;
     return `${last.file}:${last.line}`;
   }
+  private listings: Map<string, Event[]> | null = null;
 
   /** Earlier in one of the span's files, a line showed the client going through a forward HTTP(S) proxy (an agent created from HTTP(S)_PROXY, a proxy frame). */
   forwardProxyEarlierInFile(span: SpanBuild): boolean {
@@ -1144,6 +1165,15 @@ export class IncidentIndex {
   droppedSince(span: SpanBuild, minMs = DROPPED_FOR_MS, min = DROPPED_TRIES): Point | null {
     const me = this.infoOf.get(span);
     if (!me || !me.causes.includes('connect-timeout')) return null;
+    // (the answer is the target's, not the span's: asked for each of a day's failed tries, computed once per target)
+    const key = `${me.target}\n${me.server}\n${[...me.files].sort().join('\n')}\n${minMs}\n${min}`;
+    if (this.droppedBy.has(key)) return this.droppedBy.get(key)!;
+    const out = this.droppedFor(me, minMs, min);
+    this.droppedBy.set(key, out);
+    return out;
+  }
+  private readonly droppedBy = new Map<string, Point | null>();
+  private droppedFor(me: SpanInfo, minMs: number, min: number): Point | null {
     this.dropped ??= this.clientLinesWith((m) => m.cause === 'connect-timeout').filter((e) => e.ts !== null);
     this.refused ??= this.clientLinesWith((m) => m.cause === 'conn-refused').filter((e) => e.ts !== null);
     this.connects ??= this.clientLinesWith((m) => m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
@@ -1155,7 +1185,7 @@ export class IncidentIndex {
       if (other !== undefined && other.target === null && other.server === me.server && me.files.has(e.file)) return true;
       return this.speaksFor(me, e);
     };
-    const mine = this.dropped.filter((e) => span.events.includes(e) || ours(e)).sort((a, b) => a.ts! - b.ts!);
+    const mine = this.dropped.filter(ours).sort((a, b) => a.ts! - b.ts!);
     if (!mine.length) return null;
     let tries = 0;
     let last = -Infinity;
@@ -1170,7 +1200,7 @@ export class IncidentIndex {
     // (an answer from that target after the first try: the path works again — a host's "connected" state line
     // only after the last try, since VS Code's `Connection state: Running` comes before anything is sent)
     this.answers ??= this.clientLinesWith((m) => m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
-    const since = (e: Event, from: number) => e.ts !== null && e.ts > from && !span.events.includes(e) && ours(e);
+    const since = (e: Event, from: number) => e.ts !== null && e.ts > from && !me.span.events.includes(e) && ours(e);
     if (this.answers.some((e) => since(e, first.ts!)) || this.connects.some((e) => since(e, last))) return null;
     return { where: `${first.file}:${first.line}`, ts: first.ts, file: first.file, line: first.line };
   }
