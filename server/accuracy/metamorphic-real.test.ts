@@ -69,6 +69,14 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // the label's no_action. The unstamped base is the gap; not fitted)
   'h26h-08-token-expired-refreshed': ['timestamps', 'journald', 'syslog', 'docker-json', 'cloud-json'],
   'h26h-08-token-expired-refreshed#2': ['timestamps'],
+  // (an OpenTelemetry OTLP/JSON export is read as a document only when the file starts as one: wrapped line by line
+  // in a collector's stamp, a journald/syslog header or a JSON envelope, or with its text times shifted while its
+  // timeUnixNano stay, its records are not the server's known side and its db commit no longer joins the failed
+  // call; the answer falls back to check the write, as before the OTLP side was read. Not fitted)
+  'golden/otlp-server-db-commit-after-gateway-504': ['timestamps', 'clock', 'journald', 'syslog', 'docker-json', 'cloud-json'],
+  'golden/otlp-server-db-commit-after-gateway-504#2': ['timestamps'],
+  'h26i-15-credit-note-504': ['timestamps', 'clock', 'journald', 'syslog', 'docker-json', 'cloud-json'],
+  'h26i-15-credit-note-504#2': ['timestamps'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
