@@ -39,8 +39,8 @@ interface SpanInfo {
  * reach), not a server restarting: a host that is up and not listening refuses at once (row 66), and a
  * restart is over in seconds; a client's own bounded retry (2–3 tries within seconds) is not yet this.
  */
-export const DROPPED_FOR_MS = 120_000;
-export const DROPPED_TRIES = 3;
+const DROPPED_FOR_MS = 120_000;
+const DROPPED_TRIES = 3;
 
 /** A client's connection lost under a call: what closes its transport object (closedBeforeIssued). */
 const CONNECTION_LOST: ReadonlySet<SignalCause> = new Set<SignalCause>(['connection-closed', 'stream-cut', 'conn-reset', 'peer-closed-before-response', 'sse-read-failed']);
@@ -1145,8 +1145,8 @@ export class IncidentIndex {
   earlierConnected(span: SpanBuild): Point | null {
     const me = this.infoOf.get(span);
     if (!me) return null;
-    this.connects ??= this.clientLinesWith((m) => m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
-    for (const e of this.connects) {
+    const connects = this.connectLines();
+    for (const e of connects) {
       if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
       const first = me.firstLine.get(e.file);
       const earlier = span.start !== null && e.ts !== null ? e.ts < span.start : first !== undefined && e.line < first;
@@ -1154,29 +1154,34 @@ export class IncidentIndex {
     }
     return null;
   }
+  /** Client lines saying a connection was made or a call answered (asked by several look-ups: found once). */
+  private connectLines(): Event[] {
+    this.connects ??= this.clientLinesWith((m) => m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
+    return this.connects;
+  }
   private connects: Event[] | null = null;
 
   /**
    * Every try to this span's target (the same host:port and server name) timed out at connect — packets dropped,
-   * never refused — on at least `min` tries spread over at least `minMs`, and nothing of that target answered
+   * never refused — on at least DROPPED_TRIES tries spread over at least DROPPED_FOR_MS, and nothing of that target answered
    * since the first: where the first try was, or null. Tries are the timed lines with a connect-timeout signal,
    * a new one after a gap of more than 2 s (one failure's message, cause and stack are one try).
    */
-  droppedSince(span: SpanBuild, minMs = DROPPED_FOR_MS, min = DROPPED_TRIES): Point | null {
+  droppedSince(span: SpanBuild): Point | null {
     const me = this.infoOf.get(span);
     if (!me || !me.causes.includes('connect-timeout')) return null;
     // (the answer is the target's, not the span's: asked for each of a day's failed tries, computed once per target)
-    const key = `${me.target}\n${me.server}\n${[...me.files].sort().join('\n')}\n${minMs}\n${min}`;
+    const key = `${me.target}\n${me.server}\n${[...me.files].sort().join('\n')}`;
     if (this.droppedBy.has(key)) return this.droppedBy.get(key)!;
-    const out = this.droppedFor(me, minMs, min);
+    const out = this.droppedFor(me);
     this.droppedBy.set(key, out);
     return out;
   }
   private readonly droppedBy = new Map<string, Point | null>();
-  private droppedFor(me: SpanInfo, minMs: number, min: number): Point | null {
+  private droppedFor(me: SpanInfo): Point | null {
     this.dropped ??= this.clientLinesWith((m) => m.cause === 'connect-timeout').filter((e) => e.ts !== null);
     this.refused ??= this.clientLinesWith((m) => m.cause === 'conn-refused').filter((e) => e.ts !== null);
-    this.connects ??= this.clientLinesWith((m) => m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
+    const connects = this.connectLines();
     // (a try's own lines may name the address its host name resolved to: the request they belong to names the target)
     const ours = (e: Event) => {
       const other = this.spanInfoOf(e);
@@ -1194,14 +1199,14 @@ export class IncidentIndex {
       last = e.ts!;
     }
     const first = mine[0]!;
-    if (tries < min || last - first.ts! < minMs) return null;
+    if (tries < DROPPED_TRIES || last - first.ts! < DROPPED_FOR_MS) return null;
     // (a refusal among them is a host that answers: something listens or rejects — not a dropped path)
     if (this.refused.some((e) => e.ts! >= first.ts! && e.ts! <= last && ours(e))) return null;
     // (an answer from that target after the first try: the path works again — a host's "connected" state line
     // only after the last try, since VS Code's `Connection state: Running` comes before anything is sent)
     this.answers ??= this.clientLinesWith((m) => m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
     const since = (e: Event, from: number) => e.ts !== null && e.ts > from && !me.span.events.includes(e) && ours(e);
-    if (this.answers.some((e) => since(e, first.ts!)) || this.connects.some((e) => since(e, last))) return null;
+    if (this.answers.some((e) => since(e, first.ts!)) || connects.some((e) => since(e, last))) return null;
     return { where: `${first.file}:${first.line}`, ts: first.ts, file: first.file, line: first.line };
   }
   private dropped: Event[] | null = null;
