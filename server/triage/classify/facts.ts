@@ -1144,6 +1144,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   else if (has('conn-reset')) interruption = 'stream-cut';
   else if (has('stream-disconnected') && httpMethod !== 'GET' && identified) interruption = 'stream-cut';
   else if (httpStatus === 502 || httpStatus === 503 || httpStatus === 520) interruption = 'bad-gateway';
+  // an answer refused on the way for its size (a client's cap on one SSE event, a proxy's header buffer): the
+  // response had started and its reading stopped — the call ran, what it did is the write rules' question
+  else if (has('response-too-large')) interruption = 'stream-cut';
   else if (has('client-timeout')) interruption = 'client-timeout';
   else if (has('connection-closed') || (taskCreated && connectFailure)) interruption = 'connection-closed';
   // undici's bare `fetch failed` once the server had the call (above): the wait for its answer was cut

@@ -1,8 +1,9 @@
 import type { Rule } from '../rule.ts';
-import { describe, has } from '../rule.ts';
+import { describe, has, signalWords } from '../rule.ts';
 
-// A serverless platform's own limit on what a function may answer (Cloud Run 32 MiB over HTTP/1, AWS Lambda 6 MB,
-// Vercel 4.5 MB): the server ran the call and answered, the platform dropped the answer and sent its own error page.
+// A limit on the answer's size between the server and the caller — a serverless platform's (Cloud Run 32 MiB over
+// HTTP/1, AWS Lambda 6 MB, Vercel 4.5 MB), a proxy's buffer for response headers (nginx proxy_buffer_size), a client's
+// cap on one SSE event (Java SDK, rmcp): the server ran the call and answered, the answer was dropped on the way.
 // The same call with the same arguments meets the same limit, so a retry cannot pass it; what changes it is the
 // size of the answer (narrower arguments, pagination, streaming the result, HTTP/2 end-to-end on Cloud Run) or the
 // platform's setting — route and configuration. A tool that writes ran too: the write rules judge that call.
@@ -16,7 +17,7 @@ export const responseTooLarge: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} ran on the server, but the platform in front of it refused to deliver the answer for its size (${f.httpStatus ? `HTTP ${f.httpStatus}` : 'its own error'} instead of the result) — the limit is the platform's (Cloud Run 32 MiB over HTTP/1, AWS Lambda 6 MB, Vercel 4.5 MB), not the server's. Re-sending the same call meets the same limit. Make the answer smaller (narrower arguments, pagination, a resource link instead of inline data) or deliver it another way (stream it, HTTP/2 end-to-end on Cloud Run), then send the call again.`,
+    `${describe(f)} ran on the server, but its answer was refused on the way for its size (${f.httpStatus ? `HTTP ${f.httpStatus}` : 'an error'} instead of the result) — the limit is the platform's, the proxy's or the client's (${signalWords(f, ['response-too-large'], 'a size limit')}), not the server's. Re-sending the same call meets the same limit. Make the answer smaller (narrower arguments, pagination, a resource link instead of inline data), deliver it another way (stream it, HTTP/2 end-to-end on Cloud Run) or raise the limit that refused it (a proxy's response buffers, the client's event size), then send the call again.`,
   examples: [
     {
       name: "a read-only export over Cloud Run's response limit",
