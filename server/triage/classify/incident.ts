@@ -1145,8 +1145,7 @@ export class IncidentIndex {
   earlierConnected(span: SpanBuild): Point | null {
     const me = this.infoOf.get(span);
     if (!me) return null;
-    const connects = this.connectLines();
-    for (const e of connects) {
+    for (const e of this.connectLines()) {
       if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
       const first = me.firstLine.get(e.file);
       const earlier = span.start !== null && e.ts !== null ? e.ts < span.start : first !== undefined && e.line < first;
