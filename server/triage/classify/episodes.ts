@@ -366,13 +366,36 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
   // client ending the call itself, whatever status the client's own line shows (none, for a stop or a timeout).
   // When the identified one's log keeps no clock of its own (a pasted CLI transcript; a collector's stamps say when
   // it read the lines), the two are still one answer if each is the only failure with that status in its own log.
+  // A proxy that logs the call's MCP method and tool (Kong's, Envoy's or a gateway's `mcp-method`/`mcp-name`
+  // headers) names the call it saw the client close: with the same call the client's own lines ended on purpose
+  // (a stop, its timeout) within one call's time, it is that ending too — the call's name, not the moment, joins
+  // them (the proxy logs when the request started, the client when it gave up). And a failure naming its call is
+  // the same answer as another log's failure of that call with the same status at the same moment — or, one log
+  // keeping no clock (uvicorn's access lines), each the only failure with that status in its own log: when that
+  // view recovered (re-sent and answered), so did this one. (Not a repeat's role: the first report of a failure
+  // another log reports twice is still the failure.)
   const withStatus = (status: number, file: string) => items.filter((_, x) => items[x]!.facts.httpStatus === status && at[x]!.file === file).length;
   for (const i of order) {
     const f = items[i]!.facts;
-    if (out[i]!.role !== 'primary' || f.identified || f.httpStatus === null) continue;
+    const named = f.identified && callKey(f.method, f.tool) !== null;
+    if (out[i]!.role !== 'primary' || (f.identified && !named) || f.httpStatus === null) continue;
     const k = order.find((k) => {
       const e = items[k]!.facts;
       const g = failureGap(i, k);
+      if (named) {
+        const sameCall =
+          k !== i && out[k]!.role !== 'primary' && callKey(e.method, e.tool) === callKey(f.method, f.tool) && (f.rpcId === null || e.rpcId === null || f.rpcId === e.rpcId);
+        if (!sameCall) return false;
+        if (f.interruption === 'client-gave-up' && clientEnded(e) && e.seenBy.client && !f.seenBy.client && (g === null || g <= CALL_MS)) return true;
+        return (
+          out[k]!.role === 'recovered' &&
+          e.httpStatus === f.httpStatus &&
+          at[k]!.file !== at[i]!.file &&
+          g === null &&
+          withStatus(f.httpStatus!, at[i]!.file) === 1 &&
+          withStatus(f.httpStatus!, at[k]!.file) === 1
+        );
+      }
       return (
         k !== i &&
         out[k]!.role !== 'primary' &&
