@@ -364,6 +364,17 @@ export const EXTRACTORS: readonly Extractor[] = [
     nearMisses: ['Mcp-Method: prompts/get Mcp-Name: summary', 'Mcp-Name: x', 'POST prompts/get id=4 Mcp-Name=summary'],
   },
   {
+    field: 'tool',
+    re: /\{(?:[^{}|\n]{0,200}\|){0,8}tools\/call\|([A-Za-z_][\w.:-]{0,99})[|}]/,
+    needs: ['tools/call|'],
+    why: 'the same two headers captured by HAProxy (`capture request header Mcp-Method` then `… Mcp-Name`): httplog writes captured request headers between braces, separated by `|` (configuration manual 8.2.3 and `capture request header`), so `{tools/call|get_order}` is the method and the tool of the call',
+    examples: [
+      ['fe be/s1 0/0/1/-1/32861 -1 0 - - KH-- 9/9/1/0/0 0/0 {tools/call|purge_accounts} "POST /mcp HTTP/1.1"', 'purge_accounts'],
+      ['0/0 {api.example.test|tools/call|search_kb} "POST /mcp HTTP/1.1"', 'search_kb'],
+    ],
+    nearMisses: ['0/0 {prompts/get|summary} "POST /mcp HTTP/1.1"', 'tools/call|x outside braces', '{tools/call|} "POST /mcp HTTP/1.1"'],
+  },
+  {
     field: 'rpcMethod',
     re: new RegExp(`["']?\\b(?:rpc|rpc_?[Mm]ethod|jsonrpc_?[Mm]ethod|mcp\\.method)["']?\\s{0,4}[:=]\\s{0,4}["']?(${MCP_METHOD})(?![\\w/])`),
     needs: ['rpc', 'mcp.method'],
@@ -1818,6 +1829,9 @@ function direction(e: Event, text: string, rpc: RpcMembers | null): 'request' | 
   if (text.includes('→') || text.includes('←') || text.includes('--')) for (const d of DIRECTION_WORDS) if (d.re.test(text)) return d.direction;
   const requestSide = e.httpMethod !== null || REQUEST_WORDS.test(text);
   if (e.httpStatus !== null) return requestSide ? 'exchange' : 'response';
+  // (an access line that got no status — HAProxy's -1 for a request cut before any answer — still says how long the
+  // exchange took: it was written when the exchange ended, not as the request went out)
+  if (e.httpMethod !== null && e.durationMs !== null && e.source === 'proxy') return 'exchange';
   if (rpc && (rpc.result || rpc.error)) return 'response';
   if (rpc && rpc.method !== null) return 'request';
   if (RESPONSE_WORDS.test(text) && !REQUEST_WORDS.test(text)) return 'response';

@@ -270,7 +270,11 @@ function attachOrphans(spans: SpanBuild[]): void {
       call.events.some(
         (x) =>
           (x.file !== e.file || x.line < e.line) &&
-          ((x.httpStatus !== null && !opensEventStream(x)) || x.signals.includes('call-returned') || (x.httpMethod !== null && x.httpMethod !== 'POST')),
+          ((x.httpStatus !== null && !opensEventStream(x)) ||
+            x.signals.includes('call-returned') ||
+            (x.httpMethod !== null && x.httpMethod !== 'POST') ||
+            // (a proxy's access record with no status — HAProxy's -1 — is written as the exchange ended: its outcome)
+            (x.source === 'proxy' && x.httpMethod !== null && x.durationMs !== null)),
       )
     )
       return false;

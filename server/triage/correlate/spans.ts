@@ -921,7 +921,14 @@ function sentThenPosted(a: Event, b: Event): boolean {
   return a.rpcMethod !== null && a.httpMethod === null && a.httpStatus === null && b.httpMethod === 'POST' && b.rpcMethod === null && b.rpcId === null && b.tool === null;
 }
 function sameExchange(a: Event, b: Event): boolean {
-  return a.httpMethod === b.httpMethod && a.httpPath === b.httpPath && (a.httpStatus === null || b.httpStatus === null || a.httpStatus === b.httpStatus);
+  return (
+    a.httpMethod === b.httpMethod &&
+    a.httpPath === b.httpPath &&
+    (a.httpStatus === null || b.httpStatus === null || a.httpStatus === b.httpStatus) &&
+    // (two lines naming different calls — a proxy logging each call's Mcp-Method/Mcp-Name — are two requests)
+    (a.tool === null || b.tool === null || a.tool === b.tool) &&
+    (a.rpcMethod === null || b.rpcMethod === null || a.rpcMethod === b.rpcMethod)
+  );
 }
 
 function near(a: Event, b: Event, ms: number): boolean {
