@@ -83,6 +83,12 @@ export const FormatSpec = z
      * read (pino-pretty prints a record's fields, an `err` object and its stack indented under the header).
      */
     indentedContinues: z.boolean().default(false),
+    /**
+     * This format's records are themselves indented (npm debug's terminal output: `  ns message +3ms`): an
+     * indented line it reads starts a record of its own instead of continuing the line above, whatever
+     * formats the file was seen to hold.
+     */
+    indentedRecords: z.boolean().default(false),
     /** Block folders (parsers/special) whose continuation lines may follow a line of this format. */
     multiline: z.array(z.string()).default([]),
     samples: z.array(FormatSample).min(1, 'every format carries at least one sample line that a test checks'),

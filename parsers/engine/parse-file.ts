@@ -285,6 +285,7 @@ export async function* parsePreparedBatches(
   // (formats whose indented lines continue the event above — unless the line opens an event of that format
   // itself, as Gemini CLI's framed, indented tool-call headers do)
   const indentedContinues = new Map(opts.formats.filter((f) => f.spec.indentedContinues).map((f) => [f.spec.id, f] as const));
+  const indentedRecords = opts.formats.filter((f) => f.spec.indentedRecords);
   const continuesIndented = (format: string, text: string) => {
     const f = indentedContinues.get(format);
     return f !== undefined && /^\s/.test(text) && !applyFormat(f, text);
@@ -516,7 +517,9 @@ export async function* parsePreparedBatches(
       (inHtmlBody(pending.text) ||
         chainsOn(pending, text) ||
         ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) &&
-          (continuesIndented(pending.format, text) || (underCauseHeader(pending.text) && /^\s/.test(text)) || !tryFormats.some((f) => applyFormat(f, text)))))
+          (continuesIndented(pending.format, text) ||
+            (underCauseHeader(pending.text) && /^\s/.test(text)) ||
+            (!tryFormats.some((f) => applyFormat(f, text)) && !indentedRecords.some((f) => applyFormat(f, text))))))
     ) {
       pending.text += '\n'.repeat(blanks + 1) + text;
       blanks = 0;
