@@ -461,7 +461,7 @@ export const handWrittenCases = (): LabelledCase[] => [
  * that has been read is no longer unseen): h26e-03 was opened in session 36 while looking for other bundles
  * of the closed-client family.
  */
-const OPENED_HELD = new Set(['h26e-03-goaway-closed-client']);
+const OPENED_HELD = new Set(['h26e-03-goaway-closed-client', 'h26b-21-progress-buffered-by-proxy']);
 
 /** A third of the cases, those with the lowest SHA-256 of their id, move to the held corpus. */
 function heldByHash(all: LabelledCase[], heldCorpus: CorpusId): LabelledCase[] {

@@ -39,10 +39,13 @@ const TRANSCRIPT_LINE = `(format = 'http-transcript' OR (format = 'shell-prompt'
 // it was logged at: it reports failed attempts (classify/facts.ts isFailureEvent). attrs is written by
 // JSON.stringify (no spaces), so two substring tests read it without parsing the JSON of every row
 const TALLY_FAILED = `(contains(attrs::VARCHAR, '"tallyFailed":') AND NOT contains(attrs::VARCHAR, '"tallyFailed":0'))`;
+// a caller's line whose only identity is a bare `id=N` (`200 text/event-stream id=10`, `no message for id=10 in 30000ms`):
+// analyze.ts ties it to the call the same file logged with that id (its bare-id pass), so it is the call's line too
+const BARE_ID_LINE = `(source IN ('client', 'unknown') AND contains(message, 'id=') AND regexp_matches(message, '(?:^|[^A-Za-z0-9_.-])id=[A-Za-z0-9][A-Za-z0-9-]{0,40}(?:$|[^A-Za-z0-9_.])'))`;
 const KEYED = `(kind = 'block' OR level IN ('warn', 'error', 'fatal') OR http_status IS NOT NULL OR rpc_id IS NOT NULL
   OR session IS NOT NULL OR request_id IS NOT NULL OR protocol_version IS NOT NULL OR rpc_method IS NOT NULL OR tool IS NOT NULL
   OR http_method IS NOT NULL OR signals IS NOT NULL OR ${TRANSCRIPT_LINE} OR ${TALLY_FAILED}
-  OR (source IN ('server', 'unknown') AND ${NAMES_A_CALLED_TOOL}))`;
+  OR (source IN ('server', 'unknown') AND ${NAMES_A_CALLED_TOOL}) OR ${BARE_ID_LINE})`;
 
 /** The events analysis reads; the rest are context lines of the timeline. */
 export const TRIAGE_WHERE = KEYED;

@@ -1495,7 +1495,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
             heldKind: 'late-headers' as const,
             heldEvidence: `its event-stream response reached the client after ${(span.lateHeaders.ms / 1000).toFixed(1)} s, where the same client's other streams opened in ${Math.round(span.lateHeaders.usualMs)} ms (${span.lateHeaders.line.file}:${span.lateHeaders.line.line})`,
           }
-        : heldFacts(evs, interruption)),
+        : heldFacts(evs, interruption, clientTimeoutMs)),
   };
 }
 
@@ -1528,14 +1528,18 @@ export function partOfWhole(m: string): boolean {
   return x !== null && +x[1]! < +x[2]!;
 }
 /** A client's give-up that names its idle timer: no events (progress, data) came within it. */
-const IDLE_WORDS = /\bidle\b|\bno (?:events|progress|data)\b/i;
+const IDLE_WORDS = /\bidle\b|\bno (?:events?|progress|data|messages?)\b/i;
 
 /**
  * Failure-signatures row 72 / D19: "client times out though server logged the response". The server's
  * own line that it finished this call (a completion or commit signal, or its access line with a 2xx),
  * against the client's timeout line.
  */
-function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInTransit: Tri; heldEvidence: string | null; heldKind?: Facts['heldKind'] } {
+function heldFacts(
+  evs: readonly Event[],
+  interruption: Interruption,
+  waitMs: number | null = null,
+): { heldInTransit: Tri; heldEvidence: string | null; heldKind?: Facts['heldKind'] } {
   if (interruption !== 'client-timeout') return { heldInTransit: null, heldEvidence: null };
   const t = table();
   const gaveUp = evs
@@ -1551,9 +1555,14 @@ function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInT
   // the server wrote the call's events (progress) well inside the wait of a client that gave up for idleness
   // (`idle timeout after 60s (no progress)`, `no events within idle timeout`): what it sent never reached the
   // client, so something between them held the stream (failure-signatures row 72, D19)
-  const idleGiveUp = evs.some(
-    (e) => e.source !== 'server' && e.source !== 'proxy' && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout') && IDLE_WORDS.test(e.text.slice(0, 4000)),
-  );
+  // (the words may be on the give-up's own line or on the line the client wrote just before it raised: `no message for
+  // id=10 in 30000ms; aborting request`, then `McpError: … Request timed out`)
+  const callerSide = (e: Event) => e.source !== 'server' && e.source !== 'proxy';
+  const timedOut = evs.filter((e) => callerSide(e) && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'));
+  const idleGiveUp =
+    timedOut.some((e) => IDLE_WORDS.test(e.text.slice(0, 4000))) ||
+    (timedOut.length > 0 &&
+      evs.some((e) => callerSide(e) && timedOut.some((x) => x.file === e.file && x.line > e.line && x.line - e.endLine <= 3) && IDLE_WORDS.test(e.text.slice(0, 4000))));
   if (idleGiveUp && gaveUp.length) {
     const start = Math.min(...evs.filter((e) => e.ts !== null).map((e) => e.ts!));
     // (the server's lines, or those of a log of unknown side other than the one that gave up: the other end of the call)
@@ -1562,6 +1571,17 @@ function heldFacts(evs: readonly Event[], interruption: Interruption): { heldInT
     const sent = evs.find(
       (e) => otherEnd(e) && e.ts !== null && e.ts > start && e.ts < Math.min(...gaveUp) - HELD_SLACK_MS && e.signals.some((id) => t.meaning(id)?.cause === 'progress'),
     );
+    if (sent) return { heldInTransit: true, heldEvidence: `${sent.file}:${sent.line}`, heldKind: 'events-not-delivered' };
+  }
+  // (a caller's log with no clock — a terminal's debug output — that gave up for idleness after the wait it states:
+  // the other end's own clock says it wrote the call's progress within that wait from the call's start, so the
+  // events existed while the client heard nothing)
+  if (idleGiveUp && !gaveUp.length && waitMs !== null) {
+    const callerFiles = new Set(evs.filter((e) => e.source === 'client').map((e) => e.file));
+    const otherEnd = evs.filter((e) => (e.source === 'server' || (e.source === 'unknown' && !callerFiles.has(e.file))) && e.ts !== null);
+    const start = otherEnd.length ? Math.min(...otherEnd.map((e) => e.ts!)) : null;
+    const sent =
+      start === null ? undefined : otherEnd.find((e) => e.ts! > start && e.ts! < start + waitMs - HELD_SLACK_MS && e.signals.some((id) => t.meaning(id)?.cause === 'progress'));
     if (sent) return { heldInTransit: true, heldEvidence: `${sent.file}:${sent.line}`, heldKind: 'events-not-delivered' };
   }
   if (!gaveUp.length || !done.length) return { heldInTransit: null, heldEvidence: null };
