@@ -19,6 +19,7 @@ const JOIN_KEYS = [
   'method+path+status+order',
   'task-id',
   'method+time',
+  'proxy-start+server-call',
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
 const CROSS_FILE_CALL_MS = 60_000;
@@ -372,6 +373,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     }
   }
   serverRefusalOfOneCall(events, indexed, uf, windowMs, join);
+  proxyCutOfServerCall(events, indexed, uf, join);
   // No proxy in between (a client talking to the server directly): the server's access line and the
   // client's exchange line of one request have the same method, path and status, within the window.
   if (!events.some((e) => e.source === 'proxy' && e.httpStatus !== null)) {
@@ -715,6 +717,58 @@ function oneIdTwoNames(events: readonly Event[], indexed: readonly (readonly [Ev
       gap = d;
     }
     if (best >= 0) join(i, best, 'rpcId');
+  }
+}
+
+/** A proxy stamps a request when it starts; the server logs the call it dispatches within this after (same hosts' clocks). */
+const DISPATCH_MS = 1_000;
+
+/**
+ * A proxy's record of a POST it saw cut (an upstream that died mid-stream, a request the proxy killed) that names no call,
+ * and the server's log of the one call it began within a second of the request's start and wrote no access line for
+ * (the process died with it): one request. Envoy and HAProxy stamp the request's start (START_TIME, the accept date)
+ * and log it when it ends; nginx stamps the end, which less the logged duration is the start. The server that was
+ * killed writes no access line to join on status and path. Only when the pairing is mutual: the one such call near that cut, the one such cut
+ * near that call.
+ */
+function proxyCutOfServerCall(events: readonly Event[], indexed: readonly (readonly [Event, number])[], uf: UnionFind, join: (i: number, j: number, k: JoinKey) => boolean): void {
+  const t = signalTable();
+  const cut = (e: Event) =>
+    e.signals.some((id) => {
+      const m = t.meaning(id);
+      return m?.outcome === 'failure' && (m.cause === 'stream-cut' || m.cause === 'peer-closed-before-response');
+    });
+  const cuts = indexed.filter(([e]) => e.source === 'proxy' && e.ts !== null && e.httpMethod === 'POST' && e.rpcId === null && e.tool === null && e.rpcMethod === null && cut(e));
+  if (!cuts.length) return;
+  // the server's calls, by group: where each began, and whether the server logged its access line
+  const groups = new Map<number, { first: number; ended: boolean; named: boolean; files: Set<string> }>();
+  for (const [e, i] of indexed) {
+    const r = uf.find(i);
+    const g = groups.get(r) ?? { first: i, ended: false, named: false, files: new Set<string>() };
+    g.files.add(e.file);
+    // (a log of unknown side that names calls it began is the server's or the caller's: either way the same request)
+    if (e.source === 'server' || e.source === 'unknown') {
+      if (e.ts !== null && (events[g.first]!.ts === null || e.ts < events[g.first]!.ts!)) g.first = i;
+      // (its access line: joined on status and path when the server wrote one)
+      if (e.httpStatus !== null) g.ended = true;
+      if (e.rpcId !== null || e.tool !== null || (e.rpcMethod !== null && !e.rpcMethod.startsWith('notifications/'))) g.named = true;
+    }
+    groups.set(r, g);
+  }
+  const calls = [...groups.entries()].filter(([, g]) => {
+    const f = events[g.first]!;
+    return (f.source === 'server' || f.source === 'unknown') && f.ts !== null && g.named && !g.ended && [...g.files].every((x) => f.file === x);
+  });
+  // (Envoy and HAProxy stamp the start; nginx and most others the end, which with the duration gives the start too)
+  const starts = (p: Event) => (p.durationMs !== null && p.durationMs > 0 ? [p.ts!, p.ts! - p.durationMs] : [p.ts!]);
+  const near = (c: Event, p: Event) => starts(p).some((s) => c.ts! >= s - 100 && c.ts! <= s + DISPATCH_MS);
+  for (const [p, pi] of cuts) {
+    const mine = calls.filter(([, g]) => near(events[g.first]!, p));
+    if (mine.length !== 1) continue;
+    const [root, g] = mine[0]!;
+    const c = events[g.first]!;
+    if (cuts.filter(([q]) => near(c, q)).length !== 1) continue;
+    join(pi, root, 'proxy-start+server-call');
   }
 }
 
