@@ -546,7 +546,9 @@ function waitsForRefused(r: Facts, w: Facts, g: number | null): boolean {
     r.httpStatus !== null &&
     r.httpStatus >= 400 &&
     (r.tool === null || r.tool === w.tool) &&
-    (r.method === null || w.method === null || r.method === w.method)
+    (r.method === null || w.method === null || r.method === w.method) &&
+    // (the standalone GET stream refused as the client opened it is not the POST of a call made beside it)
+    (r.httpMethod === null || w.httpMethod === null || r.httpMethod === w.httpMethod)
   );
 }
 
