@@ -761,15 +761,34 @@ function proxyCutOfServerCall(events: readonly Event[], indexed: readonly (reado
   });
   // (Envoy and HAProxy stamp the start; nginx and most others the end, which with the duration gives the start too)
   const starts = (p: Event) => (p.durationMs !== null && p.durationMs > 0 ? [p.ts!, p.ts! - p.durationMs] : [p.ts!]);
-  const near = (c: Event, p: Event) => starts(p).some((s) => c.ts! >= s - 100 && c.ts! <= s + DISPATCH_MS);
-  for (const [p, pi] of cuts) {
-    const mine = calls.filter(([, g]) => near(events[g.first]!, p));
-    if (mine.length !== 1) continue;
-    const [root, g] = mine[0]!;
-    const c = events[g.first]!;
-    if (cuts.filter(([q]) => near(c, q)).length !== 1) continue;
+  // sorted by time, looked up by range: a day of logs has many cuts and many calls
+  const callStarts = calls.map(([root, g]) => ({ t: events[g.first]!.ts!, root })).sort((a, b) => a.t - b.t);
+  const cutStarts = cuts.flatMap(([p], k) => starts(p).map((t) => ({ t, k }))).sort((a, b) => a.t - b.t);
+  const from = <T extends { t: number }>(list: readonly T[], t: number) => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.t < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const within = <T extends { t: number }>(list: readonly T[], lo: number, hi: number): T[] => {
+    const out: T[] = [];
+    for (let x = from(list, lo); x < list.length && list[x]!.t <= hi; x++) out.push(list[x]!);
+    return out;
+  };
+  cuts.forEach(([p, pi], k) => {
+    const mine = new Set(starts(p).flatMap((s) => within(callStarts, s - 100, s + DISPATCH_MS).map((c) => c.root)));
+    if (mine.size !== 1) return;
+    const root = [...mine][0]!;
+    const c = events[groups.get(root)!.first]!.ts!;
+    // (the call's start is near one start of this cut and of no other)
+    const theirs = new Set(within(cutStarts, c - DISPATCH_MS, c + 100).map((q) => q.k));
+    if (theirs.size !== 1 || !theirs.has(k)) return;
     join(pi, root, 'proxy-start+server-call');
-  }
+  });
 }
 
 /**
