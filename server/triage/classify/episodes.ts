@@ -386,7 +386,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         const sameCall =
           k !== i && out[k]!.role !== 'primary' && callKey(e.method, e.tool) === callKey(f.method, f.tool) && (f.rpcId === null || e.rpcId === null || f.rpcId === e.rpcId);
         if (!sameCall) return false;
-        if (f.interruption === 'client-gave-up' && clientEnded(e) && e.seenBy.client && !f.seenBy.client && (g === null || g <= CALL_MS)) return true;
+        // (the client's own failing lines are in another log than the proxy's record: two views, not one line twice)
+        const otherLog = items[k]!.span.events.some((x) => isFailureEvent(x) && x.file !== at[i]!.file);
+        if (f.interruption === 'client-gave-up' && clientEnded(e) && otherLog && (g === null || g <= CALL_MS)) return true;
         return (
           out[k]!.role === 'recovered' &&
           e.httpStatus === f.httpStatus &&

@@ -1563,7 +1563,12 @@ function heldFacts(
     timedOut.some((e) => IDLE_WORDS.test(e.text.slice(0, 4000))) ||
     (timedOut.length > 0 &&
       evs.some((e) => callerSide(e) && timedOut.some((x) => x.file === e.file && x.line > e.line && x.line - e.endLine <= 3) && IDLE_WORDS.test(e.text.slice(0, 4000))));
-  if (idleGiveUp && gaveUp.length) {
+  // (a caller whose stamps put its give-up less than half its stated wait after its first line of the call was not
+  // stamped as it wrote: a collector that read a buffered log at once, a paste stamped on arrival — its clock says
+  // nothing, and the untimed reading below applies)
+  const callerStart = Math.min(...evs.filter((e) => e.ts !== null && callerSide(e)).map((e) => e.ts!));
+  const clockTrusted = !gaveUp.length || waitMs === null || Math.min(...gaveUp) - callerStart >= waitMs / 2;
+  if (idleGiveUp && gaveUp.length && clockTrusted) {
     const start = Math.min(...evs.filter((e) => e.ts !== null).map((e) => e.ts!));
     // (the server's lines, or those of a log of unknown side other than the one that gave up: the other end of the call)
     const callerFiles = new Set(evs.filter((e) => e.source === 'client').map((e) => e.file));
@@ -1576,7 +1581,7 @@ function heldFacts(
   // (a caller's log with no clock — a terminal's debug output — that gave up for idleness after the wait it states:
   // the other end's own clock says it wrote the call's progress within that wait from the call's start, so the
   // events existed while the client heard nothing)
-  if (idleGiveUp && !gaveUp.length && waitMs !== null) {
+  if (idleGiveUp && (!gaveUp.length || !clockTrusted) && waitMs !== null) {
     const callerFiles = new Set(evs.filter((e) => e.source === 'client').map((e) => e.file));
     const otherEnd = evs.filter((e) => (e.source === 'server' || (e.source === 'unknown' && !callerFiles.has(e.file))) && e.ts !== null);
     const start = otherEnd.length ? Math.min(...otherEnd.map((e) => e.ts!)) : null;
@@ -1584,7 +1589,7 @@ function heldFacts(
       start === null ? undefined : otherEnd.find((e) => e.ts! > start && e.ts! < start + waitMs - HELD_SLACK_MS && e.signals.some((id) => t.meaning(id)?.cause === 'progress'));
     if (sent) return { heldInTransit: true, heldEvidence: `${sent.file}:${sent.line}`, heldKind: 'events-not-delivered' };
   }
-  if (!gaveUp.length || !done.length) return { heldInTransit: null, heldEvidence: null };
+  if (!gaveUp.length || !done.length || !clockTrusted) return { heldInTransit: null, heldEvidence: null };
   const first = done.reduce((a, b) => (b.ts! < a.ts! ? b : a));
   const held = Math.min(...gaveUp) - first.ts! > HELD_SLACK_MS;
   return { heldInTransit: held, heldEvidence: held ? `${first.file}:${first.line}` : null, heldKind: held ? 'finished-first' : null };
