@@ -383,9 +383,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       const e = items[k]!.facts;
       const g = failureGap(i, k);
       if (named) {
-        const sameCall =
+        const oneCall =
           k !== i && out[k]!.role !== 'primary' && callKey(e.method, e.tool) === callKey(f.method, f.tool) && (f.rpcId === null || e.rpcId === null || f.rpcId === e.rpcId);
-        if (!sameCall) return false;
+        if (!oneCall) return false;
         // (the client's own failing lines are in another log than the proxy's record: two views, not one line twice)
         const otherLog = items[k]!.span.events.some((x) => isFailureEvent(x) && x.file !== at[i]!.file);
         if (f.interruption === 'client-gave-up' && clientEnded(e) && otherLog && (g === null || g <= CALL_MS)) return true;

@@ -1558,6 +1558,9 @@ function heldFacts(
   // (the words may be on the give-up's own line or on the line the client wrote just before it raised: `no message for
   // id=10 in 30000ms; aborting request`, then `McpError: … Request timed out`)
   const callerSide = (e: Event) => e.source !== 'server' && e.source !== 'proxy';
+  // (the server's lines, or those of a log of unknown side other than the one that gave up: the other end of the call)
+  const callerFiles = new Set(evs.filter((e) => e.source === 'client').map((e) => e.file));
+  const otherEnd = (e: Event) => e.source === 'server' || (e.source === 'unknown' && !callerFiles.has(e.file));
   const timedOut = evs.filter((e) => callerSide(e) && e.signals.some((id) => t.meaning(id)?.cause === 'client-timeout'));
   const idleGiveUp =
     timedOut.some((e) => IDLE_WORDS.test(e.text.slice(0, 4000))) ||
@@ -1570,9 +1573,6 @@ function heldFacts(
   const clockTrusted = !gaveUp.length || waitMs === null || Math.min(...gaveUp) - callerStart >= waitMs / 2;
   if (idleGiveUp && gaveUp.length && clockTrusted) {
     const start = Math.min(...evs.filter((e) => e.ts !== null).map((e) => e.ts!));
-    // (the server's lines, or those of a log of unknown side other than the one that gave up: the other end of the call)
-    const callerFiles = new Set(evs.filter((e) => e.source === 'client').map((e) => e.file));
-    const otherEnd = (e: Event) => e.source === 'server' || (e.source === 'unknown' && !callerFiles.has(e.file));
     const sent = evs.find(
       (e) => otherEnd(e) && e.ts !== null && e.ts > start && e.ts < Math.min(...gaveUp) - HELD_SLACK_MS && e.signals.some((id) => t.meaning(id)?.cause === 'progress'),
     );
@@ -1582,11 +1582,10 @@ function heldFacts(
   // the other end's own clock says it wrote the call's progress within that wait from the call's start, so the
   // events existed while the client heard nothing)
   if (idleGiveUp && (!gaveUp.length || !clockTrusted) && waitMs !== null) {
-    const callerFiles = new Set(evs.filter((e) => e.source === 'client').map((e) => e.file));
-    const otherEnd = evs.filter((e) => (e.source === 'server' || (e.source === 'unknown' && !callerFiles.has(e.file))) && e.ts !== null);
-    const start = otherEnd.length ? Math.min(...otherEnd.map((e) => e.ts!)) : null;
+    const theirs = evs.filter((e) => otherEnd(e) && e.ts !== null);
+    const start = theirs.length ? Math.min(...theirs.map((e) => e.ts!)) : null;
     const sent =
-      start === null ? undefined : otherEnd.find((e) => e.ts! > start && e.ts! < start + waitMs - HELD_SLACK_MS && e.signals.some((id) => t.meaning(id)?.cause === 'progress'));
+      start === null ? undefined : theirs.find((e) => e.ts! > start && e.ts! < start + waitMs - HELD_SLACK_MS && e.signals.some((id) => t.meaning(id)?.cause === 'progress'));
     if (sent) return { heldInTransit: true, heldEvidence: `${sent.file}:${sent.line}`, heldKind: 'events-not-delivered' };
   }
   if (!gaveUp.length || !done.length || !clockTrusted) return { heldInTransit: null, heldEvidence: null };
