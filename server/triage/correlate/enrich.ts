@@ -5,6 +5,7 @@
 // session value: a session found here would be a second pseudonym of a mangled string.
 import { signalTable } from '../../../parsers/engine/signals.ts';
 import type { Event } from '../../../parsers/contract/event.ts';
+import { oneNameForEachTool } from './tool-names.ts';
 import { joinHttpTranscripts } from './transcript.ts';
 
 const FIELD = (name: string) => new RegExp(`"${name}"\\s*:\\s*"?([^",}]*)"?`);
@@ -76,7 +77,7 @@ export function enrichProxyJson(e: Event): Event {
 }
 
 export function enrichEvents(events: readonly Event[]): Event[] {
-  return toolsNamedByServer(inferUnknownSides(joinHttpTranscripts(events.map((e) => ownBlockTs(enrichProxyJson(e))))));
+  return toolsNamedByServer(oneNameForEachTool(inferUnknownSides(joinHttpTranscripts(events.map((e) => ownBlockTs(enrichProxyJson(e)))))));
 }
 
 /** At most this many called tools are looked for in server lines (a bound on the work; incidents name a handful). */
