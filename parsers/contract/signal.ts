@@ -101,6 +101,7 @@ export const SignalCause = z.enum([
   'response-malformed', // a JSON-RPC response carrying neither `result` nor `error` (JSON-RPC 2.0 §5 requires exactly one): the sender is not compliant, the caller waits for an answer it cannot read
   // processes, defects, the tool and the model
   'server-exited',
+  'worker-timeout', // a supervisor killed the worker because the request it served outran the worker timeout (gunicorn --timeout, uWSGI harakiri): the call outlasts a timer, like a proxy's read timeout
   'server-crashed', // the process died of an error it did not handle (uncaught exception, panic): a defect, not a kill
   'server-error',
   'code-defect', // a programming error in the code that ran (null dereference, missing attribute): the same input fails the same way

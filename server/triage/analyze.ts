@@ -152,6 +152,19 @@ const BARE_BLOCKS = new Set(['python-traceback', 'node-error', 'java-stack']);
 const BARE_START = /^\s{0,8}(?:Traceback \(most recent|File "|\+ Exception Group|\| |(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Group)\b|at [\w.<$])/;
 
 const ANSWER_WAIT_MS = 300_000;
+/** The worker a supervisor says it killed: gunicorn, uWSGI, PHP-FPM, Unicorn, the kernel's OOM killer. */
+const KILLED_PID = /\(pid:? ?(\d{1,9})[,)]|\bchild (\d{1,9})\b|\bPID:(\d{1,9})\b|\bKilled process (\d{1,9})\b|\bworker with pid:? ?(\d{1,9})\b/;
+/** How long before its worker's kill a call may have started (the longest worker timeouts in use: harakiri, request_terminate_timeout). */
+const WORKER_KILL_MS = 600_000;
+/** A call line saying the call was answered (`rpc done id=3 … status=ok 38ms`). */
+const DONE_WORDS = /\b(?:done|completed?|finished|succeeded|status=ok)\b/i;
+/** The worker pid a supervisor's line says it killed (only on a line the table reads as a process ending). */
+function killedPid(e: Event): string | undefined {
+  if (!e.signals.includes('server-exited')) return undefined;
+  const m = KILLED_PID.exec(e.message);
+  return m ? m.slice(1).find((g) => g !== undefined) : undefined;
+}
+const answeredLine = (x: Event) => x.signals.includes('call-returned') || (x.httpStatus !== null && x.httpStatus < 400) || x.durationMs !== null || DONE_WORDS.test(x.message);
 /**
  * A line that is an exception, or .NET's `---- Inner` / `---> Inner` marker before one (httpx names its
  * timeouts without the suffix: `ReadTimeout`, `ConnectTimeout`, `PoolTimeout`).
@@ -224,6 +237,9 @@ function attachOrphans(spans: SpanBuild[]): void {
     // stream: Service Unavailable`) is never a POST call's answer, whatever status it quotes (tested after
     // the keys above: the same refusal, and most spans have keys, so fewer messages go through the regex)
     if (s.events.some((x) => STREAM_NOISE.test(x.message))) return false;
+    // (nor is a supervisor's kill of worker N the answer of a call another worker served)
+    const killed = killedPid(e);
+    if (killed !== undefined && call.events.some((x) => x.attrs.pid !== undefined) && !call.events.some((x) => String(x.attrs.pid) === killed)) return false;
     // (nor is a status from another path — the model provider's 429, a telemetry collector's refusal — the MCP call's
     // answer: triage-rules §1, keep the model and tool paths apart)
     if (s.events.some((x) => x.signals.includes('model-api-error') || x.signals.includes('telemetry-export-failed'))) return false;
@@ -348,6 +364,28 @@ function attachOrphans(spans: SpanBuild[]): void {
     if (!sameCallIfNamed(a, b)) return;
     merge(a, b);
   });
+  // A supervisor's line naming the worker it killed (gunicorn `WORKER TIMEOUT (pid:7)`, `Worker (pid:17) was sent
+  // SIGKILL!`; uWSGI `HARAKIRI ON WORKER 2 (pid: 9, …)`; PHP-FPM `child 1234 … execution timed out`; Unicorn
+  // `PID:1234 timeout`; the kernel's `Killed process 1234`) ended the call that worker had open: the last call the
+  // same file logged from that pid before the kill, if nothing says it was answered — whatever line the
+  // supervisor's happens to sit under (failure-signatures stage H; lifecycle.json server-exited's sources).
+  for (const list of byFile.values())
+    for (const e of list) {
+      const s = owner.get(e)!;
+      if (identified(s, (x) => x.rpcMethod !== null || x.tool !== null)) continue;
+      const pid = killedPid(e);
+      if (pid === undefined) continue;
+      const ofWorker = list.filter((x) => x.line < e.line && x.attrs.pid !== undefined && String(x.attrs.pid) === pid);
+      let at = ofWorker.length - 1;
+      while (at >= 0 && ofWorker[at]!.rpcMethod === null && ofWorker[at]!.tool === null) at--;
+      const call = ofWorker[at];
+      if (!call || (call.ts !== null && e.ts !== null && e.ts - call.ts > WORKER_KILL_MS)) continue;
+      const c = owner.get(call)!;
+      // (answered: its own lines say so, or the worker's next lines do — `response id=41 status=ok`, which may
+      // carry no method of its own)
+      if (c === s || c.events.some(answeredLine) || ofWorker.slice(at + 1).some(answeredLine)) continue;
+      merge(c, s, 'worker-pid');
+    }
   // A client line whose only identity is a bare `id=N` (`id=3 stream error: …`, `id=4 200
   // text/event-stream`): its logger prints the JSON-RPC id of the request it is about, and that request is
   // the call the same file logged with id N most recently before it (within the answer wait, or 200 lines

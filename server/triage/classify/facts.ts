@@ -152,6 +152,8 @@ export interface Facts {
   interruption: Interruption;
   /** A proxy's timer ended the exchange (read/idle timeout, 504/524). */
   proxyTimerCut: Tri;
+  /** The server's supervisor killed the worker serving the call when it outran the worker timeout (gunicorn WORKER TIMEOUT, uWSGI harakiri). */
+  workerTimerCut: Tri;
   bodyKind: BodyKind;
   jsonRpcCode: number | null;
   /** Milliseconds from request start to the failure, when a log says. */
@@ -1163,6 +1165,9 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   if (interruption === null && span.stoppedBy) interruption = 'stopped-while-waiting';
   if (interruption === null && span.endedWaiting) interruption = 'log-ended-waiting';
   const proxyTimerCut: Tri = has('proxy-timeout-before-headers') || has('proxy-timeout-mid-stream') || httpStatus === 504 || httpStatus === 524 ? true : null;
+  const workerTimerCut: Tri = has('worker-timeout') ? true : null;
+  // (the call a killed worker served lost its connection with it: the client sees the stream end or a 502)
+  if (interruption === null && workerTimerCut === true && identified) interruption = 'connection-closed';
 
   // --- time
   const durations: number[] = [];
@@ -1384,6 +1389,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     proxyLogged: ix.proxyLogged,
     interruption,
     proxyTimerCut,
+    workerTimerCut,
     bodyKind,
     jsonRpcCode,
     elapsedMs,

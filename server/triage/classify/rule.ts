@@ -85,6 +85,7 @@ export const BASE_FACTS: Facts = {
   fellBackEarlier: false,
   interruption: null,
   proxyTimerCut: null,
+  workerTimerCut: null,
   bodyKind: 'unknown',
   jsonRpcCode: null,
   elapsedMs: null,
@@ -183,7 +184,9 @@ export function interruptionWords(f: Facts): string {
     case 'client-timeout':
       return `the client gave up waiting${f.clientTimeoutMs !== null ? ` after ${f.clientTimeoutMs} ms` : ''}`;
     case 'connection-closed':
-      return 'the connection was closed with the request pending';
+      return f.workerTimerCut === true
+        ? "the server's supervisor killed the worker serving it for outrunning the worker timeout"
+        : 'the connection was closed with the request pending';
     case 'client-gave-up':
       return `the client closed the request first${f.httpStatus ? ` (HTTP ${f.httpStatus})` : ''}`;
     case 'connect':

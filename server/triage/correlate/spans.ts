@@ -20,6 +20,7 @@ const JOIN_KEYS = [
   'task-id',
   'method+time',
   'proxy-start+server-call',
+  'worker-pid',
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
 const CROSS_FILE_CALL_MS = 60_000;

@@ -74,6 +74,7 @@ import { upstreamNeverAnswered } from './upstream-never-answered.ts';
 import { legacyProbeFellBack, versionProbeFellBack } from './version-probe-fell-back.ts';
 import { versionNotNegotiated } from './version-not-negotiated.ts';
 import { duplicateAnsweredRule, duplicateRefused, writeCommitted, writeDuplicated } from './write-committed.ts';
+import { workerTimer } from './worker-timer.ts';
 import { writeUnknown } from './write-unknown.ts';
 import { healthPathMissing } from './health-path-missing.ts';
 import { healthProbe } from './health-probe.ts';
@@ -204,6 +205,7 @@ export const RULES: readonly Rule[] = [
   stoppedWhileWaiting,
   endedWaiting,
   proxyTimer,
+  workerTimer,
   readInterrupted,
   legacyFallbackIdleCut,
   legacyStreamLost,

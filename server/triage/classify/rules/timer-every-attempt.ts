@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.ts';
-import { describe, interruptionWords, sideEffectWords } from '../rule.ts';
+import { describe, identifiedCall, interruptionWords, sideEffectWords } from '../rule.ts';
 
 // failure-signatures D19 ("repeated cuts at a fixed interval or buffered SSE → fix the config") and the
 // timing fingerprints of section (c): the same call ended by the same timer (a proxy's read/idle timeout,
@@ -15,12 +15,15 @@ export const timerEveryAttempt: Rule = {
   when(f) {
     // (the client's own timeout counts when the server is shown taking the call: it is up and working,
     // not hung or gone, which a client timeout alone cannot tell apart — server-did-not-answer)
-    const timer = f.proxyTimerCut === true || (f.interruption === 'client-timeout' && f.delivered === true);
-    if (!timer) return 'no timer ended the exchange (a proxy read/idle timeout, or the client request timeout on a call the server took)';
+    const timer = f.proxyTimerCut === true || f.workerTimerCut === true || (f.interruption === 'client-timeout' && f.delivered === true);
+    if (!timer) return "no timer ended the exchange (a proxy read/idle timeout, the server's worker timeout, or the client request timeout on a call the server took)";
     // (the client's own log must show it sending the call again — its numbered attempts or its request
     // lines — not one request that a client, proxy and server each reported; counted from the client's
     // lines, so how the logs' clocks line up does not change it)
-    if (f.clientSends < 2) return 'the client is not shown sending this call more than once';
+    // (or, for a worker timeout, the server's own log: each kill is one supervisor line about one request, so
+    // failed attempts that were each killed are requests the client sent again, whatever logs it kept)
+    const sends = f.workerTimerCut === true && f.persistent === true && identifiedCall(f) ? Math.max(f.clientSends, f.attempts) : f.clientSends;
+    if (sends < 2) return 'the client is not shown sending this call more than once';
     if (f.recovered === true || f.persistent === false) return 'an attempt got through';
     if (f.sideEffect === 'write') return `a call that writes (${sideEffectWords(f)}): its outcome comes first (write-outcome-unknown)`;
     if (f.writeEvidence !== null) return 'the server shows the work completed: the result comes first (write-committed-not-delivered)';
@@ -28,7 +31,7 @@ export const timerEveryAttempt: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was ended the same way on all ${Math.max(f.attempts, f.clientSends)} attempts (${interruptionWords(f)})${f.knownTimerS ? `, at about ${f.knownTimerS} s` : f.clientTimeoutMs !== null ? `, at the client's ${f.clientTimeoutMs} ms timeout` : ''}, and never answered: the work outlasts a timer on the way, or a proxy holds the stream's events back until it ends. Re-sending cannot succeed until that changes: raise the timeout for the MCP route or the client's timeout for this call (proxy_read_timeout, load balancer idle timeout, the client's request timeout), turn response buffering off for the event stream (proxy_buffering off, X-Accel-Buffering: no, no gzip of text/event-stream), or move long work to tasks. The client already sent it ${f.clientSends} times${f.sideEffect === 'read' ? '' : ': if this call changes state, check what those attempts did before sending it again'}.`,
+    `${describe(f)} was ended the same way on all ${Math.max(f.attempts, f.clientSends)} attempts (${interruptionWords(f)})${f.knownTimerS ? `, at about ${f.knownTimerS} s` : f.clientTimeoutMs !== null ? `, at the client's ${f.clientTimeoutMs} ms timeout` : ''}, and never answered: the work outlasts a timer on the way, or a proxy holds the stream's events back until it ends. Re-sending cannot succeed until that changes: raise the timeout for the MCP route or the client's timeout for this call (proxy_read_timeout, load balancer idle timeout, the client's request timeout${f.workerTimerCut === true ? ", the server's worker timeout: gunicorn --timeout, uWSGI harakiri" : ''}), turn response buffering off for the event stream (proxy_buffering off, X-Accel-Buffering: no, no gzip of text/event-stream), or move long work to tasks. The client already sent it ${Math.max(f.clientSends, f.workerTimerCut === true && identifiedCall(f) ? f.attempts : 0)} times${f.sideEffect === 'read' ? '' : ': if this call changes state, check what those attempts did before sending it again'}.`,
   examples: [
     {
       name: 'a tools/call cut by nginx at 3 s on both attempts, side effect unknown',
@@ -110,6 +113,16 @@ export const timerEveryAttempt: Rule = {
         persistent: true,
         writeEvidence: 'server.log:12',
       },
+      fires: false,
+    },
+    {
+      name: "three calls each killed by the server's worker timeout, no client log",
+      facts: { method: 'tools/call', tool: 'build_graph', interruption: 'connection-closed', workerTimerCut: true, attempts: 3, persistent: true, clientSends: 0 },
+      fires: true,
+    },
+    {
+      name: "near miss: one call killed by the server's worker timeout",
+      facts: { method: 'tools/call', tool: 'build_graph', interruption: 'connection-closed', workerTimerCut: true, attempts: 1, persistent: true, clientSends: 0 },
       fires: false,
     },
     {
