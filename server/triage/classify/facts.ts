@@ -285,6 +285,8 @@ export interface Facts {
   initializedAfter: boolean;
   /** The server whose log holds this failure answered other requests 2xx after it: it kept serving. */
   serverServedAfter: boolean;
+  /** Where the server whose own backend failed this call is seen answering a later call, with no backend failure after (asked only for dependency-unavailable). */
+  dependencyBackAt: string | null;
   /**
    * Asked only for a Python session manager that is not running ("Task group is not initialized"): this path
    * answered 2xx earlier and no process started or stopped since (where). Its run() had been entered — it
@@ -1466,6 +1468,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
         : false,
     // (asked only where a rule reads it: it walks the server's lines)
     serverServedAfter: rootIsClosedStream && evs.some((e) => e.source === 'server') ? ix.serverServedAfter(span) : false,
+    dependencyBackAt: has('dependency-unavailable') ? ix.dependencyBackAfter(span) : null,
     managerServedEarlier: signals.includes('session-manager-not-running') && httpPath !== null ? ix.workedEarlierSameProcess(span, httpPath) : null,
     rootIsClosedStream,
     sideEffect: cls.class,

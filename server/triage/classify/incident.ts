@@ -105,6 +105,9 @@ export function targetOf(e: Event): string | null {
   return `${h.toLowerCase()}:${e.attrs.targetPort ?? ''}`;
 }
 
+/** A server's call line saying it answered (`tools/call get_ticket id=7 ok 31ms`, `rpc done … status=ok`). */
+const CALL_OK = /\b(?:ok|done|completed|succeeded|success|status=ok)\b/i;
+
 /** Where something was logged: "file:line" for people, time and place for ordering. */
 export interface Point {
   where: string;
@@ -210,6 +213,8 @@ export class IncidentIndex {
   private lifecycle: { times: number[]; lastStart: number; starts: number[]; stops: number[] } | null = null;
   /** The server's lines, in order (serverReceived). */
   private readonly serverLines: Event[] = [];
+  /** dependencyBackAfter's answers by the failure lines it started from. */
+  private readonly dependencyMemo = new Map<string, string | null>();
   /**
    * Subsets of clientish (in its order) that the per-failure look-ups below can take; each
    * look-up skips every other line before anything else, so scanning only these answers the same.
@@ -1042,6 +1047,41 @@ export class IncidentIndex {
       }
       return served;
     });
+  }
+  /**
+   * The server whose own backend failed this call (dependency-unavailable) is seen using it again: after the span's
+   * last failure line in that log, a later call the same log answered (a 2xx, a completion signal, or its call line
+   * saying `ok`/`done`) after the last line of that log reporting the backend unavailable. Where, or null.
+   */
+  dependencyBackAfter(span: SpanBuild): string | null {
+    // (the server's log, or a log whose side is not known: only a server reports its own backend this way)
+    const own = (e: Event) => e.source === 'server' || e.source === 'unknown';
+    const lastFail = new Map<string, number>();
+    for (const e of span.events) if (own(e) && isFailureEvent(e)) lastFail.set(e.file, Math.max(lastFail.get(e.file) ?? 0, e.endLine));
+    if (!lastFail.size) return null;
+    // (memoised: a burst's failures of one backend ask with the same last lines)
+    const key = [...lastFail].sort().join('|');
+    const known = this.dependencyMemo.get(key);
+    if (known !== undefined) return known;
+    const t = signalTable();
+    let back: Event | null = null;
+    for (const e of this.all) {
+      if (!own(e)) continue;
+      const last = lastFail.get(e.file);
+      if (last === undefined || e.line <= last || span.events.includes(e)) continue;
+      // (the burst's other calls failing the same way meanwhile: the backend is back only after the last of them)
+      if (failureCauses(e).includes('dependency-unavailable')) {
+        back = null;
+        continue;
+      }
+      if (back !== null || isFailureEvent(e) || (e.rpcMethod === null && e.tool === null)) continue;
+      const answered =
+        (e.httpStatus !== null && e.httpStatus >= 200 && e.httpStatus < 300) || e.signals.some((id) => t.meaning(id)?.outcome === 'completion') || CALL_OK.test(e.message);
+      if (answered) back = e;
+    }
+    const where = back ? `${back.file}:${back.line}` : null;
+    this.dependencyMemo.set(key, where);
+    return where;
   }
   /**
    * Seen from the server or the proxy: after this failed POST, a legacy HTTP+SSE message POST was

@@ -124,6 +124,7 @@ export const BASE_FACTS: Facts = {
   transportFallback: false,
   initializedAfter: false,
   serverServedAfter: false,
+  dependencyBackAt: null,
   managerServedEarlier: null,
   rootIsClosedStream: false,
   sideEffect: 'unknown',

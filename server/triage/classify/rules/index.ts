@@ -78,7 +78,7 @@ import { workerTimer } from './worker-timer.ts';
 import { writeUnknown } from './write-unknown.ts';
 import { healthPathMissing } from './health-path-missing.ts';
 import { healthProbe } from './health-probe.ts';
-import { dependencyDown } from './dependency-down.ts';
+import { dependencyBack, dependencyDown } from './dependency-down.ts';
 import { responseTooLarge } from './response-too-large.ts';
 
 export const RULES: readonly Rule[] = [
@@ -116,6 +116,7 @@ export const RULES: readonly Rule[] = [
   // (a balancer with no healthy backend because its probe's path is wrong: configuration, before the outage rules)
   healthPathMissing,
   // the server's own backend is down: the MCP path worked (before the transport rules its pool's refusals would wake)
+  dependencyBack,
   dependencyDown,
   protocolVersionMalformed,
   // deployment vs credentials
