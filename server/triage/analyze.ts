@@ -371,10 +371,10 @@ function attachOrphans(spans: SpanBuild[]): void {
   // supervisor's happens to sit under (failure-signatures stage H; lifecycle.json server-exited's sources).
   for (const list of byFile.values())
     for (const e of list) {
-      const s = owner.get(e)!;
-      if (identified(s, (x) => x.rpcMethod !== null || x.tool !== null)) continue;
       const pid = killedPid(e);
       if (pid === undefined) continue;
+      const s = owner.get(e)!;
+      if (identified(s, (x) => x.rpcMethod !== null || x.tool !== null)) continue;
       const ofWorker = list.filter((x) => x.line < e.line && x.attrs.pid !== undefined && String(x.attrs.pid) === pid);
       let at = ofWorker.length - 1;
       while (at >= 0 && ofWorker[at]!.rpcMethod === null && ofWorker[at]!.tool === null) at--;

@@ -105,8 +105,8 @@ export function targetOf(e: Event): string | null {
   return `${h.toLowerCase()}:${e.attrs.targetPort ?? ''}`;
 }
 
-/** A server's call line saying it answered (`tools/call get_ticket id=7 ok 31ms`, `rpc done … status=ok`). */
-const CALL_OK = /\b(?:ok|done|completed|succeeded|success|status=ok)\b/i;
+/** A server's call line saying it answered (`tools/call get_ticket id=7 ok 31ms`, `rpc done … status=ok`; not a key such as `ok=false`). */
+const CALL_OK = /\b(?:ok|done|completed|succeeded)\b(?![=:])/i;
 
 /** Where something was logged: "file:line" for people, time and place for ordering. */
 export interface Point {
@@ -1065,10 +1065,11 @@ export class IncidentIndex {
     if (known !== undefined) return known;
     const t = signalTable();
     let back: Event | null = null;
+    const mine = new Set(span.events);
     for (const e of this.all) {
       if (!own(e)) continue;
       const last = lastFail.get(e.file);
-      if (last === undefined || e.line <= last || span.events.includes(e)) continue;
+      if (last === undefined || e.line <= last || mine.has(e)) continue;
       // (the burst's other calls failing the same way meanwhile: the backend is back only after the last of them)
       if (failureCauses(e).includes('dependency-unavailable')) {
         back = null;
