@@ -80,6 +80,15 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // and recovered; a real collector stamps a line when it is written. The untimed base stays fix_auth)
   'golden/untimed-server-401-twice-near-miss': ['timestamps', 'journald', 'syslog', 'docker-json', 'cloud-json'],
   'golden/untimed-server-401-twice-near-miss#2': ['timestamps'],
+  // (session 42: the names transform renames a host's namespaced tool `mcp__stock__check_stock` as one identifier, unrelated to
+  // the server's renamed `check_stock`, so the two logs no longer name one tool and the retry answered by the server is
+  // not the host's. The transform's gap: a host derives the name from the server's)
+  'golden/host-namespaced-tool-answered-on-retry': ['names'],
+  // (session 42: the server's log is gzipped, `crm-mcp.log-20261105.gz`; every line transform but gzip rewrites its
+  // compressed bytes as text, so the server's log is lost and the host's re-run is no longer seen answered. The
+  // transforms' gap: the tool reads the gzip, the transforms do not)
+  'h26i-14-crm-lookup-chat': ['rename', 'crlf', 'container', 'timestamps', 'ansi', 'clock', 'names', 'journald', 'syslog', 'docker-json', 'cloud-json', 'quote', 'kubectl-prefix'],
+  'h26i-14-crm-lookup-chat#2': ['timestamps', 'quote'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
