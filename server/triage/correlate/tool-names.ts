@@ -16,7 +16,7 @@ const URL_HOST = /\bhttps?:\/\/([A-Za-z0-9.-]{1,253})/g;
 const MAX_TOOLS = 256;
 
 /**
- * The short name `long` stands for, or null: `long` is `<prefix><sep><short>` with a strong separator,
+ * Whether `long` is `short` in a namespace: `<prefix><sep><short>` with a strong separator,
  * `<short>_mcp_<server>`, or `<prefix>_<short>` / `<prefix>-<short>` where the prefix is a label of a host
  * the same log connects to (`crm` of `mcp-crm.internal…`).
  */
@@ -61,12 +61,13 @@ export function oneNameForEachTool(events: Event[]): Event[] {
   const rename = new Map<string, string>();
   for (const long of names) {
     const longFiles = filesOf.get(long)!;
+    let labels: Set<string> | null = null;
     const fits = names.filter((short) => {
-      if (short === long) return false;
-      const shortFiles = filesOf.get(short)!;
-      if ([...shortFiles].some((f) => longFiles.has(f))) return false;
-      const labels = new Set<string>();
-      for (const f of longFiles) for (const l of labelsOf(f)) labels.add(l);
+      if (short === long || [...filesOf.get(short)!].some((f) => longFiles.has(f))) return false;
+      if (!labels) {
+        labels = new Set<string>();
+        for (const f of longFiles) for (const l of labelsOf(f)) labels.add(l);
+      }
       return namespaced(long, short, labels);
     });
     if (fits.length === 1) rename.set(long, fits[0]!);

@@ -1,3 +1,4 @@
+import type { Facts } from '../facts.ts';
 import type { Rule } from '../rule.ts';
 import { describe, identifiedCall, interruptionWords, sideEffectWords } from '../rule.ts';
 
@@ -8,6 +9,11 @@ import { describe, identifiedCall, interruptionWords, sideEffectWords } from '..
 // shown to write, or a server line showing the work committed, is judged by the write rules after this
 // one (D7); a call whose side effect is unknown is not assumed to write here: the client has already
 // sent it on every attempt, and the rationale says to check what those attempts did before the next.
+/** The times the call is shown sent: the client's own count, or for a worker timeout the killed requests of the call. */
+function sendsShown(f: Facts): number {
+  return f.workerTimerCut === true && f.persistent === true && identifiedCall(f) ? Math.max(f.clientSends, f.attempts) : f.clientSends;
+}
+
 export const timerEveryAttempt: Rule = {
   id: 'timer-cut-every-attempt',
   decision: 'fix_route_or_config',
@@ -22,8 +28,7 @@ export const timerEveryAttempt: Rule = {
     // lines, so how the logs' clocks line up does not change it)
     // (or, for a worker timeout, the server's own log: each kill is one supervisor line about one request, so
     // failed attempts that were each killed are requests the client sent again, whatever logs it kept)
-    const sends = f.workerTimerCut === true && f.persistent === true && identifiedCall(f) ? Math.max(f.clientSends, f.attempts) : f.clientSends;
-    if (sends < 2) return 'the client is not shown sending this call more than once';
+    if (sendsShown(f) < 2) return 'the client is not shown sending this call more than once';
     if (f.recovered === true || f.persistent === false) return 'an attempt got through';
     if (f.sideEffect === 'write') return `a call that writes (${sideEffectWords(f)}): its outcome comes first (write-outcome-unknown)`;
     if (f.writeEvidence !== null) return 'the server shows the work completed: the result comes first (write-committed-not-delivered)';
@@ -31,7 +36,7 @@ export const timerEveryAttempt: Rule = {
     return true;
   },
   rationale: (f) =>
-    `${describe(f)} was ended the same way on all ${Math.max(f.attempts, f.clientSends)} attempts (${interruptionWords(f)})${f.knownTimerS ? `, at about ${f.knownTimerS} s` : f.clientTimeoutMs !== null ? `, at the client's ${f.clientTimeoutMs} ms timeout` : ''}, and never answered: the work outlasts a timer on the way, or a proxy holds the stream's events back until it ends. Re-sending cannot succeed until that changes: raise the timeout for the MCP route or the client's timeout for this call (proxy_read_timeout, load balancer idle timeout, the client's request timeout${f.workerTimerCut === true ? ", the server's worker timeout: gunicorn --timeout, uWSGI harakiri" : ''}), turn response buffering off for the event stream (proxy_buffering off, X-Accel-Buffering: no, no gzip of text/event-stream), or move long work to tasks. The client already sent it ${Math.max(f.clientSends, f.workerTimerCut === true && identifiedCall(f) ? f.attempts : 0)} times${f.sideEffect === 'read' ? '' : ': if this call changes state, check what those attempts did before sending it again'}.`,
+    `${describe(f)} was ended the same way on all ${Math.max(f.attempts, f.clientSends)} attempts (${interruptionWords(f)})${f.knownTimerS ? `, at about ${f.knownTimerS} s` : f.clientTimeoutMs !== null ? `, at the client's ${f.clientTimeoutMs} ms timeout` : ''}, and never answered: the work outlasts a timer on the way, or a proxy holds the stream's events back until it ends. Re-sending cannot succeed until that changes: raise the timeout for the MCP route or the client's timeout for this call (proxy_read_timeout, load balancer idle timeout, the client's request timeout${f.workerTimerCut === true ? ", the server's worker timeout: gunicorn --timeout, uWSGI harakiri" : ''}), turn response buffering off for the event stream (proxy_buffering off, X-Accel-Buffering: no, no gzip of text/event-stream), or move long work to tasks. The client already sent it ${sendsShown(f)} times${f.sideEffect === 'read' ? '' : ': if this call changes state, check what those attempts did before sending it again'}.`,
   examples: [
     {
       name: 'a tools/call cut by nginx at 3 s on both attempts, side effect unknown',
