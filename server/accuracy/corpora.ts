@@ -31,6 +31,8 @@ export const CORPORA = [
   'hand-2026h-held',
   'hand-2026i-dev',
   'hand-2026i-held',
+  'hand-2026j-dev',
+  'hand-2026j-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -443,6 +445,14 @@ export const hand2026hCases = (dir = HAND_2026H_DIR) => heldByHash(constructedCa
 export const HAND_2026I_DIR = join(REPO, 'samples', 'hand-2026-bundles-9');
 export const hand2026iCases = (dir = HAND_2026I_DIR) => heldByHash(constructedCases(dir, 'hand-2026i-dev'), 'hand-2026i-held');
 
+/**
+ * The tenth batch (samples/hand-2026-bundles-10/README.md), written in session 43 by two more helpers who do
+ * not read the code, each given areas and log layouts the first nine batches did not use, and split the same
+ * way before any bundle existed (this line was committed first).
+ */
+export const HAND_2026J_DIR = join(REPO, 'samples', 'hand-2026-bundles-10');
+export const hand2026jCases = (dir = HAND_2026J_DIR) => heldByHash(constructedCases(dir, 'hand-2026j-dev'), 'hand-2026j-held');
+
 /** Every hand-written 2026-07-28 batch, dev and held parts (a new batch is listed here once). */
 export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026Cases(),
@@ -454,6 +464,7 @@ export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026gCases(),
   ...hand2026hCases(),
   ...hand2026iCases(),
+  ...hand2026jCases(),
 ];
 
 /**
