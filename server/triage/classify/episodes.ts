@@ -79,8 +79,11 @@ const otherThanTransport = (f: Facts) =>
 const quietFollowUp = (f: Facts) =>
   f.neverConnected === true || f.interruption === 'connection-closed' || f.causes.includes('client-object-closed') || f.causes.includes('connection-closed');
 
-/** A failure that closed its client object for good (python-sdk 3522): the calls after it on that object fail locally. */
-const closedObject = (d: Decided) => d.facts.knownDefect === 'python-sdk-3522';
+/**
+ * A failure that closed its client object for good (python-sdk 3522, or any failure after which the same client
+ * refused its next call as closed — facts.clientClosedAfter): the calls after it on that object fail locally.
+ */
+const closedObject = (d: Decided) => d.facts.knownDefect === 'python-sdk-3522' || d.facts.clientClosedAfter !== null;
 /** The DNS resolver's own record of a lookup it failed (CoreDNS SERVFAIL): the far side of a client's DNS failure, no request of its own. */
 const resolverSide = (f: Facts) => f.signals.includes('resolver-lookup-failed') && !f.identified;
 /** A client's own DNS failure (EAI_AGAIN, `server misbehaving`). */
