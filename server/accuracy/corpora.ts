@@ -473,7 +473,29 @@ export const handWrittenCases = (): LabelledCase[] => [
  * of the closed-client family; h26b-21 in session 41, read after a grep over every sample for npm debug's terminal
  * lines printed its name.
  */
-const OPENED_HELD = new Set(['h26e-03-goaway-closed-client', 'h26b-21-progress-buffered-by-proxy']);
+const OPENED_HELD = new Set([
+  'h26e-03-goaway-closed-client',
+  'h26b-21-progress-buffered-by-proxy',
+  // session 43: a comparison script printed these held cases' ids, labels and answers (not their logs) while an
+  // experiment was measured, and a listing of every sample quoting "Session terminated" printed three collected
+  // held ids with their labels; seen, so no longer unseen
+  'h26c-05-rollout-cuts-read-and-listen',
+  'h26c-20-nginx-refused-shipment-not-sent',
+  'h26g-15-keepalive-reset-closed-client',
+  'h26h-02-alb-keepalive-502',
+  'h26h-04-env-proxy-no-noproxy',
+  'killed-read-haproxy-json',
+  'py-05',
+  'ss-07',
+  'un-02',
+]);
+
+/** A held case in OPENED_HELD counts with the dev part of its batch (a recorded held family's case with `recorded`). */
+function unsealOpened(c: LabelledCase): LabelledCase {
+  if (!OPENED_HELD.has(c.id) || !c.corpus.endsWith('-held')) return c;
+  const dev = (c.corpus === 'recorded-held' ? 'recorded' : c.corpus.replace(/-held$/, '-dev')) as CorpusId;
+  return CORPORA.includes(dev) ? { ...c, corpus: dev } : c;
+}
 
 /** A third of the cases, those with the lowest SHA-256 of their id, move to the held corpus. */
 function heldByHash(all: LabelledCase[], heldCorpus: CorpusId): LabelledCase[] {
@@ -487,5 +509,7 @@ function heldByHash(all: LabelledCase[], heldCorpus: CorpusId): LabelledCase[] {
 }
 
 export function allCases(): LabelledCase[] {
-  return [...recordedCases(), ...recordedFreshCases(), ...handWrittenCases(), ...realDevCases(), ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s))];
+  return [...recordedCases(), ...recordedFreshCases(), ...handWrittenCases(), ...realDevCases(), ...(Object.keys(SPLIT_CORPUS) as Split[]).flatMap((s) => collectedCases(s))].map(
+    unsealOpened,
+  );
 }
