@@ -104,6 +104,8 @@ export interface LinePlan {
   layout: Layout;
   /** The program every syslog-style header of the head names (PrefixRule.header), if one does: a hint at the file's side. */
   ident?: string | null;
+  /** The time a stamped wrapper (Heroku's, `docker logs -t`'s) gave each head line, by sample index, when it has one. */
+  stamps?: readonly (number | null)[];
 }
 
 /**
@@ -116,11 +118,14 @@ export function firstDatedTime(plan: LinePlan, formats: readonly CompiledFormat[
   // access-log line — still shows that line's date)
   const d = detectFormat(plan.sample, formats);
   const tried = d.format ? [d.format, ...d.fallbacks] : d.fallbacks;
-  for (const line of plan.sample) {
+  for (let i = 0; i < plan.sample.length; i++) {
+    const line = plan.sample[i]!;
     if (line.trim() === '') continue;
     let ts: number | string | null | undefined = null;
     for (const f of tried) if (typeof (ts = applyFormat(f, line)?.ts) === 'number') break;
     if (typeof ts !== 'number') ts = readLinePrefix(line, null)?.ts ?? null;
+    // (a line whose time was in the wrapper taken off it — Heroku's stream, `kubectl logs --timestamps` — is dated by it)
+    if (typeof ts !== 'number') ts = plan.stamps?.[i] ?? null;
     if (typeof ts === 'number') return ts;
   }
   return null;
@@ -132,7 +137,15 @@ export function planLines(head: readonly RawLine[]): LinePlan {
   const sample = cleanedHead.map((l) => stripPrefix(l, prefix));
   // (a document pasted inside a markdown fence is still that document: the fence lines are skipped as in line mode)
   const doc = sniffDocument(sample.some((l) => FENCE_LINE.test(l)) ? sample.filter((l) => !FENCE_LINE.test(l)) : sample);
-  return { prefix, sample, doc, layout: doc ? { numberLines: false, doubledBlank: false } : detectLayout(sample), ident: prefix?.header ? soleIdent(cleanedHead, prefix) : null };
+  const stamps = prefix?.stamp ? cleanedHead.map((l) => prefixStamp(l, prefix)) : undefined;
+  return {
+    prefix,
+    sample,
+    doc,
+    layout: doc ? { numberLines: false, doubledBlank: false } : detectLayout(sample),
+    ident: prefix?.header ? soleIdent(cleanedHead, prefix) : null,
+    ...(stamps ? { stamps } : {}),
+  };
 }
 
 /** The program that wrote every header-carrying line of a head, or null when none or several did (`journalctl` without `-u`). */

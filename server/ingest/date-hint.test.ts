@@ -48,6 +48,15 @@ describe('times of day are dated by the incident', () => {
     expect(await clientTimes({ 'zz-edge-access.log': PROXY, 'agent.log': CLIENT })).toEqual(await clientTimes({ 'agent.log': CLIENT, 'edge-access.log': PROXY }));
   });
 
+  it("takes the date a log stream's wrapper stamps on each line (Heroku's drain: `<RFC 3339> app[web.1]: …`)", async () => {
+    // (the wrapper's stamp is taken off the line before formats read it: the head's date is in the stamp)
+    const HEROKU = [
+      '2026-03-14T23:59:59.120000+00:00 app[web.1]: level=warn msg="tool call failed" tool=list_bins',
+      '2026-03-14T23:59:59.121000+00:00 heroku[router]: at=info method=POST path="/mcp" host=bins.herokuapp.com dyno=web.1 connect=0ms service=3ms status=502 bytes=0',
+    ];
+    expect(await clientTimes({ 'agent.log': CLIENT, 'heroku-logs.txt': HEROKU })).toEqual(['2026-03-14T23:59:58.000Z', '2026-03-14T23:59:59.000Z', '2026-03-15T00:00:01.000Z']);
+  });
+
   it('alone, with no dated file beside it, a time of day is placed on the placeholder day: its times still order and time', async () => {
     // (the day means nothing — README of server/ingest — but 23:59:59 → 00:00:01 is still two seconds)
     expect(await clientTimes({ 'agent.log': CLIENT })).toEqual(['2000-01-01T23:59:58.000Z', '2000-01-01T23:59:59.000Z', '2000-01-02T00:00:01.000Z']);
