@@ -940,7 +940,9 @@ export class IncidentIndex {
 
   /** A later span of the same call that succeeded. */
   laterSuccess(span: SpanBuild, key: string | null): Point | null {
-    if (key === null) return null;
+    // (a tool call whose tool no line names: another unnamed call's success may be any other tool's, or the same
+    // tool's with other input — it does not show this call re-issued)
+    if (key === null || key === callKey('tools/call', null)) return null;
     const me = this.infoOf.get(span);
     if (!me) return null;
     const requestFiles = new Set(

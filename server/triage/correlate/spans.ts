@@ -82,20 +82,39 @@ export interface CorrelateOptions {
 class UnionFind {
   parent: number[];
   private reqIds: (string | null)[];
+  /** Every request id of a group's lines, by file: two different ids in one log are two exchanges. */
+  private localReqIds: (Set<string> | null)[];
   private methods: (string | null)[];
   private tools: (string | null)[];
   /** A client's exchange line says how its request ended: two different endings are two requests. */
   private outcomes: (Set<string> | null)[];
-  constructor(events: readonly Event[]) {
+  /**
+   * The JSON-RPC ids a group's lines carry, by file: two different ids in one log are two requests (a host's own
+   * request id — a web framework's per-turn id — is on every line of a turn that made several calls). Across
+   * files an id may be renumbered (a gateway), so only ids of the same file clash.
+   */
+  private rpcIds: (Set<string> | null)[];
+  constructor(events: readonly Event[], sharedId: (e: Event) => string | null) {
     const n = events.length;
     this.parent = Array.from({ length: n }, (_, i) => i);
-    this.reqIds = events.map((e) => e.requestId || null);
+    // (only an id more than one log carries names one exchange across logs; one that a single log keeps — a web
+    // framework's id for its own inbound request — still parts that log's lines, by file, below)
+    this.reqIds = events.map(sharedId);
+    this.localReqIds = events.map((e) => (e.requestId ? new Set([`${e.file}\u0000${e.requestId}`]) : null));
     // a cancellation that names the request it cancels (enrich gives it that id) belongs to that request's span
     // (and a task's polls belong to the call that created the task: tasks/get is no method of its own there)
     this.methods = events.map((e) => ((e.rpcMethod === CANCELLED && e.rpcId !== null) || TASK_METHODS.has(e.rpcMethod ?? '') ? null : e.rpcMethod || null));
     this.tools = events.map((e) => e.tool || null);
     this.outcomes = events.map((e) =>
       e.source === 'client' && e.httpMethod !== null && e.httpStatus !== null ? new Set([`${e.file}\u0000${e.httpMethod} ${e.httpStatus}`]) : null,
+    );
+    // (only a line that names the call it is about — its method or tool — asserts its id: a bare `"id"` may be the
+    // log record's own; a cancellation carries the id of the request it cancels, and a task's polls have ids of their
+    // own while belonging to the call that created the task)
+    this.rpcIds = events.map((e) =>
+      e.rpcId !== null && (e.tool !== null || (e.rpcMethod !== null && e.rpcMethod !== CANCELLED && !TASK_METHODS.has(e.rpcMethod)))
+        ? new Set([`${e.file}\u0000${JSON.stringify(e.rpcId)}`])
+        : null,
     );
   }
   canJoin(a: number, b: number): boolean {
@@ -112,9 +131,11 @@ class UnionFind {
   rootsCompatible(ra: number, rb: number): boolean {
     return (
       !clash(this.reqIds[ra]!, this.reqIds[rb]!) &&
+      !clashInFile(this.localReqIds[ra]!, this.localReqIds[rb]!) &&
       !clash(this.methods[ra]!, this.methods[rb]!) &&
       !clash(this.tools[ra]!, this.tools[rb]!) &&
-      !clashInFile(this.outcomes[ra]!, this.outcomes[rb]!)
+      !clashInFile(this.outcomes[ra]!, this.outcomes[rb]!) &&
+      !clashInFile(this.rpcIds[ra]!, this.rpcIds[rb]!)
     );
   }
   find(i: number): number {
@@ -136,6 +157,8 @@ class UnionFind {
     this.methods[lo] ??= this.methods[hi]!;
     this.tools[lo] ??= this.tools[hi]!;
     merge(this.outcomes, lo, hi);
+    merge(this.rpcIds, lo, hi);
+    merge(this.localReqIds, lo, hi);
     return true;
   }
 }
@@ -170,7 +193,16 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
   const windowMs = opts.windowMs ?? 2000;
   /** The longest a call may run (hosts allow tools up to 10 minutes) before its cancellation or its end is logged. */
   const LONG_CALL_MS = 15 * 60_000;
-  const uf = new UnionFind(events);
+  // request ids carried by more than one log: the ones that name an exchange across logs
+  const filesOfId = new Map<string, string>(); // id → its first file, or '' once a second file carries it
+  for (const e of events) {
+    if (!e.requestId) continue;
+    const f = filesOfId.get(e.requestId);
+    if (f === undefined) filesOfId.set(e.requestId, e.file);
+    else if (f !== '' && f !== e.file) filesOfId.set(e.requestId, '');
+  }
+  const sharedId = (e: Event): string | null => (e.requestId && filesOfId.get(e.requestId) === '' ? e.requestId : null);
+  const uf = new UnionFind(events, sharedId);
   const edges = new Uint16Array(events.length); // event index → keys that joined it (JOIN_BIT)
   const X_REQUEST_ID = JOIN_BIT.get('x-request-id')!;
   const mark = (i: number, k: JoinKey) => {
@@ -330,13 +362,14 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // id other than R can never be taken: only the lines with id R, or with none, need a visit.
     const withId = new Map<string, number[]>(); // request id → its exchange lines (a handful)
     for (const [e, i] of exchanges) {
-      if (!e.requestId) continue;
-      const list = withId.get(e.requestId);
+      const id = sharedId(e);
+      if (!id) continue;
+      const list = withId.get(id);
       if (list) list.push(i);
-      else withId.set(e.requestId, [i]);
+      else withId.set(id, [i]);
     }
     const withoutId = new TimeBuckets(
-      exchanges.filter(([e]) => !e.requestId),
+      exchanges.filter(([e]) => !sharedId(e)),
       (e) => String(e.httpStatus),
     );
     for (const [p, pi] of proxyLines) {
