@@ -32,3 +32,48 @@ export const authFailure: Rule = {
     { name: 'a 404 Session not found', facts: { httpStatus: 404, causes: ['session-unknown'] }, fires: false },
   ],
 };
+
+// failure-signatures row 41 and stage C, read by where the certificate complaint came from: a TLS failure of the
+// SERVER's certificate ends the handshake, so no HTTP answer ever comes back. A certificate complaint that came back
+// as an HTTP answer (400/401/403: nginx's "400 The SSL certificate error", a gateway's mutual-TLS check at HTTP level
+// — Tyk's CertificateCheckMW answers 403) is about the CLIENT's certificate: a credential that expired, was revoked
+// or was not sent — renew or reload it (fix_auth), not the route. (A line only the receiving side logged is not
+// enough: an edge logs the client's alert about the edge's own certificate in the same words.)
+export const clientCertificateRefused: Rule = {
+  id: 'client-certificate-refused',
+  decision: 'fix_auth',
+  source: 'failure-signatures row 41, stage C (a bad server certificate yields no HTTP answer) · triage-rules.md decision table (credentials → fix_auth)',
+  when(f) {
+    if (!has(f, 'tls-certificate')) return 'no certificate complaint';
+    // (the proxy's own TLS to its backend — nginx "while SSL handshaking to upstream" — is about the backend's certificate)
+    if (has(f, 'proxy-upstream-unavailable')) return "the proxy's connection to its upstream failed: the backend's certificate, not the client's";
+    if (f.httpStatus !== 400 && f.httpStatus !== 401 && f.httpStatus !== 403)
+      return 'no HTTP refusal came back: the TLS failure is the handshake with the server (its certificate)';
+    return true;
+  },
+  rationale: (f) =>
+    `HTTP ${f.httpStatus} came back with a certificate complaint (${signalWords(f, ['tls-certificate'], 'certificate rejected')}): a bad server certificate ends the TLS handshake before any HTTP answer, so this is the client's own certificate (mutual TLS) being refused — expired, revoked, from an untrusted CA or not sent. Renew it, or make the client load the renewed one (a process that read it at start keeps presenting the old one until it reloads or restarts); retrying with the same certificate fails the same way.${f.attempts > 1 ? ` It failed on ${f.attempts} attempts.` : ''}`,
+  examples: [
+    {
+      name: 'a gateway answers 403 "Certificate has expired"',
+      facts: { method: 'tools/call', httpStatus: 403, causes: ['tls-certificate', 'auth-rejected'], seenBy: { client: true, proxy: false, server: false } },
+      fires: true,
+    },
+    { name: "nginx's 400 The SSL certificate error", facts: { httpStatus: 400, causes: ['tls-certificate'], seenBy: { client: false, proxy: true, server: false } }, fires: true },
+    {
+      name: "near miss: the client's own CERT_HAS_EXPIRED (the server's certificate), no HTTP answer",
+      facts: { causes: ['tls-certificate'], seenBy: { client: true, proxy: false, server: false } },
+      fires: false,
+    },
+    {
+      name: "near miss: only the edge logged a certificate failure (it may be the client's alert about the edge's own)",
+      facts: { causes: ['tls-certificate'], seenBy: { client: false, proxy: true, server: false } },
+      fires: false,
+    },
+    {
+      name: "near miss: nginx failing TLS to its upstream (the backend's certificate)",
+      facts: { httpStatus: 502, causes: ['tls-certificate', 'proxy-upstream-unavailable'], seenBy: { client: false, proxy: true, server: false } },
+      fires: false,
+    },
+  ],
+};

@@ -1,7 +1,7 @@
 // The ordered rule table: the first rule whose condition holds decides. Add a rule as one file in this
 // folder and list it here, more specific rules first. Rules read facts and signal ids, never text.
 import type { Rule } from '../rule.ts';
-import { authFailure } from './auth.ts';
+import { authFailure, clientCertificateRefused } from './auth.ts';
 import { cancelledByCaller, cancelNotification, lateResponse } from './cancel-notification.ts';
 import { clientConfigInvalid, deploymentBroken, protocolVersionMalformed } from './client-config-invalid.ts';
 import { clientMetadataUnreachable } from './client-metadata-unreachable.ts';
@@ -130,6 +130,7 @@ export const RULES: readonly Rule[] = [
   // (a credential the client shows it sent that the server says never arrived: lost on the way, not refused)
   credentialDropped,
   credentialDroppedOnRedirect,
+  clientCertificateRefused,
   authFailure,
   rateLimited,
   updateConflict,
