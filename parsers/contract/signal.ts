@@ -64,6 +64,7 @@ export const SignalCause = z.enum([
   'discovery-probe', // a client looking for metadata (OAuth well-known documents) or a browser asset: a 404 there is an answer, not a broken route
   // network and proxies
   'conn-refused',
+  'stream-refused', // the peer refused the HTTP/2 stream before processing it (REFUSED_STREAM, or above a graceful GOAWAY's last stream id): not processed, safe to send again (RFC 9113 §8.7)
   'network-error', // a client's network failure whose cause was not logged (undici `fetch failed`): most often at connect
   'dns-failure', // the resolver could not answer now (EAI_AGAIN): transient
   'dns-name-unknown', // the resolver answered that the name does not exist (ENOTFOUND, no such host): the URL or DNS record is wrong

@@ -150,6 +150,8 @@ const LOSS_CAUSES = new Set<SignalCause>([
 /** Connect-stage failures that say why the connection could not be made (a bare `fetch failed` names none: row 41). */
 export const CONNECT_WHY = [
   'conn-refused',
+  // (an HTTP/2 stream the peer refused unprocessed: as undelivered as a refused connection, RFC 9113 §8.7)
+  'stream-refused',
   'dns-failure',
   'dns-name-unknown',
   'connect-timeout',
