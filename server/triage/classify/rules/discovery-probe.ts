@@ -4,7 +4,8 @@ import { has } from '../rule.ts';
 // MCP spec basic/authorization (authorization server discovery): clients probe the protected-resource
 // metadata (path-inserted, then root) and the authorization server's RFC 8414 / OIDC documents; a server
 // that does not use OAuth answers 404, and that is its answer, not a broken route. Browsers and crawlers
-// ask any origin for /favicon.ico and /robots.txt. Neither is an MCP request: optional.
+// ask any origin for /favicon.ico and /robots.txt; scanners ask any public origin for /.env, /.git/config,
+// /wp-login.php. None of them is an MCP request: optional.
 /** The answers a probe gets where there is nothing to find: none here, not this method, not understood. */
 const NONE_HERE = new Set([400, 404, 405]);
 
@@ -25,7 +26,7 @@ export const discoveryProbe: Rule = {
     return true;
   },
   rationale: (f) =>
-    `A probe for ${f.httpPath && f.httpPath.includes('well-known') ? `OAuth metadata (${f.httpPath})` : `a browser asset${f.httpPath ? ` (${f.httpPath})` : ''}`} was answered ${f.httpStatus ?? 'with an error'}: clients look for authorization metadata before or after connecting, and a server that does not use OAuth has none. No MCP request failed. It matters only if the same server also answers 401 — then the client cannot discover where to authenticate (fix_auth).`,
+    `A probe for ${f.httpPath && f.httpPath.includes('well-known') ? `OAuth metadata (${f.httpPath})` : f.signals.includes('scanner-probe') ? `a path scanners try on every public server${f.httpPath ? ` (${f.httpPath})` : ''}` : `a browser asset${f.httpPath ? ` (${f.httpPath})` : ''}`} was answered ${f.httpStatus ?? 'with an error'}: clients look for authorization metadata before or after connecting, and a server that does not use OAuth has none. No MCP request failed. It matters only if the same server also answers 401 — then the client cannot discover where to authenticate (fix_auth).`,
   examples: [
     {
       name: 'a 401 whose challenge names resource_metadata=…/.well-known/…',
@@ -35,6 +36,11 @@ export const discoveryProbe: Rule = {
     {
       name: 'protected-resource metadata 404',
       facts: { httpMethod: 'GET', httpStatus: 404, httpPath: '/.well-known/oauth-protected-resource/mcp', causes: ['discovery-probe'] },
+      fires: true,
+    },
+    {
+      name: "a scanner's /.env refused by the framework",
+      facts: { causes: ['discovery-probe', 'route-missing'], signals: ['scanner-probe', 'framework-cannot-route'] },
       fires: true,
     },
     { name: 'favicon 404', facts: { httpMethod: 'GET', httpStatus: 404, httpPath: '/favicon.ico', causes: ['discovery-probe'] }, fires: true },
