@@ -35,8 +35,8 @@ export const authFailure: Rule = {
 
 // failure-signatures row 41 and stage C, read by where the certificate complaint came from: a TLS failure of the
 // SERVER's certificate ends the handshake, so no HTTP answer ever comes back. A certificate complaint that came back
-// as an HTTP answer (400/401/403: nginx's "400 The SSL certificate error", a gateway's mutual-TLS check at HTTP level
-// — Tyk's CertificateCheckMW answers 403) is about the CLIENT's certificate: a credential that expired, was revoked
+// as an HTTP answer (400/401/403: a gateway's mutual-TLS check at HTTP level — Tyk's CertificateCheckMW answers 403 —
+// or a server's 400 for a client certificate it refused) is about the CLIENT's certificate: a credential that expired, was revoked
 // or was not sent — renew or reload it (fix_auth), not the route. (A line only the receiving side logged is not
 // enough: an edge logs the client's alert about the edge's own certificate in the same words.)
 export const clientCertificateRefused: Rule = {
@@ -59,7 +59,11 @@ export const clientCertificateRefused: Rule = {
       facts: { method: 'tools/call', httpStatus: 403, causes: ['tls-certificate', 'auth-rejected'], seenBy: { client: true, proxy: false, server: false } },
       fires: true,
     },
-    { name: "nginx's 400 The SSL certificate error", facts: { httpStatus: 400, causes: ['tls-certificate'], seenBy: { client: false, proxy: true, server: false } }, fires: true },
+    {
+      name: 'a server answers 400 with a certificate complaint',
+      facts: { httpStatus: 400, causes: ['tls-certificate'], seenBy: { client: false, proxy: true, server: false } },
+      fires: true,
+    },
     {
       name: "near miss: the client's own CERT_HAS_EXPIRED (the server's certificate), no HTTP answer",
       facts: { causes: ['tls-certificate'], seenBy: { client: true, proxy: false, server: false } },
