@@ -1,7 +1,7 @@
 // Apply one compiled format to one (cleaned, redacted) line: the declarative half of parsing.
 import type { Event, Level, MappableField, RpcId } from '../contract/event.ts';
 import type { FormatSpec } from '../contract/format.ts';
-import { parseTimestamp } from './timestamp.ts';
+import { parseTimestamp, type YearRef } from './timestamp.ts';
 
 export interface CompiledFormat {
   spec: FormatSpec;
@@ -137,10 +137,10 @@ function pickField(f: CompiledFormat, lookup: (ref: string) => unknown, field: M
 }
 
 /** Fill event fields from a lookup (capture name or JSON path → value). Once per parsed line: no closures. */
-function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown): Parsed {
+function mapFields(f: CompiledFormat, lookup: (ref: string) => unknown, clock: YearRef): Parsed {
   const out: Parsed = {};
   const ts = pickField(f, lookup, 'ts');
-  if (ts !== undefined) out.ts = parseTimestamp(instantMs(ts) ?? ts);
+  if (ts !== undefined) out.ts = parseTimestamp(instantMs(ts) ?? ts, clock);
   const level = pickField(f, lookup, 'level');
   if (level !== undefined) out.level = toLevel(level, f.levelMap);
   const msg = pickField(f, lookup, 'message');
@@ -206,13 +206,13 @@ export function parseJsonObject(text: string): unknown {
 let lastJson: { text: string | null; obj: unknown } = { text: null, obj: null };
 
 /** Returns the parsed fields, or null when the line is not in this format. */
-export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
+export function applyFormat(f: CompiledFormat, line: string, clock: YearRef = null): Parsed | null {
   if (f.spec.match.kind === 'regex') {
     for (const re of f.patterns) {
       const m = re.exec(line);
       if (m) {
         const g = m.groups ?? {};
-        return mapFields(f, (ref) => g[ref]);
+        return mapFields(f, (ref) => g[ref], clock);
       }
     }
     return null;
@@ -221,7 +221,7 @@ export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
     const rec = parseLogfmt(line, f.spec.match.minPairs);
     if (!rec) return null;
     for (const group of f.spec.match.require) if (!group.some((k) => rec[k] !== undefined)) return null;
-    return mapFields(f, (ref) => (ref.startsWith('has:') ? (rec[ref.slice(4)] !== undefined ? ref.slice(4) : undefined) : rec[ref]));
+    return mapFields(f, (ref) => (ref.startsWith('has:') ? (rec[ref.slice(4)] !== undefined ? ref.slice(4) : undefined) : rec[ref]), clock);
   }
   let body = line;
   if (f.prefix) {
@@ -242,7 +242,7 @@ export function applyFormat(f: CompiledFormat, line: string): Parsed | null {
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return null;
   const rec = obj as Record<string, unknown>;
   for (const group of f.spec.match.require) if (!group.some((k) => getPath(rec, k) !== undefined)) return null;
-  const out = mapFields(f, (ref) => getPath(rec, ref));
+  const out = mapFields(f, (ref) => getPath(rec, ref), clock);
   const template = f.spec.messageTemplate !== undefined ? rec[f.spec.messageTemplate] : undefined;
   if (typeof template === 'string' && !out.message) out.message = renderTemplate(template, rec);
   return out;

@@ -11,7 +11,7 @@
 import type { Event, Level } from '../contract/event.ts';
 import { toLevel, type CompiledFormat, type Parsed } from './apply.ts';
 import { levelFromWording } from './level-wording.ts';
-import { parseTimestamp } from './timestamp.ts';
+import { parseTimestamp, type YearRef, yearlessUtc } from './timestamp.ts';
 
 export interface LinePrefix {
   /** Epoch ms; a time of day alone gets the date of `clock` (the file's last own time), else stays null. */
@@ -101,7 +101,7 @@ const DAY = 86_400_000;
 // State of one read: what was found, and the words held until something confirms them.
 interface State {
   line: string;
-  clock: number | null;
+  clock: YearRef;
   out: LinePrefix;
   /** Index of the token being read (0 = first). */
   token: number;
@@ -191,7 +191,7 @@ function timeOfDay(st: State, text: string, h: string, mi: string, s: string, fr
   if (st.out.ts !== null || st.out.time !== null) return false;
   const tod = ((+h * 60 + +mi) * 60 + +s) * 1000 + (frac ? Number((frac + '00').slice(0, 3)) : 0);
   if (+h > 23 || +mi > 59 || +s > 60) return false;
-  if (st.clock === null) {
+  if (st.clock === null || st.clock === 'none') {
     st.out.time = text;
     return true;
   }
@@ -201,15 +201,9 @@ function timeOfDay(st: State, text: string, h: string, mi: string, s: string, fr
   return true;
 }
 
-/**
- * A date logged without its year (syslog, glog) takes the clock's year (else this year), or the
- * year before when that would put it more than a day past the clock: logs are not from the future.
- */
-function yearless(st: State, mon: number, day: number, h: number, mi: number, s: number, msec: number): number {
-  const ref = st.clock ?? Date.now();
-  const y = new Date(ref).getUTCFullYear();
-  const t = Date.UTC(y, mon, day, h, mi, s, msec);
-  return t > ref + DAY ? Date.UTC(y - 1, mon, day, h, mi, s, msec) : t;
+/** A date logged without its year (syslog, glog): the year the clock gives it (timestamp.ts YearRef). */
+function yearless(st: State, mon: number, day: number, h: number, mi: number, s: number, msec: number): number | null {
+  return yearlessUtc(mon, day, h, mi, s, msec, st.clock);
 }
 
 function ms(frac: string | undefined): number {
@@ -322,7 +316,7 @@ export const RULES: readonly Rule[] = [
       }
       if (k === 'level' || k === 'lvl' || k === 'severity' || k === 'loglevel' || k === 'log_level')
         return setLevel(st, /^\d{1,3}$/.test(v) ? toLevel(Number(v), NO_LEVELS) : levelWord(v));
-      if (k === 'time' || k === 'ts' || k === 't' || k === 'timestamp') return setTs(st, parseTimestamp(v));
+      if (k === 'time' || k === 'ts' || k === 't' || k === 'timestamp') return setTs(st, parseTimestamp(v, st.clock));
       if (k === 'pid') return o.pid === null && /^\d{1,10}$/.test(v) && !!(o.pid = v);
       if (k === 'host' || k === 'hostname') return o.host === null && !!(o.host = v);
       if (k === 'logger') return o.logger === null && !!(o.logger = v);
@@ -376,7 +370,7 @@ export const RULES: readonly Rule[] = [
     nearMisses: ['2026-01-30 is the date of the release', '2026-01-30T14:17:19Zulu time'],
     re: /\[?(\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?)(?:[.,]\d{1,9})?(\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?(?![\w:])/y,
     first: (c) => isDigit(c) || c === OPEN_BRACKET,
-    take: (m, st) => setTs(st, parseTimestamp(m[1]! + (m[2] ?? ''))),
+    take: (m, st) => setTs(st, parseTimestamp(m[1]! + (m[2] ?? ''), st.clock)),
   },
   {
     // `06-02-2025 03:41:05 PM` (ECS console), `11/29/26 10:00:01` (Rich): month first, as timestamp.ts reads them.
@@ -406,7 +400,7 @@ export const RULES: readonly Rule[] = [
     nearMisses: ['1716200000 items processed'],
     re: /(\d{10}\.\d{3,9}|\d{13})(?!\S)/y,
     first: isDigit,
-    take: (m, st) => st.token === 0 && setTs(st, parseTimestamp(m[1]!)),
+    take: (m, st) => st.token === 0 && setTs(st, parseTimestamp(m[1]!, st.clock)),
   },
   {
     // A time of day alone: `14:21:07`, `12:00:01.123`, `[10:00:00]`.
@@ -758,7 +752,7 @@ function skip(line: string, i: number): number {
  * Read the leading tokens of one line. `clock`: the file's last own time (epoch ms), which dates a
  * time of day and gives syslog/glog their year. Returns null when nothing was read.
  */
-export function readLinePrefix(line: string, clock: number | null = null, trace?: string[]): LinePrefix | null {
+export function readLinePrefix(line: string, clock: YearRef = null, trace?: string[]): LinePrefix | null {
   const out: LinePrefix = { ts: null, time: null, level: null, logger: null, pid: null, host: null, thread: null, container: null, location: null, end: 0, message: line };
   const st: State = { line, clock, out, token: 0, afterLevel: false, dashes: false, syslog: false, held: [], msgAt: -1, kv: false, kvSkipAt: -1, traced: 0 };
   let i = 0;

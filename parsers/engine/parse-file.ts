@@ -24,6 +24,7 @@ import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts'
 import { enrich } from './enrich.ts';
 import { readLine, readLinePrefix } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
+import type { YearRef } from './timestamp.ts';
 import { NO_SIGNALS_KNOWN, type LineSignals } from './signals.ts';
 
 export interface FileStats {
@@ -110,9 +111,10 @@ export interface LinePlan {
 
 /**
  * The first full date-and-time a file's head shows (its format's time field, else a line prefix's),
- * or null: what dates the time-of-day-only files of the same ingest (ParseFileOptions.dateHint).
+ * or null: what dates the time-of-day-only files of the same ingest (ParseFileOptions.dateHint) and gives
+ * yearless dates their year. A date without its year counts only with `years` (null: dated by today).
  */
-export function firstDatedTime(plan: LinePlan, formats: readonly CompiledFormat[]): number | null {
+export function firstDatedTime(plan: LinePlan, formats: readonly CompiledFormat[], years: YearRef = 'none'): number | null {
   if (plan.doc) return null;
   // (every format that read a line of the head, as the parse tries them: a file no format leads — prose around one
   // access-log line — still shows that line's date)
@@ -122,8 +124,8 @@ export function firstDatedTime(plan: LinePlan, formats: readonly CompiledFormat[
     const line = plan.sample[i]!;
     if (line.trim() === '') continue;
     let ts: number | string | null | undefined = null;
-    for (const f of tried) if (typeof (ts = applyFormat(f, line)?.ts) === 'number') break;
-    if (typeof ts !== 'number') ts = readLinePrefix(line, null)?.ts ?? null;
+    for (const f of tried) if (typeof (ts = applyFormat(f, line, years)?.ts) === 'number') break;
+    if (typeof ts !== 'number') ts = readLinePrefix(line, years)?.ts ?? null;
     // (a line whose time was in the wrapper taken off it — Heroku's stream, `kubectl logs --timestamps` — is dated by it)
     if (typeof ts !== 'number') ts = plan.stamps?.[i] ?? null;
     if (typeof ts === 'number') return ts;
@@ -305,11 +307,11 @@ export async function* parsePreparedBatches(
   };
   const matchLine = (text: string): { f: CompiledFormat; parsed: NonNullable<ReturnType<typeof applyFormat>> } | null => {
     for (const f of tryFormats) {
-      const parsed = applyFormat(f, text);
+      const parsed = applyFormat(f, text, clock());
       if (parsed) return { f, parsed };
     }
     for (const f of untried) {
-      const parsed = applyFormat(f, text);
+      const parsed = applyFormat(f, text, clock());
       if (!parsed) continue;
       untried.delete(f);
       tryFormats.push(f);

@@ -41,7 +41,31 @@ function zoneOf(z: string): number {
   return (m[1] === '+' ? 1 : -1) * mins * 60_000;
 }
 
-export function parseTimestamp(value: unknown, yearHint?: number): number | null {
+/**
+ * What gives a date logged without its year (syslog's `Dec  1 10:00:00`) its year: an instant of the same log —
+ * the file's last own time, else the incident's first dated time — and then the year that puts the date nearest
+ * it; `null`, none known: now's year, or the year before when that would be more than a day ahead (logs are not
+ * from the future); `'none'`: no year to give, so no time (what the incident's first dated time is found with, so
+ * that it never depends on the day the analysis runs).
+ */
+export type YearRef = number | null | 'none';
+const DAY = 86_400_000;
+
+export function yearlessUtc(mon: number, day: number, h: number, mi: number, s: number, msec: number, ref: YearRef): number | null {
+  if (ref === 'none') return null;
+  if (ref === null) {
+    const now = Date.now();
+    const y = new Date(now).getUTCFullYear();
+    const t = Date.UTC(y, mon, day, h, mi, s, msec);
+    return t > now + DAY ? Date.UTC(y - 1, mon, day, h, mi, s, msec) : t;
+  }
+  const y = new Date(ref).getUTCFullYear();
+  let best = Date.UTC(y, mon, day, h, mi, s, msec);
+  for (const t of [Date.UTC(y - 1, mon, day, h, mi, s, msec), Date.UTC(y + 1, mon, day, h, mi, s, msec)]) if (Math.abs(t - ref) < Math.abs(best - ref)) best = t;
+  return best;
+}
+
+export function parseTimestamp(value: unknown, ref: YearRef = null): number | null {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value === 'number') return fromEpoch(value);
   const s = String(value).trim();
@@ -72,8 +96,7 @@ export function parseTimestamp(value: unknown, yearHint?: number): number | null
   if (m) {
     const mon = MONTHS[m[1]!.toLowerCase()];
     if (mon === undefined) return null;
-    // the current year only here (a Date per call was measurable at ingest)
-    return Date.UTC(yearHint ?? new Date().getUTCFullYear(), mon, +m[2]!, +m[3]!, +m[4]!, +m[5]!, frac(m[6]));
+    return yearlessUtc(mon, +m[2]!, +m[3]!, +m[4]!, +m[5]!, frac(m[6]), ref);
   }
   const d = Date.parse(s);
   return Number.isNaN(d) ? null : d;

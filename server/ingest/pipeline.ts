@@ -286,11 +286,14 @@ async function ingestWith(
     // what dates a file that logs only times of day: the earliest date-and-time any file's head shows
     // (a pure function of the heads, so neither the file order nor the worker count changes it); with
     // none, a placeholder day, so such a file's times still order its lines and time its requests
-    const dateHint =
+    // (a date with its year first: a yearless syslog or Tyk time dated by today would make the answer depend on
+    // the day the analysis runs; only an incident whose every date lacks its year takes today's)
+    const earliest = (years: 'none' | null) =>
       scanned.reduce<number | null>((min, s) => {
-        const t = firstDatedTime(s.plan, opts.formats);
+        const t = firstDatedTime(s.plan, opts.formats, years);
         return t === null || (min !== null && min <= t) ? min : t;
-      }, null) ?? PLACEHOLDER_DAY;
+      }, null);
+    const dateHint = earliest('none') ?? earliest(null) ?? PLACEHOLDER_DAY;
     const upload = opts.upload ? { ...opts.upload, result: { added: fresh.length, skipped, skippedFiles } } : undefined;
     const mode = opts.mode ?? 'standard';
     const tier: EngineTier = mode === 'strict' ? 'all' : 'ingest';
