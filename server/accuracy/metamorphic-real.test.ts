@@ -84,12 +84,6 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // (the same transform's gap in a real-layout bundle: the host's `crm_lookup_account` and the server's
   // `lookup_account`, renamed apart, are no longer one tool, so the host's re-run answered by the server is not seen)
   'h26i-14-crm-lookup-chat': ['names'],
-  // (session 43: the gateway's yearless `time="Dec 01 09:00:07"` lines of an expired client certificate head the
-  // episode as a TLS failure (fix_route_or_config) and its 403s are their consequences; restamped by the timestamps
-  // transform, the gateway's lines move and the client's 403s head it instead — fix_auth, the label's answer. The
-  // baseline is the wrong one here: the receiving side's certificate line is not read as the client's, on purpose
-  // (an edge logs the client's alert about its own certificate in the same words))
-  'h26j-11-vendor-invoice-hourly-sync': ['timestamps'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 

@@ -113,6 +113,25 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
     const gs = [gap(i, j), failureGap(i, j), failureGap(j, i)].filter((x): x is number => x !== null);
     return gs.length > 0 ? Math.min(...gs) : null;
   };
+  /**
+   * Failure k is failure i's answer as another log recorded it: k names no call, i does, in another file, within a
+   * moment (CROSS_FILE_MS), and i's lines say all that k's do — its status too (Tyk's `Certificate has expired` from
+   * its certificate check, the client's `403 … Certificate has expired`). Not when k knows more: a server's 503 for
+   * a session unknown on its replica is not repeated by the client's message that names no status.
+   */
+  const farSideOf = (k: number, i: number): boolean => {
+    const e = items[k]!.facts;
+    const f = items[i]!.facts;
+    return (
+      !e.identified &&
+      f.identified &&
+      e.causes.length > 0 &&
+      at[k]!.file !== at[i]!.file &&
+      (e.httpStatus === null || e.httpStatus === f.httpStatus) &&
+      subset(e.causes, f.causes) &&
+      (crossGap(i, k) ?? Infinity) <= CROSS_FILE_MS
+    );
+  };
   const describeAt = (k: number) =>
     `${items[k]!.facts.method ?? (items[k]!.facts.httpMethod ? `${items[k]!.facts.httpMethod} exchange` : 'the failure')} at ${at[k]!.file}:${at[k]!.line}`;
   const nearInFile = (i: number, j: number, lines: number) =>
@@ -255,7 +274,9 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
         out[i] = { ...out[i]!, role: 'consequence', reason: `a later call on the client object closed at ${describeAt(closedBy)}` };
         continue;
       }
-      const gone = earlierPrimary.find((k) => serverGone(items[k]!.facts));
+      // (not this answer's own record in another log: a gateway's whole-second line of the refusal it sent can
+      // sort before the client's report of it)
+      const gone = earlierPrimary.find((k) => serverGone(items[k]!.facts) && !farSideOf(k, i));
       if (gone !== undefined && quietFollowUp(f)) {
         out[i] = { ...out[i]!, role: 'consequence', reason: `refused after the server went away (${describeAt(gone)})` };
         continue;
@@ -281,6 +302,13 @@ export function placeFailures(items: readonly Decided[]): Placement[] {
       }
     }
     out[i] = { ...out[i]!, role: 'primary', reason: first === undefined ? 'starts its episode' : f.identified ? 'a request that failed' : 'not explained by an earlier failure' };
+  }
+  // A line naming no call that heads an episode only because its log's whole-second stamp sorts it before the
+  // identified failure whose answer it records (farSideOf): that failure is the finding, the line its other side.
+  for (const k of order) {
+    if (out[k]!.role !== 'primary') continue;
+    const i = order.find((i) => i !== k && out[i]!.role === 'primary' && out[i]!.episode === out[k]!.episode && farSideOf(k, i));
+    if (i !== undefined) out[k] = { ...out[k]!, role: 'consequence', reason: `the other side's record of the answer at ${describeAt(i)}` };
   }
   // The first transport's refusal that the client fell back from (spec 2025-03-26 backwards compatibility:
   // POST first, then the legacy GET on 400/404/405), when the fallback then failed for another reason — a
