@@ -165,6 +165,9 @@ export const NEAR_MISSES: { re: RegExp; why: string; examples: readonly string[]
       // settings and handlers: "Error handling disabled", "exception handler", "error reporting", "error page"
       `\\b(?:error|exception|failure)[ _-]?(?:handl(?:ing|ers?)|reporting|page|rate|budget|threshold|codes?|messages?)\\b`,
       `\\bon[ _-]?(?:error|failure)\\b`,
+      // a count of the log's own lines by level (macOS `log show`'s closing statistics: `Default: 12, Info: 0, …,
+      // Error: 2, Fault: 0`): how many lines had that level, each one read on its own line
+      `\\b(?:Default|Info|Debug|Notice|Trace|Verbose|Warn(?:ings?)?)[ \\t]?[:=][ \\t]{0,40}\\d{1,9},[ \\t]{0,4}(?:[A-Z][a-z]{2,8}[ \\t]?[:=][ \\t]{0,40}\\d{1,9},[ \\t]{0,4}){0,4}(?:Errors?|Faults?|Fatal)[ \\t]?[:=][ \\t]{0,40}\\d{1,9}\\b`,
       `\\bif (?:an? )?(?:error|failure)\\b`,
     ].join('|'),
     'gi',
@@ -183,6 +186,7 @@ export const NEAR_MISSES: { re: RegExp; why: string; examples: readonly string[]
     'custom exception handler installed',
     'on_error=ignore',
     'skipped 0 invalid entries',
+    'Log      - Default:          12, Info:                0, Debug:             0, Error:          2, Fault:          0',
   ],
 };
 
