@@ -250,6 +250,8 @@ export interface Facts {
   healthPathMissing: string | null;
   /** A connect failure after the client had connected to this server (same target and name) earlier in the logs: where it last worked, or null. The address was right. */
   connectedBefore: string | null;
+  /** A connect failure after which the client connected to this server (same target and name) again: where, or null. */
+  connectedAfter: string | null;
   /**
    * A connect failure whose every try to this target timed out (packets dropped, never refused) on at least three
    * tries over at least two minutes, nothing of that target answering since (incident.ts droppedSince): where the
@@ -306,6 +308,11 @@ export interface Facts {
    * Where the commits were logged, else null.
    */
   writeDuplicated: string | null;
+  /**
+   * Every failure of this task-augmented call was a poll of its task (tasks/get), and a later poll of the same task was
+   * answered (spec 2026-07-28 tasks): where, or null. The task went on; only a read of its state failed.
+   */
+  taskPollRecovered: string | null;
   /** A known SDK defect (exceptions/known-defects.ts) matched the exception tree. */
   knownDefect: string | null;
   /** An earlier request in the same session succeeded. */
@@ -314,6 +321,11 @@ export interface Facts {
   resumedStream: string | null;
   /** A process logged it was shutting down within two seconds of this failure. */
   nearShutdown: boolean;
+  /**
+   * Every line of this failure is a server's, written while that same process was shutting down: its own
+   * `received SIGTERM; draining` (same file and replica) at most DRAIN_MS before. Where the shutdown began, or null.
+   */
+  drainingSince: string | null;
   /**
    * The legacy SSE connection's quiet time before it failed: ms from the last timed line above it in its file(s).
    * Read only for a legacy-transport failure of no identified call (the connection itself); else null.
@@ -625,6 +637,20 @@ export interface Replica {
 const replicas = new WeakMap<Event, Readonly<Replica>>();
 
 /** A replica's identity from a server or proxy line: host, pod, instance, else pid, else upstream address, else file. */
+/** How long a process may take to drain after it began shutting down (Kubernetes' default grace period is 30 s). */
+const DRAIN_MS = 30_000;
+function drainingSince(evs: readonly Event[], ix: IncidentIndex): string | null {
+  if (evs.length === 0 || evs.some((e) => e.source !== 'server' || e.ts === null)) return null;
+  const first = evs[0]!;
+  const who = (e: Event) => {
+    const r = replicaOf(e);
+    return r.host ?? r.pid ?? null;
+  };
+  const mine = who(first);
+  const since = ix.shutdownLines().find((x) => x.file === first.file && who(x) === mine && !evs.includes(x) && x.ts! <= first.ts! && first.ts! - x.ts! <= DRAIN_MS);
+  return since ? `${since.file}:${since.line}` : null;
+}
+
 export function replicaOf(e: Event): Readonly<Replica> {
   let r = replicas.get(e);
   if (!r) replicas.set(e, (r = readReplica(e)));
@@ -1286,6 +1312,19 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       recoveredBy = `the same call returned afterwards (${returned.file}:${returned.line})`;
   }
   if (recoveredBy === null && legacyAfter !== null) recoveredBy = `the legacy SSE transport's messages were answered afterwards (${legacyAfter.where})`;
+  // a task's poll that failed, then a later poll of the same task answered (spec 2026-07-28 tasks: the client polls
+  // tasks/get — a read — until the task ends, and the task runs on the server whatever one poll met): the next poll
+  // recovered it, as a read answered on its retry
+  let taskPollRecovered: string | null = null;
+  if (recoveredBy === null && taskWork) {
+    const poll = (e: Event) => e.rpcMethod === 'tasks/get';
+    const fails = evs.filter(isFailureEvent);
+    const lastFail = fails.reduce<number | null>((m, e) => (e.ts === null || m === null ? null : Math.max(m, e.ts)), fails.length ? -Infinity : null);
+    if (lastFail !== null && fails.every(poll)) {
+      const next = evs.find((e) => poll(e) && !isFailureEvent(e) && e.ts !== null && e.ts > lastFail && (e.httpStatus === null || e.httpStatus < 400));
+      if (next) recoveredBy = `the task's next poll was answered (${(taskPollRecovered = `${next.file}:${next.line}`)})`;
+    }
+  }
   // a redirect the client followed: the target path answered
   // (the answer's own Location when a transcript printed it, else the trailing-slash twin of row 36; a loop
   // never reaches an answer)
@@ -1301,10 +1340,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
 
   // --- side effect and write evidence
   const writeEvidence = ix.writeEvidence(span, inSpan);
-  // (one commit per replica: two processes each logging they committed this request are two writes)
+  // (one commit per replica: two processes each logging they committed this request are two writes — not a replica
+  // answering a task's poll with the status the worker reached: tasks/get reads the one task's state)
   const commits = new Map<string, Event>();
   for (const e of evs) {
-    if (e.source === 'client' || !e.signals.some((id) => table().meaning(id)?.cause === 'write-committed')) continue;
+    if (e.source === 'client' || (e.rpcMethod ?? '').startsWith('tasks/') || !e.signals.some((id) => table().meaning(id)?.cause === 'write-committed')) continue;
     const r = replicaOf(e);
     const who = r.host ?? r.pid ?? r.upstream;
     if (who !== null && !commits.has(who)) commits.set(who, e);
@@ -1447,6 +1487,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       return e ? `${e.file}:${e.line}` : null;
     })(),
     connectedBefore: interruption === 'connect' || neverConnected === true ? (ix.earlierConnected(span)?.where ?? null) : null,
+    connectedAfter: interruption === 'connect' || neverConnected === true ? (ix.laterConnected(span)?.where ?? null) : null,
     connectDropped: neverConnected === true ? (ix.droppedSince(span)?.where ?? null) : null,
     gaveUp: has('reconnect-exhausted') || has('retries-exhausted') || (neverConnected === true && gaveUpLine !== null),
     // (the failure's own lines are the incident's: a cause they name is named)
@@ -1476,10 +1517,12 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     toolHints: cls.hints,
     writeEvidence,
     writeDuplicated,
+    taskPollRecovered,
     knownDefect,
     sessionWorkedBefore,
     resumedStream,
     nearShutdown: ix.shutdownNear(start) || ix.shutdownNear(end),
+    drainingSince: drainingSince(evs, ix),
     quietBeforeMs: legacyConnectionFailed ? ix.quietBefore(span) : null,
     fellBackEarlier: legacyConnectionFailed && ix.fellBackEarlierInFile(span),
     streamCutEveryMs:

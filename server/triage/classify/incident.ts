@@ -98,6 +98,12 @@ function serverOf(e: Event): string | null {
   return typeof n === 'string' && n ? n : null;
 }
 
+/** The component a line names as its writer (a logger or target), or null. */
+function loggerOf(e: Event): string | null {
+  const l = e.attrs.logger;
+  return typeof l === 'string' && l ? l : null;
+}
+
 /** host:port of a line that names a URL (enrich.ts fills targetHost/targetPort). */
 export function targetOf(e: Event): string | null {
   const h = e.attrs.targetHost;
@@ -237,7 +243,7 @@ export class IncidentIndex {
   private establishing: Event[] | null = null;
   private readonly establishingBySession = new Map<string, Event[]>();
   /** Per client file, the targets its lines name, in line order. */
-  private readonly targets = new Map<string, { line: number; target: string }[]>();
+  private readonly targets = new Map<string, { line: number; target: string; logger: string | null }[]>();
   /** Per client file, the configured server names its lines name, in line order. */
   private readonly servers = new Map<string, { line: number; target: string }[]>();
   /** Per session, its 2xx lines other than GET streams and DELETEs (sessionAcceptedAfter). */
@@ -319,7 +325,7 @@ export class IncidentIndex {
     });
     for (const e of this.clientish) {
       const t = targetOf(e);
-      if (t) (this.targets.get(e.file) ?? this.targets.set(e.file, []).get(e.file)!).push({ line: e.line, target: t });
+      if (t) (this.targets.get(e.file) ?? this.targets.set(e.file, []).get(e.file)!).push({ line: e.line, target: t, logger: loggerOf(e) });
       const n = serverOf(e);
       if (n) (this.servers.get(e.file) ?? this.servers.set(e.file, []).get(e.file)!).push({ line: e.line, target: n });
     }
@@ -1198,6 +1204,19 @@ export class IncidentIndex {
     }
     return null;
   }
+  /** The client connected to this span's server (or a call of it was answered) after the span: where, or null. */
+  laterConnected(span: SpanBuild): Point | null {
+    const me = this.infoOf.get(span);
+    if (!me) return null;
+    for (const e of this.connectLines()) {
+      if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
+      const last = me.lastLine.get(e.file);
+      const end = span.end ?? span.start;
+      const later = end !== null && e.ts !== null ? e.ts > end : last !== undefined && e.line > last;
+      if (later) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
+    }
+    return null;
+  }
   /** Client lines saying a connection was made or a call answered (asked by several look-ups: found once). */
   private connectLines(): Event[] {
     this.connects ??= this.clientLinesWith((m) => m.outcome === 'recovery' || m.cause === 'connected' || m.cause === 'handshake-ok' || m.cause === 'call-succeeded');
@@ -1333,13 +1352,17 @@ export class IncidentIndex {
   /** A process logged that it was shutting down within `ms` of `ts` (a deploy, the end of a run). */
   shutdownNear(ts: number | null, ms = 2000): boolean {
     if (ts === null) return false;
+    return this.shutdownLines().some((x) => Math.abs(x.ts! - ts) <= ms);
+  }
+  /** The timed lines saying a process is shutting down (cause `shutdown`: SIGTERM received, draining, graceful stop). */
+  shutdownLines(): readonly Event[] {
     if (!this.shutdowns) {
       const t = signalTable();
-      this.shutdowns = this.all.filter((e) => e.ts !== null && e.signals.some((id) => t.meaning(id)?.cause === 'shutdown')).map((e) => e.ts!);
+      this.shutdowns = this.all.filter((e) => e.ts !== null && e.signals.some((id) => t.meaning(id)?.cause === 'shutdown'));
     }
-    return this.shutdowns.some((x) => Math.abs(x - ts) <= ms);
+    return this.shutdowns;
   }
-  private shutdowns: number[] | null = null;
+  private shutdowns: Event[] | null = null;
 
   /**
    * A server-side process died of an error it did not handle (`server-crashed`: Node's uncaught-exception
@@ -1441,6 +1464,18 @@ export class IncidentIndex {
 
   /** The last target a client line of this file named at or before `e`. */
   private targetBefore(e: Event): string | null {
+    // (in a host's log of several components — Zed's agent thread, its collab client, its model provider — a line
+    // follows the last target its own component named, when it named one: the collab client's connection is not
+    // the MCP server's)
+    const logger = loggerOf(e);
+    if (logger !== null) {
+      let own: string | null = null;
+      for (const t of this.targets.get(e.file) ?? []) {
+        if (t.line > e.line) break;
+        if (t.logger === logger) own = t.target;
+      }
+      if (own !== null) return own;
+    }
     return this.lastBefore(this.targets, e);
   }
 

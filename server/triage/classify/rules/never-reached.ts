@@ -25,6 +25,12 @@ const givenUp = (f: { persistent: boolean | null; attempts: number; serverStarte
  * shows it down (stopped before, started after): that is its restart window.
  */
 const dropped = (f: Facts) => f.connectDropped !== null && !f.serverStartedAfter && !f.serverStoppedBefore;
+/**
+ * "No such host" for a name the client reached this server by both before and after the failure: the name exists,
+ * the resolver lost it for a moment (a VPN's split DNS going down with the tunnel, a network change) — not the
+ * persistent answer of a wrong or deleted name (failure-signatures D1: persistent → fix DNS; transient → retry).
+ */
+const momentaryName = (f: Facts) => f.connectedBefore !== null && f.connectedAfter !== null;
 
 /** Connect-stage failures: those that say why (incident.ts), and the bare network error that does not. */
 const CONNECT = ['network-error', ...CONNECT_WHY] as const;
@@ -65,8 +71,10 @@ export const neverReached: Rule = {
     if (hiddenAtFirstConnect(f)) return "the host's first connection failed with a bare fetch failed whose cause no line names (connect-cause-hidden)";
     if (has(f, 'tls-certificate')) return "the server's certificate was refused: every attempt meets the same certificate";
     if (has(f, 'tls-scheme-mismatch')) return 'TLS met a plain-HTTP port: every attempt meets the same port';
-    // (a compose service's name is unknown until its container starts: a server that started after is that window)
-    if (has(f, 'dns-name-unknown') && !f.serverStartedAfter) return 'the resolver answered that the host name does not exist: every attempt gets the same answer';
+    // (a compose service's name is unknown until its container starts: a server that started after is that window;
+    // a name the client reached the server by before and after was missing only for a moment — momentaryName)
+    if (has(f, 'dns-name-unknown') && !f.serverStartedAfter && !momentaryName(f))
+      return 'the resolver answered that the host name does not exist: every attempt gets the same answer';
     return true;
   },
   rationale: (f) =>
@@ -111,6 +119,16 @@ export const neverReached: Rule = {
     },
     { name: 'ENOTFOUND: the name does not exist, a retry gets the same answer', facts: { neverConnected: true, attempts: 1, causes: ['dns-name-unknown'] }, fires: false },
     {
+      name: 'a name lookup that failed once between calls that reached the same server (a VPN dropping its DNS)',
+      facts: { neverConnected: true, attempts: 1, causes: ['dns-name-unknown'], connectedBefore: 'zed.log:9', connectedAfter: 'zed.log:20' },
+      fires: true,
+    },
+    {
+      name: 'near miss: the name worked before but not since (a record deleted, a renamed host)',
+      facts: { neverConnected: true, attempts: 1, causes: ['dns-name-unknown'], connectedBefore: 'zed.log:9' },
+      fires: false,
+    },
+    {
       name: 'ENOTFOUND for a compose service whose server started afterwards',
       facts: { neverConnected: true, attempts: 1, causes: ['dns-name-unknown'], serverStartedAfter: true },
       fires: true,
@@ -129,7 +147,7 @@ export const unreachablePersistent: Rule = {
   source: 'failure-signatures D1 ("persistent → fix route/DNS/TLS"), rows 6, 41',
   when(f) {
     if (f.neverConnected !== true) return 'the failure is not at the connect stage';
-    if (!givenUp(f) && !deterministic(f) && !dropped(f) && !(has(f, 'dns-name-unknown') && !f.serverStartedAfter))
+    if (!givenUp(f) && !deterministic(f) && !dropped(f) && !(has(f, 'dns-name-unknown') && !f.serverStartedAfter && !momentaryName(f)))
       return f.persistent === true ? `${f.attempts} attempts are the bounded retry, not yet persistent` : 'not shown to fail on every attempt';
     return true;
   },

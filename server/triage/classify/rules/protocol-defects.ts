@@ -157,7 +157,10 @@ export const shutdownNoise: Rule = {
   source: 'failure-signatures stage X (teardown) · Caddy and uvicorn graceful shutdown',
   role: 'optional',
   when(f) {
-    if (!has(f, 'shutdown') && !(f.nearShutdown && f.seenBy.proxy && !f.seenBy.client)) return 'no shutdown in these lines, nor a proxy-only cut as a process shut down';
+    // (or the server's own line written while that process drained — `received SIGTERM` then `pubsub reader stopped:
+    // context canceled`: its background work cancelled by the shutdown, no request of its own)
+    if (!has(f, 'shutdown') && !(f.nearShutdown && f.seenBy.proxy && !f.seenBy.client) && f.drainingSince === null)
+      return 'no shutdown in these lines, nor a proxy-only cut as a process shut down, nor a line of a process draining';
     if (f.identified || f.httpStatus !== null) return 'a request with its own identity or status failed here';
     if (f.rootException !== null || has(f, 'exception-wrapper')) return 'a traceback came with it: a real error, not a note';
     if (
@@ -178,6 +181,16 @@ export const shutdownNoise: Rule = {
       name: "the proxy's backend EOF as the server shut down, nothing at the client",
       facts: { causes: ['stream-cut', 'peer-closed-before-response'], nearShutdown: true, seenBy: { client: false, proxy: true, server: false } },
       fires: true,
+    },
+    {
+      name: "a server's error line 4 s after its own SIGTERM, naming no request (its background reader cancelled)",
+      facts: { causes: [], drainingSince: 'pods.txt:40', seenBy: { client: false, proxy: false, server: true } },
+      fires: true,
+    },
+    {
+      name: 'near miss: a request of its own failed while the process drained',
+      facts: { causes: [], drainingSince: 'pods.txt:40', method: 'tools/call', tool: 'x', identified: true, seenBy: { client: false, proxy: false, server: true } },
+      fires: false,
     },
   ],
 };
