@@ -107,10 +107,12 @@ afterAll(async () => {
 });
 
 describe('ingest output does not depend on the number of workers', () => {
-  it('0, 1, 2 and 3 workers store the same bytes for every sample incident and the parser fixtures', { timeout: 600_000 }, async () => {
-    expect(INCIDENTS.length).toBeGreaterThan(100);
-    let events = 0;
-    for (const [k, [name, paths]] of INCIDENTS.entries()) {
+  // (one case per incident: the incidents grow with every sample batch, and one case over all of them outgrew any
+  // fair timeout on a loaded 2-core machine)
+  let events = 0;
+  it('has the sample incidents and the parser fixtures to ingest', () => expect(INCIDENTS.length).toBeGreaterThan(100));
+  for (const [k, [name, paths]] of INCIDENTS.entries())
+    it(`0, 1, 2 and 3 workers store the same bytes: ${name}`, { timeout: 120_000 }, async () => {
       const id = `inc_workers${k}`;
       const got: Record<string, string>[] = [];
       for (const n of COUNTS) {
@@ -122,7 +124,6 @@ describe('ingest output does not depend on the number of workers', () => {
       events += (JSON.parse(got[0]!.events!) as unknown[]).length;
       // nothing raw is committed, wherever the value was first learnt
       if (name === 'secrets across chunks') expect(got[0]!.events).not.toMatch(/Wint3rIsC0ming|5d1c9b7e-3f2a|MIIEowIBAAKC|dozjgNryP4J3/);
-    }
-    expect(events).toBeGreaterThan(10_000);
-  });
+    });
+  it('stored events from all of them', () => expect(events).toBeGreaterThan(10_000));
 });
