@@ -172,8 +172,10 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   'hand-2026i-dev': { headline: 0.5, located: 0.4 },
   // the tenth hand-written batch (24, session 43, two writers given areas and layouts no earlier batch used): first run
   // dev 4/16, held 4/8; dev 6/16 with Heroku's router errors read and a time-of-day log dated by a stamped wrapper, and an
-  // HTTP/2 stream refused by a graceful GOAWAY read as never processed
-  'hand-2026j-dev': { headline: 0.35, located: 0.6 },
+  // HTTP/2 stream refused by a graceful GOAWAY read as never processed; 10/16 (session 44) with a gateway's record of the
+  // refusal folded under the client's 403, a momentary DNS loss, a task poll's 502 recovered by the next poll, a drained
+  // process's teardown line and a Langfuse exporter's failures read as what they are
+  'hand-2026j-dev': { headline: 0.55, located: 0.65 },
 };
 
 const results: CaseResult[] = [];
