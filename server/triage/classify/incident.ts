@@ -1194,26 +1194,26 @@ export class IncidentIndex {
    * answered — for the same target and server: the address was right then (an outage, not a misroute).
    */
   earlierConnected(span: SpanBuild): Point | null {
-    const me = this.infoOf.get(span);
-    if (!me) return null;
-    for (const e of this.connectLines()) {
-      if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
+    return this.connectedBeside(span, (e, me) => {
       const first = me.firstLine.get(e.file);
-      const earlier = span.start !== null && e.ts !== null ? e.ts < span.start : first !== undefined && e.line < first;
-      if (earlier) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
-    }
-    return null;
+      return span.start !== null && e.ts !== null ? e.ts < span.start : first !== undefined && e.line < first;
+    });
   }
   /** The client connected to this span's server (or a call of it was answered) after the span: where, or null. */
   laterConnected(span: SpanBuild): Point | null {
+    return this.connectedBeside(span, (e, me) => {
+      const last = me.lastLine.get(e.file);
+      const end = span.end ?? span.start;
+      return end !== null && e.ts !== null ? e.ts > end : last !== undefined && e.line > last;
+    });
+  }
+  /** The first client line saying the connection to this span's target and server worked, on the side `where` keeps. */
+  private connectedBeside(span: SpanBuild, where: (e: Event, me: SpanInfo) => boolean): Point | null {
     const me = this.infoOf.get(span);
     if (!me) return null;
     for (const e of this.connectLines()) {
       if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
-      const last = me.lastLine.get(e.file);
-      const end = span.end ?? span.start;
-      const later = end !== null && e.ts !== null ? e.ts > end : last !== undefined && e.line > last;
-      if (later) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
+      if (where(e, me)) return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line };
     }
     return null;
   }
