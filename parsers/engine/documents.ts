@@ -42,6 +42,38 @@ function header(list: unknown, name: string): string | null {
   return null;
 }
 
+/** Methods a cross-origin request may use without the preflight allowing them (Fetch standard: CORS-safelisted methods). */
+const SAFELISTED_METHODS = new Set(['GET', 'HEAD', 'POST']);
+
+/**
+ * A CORS preflight (OPTIONS with Access-Control-Request-*) whose answer does not allow what the request will carry:
+ * the browser's own console words for it, or null (Fetch standard, CORS-preflight fetch: each requested header must
+ * be listed in Access-Control-Allow-Headers, where `*` covers all but Authorization; a method not safelisted must be
+ * in Access-Control-Allow-Methods). A HAR keeps the preflight but not the console line, so the reason the next request
+ * shows status 0 is only here. Not judged when the preflight itself failed (no answer, or not 2xx).
+ */
+function preflightRefusal(method: string | null, status: number | null, reqHeaders: unknown, resHeaders: unknown): string | null {
+  if (method !== 'OPTIONS' || status === null || status < 200 || status > 299) return null;
+  const asked = header(reqHeaders, 'access-control-request-headers');
+  const askedMethod = header(reqHeaders, 'access-control-request-method');
+  if (asked === null && askedMethod === null) return null;
+  const list = (v: string | null) =>
+    new Set(
+      (v ?? '')
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean),
+    );
+  const allowed = list(header(resHeaders, 'access-control-allow-headers'));
+  const missing = [...list(asked)].filter((h) => !allowed.has(h) && !(allowed.has('*') && h !== 'authorization'));
+  if (missing.length)
+    return `Request header field ${missing[0]} is not allowed by Access-Control-Allow-Headers in preflight response (also: ${missing.slice(1).join(', ') || 'none'}).`;
+  const m = askedMethod?.trim().toUpperCase() ?? null;
+  const methods = new Set([...list(header(resHeaders, 'access-control-allow-methods'))].map((x) => x.toUpperCase()));
+  if (m && !SAFELISTED_METHODS.has(m) && !methods.has(m) && !methods.has('*')) return `Method ${m} is not allowed by Access-Control-Allow-Methods in preflight response.`;
+  return null;
+}
+
 /** The first JSON-RPC message in a body: plain JSON, a batch, or SSE `data:` lines. */
 function rpcOf(body: string | null): { id: RpcId | null; method: string | null; tool: string | null; error: string | null } | null {
   if (!body) return null;
@@ -91,9 +123,10 @@ export const harReader: DocumentReader = {
     const rs = rpcOf(resBody);
     const time = typeof e.time === 'number' && e.time >= 0 ? e.time : null;
     const failure = s(res._error) ?? s((e as Json)._error);
+    const cors = preflightRefusal(s(req.method), status, req.headers, res.headers);
     const fields: Parsed = {
       ts: parseTimestamp(e.startedDateTime),
-      level: status === null || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
+      level: status === null || status >= 500 || cors !== null ? 'error' : status >= 400 ? 'warn' : 'info',
       httpMethod: s(req.method),
       httpPath: url ? pathOf(url) : null,
       httpStatus: status,
@@ -120,6 +153,7 @@ export const harReader: DocumentReader = {
         const v = header(list, name);
         if (v !== null) lines.push(`${dir} ${name}: ${v}`);
       }
+    if (cors) lines.push(cors);
     if (reqBody) lines.push(`request body: ${reqBody.slice(0, BODY_PREVIEW)}`);
     if (resBody) lines.push(`response body: ${resBody.slice(0, BODY_PREVIEW)}`);
     fields.message = lines[0]!;
