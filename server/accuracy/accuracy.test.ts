@@ -174,7 +174,8 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // dev 4/16, held 4/8; dev 6/16 with Heroku's router errors read and a time-of-day log dated by a stamped wrapper, and an
   // HTTP/2 stream refused by a graceful GOAWAY read as never processed; 10/16 (session 44) with a gateway's record of the
   // refusal folded under the client's 403, a momentary DNS loss, a task poll's 502 recovered by the next poll, a drained
-  // process's teardown line and a Langfuse exporter's failures read as what they are
+  // process's teardown line, a Langfuse exporter's failures and a HAR's refused CORS preflight read as what they are
+  // (11/16)
   'hand-2026j-dev': { headline: 0.55, located: 0.65 },
 };
 
