@@ -50,16 +50,26 @@ function zoneOf(z: string): number {
  */
 export type YearRef = number | null | 'none';
 const DAY = 86_400_000;
+// (the year of an instant, remembered for the year it falls in: a syslog file asks once per line, and a Date per line
+// was measurable at ingest)
+let yearOf = { start: 0, end: -1, year: 1970 };
+function utcYear(t: number): number {
+  if (t < yearOf.start || t >= yearOf.end) {
+    const year = new Date(t).getUTCFullYear();
+    yearOf = { start: Date.UTC(year, 0, 1), end: Date.UTC(year + 1, 0, 1), year };
+  }
+  return yearOf.year;
+}
 
 export function yearlessUtc(mon: number, day: number, h: number, mi: number, s: number, msec: number, ref: YearRef): number | null {
   if (ref === 'none') return null;
   if (ref === null) {
     const now = Date.now();
-    const y = new Date(now).getUTCFullYear();
+    const y = utcYear(now);
     const t = Date.UTC(y, mon, day, h, mi, s, msec);
     return t > now + DAY ? Date.UTC(y - 1, mon, day, h, mi, s, msec) : t;
   }
-  const y = new Date(ref).getUTCFullYear();
+  const y = utcYear(ref);
   let best = Date.UTC(y, mon, day, h, mi, s, msec);
   for (const t of [Date.UTC(y - 1, mon, day, h, mi, s, msec), Date.UTC(y + 1, mon, day, h, mi, s, msec)]) if (Math.abs(t - ref) < Math.abs(best - ref)) best = t;
   return best;
