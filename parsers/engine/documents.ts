@@ -67,7 +67,7 @@ function preflightRefusal(method: string | null, status: number | null, reqHeade
   const allowed = list(header(resHeaders, 'access-control-allow-headers'));
   const missing = [...list(asked)].filter((h) => !allowed.has(h) && !(allowed.has('*') && h !== 'authorization'));
   if (missing.length)
-    return `Request header field ${missing[0]} is not allowed by Access-Control-Allow-Headers in preflight response (also: ${missing.slice(1).join(', ') || 'none'}).`;
+    return `Request header field ${missing[0]} is not allowed by Access-Control-Allow-Headers in preflight response.${missing.length > 1 ? ` (Also not allowed: ${missing.slice(1).join(', ')}.)` : ''}`;
   const m = askedMethod?.trim().toUpperCase() ?? null;
   const methods = new Set([...list(header(resHeaders, 'access-control-allow-methods'))].map((x) => x.toUpperCase()));
   if (m && !SAFELISTED_METHODS.has(m) && !methods.has(m) && !methods.has('*')) return `Method ${m} is not allowed by Access-Control-Allow-Methods in preflight response.`;

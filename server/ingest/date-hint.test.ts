@@ -87,15 +87,15 @@ describe('times of day are dated by the incident', () => {
       expect(await at('2027-01-15T12:00:00Z')).toEqual(want);
     });
 
-    it('takes the nearest year: a Dec 31 line beside a log of Jan 1 is the day before', async () => {
+    it('takes the nearest year: a Jan 1 line beside a log of Dec 31 is the day after', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2031-06-01T00:00:00Z'));
       try {
         const got = await clientTimes(
-          { 'gateway.log': ['Dec 31 23:59:58 gw1 tyk[88]: Certificate has expired'], 'agent.log': ['2026-01-01T00:00:01.000Z ERROR HTTP 403'] },
+          { 'gateway.log': ['Jan  1 00:00:01 gw1 tyk[88]: Certificate has expired'], 'agent.log': ['2025-12-31T23:59:58.000Z ERROR HTTP 403'] },
           'gateway%',
         );
-        expect(got).toEqual(['2025-12-31T23:59:58.000Z']);
+        expect(got).toEqual(['2026-01-01T00:00:01.000Z']);
       } finally {
         vi.useRealTimers();
       }

@@ -636,7 +636,6 @@ export interface Replica {
 // line's text every time, ~0.2 s of a 64 MiB bench analysis; an event's attrs and text do not change once classifying starts)
 const replicas = new WeakMap<Event, Readonly<Replica>>();
 
-/** A replica's identity from a server or proxy line: host, pod, instance, else pid, else upstream address, else file. */
 /** How long a process may take to drain after it began shutting down (Kubernetes' default grace period is 30 s). */
 const DRAIN_MS = 30_000;
 function drainingSince(evs: readonly Event[], ix: IncidentIndex): string | null {
@@ -651,6 +650,7 @@ function drainingSince(evs: readonly Event[], ix: IncidentIndex): string | null 
   return since ? `${since.file}:${since.line}` : null;
 }
 
+/** A replica's identity from a server or proxy line: host, pod, instance, else pid, else upstream address, else file. */
 export function replicaOf(e: Event): Readonly<Replica> {
   let r = replicas.get(e);
   if (!r) replicas.set(e, (r = readReplica(e)));
@@ -1319,7 +1319,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   if (recoveredBy === null && taskWork) {
     const poll = (e: Event) => e.rpcMethod === 'tasks/get';
     const fails = evs.filter(isFailureEvent);
-    const lastFail = fails.reduce<number | null>((m, e) => (e.ts === null || m === null ? null : Math.max(m, e.ts)), fails.length ? -Infinity : null);
+    const lastFail = fails.length > 0 && fails.every((e) => e.ts !== null) ? Math.max(...fails.map((e) => e.ts!)) : null;
     if (lastFail !== null && fails.every(poll)) {
       const next = evs.find((e) => poll(e) && !isFailureEvent(e) && e.ts !== null && e.ts > lastFail && (e.httpStatus === null || e.httpStatus < 400));
       if (next) recoveredBy = `the task's next poll was answered (${(taskPollRecovered = `${next.file}:${next.line}`)})`;
