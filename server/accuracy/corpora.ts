@@ -33,6 +33,8 @@ export const CORPORA = [
   'hand-2026i-held',
   'hand-2026j-dev',
   'hand-2026j-held',
+  'hand-2026k-dev',
+  'hand-2026k-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -453,6 +455,15 @@ export const hand2026iCases = (dir = HAND_2026I_DIR) => heldByHash(constructedCa
 export const HAND_2026J_DIR = join(REPO, 'samples', 'hand-2026-bundles-10');
 export const hand2026jCases = (dir = HAND_2026J_DIR) => heldByHash(constructedCases(dir, 'hand-2026j-dev'), 'hand-2026j-held');
 
+/**
+ * The eleventh batch (samples/hand-2026-bundles-11/README.md), written in session 45 by two more helpers who do
+ * not read the code. Unlike batches 5–10 (areas the earlier batches did not use) they were asked for the
+ * everyday incidents of each decision in the layouts people most often hold, as an outside tester would
+ * write them. Split the same way before any bundle existed (this line was committed first).
+ */
+export const HAND_2026K_DIR = join(REPO, 'samples', 'hand-2026-bundles-11');
+export const hand2026kCases = (dir = HAND_2026K_DIR) => heldByHash(constructedCases(dir, 'hand-2026k-dev'), 'hand-2026k-held');
+
 /** Every hand-written 2026-07-28 batch, dev and held parts (a new batch is listed here once). */
 export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026Cases(),
@@ -465,6 +476,7 @@ export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026hCases(),
   ...hand2026iCases(),
   ...hand2026jCases(),
+  ...hand2026kCases(),
 ];
 
 /**
