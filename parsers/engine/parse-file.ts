@@ -296,6 +296,11 @@ export async function* parsePreparedBatches(
   const byPriority = () => tryFormats.sort((a, b) => b.spec.priority - a.spec.priority);
   byPriority();
   const untried = new Set(opts.formats.filter((f) => !tryFormats.includes(f)));
+  /** The line opens a record of the layout the event above was read in (its own prefix: a new record, not its body). */
+  const startsOwnRecord = (e: Event, text: string) => {
+    const own = tryFormats.find((f) => f.spec.id === e.format);
+    return own !== undefined && applyFormat(own, text) !== null;
+  };
   const countLine = (id: string, n: number) => (stats.formatLines[id] = (stats.formatLines[id] ?? 0) + n);
   // (formats whose indented lines continue the event above — unless the line opens an event of that format
   // itself, as Gemini CLI's framed, indented tool-call headers do)
@@ -529,7 +534,9 @@ export async function* parsePreparedBatches(
       pending &&
       pending.endLine - pending.line < MAX_FOLDED_LINES &&
       (pending.kind !== 'raw' || wrapsProse(pending.text, text)) &&
-      (inHtmlBody(pending.text) ||
+      // (an HTML page's lines never start a record in the layout of the line that printed it: a page quoted and
+      // cut inside a prefixed line — `HttpError: … body="<html><head>…"` — ended with that line)
+      ((inHtmlBody(pending.text) && !startsOwnRecord(pending, text)) ||
         chainsOn(pending, text) ||
         ((isContinuation(text) || (inJsonBody(pending.text) && pending.endLine - pending.line < MAX_JSON_FOLD)) &&
           (continuesIndented(pending.format, text) ||
