@@ -65,4 +65,31 @@ describe('tool annotations in logs', () => {
     expect(read('{"msg":"cache policy","readOnlyHint":true}')).toEqual({});
     expect(read('{"tool":"x_tool","myreadOnlyHint":true}')).toEqual({});
   });
+  it("reads a host's summary naming the tools per hint as a list", () => {
+    expect(read('INFO host::tools: tools/list ok count=7 read_only="search_incidents,get_incident,list_oncall"')).toEqual({
+      search_incidents: { readOnlyHint: true },
+      get_incident: { readOnlyHint: true },
+      list_oncall: { readOnlyHint: true },
+    });
+    expect(read('{"msg":"tools discovered","readOnlyTools":["get_rate"],"destructive":["purge_cache"]}')).toEqual({
+      get_rate: { readOnlyHint: true },
+      purge_cache: { destructiveHint: true },
+    });
+  });
+  it('near miss: a read-only mode or a sentence is no list of tools', () => {
+    expect(read('mount /data read_only=true', 'db opened readonly="yes"', '{"read_only":"true"}', 'readOnly: [all tools]')).toEqual({});
+  });
+  it('reads the hint a host gives, bare, as its reason to re-issue one call', () => {
+    const e = ev('tools/call lookup_shipment id=83 -> 503 Service Unavailable in 36.2ms (text/html); re-issuing once (readOnlyHint)');
+    e.tool = 'lookup_shipment';
+    expect(Object.fromEntries(toolAnnotations([e]))).toEqual({ lookup_shipment: { readOnlyHint: true } });
+  });
+  it('near miss: a bare hint the host says is missing, or one with no call named', () => {
+    const e = ev('tools/call create_label id=9 -> 503; not re-issuing (no readOnlyHint)');
+    e.tool = 'create_label';
+    const f = ev('re-issuing once (readOnlyHint)');
+    const g = ev('tools/call create_label id=9 -> 503; readOnlyHint missing, not re-issuing');
+    g.tool = 'create_label';
+    expect(Object.fromEntries(toolAnnotations([e, f, g]))).toEqual({});
+  });
 });

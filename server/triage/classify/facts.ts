@@ -547,6 +547,35 @@ function hintsOf(text: string, only?: ReadonlySet<string>): Record<string, boole
   return hints;
 }
 
+/** `readOnlyHint` named bare as the reason a call is re-issued: `(readOnlyHint)`, `per readOnlyHint`, `since readOnlyHint` (not `readOnlyHint=…`). */
+const BARE_HINT_REASON = /\b(?:re-?issu|retry|retrie|resend|re-?send|repeat)[^\n]{0,60}(?:\(|\b(?:per|by|on|since|because of|as) )(?:its |the )?readOnlyHint\b(?! ?[=:])/i;
+/** …unless the line says the hint is missing, false or not set. */
+const NEGATED_HINT = /\b(?:no|not|without|missing|lacks?|absent|unset)\b[^\n]{0,30}\breadOnlyHint\b|\breadOnlyHint\b[^\n]{0,20}\b(?:false|missing|absent|not set|unset)\b/i;
+/** A tool name in a list, shaped as tools are named (an identifier, dots, dashes or colons). */
+const LISTED_TOOL = /^[A-Za-z_][\w.:-]{0,99}$/;
+
+/**
+ * A host's or server's summary of the tools/list naming the tools that carry a hint, as a list under the hint's
+ * own name: `read_only="search_incidents,get_incident"`, `"readOnly":["get_incident"]`, `destructive=[drop_table]`
+ * (spec server/tools ToolAnnotations, summarised: each named tool has the hint set; a boolean `read_only=true`
+ * is a mode, not a list, and names nothing).
+ */
+function hintLists(text: string): [string, Record<string, boolean>][] {
+  const out: [string, Record<string, boolean>][] = [];
+  for (const m of text.matchAll(
+    /(?:^|[\s{,(;])["']?(read_?only|readOnly|readonly|destructive)(?:_?[Tt]ools)?["']?\s?[:=]\s?(?:"([^"\n]{1,2000})"|'([^'\n]{1,2000})'|\[([^\]\n]{1,2000})\])/g,
+  )) {
+    const names = (m[2] ?? m[3] ?? m[4]!)
+      .split(/[,\s]+/)
+      .map((n) => n.replace(/^["'`]|["'`]$/g, ''))
+      .filter(Boolean);
+    if (!names.length || !names.every((n) => LISTED_TOOL.test(n) && !/^(?:true|false|yes|no|none|null|all)$/i.test(n))) continue;
+    const hint: Record<string, boolean> = /^d/i.test(m[1]!) ? { destructiveHint: true } : { readOnlyHint: true };
+    for (const n of names) out.push([n, hint]);
+  }
+  return out;
+}
+
 /** Tool annotations from logged tools/list results: {"name":"x",…,"annotations":{"readOnlyHint":true,…}} in any key order. */
 export function toolAnnotations(events: readonly Event[]): Map<string, Record<string, boolean>> {
   const out = new Map<string, Record<string, boolean>>();
@@ -554,7 +583,13 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
     if (name && Object.keys(hints).length && !out.has(name)) out.set(name, hints);
   };
   for (const e of events) {
+    // a host's summary of a tools/list naming the tools per hint: `read_only="search_a,get_b"`, `readOnly: [get_b]`
+    if (/[Rr]ead_?[Oo]nly|[Dd]estructive/.test(e.text)) for (const [name, hints] of hintLists(e.text)) put(name, hints);
     if (!e.text.includes('Hint')) continue;
+    // a host giving the hint as its reason for what it does with one call, the hint named bare:
+    // `tools/call lookup_order id=83 -> 503 …; re-issuing once (readOnlyHint)` (spec server/tools: a client may
+    // re-issue a call the server marked read-only; the host says it did so on that hint)
+    if (e.tool && BARE_HINT_REASON.test(e.text) && !NEGATED_HINT.test(e.text)) put(e.tool, { readOnlyHint: true });
     let text = e.text.includes('\\"') ? e.text.replace(/\\"/g, '"') : e.text;
     // the Python SDK at DEBUG logs results as a dict repr ('annotations': {'readOnlyHint': True})
     if (text.includes("'annotations'"))
