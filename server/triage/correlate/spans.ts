@@ -6,6 +6,9 @@ import { signalTable } from '../../../parsers/engine/signals.ts';
 import { isFailureEvent } from '../classify/facts.ts';
 import { stripQuery } from './path.ts';
 
+/** A notification logged with an id: the id is the request it is about (a cancellation's, a progress report's). */
+const aboutRequest = (e: Event) => e.rpcId !== null && e.rpcMethod !== null && e.rpcMethod.startsWith('notifications/');
+
 const JOIN_KEYS = [
   'session+rpcId',
   'x-request-id',
@@ -103,7 +106,9 @@ class UnionFind {
     this.localReqIds = events.map((e) => (e.requestId ? new Set([`${e.file}\u0000${e.requestId}`]) : null));
     // a cancellation that names the request it cancels (enrich gives it that id) belongs to that request's span
     // (and a task's polls belong to the call that created the task: tasks/get is no method of its own there)
-    this.methods = events.map((e) => ((e.rpcMethod === CANCELLED && e.rpcId !== null) || TASK_METHODS.has(e.rpcMethod ?? '') ? null : e.rpcMethod || null));
+    // (any notification logged with an id names the request it is about — JSON-RPC notifications have no id of
+    // their own: `notifications/progress id=42 progress=1` is call 42's progress, not a method of its own)
+    this.methods = events.map((e) => (aboutRequest(e) || TASK_METHODS.has(e.rpcMethod ?? '') ? null : e.rpcMethod || null));
     this.tools = events.map((e) => e.tool || null);
     this.outcomes = events.map((e) =>
       e.source === 'client' && e.httpMethod !== null && e.httpStatus !== null ? new Set([`${e.file}\u0000${e.httpMethod} ${e.httpStatus}`]) : null,
@@ -703,7 +708,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
       joinedBy,
       rpcId: evs.find((e) => e.rpcId !== null)?.rpcId ?? null,
       // (the cancelled request's method, not its cancellation's)
-      method: (evs.find((e) => e.rpcMethod && !(e.rpcMethod === CANCELLED && e.rpcId !== null)) ?? evs.find((e) => e.rpcMethod))?.rpcMethod ?? null,
+      method: (evs.find((e) => e.rpcMethod && !aboutRequest(e)) ?? evs.find((e) => e.rpcMethod))?.rpcMethod ?? null,
       tool: evs.find((e) => e.tool)?.tool ?? null,
       session: evs.find((e) => e.session)?.session ?? null,
       sources: [...new Set(evs.map((e) => e.source))].sort(),
