@@ -144,6 +144,7 @@ export const SignalCause = z.enum([
   'late-response', // the answer to a request the client had already given up on
   'tool-annotations', // a logged tools/list result with side-effect hints
   'keepalive-noise',
+  'downstream-handshake', // one downstream connection's TLS handshake with the front end failed before any request (scanners, old TLS stacks)
   'address-attempt', // one address of several a client tries in turn failed (curl's happy eyeballs): the next may connect
   'server-stream-noise', // a server noting a stream closed after its client left (nothing failed)
   'roots-request-failed', // the server's start-up roots/list request to the client failed; it keeps the roots it was started with

@@ -11,6 +11,7 @@ import { closedClient, failureClosedClient } from './closed-client.ts';
 import { credentialDropped, credentialDroppedOnRedirect } from './credential-dropped.ts';
 import { cancelScopeDefect, serverDefect, serverSilent, toolSchemaRejected } from './defects.ts';
 import { discoveryProbe, oauthDiscoveryFailed } from './discovery-probe.ts';
+import { downstreamHandshakeNoise } from './downstream-handshake.ts';
 import { edgeChallenge } from './edge-challenge.ts';
 import { forwardProxyRefused, forwardProxyInPath, gatewayForLocalServer } from './forward-proxy.ts';
 import { handshakeAnsweredTimeout } from './handshake-answered-timeout.ts';
@@ -87,6 +88,7 @@ export const RULES: readonly Rule[] = [
   modelApiError,
   telemetryNotMcp,
   discoveryProbe,
+  downstreamHandshakeNoise,
   healthProbe,
   oauthDiscoveryFailed,
   versionProbeFellBack,
