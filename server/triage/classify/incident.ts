@@ -1523,7 +1523,8 @@ export class IncidentIndex {
             i.span !== span &&
             JSON.stringify(i.span.rpcId) === rpc &&
             sameTool(i.span.tool, span.tool) &&
-            i.span.events.some((e) => e.source !== 'server' && !inSpan.has(e) && !span.events.some((x) => x.file === e.file)),
+            // (a caller's line: a log of unknown side that reads as this call's served side is the server's own record)
+            i.span.events.some((e) => !serverSide(e) && !inSpan.has(e) && !span.events.some((x) => x.file === e.file)),
         );
       const next =
         span.tool === null
@@ -1595,11 +1596,17 @@ export class IncidentIndex {
             .map((e) => head(e.message))
             .filter((h) => h !== null),
         );
+        // (a server that runs each request on its own thread — a servlet container's `[nio-8080-exec-9]`, named on
+        // the call's first and last line alike — logs the handler's lines on that thread: another thread's lines are
+        // other requests', and a call on another thread does not end this one)
+        const own = ours.filter((e) => e.file === f && typeof e.attrs.thread === 'string');
+        const thread = own.length >= 2 && own[0]!.attrs.thread === own.at(-1)!.attrs.thread ? own[0]!.attrs.thread : null;
         for (let i = from + 1; i < this.all.length; i++) {
           const e = this.all[i]!;
           if (e.file !== f) break; // (events come in file order: the file's lines end here)
           if (mineSet.has(e)) continue;
           if (e.ts !== null && e.ts - span.start > ANSWER_LATE_MS) break;
+          if (thread !== null && typeof e.attrs.thread === 'string' && e.attrs.thread !== thread) continue;
           if (e.rpcMethod !== null || e.tool !== null || e.rpcId !== null) break; // another call began
           if (named.size > 0 && !named.has(head(e.message) ?? '')) continue;
           if (e.session === null && e.requestId === null && committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;

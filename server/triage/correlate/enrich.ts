@@ -140,7 +140,7 @@ export function toolsNamedByServer(events: Event[]): Event[] {
 /**
  * A file whose side no name or format told (source `unknown`: `incident-2.log`, a generic layout) is
  * read by what its lines say happened: only server-side signals (a handler started, a request
- * received, a session evicted) make it the server's log; only client-side ones (a call returned, a
+ * received, a session evicted) or records of MCP requests naming their caller make it the server's log; only client-side ones (a call returned, a
  * request timed out, a fallback) the client's; a process that says it started listening and nothing either side
  * says, the server's. Mixed or none: it stays unknown.
  */
@@ -164,6 +164,9 @@ export function inferUnknownSides(events: Event[]): Event[] {
       if (side === 'client') client = true;
       else if (side === 'server') server = true;
     }
+    // (a record of an MCP request that names its caller — `tools/call get_rate client=ops-copilot/0.31.0`,
+    // enrich.ts CLIENT_NAME — is the served side's: a client does not name itself on each call)
+    if (!server && typeof e.attrs.clientName === 'string' && (e.rpcMethod !== null || e.tool !== null)) server = true;
     if (client) v.client++;
     if (server) v.server++;
   }
