@@ -92,4 +92,12 @@ describe('tool annotations in logs', () => {
     g.tool = 'create_label';
     expect(Object.fromEntries(toolAnnotations([e, f, g]))).toEqual({});
   });
+  it("reads hints after a tool's annotations, bare", () => {
+    expect(read('2026-09-16 02:00:04,602 DEBUG finance_reports.mcp: build_margin_report annotations: readOnlyHint=True idempotentHint=True')).toEqual({
+      build_margin_report: { readOnlyHint: true, idempotentHint: true },
+    });
+  });
+  it('near miss: a word before annotations that are not hints', () => {
+    expect(read('DEBUG loaded annotations: 4 files', 'INFO server annotations: none readOnlyHint=later')).toEqual({});
+  });
 });

@@ -622,6 +622,12 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
     for (const m of text.matchAll(/(?:^|[\s=\]])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ?\{([^{}]{0,600})\}/g)) {
       put(m[1], hintsOf(m[2]!));
     }
+    // …or after it bare, without braces: `build_report annotations: readOnlyHint=True idempotentHint=True`
+    for (const m of text.matchAll(
+      /(?:^|[\s=\]/])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ((?:\w{1,40}Hint ?[=:] ?(?:true|false|True|False)[ ,;]{0,3}){1,8})(?:$|[^\w{(])/g,
+    )) {
+      put(m[1], hintsOf(m[2]!, SPEC_HINTS));
+    }
     // …or in parentheses after the tool, without braces: `tools/call search_archive (annotations readOnlyHint=true idempotentHint=true)`
     for (const m of text.matchAll(/(?:^|[\s=\]/])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? \(annotations[:=]? ?((?:\w{1,40}Hint ?[=:] ?(?:true|false)[ ,;]{0,3}){1,8})\)/g)) {
       put(m[1], hintsOf(m[2]!, SPEC_HINTS));
@@ -1290,7 +1296,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     ...[...`${text}\n${gaveUpLine?.text ?? ''}`.matchAll(/\battempt (\d{1,3}) ?(?:\/|of) ?\d{1,3}|after (\d{1,3}) attempts/gi)].map((m) => Number(m[1] ?? m[2])),
   );
   // (a count summary on the failure's own line counts its attempts too: `0/4 OK` failed four times)
-  const tally = ix.tallyFor(span, key);
+  const counts = ix.tallyFor(span, key);
+  // (a count written after the client gave this call up — `report EMEA failed after 3 attempts`, then `job finished:
+  // 2 ok, 1 failed` — counts the job's other work, not passes of this call)
+  const tally = counts.mixed !== null && counts.at !== null && ix.gaveUpBefore(span, counts.at) !== null ? { ...counts, mixed: null } : counts;
   const attempts = Math.max(attemptsSeen, counted, tally.failedOnly, 1);
   const clientSends = Math.max(counted, ix.sentByClient(key));
   // a later success or recovery counts only if this failure does not come back after it (with several

@@ -1321,6 +1321,18 @@ export class IncidentIndex {
     return null;
   }
   private giveUps: Event[] | null = null;
+  /** A line of the client's giving this span's call up, after the span began and before `at` in `at`'s file. */
+  gaveUpBefore(span: SpanBuild, at: Event): Event | null {
+    const me = this.infoOf.get(span);
+    if (!me) return null;
+    this.giveUps ??= this.clientLinesWith((m) => m.cause === 'reconnect-exhausted' || m.cause === 'retries-exhausted');
+    const first = me.firstLine.get(at.file);
+    for (const e of this.giveUps) {
+      if (e.file !== at.file || e.line >= at.line || (first !== undefined && e.line < first)) continue;
+      if (span.events.includes(e) || this.speaksFor(me, e)) return e;
+    }
+    return null;
+  }
 
   /** A client line after this span saying it connected or resumed, close enough to speak for it. */
   laterRecovery(span: SpanBuild): (Point & { resumed: boolean }) | null {
@@ -1898,7 +1910,7 @@ export class IncidentIndex {
    * counts the same requests both passing and failing — intermittent (row 93, D1's "transient");
    * `failedOnly`: its own line counts failures and no success — how many (every attempt failed).
    */
-  tallyFor(span: SpanBuild, key: string | null): { mixed: string | null; failedOnly: number } {
+  tallyFor(span: SpanBuild, key: string | null): { mixed: string | null; failedOnly: number; at: Event | null } {
     const count = (e: Event) => (typeof e.attrs.tallyOk === 'number' && typeof e.attrs.tallyFailed === 'number' ? { ok: e.attrs.tallyOk, failed: e.attrs.tallyFailed } : null);
     const mixedAt = (e: Event) => {
       const t = count(e);
@@ -1907,20 +1919,20 @@ export class IncidentIndex {
     let failedOnly = 0;
     for (const e of span.events) {
       const m = mixedAt(e);
-      if (m) return { mixed: m, failedOnly: 0 };
+      if (m) return { mixed: m, failedOnly: 0, at: e };
       const t = count(e);
       if (t && t.ok === 0) failedOnly = Math.max(failedOnly, t.failed);
     }
-    if (failedOnly > 0) return { mixed: null, failedOnly };
+    if (failedOnly > 0) return { mixed: null, failedOnly, at: null };
     const files = new Set(span.events.map((e) => e.file));
     for (const e of this.tallyLines()) {
       if (!files.has(e.file)) continue;
       const other = callKey(e.rpcMethod ?? (e.tool !== null ? 'tools/call' : null), e.tool);
       if (other !== null && key !== null && other !== key) continue;
       const m = mixedAt(e);
-      if (m) return { mixed: m, failedOnly: 0 };
+      if (m) return { mixed: m, failedOnly: 0, at: e };
     }
-    return { mixed: null, failedOnly: 0 };
+    return { mixed: null, failedOnly: 0, at: null };
   }
   private tallyLines(): Event[] {
     return (this.tallied ??= this.all.filter((e) => typeof e.attrs.tallyFailed === 'number'));
