@@ -24,6 +24,7 @@ const JOIN_KEYS = [
   'method+time',
   'proxy-start+server-call',
   'worker-pid',
+  'proxy-named-call+time',
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
 const CROSS_FILE_CALL_MS = 60_000;
@@ -412,6 +413,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     }
   }
   serverRefusalOfOneCall(events, indexed, uf, windowMs, join);
+  proxyNamedCallOfClientFailure(events, indexed, uf, join);
   proxyCutOfServerCall(events, indexed, uf, join);
   // No proxy in between (a client talking to the server directly): the server's access line and the
   // client's exchange line of one request have the same method, path and status, within the window.
@@ -891,6 +893,59 @@ function serverRefusalOfOneCall(
     for (const si of byName.within(name, ct - windowMs, ct + windowMs)) if (events[si]!.file === e.file && uf.find(si) !== root) mine.add(uf.find(si));
     if (mine.size !== 1 || !mine.has(uf.find(i))) continue;
     join(i, ci, 'method+time');
+  }
+}
+
+/** A proxy's access line and the client's line of the answer it carried: the same second or two (each logs the answer's own moment). */
+const ANSWER_SAME_MS = 2000;
+
+/**
+ * A proxy's access line that names the MCP call it carried — the 2026-07-28 `Mcp-Method`/`Mcp-Name` headers logged
+ * as fields (`"mcp_method":"tools/call","mcp_name":"build_report"`) — and answered it with an error status is the
+ * proxy's side of the failure of that call the client logged in the same second or two (the access log writes its
+ * line as the answer goes out, the client its failure as the answer comes in), when the client's words carry no status
+ * (`tools/call build_report id=5 failed after 60015ms: MCPError(-32603)`) or the same one, and no method or path, to
+ * join by. So is a proxy's 5xx to a POST
+ * whose line names no call, near the one failed call in the client's logs. Joined only when the pairing is mutual: the
+ * one failed call (of that name) in the client's logs near the line, and the one such proxy line near it.
+ */
+function proxyNamedCallOfClientFailure(
+  events: readonly Event[],
+  indexed: readonly (readonly [Event, number])[],
+  uf: UnionFind,
+  join: (i: number, j: number, k: JoinKey) => boolean,
+): void {
+  const nameOf = (e: Event) => e.tool ?? (e.rpcMethod !== null && !e.rpcMethod.startsWith('notifications/') ? e.rpcMethod : null);
+  // (a proxy line that names no call — a default access log format — is the one 5xx of a POST near the client's failure:
+  // the proxy answered it itself, and the client wrapped that answer in words without the status)
+  const UNNAMED = '\u0000';
+  const proxyKey = (e: Event) => (e.rpcMethod !== null ? nameOf(e) : e.httpMethod === 'POST' && e.httpStatus! >= 500 && e.tool === null ? UNNAMED : null);
+  const proxies = indexed.filter(([e]) => e.source === 'proxy' && e.ts !== null && e.httpStatus !== null && e.httpStatus >= 400 && proxyKey(e) !== null);
+  if (!proxies.length) return;
+  const failed = indexed.filter(([e]) => (e.source === 'client' || e.source === 'unknown') && e.ts !== null && nameOf(e) !== null && isFailureEvent(e));
+  const failures = new TimeBuckets(failed, (e) => nameOf(e)!);
+  const anyFailure = new TimeBuckets(failed, () => UNNAMED);
+  // (an access line is stamped when the answer went out — nginx — or when the request came in, its duration beside —
+  // HAProxy's accept date: the answer's moment is then the stamp plus the duration; both are tried, as for the cuts)
+  const ends = proxies.filter(([e]) => e.durationMs !== null && e.durationMs > 0).map(([e, i]) => [{ ...e, ts: e.ts! + e.durationMs! }, i] as const);
+  const byName = new TimeBuckets([...proxies, ...ends], (e) => proxyKey(e)!);
+  const answerTimes = (e: Event) => (e.durationMs !== null && e.durationMs > 0 ? [e.ts!, e.ts! + e.durationMs] : [e.ts!]);
+  const groups = (list: Iterable<number>) => {
+    const last = new Map<number, number>();
+    for (const i of list) last.set(uf.find(i), Math.max(last.get(uf.find(i)) ?? -1, i));
+    return last;
+  };
+  for (const [p, pi] of proxies) {
+    const name = proxyKey(p)!;
+    const near = groups(answerTimes(p).flatMap((t) => [...(name === UNNAMED ? anyFailure : failures).within(name, t - ANSWER_SAME_MS, t + ANSWER_SAME_MS)]));
+    if (near.size !== 1) continue;
+    const ci = [...near.values()][0]!;
+    const c = events[ci]!;
+    // (the client's words name the status the proxy logged, or none)
+    if (c.httpStatus !== null && c.httpStatus !== p.httpStatus) continue;
+    const back = groups(byName.within(name, c.ts! - ANSWER_SAME_MS, c.ts! + ANSWER_SAME_MS));
+    if (back.size !== 1 || !back.has(uf.find(pi))) continue;
+    if (uf.canJoin(pi, ci)) join(pi, ci, 'proxy-named-call+time');
   }
 }
 
