@@ -167,6 +167,11 @@ export interface Facts {
   handshakeAnswered: boolean;
   /** The infrastructure timer the elapsed time matches (15/30/60/100/125/300 s, ±10 %). */
   knownTimerS: number | null;
+  /**
+   * An earlier answer to the same call (method and tool) that took a tenth of the timer that cut this one or less:
+   * where and how long — the timer did not clip slow work, the server stopped answering a call it answers quickly.
+   */
+  answeredQuicklyBefore: string | null;
   /** Distinct server replicas (host, pod, instance, pid or upstream address) that served this session. */
   replicas: string[];
   /** The session was created on one replica and rejected by another that was not a restart of it. */
@@ -1483,6 +1488,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     handshakeAnswered:
       method === 'initialize' && (evs.some((e) => e.signals.some((id) => signalTable().meaning(id)?.cause === 'handshake-ok')) || ix.handshakeAnsweredJustBefore(span)),
     knownTimerS,
+    answeredQuicklyBefore: (() => {
+      if (knownTimerS === null || (proxyTimerCut !== true && workerTimerCut !== true)) return null;
+      const q = ix.quickAnswerBefore(span, key, knownTimerS * 100);
+      return q ? `${q.where} (${q.ms} ms)` : null;
+    })(),
     replicas,
     replicaSplit,
     workersStated,

@@ -1321,6 +1321,30 @@ export class IncidentIndex {
     return null;
   }
   private giveUps: Event[] | null = null;
+  /**
+   * An earlier answer (2xx) to a call of this key that took at most `atMostMs` by its logged duration: where, and how
+   * long. The answers of each key are found once (a day of logs asks this for many failures).
+   */
+  quickAnswerBefore(span: SpanBuild, key: string | null, atMostMs: number): (Point & { ms: number }) | null {
+    if (key === null || span.start === null) return null;
+    if (!this.timedAnswers) {
+      this.timedAnswers = new Map();
+      for (const e of this.all) {
+        if (e.ts === null || e.durationMs === null || e.httpStatus === null || e.httpStatus < 200 || e.httpStatus >= 300) continue;
+        const k = callKey(e.rpcMethod ?? (e.tool !== null ? 'tools/call' : null), e.tool);
+        if (k === null) continue;
+        const list = this.timedAnswers.get(k);
+        if (list) list.push(e);
+        else this.timedAnswers.set(k, [e]);
+      }
+    }
+    for (const e of this.timedAnswers.get(key) ?? []) {
+      if (e.ts! >= span.start || span.events.includes(e) || e.durationMs! > atMostMs) continue;
+      return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line, ms: e.durationMs! };
+    }
+    return null;
+  }
+  private timedAnswers: Map<string, Event[]> | null = null;
   /** A line of the client's giving this span's call up, after the span began and before `at` in `at`'s file. */
   gaveUpBefore(span: SpanBuild, at: Event): Event | null {
     const me = this.infoOf.get(span);

@@ -97,6 +97,7 @@ export const BASE_FACTS: Facts = {
   workersStated: null,
   attempts: 1,
   persistent: null,
+  answeredQuicklyBefore: null,
   mixedTally: null,
   clientSends: 0,
   recovered: null,

@@ -10,6 +10,9 @@ export const proxyTimer: Rule = {
   source: 'failure-signatures D19, rows 69, 70, 78, 81, 83, 84',
   when(f) {
     if (f.proxyTimerCut !== true) return 'no proxy timer ended the exchange';
+    // (a timer clips work that takes long; a call the server answered in a tenth of it before did not grow tenfold —
+    // the server stopped answering it: a hang to escalate, not a timeout to raise)
+    if (f.answeredQuicklyBefore !== null) return `the same call was answered in a tenth of the timer before (${f.answeredQuicklyBefore}): the server stopped answering it`;
     return true;
   },
   rationale: (f) =>
@@ -21,5 +24,17 @@ export const proxyTimer: Rule = {
       fires: true,
     },
     { name: 'a 502 without a timer', facts: { httpStatus: 502, interruption: 'bad-gateway' }, fires: false },
+    {
+      name: 'near miss: the same call answered in 110 ms before the 30 s cut',
+      facts: {
+        method: 'tools/call',
+        tool: 'get_eta',
+        proxyTimerCut: true,
+        interruption: 'proxy-timeout-before-headers',
+        knownTimerS: 30,
+        answeredQuicklyBefore: 'app.log:8 (110 ms)',
+      },
+      fires: false,
+    },
   ],
 };

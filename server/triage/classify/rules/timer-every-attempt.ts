@@ -29,6 +29,7 @@ export const timerEveryAttempt: Rule = {
     // (or, for a worker timeout, the server's own log: each kill is one supervisor line about one request, so
     // failed attempts that were each killed are requests the client sent again, whatever logs it kept)
     if (sendsShown(f) < 2) return 'the client is not shown sending this call more than once';
+    if (f.answeredQuicklyBefore !== null) return `the same call was answered in a tenth of the timer before (${f.answeredQuicklyBefore}): the server stopped answering it`;
     if (f.recovered === true || f.persistent === false) return 'an attempt got through';
     if (f.sideEffect === 'write') return `a call that writes (${sideEffectWords(f)}): its outcome comes first (write-outcome-unknown)`;
     if (f.writeEvidence !== null) return 'the server shows the work completed: the result comes first (write-committed-not-delivered)';
