@@ -28,7 +28,7 @@ import { modelApiError } from './model-api-error.ts';
 import { telemetryNotMcp } from './telemetry-not-mcp.ts';
 import { nameAmbiguous } from './name-ambiguous.ts';
 import { listStaleAfterRestart } from './list-stale.ts';
-import { connectCauseHidden, neverReached, reconnectGaveUp, unreachablePersistent } from './never-reached.ts';
+import { connectCauseHidden, neverReached, reconnectGaveUp, unreachablePersistent, proxyRefusesEveryAttempt } from './never-reached.ts';
 import { optionalStream, optionalStreamFatal } from './optional-stream.ts';
 import { streamCutFixedInterval } from './stream-cut-fixed-interval.ts';
 import { outputSchemaMismatch, resultRefusedAfterWrite } from './output-schema-mismatch.ts';
@@ -190,6 +190,7 @@ export const RULES: readonly Rule[] = [
   reconnectGaveUp,
   neverReached,
   unreachablePersistent,
+  proxyRefusesEveryAttempt,
   connectCauseHidden,
   upstreamNeverAnswered,
   handshakeTimedOut,

@@ -319,3 +319,49 @@ export const connectCauseHidden: Rule = {
     },
   ],
 };
+
+// failure-signatures D1 ("transient → retry; persistent → fix the route, DNS, TLS or upstream") and rows 66, 75: a
+// proxy that answers a call with its own page — no healthy upstream, 502/503 from the proxy itself — on every one of
+// three or more attempts, with no restart of the server in the logs to wait out, is not a blip: the proxy cannot reach
+// or route to the server it was given (an upstream address resolved once at start, a backend pool emptied, a health
+// check failing). Retrying goes the same way; the proxy's upstream configuration is what to fix.
+export const proxyRefusesEveryAttempt: Rule = {
+  id: 'proxy-refuses-every-attempt',
+  decision: 'fix_route_or_config',
+  source: 'failure-signatures D1 ("persistent → fix"), rows 66, 75',
+  when(f) {
+    if (!has(f, 'proxy-upstream-unavailable')) return 'the proxy did not answer for an upstream it could not use';
+    if (f.persistent !== true || f.attempts < PERSISTENT_ATTEMPTS)
+      return f.persistent === true ? `${f.attempts} attempts are the bounded retry, not yet persistent` : 'not shown to fail on every attempt';
+    if (f.serverStartedAfter || f.serverStoppedBefore) return "the server's own log shows it down or restarting: a window to wait out";
+    return true;
+  },
+  rationale: (f) =>
+    `${describe(f)} was answered by the proxy itself (${signalWords(f, ['proxy-upstream-unavailable'], 'no healthy upstream')}) on all ${f.attempts} attempts, and never succeeded, with no restart of the server in the logs: not a blip. The proxy cannot reach or route to the server it was given — an upstream address it resolved once at start, an empty backend pool, a failing health check. Check the proxy's upstream for this route (the address it connects to, its DNS, the backends' health) and fix it; nothing reached the server, so nothing needs undoing, and retrying unchanged goes the same way.`,
+  examples: [
+    {
+      name: "the proxy's 503 page on all 4 attempts",
+      facts: { method: 'tools/call', tool: 'track', httpStatus: 503, interruption: 'bad-gateway', attempts: 4, persistent: true, causes: ['proxy-upstream-unavailable'] },
+      fires: true,
+    },
+    {
+      name: 'near miss: twice (the bounded retry)',
+      facts: { method: 'tools/call', tool: 'track', httpStatus: 503, interruption: 'bad-gateway', attempts: 2, persistent: true, causes: ['proxy-upstream-unavailable'] },
+      fires: false,
+    },
+    {
+      name: "near miss: while the server's log shows it restarting",
+      facts: {
+        method: 'tools/call',
+        httpStatus: 502,
+        interruption: 'bad-gateway',
+        attempts: 3,
+        persistent: true,
+        serverStartedAfter: true,
+        causes: ['proxy-upstream-unavailable'],
+      },
+      fires: false,
+    },
+    { name: "near miss: the server's own 503", facts: { method: 'tools/call', httpStatus: 503, attempts: 4, persistent: true, causes: ['server-error'] }, fires: false },
+  ],
+};

@@ -13,6 +13,7 @@ export const readInterrupted: Rule = {
     // (triage-rules.md §5: a closed client object is re-created before anything is sent again — the same
     // client refused its next call, failure-closed-the-client)
     if (f.clientClosedAfter !== null) return `the interruption closed the client object (${f.clientClosedAfter}): sending again on it fails`;
+    if (f.persistent === true && f.attempts >= 3 && !f.serverStartedAfter && !f.serverStoppedBefore) return `it failed the same way on all ${f.attempts} attempts: not transient`;
     return true;
   },
   rationale: (f) =>
