@@ -905,9 +905,9 @@ const ANSWER_SAME_MS = 2000;
  * proxy's side of the failure of that call the client logged in the same second or two (the access log writes its
  * line as the answer goes out, the client its failure as the answer comes in), when the client's words carry no status
  * (`tools/call build_report id=5 failed after 60015ms: MCPError(-32603)`) or the same one, and no method or path, to
- * join by. So is a proxy's 5xx to a POST
- * whose line names no call, near the one failed call in the client's logs. Joined only when the pairing is mutual: the
- * one failed call (of that name) in the client's logs near the line, and the one such proxy line near it.
+ * join by. So is a proxy's 5xx to a POST whose line names no call, near the one failed call in the client's logs.
+ * Joined only when the pairing is mutual: the one failed call (of that name) in the client's logs near the line, and
+ * the one such proxy line near it.
  */
 function proxyNamedCallOfClientFailure(
   events: readonly Event[],
