@@ -6,8 +6,12 @@ import { signalTable } from '../../../parsers/engine/signals.ts';
 import { isFailureEvent } from '../classify/facts.ts';
 import { stripQuery } from './path.ts';
 
-/** A notification logged with an id: the id is the request it is about (a cancellation's, a progress report's). */
-const aboutRequest = (e: Event) => e.rpcId !== null && e.rpcMethod !== null && e.rpcMethod.startsWith('notifications/');
+/**
+ * A notification about a request, not a method of its own: one logged with an id (the id is the request it is about —
+ * a cancellation's, a progress report's), and any progress report (spec basic/utilities/progress: it carries the
+ * progressToken of the request it reports on, and comes while that request runs).
+ */
+const aboutRequest = (e: Event) => e.rpcMethod !== null && (e.rpcMethod === 'notifications/progress' || (e.rpcId !== null && e.rpcMethod.startsWith('notifications/')));
 
 const JOIN_KEYS = [
   'session+rpcId',
@@ -25,6 +29,7 @@ const JOIN_KEYS = [
   'proxy-start+server-call',
   'worker-pid',
   'proxy-named-call+time',
+  'in-flight',
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
 const CROSS_FILE_CALL_MS = 60_000;
@@ -690,6 +695,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     const c = events[t]!;
     if (c.ts !== null && e.ts !== null ? e.ts - c.ts <= TASK_POLL_MS : e.line - c.endLine <= 200) join(i, t, 'task-id');
   }
+  inFlightCut(events, indexed, uf, join);
   const groups = new Map<number, number[]>();
   events.forEach((_, i) => {
     const r = uf.find(i);
@@ -946,6 +952,55 @@ function proxyNamedCallOfClientFailure(
     const back = groups(byName.within(name, c.ts! - ANSWER_SAME_MS, c.ts! + ANSWER_SAME_MS));
     if (back.size !== 1 || !back.has(uf.find(pi))) continue;
     if (uf.canJoin(pi, ci)) join(pi, ci, 'proxy-named-call+time');
+  }
+}
+
+/** How long a request may be in flight (hosts allow tools up to 10 minutes) for a cut naming no request to be its. */
+const IN_FLIGHT_MS = 10 * 60_000;
+/** The causes of a report that a request's stream or connection broke under it. */
+const CUT_CAUSES = new Set(['stream-cut', 'sse-read-failed', 'conn-reset', 'peer-closed-before-response', 'connection-closed']);
+
+/**
+ * A client's report that a stream or connection broke, naming no request (httpx's `RemoteProtocolError: peer closed
+ * connection without sending complete message body` under a host's `run failed`), is the request that client log had
+ * in flight: the one JSON-RPC request it logged sending and no answer to yet, when there is exactly one (spec
+ * transports: one response stream per POST; two in flight and the report could be either's). Requests whose log
+ * shows no answers at all are all "open": then there are several, and nothing is joined.
+ */
+function inFlightCut(events: readonly Event[], indexed: readonly (readonly [Event, number])[], uf: UnionFind, join: (i: number, j: number, k: JoinKey) => boolean): void {
+  const t = signalTable();
+  const clientish = (e: Event) => e.source === 'client' || e.source === 'unknown';
+  const sent = new Map<string, number[]>(); // file → its request lines, in order
+  const answers = new Map<string, number[]>(); // file + id → the lines that end it
+  const named = new Set<number>(); // groups that already name a call
+  for (const [e, i] of indexed) {
+    if (e.rpcId !== null || e.tool !== null) named.add(uf.find(i));
+    if (!clientish(e) || e.rpcId === null) continue;
+    const key = `${e.file}\u0000${JSON.stringify(e.rpcId)}`;
+    if (e.rpcMethod !== null && !e.rpcMethod.startsWith('notifications/') && e.attrs.direction === 'request') {
+      const list = sent.get(e.file);
+      if (list) list.push(i);
+      else sent.set(e.file, [i]);
+    } else if (e.rpcMethod === null || !e.rpcMethod.startsWith('notifications/')) {
+      // (any later line of that id that is not itself a request nor a notification about it — its result, its error,
+      // the host's word that it returned — ends it)
+      const list = answers.get(key);
+      if (list) list.push(i);
+      else answers.set(key, [i]);
+    }
+  }
+  if (!sent.size) return;
+  for (const [e, i] of indexed) {
+    if (!clientish(e) || e.rpcId !== null || e.requestId !== null || e.tool !== null || e.ts === null || named.has(uf.find(i))) continue;
+    if (!e.signals.some((id) => CUT_CAUSES.has(t.meaning(id)?.cause ?? '')) || !isFailureEvent(e)) continue;
+    const open: number[] = [];
+    for (const k of sent.get(e.file) ?? []) {
+      const q = events[k]!;
+      if (q.line >= e.line || q.ts === null || e.ts - q.ts > IN_FLIGHT_MS || e.ts < q.ts) continue;
+      const answered = (answers.get(`${q.file}\u0000${JSON.stringify(q.rpcId)}`) ?? []).some((a) => events[a]!.line > q.line && events[a]!.line < e.line);
+      if (!answered) open.push(k);
+    }
+    if (open.length === 1 && uf.canJoin(i, open[0]!)) join(i, open[0]!, 'in-flight');
   }
 }
 

@@ -13,6 +13,10 @@ export const closedClient: Rule = {
   settledBySuccess: true,
   source: 'triage-rules.md §4 (python-sdk #3522) · failure-signatures row 63',
   when(f) {
+    // (the interrupted call itself, its write logged as done: what it did comes first — the client object is re-created
+    // either way, and its later refused calls are this rule's)
+    if (f.knownDefect === 'python-sdk-3522' && f.writeEvidence !== null && !has(f, 'client-object-closed'))
+      return "the interrupted call's work is logged as done: its result comes first (write-committed-not-delivered)";
     if (f.knownDefect === 'python-sdk-3522') return true;
     if (!has(f, 'client-object-closed') && f.closedBeforeIssued === null) return 'the client object is not shown closed (no "not connected", no python-sdk 3522 shape)';
     // anyio's ClosedResourceError names no side: logged by the server alone, it is the server's own stream
@@ -36,6 +40,11 @@ export const closedClient: Rule = {
       : `${f.tool ? `The call to ${f.tool}` : 'The call'} was refused by the client itself: its connection object is closed or never connected${f.closedBeforeIssued ? ` (it was issued after the connection failed under an earlier call, ${f.closedBeforeIssued}, and failed at once with "Connection closed" without reaching any proxy or server)` : ''}, so nothing was sent. Re-create the client (new transport, fresh initialize) instead of calling the old object again; then send the call normally.`,
   examples: [
     { name: 'python-sdk 3522 tree', facts: { knownDefect: 'python-sdk-3522', interruption: 'connection-closed', method: 'tools/call' }, fires: true },
+    {
+      name: 'near miss: the 3522 tree of a call whose server logged the refund committed',
+      facts: { knownDefect: 'python-sdk-3522', interruption: 'stream-cut', method: 'tools/call', tool: 'issue_refund', writeEvidence: 'payments.log:20 refund committed' },
+      fires: false,
+    },
     { name: 'MCP client not connected for tool x', facts: { tool: 'list_issues', causes: ['client-object-closed'] }, fires: true },
     { name: 'a plain Connection closed while a call was pending', facts: { interruption: 'connection-closed', causes: ['connection-closed'] }, fires: false },
     {
