@@ -180,7 +180,8 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // the eleventh hand-written batch (24, session 45, two writers asked for the everyday incident of each decision in
   // the commonest layouts): first run dev 9/16, held 6/8; dev 13/16 with a stranger's TLS handshake at the proxy
   // folded, a commit logged on the request's servlet thread, a job's count after the client gave the call up, and a
-  // proxy's line of the call joined to a client failure that names no status
+  // proxy's line of the call joined to a client failure that names no status; 14/16 with a cut joined to the one
+  // request in flight
   'hand-2026k-dev': { headline: 0.75, located: 0.75 },
 };
 
