@@ -35,6 +35,8 @@ export const CORPORA = [
   'hand-2026j-held',
   'hand-2026k-dev',
   'hand-2026k-held',
+  'hand-2026l-dev',
+  'hand-2026l-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -464,6 +466,15 @@ export const hand2026jCases = (dir = HAND_2026J_DIR) => heldByHash(constructedCa
 export const HAND_2026K_DIR = join(REPO, 'samples', 'hand-2026-bundles-11');
 export const hand2026kCases = (dir = HAND_2026K_DIR) => heldByHash(constructedCases(dir, 'hand-2026k-dev'), 'hand-2026k-held');
 
+/**
+ * The twelfth batch (samples/hand-2026-bundles-12/README.md), written in session 46 by two more helpers who do
+ * not read the code: incidents as an on-call engineer collects them — three files cut from busy logs, with the
+ * healthy traffic, the noise and the recovery around the failure. Split the same way before any bundle existed
+ * (this line was committed first).
+ */
+export const HAND_2026L_DIR = join(REPO, 'samples', 'hand-2026-bundles-12');
+export const hand2026lCases = (dir = HAND_2026L_DIR) => heldByHash(constructedCases(dir, 'hand-2026l-dev'), 'hand-2026l-held');
+
 /** Every hand-written 2026-07-28 batch, dev and held parts (a new batch is listed here once). */
 export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026Cases(),
@@ -477,6 +488,7 @@ export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026iCases(),
   ...hand2026jCases(),
   ...hand2026kCases(),
+  ...hand2026lCases(),
 ];
 
 /**
