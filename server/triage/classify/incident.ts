@@ -1309,8 +1309,7 @@ export class IncidentIndex {
   laterGaveUp(span: SpanBuild): Event | null {
     const me = this.infoOf.get(span);
     if (!me) return null;
-    this.giveUps ??= this.clientLinesWith((m) => m.cause === 'reconnect-exhausted' || m.cause === 'retries-exhausted');
-    for (const e of this.giveUps) {
+    for (const e of this.giveUpLines()) {
       if (span.events.includes(e)) return e;
       if (!this.speaksFor(me, e)) continue;
       const last = me.lastLine.get(e.file);
@@ -1321,6 +1320,11 @@ export class IncidentIndex {
     return null;
   }
   private giveUps: Event[] | null = null;
+  /** The client's lines saying it gave up reconnecting or retrying, found once. */
+  private giveUpLines(): Event[] {
+    this.giveUps ??= this.clientLinesWith((m) => m.cause === 'reconnect-exhausted' || m.cause === 'retries-exhausted');
+    return this.giveUps;
+  }
   /**
    * An earlier answer (2xx) to a call of this key that took at most `atMostMs` by its logged duration: where, and how
    * long. The answers of each key are found once (a day of logs asks this for many failures).
@@ -1349,9 +1353,8 @@ export class IncidentIndex {
   gaveUpBefore(span: SpanBuild, at: Event): Event | null {
     const me = this.infoOf.get(span);
     if (!me) return null;
-    this.giveUps ??= this.clientLinesWith((m) => m.cause === 'reconnect-exhausted' || m.cause === 'retries-exhausted');
     const first = me.firstLine.get(at.file);
-    for (const e of this.giveUps) {
+    for (const e of this.giveUpLines()) {
       if (e.file !== at.file || e.line >= at.line || (first !== undefined && e.line < first)) continue;
       if (span.events.includes(e) || this.speaksFor(me, e)) return e;
     }

@@ -140,9 +140,10 @@ export function toolsNamedByServer(events: Event[]): Event[] {
 /**
  * A file whose side no name or format told (source `unknown`: `incident-2.log`, a generic layout) is
  * read by what its lines say happened: only server-side signals (a handler started, a request
- * received, a session evicted) or records of MCP requests naming their caller make it the server's log; only client-side ones (a call returned, a
- * request timed out, a fallback) the client's; a process that says it started listening and nothing either side
- * says, the server's. Mixed or none: it stays unknown.
+ * received, a session evicted) or records of MCP requests naming their caller make it the server's
+ * log; only client-side ones (a call returned, a request timed out, a fallback) the client's; a
+ * process that says it started listening and nothing either side says, the server's. Mixed or
+ * none: it stays unknown.
  */
 export function inferUnknownSides(events: Event[]): Event[] {
   const votes = new Map<string, { client: number; server: number; started: boolean; known: boolean }>();
