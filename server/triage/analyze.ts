@@ -10,7 +10,8 @@ import { IncidentIndex } from './classify/incident.ts';
 import { isPolicyFile, type ToolPolicy } from './classify/policy.ts';
 import { enrichEvents } from './correlate/enrich.ts';
 import { buildSpans, noteJoins, STREAM_NOISE, type JoinKey, type SpanBuild } from './correlate/spans.ts';
-import { estimateOffsets } from './skew/estimate.ts';
+import { estimateOffsets, type ClockOffset } from './skew/estimate.ts';
+import { applyZoneShifts, estimateZoneShifts, type ZoneShift } from './skew/zones.ts';
 
 export interface AnalyzeInput {
   inputs: InputSummary[];
@@ -50,24 +51,43 @@ function isWaitMark(e: Event): boolean {
   return e.signals.every((id) => t.meaning(id)?.cause === 'wait-started');
 }
 
+/**
+ * The clock offsets as readers apply them to stored timestamps: those measured on shifted times carry the zone
+ * shifts of both files, and a shifted file nothing else measured is reported by its zone alone.
+ */
+function withZones(offsets: ClockOffset[], zones: readonly ZoneShift[]): ClockOffset[] {
+  if (zones.length === 0) return offsets;
+  const shift = (file: string) => zones.find((z) => z.file === file)?.shiftMs ?? 0;
+  const out = offsets.map((o) => ({ ...o, offsetMs: o.offsetMs + shift(o.file) - shift(o.reference) }));
+  for (const z of zones) if (!out.some((o) => o.file === z.file)) out.push({ file: z.file, offsetMs: z.shiftMs, reference: z.reference, pairs: z.votes, spreadMs: 0 });
+  return out.sort((a, b) => a.file.localeCompare(b.file));
+}
+
 const MAX_FAILURES = 200;
 const MAX_SPANS = 2000;
 
 export function analyze({ inputs: given, events: stored, toolPolicy = null, whole, fileEnds }: AnalyzeInput): Analysis {
   const inputs = given.filter((i) => !isPolicyFile(i.file));
-  const events = enrichEvents(stored.filter((e) => !isPolicyFile(e.file)));
+  const enriched = enrichEvents(stored.filter((e) => !isPolicyFile(e.file)));
+  // (a file logged in another time zone is read on the reference clock, or nothing in it joins by time)
+  const zones = estimateZoneShifts(enriched);
+  const events = applyZoneShifts(enriched, zones);
   const annotations = toolAnnotations(events);
   const protocolVersions = whole ? [...whole.protocolVersions].sort() : [...new Set(events.map((e) => e.protocolVersion).filter((v): v is string => !!v))].sort();
   // (an HTTP client's trace mark that it began waiting is a time, not a line of any request: it times a
   // timeout that names no call — incident.ts traceStarted — and joins no span)
   const spans = buildSpans(events.filter((e) => !isWaitMark(e)));
-  const clockOffsets = estimateOffsets(spans);
+  const clockOffsets = withZones(estimateOffsets(spans), zones);
   attachOrphans(spans);
   markStoppedWhileWaiting(spans);
   markHeldBursts(spans);
   markLateHeaders(spans);
   let failing = spans.filter((s) => s.stoppedBy !== undefined || s.heldBurst !== undefined || s.lateHeaders !== undefined || s.events.some(isFailureEvent));
-  if (failing.length === 0) failing = markEndedWaiting(spans, new Map((fileEnds ?? []).map((f) => [f.file, f])));
+  if (failing.length === 0) {
+    const shiftOf = new Map(zones.map((z) => [z.file, z.shiftMs]));
+    const ends = (fileEnds ?? []).map((f) => (shiftOf.has(f.file) && f.lastTs !== null ? { ...f, lastTs: f.lastTs + shiftOf.get(f.file)! } : f));
+    failing = markEndedWaiting(spans, new Map(ends.map((f) => [f.file, f])));
+  }
   failing.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
   const index = new IncidentIndex(events, spans); // incident-wide look-ups, once
   const decided: Decided[] = [];
