@@ -172,6 +172,11 @@ export interface Facts {
    * where and how long — the timer did not clip slow work, the server stopped answering a call it answers quickly.
    */
   answeredQuicklyBefore: string | null;
+  /**
+   * Another caller's failure, not a request of a client whose log is here (IncidentIndex.otherCaller): where that
+   * caller was shown failing while a client log recording its own failures logged none. null: nothing shows it.
+   */
+  otherCaller: string | null;
   /** Distinct server replicas (host, pod, instance, pid or upstream address) that served this session. */
   replicas: string[];
   /** The session was created on one replica and rejected by another that was not a restart of it. */
@@ -1493,6 +1498,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       const q = ix.quickAnswerBefore(span, key, knownTimerS * 100);
       return q ? `${q.where} (${q.ms} ms)` : null;
     })(),
+    otherCaller: ix.otherCaller(span),
     replicas,
     replicaSplit,
     workersStated,

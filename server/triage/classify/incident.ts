@@ -85,6 +85,17 @@ export function callerOf(e: Event): string | null {
   return typeof a === 'string' && a !== '' && a !== '-' ? a : null;
 }
 
+/** The caller an access line records: the client's address and its User-Agent (either may be missing, not both). */
+function callerKeyOf(e: Event): string | null {
+  const a = e.attrs.remote ?? e.attrs.client;
+  const addr = typeof a === 'string' && a !== '' && a !== '-' ? a : null;
+  const agent = callerOf(e);
+  return addr === null && agent === null ? null : `${addr ?? ''}\u0000${agent ?? ''}`;
+}
+
+/** How near a client's own failure a proxy's must be to be possibly that client's (retries and clocks apart). */
+const OTHER_CALLER_MS = 10_000;
+
 /** A session was refused this soon after it was created: too soon for an idle expiry (session-not-kept.ts too). */
 export const QUICK_LOSS_MS = 10_000;
 
@@ -1349,6 +1360,53 @@ export class IncidentIndex {
     return null;
   }
   private timedAnswers: Map<string, Event[]> | null = null;
+  /**
+   * This failure is another caller's: no client line is part of it, the proxy or server line records its caller
+   * (address, User-Agent), and that caller is shown not to be a client whose log is here — a client log that records
+   * its failures covers the time of one of that caller's failures and logged no failure near it, no failure of that
+   * caller lies near a failure a client logged, and no line of that caller is part of a request a client logged.
+   * Where it was shown, or null. A shared proxy's or server's log carries every tenant's requests: another
+   * application's expired key or aborted request is its owners' to fix, not this incident's headline.
+   */
+  otherCaller(span: SpanBuild): string | null {
+    if (span.events.some((e) => e.source === 'client')) return null;
+    const line = span.events.find((e) => e.httpStatus !== null && e.httpStatus >= 400 && callerKeyOf(e) !== null);
+    if (!line) return null;
+    this.callers ??= this.otherCallers();
+    return this.callers.get(callerKeyOf(line)!) ?? null;
+  }
+  private callers: Map<string, string> | null = null;
+  private otherCallers(): Map<string, string> {
+    const out = new Map<string, string>();
+    // the callers of the requests a client's own lines are part of
+    const ours = new Set<string>();
+    for (const { span } of this.info)
+      if (span.events.some((e) => e.source === 'client')) for (const e of span.events) if (e.source !== 'client' && callerKeyOf(e) !== null) ours.add(callerKeyOf(e)!);
+    // each client log that records failures: its time span and its failures' times
+    const files = new Map<string, { first: number; last: number; failures: number[] }>();
+    for (const e of this.all) {
+      if (e.source !== 'client' || e.ts === null) continue;
+      const f = files.get(e.file) ?? files.set(e.file, { first: e.ts, last: e.ts, failures: [] }).get(e.file)!;
+      f.first = Math.min(f.first, e.ts);
+      f.last = Math.max(f.last, e.ts);
+      if (isFailureEvent(e)) f.failures.push(e.ts);
+    }
+    const logs = [...files.values()].filter((f) => f.failures.length > 0);
+    if (logs.length === 0) return out;
+    const nearOurs = (ts: number) => logs.some((f) => f.failures.some((t) => Math.abs(t - ts) <= OTHER_CALLER_MS));
+    const possiblyOurs = new Set<string>();
+    const shown = new Map<string, string>();
+    for (const e of this.all) {
+      if (e.source === 'client' || e.ts === null || e.httpStatus === null || e.httpStatus < 400) continue;
+      const key = callerKeyOf(e);
+      if (key === null || ours.has(key)) continue;
+      if (nearOurs(e.ts)) possiblyOurs.add(key);
+      else if (!shown.has(key) && logs.some((f) => f.first <= e.ts! && e.ts! <= f.last)) shown.set(key, `${e.file}:${e.line}`);
+    }
+    for (const [key, where] of shown) if (!possiblyOurs.has(key)) out.set(key, where);
+    return out;
+  }
+
   /** A line of the client's giving this span's call up, after the span began and before `at` in `at`'s file. */
   gaveUpBefore(span: SpanBuild, at: Event): Event | null {
     const me = this.infoOf.get(span);

@@ -98,6 +98,7 @@ export const BASE_FACTS: Facts = {
   attempts: 1,
   persistent: null,
   answeredQuicklyBefore: null,
+  otherCaller: null,
   mixedTally: null,
   clientSends: 0,
   recovered: null,

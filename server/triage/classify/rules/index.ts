@@ -79,6 +79,7 @@ import { workerTimer } from './worker-timer.ts';
 import { writeUnknown } from './write-unknown.ts';
 import { healthPathMissing } from './health-path-missing.ts';
 import { healthProbe } from './health-probe.ts';
+import { otherCaller } from './other-caller.ts';
 import { dependencyBack, dependencyDown } from './dependency-down.ts';
 import { responseTooLarge } from './response-too-large.ts';
 
@@ -90,6 +91,7 @@ export const RULES: readonly Rule[] = [
   discoveryProbe,
   downstreamHandshakeNoise,
   healthProbe,
+  otherCaller,
   oauthDiscoveryFailed,
   versionProbeFellBack,
   legacyProbeFellBack,
