@@ -151,6 +151,7 @@ export const SignalCause = z.enum([
   'finalizer-noise', // Python ignored an exception while finalizing an abandoned async generator (unraisable, after the work): it reached no request
   'oauth-request-invalid', // the authorization server refused the client's token request as malformed (RFC 6749 §5.2 invalid_request, unsupported_grant_type): not the credentials
   'wait-started', // an HTTP client's trace: it began waiting for an answer (httpcore `receive_response_headers.started`): what times a timeout that names no call
+  'still-waiting', // a host's note that a call it sent is still waiting for its answer (`Tool 'x' still running (30s elapsed)`): neither a send nor an answer
 ]);
 export type SignalCause = z.infer<typeof SignalCause>;
 

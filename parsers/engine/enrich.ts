@@ -909,6 +909,55 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'rpcId',
+    re: new RegExp(`\\b(?:MCP )?[Tt]ool(?: call)? (?:[\\w.-]{1,60}\\/)?${TOOL_NAME} \\((?:rpc[_-]?)?id[ =:#]{1,2}(-?\\d{1,15}|${STRING_ID})\\)`),
+    needs: ['(id', '(rpc'],
+    read: (_t, m) => toRpcId(m[2]!),
+    why: 'a host naming the call by its tool and, in brackets, its JSON-RPC id: `tool call issue_payout (id 44) failed after 60017ms` (the words "tool call" say the name is a tool\'s and the id the call\'s)',
+    examples: [
+      ['[tools] tool call issue_claim_payout (id 44) failed after 60017ms: McpTransportError: HTTP 504', 44],
+      ['MCP tool search_docs (id=req-7) timed out', 'req-7'],
+    ],
+    nearMisses: ['tool call failed (id 44)', 'user k.mensah (id 44) approved tool call', 'tool call issue_payout (ids 4, 5)'],
+  },
+  {
+    field: 'rpcId',
+    re: new RegExp(`(?:^|\\]\\s{1,3}|:\\s{1,3})(?:<-|->|←|→|<==|==>) ?(?:rpc[_-]?)?id[=:#] ?(-?\\d{1,15}|${STRING_ID})(?![\\w.])`),
+    needs: ['id'],
+    why: "a client's message trace marks each message in or out with an arrow, at the start of its message (or after its logger's tag), and names it by its JSON-RPC id: `-> tools/call id=44` goes out, `<- id=44 200 resultType=complete` (or `<- id=44 HTTP 504`) is its answer coming in — the arrow is what says the id is the message's",
+    examples: [
+      ['[mcp:claims-payments] <- id=40 200 resultType=complete serverInfo=claims-payments-mcp/1.12.0', 40],
+      ['<- id=44 HTTP 504 Gateway Timeout (not a JSON-RPC response)', 44],
+      ['→ id=req-9 notifications/cancelled', 'req-9'],
+    ],
+    nearMisses: ['user -> id=3', 'page <-- id=7', 'x=>id=4', '<- id=3.5 done', 'session <- ids=3'],
+  },
+  {
+    field: 'rpcId',
+    re: new RegExp(`(?<!(?:user|account|order|customer|tenant|org|project|job|task|item|row|record) )(?<![\\w.-])id=(-?\\d{1,15}|${STRING_ID}) {1,3}${SLASH_METHOD}(?![\\w/-])`),
+    needs: ['id='],
+    why: "a client naming each request by its JSON-RPC id first and then its method: `POST http://h/mcp id=905 tools/list`, `id=917 tools/call create_refund: httpx.ReadTimeout` (an id owned by a business word before it is that thing's)",
+    examples: [
+      ['POST http://refunds-mcp.payments.svc.cluster.local:8080/mcp id=905 tools/list x-request-id=02040deb', 905],
+      ['support_bot.mcp - id=917 tools/call create_refund: httpx.ReadTimeout after 30.0s (no response headers)', 917],
+    ],
+    nearMisses: ['user id=7 tools/call', 'id=7 mytools/call', 'id=7.5 tools/call', 'order id=7 tools/call create_refund'],
+  },
+  {
+    field: 'rpcId',
+    re: new RegExp(
+      `(?:^|[-:\\]]\\s{1,3})id=(-?\\d{1,15}|${STRING_ID}):?\\s{1,3}(?:ok|OK|done|failed|errored|error|timed out|cancell?ed|closed|returned|result|response|request stream|stream)\\b`,
+    ),
+    needs: ['id='],
+    why: "a client's line led by the JSON-RPC id of the request it reports on, then the outcome: `id=915 ok order=…`, `id=917 request stream closed by client` (at the start of the message or right after its logger's name, never an id inside a sentence)",
+    examples: [
+      ['id=905 ok tools=6 (create_refund: readOnlyHint=false)', 905],
+      ['support_bot.mcp - id=917 request stream closed by client (2026-07-28: closing the stream cancels the request)', 917],
+      ['[mcp] id=req-4 failed: 502', 'req-4'],
+    ],
+    nearMisses: ['user id=7 ok', 'id=7 items loaded', 'id=7.5 ok', 'the job with id=7 failed'],
+  },
+  {
+    field: 'rpcId',
     re: HOST_CALL_BY_ID,
     needs: ['id='],
     read: (_t, m) => toRpcId(m[2] ?? m[4]!),
@@ -1097,7 +1146,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'tool',
     re: new RegExp(
-      `\\b(?:MCP )?[Tt]ool(?: call)? (?:[\\w.-]{1,60}\\/)?${TOOL_NAME}(?: call)?(?: on (?:server )?['"]?[\\w.-]{1,60}['"]?)? (?:returned|failed|timed out|completed|succeeded|errored|raised|ok|OK)\\b`,
+      `\\b(?:MCP )?[Tt]ool(?: call)? (?:[\\w.-]{1,60}\\/)?${TOOL_NAME}(?: call)?(?: on (?:server )?['"]?[\\w.-]{1,60}['"]?)?(?: \\((?:rpc[_-]?)?id[ =:#]{1,2}[\\w:-]{1,60}\\))? (?:returned|failed|timed out|completed|succeeded|errored|raised|ok|OK)\\b`,
     ),
     needs: ['ool '],
     why: "host prose reporting a call's outcome: `Tool get_order returned isError=false`, `tool search failed: …`, `Tool call X on server Y timed out after 60s`, `tool X ok`, hermes-agent's `MCP tool server/tool call failed: …` (the server before the slash is a namespace)",
@@ -1107,6 +1156,7 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['MCP: Tool call Sheets_ReadRange on server gsuite timed out after 60s', 'Sheets_ReadRange'],
       ['tool lookup_item ok text=SKU-1002: 7 on hand ms=8', 'lookup_item'],
       ['ERROR tools.mcp_tool: MCP tool firms/firms_search call failed: Connection closed', 'firms_search'],
+      ['[tools] tool call issue_claim_payout (id 44) failed after 60017ms', 'issue_claim_payout'],
     ],
     nearMisses: [
       'Tool returned 3 results',
@@ -1649,11 +1699,16 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'requestId',
-    re: /\b(?:x-request-id|request_id|reqId|requestId)["']?\s?[:=]\s?["']?([0-9a-f]{16,64})\b/i,
-    needs: ['equest', 'eqId', 'EQUEST'],
-    why: 'proxy request id',
-    examples: [['x-request-id=0123456789abcdef0123', '0123456789abcdef0123']],
-    nearMisses: ['request_id=42'],
+    re: /\b(?:x[-_]request[-_]id|(?:kong_)?request_id|req_id|reqId|requestId|x?rid)["']?\s?[:=]\s?["']?([0-9a-f]{16,64})\b/i,
+    needs: ['equest', 'eqId', 'EQUEST', 'eq_id', 'rid', 'RID'],
+    why: "a proxy's request id, under the names access log formats give it: `x-request-id`, `request_id`, Kong's `kong_request_id`, a format's `rid=`/`xrid=` (nginx `$request_id`) — always the 16–64 hex digits proxies generate",
+    examples: [
+      ['x-request-id=0123456789abcdef0123', '0123456789abcdef0123'],
+      ['"POST /mcp HTTP/1.1" 200 4318 "-" "ClaimsCopilot/5.2.1" kong_request_id: "75cf8a91adf2422245777ba5b129a403"', '75cf8a91adf2422245777ba5b129a403'],
+      ['rt=0.216 rid=977bad350ef5d9306e04c939c722a021 mcp="tools/call"', '977bad350ef5d9306e04c939c722a021'],
+      ['status=200 dur_ms=212 xrid=977bad350ef5d9306e04c939c722a021', '977bad350ef5d9306e04c939c722a021'],
+    ],
+    nearMisses: ['request_id=42', 'grid=0123456789abcdef0123', 'rid=42', 'fluid=0123456789abcdef0123'],
   },
 ];
 

@@ -73,8 +73,10 @@ const TRACE_STEP = /\b([a-z_]{3,40})\.(started|complete|failed)\b/;
  * answer nor its failure (`calling tool X`, `--> POST /mcp tools/call`).
  */
 function sendsCall(e: Event): boolean {
-  // (a failure line names its call too — `tools/call x failed` — but it reports, it does not send)
+  // (a failure line names its call too — `tools/call x failed` — but it reports, it does not send; a note that the
+  // call is still waiting — `Tool 'x' still running (30s elapsed)` — neither)
   if ((e.source !== 'client' && e.source !== 'unknown') || isFailureEvent(e)) return false;
+  if (e.signals.includes('call-still-running')) return false;
   if (e.attrs.direction === 'request') return true;
   return e.attrs.direction !== 'response' && e.attrs.direction !== 'exchange' && e.httpStatus === null && (e.tool !== null || e.rpcMethod !== null);
 }

@@ -264,8 +264,13 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // answers it minutes later, a proxy's 524 after 100 s, is the same call's; spec basic: ids are the client's to choose
     // and must not repeat within a session, and 2026-07-28 has no sessions to restart them)
     const minted = typeof e.rpcId === 'string' && /[A-Za-z]/.test(e.rpcId) && /\d/.test(e.rpcId);
+    // (nor a failure naming only the id, after a request of that id: the call's failing answer, which names its request
+    // by the id alone — spec basic: a response carries its request's id — however long the call took: `<- id=88
+    // isError=true …` 30 s on; a line that only says an id was answered, minutes on, may be another client object's)
+    const prev = j === undefined ? null : events[j]!;
+    const answer = prev !== null && e.rpcMethod === null && e.tool === null && isFailureEvent(e) && prev.rpcMethod !== null && !prev.rpcMethod.startsWith('notifications/');
     const long =
-      (e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k)) || e.signals.includes('progress-notification') || minted) &&
+      (e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k)) || e.signals.includes('progress-notification') || minted || answer) &&
       (j === undefined || (initializedAt.get(e.file) ?? -1) < j);
     if (j !== undefined && near(events[j]!, e, long ? LONG_CALL_MS : windowMs * 5)) join(i, j, 'rpcId');
     lastByFileRpc.set(k, i);
@@ -665,12 +670,15 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     if (list) list.push(ci);
     else byFileTool.set(k, [ci]);
   }
+  // (or any failure line naming the tool, a warning too: hosts report a failed call at warning level — `tool
+  // create_refund failed (ReadTimeout); planner suggests: retry` right under the call's own `id=917 … ReadTimeout`)
   for (const [e, i] of indexed) {
-    if (e.rpcId !== null || e.requestId !== null || (e.level !== 'error' && e.level !== 'fatal' && e.kind !== 'block')) continue;
+    if (e.rpcId !== null || e.requestId !== null) continue;
+    if (e.level !== 'error' && e.level !== 'fatal' && e.kind !== 'block' && !(e.level === 'warn' && e.tool !== null && isFailureEvent(e))) continue;
     if (edges[i] !== 0) continue;
-    const m = TOOL_CALL_ERROR.exec(e.message);
-    if (!m) continue;
-    const list = byFileTool.get(`${e.file}\u0000${m[1]}`) ?? [];
+    const name = TOOL_CALL_ERROR.exec(e.message)?.[1] ?? (isFailureEvent(e) ? e.tool : null);
+    if (!name) continue;
+    const list = byFileTool.get(`${e.file}\u0000${name}`) ?? [];
     let best = -1;
     for (let k = list.length - 1; k >= 0; k--) {
       const c = events[list[k]!]!;
