@@ -271,8 +271,9 @@ export function renderTemplate(template: string, rec: Record<string, unknown>): 
 const LOGFMT_KEY = /[A-Za-z_@][\w.\-/@]{0,100}/y;
 
 /**
- * A logfmt line (Go slog/logrus/zerolog console, Heroku router, Grafana/Loki tools): nothing but
- * `key=value` pairs, values bare or double-quoted with backslash escapes. Null when any token is not
+ * A logfmt line (Go slog/logrus/zerolog console, Heroku router, Grafana/Loki tools, Python structlog's key=value
+ * renderer): nothing but `key=value` pairs, values bare or quoted (double, or single as Python's repr writes them)
+ * with backslash escapes. Null when any token is not
  * a pair or there are fewer than `minPairs`. One left-to-right pass, no backtracking.
  */
 export function parseLogfmt(line: string, minPairs = 3): Record<string, string> | null {
@@ -289,7 +290,10 @@ export function parseLogfmt(line: string, minPairs = 3): Record<string, string> 
     const key = km[0];
     i += key.length + 1;
     let value: string;
-    if (line.charCodeAt(i) === 34 /* " */) {
+    // (double quotes, or single ones: structlog's KeyValueRenderer writes each value's Python repr, `event='tool call
+    // completed' duration_ms=58 read_only=True`)
+    const quote = line.charCodeAt(i);
+    if (quote === 34 /* " */ || quote === 39 /* ' */) {
       let j = i + 1;
       let v = '';
       let closed = false;
@@ -299,7 +303,7 @@ export function parseLogfmt(line: string, minPairs = 3): Record<string, string> 
           const nx = line[j + 1]!;
           v += nx === 'n' ? '\n' : nx === 't' ? '\t' : nx;
           j += 2;
-        } else if (c === 34) {
+        } else if (c === quote) {
           closed = true;
           j++;
           break;

@@ -15,4 +15,13 @@ describe('resolveSource: an HTTP client error naming the MCP endpoint it called 
     expect(side('billing-app.log', 'ERROR I/O error on POST request for "https://payments.example.com/v1/charges": Read timed out')).toBe('server');
     expect(side('incident-2.log', 'FetchError: request to https://api.example.com/v2/users failed, reason: socket hang up')).toBe('unknown');
   });
+  it("Go's net/http error names the request's URL: the MCP endpoint is the client's call, a carrier API a server's dependency", () => {
+    expect(side('ops-bot.log', 'level=ERROR msg="call failed" err="Post \\"https://kb.example.net/mcp\\": context deadline exceeded"')).toBe('client');
+    expect(
+      side(
+        'shipments-mcp.log',
+        'time=2026-10-06T15:39:05.000+02:00 level=ERROR msg="carrier feed sync failed" err="Get \\"https://api.carrier.example/v2/events?since=x\\": dial tcp: lookup api.carrier.example: i/o timeout"',
+      ),
+    ).toBe('unknown');
+  });
 });

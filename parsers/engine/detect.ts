@@ -56,7 +56,7 @@ export function detectFormat(sample: readonly string[], formats: readonly Compil
 // (an HTTP client library's error naming the MCP endpoint it called: Spring's RestTemplate/RestClient `I/O error on POST request
 // for "https://…": Read timed out`, node-fetch's `request to https://… failed, reason: …`)
 const CLIENT_HINT =
-  /\b(?:Get|Post|Put|Delete|Patch|Head) \\?"https?:\/\/[^"\s\\]{1,300}\\?": |mcp[./:]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint|I\/O error on (?:GET|POST|DELETE) request for \\?"https?:\/\/[^"\s\\]{1,300}\/(?:mcp|sse)\b|\brequest to https?:\/\/[^\s/]{1,300}\/(?:[^\s]{0,200}\/)?(?:mcp|sse)\b\S{0,100} failed, reason: /;
+  /\b(?:Get|Post|Put|Delete|Patch|Head) \\?"https?:\/\/[^"\s\\]{1,300}\/(?:mcp|sse|messages)\b[^"\s\\]{0,100}\\?": |mcp[./:]client|fastmcp[./]client|streamablehttp_client|sse_client|StreamableHTTPClientTransport|SSEClientTransport|[Cc]lient transport|\w{0,40}ClientTransport|Received session ID|Error POSTing to endpoint|\[Local→Remote\]|Connecting to (?:SSE|StreamableHTTP) endpoint|I\/O error on (?:GET|POST|DELETE) request for \\?"https?:\/\/[^"\s\\]{1,300}\/(?:mcp|sse)\b|\brequest to https?:\/\/[^\s/]{1,300}\/(?:[^\s]{0,200}\/)?(?:mcp|sse)\b\S{0,100} failed, reason: /;
 const SERVER_HINT =
   /\(via mcp-remote |mcp[./]server|fastmcp[./]server|Created new transport|Uvicorn running|Application startup complete|StreamableHTTPServerTransport|session manager|Processing request of type|\b[Ll]istening on https?:\/\//;
 

@@ -100,4 +100,24 @@ describe('tool annotations in logs', () => {
   it('near miss: a word before annotations that are not hints', () => {
     expect(read('DEBUG loaded annotations: 4 files', 'INFO server annotations: none readOnlyHint=later')).toEqual({});
   });
+  it("reads each tool's annotations written as its member (`tool.annotations={…}`)", () => {
+    expect(
+      read(
+        'debug outage-briefing mcp <- id=55 tools=6 search_outage_tickets.annotations={"readOnlyHint":true,"idempotentHint":true} dispatch_crew.annotations={"destructiveHint":true}',
+      ),
+    ).toEqual({ search_outage_tickets: { readOnlyHint: true, idempotentHint: true }, dispatch_crew: { destructiveHint: true } });
+  });
+  it("reads each tool's hints in braces right after its name", () => {
+    expect(
+      read(
+        "DEBUG | kestrel_assist.mcp_pool:refresh_tools:84 - tools/list from 'shipments' (trusted=internal): track_shipment{readOnlyHint=True, idempotentHint=True, openWorldHint=False}, create_claim{readOnlyHint=False, idempotentHint=False}",
+      ),
+    ).toEqual({ track_shipment: { readOnlyHint: true, idempotentHint: true, openWorldHint: false }, create_claim: { readOnlyHint: false, idempotentHint: false } });
+  });
+  it('near miss: braces after a name holding more than hints', () => {
+    expect(read('payload{readOnlyHint=True, body=...}', 'dict{"readOnlyHint": true}')).toEqual({});
+  });
+  it('near miss: a member that is not the annotations object', () => {
+    expect(read('config.annotations_path={"readOnlyHint":true}', 'search.annotations=none')).toEqual({});
+  });
 });

@@ -632,6 +632,14 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
     for (const m of text.matchAll(/(?:^|[\s=\]])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ?\{([^{}]{0,600})\}/g)) {
       put(m[1], hintsOf(m[2]!));
     }
+    // …or its hints in braces right after its name, nothing else in them: `track_shipment{readOnlyHint=True, idempotentHint=True}`
+    for (const m of text.matchAll(/(?:^|[\s:,(\[])([A-Za-z_][\w.:-]{0,99})\{((?: ?\w{1,40}Hint ?[=:] ?(?:true|false|True|False),?){1,8})\}/g)) {
+      put(m[1], hintsOf(m[2]!, SPEC_HINTS));
+    }
+    // …or as the tool's member: `search_outage_tickets.annotations={"readOnlyHint":true,"idempotentHint":true}`
+    for (const m of text.matchAll(/(?:^|[\s=\]])['"`]?([A-Za-z_][\w:-]{0,99})\.annotations ?[:=] ?\{([^{}]{0,600})\}/g)) {
+      put(m[1], hintsOf(m[2]!));
+    }
     // …or after it bare, without braces: `build_report annotations: readOnlyHint=True idempotentHint=True`
     for (const m of text.matchAll(
       /(?:^|[\s=\]/])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ((?:\w{1,40}Hint ?[=:] ?(?:true|false|True|False)[ ,;]{0,3}){1,8})(?:$|[^\w{(])/g,
