@@ -79,6 +79,8 @@ export function analyze({ inputs: given, events: stored, toolPolicy = null, whol
   const spans = buildSpans(events.filter((e) => !isWaitMark(e)));
   const clockOffsets = withZones(estimateOffsets(spans), zones);
   attachOrphans(spans);
+  // (after the orphans found their calls: a client's cut report under a call is that call's, with the proxy's end)
+  joinProxyCuts(spans);
   markStoppedWhileWaiting(spans);
   markHeldBursts(spans);
   markLateHeaders(spans);
@@ -774,6 +776,54 @@ function sameCallIfNamed(a: SpanBuild, b: SpanBuild): boolean {
     agree(a.tool, b.tool) &&
     (ra.size === 0 || rb.size === 0 || [...ra].some((r) => rb.has(r)))
   );
+}
+
+/** What a proxy logs when it cut a response stream after its headers, and what a client says when its stream broke. */
+const PROXY_CUTS = new Set(['proxy-timeout-mid-stream', 'stream-cut']);
+const CLIENT_CUTS = new Set(['stream-cut', 'sse-read-failed', 'peer-closed-before-response', 'conn-reset']);
+/** A proxy's line and a client's of one moment: a second's grain and a little skew apart. */
+const CUT_SAME_MS = 2000;
+
+/**
+ * A proxy's line saying it cut a response stream (HAProxy `sD--` after 50 s, Envoy `200 UC`, nginx `upstream
+ * prematurely closed … while reading upstream`) and a client's report that its stream broke (`peer closed connection
+ * without sending complete message body`, `SSE stream disconnected: TypeError: terminated`), at the same moment — the
+ * proxy's answer time, its stamp or its stamp plus the duration — are one stream's two ends (failure-signatures section
+ * (b): a mid-stream cut seen from both sides): the proxy's span joins the client's, when each is the only such line
+ * near the other. Neither names the call (a default access format, a transport's line): the moment does, and the
+ * client's line was first given to the call it came under (attachOrphans).
+ */
+function joinProxyCuts(spans: SpanBuild[]): void {
+  const t = signalTable();
+  const cutBy = (e: Event, set: Set<string>) => e.signals.some((id) => set.has(t.meaning(id)?.cause ?? ''));
+  const proxyCuts: { e: Event; s: SpanBuild }[] = [];
+  const clientCuts: { e: Event; s: SpanBuild }[] = [];
+  for (const s of spans) {
+    if (s.events.length === 0) continue;
+    // (a proxy's cut already beside the client's report of it is joined)
+    const clientCut = s.events.some((e) => (e.source === 'client' || e.source === 'unknown') && cutBy(e, CLIENT_CUTS));
+    for (const e of s.events) {
+      if (e.ts === null) continue;
+      if (!clientCut && e.source === 'proxy' && e.httpMethod !== 'GET' && cutBy(e, PROXY_CUTS)) proxyCuts.push({ e, s });
+      else if ((e.source === 'client' || e.source === 'unknown') && cutBy(e, CLIENT_CUTS)) clientCuts.push({ e, s });
+    }
+  }
+  if (!proxyCuts.length || !clientCuts.length) return;
+  const moments = (e: Event) => (e.durationMs !== null && e.durationMs > 0 ? [e.ts!, e.ts! + e.durationMs] : [e.ts!]);
+  const near = (p: Event, c: Event) => moments(p).some((x) => Math.abs(x - c.ts!) <= CUT_SAME_MS);
+  for (const p of proxyCuts) {
+    if (p.s.events.length === 0) continue;
+    const mine = new Set(clientCuts.filter((c) => near(p.e, c.e) && c.s.events.length > 0).map((c) => c.s));
+    if (mine.size !== 1) continue;
+    const into = [...mine][0]!;
+    const back = new Set(proxyCuts.filter((q) => q.s.events.length > 0 && clientCuts.some((c) => c.s === into && near(q.e, c.e))).map((q) => q.s));
+    if (back.size !== 1 || !back.has(p.s) || into === p.s) continue;
+    into.events.push(...p.s.events);
+    for (const k of p.s.joinedBy) into.joinedBy.add(k);
+    into.joinedBy.add('stream-cut+time');
+    p.s.events = [];
+    refreshSpan(into);
+  }
 }
 
 /** A span's identity and time after lines joined it. */

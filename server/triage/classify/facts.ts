@@ -206,6 +206,8 @@ export interface Facts {
   /** A later success of the same call: re-issued and answered, resumed, a fallback transport that connected. */
   recovered: Tri;
   recoveredBy: string | null;
+  /** The recovery was this request's own stream resumed (GET + Last-Event-ID answered, `Reconnected to SSE stream`): D9. */
+  streamResumed: boolean;
   /**
    * A hand-made transcript showed this redirect's Location already requested and redirected (correlate/
    * transcript.ts): `self` — a path-only Location naming the path it answered, the server's own routing;
@@ -1335,8 +1337,12 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
   const persistent: Tri = tally.mixed !== null ? false : attempts >= 2 ? !laterSuccess && !laterRecovery : null;
   const resumedStream = session ? resumedAfterCut(span, sessionEvents) : null;
   let recoveredBy: string | null = null;
-  if (resumedStream && era !== 'sessionless') recoveredBy = `the client resumed the stream (${resumedStream})`;
-  else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess.where})`;
+  // (the recovery was the stream resumed — failure-signatures D9 — not a call made again)
+  let resumed = false;
+  if (resumedStream && era !== 'sessionless') {
+    recoveredBy = `the client resumed the stream (${resumedStream})`;
+    resumed = true;
+  } else if (laterSuccess) recoveredBy = `the same call succeeded later (${laterSuccess.where})`;
   else {
     // a recovery line inside the request's own lines, after its failure, speaks for it too — after it in the
     // failure's own file, or by the clock in another (a line number of one file says nothing of another's: the
@@ -1366,8 +1372,10 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     // (an error tied to no call, logged before this client had ever connected, then the client connected:
     // a start-up error it got past, like a failed first attempt)
     const beforeFirstConnect = !identified && ix.establishedBefore(span) === null;
-    if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed || beforeFirstConnect))
+    if (rec && (transportFallback || has('auth-rejected') || has('auth-token-expired') || interruption !== null || firstRequest === true || rec.resumed || beforeFirstConnect)) {
       recoveredBy = rec.resumed ? `the client resumed its stream (${rec.where})` : `the client connected afterwards (${rec.where})`;
+      resumed = rec.resumed;
+    }
     // (on a session the server no longer knows, a call can only return on a new one: with no handshake in
     // between, the line is another client's — several conversations share one host's log)
     else if (returned && identified && (sessionUnknown !== true || ix.establishedBetween(returned.file, lastFailIn.get(returned.file) ?? -1, returned.line)))
@@ -1517,6 +1525,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     duplicateAnswered: duplicateAnsweredIn(evs),
     recovered,
     recoveredBy,
+    streamResumed: resumed,
     redirectLoop,
     endpointMisresolved: misresolvedEndpoint(ix.all, evs, httpPath, httpStatus),
     sentAgain: method === 'subscriptions/listen' && key !== null ? ix.sentAgainAfter(span, key) : false,

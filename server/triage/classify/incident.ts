@@ -90,7 +90,8 @@ export function callerOf(e: Event): string | null {
 /** The caller an access line records: the client's address and its User-Agent (either may be missing, not both). */
 function callerKeyOf(e: Event): string | null {
   const a = e.attrs.remote ?? e.attrs.client;
-  const addr = typeof a === 'string' && a !== '' && a !== '-' ? a : null;
+  // (the address without its port: HAProxy and uvicorn log `10.60.5.21:49144`, a new port per connection)
+  const addr = typeof a === 'string' && a !== '' && a !== '-' ? a.replace(/^(\[[^\]]{1,60}\]|[\d.]{7,15}):\d{1,5}$/, '$1') : null;
   const agent = callerOf(e);
   return addr === null && agent === null ? null : `${addr ?? ''}\u0000${agent ?? ''}`;
 }
@@ -805,8 +806,22 @@ export class IncidentIndex {
       const sent = this.sendsByFile(key).sends;
       return Math.max(1, ...[...perFile].map(([f, n]) => Math.min(n, sent.get(f)?.size || n)));
     }
+    // (an attempt of the same request: not another HTTP method's — a GET stream closed is no try of a POST — nor, where
+    // the lines name their caller, another caller's)
+    const methodOf = (s: SpanBuild) => s.events.find((e) => e.httpMethod !== null)?.httpMethod ?? null;
+    const callerIn = (s: SpanBuild) => {
+      for (const e of s.events) if (callerKeyOf(e) !== null) return callerKeyOf(e);
+      return null;
+    };
+    const myMethod = methodOf(span);
+    const myCaller = callerIn(span);
     for (const i of this.failingInfo) {
       if (!(i.key === null && failCauses.length > 0 && failCauses.every((c) => i.causes.includes(c)))) continue;
+      if (i.span !== span) {
+        const m = methodOf(i.span);
+        const c = callerIn(i.span);
+        if ((myMethod !== null && m !== null && m !== myMethod) || (myCaller !== null && c !== null && c !== myCaller)) continue;
+      }
       // an unidentified error reported twice within a second is one attempt, not two
       if (key === null && lastTs !== null && i.span.start !== null && Math.abs(i.span.start - lastTs) < 1000) continue;
       lastTs = i.span.start;
@@ -1372,7 +1387,7 @@ export class IncidentIndex {
    */
   otherCaller(span: SpanBuild): string | null {
     if (span.events.some((e) => e.source === 'client')) return null;
-    const line = span.events.find((e) => e.httpStatus !== null && e.httpStatus >= 400 && callerKeyOf(e) !== null);
+    const line = span.events.find((e) => isFailureEvent(e) && callerKeyOf(e) !== null);
     if (!line) return null;
     this.callers ??= this.otherCallers();
     return this.callers.get(callerKeyOf(line)!) ?? null;
@@ -1396,14 +1411,16 @@ export class IncidentIndex {
     const logs = [...files.values()].filter((f) => f.failures.length > 0);
     if (logs.length === 0) return out;
     const nearOurs = (ts: number) => logs.some((f) => f.failures.some((t) => Math.abs(t - ts) <= OTHER_CALLER_MS));
+    // (a line's moments: its stamp, and its stamp plus its duration — HAProxy stamps when the request came in)
+    const moments = (e: Event) => (e.durationMs !== null && e.durationMs > 0 ? [e.ts!, e.ts! + e.durationMs] : [e.ts!]);
     const possiblyOurs = new Set<string>();
     const shown = new Map<string, string>();
     for (const e of this.all) {
-      if (e.source === 'client' || e.ts === null || e.httpStatus === null || e.httpStatus < 400) continue;
+      if (e.source === 'client' || e.ts === null || !isFailureEvent(e)) continue;
       const key = callerKeyOf(e);
       if (key === null || ours.has(key)) continue;
-      if (nearOurs(e.ts)) possiblyOurs.add(key);
-      else if (!shown.has(key) && logs.some((f) => f.first <= e.ts! && e.ts! <= f.last)) shown.set(key, `${e.file}:${e.line}`);
+      if (moments(e).some(nearOurs)) possiblyOurs.add(key);
+      else if (!shown.has(key) && moments(e).some((t) => logs.some((f) => f.first <= t && t <= f.last))) shown.set(key, `${e.file}:${e.line}`);
     }
     for (const [key, where] of shown) if (!possiblyOurs.has(key)) out.set(key, where);
     return out;
@@ -1433,14 +1450,18 @@ export class IncidentIndex {
         if (rec) this.recoveries.push({ e, resumed: rec.cause === 'stream-resumed' });
       }
     }
+    // (after the failure: the request's own answer, joined to it when it came on the resumed stream, may end the span later)
+    let failedAt: number | null = null;
+    for (const x of span.events) if (x.ts !== null && isFailureEvent(x)) failedAt = Math.max(failedAt ?? x.ts, x.ts);
+    const end = failedAt ?? span.end;
     for (const { e, resumed } of this.recoveries) {
       // a line saying "connected" speaks for the server the client was last connecting to, and the one it names
       if (span.events.includes(e) || !this.speaksFor(me, e)) continue;
       const last = me.lastLine.get(e.file);
-      const timed = span.end !== null && e.ts !== null;
+      const timed = end !== null && e.ts !== null;
       // the same millisecond is common (a prefix stamp, a fast client): then the file's order says after
       const ok = timed
-        ? (e.ts! > span.end! || (e.ts === span.end && last !== undefined && e.line > last)) && e.ts! - span.end! <= RECOVERY_WINDOW_MS
+        ? (e.ts! > end! || (e.ts === end && last !== undefined && e.line > last)) && e.ts! - end! <= RECOVERY_WINDOW_MS
         : last !== undefined && e.line > last && e.line - last <= RECOVERY_LINES;
       if (!ok) continue;
       return { where: `${e.file}:${e.line}`, ts: e.ts, file: e.file, line: e.line, resumed };

@@ -99,6 +99,7 @@ export const BASE_FACTS: Facts = {
   persistent: null,
   answeredQuicklyBefore: null,
   otherCaller: null,
+  streamResumed: false,
   mixedTally: null,
   clientSends: 0,
   recovered: null,

@@ -30,6 +30,7 @@ const JOIN_KEYS = [
   'worker-pid',
   'proxy-named-call+time',
   'in-flight',
+  'stream-cut+time',
 ] as const;
 /** A call's lines in the client's and the server's log: two clocks apart by up to this. */
 const CROSS_FILE_CALL_MS = 60_000;
@@ -54,6 +55,8 @@ export const STREAM_NOISE =
 export const noteJoins = (message: string, httpMethod: string | null): boolean => httpMethod === (message.includes('Session termination failed') ? 'DELETE' : 'GET');
 
 /** A host-app line about one tool call ("Error calling tool create_order: …"); group 1 is the tool. */
+/** A JSON-RPC response as a line quotes it: the Python SDK's repr, or the object with its result or error member. */
+const JSONRPC_RESPONSE = /\bJSONRPC(?:Response|Error)\(|"jsonrpc"\s?:\s?"2\.0"[^\n]{0,200}?"(?:result|error)"\s?:|"(?:result|error)"\s?:[^\n]{0,4000}?"jsonrpc"\s?:\s?"2\.0"/;
 const TOOL_CALL_ERROR = /\b(?:calling|call(?:ing)? to|invoking|executing) tool[: ]+["'`]?([\w.-]+)/i;
 
 export interface SpanBuild {
@@ -268,7 +271,14 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // by the id alone — spec basic: a response carries its request's id — however long the call took: `<- id=88
     // isError=true …` 30 s on; a line that only says an id was answered, minutes on, may be another client object's)
     const prev = j === undefined ? null : events[j]!;
-    const answer = prev !== null && e.rpcMethod === null && e.tool === null && isFailureEvent(e) && prev.rpcMethod !== null && !prev.rpcMethod.startsWith('notifications/');
+    // (or the JSON-RPC response itself, its result or error object: `SSE message: root=JSONRPCResponse(…, id=8, result={…})`)
+    const answer =
+      prev !== null &&
+      e.rpcMethod === null &&
+      e.tool === null &&
+      (isFailureEvent(e) || JSONRPC_RESPONSE.test(e.message)) &&
+      prev.rpcMethod !== null &&
+      !prev.rpcMethod.startsWith('notifications/');
     const long =
       (e.rpcMethod === CANCELLED || (e.tool !== null && e.tool === toolByFileRpc.get(k)) || e.signals.includes('progress-notification') || minted || answer) &&
       (j === undefined || (initializedAt.get(e.file) ?? -1) < j);

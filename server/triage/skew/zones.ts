@@ -1,8 +1,9 @@
 // Files written in another time zone. A timestamp without a zone is read as UTC (parsers/engine/timestamp.ts),
 // so a desktop client logging local time (`2026-09-14 08:46:58.379 [error] …`) sits whole hours away from
-// the proxy and server that log UTC, and nothing joins it by time. The zone is found from the failures
-// the files share: the same error status logged in both, again and again the same whole quarter-hour apart
-// (zones are whole quarter-hours from UTC), give that file's zone against the reference's. The analysis
+// the proxy and server that log UTC (or a proxy logs local time beside a client that writes its offset), and nothing
+// joins it by time. The zone is found from the answers the files share: the same status (and method, where both
+// name it) logged in both, again and again the same whole quarter-hour apart (zones are whole quarter-hours from
+// UTC), give that file's zone against the reference's. The analysis
 // then reads that file's times shifted by it; stored timestamps are never rewritten (skew/estimate.ts).
 import type { Event } from '../../../parsers/contract/event.ts';
 
@@ -29,10 +30,11 @@ const MAX_ANCHORS = 500;
 /** Proxies and servers in containers log UTC far more often than a desktop client: they are the reference first. */
 const RANK: Record<string, number> = { proxy: 0, server: 1, unknown: 2, client: 3 };
 
+/** Lines that time an HTTP answer: every error status, and the other answers that name their method too. */
 function anchors(events: readonly Event[]): Map<string, Event[]> {
   const out = new Map<string, Event[]>();
   for (const e of events) {
-    if (e.ts === null || e.httpStatus === null || e.httpStatus < 400) continue;
+    if (e.ts === null || e.httpStatus === null || (e.httpStatus < 400 && e.httpMethod === null)) continue;
     const list = out.get(e.file) ?? out.set(e.file, []).get(e.file)!;
     if (list.length < MAX_ANCHORS) list.push(e);
   }
@@ -53,16 +55,23 @@ export function estimateZoneShifts(events: readonly Event[]): ZoneShift[] {
     (a, b) => (RANK[sourceOf.get(a) ?? 'unknown'] ?? 2) - (RANK[sourceOf.get(b) ?? 'unknown'] ?? 2) || byFile.get(b)!.length - byFile.get(a)!.length || a.localeCompare(b),
   );
   const reference = files[0]!;
-  const refByStatus = new Map<number, number[]>();
-  for (const e of byFile.get(reference)!) (refByStatus.get(e.httpStatus!) ?? refByStatus.set(e.httpStatus!, []).get(e.httpStatus!)!).push(e.ts!);
+  // (the reference's answers by status, each at its stamp and — for a proxy stamping when the request came in, HAProxy's
+  // accept date — at its stamp plus its duration, when the answer went out)
+  const refByStatus = new Map<number, { ts: number; method: string | null }[]>();
+  for (const e of byFile.get(reference)!) {
+    const list = refByStatus.get(e.httpStatus!) ?? refByStatus.set(e.httpStatus!, []).get(e.httpStatus!)!;
+    list.push({ ts: e.ts!, method: e.httpMethod });
+    if (e.durationMs !== null && e.durationMs > 0) list.push({ ts: e.ts! + e.durationMs, method: e.httpMethod });
+  }
   const out: ZoneShift[] = [];
   for (const file of files.slice(1)) {
     const votes = new Map<number, number>();
     for (const e of byFile.get(file)!) {
       // (each line votes once per distance, however many reference lines sit there)
       const seen = new Set<number>();
-      for (const t of refByStatus.get(e.httpStatus!) ?? []) {
-        const d = t - e.ts!;
+      for (const r of refByStatus.get(e.httpStatus!) ?? []) {
+        if (r.method !== null && e.httpMethod !== null && r.method !== e.httpMethod) continue;
+        const d = r.ts - e.ts!;
         const q = Math.round(d / QUARTER_HOUR);
         if (Math.abs(q) > MAX_QUARTERS || Math.abs(d - q * QUARTER_HOUR) > TOLERANCE_MS || seen.has(q)) continue;
         seen.add(q);

@@ -13,6 +13,9 @@ export const proxyTimer: Rule = {
     // (a timer clips work that takes long; a call the server answered in a tenth of it before did not grow tenfold —
     // the server stopped answering it: a hang to escalate, not a timeout to raise)
     if (f.answeredQuicklyBefore !== null) return `the same call was answered in a tenth of the timer before (${f.answeredQuicklyBefore}): the server stopped answering it`;
+    // (failure-signatures D9: a 2025-11-25 stream cut after an event id and resumed — the response came on the resumed
+    // stream — needs nothing; cuts at the same age again and again are the timer to fix: stream-cut-at-fixed-interval)
+    if (f.streamResumed && f.recovered === true) return `the client resumed the stream and the call went on (${f.recoveredBy}): nothing was lost (D9)`;
     return true;
   },
   rationale: (f) =>
@@ -24,6 +27,18 @@ export const proxyTimer: Rule = {
       fires: true,
     },
     { name: 'a 502 without a timer', facts: { httpStatus: 502, interruption: 'bad-gateway' }, fires: false },
+    {
+      name: 'near miss: the POST stream cut at 30 s, then resumed with Last-Event-ID (D9)',
+      facts: {
+        method: 'tools/call',
+        proxyTimerCut: true,
+        interruption: 'stream-cut',
+        recovered: true,
+        streamResumed: true,
+        recoveredBy: 'the client resumed its stream (bot.log:26)',
+      },
+      fires: false,
+    },
     {
       name: 'near miss: the same call answered in 110 ms before the 30 s cut',
       facts: {

@@ -23,6 +23,9 @@ export const recoveredNoise: Rule = {
     const probe = (f.httpStatus === 404 || f.httpStatus === 405 || f.httpStatus === 400 || f.transportMismatch === true) && f.transportFallback && f.firstRequest !== false;
     if (probe) return true;
     if (f.causes.includes('stream-resumed') && f.interruption === 'stream-cut' && f.era !== 'sessionless') return true;
+    // (the client's resumption logged on its own lines after the cut — `Reconnected to SSE stream` — with no session
+    // id in the logs to key it: the recovery facts.ts found is that resumption)
+    if (f.streamResumed && f.interruption === 'stream-cut' && f.era !== 'sessionless') return true;
     if (f.causes.includes('redirect') && f.causes.every((c) => c === 'redirect')) return true; // row 36: followed, answered
     // D6, then the decision table's NONE: a read-only call (by its method, or a read-only tool) interrupted after it
     // was sent by the client's own timer, re-sent by the client and answered: the bounded retry D6 asks for happened
