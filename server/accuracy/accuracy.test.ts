@@ -183,6 +183,12 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // proxy's line of the call joined to a client failure that names no status; 14/16 with a cut joined to the one
   // request in flight
   'hand-2026k-dev': { headline: 0.75, located: 0.75 },
+  // the twelfth (24, session 46, incidents as an on-call engineer collects them: busy windows with other callers,
+  // probes, skewed clocks and recovered noise around one failure): first run dev 8/16, held 6/8; 13/16 with a file's
+  // zone found from the answers both files logged, another caller's failure in a shared proxy's log set aside, a
+  // host's message trace read by its arrows and ids, structlog's key=value lines, and a proxy's mid-stream cut joined
+  // to the client's report of it
+  'hand-2026l-dev': { headline: 0.75, located: 0.65 },
 };
 
 const results: CaseResult[] = [];
