@@ -187,7 +187,7 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // probes, skewed clocks and recovered noise around one failure): first run dev 8/16, held 6/8; 13/16 with a file's
   // zone found from the answers both files logged, another caller's failure in a shared proxy's log set aside, a
   // host's message trace read by its arrows and ids, structlog's key=value lines, and a proxy's mid-stream cut joined
-  // to the client's report of it
+  // to the client's report of it; 14/16 with a model provider's 529 read as the model path
   'hand-2026l-dev': { headline: 0.75, located: 0.65 },
 };
 
