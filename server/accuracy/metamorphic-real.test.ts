@@ -84,6 +84,13 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // (the same transform's gap in a real-layout bundle: the host's `crm_lookup_account` and the server's
   // `lookup_account`, renamed apart, are no longer one tool, so the host's re-run answered by the server is not seen)
   'h26i-14-crm-lookup-chat': ['names'],
+  // (session 46: the timestamps transform stamps every physical line, a traceback's too, with the line's own naive
+  // local time read as UTC; the loguru host's traceback then splits, and its last line — `McpError: Server returned an
+  // error response` — stands alone as a server error beside the call's 502, and heads the incident. A collector stamps
+  // the moment it read the line, in UTC, and the traceback stays under its record: the transform's gap, and the tool's
+  // reading of a traceback split by a collector's stamps)
+  'h26l-16-parcel-status-chat-evening': ['timestamps'],
+  'h26l-16-parcel-status-chat-evening#2': ['timestamps'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 

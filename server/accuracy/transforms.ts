@@ -682,7 +682,8 @@ function renameIdentifiers(b: Bundle, seed: number): Bundle {
   const map = identifierRenames(b, seed);
   if (!map.size) return { files: b.files.map((f) => ({ ...f })) };
   const keys = [...map.keys()].sort((x, y) => y.length - x.length).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const any = new RegExp(`(?<![\\w.-])(?:${keys.join('|')})(?![\\w-]|\\.[\\w-])`, 'gi');
+  // (a dotted name is not the tool's, but the tool's own member is: `search_docs.annotations={…}`)
+  const any = new RegExp(`(?<![\\w.-])(?:${keys.join('|')})(?![\\w-]|\\.(?!annotations\\b)[\\w-])`, 'gi');
   return {
     files: b.files.map((f) => {
       if (isGzip(f.data)) return { ...f };
