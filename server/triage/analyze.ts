@@ -9,7 +9,7 @@ import { deriveFacts, isFailureEvent, toolAnnotations } from './classify/facts.t
 import { IncidentIndex } from './classify/incident.ts';
 import { isPolicyFile, type ToolPolicy } from './classify/policy.ts';
 import { enrichEvents } from './correlate/enrich.ts';
-import { buildSpans, noteJoins, STREAM_NOISE, type JoinKey, type SpanBuild } from './correlate/spans.ts';
+import { buildSpans, noteJoins, replicaWriters, STREAM_NOISE, type JoinKey, writerOf, type SpanBuild } from './correlate/spans.ts';
 import { estimateOffsets, type ClockOffset } from './skew/estimate.ts';
 import { applyZoneShifts, estimateZoneShifts, type ZoneShift } from './skew/zones.ts';
 
@@ -321,9 +321,7 @@ function attachOrphans(spans: SpanBuild[]): void {
     // (untimed: within a few lines — httpcore logs ~7 debug lines between sending and the status)
     return e.ts !== null && prev.ts !== null ? e.ts - prev.ts >= 0 && e.ts - prev.ts <= ANSWER_WAIT_MS : e.line - prev.endLine <= 12;
   };
-  const byFile = new Map<string, Event[]>();
-  for (const e of owner.keys()) (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
-  for (const list of byFile.values()) list.sort((a, b) => a.line - b.line);
+  const byFile = linesByWriter(owner.keys());
   // Neighbouring triage lines of one file (in different spans) that are one exchange or one error; each
   // pass below says which. Merged spans are re-read from `owner`, so a pass sees the earlier ones.
   const eachNeighbour = (visit: (p: Event, e: Event, a: SpanBuild, b: SpanBuild) => void) => {
@@ -525,15 +523,46 @@ const SAME_MOMENT_MS = 250;
 /** The lines of client logs (and logs whose side is not known), by file in line order, with their span. */
 function clientLinesByFile(spans: readonly SpanBuild[]): { owner: Map<Event, SpanBuild>; byFile: Map<string, Event[]> } {
   const owner = new Map<Event, SpanBuild>();
-  const byFile = new Map<string, Event[]>();
   for (const s of spans)
     for (const e of s.events) {
       if (e.source === 'proxy' || e.source === 'server') continue;
       owner.set(e, s);
-      (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
     }
-  for (const list of byFile.values()) list.sort((a, b) => a.line - b.line);
-  return { owner, byFile };
+  return { owner, byFile: linesByWriter(owner.keys()) };
+}
+
+/**
+ * Events in line order, one list per file — and one per replica where a file interleaves replicas of one workload
+ * (`kubectl logs --prefix` over two pods of a Deployment: the `[pod/x/app]` gutter, attrs.container or attrs.origin).
+ * Neighbouring lines of two replicas are two processes' records that happen to interleave, never a call and its
+ * outcome (issue #17 kind 4); other writers (a proxy's container beside the app's) stay in the file's list, where a
+ * line of one may be the other end of the exchange above it. A line that named no writer (a continuation the gutter
+ * did not repeat) belongs to the writer of the line before it.
+ */
+export function linesByWriter(events: Iterable<Event>): Map<string, Event[]> {
+  const byFile = new Map<string, Event[]>();
+  for (const e of events) (byFile.get(e.file) ?? byFile.set(e.file, []).get(e.file)!).push(e);
+  const out = new Map<string, Event[]>();
+  for (const [file, list] of byFile) {
+    list.sort((a, b) => a.line - b.line);
+    const writers = new Set<string>();
+    for (const e of list) {
+      const w = writerOf(e);
+      if (w !== null) writers.add(w);
+    }
+    const replicas = new Set([...writers].filter((w) => [...writers].some((o) => replicaWriters(w, o))));
+    if (replicas.size === 0) {
+      out.set(file, list);
+      continue;
+    }
+    let writer: string | null = null;
+    for (const e of list) {
+      writer = writerOf(e) ?? writer;
+      const key = writer !== null && replicas.has(writer) ? `${file}\u0000${writer}` : file;
+      (out.get(key) ?? out.set(key, []).get(key)!).push(e);
+    }
+  }
+  return out;
 }
 
 /** How long after a call its process may log that it shuts down for the call to count as cut off by it. */

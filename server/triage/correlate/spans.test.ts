@@ -2,7 +2,7 @@
 // again after its failure is a request of its own.
 import { describe, expect, it } from 'vitest';
 import { emptyEvent, type Event } from '../../../parsers/contract/event.ts';
-import { buildSpans } from './spans.ts';
+import { buildSpans, replicaWriters } from './spans.ts';
 
 const ev = (line: number, text: string, extra: Partial<Event>): Event => ({
   ...emptyEvent({ file: 'host.log', line, source: 'client', format: 'test', kind: 'line', text }),
@@ -174,5 +174,38 @@ describe('one id under two names: a JSON-RPC id another log keeps as its request
     expect(fileLines([numbered, at({ requestId: '7' })])).toHaveLength(2);
     expect(fileLines([sent, at({ requestId: 'fo-7d04' })])).toHaveLength(2);
     expect(fileLines([sent, { ...at({ requestId: 'fo-7d03' }), file: 'host.log', source: 'client', line: 9 }])).toHaveLength(2);
+  });
+});
+
+describe('replicas in one file', () => {
+  it('tells replicas of one workload from different services', () => {
+    const pairs: [string, string, boolean][] = [
+      ['billing-agent-6d8f7c5b9-x4kzp/agent', 'billing-agent-6d8f7c5b9-m2w7q/agent', true], // two pods of a Deployment
+      ['ingest-daemon-x7q2z/collector', 'ingest-daemon-b9k4d/collector', true], // a DaemonSet's pods
+      ['api-0', 'api-1', true], // a StatefulSet's ordinals
+      ['app-1', 'app-2', true], // compose replicas
+      ['web.1', 'web.2', true], // dynos
+      // near misses: another service, another container of the pod, the same writer, a name that only looks suffixed
+      ['nginx-1', 'app-1', false],
+      ['billing-agent-6d8f7c5b9-x4kzp/agent', 'billing-agent-6d8f7c5b9-x4kzp/envoy', false],
+      ['billing-agent-6d8f7c5b9-x4kzp/agent', 'billing-agent-6d8f7c5b9-x4kzp/agent', false],
+      ['nginx-proxy', 'nginx-cache', false],
+    ];
+    for (const [a, b, want] of pairs) expect([a, b, replicaWriters(a, b)]).toEqual([a, b, want]);
+  });
+
+  it('a line of another pod under a call is not its tail; the same pod after it is', () => {
+    const pod = (line: number, writer: string, text: string, extra: Partial<Event>) => {
+      const e = ev(line, text, extra);
+      return { ...e, attrs: { ...e.attrs, container: writer } };
+    };
+    const a = 'agent-6d8f7c5b9-x4kzp/agent';
+    const b = 'agent-6d8f7c5b9-m2w7q/agent';
+    const events = [
+      pod(1, a, 'POST https://mcp.example.net/mcp', { httpMethod: 'POST', httpPath: '/mcp', rpcId: 7, rpcMethod: 'tools/call', tool: 'issue_credit' }),
+      pod(2, b, 'shutting down', { signals: ['shutdown'] }),
+      pod(3, a, 'stream error: peer closed connection', { level: 'error', signals: ['connection-reset'] }),
+    ];
+    expect(groups(events)).toEqual([[1, 3], [2]]);
   });
 });

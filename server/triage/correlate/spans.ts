@@ -52,6 +52,29 @@ export const STREAM_NOISE =
   /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:|Session termination failed|Error reading from async stream/;
 
 /** The exchange such a note may join: the DELETE for a termination note, the GET stream for the others. */
+/**
+ * The process that wrote an event, where its file interleaves several and its gutter named it: a pod or compose
+ * service (`[pod/x/app] `, `api-1  | `: attrs.container) or a collector's writer (attrs.origin); null otherwise.
+ */
+export const writerOf = (e: Event): string | null =>
+  typeof e.attrs.origin === 'string' && e.attrs.origin !== '' ? e.attrs.origin : typeof e.attrs.container === 'string' && e.attrs.container !== '' ? e.attrs.container : null;
+
+// A replica's own suffix on its workload's name: a Deployment's pod (`-<pod-template-hash>-<5>`), a DaemonSet's or
+// bare ReplicaSet's (`-<5>`), both from Kubernetes' vowel-free alphabet (apimachinery rand.SafeEncodeString:
+// `bcdfghjklmnpqrstvwxz2456789`), a StatefulSet's ordinal or a compose replica (`-0`, `-1`, `_2`), a dyno (`web.2`).
+const REPLICA_SUFFIX = /^(.+?)(?:-[bcdfghjklmnpqrstvwxz2456789]{6,10}-[bcdfghjklmnpqrstvwxz2456789]{5}|-[bcdfghjklmnpqrstvwxz2456789]{5}|[-_.]\d{1,3})$/;
+const workloadOf = (writer: string): string => {
+  const slash = writer.indexOf('/');
+  const name = slash < 0 ? writer : writer.slice(0, slash);
+  return (REPLICA_SUFFIX.exec(name)?.[1] ?? name) + (slash < 0 ? '' : writer.slice(slash));
+};
+/**
+ * Two writers that are replicas of one workload (two pods of a Deployment, `app-1` and `app-2`): parallel
+ * processes doing the same job, so a line of one is never the other's request or outcome. Two different services
+ * in one file (a proxy's container and the app's) may well be the two ends of one exchange: not replicas.
+ */
+export const replicaWriters = (a: string | null, b: string | null): boolean => a !== null && b !== null && a !== b && workloadOf(a) === workloadOf(b);
+
 export const noteJoins = (message: string, httpMethod: string | null): boolean => httpMethod === (message.includes('Session termination failed') ? 'DELETE' : 'GET');
 
 /** A host-app line about one tool call ("Error calling tool create_order: …"); group 1 is the tool. */
@@ -541,6 +564,9 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     }
     if (near5xx >= 0 && join(i, near5xx, 'proxy-error+client+time')) errUsed.add(near5xx);
   }
+  // (one file, one writer: where a file interleaves several — `kubectl logs --prefix` over two pods, compose
+  // services, attrs.origin — the next line of another pod is another process's record, not this exchange's tail)
+  const sameStream = (a: Event, b: Event) => a.file === b.file && !replicaWriters(writerOf(a), writerOf(b));
   // Lines that follow an exchange in the same file and carry no id of their own (the response
   // body, the thrown error, its traceback) belong to that exchange — except notes about the
   // optional GET stream, which belong to a GET exchange only.
@@ -564,12 +590,12 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // (or a line naming a task handle, the polls and progress logged under it that task's — unless it comes right
     // under the call that created the task: then it is that call's answer, and what follows is the call's too)
     const exchange = e.rpcId !== null || e.requestId !== null || (e.httpMethod !== null && e.httpPath !== null) || e.signals.includes('session-attached');
-    const underCall = anchor >= 0 && events[anchor]!.file === e.file && e.line - reach <= reachGap;
+    const underCall = anchor >= 0 && sameStream(events[anchor]!, e) && e.line - reach <= reachGap;
     const isAnchor = exchange || (typeof e.attrs.taskId === 'string' && !underCall);
     if (
       isAnchor &&
       anchor >= 0 &&
-      events[anchor]!.file === e.file &&
+      sameStream(events[anchor]!, e) &&
       e.rpcId === null &&
       e.requestId === null &&
       e.line - reach <= 3 &&
@@ -598,7 +624,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     // the body under a raw status line and its headers (`curl -i`): it may carry the request's JSON-RPC id
     const bodyOfRaw =
       reachGap === HEADERS_MAX && e.httpMethod === null && e.requestId === null && (e.rpcId === null || JSON.stringify(e.rpcId) === JSON.stringify(events[anchor]?.rpcId ?? null));
-    if (isAnchor && anchor >= 0 && events[anchor]!.file === e.file && e.line - reach <= reachGap && (answersExchange(events[anchor]!, e) || bodyOfRaw)) {
+    if (isAnchor && anchor >= 0 && sameStream(events[anchor]!, e) && e.line - reach <= reachGap && (answersExchange(events[anchor]!, e) || bodyOfRaw)) {
       if (join(i, anchor, 'adjacent-lines')) {
         reach = e.endLine;
         reachGap = gapAfter(e, reachGap);
@@ -615,7 +641,7 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     }
     if (anchor < 0) return;
     const a = events[anchor]!;
-    if (a.file !== e.file || e.line - reach > reachGap || e.line < a.line) return;
+    if (!sameStream(a, e) || e.line - reach > reachGap || e.line < a.line) return;
     // a server's access line is written when its request ends: what the server logs after it is about
     // the next request (uvicorn's `Rejected … session` warning comes before its own 404 line)
     // (an access line without ids: a line keyed by request id is joined by its id, not by order)
