@@ -1611,6 +1611,39 @@ export class IncidentIndex {
   }
 
   /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */
+  /** byKey's spans that hold a server's duplicate-write refusal, with that line, in byKey's order (built once). */
+  private duplicateRefusals(key: string): readonly [SpanInfo, Event][] {
+    if (!this.refusedByKey) {
+      this.refusedByKey = new Map();
+      for (const [k, list] of this.byKey)
+        for (const i of list) {
+          const d = i.span.events.find((e) => e.signals.includes('duplicate-write-refused'));
+          if (d) (this.refusedByKey.get(k) ?? this.refusedByKey.set(k, []).get(k)!).push([i, d]);
+        }
+    }
+    return this.refusedByKey.get(key) ?? [];
+  }
+  private refusedByKey: Map<string, [SpanInfo, Event][]> | null = null;
+  /** The timed lines that name a tool or a JSON-RPC id (what writeEvidence looks through per call, built once). */
+  private toolOrIdLines(): readonly Event[] {
+    this.toolOrId ??= this.all.filter((e) => e.ts !== null && (e.tool !== null || e.rpcId !== null));
+    return this.toolOrId;
+  }
+  private toolOrId: Event[] | null = null;
+  /** The spans whose JSON-RPC id, JSON-encoded, is `rpc` (built once). */
+  private spansWithRpc(rpc: string): readonly SpanInfo[] {
+    if (!this.infoByRpc) {
+      this.infoByRpc = new Map();
+      for (const i of this.info) {
+        if (i.span.rpcId === null) continue;
+        const k = JSON.stringify(i.span.rpcId);
+        (this.infoByRpc.get(k) ?? this.infoByRpc.set(k, []).get(k)!).push(i);
+      }
+    }
+    return this.infoByRpc.get(rpc) ?? [];
+  }
+  private infoByRpc: Map<string, SpanInfo[]> | null = null;
+
   writeEvidence(span: SpanBuild, inSpan: ReadonlySet<Event>): string | null {
     const t = signalTable();
     // (a part of the work committed — `batch 3/12 committed` — is not the call's write done: the rest is as open)
@@ -1638,10 +1671,9 @@ export class IncidentIndex {
       // another caller's call with the same id and tool (ids restart per client): the id no longer says whose lines they are
       const idShared =
         rpc !== null &&
-        this.info.some(
+        this.spansWithRpc(rpc).some(
           (i) =>
             i.span !== span &&
-            JSON.stringify(i.span.rpcId) === rpc &&
             sameTool(i.span.tool, span.tool) &&
             // (a caller's line: a log of unknown side that reads as this call's served side is the server's own record)
             i.span.events.some((e) => !serverSide(e) && !inSpan.has(e) && !span.events.some((x) => x.file === e.file)),
@@ -1653,7 +1685,7 @@ export class IncidentIndex {
               .map((i) => i.span)
               .filter((x) => x !== span && sameTool(x.tool, span.tool) && x.start !== null && x.start > (span.end ?? span.start!) && x.events.some((e) => e.source !== 'server'))
               .reduce((m, x) => Math.min(m, x.start!), Infinity);
-      for (const e of this.all) {
+      for (const e of this.toolOrIdLines()) {
         if (!serverSide(e) || e.ts === null || e.ts < span.start - 2000 || inSpan.has(e)) continue;
         const byTool = span.rpcId === null && sameTool(e.tool, span.tool) && e.ts < next;
         const byId =
@@ -1673,10 +1705,9 @@ export class IncidentIndex {
     // idempotency guard, triage-rules §6): this attempt's write is that one
     const me = this.infoOf.get(span);
     if (me && me.key !== null)
-      for (const i of this.byKey.get(me.key) ?? []) {
+      for (const [i, d] of this.duplicateRefusals(me.key)) {
         if (i === me || !this.after(me, i)) continue;
-        const d = i.span.events.find((e) => e.signals.includes('duplicate-write-refused'));
-        if (d) return `${d.file}:${d.line} ${d.message.slice(0, 160)}`;
+        return `${d.file}:${d.line} ${d.message.slice(0, 160)}`;
       }
     // (the handle as enrich.ts TASK_ID reads it: attrs.taskId)
     const taskIds = new Set<string>();
