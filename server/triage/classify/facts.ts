@@ -174,9 +174,12 @@ export interface Facts {
   answeredQuicklyBefore: string | null;
   /**
    * Another caller's failure, not a request of a client whose log is here (IncidentIndex.otherCaller): where that
-   * caller was shown failing while a client log recording its own failures logged none. null: nothing shows it.
+   * caller was shown failing while a client log recording its own failures logged none, or where a caller that shares
+   * neither address nor User-Agent with any request a client logged failed. null: nothing shows it.
    */
   otherCaller: string | null;
+  /** otherCaller was shown by the caller alone: neither its address nor its User-Agent is a client's (no log covered it). */
+  otherCallerStranger: boolean;
   /** Distinct server replicas (host, pod, instance, pid or upstream address) that served this session. */
   replicas: string[];
   /** The session was created on one replica and rejected by another that was not a restart of it. */
@@ -1515,6 +1518,7 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
       return q ? `${q.where} (${q.ms} ms)` : null;
     })(),
     otherCaller: ix.otherCaller(span),
+    otherCallerStranger: ix.otherCallerStranger(span),
     replicas,
     replicaSplit,
     workersStated,

@@ -84,8 +84,14 @@ function sendsCall(e: Event): boolean {
 /** The caller's User-Agent as an access log records it (a format's `agent` attr). */
 export function callerOf(e: Event): string | null {
   const a = e.attrs.agent;
-  return typeof a === 'string' && a !== '' && a !== '-' ? a : null;
+  if (typeof a === 'string' && a !== '' && a !== '-') return a;
+  // (HAProxy's captured request headers, `{host|User-Agent}` in the order of its `capture request header` lines: the
+  // one shaped like a User-Agent — a product, a slash, a version — is the caller's)
+  const c = e.attrs.captures;
+  if (typeof c === 'string') for (const v of c.split('|')) if (USER_AGENT_SHAPE.test(v.trim())) return v.trim();
+  return null;
 }
+const USER_AGENT_SHAPE = /^[A-Za-z][\w.+-]{0,60}\/\d[\w.+-]{0,40}(?:[ ;(].{0,400})?$/;
 
 /** The caller an access line records: the client's address and its User-Agent (either may be missing, not both). */
 function callerKeyOf(e: Event): string | null {
@@ -1392,13 +1398,34 @@ export class IncidentIndex {
     this.callers ??= this.otherCallers();
     return this.callers.get(callerKeyOf(line)!) ?? null;
   }
+  /** otherCaller was shown by the caller alone (a stranger: neither address nor User-Agent is a client's). */
+  otherCallerStranger(span: SpanBuild): boolean {
+    if (this.otherCaller(span) === null) return false;
+    const line = span.events.find((e) => isFailureEvent(e) && callerKeyOf(e) !== null)!;
+    return this.strangers.has(callerKeyOf(line)!);
+  }
   private callers: Map<string, string> | null = null;
+  private readonly strangers = new Set<string>();
   private otherCallers(): Map<string, string> {
     const out = new Map<string, string>();
     // the callers of the requests a client's own lines are part of
     const ours = new Set<string>();
     for (const { span } of this.info)
       if (span.events.some((e) => e.source === 'client')) for (const e of span.events) if (e.source !== 'client' && callerKeyOf(e) !== null) ours.add(callerKeyOf(e)!);
+    // A caller that shares neither its address nor its User-Agent with any of those is not a client whose log is
+    // here, whether or not a client log covers its failure (another application behind the same proxy, logging
+    // after the client's log ends): both must be logged, and the client's own callers must be known.
+    const ourAddrs = new Set<string>();
+    const ourAgents = new Set<string>();
+    for (const k of ours) {
+      const [addr, agent] = k.split('\u0000') as [string, string];
+      if (addr !== '') ourAddrs.add(addr);
+      if (agent !== '') ourAgents.add(agent);
+    }
+    const stranger = (key: string) => {
+      const [addr, agent] = key.split('\u0000') as [string, string];
+      return ours.size > 0 && addr !== '' && agent !== '' && !ourAddrs.has(addr) && !ourAgents.has(agent);
+    };
     // each client log that records failures: its time span and its failures' times
     const files = new Map<string, { first: number; last: number; failures: number[] }>();
     for (const e of this.all) {
@@ -1409,7 +1436,6 @@ export class IncidentIndex {
       if (isFailureEvent(e)) f.failures.push(e.ts);
     }
     const logs = [...files.values()].filter((f) => f.failures.length > 0);
-    if (logs.length === 0) return out;
     const nearOurs = (ts: number) => logs.some((f) => f.failures.some((t) => Math.abs(t - ts) <= OTHER_CALLER_MS));
     // (a line's moments: its stamp, and its stamp plus its duration — HAProxy stamps when the request came in)
     const moments = (e: Event) => (e.durationMs !== null && e.durationMs > 0 ? [e.ts!, e.ts! + e.durationMs] : [e.ts!]);
@@ -1420,7 +1446,12 @@ export class IncidentIndex {
       const key = callerKeyOf(e);
       if (key === null || ours.has(key)) continue;
       if (moments(e).some(nearOurs)) possiblyOurs.add(key);
-      else if (!shown.has(key) && moments(e).some((t) => logs.some((f) => f.first <= t && t <= f.last))) shown.set(key, `${e.file}:${e.line}`);
+      else if (shown.has(key)) continue;
+      else if (moments(e).some((t) => logs.some((f) => f.first <= t && t <= f.last))) shown.set(key, `${e.file}:${e.line}`);
+      else if (stranger(key)) {
+        shown.set(key, `${e.file}:${e.line}`);
+        this.strangers.add(key);
+      }
     }
     for (const [key, where] of shown) if (!possiblyOurs.has(key)) out.set(key, where);
     return out;

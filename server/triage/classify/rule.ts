@@ -99,6 +99,7 @@ export const BASE_FACTS: Facts = {
   persistent: null,
   answeredQuicklyBefore: null,
   otherCaller: null,
+  otherCallerStranger: false,
   streamResumed: false,
   mixedTally: null,
   clientSends: 0,

@@ -5,7 +5,9 @@ import type { Rule } from '../rule.ts';
 // expired key, another user's aborted call. When no client line is part of the failure, its access line records a
 // caller (address, User-Agent), and a client log that records its own failures covers one of that caller's failures
 // with no failure of its own near it (and no failure of that caller lies near one the client logged), the failure
-// is someone else's: its owners' to fix, shown beside the incident, never its headline.
+// is someone else's: its owners' to fix, shown beside the incident, never its headline. So is a failure whose caller
+// shares neither address nor User-Agent with any request a client logged (another application's long call closed
+// after the client's log ends): no coverage is needed to tell a stranger.
 export const otherCaller: Rule = {
   id: 'other-caller-failure',
   decision: 'no_action',
@@ -16,11 +18,20 @@ export const otherCaller: Rule = {
     return true;
   },
   rationale: (f) =>
-    `This failure${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.httpPath ? ` on ${f.httpMethod ?? ''} ${f.httpPath}`.replace('  ', ' ') : ''})` : ''} belongs to another caller of the same proxy or server: no line of the client logs here is part of it, and the same caller failed at ${f.otherCaller} while the client log covering that time logged no failure of its own. It is that caller's owners' to look at (its credentials, its requests); it does not explain this client's failure.`,
+    `This failure${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.httpPath ? ` on ${f.httpMethod ?? ''} ${f.httpPath}`.replace('  ', ' ') : ''})` : ''} belongs to another caller of the same proxy or server: no line of the client logs here is part of it, and ${
+      f.otherCallerStranger
+        ? `its caller (${f.otherCaller}) shares neither its address nor its User-Agent with any request the client logs here made`
+        : `the same caller failed at ${f.otherCaller} while the client log covering that time logged no failure of its own`
+    }. It is that caller's owners' to look at (its credentials, its requests); it does not explain this client's failure.`,
   examples: [
     {
       name: "another application's 401 at a shared gateway",
       facts: { httpStatus: 401, method: 'tools/call', causes: ['auth-rejected'], otherCaller: 'kong-access.log:6' },
+      fires: true,
+    },
+    {
+      name: "another application's long call closed by its own client after the client's log ends",
+      facts: { httpStatus: 200, method: 'tools/call', causes: ['client-closed-request'], otherCaller: 'haproxy.log:24', otherCallerStranger: true },
       fires: true,
     },
     { name: 'near miss: a 401 whose caller is not shown to be another', facts: { httpStatus: 401, causes: ['auth-rejected'] }, fires: false },
