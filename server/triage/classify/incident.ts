@@ -1392,17 +1392,23 @@ export class IncidentIndex {
    * application's expired key or aborted request is its owners' to fix, not this incident's headline.
    */
   otherCaller(span: SpanBuild): string | null {
-    if (span.events.some((e) => e.source === 'client')) return null;
-    const line = span.events.find((e) => isFailureEvent(e) && callerKeyOf(e) !== null);
-    if (!line) return null;
+    const key = this.failingCaller(span);
+    if (key === null) return null;
     this.callers ??= this.otherCallers();
-    return this.callers.get(callerKeyOf(line)!) ?? null;
+    return this.callers.get(key) ?? null;
   }
   /** otherCaller was shown by the caller alone (a stranger: neither address nor User-Agent is a client's). */
   otherCallerStranger(span: SpanBuild): boolean {
-    if (this.otherCaller(span) === null) return false;
-    const line = span.events.find((e) => isFailureEvent(e) && callerKeyOf(e) !== null)!;
-    return this.strangers.has(callerKeyOf(line)!);
+    return this.otherCaller(span) !== null && this.strangers.has(this.failingCaller(span)!);
+  }
+  /** The caller a failing proxy or server line of this span records, when no client line is part of it. */
+  private failingCaller(span: SpanBuild): string | null {
+    if (span.events.some((e) => e.source === 'client')) return null;
+    for (const e of span.events) {
+      const key = isFailureEvent(e) ? callerKeyOf(e) : null;
+      if (key !== null) return key;
+    }
+    return null;
   }
   private callers: Map<string, string> | null = null;
   private readonly strangers = new Set<string>();
@@ -1411,7 +1417,11 @@ export class IncidentIndex {
     // the callers of the requests a client's own lines are part of
     const ours = new Set<string>();
     for (const { span } of this.info)
-      if (span.events.some((e) => e.source === 'client')) for (const e of span.events) if (e.source !== 'client' && callerKeyOf(e) !== null) ours.add(callerKeyOf(e)!);
+      if (span.events.some((e) => e.source === 'client'))
+        for (const e of span.events) {
+          const key = e.source === 'client' ? null : callerKeyOf(e);
+          if (key !== null) ours.add(key);
+        }
     // A caller that shares neither its address nor its User-Agent with any of those is not a client whose log is
     // here, whether or not a client log covers its failure (another application behind the same proxy, logging
     // after the client's log ends): both must be logged, and the client's own callers must be known.
@@ -1641,7 +1651,6 @@ export class IncidentIndex {
     return found;
   }
 
-  /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */
   /** byKey's spans that hold a server's duplicate-write refusal, with that line, in byKey's order (built once). */
   private duplicateRefusals(key: string): readonly [SpanInfo, Event][] {
     if (!this.refusedByKey) {
@@ -1675,6 +1684,7 @@ export class IncidentIndex {
   }
   private infoByRpc: Map<string, SpanInfo[]> | null = null;
 
+  /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */
   writeEvidence(span: SpanBuild, inSpan: ReadonlySet<Event>): string | null {
     const t = signalTable();
     // (a part of the work committed — `batch 3/12 committed` — is not the call's write done: the rest is as open)

@@ -51,7 +51,6 @@ const JOIN_BIT = new Map<JoinKey, number>(JOIN_KEYS.map((k, b) => [k, 1 << b]));
 export const STREAM_NOISE =
   /SSE stream disconnected|Failed to open SSE stream|Failed to reconnect SSE stream|Maximum reconnection attempts|GET stream (?:disconnected|error)|Failed to reconnect:|Session termination failed|Error reading from async stream/;
 
-/** The exchange such a note may join: the DELETE for a termination note, the GET stream for the others. */
 /**
  * The process that wrote an event, where its file interleaves several and its gutter named it: a pod or compose
  * service (`[pod/x/app] `, `api-1  | `: attrs.container) or a collector's writer (attrs.origin); null otherwise.
@@ -75,6 +74,7 @@ const workloadOf = (writer: string): string => {
  */
 export const replicaWriters = (a: string | null, b: string | null): boolean => a !== null && b !== null && a !== b && workloadOf(a) === workloadOf(b);
 
+/** The exchange such a note may join: the DELETE for a termination note, the GET stream for the others. */
 export const noteJoins = (message: string, httpMethod: string | null): boolean => httpMethod === (message.includes('Session termination failed') ? 'DELETE' : 'GET');
 
 /** A host-app line about one tool call ("Error calling tool create_order: …"); group 1 is the tool. */
@@ -564,8 +564,8 @@ export function buildSpans(events: readonly Event[], opts: CorrelateOptions = {}
     }
     if (near5xx >= 0 && join(i, near5xx, 'proxy-error+client+time')) errUsed.add(near5xx);
   }
-  // (one file, one writer: where a file interleaves several — `kubectl logs --prefix` over two pods, compose
-  // services, attrs.origin — the next line of another pod is another process's record, not this exchange's tail)
+  // (one file, one replica: where a file interleaves replicas of one workload — `kubectl logs --prefix` over two pods
+  // of a Deployment — the next line of another pod is another process's record, not this exchange's tail)
   const sameStream = (a: Event, b: Event) => a.file === b.file && !replicaWriters(writerOf(a), writerOf(b));
   // Lines that follow an exchange in the same file and carry no id of their own (the response
   // body, the thrown error, its traceback) belong to that exchange — except notes about the
