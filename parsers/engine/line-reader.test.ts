@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyEvent, type Event } from '../contract/event.ts';
 import { applyFormat } from './apply.ts';
-import { fillFromLine, readLine, readLinePrefix, RULES, type LinePrefix } from './line-reader.ts';
+import { containerGutter, fillFromLine, readLine, readLinePrefix, RULES, type LinePrefix } from './line-reader.ts';
 import { loadFormats } from './registry.ts';
 
 const CLOCK = Date.UTC(2026, 0, 30, 9, 0, 0);
@@ -128,6 +128,20 @@ describe('fillFromLine / readLine', () => {
     readLine(e, nginx, parsed, null);
     expect(e.level).toBeNull();
     expect(e.attrs.levelFrom).toBeUndefined();
+  });
+});
+
+describe('containerGutter: a writer gutter a format may read past', () => {
+  it('names the writer and gives the rest of the line', () => {
+    expect(containerGutter('authproxy-1  | [GIN] 2026/11/25 - 14:07:02 | 502 | 30s | 10.0.0.1 | POST     "/mcp"')).toEqual({
+      name: 'authproxy-1',
+      rest: '[GIN] 2026/11/25 - 14:07:02 | 502 | 30s | 10.0.0.1 | POST     "/mcp"',
+    });
+    expect(containerGutter('gateway   | INFO:     10.0.0.9:5123 - "POST /mcp HTTP/1.1" 500')?.name).toBe('gateway');
+    expect(containerGutter('[pod/orders-7f9c4/app] 2026-01-30T10:00:00Z ERROR boom')).toEqual({ name: 'orders-7f9c4/app', rest: '2026-01-30T10:00:00Z ERROR boom' });
+  });
+  it('near misses: prose with a bar, a level in the gutter, a gutter not at the start', () => {
+    for (const line of ['a | b', 'api | one space, no replica number', 'ERROR   | something broke', 'see api-1  | here', '| api-1 | x']) expect(containerGutter(line)).toBeNull();
   });
 });
 

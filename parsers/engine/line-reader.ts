@@ -90,6 +90,13 @@ function levelWord(w: string): Level | null {
   return EXTRA_LEVELS[s] ?? toLevel(s, NO_LEVELS);
 }
 
+// A docker compose service's or kubectl pod's gutter (`api-1  | `, `[pod/x/y] `): see the `container` token.
+const GUTTER = /(?:\[pod\/([\w.-]{1,253}\/[\w.-]{1,253})\]|([A-Za-z0-9][\w.-]{0,63}[-_]\d{1,3}) {1,32}\||([A-Za-z0-9][\w.-]{0,63}) {2,32}\|)(?= )/y;
+const gutterName = (m: RegExpExecArray): string | null => {
+  const name = m[1] ?? m[2] ?? m[3]!;
+  return !m[1] && levelWord(name) ? null : name;
+};
+
 /** syslog / systemd `<N>` priority: severity is N mod 8. */
 const SYSLOG_SEVERITY: readonly Level[] = ['fatal', 'fatal', 'fatal', 'error', 'warn', 'info', 'info', 'debug'];
 const GLOG_LEVEL: Record<string, Level> = { I: 'info', W: 'warn', E: 'error', F: 'fatal' };
@@ -568,12 +575,12 @@ export const RULES: readonly Rule[] = [
     ],
     nearMisses: ['a | b', 'api | one space, no replica number'],
     // A name with a replica number (`api-1`, `api_1`) or padded (`fortianalyzer-mcp  |`): `a | b` in prose is not one.
-    re: /(?:\[pod\/([\w.-]{1,253}\/[\w.-]{1,253})\]|([A-Za-z0-9][\w.-]{0,63}[-_]\d{1,3}) {1,32}\||([A-Za-z0-9][\w.-]{0,63}) {2,32}\|)(?= )/y,
+    re: GUTTER,
     first: (c) => c === OPEN_BRACKET || isAlpha(c) || isDigit(c),
     take: (m, st) => {
       if (st.token !== 0 || st.out.container !== null) return false;
-      const name = m[1] ?? m[2] ?? m[3]!;
-      if (!m[1] && levelWord(name)) return false;
+      const name = gutterName(m);
+      if (name === null) return false;
       st.out.container = name;
       return true;
     },
@@ -739,6 +746,19 @@ export const RULES: readonly Rule[] = [
 
 /** Spaces, and one separator between tokens: ` - `, ` | `, ` : `, ` > `, ` » ` (Spring's `---` is a token). */
 const SEPARATOR = /[ \t]{0,64}(?:[-|:>»](?=[ \t]|$)[ \t]{0,64})?/y;
+/**
+ * The writer's gutter a line opens with, where the file's own prefix rule did not strip it (clean.ts strips a
+ * gutter most of the head's lines share; a pasted `docker compose up` under the command that ran it, or two
+ * lines of it, has none): the writer and the line after it, for a format to read (parse-file.ts).
+ */
+export function containerGutter(line: string): { name: string; rest: string } | null {
+  GUTTER.lastIndex = 0;
+  const m = GUTTER.exec(line);
+  if (!m) return null;
+  const name = gutterName(m);
+  return name === null ? null : { name, rest: line.slice(m[0].length + 1) };
+}
+
 /** How far into a line prefix tokens are looked for, and how many. */
 const MAX_PREFIX = 400;
 const MAX_TOKENS = 14;
@@ -802,6 +822,17 @@ export function readLinePrefix(line: string, clock: YearRef = null, trace?: stri
   return out;
 }
 
+/** The prefix's pid, host, logger, thread, container and source location, each where the event has none. */
+export function writerAttrs(e: Event, p: LinePrefix): void {
+  const a = e.attrs;
+  if (p.pid !== null && a.pid === undefined) a.pid = p.pid;
+  if (p.host !== null && a.hostname === undefined) a.hostname = p.host;
+  if (p.logger !== null && a.logger === undefined) a.logger = p.logger;
+  if (p.thread !== null && a.thread === undefined) a.thread = p.thread;
+  if (p.container !== null && a.container === undefined) a.container = p.container;
+  if (p.location !== null && a.location === undefined) a.location = p.location;
+}
+
 /**
  * Fill an event from its line: for a raw event (no format read it) or a format event whose format
  * left the time or the level empty. Fills only what is null; attrs `pid`, `hostname`, `logger`,
@@ -821,12 +852,7 @@ export function fillFromLine(e: Event, clock: number | null): boolean {
   if (fillLevel) e.level = p.level;
   const a = e.attrs;
   if (p.time !== null && e.ts === null && a.time === undefined) a.time = p.time;
-  if (p.pid !== null && a.pid === undefined) a.pid = p.pid;
-  if (p.host !== null && a.hostname === undefined) a.hostname = p.host;
-  if (p.logger !== null && a.logger === undefined) a.logger = p.logger;
-  if (p.thread !== null && a.thread === undefined) a.thread = p.thread;
-  if (p.container !== null && a.container === undefined) a.container = p.container;
-  if (p.location !== null && a.location === undefined) a.location = p.location;
+  writerAttrs(e, p);
   // The message loses the prefix only where no format chose it (raw) or the format's is the whole line.
   if (p.message !== '' && (raw || e.message === first)) e.message = p.message;
   return true;

@@ -22,7 +22,7 @@ import {
 import { detectFormat, formatSource, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
-import { readLine, readLinePrefix } from './line-reader.ts';
+import { containerGutter, readLine, readLinePrefix, writerAttrs } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
 import type { YearRef } from './timestamp.ts';
 import { NO_SIGNALS_KNOWN, type LineSignals } from './signals.ts';
@@ -587,6 +587,23 @@ export async function* parsePreparedBatches(
         if (parsed.level) headerOnly.add(e);
       }
       readLine(e, f, parsed, clock());
+      ownOrCarriedTs(e);
+      pending = e;
+      return;
+    }
+    // a writer's gutter no prefix rule took off (`api-1  | [GIN] … | 500 | …` under the command that started it): a
+    // format may read what follows it; the line keeps its gutter, the event its writer
+    const gutter = containerGutter(text);
+    const inner = gutter ? matchLine(gutter.rest) : null;
+    if (gutter && inner) {
+      const e = emptyEvent({ file: opts.file, line: n, source, format: inner.f.spec.id, kind: 'line', text });
+      Object.assign(e, inner.parsed);
+      if (!inner.parsed.message) e.message = gutter.rest;
+      if (e.attrs.container === undefined) e.attrs.container = gutter.name;
+      // (what the line reader tells of the writer — `pid=71` after the level — as it would of the line without its format)
+      const writer = readLinePrefix(gutter.rest, clock());
+      if (writer) writerAttrs(e, writer);
+      readLine(e, inner.f, inner.parsed, clock());
       ownOrCarriedTs(e);
       pending = e;
       return;

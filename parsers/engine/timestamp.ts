@@ -4,7 +4,8 @@
 const MONTHS: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
 
 // 2026-11-29T10:00:00.123Z · 2026-11-29 10:00:00,123 · 2026/11/29 10:00:00.123456+01:00
-const ISO = /^(\d{4})[-/](\d{2})[-/](\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?\s?(Z|[+-]\d{2}:?\d{2}|UTC)?$/i;
+// · 2026/11/29 - 10:00:00 (Go's gin: its Logger's `2006/01/02 - 15:04:05`, gin-gonic/gin logger.go)
+const ISO = /^(\d{4})[-/](\d{2})[-/](\d{2})(?:[T ]| - )(\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?\s?(Z|[+-]\d{2}:?\d{2}|UTC)?$/i;
 // 10/Oct/2000:13:55:36 -0700 (nginx, Apache, CLF)
 // (HAProxy writes it with milliseconds and without a zone)
 const CLF = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?: ([+-]\d{4}))?$/;
