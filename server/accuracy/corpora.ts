@@ -37,6 +37,8 @@ export const CORPORA = [
   'hand-2026k-held',
   'hand-2026l-dev',
   'hand-2026l-held',
+  'hand-2026m-dev',
+  'hand-2026m-held',
   'real-dev',
   'collected-dev',
   'collected-held',
@@ -475,6 +477,15 @@ export const hand2026kCases = (dir = HAND_2026K_DIR) => heldByHash(constructedCa
 export const HAND_2026L_DIR = join(REPO, 'samples', 'hand-2026-bundles-12');
 export const hand2026lCases = (dir = HAND_2026L_DIR) => heldByHash(constructedCases(dir, 'hand-2026l-dev'), 'hand-2026l-held');
 
+/**
+ * The thirteenth batch (samples/hand-2026-bundles-13/README.md), written in session 48 by two more helpers who do
+ * not read the code: incidents as users hand them over — an MCP gateway fronting several servers (writer A), and
+ * logs pasted from terminals, Windows hosts and other locales, cut to the tail and hand-redacted (writer B). Split
+ * the same way before any bundle existed (this line was committed first).
+ */
+export const HAND_2026M_DIR = join(REPO, 'samples', 'hand-2026-bundles-13');
+export const hand2026mCases = (dir = HAND_2026M_DIR) => heldByHash(constructedCases(dir, 'hand-2026m-dev'), 'hand-2026m-held');
+
 /** Every hand-written 2026-07-28 batch, dev and held parts (a new batch is listed here once). */
 export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026Cases(),
@@ -489,6 +500,7 @@ export const handWrittenCases = (): LabelledCase[] => [
   ...hand2026jCases(),
   ...hand2026kCases(),
   ...hand2026lCases(),
+  ...hand2026mCases(),
 ];
 
 /**
