@@ -220,6 +220,9 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
 
 // ---------- session ids ----------
 
+/** A number with a unit of time, size or rate: what trails off before an ellipsis in prose, never an id's visible part. */
+const QUANTITY = /^\d{1,12}(?:[.,]\d{1,6})?(?:ms|us|µs|ns|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|b|bytes?|kb|kib|mb|mib|gb|gib|tb|k|%|x|rps|qps)$/i;
+
 function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweeper): void {
   ed.apply(sessionSweeper.edits(ed.text));
   const masked = /\*{2}|…|\.\.\.|\[masked\]|xxxx/i.test(ed.text);
@@ -249,8 +252,9 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
         const [s, e] = m.indices![0]!;
         if (ed.insideRemark(s, e) || overlapsAny(edits, s, e) || ours(s, e) || /^(?:sess|h|host|email|ip|user|req)[-_]$/.test(visible)) continue;
         const res = st.book.resolveMasked(st.key, visible, position);
-        // Only treat it as a session id in session context, or when it resolves to a known id.
-        if (res.candidates === 0 && !(sessionish && /[0-9]/.test(visible))) continue;
+        // Only treat it as a session id in session context, or when it resolves to a known id — and never a
+        // quantity trailing off in prose (`reconnecting in 2000ms...`, `uploaded 12MB...`): no id is a number and a unit
+        if (res.candidates === 0 && (!(sessionish && /[0-9]/.test(visible)) || QUANTITY.test(visible))) continue;
         edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
       }
     }
