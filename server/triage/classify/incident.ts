@@ -2066,6 +2066,8 @@ export class IncidentIndex {
     if (!first) return null;
     const lines = this.all.filter((e) => e.file === first.file);
     if (new Set(lines.map((e) => e.session).filter((x) => x !== null)).size > 1) return null;
+    // (the server this client was talking to: the span's, else the last one its log named before the refusal)
+    const mine = this.infoOf.get(span)?.target ?? this.targetBefore(first);
     let answered: Event | null = null;
     for (const e of lines) {
       if (e.line <= first.endLine) continue;
@@ -2077,7 +2079,8 @@ export class IncidentIndex {
             e.signals.some((id) => t.meaning(id)?.outcome === 'completion') ||
             // (a client's line about a call's answer that reports nothing wrong: `resources/read returned 2 contents`)
             (e.attrs.direction === 'response' && (e.rpcMethod !== null || e.tool !== null)));
-        if (ok) answered = e;
+        // (an answer from another host — the app's model provider between two tool calls — is not this server serving)
+        if (ok && (mine === null || (this.targetBefore(e) ?? mine) === mine)) answered = e;
       } else if (refusal(e)) return `${answered.file}:${answered.line}`;
     }
     return null;
