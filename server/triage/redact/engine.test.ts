@@ -115,7 +115,12 @@ describe('session ids and masked forms', () => {
     expect(byVisible['2f3a4b']).toMatchObject({ status: 'matched', position: 'suffix' });
     // near misses: a quantity trailing off in a session line is prose (python-sdk's `GET stream disconnected,
     // reconnecting in 2000ms...` from mcp.client.streamable_http), not a masked id
-    for (const line of ['GET stream disconnected, reconnecting in 2000ms... [mcp.client.streamable_http]', 'session sync: uploaded 12MB... 40%...'])
+    // (nor a port curl is trying: `curl -v http://localhost:4100/mcp` prints `Trying [::1]:4100...`)
+    for (const line of [
+      'GET stream disconnected, reconnecting in 2000ms... [mcp.client.streamable_http]',
+      'session sync: uploaded 12MB... 40%...',
+      '*   Trying [::1]:4100... (GET /tidewave/mcp)',
+    ])
       expect(r.line(line).text).toBe(line);
     const amb = r.line('again c0ffee12**** in session').text;
     expect(amb).toContain(byVisible['c0ffee12']!.pseudonym);

@@ -254,7 +254,9 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
         const res = st.book.resolveMasked(st.key, visible, position);
         // Only treat it as a session id in session context, or when it resolves to a known id — and never a
         // quantity trailing off in prose (`reconnecting in 2000ms...`, `uploaded 12MB...`): no id is a number and a unit
-        if (res.candidates === 0 && (!(sessionish && /[0-9]/.test(visible)) || QUANTITY.test(visible))) continue;
+        // (nor a port: curl's `Trying [::1]:4100...`)
+        const port = position === 'prefix' && ed.text[s - 1] === ':' && /^\d{1,5}$/.test(visible);
+        if (res.candidates === 0 && (!(sessionish && /[0-9]/.test(visible)) || QUANTITY.test(visible) || port)) continue;
         edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
       }
     }
