@@ -120,6 +120,8 @@ describe('session ids and masked forms', () => {
       'GET stream disconnected, reconnecting in 2000ms... [mcp.client.streamable_http]',
       'session sync: uploaded 12MB... 40%...',
       '*   Trying [::1]:4100... (GET /tidewave/mcp)',
+      // (a value the user x'ed out on an MCP server's journal line that names no session: the refund's, not a session's)
+      '2026-12-04T14:04:27.902+00:00 pay-1 payments-mcp[1420]: info ledger INSERT refunds refund=re_7Kq2xxxxxxxx committed',
     ])
       expect(r.line(line).text).toBe(line);
     const amb = r.line('again c0ffee12**** in session').text;

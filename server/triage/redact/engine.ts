@@ -220,6 +220,15 @@ export function runPatternRules(ed: Editor, rules: PatternRule[], st: EngineStat
 
 // ---------- session ids ----------
 
+/**
+ * A masked value no known id completes is taken for a session id only where the line names a session just before it
+ * (`session 99aa77bb55**** expired`, `Mcp-Session-Id: 3f2a…`, `?session_id=3f2a…`): in an MCP server's journal every
+ * line says `mcp`, and a refund id the user x'ed out (`refund=re_7Kq2xxxxxxxx`) is that refund's, not a session's.
+ */
+function namedSession(text: string, at: number): boolean {
+  return /(?:session|\bsid\b)[^\n]{0,24}$/i.test(text.slice(Math.max(0, at - 48), at));
+}
+
 /** A number with a unit of time, size or rate: what trails off before an ellipsis in prose, never an id's visible part. */
 const QUANTITY = /^\d{1,12}(?:[.,]\d{1,6})?(?:ms|us|µs|ns|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|b|bytes?|kb|kib|mb|mib|gb|gib|tb|k|%|x|rps|qps)$/i;
 
@@ -239,7 +248,7 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
       const [s, e] = m.indices![0]!;
       if (ed.insideRemark(s, e) || ours(s, e)) continue;
       const res = st.book.resolveMasked(st.key, m.groups!.a!, 'middle', m.groups!.b!);
-      if (res.candidates === 0 && !(sessionish && /[0-9]/.test(m.groups!.a! + m.groups!.b!))) continue;
+      if (res.candidates === 0 && !(namedSession(ed.text, s) && /[0-9]/.test(m.groups!.a! + m.groups!.b!))) continue;
       edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
     }
     for (const [re, position] of [
@@ -256,7 +265,7 @@ function sweepSessions(ed: Editor, st: EngineState, sessionSweeper: LiteralSweep
         // quantity trailing off in prose (`reconnecting in 2000ms...`, `uploaded 12MB...`): no id is a number and a unit
         // (nor a port: curl's `Trying [::1]:4100...`)
         const port = position === 'prefix' && ed.text[s - 1] === ':' && /^\d{1,5}$/.test(visible);
-        if (res.candidates === 0 && (!(sessionish && /[0-9]/.test(visible)) || QUANTITY.test(visible) || port)) continue;
+        if (res.candidates === 0 && (!(namedSession(ed.text, s) && /[0-9]/.test(visible)) || QUANTITY.test(visible) || port)) continue;
         edits.push({ start: s, end: e, text: res.pseudonym, rule: '@mcp-session-masked', info: res });
       }
     }
