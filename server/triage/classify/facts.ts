@@ -1124,7 +1124,11 @@ export function deriveFacts(span: SpanBuild, ctx: FactsContext): Facts {
     has('html-response') &&
     !serverSide5xx &&
     !(httpStatus !== null && [408, 413, 414, 429, 431].includes(httpStatus)) &&
-    !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed'].some((c) => has(c as SignalCause))
+    // (nor a proxy's page saying it gave up waiting — Cloudflare's `524: A timeout occurred`, whose status the client's
+    // error may not quote: failure-signatures stage H)
+    !['proxy-upstream-unavailable', 'auth-rejected', 'auth-token-expired', 'oauth-flow-failed', 'proxy-timeout-before-headers', 'proxy-timeout-mid-stream'].some((c) =>
+      has(c as SignalCause),
+    )
   )
     routeWrong = true;
   else if (httpStatus === 404 && !objectAnswer && sessionUnknown !== true && sessionSent !== true && (pathWorked === false || firstRequest === true)) routeWrong = true;
