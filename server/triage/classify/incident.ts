@@ -856,9 +856,15 @@ export class IncidentIndex {
     const clientFiles = new Set<string>();
     for (const i of this.byKey.get(key) ?? []) {
       if (i.key !== key) continue;
+      // (a request's lines without its id beside one with it — a host's `-> POST /mcp  Mcp-Name: x` over the body
+      // `{"id":41,…}` — are that one request, when the span's lines in that file send one id only)
+      const idsIn = new Map<string, Set<string>>();
+      for (const e of i.span.events) if (e.rpcId !== null && sendsCall(e)) (idsIn.get(e.file) ?? idsIn.set(e.file, new Set()).get(e.file)!).add(`id ${JSON.stringify(e.rpcId)}`);
       for (const e of i.span.events) {
         if (!sendsCall(e)) continue;
-        (sends.get(e.file) ?? sends.set(e.file, new Set()).get(e.file)!).add(e.rpcId !== null ? `id ${JSON.stringify(e.rpcId)}` : `line ${e.line}`);
+        const one = idsIn.get(e.file);
+        const req = e.rpcId !== null ? `id ${JSON.stringify(e.rpcId)}` : one?.size === 1 ? [...one][0]! : `line ${e.line}`;
+        (sends.get(e.file) ?? sends.set(e.file, new Set()).get(e.file)!).add(req);
         if (e.source === 'client') clientFiles.add(e.file);
       }
     }
