@@ -35,6 +35,25 @@ const cases: { id: string; lines: string[]; inner: string; stamp?: string; heade
     header: { time: '2026-10-07T14:02:11+0200', host: 'build-07', ident: 'node', pid: '3310' },
   },
   {
+    // -o short in the locale's month (%b): Japanese `12月`, German `Dez`, French `déc.`, Spanish `dic`
+    id: 'syslog-header',
+    lines: ['12月 07 14:01:30 docs-01 docs-mcp[2211]: 2026-12-07T05:01:30.021Z info ready', '12月 07 14:01:31 docs-01 docs-mcp[2211]: listening'],
+    inner: '2026-12-07T05:01:30.021Z info ready',
+    header: { time: '12月 07 14:01:30', host: 'docs-01', ident: 'docs-mcp', pid: '2211' },
+  },
+  {
+    id: 'syslog-header',
+    lines: ['Dez 07 14:01:30 kb-01 kb-mcp[91]: error: upstream refused', 'Dez 07 14:01:31 kb-01 kb-mcp[91]: ok'],
+    inner: 'error: upstream refused',
+    header: { time: 'Dez 07 14:01:30', ident: 'kb-mcp', pid: '91' },
+  },
+  {
+    id: 'syslog-header',
+    lines: ['déc. 07 14:01:30 kb-01 kb-mcp[91]: prêt', 'dic 07 14:01:31 kb-01 kb-mcp[91]: listo'],
+    inner: 'prêt',
+    header: { time: 'déc. 07 14:01:30', ident: 'kb-mcp', pid: '91' },
+  },
+  {
     // -o short-unix
     id: 'syslog-header',
     lines: ['1791381731.044718 build-07 nginx[812]: 2026/10/07 14:02:11 [error] 812#812: *9 upstream timed out'],
@@ -120,6 +139,7 @@ const nearMisses: { why: string; lines: string[] }[] = [
     lines: ['2026-10-07T12:02:13.120Z ERROR relay: upstream failed', '2026-10-07T12:02:14.120Z INFO relay[7]: ok'],
   },
   { why: 'an ISO stamp before `host name: ` without a pid', lines: ['2026-10-07T12:02:13Z web-01 relay: upstream failed', '2026-10-07T12:02:14Z web-01 relay: ok'] },
+  { why: 'a month-like word that is no month (`Ende`, `Marsch`)', lines: ['Ende 07 14:02:11 web-01 app[1]: a', 'Marsch 07 14:02:12 web-01 app[1]: b'] },
   { why: 'a level word where the host goes', lines: ['Oct 07 14:02:11 WARNING relay: slow', 'Oct 07 14:02:12 ERROR relay: failed'] },
   { why: 'RFC 5424 without its version', lines: ['<134>2026-10-07T12:02:13Z edge-3 relay 811 - - ok', '<134>2026-10-07T12:02:14Z edge-3 relay 811 - - ok'] },
   {

@@ -75,7 +75,10 @@ export interface LineHeader {
 const POD = '[a-z0-9](?:[a-z0-9-]{0,200}[a-z0-9])?-[a-z0-9]{6,10}-[a-z0-9]{5}';
 
 const LEVEL_WORD = '(?!(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)\\s)';
-const SYSLOG_MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+// (journalctl writes the month as the locale's %b: `12月` in Japanese and Chinese, `Dez`/`Mär` in German, `déc.` in
+// French, `dic` in Spanish — the English ones first; the time behind it is read by the line reader where it can)
+const SYSLOG_MONTH =
+  '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|1[0-2]月|[1-9]月|Mär|Mai|Okt|Dez|[Jj]anv\\.|[Ff]évr\\.|[Mm]ars|[Aa]vr\\.|[Jj]uin|[Jj]uil\\.|[Aa]oût|[Ss]ept\\.|[Dd]éc\\.|[Ee]ne|[Aa]br|[Aa]go|[Dd]ic)';
 
 /** A line that is one JSON object, parsed; null otherwise (only lines that open with `{"` are tried). */
 function jsonRecord(line: string): Record<string, unknown> | null {
