@@ -1272,6 +1272,18 @@ export const EXTRACTORS: readonly Extractor[] = [
   },
   {
     field: 'httpStatus',
+    re: /\b(?:GET|POST|PUT|DELETE|PATCH) \/[^\s"]{0,300}(?: [^\s"]{1,100}){0,4}? ([1-5]\d\d) \d{1,7}(?:\.\d{1,3})? ?(?:ms|µs|us|s)\b/,
+    needs: ['GET /', 'POST /', 'PUT /', 'DELETE /', 'PATCH /'],
+    why: "an application's own request log: method, path, what it served (an MCP method, a name, an id), then the status and how long it took (chi/echo/Fastify-style `POST /mcp 200 14ms`)",
+    examples: [
+      ['info POST /mcp resources/read id=42 200 14ms', 200],
+      ['POST /mcp tools/call search_docs id=45 502 30001ms', 502],
+      ['GET /mcp 405 0.4 ms', 405],
+    ],
+    nearMisses: ['POST /mcp sent 3 rows 14ms', 'GET /reports 2026 12ms', 'POST /mcp id=42 200 rows', 'POST /mcp took 250ms'],
+  },
+  {
+    field: 'httpStatus',
     re: /\s(?:->|→|=>)\s(\d{3})\b(?!\.\d)/,
     needs: ['->', '→', '=>'],
     why: 'request -> status',
