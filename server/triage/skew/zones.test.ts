@@ -53,4 +53,30 @@ describe('time zones of files', () => {
     for (const m of [0, 153_000, 375_000]) evs.push(ev('nginx-access.log', 'proxy', T0 + 2 * HOUR + m + 379, 404));
     expect(estimateZoneShifts(evs)).toEqual([]);
   });
+
+  // a host that names its calls by method and id but logs no status (Cline's `resources/read … (request 42) ok`), in local
+  // time, beside a server's UTC journal of the same calls: the calls both name give the zone
+  const call = (file: string, source: Event['source'], ts: number, rpcMethod: string, rpcId: number): Event => ({
+    ...emptyEvent({ file, line: ++line, source, format: 'fmt', kind: 'line', text: `${rpcMethod} ${rpcId}` }),
+    ts,
+    rpcMethod,
+    rpcId,
+  });
+  const calls = (aheadMs: number, ids = [38, 39, 42]) => [
+    ...ids.map((id, i) => call('docs-mcp-journal.txt', 'unknown', T0 + i * 47_000, 'resources/read', id)),
+    ...ids.map((id, i) => call('cline-output.txt', 'client', T0 + i * 47_000 + aheadMs + 3, 'resources/read', id)),
+  ];
+  it('a host logging its calls in JST without any status is placed by the calls both files name', () => {
+    expect(estimateZoneShifts(calls(9 * HOUR))).toEqual([{ file: 'cline-output.txt', shiftMs: -9 * HOUR, reference: 'docs-mcp-journal.txt', votes: 3 }]);
+  });
+  it('near miss: the same calls on one clock, or ids that name different calls in the two files, move nothing', () => {
+    expect(estimateZoneShifts(calls(2_000))).toEqual([]);
+    const other = [
+      call('a.log', 'server', T0, 'tools/call', 1),
+      call('a.log', 'server', T0 + 5000, 'tools/call', 2),
+      call('b.log', 'client', T0 + 9 * HOUR, 'resources/read', 1),
+      call('b.log', 'client', T0 + 9 * HOUR + 5000, 'resources/read', 2),
+    ];
+    expect(estimateZoneShifts(other)).toEqual([]);
+  });
 });

@@ -41,6 +41,18 @@ function anchors(events: readonly Event[]): Map<string, Event[]> {
   return out;
 }
 
+/** Lines that name a call by its method and JSON-RPC id (not initialize, whose id every client starts from, nor a notification). */
+function callAnchors(events: readonly Event[]): Map<string, Event[]> {
+  const out = new Map<string, Event[]>();
+  for (const e of events) {
+    if (e.ts === null || e.rpcId === null || e.rpcMethod === null || e.rpcMethod === 'initialize' || e.rpcMethod.startsWith('notifications/')) continue;
+    const list = out.get(e.file) ?? out.set(e.file, []).get(e.file)!;
+    if (list.length < MAX_ANCHORS) list.push(e);
+  }
+  return out;
+}
+const callOf = (e: Event) => `${e.rpcMethod}\u0000${JSON.stringify(e.rpcId)}`;
+
 /**
  * The files that sit whole quarter-hours (at least half an hour) away from the reference: for each error line of
  * the file, the quarter-hours at which the reference has an error line of the same status (within a few seconds);
@@ -49,24 +61,43 @@ function anchors(events: readonly Event[]): Map<string, Event[]> {
  */
 export function estimateZoneShifts(events: readonly Event[]): ZoneShift[] {
   const byFile = anchors(events);
-  if (byFile.size < 2) return [];
+  const calls = callAnchors(events);
+  if (new Set([...byFile.keys(), ...calls.keys()]).size < 2) return [];
   const sourceOf = new Map(events.map((e) => [e.file, e.source]));
-  const files = [...byFile.keys()].sort(
-    (a, b) => (RANK[sourceOf.get(a) ?? 'unknown'] ?? 2) - (RANK[sourceOf.get(b) ?? 'unknown'] ?? 2) || byFile.get(b)!.length - byFile.get(a)!.length || a.localeCompare(b),
-  );
+  // (the reference among the files that log answers; where fewer than two do, among those that name their calls)
+  const pool = byFile.size >= 2 ? byFile : calls;
+  const count = (f: string) => (byFile.get(f)?.length ?? 0) + (calls.get(f)?.length ?? 0);
+  const files = [...pool.keys()].sort((a, b) => (RANK[sourceOf.get(a) ?? 'unknown'] ?? 2) - (RANK[sourceOf.get(b) ?? 'unknown'] ?? 2) || count(b) - count(a) || a.localeCompare(b));
   const reference = files[0]!;
+  const others = [...new Set([...files, ...byFile.keys(), ...calls.keys()])].filter((f) => f !== reference);
+  // (the reference's calls by method and id: a call another file names by the same method and id is the same call)
+  const refCalls = new Map<string, number[]>();
+  for (const e of calls.get(reference) ?? []) (refCalls.get(callOf(e)) ?? refCalls.set(callOf(e), []).get(callOf(e))!).push(e.ts!);
   // (the reference's answers by status, each at its stamp and — for a proxy stamping when the request came in, HAProxy's
   // accept date — at its stamp plus its duration, when the answer went out)
   const refByStatus = new Map<number, { ts: number; method: string | null }[]>();
-  for (const e of byFile.get(reference)!) {
+  for (const e of byFile.get(reference) ?? []) {
     const list = refByStatus.get(e.httpStatus!) ?? refByStatus.set(e.httpStatus!, []).get(e.httpStatus!)!;
     list.push({ ts: e.ts!, method: e.httpMethod });
     if (e.durationMs !== null && e.durationMs > 0) list.push({ ts: e.ts! + e.durationMs, method: e.httpMethod });
   }
   const out: ZoneShift[] = [];
-  for (const file of files.slice(1)) {
+  for (const file of others) {
     const votes = new Map<number, number>();
-    for (const e of byFile.get(file)!) {
+    const vote = (seen: Set<number>, d: number) => {
+      const q = Math.round(d / QUARTER_HOUR);
+      if (Math.abs(q) > MAX_QUARTERS || Math.abs(d - q * QUARTER_HOUR) > TOLERANCE_MS || seen.has(q)) return;
+      seen.add(q);
+      votes.set(q, (votes.get(q) ?? 0) + 1);
+    };
+    // each call both files name votes once per distance, however many lines name it
+    const byCall = new Map<string, Set<number>>();
+    for (const e of calls.get(file) ?? []) {
+      const k = callOf(e);
+      const seen = byCall.get(k) ?? byCall.set(k, new Set()).get(k)!;
+      for (const ts of refCalls.get(k) ?? []) vote(seen, ts - e.ts!);
+    }
+    for (const e of byFile.get(file) ?? []) {
       // (each line votes once per distance, however many reference lines sit there)
       const seen = new Set<number>();
       for (const r of refByStatus.get(e.httpStatus!) ?? []) {
