@@ -847,7 +847,7 @@ export class IncidentIndex {
     return Math.max(0, ...[...sends].filter(([f]) => !clientFiles.size || clientFiles.has(f)).map(([, l]) => l.size));
   }
 
-  /** Per file, the requests of this call its client lines send (sendsCall): lines of one JSON-RPC id are one request — a handler's lines all carry its id. */
+  /** Per file, the unanswered requests of this call its client lines send (sendsCall): lines of one JSON-RPC id are one request — a handler's lines all carry its id. */
   private sendsByFile(key: string): { sends: Map<string, Set<string>>; clientFiles: Set<string> } {
     // (memoised: every failure of a call asks, and a busy call has thousands of spans)
     const known = this.sendsMemo.get(key);
@@ -855,7 +855,9 @@ export class IncidentIndex {
     const sends = new Map<string, Set<string>>();
     const clientFiles = new Set<string>();
     for (const i of this.byKey.get(key) ?? []) {
-      if (i.key !== key) continue;
+      // (a call of the same tool that was answered is another call — the same tool for other input, earlier in a run —
+      // not an attempt of one that never was)
+      if (i.key !== key || i.ok) continue;
       // (a request's lines without its id beside one with it — a host's `-> POST /mcp  Mcp-Name: x` over the body
       // `{"id":41,…}` — are that one request, when the span's lines in that file send one id only)
       const idsIn = new Map<string, Set<string>>();
