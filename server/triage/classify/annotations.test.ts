@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyEvent } from '../../../parsers/contract/event.ts';
 import { toolAnnotations } from './facts.ts';
+import { classifyTool } from './policy.ts';
 
 const ev = (text: string) => emptyEvent({ file: 'a.log', line: 1, source: 'client', format: 'unknown', kind: 'line', text });
 const read = (...texts: string[]) => Object.fromEntries(toolAnnotations(texts.map(ev)));
@@ -119,5 +120,27 @@ describe('tool annotations in logs', () => {
   });
   it('near miss: a member that is not the annotations object', () => {
     expect(read('config.annotations_path={"readOnlyHint":true}', 'search.annotations=none')).toEqual({});
+  });
+});
+
+describe("a tool's hints under its other name (a gateway's namespace)", () => {
+  const reads = new Set(['resources/read']);
+  const ann = new Map([
+    ['search_pages', { readOnlyHint: true, idempotentHint: true }],
+    ['update_page', { readOnlyHint: false, destructiveHint: true }],
+  ]);
+  it('the gateway catalog names the upstream tool, the client calls it namespaced (and the other way round)', () => {
+    expect(classifyTool('tools/call', 'wiki__search_pages', null, ann, reads)).toMatchObject({ class: 'read', source: 'annotations' });
+    expect(classifyTool('tools/call', 'wiki.update_page', null, ann, reads)).toMatchObject({ class: 'write', source: 'annotations' });
+    expect(classifyTool('tools/call', 'search_pages', null, new Map([['wiki__search_pages', { readOnlyHint: true }]]), reads)).toMatchObject({ class: 'read' });
+  });
+  it('near misses: a name that only ends the same, or two annotated names that both fit', () => {
+    expect(classifyTool('tools/call', 'research_pages', null, ann, reads).class).toBe('unknown');
+    expect(classifyTool('tools/call', 'wiki_search_pages', null, ann, reads).class).toBe('unknown');
+    const two = new Map([
+      ['a__search', { readOnlyHint: true }],
+      ['b__search', { readOnlyHint: false }],
+    ]);
+    expect(classifyTool('tools/call', 'search', null, two, reads).class).toBe('unknown');
   });
 });

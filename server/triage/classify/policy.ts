@@ -25,6 +25,29 @@ export interface ToolClassification {
   hints: string | null;
 }
 
+/** Separators a gateway or host puts between a server's namespace and its tool (`wiki__search_pages`, `crm.get_account`). */
+const NAMESPACE_SEPS = ['__', '.', ':', '/'];
+
+/**
+ * The hints logged under the tool's other name: a gateway's catalog lists an upstream's tool as the upstream names it
+ * (`search_pages`) while its clients call it in the gateway's namespace (`wiki__search_pages`), or the other way round.
+ * Only when exactly one annotated name fits.
+ */
+function namespacedAnnotations(tool: string, annotations: ReadonlyMap<string, Record<string, boolean>>): Record<string, boolean> | undefined {
+  const fits = (long: string, short: string) =>
+    long.length > short.length + 2 &&
+    long.endsWith(short) &&
+    NAMESPACE_SEPS.some((sep) => long.slice(0, -short.length).endsWith(sep) && long.length - short.length - sep.length >= 2);
+  let found: Record<string, boolean> | undefined;
+  let n = 0;
+  for (const [name, hints] of annotations)
+    if (fits(tool, name) || fits(name, tool)) {
+      found = hints;
+      n++;
+    }
+  return n === 1 ? found : undefined;
+}
+
 export function classifyTool(
   method: string | null,
   tool: string | null,
@@ -37,7 +60,7 @@ export function classifyTool(
     if (method.startsWith('notifications/')) return { class: 'read', source: 'method', hints: null };
     return { class: 'unknown', source: 'unknown', hints: null };
   }
-  const ann = tool ? annotations.get(tool) : undefined;
+  const ann = tool ? (annotations.get(tool) ?? namespacedAnnotations(tool, annotations)) : undefined;
   const hints = ann
     ? Object.entries(ann)
         .map(([k, v]) => `${k}: ${v}`)
