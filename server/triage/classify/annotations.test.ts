@@ -125,19 +125,21 @@ describe('tool annotations in logs', () => {
 
 describe("a tool's hints under its other name (a gateway's namespace)", () => {
   const reads = new Set(['resources/read']);
-  const ann = new Map([
+  const ann = new Map<string, Record<string, boolean>>([
     ['search_pages', { readOnlyHint: true, idempotentHint: true }],
     ['update_page', { readOnlyHint: false, destructiveHint: true }],
   ]);
   it('the gateway catalog names the upstream tool, the client calls it namespaced (and the other way round)', () => {
     expect(classifyTool('tools/call', 'wiki__search_pages', null, ann, reads)).toMatchObject({ class: 'read', source: 'annotations' });
     expect(classifyTool('tools/call', 'wiki.update_page', null, ann, reads)).toMatchObject({ class: 'write', source: 'annotations' });
-    expect(classifyTool('tools/call', 'search_pages', null, new Map([['wiki__search_pages', { readOnlyHint: true }]]), reads)).toMatchObject({ class: 'read' });
+    expect(classifyTool('tools/call', 'search_pages', null, new Map<string, Record<string, boolean>>([['wiki__search_pages', { readOnlyHint: true }]]), reads)).toMatchObject({
+      class: 'read',
+    });
   });
   it('near misses: a name that only ends the same, or two annotated names that both fit', () => {
     expect(classifyTool('tools/call', 'research_pages', null, ann, reads).class).toBe('unknown');
     expect(classifyTool('tools/call', 'wiki_search_pages', null, ann, reads).class).toBe('unknown');
-    const two = new Map([
+    const two = new Map<string, Record<string, boolean>>([
       ['a__search', { readOnlyHint: true }],
       ['b__search', { readOnlyHint: false }],
     ]);
