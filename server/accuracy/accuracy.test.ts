@@ -189,6 +189,11 @@ const FLOORS: Partial<Record<CorpusId, { headline: number; located: number }>> =
   // host's message trace read by its arrows and ids, structlog's key=value lines, and a proxy's mid-stream cut joined
   // to the client's report of it; 14/16 with a model provider's 529 read as the model path
   'hand-2026l-dev': { headline: 0.75, located: 0.65 },
+  // the thirteenth (24, session 48, incidents as users hand them over: behind MCP gateways fronting several servers, and
+  // pasted from terminals, Windows hosts and other locales): first run dev 4/16, held 5/8; 10/16 with an x'ed-out value
+  // no session id, a proxy's timeout page no route, a request's head and body lines one send, journalctl's localized
+  // months, a file's zone from the calls both files name, a gateway's "not forwarded" and a namespaced tool's hints
+  'hand-2026m-dev': { headline: 0.6, located: 0.65 },
 };
 
 const results: CaseResult[] = [];
