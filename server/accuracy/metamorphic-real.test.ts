@@ -91,6 +91,16 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // reading of a traceback split by a collector's stamps)
   'h26l-16-parcel-status-chat-evening': ['timestamps'],
   'h26l-16-parcel-status-chat-evening#2': ['timestamps'],
+  // (session 48, found when hand batch 13's dev part joined this suite, not yet fixed: the names transform renames the
+  // gateway-namespaced tool `wiki__search_pages` as one identifier, so the catalog's hints under the upstream's own name
+  // `search_pages` no longer fit it and the call reads as a possible write; renamed incident-N.log files lose the side
+  // their names told, as h26d-11 above; and a collector's stamp or wrapper around a JST host log that names its calls
+  // but no status takes the zone the calls both files name away, so the re-issued read no longer meets the server's
+  // record of it)
+  'h26m-03-wiki-search-accented-query': ['names'],
+  'h26m-07-inbound-lead-intake-slow-crm': ['rename'],
+  'h26m-17-cline-handbook-docs-server-restart': ['timestamps', 'journald', 'syslog', 'docker-json', 'cloud-json'],
+  'h26m-17-cline-handbook-docs-server-restart#2': ['timestamps'],
 };
 const seedOf = (name: string, t: TransformId) => createHash('sha256').update(`${name}:${t}`).digest().readUInt32LE(0);
 
