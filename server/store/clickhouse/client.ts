@@ -117,6 +117,9 @@ export class ClickHouseClient {
         throw this.unreachable(e);
       });
       if (res.ok) return text;
+      // (a read that failed between the nodes of a cluster — a shard's connection broken mid-query — is asked again:
+      // it changes nothing)
+      if (attempt < attempts && INTER_NODE_CODES.has(scrubError(text).code ?? -1)) continue;
       throw this.refused(res.status, text);
     }
   }
@@ -143,6 +146,12 @@ export class ClickHouseClient {
     });
   }
 }
+
+/**
+ * ClickHouse's codes for a failure between two of its nodes, not of the query: UNEXPECTED_PACKET_FROM_SERVER (101),
+ * SOCKET_TIMEOUT (209), NETWORK_ERROR (210), ALL_CONNECTION_TRIES_FAILED (279).
+ */
+const INTER_NODE_CODES = new Set([101, 209, 210, 279]);
 
 function brokenConnection(e: unknown): boolean {
   const code = (e as { cause?: { code?: string } }).cause?.code ?? '';
