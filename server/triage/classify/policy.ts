@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { namespaced } from '../correlate/tool-names.ts';
 
 export const POLICY_FILE = 'mcp-triage.tools.json';
 
@@ -25,28 +26,16 @@ export interface ToolClassification {
   hints: string | null;
 }
 
-/** Separators a gateway or host puts between a server's namespace and its tool (`wiki__search_pages`, `crm.get_account`). */
-const NAMESPACE_SEPS = ['__', '.', ':', '/'];
-
 /**
  * The hints logged under the tool's other name: a gateway's catalog lists an upstream's tool as the upstream names it
- * (`search_pages`) while its clients call it in the gateway's namespace (`wiki__search_pages`), or the other way round.
- * Only when exactly one annotated name fits.
+ * (`search_pages`) while its clients call it in the gateway's namespace (`wiki__search_pages`), or the other way round
+ * (correlate/tool-names.ts `namespaced`). Only when exactly one annotated name fits.
  */
 function namespacedAnnotations(tool: string, annotations: ReadonlyMap<string, Record<string, boolean>>): Record<string, boolean> | undefined {
-  const fits = (long: string, short: string) =>
-    long.length > short.length + 2 &&
-    long.endsWith(short) &&
-    NAMESPACE_SEPS.some((sep) => long.slice(0, -short.length).endsWith(sep) && long.length - short.length - sep.length >= 2);
-  let found: Record<string, boolean> | undefined;
-  let n = 0;
-  for (const [name, hints] of annotations)
-    if (fits(tool, name) || fits(name, tool)) {
-      found = hints;
-      n++;
-    }
-  return n === 1 ? found : undefined;
+  const fits = [...annotations].filter(([name]) => namespaced(tool, name, NO_HOSTS) || namespaced(name, tool, NO_HOSTS));
+  return fits.length === 1 ? fits[0]![1] : undefined;
 }
+const NO_HOSTS: ReadonlySet<string> = new Set();
 
 export function classifyTool(
   method: string | null,

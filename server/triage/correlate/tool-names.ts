@@ -20,7 +20,7 @@ const MAX_TOOLS = 256;
  * `<short>_mcp_<server>`, or `<prefix>_<short>` / `<prefix>-<short>` where the prefix is a label of a host
  * the same log connects to (`crm` of `mcp-crm.internal…`).
  */
-function namespaced(long: string, short: string, hostLabels: ReadonlySet<string>): boolean {
+export function namespaced(long: string, short: string, hostLabels: ReadonlySet<string>): boolean {
   if (long.length <= short.length + 1) return false;
   if (long.startsWith(short + LIBRECHAT) && long.length > short.length + LIBRECHAT.length) return true;
   if (!long.endsWith(short)) return false;

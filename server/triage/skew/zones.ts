@@ -102,11 +102,7 @@ export function estimateZoneShifts(events: readonly Event[]): ZoneShift[] {
       const seen = new Set<number>();
       for (const r of refByStatus.get(e.httpStatus!) ?? []) {
         if (r.method !== null && e.httpMethod !== null && r.method !== e.httpMethod) continue;
-        const d = r.ts - e.ts!;
-        const q = Math.round(d / QUARTER_HOUR);
-        if (Math.abs(q) > MAX_QUARTERS || Math.abs(d - q * QUARTER_HOUR) > TOLERANCE_MS || seen.has(q)) continue;
-        seen.add(q);
-        votes.set(q, (votes.get(q) ?? 0) + 1);
+        vote(seen, r.ts - e.ts!);
       }
     }
     const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1]);
