@@ -98,6 +98,28 @@ describe('tool annotations in logs', () => {
       build_margin_report: { readOnlyHint: true, idempotentHint: true },
     });
   });
+  it("reads a Python host printing each tool's pydantic annotations object after its name", () => {
+    expect(
+      read(
+        "2026-11-03 08:14:22,510 DEBUG [host.tools] ledger: tools/list -> list_entries annotations=ToolAnnotations(title='List (recent) entries', readOnlyHint=True, idempotentHint=True), post_entry annotations=ToolAnnotations(title=None, readOnlyHint=False, destructiveHint=True)",
+      ),
+    ).toEqual({ list_entries: { readOnlyHint: true, idempotentHint: true }, post_entry: { readOnlyHint: false, destructiveHint: true } });
+  });
+  it("reads a tool's name printed before its object, or a map keyed by tool", () => {
+    expect(
+      read('2026-11-02 10:00:01.330 [debug] [mcp] crm: get_account {"annotations":{"readOnlyHint":true},"inputSchema":{"type":"object","properties":{"id":{"type":"string"}}}}'),
+    ).toEqual({ get_account: { readOnlyHint: true } });
+    expect(read('{"tools":{"close-case":{"annotations":{"destructiveHint":true}},"caseNotes":{"annotations":{"readOnlyHint":true}}}}')).toEqual({
+      'close-case': { destructiveHint: true },
+      caseNotes: { readOnlyHint: true },
+    });
+  });
+  it('near miss: a plain word before the object is its container, not a tool', () => {
+    expect(read('DEBUG result {"annotations":{"readOnlyHint":true}}', '{"tools":{"search":{"annotations":{"readOnlyHint":true}}}}')).toEqual({});
+  });
+  it('near miss: a pydantic annotations object with no hints, or none at all', () => {
+    expect(read("report annotations=ToolAnnotations(title='Report')", 'export annotations=None readOnlyHint=True')).toEqual({});
+  });
   it('near miss: a word before annotations that are not hints', () => {
     expect(read('DEBUG loaded annotations: 4 files', 'INFO server annotations: none readOnlyHint=later')).toEqual({});
   });

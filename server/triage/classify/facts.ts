@@ -566,6 +566,11 @@ function hintsOf(text: string, only?: ReadonlySet<string>): Record<string, boole
 const BARE_HINT_REASON = /\b(?:re-?issu|retry|retrie|resend|re-?send|repeat)[^\n]{0,60}(?:\(|\b(?:per|by|on|since|because of|as) )(?:its |the )?readOnlyHint\b(?! ?[=:])/i;
 /** …unless the line says the hint is missing, false or not set. */
 const NEGATED_HINT = /\b(?:no|not|without|missing|lacks?|absent|unset)\b[^\n]{0,30}\breadOnlyHint\b|\breadOnlyHint\b[^\n]{0,20}\b(?:false|missing|absent|not set|unset)\b/i;
+/**
+ * A tool's name right before the object that holds its annotations, shaped as tools are named (`_`, `.`, `-` or
+ * camelCase: a plain word such as `result` or `tools` before an object is its container, not a tool).
+ */
+const TOOL_BEFORE_OBJECT = /(?:^|[\s'"`(\[,;{])['"`]?([A-Za-z][a-z0-9]{0,40}(?:[_.:-][a-z0-9]{1,40}|[A-Z][a-z0-9]{0,40}){1,8})['"`]?\s?[:=]?\s?$/;
 /** A tool name in a list, shaped as tools are named (an identifier, dots, dashes or colons). */
 const LISTED_TOOL = /^[A-Za-z_][\w.:-]{0,99}$/;
 
@@ -623,7 +628,10 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
       const name =
         /"name"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ??
         /"(?:tool|tool_name|toolName)"\s*:\s*"([^"]{1,120})"/.exec(outer)?.[1] ??
-        /"name"\s*:\s*"([^"]{1,120})"/.exec(text.slice(Math.max(0, m.index - 400), m.index))?.[1];
+        /"name"\s*:\s*"([^"]{1,120})"/.exec(text.slice(Math.max(0, m.index - 400), m.index))?.[1] ??
+        // (or a host printing each tool's name, then its object: `list_tickets {"annotations":{…},"inputSchema":…}`,
+        // or a map keyed by tool: `{"list_tickets":{"annotations":…}}` — a name shaped as tools are named)
+        TOOL_BEFORE_OBJECT.exec(text.slice(Math.max(0, m.index - 120), m.index))?.[1];
       put(name, hintsOf(body));
     }
     // a tool object with nested members before its annotations (inputSchema): the nearest name before them
@@ -633,9 +641,12 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
       put(names.at(-1)?.[1], hintsOf(m[1]!));
     }
     // …or a host's own note naming the tool, then its hints: `search_code annotations {"readOnlyHint":true}`,
-    // `tool=get_order annotations: {readOnlyHint: true}`
-    for (const m of text.matchAll(/(?:^|[\s=\]])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ?\{([^{}]{0,600})\}/g)) {
-      put(m[1], hintsOf(m[2]!));
+    // `tool=get_order annotations: {readOnlyHint: true}`, or a Python host printing the SDK's pydantic object
+    // (`f"{t.name} annotations={t.annotations}"` → `search annotations=ToolAnnotations(title='…', readOnlyHint=True)`)
+    for (const m of text.matchAll(
+      /(?:^|[\s=\]])['"`]?([A-Za-z_][\w.:-]{0,99})['"`]? (?:tool )?annotations[:=]? ?(?:\{([^{}]{0,600})\}|ToolAnnotations\(((?:[^()'"]|'[^'\n]{0,200}'|"[^"\n]{0,200}"){0,600})\))/g,
+    )) {
+      put(m[1], hintsOf(m[2] ?? m[3]!));
     }
     // …or its hints in braces right after its name, nothing else in them: `track_shipment{readOnlyHint=True, idempotentHint=True}`
     for (const m of text.matchAll(/(?:^|[\s:,(\[])([A-Za-z_][\w.:-]{0,99})\{((?: ?\w{1,40}Hint ?[=:] ?(?:true|false|True|False),?){1,8})\}/g)) {
