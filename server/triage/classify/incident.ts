@@ -1692,6 +1692,22 @@ export class IncidentIndex {
   }
   private infoByRpc: Map<string, SpanInfo[]> | null = null;
 
+  /**
+   * A server line whose JSON-RPC id no caller's line ever names, while callers do log their ids: something between
+   * them renumbered the calls (a gateway that forwards each call under its own id — `envoy-<request id>` — since the
+   * spec only requires ids unique per sender), so that id says nothing about which caller's call the line serves;
+   * its tool and time still do.
+   */
+  private renumbered(e: Event): boolean {
+    if (e.rpcId === null || e.source === 'client') return false;
+    if (!this.callerIds) {
+      this.callerIds = new Set();
+      for (const x of this.all) if (x.source === 'client' && x.rpcId !== null) this.callerIds.add(JSON.stringify(x.rpcId));
+    }
+    return this.callerIds.size > 0 && !this.callerIds.has(JSON.stringify(e.rpcId));
+  }
+  private callerIds: Set<string> | null = null;
+
   /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */
   writeEvidence(span: SpanBuild, inSpan: ReadonlySet<Event>): string | null {
     const t = signalTable();
@@ -1736,7 +1752,7 @@ export class IncidentIndex {
               .reduce((m, x) => Math.min(m, x.start!), Infinity);
       for (const e of this.toolOrIdLines()) {
         if (!serverSide(e) || e.ts === null || e.ts < span.start - 2000 || inSpan.has(e)) continue;
-        const byTool = span.rpcId === null && sameTool(e.tool, span.tool) && e.ts < next;
+        const byTool = (span.rpcId === null || this.renumbered(e)) && sameTool(e.tool, span.tool) && e.ts < next;
         const byId =
           !idShared &&
           rpc !== null &&
@@ -1773,7 +1789,7 @@ export class IncidentIndex {
       const mine =
         inSpan.has(e) ||
         (rpc !== null && JSON.stringify(e.rpcId) === rpc) ||
-        (span.tool !== null && sameTool(e.tool, span.tool) && (e.rpcId === null || (span.session === null && rpc === null)));
+        (span.tool !== null && sameTool(e.tool, span.tool) && (e.rpcId === null || (span.session === null && (rpc === null || this.renumbered(e)))));
       if (!mine || (span.start !== null && e.ts !== null && e.ts < span.start)) continue;
       ours.push(e);
       if (committed(e)) return `${e.file}:${e.line} ${e.message.slice(0, 160)}`;
