@@ -119,6 +119,7 @@ export const SignalCause = z.enum([
   'retry-attempt',
   'retries-exhausted',
   'shutdown',
+  'idle-at-stop', // a stopping process says no request was in flight (`inflight: 0`, `no active requests`): its stop cut no call
   'process-started',
   'workers-several', // the server runs several worker processes side by side (a supervisor's start line, a command line or setting with a worker count ≥ 2): each keeps its own in-memory sessions
   // progress and outcome

@@ -575,7 +575,8 @@ const STOPPED_WITHIN_MS = 60_000;
  * stop. Only a call with no answer of any kind (status, result, error, a response line) in its span,
  * and never a notification (those expect no answer).
  */
-const isStop = (e: Event) => e.signals.includes('shutdown');
+// (a stop that says nothing was in flight — `draining {"inflight": 0}` — cut no call, whatever was logged before it)
+const isStop = (e: Event) => e.signals.includes('shutdown') && !e.signals.includes('idle-at-stop');
 
 /** A client line that answers, or may answer, a call: a status, a response, a result, an error. */
 // (a line that says the call finished — `call-returned`, a host's transcript showing its answer — is one;
@@ -645,7 +646,8 @@ function markEndedWaiting(spans: SpanBuild[], ends: ReadonlyMap<string, FileEnd>
     let call = -1;
     for (let i = list.length - 1; i >= 0; i--) {
       const e = list[i]!;
-      if (answerLike(e) || isStop(e)) break;
+      // (any stop ends the search: one with a call in flight is markStoppedWhileWaiting's, one with none cut nothing)
+      if (answerLike(e) || e.signals.includes('shutdown')) break;
       const m = e.rpcMethod ?? '';
       if ((e.rpcMethod !== null || e.tool !== null) && !m.startsWith('notifications/')) {
         call = i;
