@@ -119,6 +119,7 @@ export const SignalCause = z.enum([
   'retry-attempt',
   'retries-exhausted',
   'shutdown',
+  'call-finished', // a server's handler logged the end of one call by its id, nothing wrong said (`done {"id": "ag-91f2c0", "ms": 167}`)
   'idle-at-stop', // a stopping process says no request was in flight (`inflight: 0`, `no active requests`): its stop cut no call
   'process-started',
   'workers-several', // the server runs several worker processes side by side (a supervisor's start line, a command line or setting with a worker count ≥ 2): each keeps its own in-memory sessions

@@ -971,7 +971,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   {
     field: 'rpcId',
     re: new RegExp(
-      `\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),?${KV_BETWEEN} {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"])(?![\\w.])|(?<![\\w.-])id=(-?\\d{1,15}|['"][^'"]{1,100}['"]),?${KV_BETWEEN} {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`,
+      `\\b(?:method=['"]?${MCP_METHOD}['"]?|jsonrpc=['"]?2\\.0['"]?),?${KV_BETWEEN} {1,3}(?:rpc[_-]?)?id=(-?\\d{1,15}|['"][^'"]{1,100}['"]|${STRING_ID})(?![\\w.])|(?<![\\w.-])id=(-?\\d{1,15}|['"][^'"]{1,100}['"]|${STRING_ID}),?${KV_BETWEEN} {1,3}(?:method=['"]?${MCP_METHOD}\\b|jsonrpc=['"]?2\\.0)`,
     ),
     needs: ['id='],
     read: (_t, m) => unquote(m[1] ?? m[2]!),
@@ -982,8 +982,9 @@ export const EXTRACTORS: readonly Extractor[] = [
       ['jsonrpc=2.0 id=12 method=tools/list', 12],
       ['msg="sending request" method=tools/call tool=create_ticket id=9 protocolVersion=2026-07-28', 9],
       ['id=4 tool=get_order method=tools/call', 4],
+      ['msg="request" method=tools/call tool=reserve_stock id=inv-7d21', 'inv-7d21'],
     ],
-    nearMisses: ['user id=7 method=POST', 'order id=7', 'method=tools/call user_id=7', 'method=tools/call and then a sentence with id=7 in it'],
+    nearMisses: ['user id=7 method=POST', 'order id=7', 'method=tools/call user_id=7', 'method=tools/call and then a sentence with id=7 in it', 'method=tools/call id=pending'],
   },
   {
     field: 'rpcId',

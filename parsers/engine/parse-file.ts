@@ -22,6 +22,7 @@ import {
 import { detectFormat, formatSource, resolveSource, SAMPLE_LINES, type Detection } from './detect.ts';
 import { ItemScanner, sniffDocument, type DocumentReader } from './documents.ts';
 import { enrich } from './enrich.ts';
+import { CallIds } from './call-ids.ts';
 import { containerGutter, readLine, readLinePrefix, writerAttrs } from './line-reader.ts';
 import type { RawLine } from './lines.ts';
 import type { YearRef } from './timestamp.ts';
@@ -367,6 +368,8 @@ export async function* parsePreparedBatches(
       carried.add(e);
     }
   };
+  // (a call's id on a later line that names it only as a bare `id`: call-ids.ts)
+  const callIds = new CallIds();
   const emit = (e: Event): Event => {
     const origin = origins.get(e.line);
     if (origin?.name !== undefined) e.attrs.origin = origin.name;
@@ -378,6 +381,7 @@ export async function* parsePreparedBatches(
     }
     const h = headers.get(e.line);
     if (h !== undefined) headerAttrs(e, h);
+    callIds.link(e);
     stats.events++;
     // (a line a stamped wrapper was taken off — a container stamp, a collector's record — had its prefix told apart)
     countCoverage(stats.coverage, e, carried.has(e), stamps.has(e.line));
