@@ -98,6 +98,12 @@ const KNOWN_GAPS: Record<string, TransformId[]> = {
   // but no status takes the zone the calls both files name away, so the re-issued read no longer meets the server's
   // record of it)
   'h26m-03-wiki-search-accented-query': ['names'],
+  // (session 49: the same names gap — `payouts__create_payout` renamed as one identifier no longer fits the server's
+  // `create_payout`, so its commit, tied to the call by tool and time under the gateway's own id, is no longer this call's)
+  'h26m-11-supplier-payout-slow-bank-submit': ['names'],
+  // (and the rename gap: renamed incident-N.log files say neither which is the caller's nor which the server's, and a
+  // caller's log naming no URL leaves the server's commit line unplaced)
+  'golden/gateway-renumbered-ids-commit-by-tool-and-time': ['rename'],
   'h26m-07-inbound-lead-intake-slow-crm': ['rename'],
   'h26m-17-cline-handbook-docs-server-restart': ['timestamps', 'journald', 'syslog', 'docker-json', 'cloud-json'],
   'h26m-17-cline-handbook-docs-server-restart#2': ['timestamps'],

@@ -1693,20 +1693,29 @@ export class IncidentIndex {
   private infoByRpc: Map<string, SpanInfo[]> | null = null;
 
   /**
-   * A server line whose JSON-RPC id no caller's line ever names, while callers do log their ids: something between
-   * them renumbered the calls (a gateway that forwards each call under its own id — `envoy-<request id>` — since the
-   * spec only requires ids unique per sender), so that id says nothing about which caller's call the line serves;
-   * its tool and time still do.
+   * A server line whose JSON-RPC id no other file ever names, while other files do log ids: something between them
+   * renumbered the calls (a gateway that forwards each call under its own id — `envoy-<request id>` — since the spec
+   * only requires ids unique per sender), so that id says nothing about which caller's call the line serves; its
+   * tool and time still do. (Other files, not the client's: a file's side may be unknown, and its name says nothing.)
    */
   private renumbered(e: Event): boolean {
     if (e.rpcId === null || e.source === 'client') return false;
-    if (!this.callerIds) {
-      this.callerIds = new Set();
-      for (const x of this.all) if (x.source === 'client' && x.rpcId !== null) this.callerIds.add(JSON.stringify(x.rpcId));
+    if (!this.idFiles) {
+      this.idFiles = new Map();
+      for (const x of this.all) {
+        if (x.rpcId === null) continue;
+        const k = JSON.stringify(x.rpcId);
+        const files = this.idFiles.get(k) ?? this.idFiles.set(k, new Set()).get(k)!;
+        files.add(x.file);
+        this.idFilesAny.add(x.file);
+      }
     }
-    return this.callerIds.size > 0 && !this.callerIds.has(JSON.stringify(e.rpcId));
+    const named = this.idFiles.get(JSON.stringify(e.rpcId));
+    const othersLogIds = [...this.idFilesAny].some((f) => f !== e.file);
+    return othersLogIds && (named === undefined || [...named].every((f) => f === e.file));
   }
-  private callerIds: Set<string> | null = null;
+  private idFiles: Map<string, Set<string>> | null = null;
+  private readonly idFilesAny = new Set<string>();
 
   /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */
   writeEvidence(span: SpanBuild, inSpan: ReadonlySet<Event>): string | null {
