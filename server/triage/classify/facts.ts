@@ -566,11 +566,15 @@ function hintsOf(text: string, only?: ReadonlySet<string>): Record<string, boole
 const BARE_HINT_REASON = /\b(?:re-?issu|retry|retrie|resend|re-?send|repeat)[^\n]{0,60}(?:\(|\b(?:per|by|on|since|because of|as) )(?:its |the )?readOnlyHint\b(?! ?[=:])/i;
 /** …unless the line says the hint is missing, false or not set. */
 const NEGATED_HINT = /\b(?:no|not|without|missing|lacks?|absent|unset)\b[^\n]{0,30}\breadOnlyHint\b|\breadOnlyHint\b[^\n]{0,20}\b(?:false|missing|absent|not set|unset)\b/i;
-/**
- * A tool's name right before the object that holds its annotations, shaped as tools are named (`_`, `.`, `-` or
- * camelCase: a plain word such as `result` or `tools` before an object is its container, not a tool).
- */
-const TOOL_BEFORE_OBJECT = /(?:^|[\s'"`(\[,;{])['"`]?([A-Za-z][a-z0-9]{0,40}(?:[_.:-][a-z0-9]{1,40}|[A-Z][a-z0-9]{0,40}){1,8})['"`]?\s?[:=]?\s?$/;
+/** A name shaped as tools are named: with `_`, `.`, `-` or camelCase (a plain word such as `result` is not one). */
+const TOOL_SHAPED = '[A-Za-z][a-z0-9]{0,40}(?:[_.:-][a-z0-9]{1,40}|[A-Z][a-z0-9]{0,40}){1,8}';
+/** A tool's name right before the object that holds its annotations (a plain word there is its container, `tools`). */
+const TOOL_BEFORE_OBJECT = new RegExp(`(?:^|[\\s'"\`(\\[,;{])['"\`]?(${TOOL_SHAPED})['"\`]?\\s?[:=]?\\s?$`);
+/** A tool named right before its hints: `tool export_audit_events readOnlyHint=true`, `fetch_invoices readOnlyHint=true`. */
+const TOOL_BEFORE_HINT = new RegExp(
+  `(?:^|[\\s'"\`(;,])(?:tool ['"\`]?([A-Za-z_][\\w.:-]{0,99})|(${TOOL_SHAPED}))['"\`]?:? (?:readOnly|destructive|idempotent|openWorld)Hint ?[=:]`,
+  'g',
+);
 /** A tool name in a list, shaped as tools are named (an identifier, dots, dashes or colons). */
 const LISTED_TOOL = /^[A-Za-z_][\w.:-]{0,99}$/;
 
@@ -678,9 +682,7 @@ export function toolAnnotations(events: readonly Event[]): Map<string, Record<st
       // (or a tool's name right before its hints: `tool export_audit_events readOnlyHint=true`, `fetch_invoices
       // readOnlyHint=true` — a name shaped as tools are named, with `_`, `.`, `-` or camelCase, unless `tool` says so)
       const named: { name: string; at: number }[] = [];
-      for (const m of text.matchAll(
-        /(?:^|[\s'"`(;,])(?:tool ['"`]?([A-Za-z_][\w.:-]{0,99})|([A-Za-z][a-z0-9]{0,40}(?:[_.:-][a-z0-9]{1,40}|[A-Z][a-z0-9]{0,40}){1,8}))['"`]?:? (?:readOnly|destructive|idempotent|openWorld)Hint ?[=:]/g,
-      )) {
+      for (const m of text.matchAll(TOOL_BEFORE_HINT)) {
         tools.push((m[1] ?? m[2])!);
         named.push({ name: (m[1] ?? m[2])!, at: m.index });
       }

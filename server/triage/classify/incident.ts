@@ -1705,17 +1705,17 @@ export class IncidentIndex {
       for (const x of this.all) {
         if (x.rpcId === null) continue;
         const k = JSON.stringify(x.rpcId);
-        const files = this.idFiles.get(k) ?? this.idFiles.set(k, new Set()).get(k)!;
-        files.add(x.file);
-        this.idFilesAny.add(x.file);
+        (this.idFiles.get(k) ?? this.idFiles.set(k, new Set()).get(k)!).add(x.file);
+        this.filesWithIds.add(x.file);
       }
     }
+    // (e's own id names e's file at least: only that file, while another file logs ids)
     const named = this.idFiles.get(JSON.stringify(e.rpcId));
-    const othersLogIds = [...this.idFilesAny].some((f) => f !== e.file);
-    return othersLogIds && (named === undefined || [...named].every((f) => f === e.file));
+    const othersLogIds = this.filesWithIds.size > 1 || !this.filesWithIds.has(e.file);
+    return othersLogIds && (named === undefined || (named.size === 1 && named.has(e.file)));
   }
   private idFiles: Map<string, Set<string>> | null = null;
-  private readonly idFilesAny = new Set<string>();
+  private readonly filesWithIds = new Set<string>();
 
   /** A server line of this request (its span, or its session + rpc id / tool after it started) showing the write committed. */
   writeEvidence(span: SpanBuild, inSpan: ReadonlySet<Event>): string | null {
